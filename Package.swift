@@ -1,0 +1,41 @@
+// swift-tools-version:6.0
+import PackageDescription
+
+// Module graph and import rules: ../shared/ARCHITECTURE.md.
+// Only PassXML touches libxml2; only Live (a later issue) touches libcurl.
+let package = Package(
+    name: "passim",
+    platforms: [.macOS(.v13)],
+    products: [
+        .executable(name: "passim", targets: ["passim"]),
+    ],
+    dependencies: [
+        .package(url: "https://github.com/apple/swift-argument-parser", from: "1.5.0"),
+        .package(url: "https://github.com/apple/swift-crypto", from: "3.12.3"),
+    ],
+    targets: [
+        .systemLibrary(name: "CLibXML2", pkgConfig: "libxml-2.0", providers: [.apt(["libxml2-dev"])]),
+        .target(name: "CCurl", linkerSettings: [.linkedLibrary("curl")]),
+
+        .target(name: "PassModel"),
+        .target(name: "PassXML", dependencies: ["PassModel", "CLibXML2"]),
+        .target(name: "Entitlement", dependencies: ["PassModel", "PassXML", .product(name: "Crypto", package: "swift-crypto")]),
+        .target(name: "MockPass", dependencies: ["PassModel", "PassXML"]),
+        .target(name: "Simulation", dependencies: ["Entitlement", "MockPass", "PassXML", "PassModel"]),
+        .target(name: "ScenarioSyntax", dependencies: ["PassModel"]),
+        .target(name: "Scenario", dependencies: ["ScenarioSyntax", "Simulation", "Entitlement", "MockPass", "PassModel"]),
+        .executableTarget(name: "passim", dependencies: [
+            "Scenario", "ScenarioSyntax",
+            .product(name: "ArgumentParser", package: "swift-argument-parser"),
+        ]),
+
+        .testTarget(name: "PassModelTests", dependencies: ["PassModel"]),
+        .testTarget(name: "PassXMLTests", dependencies: ["PassXML", "PassModel"]),
+        .testTarget(name: "EntitlementTests", dependencies: ["Entitlement", "PassXML", "PassModel"]),
+        .testTarget(name: "MockPassTests", dependencies: ["MockPass", "PassXML", "PassModel"]),
+        .testTarget(name: "SimulationTests", dependencies: ["Simulation", "PassModel"]),
+        .testTarget(name: "ScenarioSyntaxTests", dependencies: ["ScenarioSyntax", "PassModel"]),
+        .testTarget(name: "ScenarioTests", dependencies: ["Scenario", "ScenarioSyntax", "PassModel"]),
+    ],
+    swiftLanguageModes: [.v6]
+)

@@ -1,0 +1,30 @@
+import PassModel
+
+/// Identifies one HTTP request the engine asked its runtime to send.
+public struct RequestID: Hashable, Comparable, Sendable, CustomStringConvertible {
+    public let value: Int
+    public init(_ value: Int) { self.value = value }
+    public static func < (a: RequestID, b: RequestID) -> Bool { a.value < b.value }
+    public var description: String { "request#\(value)" }
+}
+
+/// Identifies one timer the engine asked its runtime to run.
+public struct TimerID: Hashable, Comparable, Sendable, CustomStringConvertible {
+    public let value: Int
+    public init(_ value: Int) { self.value = value }
+    public static func < (a: TimerID, b: TimerID) -> Bool { a.value < b.value }
+    public var description: String { "timer#\(value)" }
+}
+
+/// What the engine asks its runtime to do. The engine owns no I/O (ARCHITECTURE.md, sans-I/O): every
+/// input returns the actions it causes, in the order they must happen.
+public enum EngineAction: Hashable, Sendable {
+    /// Deliver a callback to the app, now, in this order.
+    case deliver(Callback)
+    /// Send a request; answer later with `Engine.receive(_:for:at:)`. The runtime adds the device's
+    /// cookies, as iOS's URL loading system would.
+    case send(RequestID, HTTPRequest)
+    /// Call `Engine.timerFired(_:at:)` at that instant unless cancelled first.
+    case startTimer(TimerID, at: Instant)
+    case cancelTimer(TimerID)
+}

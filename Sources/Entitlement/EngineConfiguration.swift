@@ -1,0 +1,38 @@
+import PassModel
+
+/// What the engine knows about the device and the app before any call.
+public struct EngineConfiguration: Hashable, Sendable {
+    public var platform: Platform
+    public var deviceType: DeviceType
+    /// The SP `setRequestor` reaches without `serviceProviders:` (Adobe's production SP on a real device).
+    public var defaultServiceProvider: String
+    /// The app's own custom scheme for SVC logins (`adbe.`-prefixed).
+    public var svcScheme: String
+    public var deviceID: String
+    public var clientVersion: String
+    /// How long any request may take before it counts as failed (BEHAVIOR.md: 30 s for configuration).
+    public var requestTimeout: Millis
+
+    public init(
+        platform: Platform = .ios, deviceType: DeviceType = .mobile,
+        defaultServiceProvider: String = "https://sp.auth.adobe.com/adobe-services",
+        svcScheme: String = "adbe.u-passim://adobe.com", deviceID: String = "passim-device",
+        clientVersion: String = "3.7.1", requestTimeout: Millis = .seconds(30)
+    ) {
+        self.platform = platform
+        self.deviceType = deviceType
+        self.defaultServiceProvider = defaultServiceProvider
+        self.svcScheme = svcScheme
+        self.deviceID = deviceID
+        self.clientVersion = clientVersion
+        self.requestTimeout = requestTimeout
+    }
+
+    /// `serviceProviders` entries may lack a scheme (`sp.auth.adobe.com/adobe-services`): the SDK
+    /// prepends `https://` (adobe-pass-facts §1). A trailing slash is dropped so paths join cleanly.
+    public static func normalizeSP(_ url: String) -> String {
+        var u = url.contains("://") ? url : "https://" + url
+        while u.hasSuffix("/") { u.removeLast() }
+        return u
+    }
+}

@@ -1,0 +1,48 @@
+import PassModel
+
+/// Which host serves a URL: the longest base URL that is a prefix of it, compared on scheme,
+/// authority (case-insensitively) and whole path segments.
+struct HostTable: Sendable {
+    struct Entry: Sendable {
+        var scheme: String
+        var authority: String
+        /// Without a trailing slash; "" for a base URL with no path.
+        var path: String
+        var host: LoggedRequest.Host
+    }
+
+    private(set) var entries: [Entry] = []
+
+    /// SPs come before IdPs, each in declaration order, so a base URL declared twice goes to the first.
+    init(world: World) {
+        for sp in world.serviceProviders { add(sp.url, .sp(sp.name)) }
+        for idp in world.identityProviders { add(idp.url, .idp(idp.mvpdID)) }
+    }
+
+    private mutating func add(_ base: String, _ host: LoggedRequest.Host) {
+        guard let parts = URLParts(base), !parts.authority.isEmpty else { return }
+        entries.append(Entry(scheme: parts.scheme, authority: parts.authority.lowercased(),
+                             path: parts.path.withoutTrailingSlashes, host: host))
+    }
+
+    /// The host and the path relative to its base URL (`/` when the URL is the base itself).
+    func match(_ url: URLParts) -> (host: LoggedRequest.Host, path: String)? {
+        let authority = url.authority.lowercased()
+        var best: Entry?
+        for e in entries where e.scheme == url.scheme && e.authority == authority {
+            guard url.path == e.path || url.path.hasPrefix(e.path + "/") else { continue }
+            if best.map({ e.path.count > $0.path.count }) ?? true { best = e }
+        }
+        guard let best else { return nil }
+        let rest = String(url.path.dropFirst(best.path.count))
+        return (best.host, rest.isEmpty ? "/" : rest)
+    }
+}
+
+extension String {
+    var withoutTrailingSlashes: String {
+        var s = Substring(self)
+        while s.hasSuffix("/") { s = s.dropLast() }
+        return String(s)
+    }
+}

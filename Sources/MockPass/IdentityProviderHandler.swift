@@ -1,0 +1,123 @@
+import PassModel
+import PassXML
+
+/// An MVPD's identity provider: `/sso` (login page), `/login` (credentials), `/slo` (logout).
+extension MockPass {
+    static let invalidCredentials = "Invalid user name or password."
+
+    mutating func handleIdentityProvider(_ idp: World.IdentityProvider, _ r: IncomingRequest,
+                                         at now: Instant) throws(HandlerFailure) -> HTTPResponse {
+        switch r.path {
+        case "/sso":
+            try r.expect("POST")
+            return try sso(idp, r)
+        case "/login":
+            try r.expect("POST")
+            return try login(idp, r, at: now)
+        case "/slo":
+            try r.expect("POST")
+            return try singleLogout(idp, r, at: now)
+        default:
+            throw .notFound()
+        }
+    }
+
+    /// The login page. The IdP keeps no state until a login succeeds: the AuthnRequest travels in the
+    /// form. Its destination and issuer are not checked (any SP may ask); only that it parses.
+    func sso(_ idp: World.IdentityProvider, _ r: IncomingRequest) throws(HandlerFailure) -> HTTPResponse {
+        let encoded = try r.required("SAMLRequest")
+        _ = try MockPass.decodeSAML(encoded, "SAMLRequest") { (b) throws(PassXMLError) in try SAML.parseAuthnRequest(b) }
+        return loginPage(idp, samlRequest: encoded, relayState: r.parameter("RelayState"), message: nil)
+    }
+
+    /// Checks the credentials against the users of this MVPD. Empty or missing ones are simply wrong.
+    /// A user who logs in again keeps their NameID and gets a new SessionIndex (a new IdP session).
+    /// The assertion carries `userID` (the user's `userID` metadata when it is a string, else their
+    /// name) and the user's other metadata whose values are strings, numbers, booleans or lists of those.
+    mutating func login(_ idp: World.IdentityProvider, _ r: IncomingRequest, at now: Instant) throws(HandlerFailure) -> HTTPResponse {
+        let encoded = try r.required("SAMLRequest")
+        let request = try MockPass.decodeSAML(encoded, "SAMLRequest") { (b) throws(PassXMLError) in
+            try SAML.parseAuthnRequest(b)
+        }
+        let relay = r.parameter("RelayState")
+        let name = r.parameter("username") ?? ""
+        let password = r.parameter("password") ?? ""
+        guard !name.isEmpty,
+              let user = world.users.first(where: { $0.mvpdID == idp.mvpdID && $0.name == name && $0.password == password })
+        else {
+            return loginPage(idp, samlRequest: encoded, relayState: relay, message: MockPass.invalidCredentials)
+        }
+        guard let acs = URLParts(request.assertionConsumerServiceURL), acs.isHTTP else {
+            throw .badRequest("the AuthnRequest's AssertionConsumerServiceURL is not an http(s) URL")
+        }
+        let issuer = idp.url.withoutTrailingSlashes
+        let session = IdPSession(mvpdID: idp.mvpdID, userName: user.name,
+                                 nameID: nameID(mvpdID: idp.mvpdID, userName: user.name),
+                                 sessionIndex: "_" + random.hex(32))
+        idpSessions.append(session)
+        let assertion = Assertion(id: samlID(), issueInstant: now, issuer: issuer, nameID: session.nameID,
+                                  sessionIndex: session.sessionIndex, notOnOrAfter: now + .minutes(5),
+                                  audience: request.issuer, attributes: MockPass.attributes(of: user))
+        let response = SAMLResponse(id: samlID(), inResponseTo: request.id, issueInstant: now, issuer: issuer,
+                                    destination: request.assertionConsumerServiceURL, success: true,
+                                    assertion: assertion)
+        var fields = [FormField(name: "SAMLResponse", value: SAML.encodeForPost(SAML.build(response)))]
+        if let relay { fields.append(FormField(name: "RelayState", value: relay)) }
+        return Reply.autoPost(title: "Signing you in", to: request.assertionConsumerServiceURL, fields: fields)
+    }
+
+    /// Ends the IdP sessions with the request's NameID and SessionIndex (none is fine: the answer is
+    /// success either way) and answers at the issuer's logout-response endpoint.
+    mutating func singleLogout(_ idp: World.IdentityProvider, _ r: IncomingRequest, at now: Instant) throws(HandlerFailure) -> HTTPResponse {
+        let encoded = try r.required("SAMLRequest")
+        let request = try MockPass.decodeSAML(encoded, "LogoutRequest") { (b) throws(PassXMLError) in
+            try SAML.parseLogoutRequest(b)
+        }
+        guard let issuer = URLParts(request.issuer), issuer.isHTTP else {
+            throw .badRequest("the LogoutRequest's issuer is not an http(s) URL")
+        }
+        idpSessions.removeAll {
+            $0.mvpdID == idp.mvpdID && $0.nameID == request.nameID && $0.sessionIndex == request.sessionIndex
+        }
+        let destination = joinURL(request.issuer, MockPass.logoutResponsePath)
+        let response = LogoutResponse(id: samlID(), inResponseTo: request.id, issueInstant: now,
+                                      issuer: idp.url.withoutTrailingSlashes, destination: destination, success: true)
+        var fields = [FormField(name: "SAMLResponse", value: SAML.encodeForPost(SAML.build(response)))]
+        if let relay = r.parameter("RelayState") { fields.append(FormField(name: "RelayState", value: relay)) }
+        return Reply.autoPost(title: "Signing out", to: destination, fields: fields)
+    }
+
+    /// A form the user fills in (not auto-submitted); the SAML fields ride along hidden.
+    func loginPage(_ idp: World.IdentityProvider, samlRequest: String, relayState: String?, message: String?) -> HTTPResponse {
+        var fields = [FormField(name: "username", value: ""), FormField(name: "password", value: ""),
+                      FormField(name: "SAMLRequest", value: samlRequest)]
+        if let relayState { fields.append(FormField(name: "RelayState", value: relayState)) }
+        let form = HTMLForm(action: joinURL(idp.url, "/login"), method: "POST", fields: fields, autoSubmit: false)
+        return Reply.page(HTMLPage(title: "Sign in to \(idp.mvpdID)", message: message, forms: [form]))
+    }
+
+    static func attributes(of user: World.User) -> [SAMLAttribute] {
+        let userID = user.meta.first { $0.key == "userID" }?.value.stringValue ?? user.name
+        var out = [SAMLAttribute(name: "userID", values: [userID])]
+        for entry in user.meta where entry.key != "userID" {
+            if let values = attributeValues(entry.value) { out.append(SAMLAttribute(name: entry.key, values: values)) }
+        }
+        return out
+    }
+
+    private static func attributeValues(_ v: Value) -> [String]? {
+        switch v {
+        case .string(let s): return [s]
+        case .int(let i): return [String(i)]
+        case .bool(let b): return [b ? "true" : "false"]
+        case .list(let items):
+            var out: [String] = []
+            for item in items {
+                guard let one = attributeValues(item), one.count == 1 else { return nil }
+                out += one
+            }
+            return out
+        default: return nil
+        }
+    }
+}

@@ -1,0 +1,31 @@
+import PassModel
+
+/// A request that reached a known host, with what every handler reads from it.
+struct IncomingRequest {
+    var request: HTTPRequest
+    /// Relative to the host's base URL.
+    var path: String
+    var parameters: [(String, String)]
+    var cookies: Cookies
+
+    init(_ request: HTTPRequest, path: String) {
+        self.request = request
+        self.path = path
+        parameters = request.parameters
+        cookies = Cookies(request.headers)
+    }
+
+    var method: String { request.method }
+
+    func parameter(_ name: String) -> String? { parameters.first { $0.0 == name }?.1 }
+
+    /// A parameter that must be present and non-empty.
+    func required(_ name: String) throws(HandlerFailure) -> String {
+        guard let v = parameter(name), !v.isEmpty else { throw .badRequest("missing parameter \(name)") }
+        return v
+    }
+
+    func expect(_ method: String) throws(HandlerFailure) {
+        guard request.method == method else { throw .methodNotAllowed(method) }
+    }
+}

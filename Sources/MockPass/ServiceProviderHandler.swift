@@ -1,0 +1,196 @@
+import PassModel
+import PassXML
+
+/// The SP's endpoints (facts §1-4, §12), relative to its base URL and without a version segment.
+extension MockPass {
+    static let assertionConsumerPath = "/sp/saml/SAMLAssertionConsumer"
+    static let logoutResponsePath = "/sp/saml/LogoutServiceHTTPRedirectResponse"
+
+    /// Paths are matched exactly and case-sensitively, with no trailing slash and no percent-decoding
+    /// (requestor ids are plain identifiers).
+    mutating func handleServiceProvider(_ sp: World.ServiceProvider, _ r: IncomingRequest,
+                                        at now: Instant) throws(HandlerFailure) -> HTTPResponse {
+        if r.path.hasPrefix("/config/") {
+            try r.expect("GET")
+            return try config(sp, requestorID: String(r.path.dropFirst("/config/".count)))
+        }
+        switch r.path {
+        case "/authenticate/saml":
+            try r.expect("GET")
+            return try authenticate(sp, r, at: now)
+        case MockPass.assertionConsumerPath:
+            try r.expect("POST")
+            return try assertionConsumer(sp, r)
+        case "/sessionDevice":
+            try r.expect("POST")
+            return sessionDevice(sp, r, at: now)
+        case "/logout":
+            try r.expect("GET")
+            return try logout(sp, r, at: now)
+        case MockPass.logoutResponsePath:
+            try r.expect("POST")
+            return try logoutResponse(sp, r)
+        default:
+            throw .notFound()
+        }
+    }
+
+    /// The configuration XML. The requestor's name is its id and `device`/`clientType`/`os` are left
+    /// out: the world holds neither, and the engine takes them from its own options.
+    func config(_ sp: World.ServiceProvider, requestorID: String) throws(HandlerFailure) -> HTTPResponse {
+        guard !requestorID.isEmpty, !requestorID.contains("/") else { throw .notFound() }
+        guard let requestor = world.requestor(requestorID), requestor.isAt(sp) else {
+            throw .notFound("unknown requestor \(requestorID)")
+        }
+        let c = SPConfiguration(requestorID: requestor.id, requestorName: requestor.id,
+                                mvpds: world.mvpds(offeredBy: sp, to: requestor))
+        return Reply.xml(ConfigurationXML.build(c))
+    }
+
+    /// Starts (or restarts) the cookie's login session and sends the browser to the MVPD's IdP.
+    /// Restarting forgets any earlier authentication and token of that session: the new login may
+    /// be for another MVPD or requestor. An MVPD without an IdP (a TempPass) is refused with 400.
+    /// `domain_name`, `client_type` and friends are only logged.
+    mutating func authenticate(_ sp: World.ServiceProvider, _ r: IncomingRequest,
+                               at now: Instant) throws(HandlerFailure) -> HTTPResponse {
+        let requestorID = try r.required("requestor_id")
+        let mvpdID = try r.required("mso_id")
+        let redirectURL = try r.required("redirect_url")
+        guard let requestor = world.requestor(requestorID), requestor.isAt(sp) else {
+            throw .badRequest("unknown requestor \(requestorID)")
+        }
+        guard world.mvpds(offeredBy: sp, to: requestor).contains(where: { $0.id == mvpdID }) else {
+            throw .badRequest("MVPD \(mvpdID) is not offered to \(requestorID)")
+        }
+        guard let idp = world.identityProvider(for: mvpdID) else {
+            throw .badRequest("MVPD \(mvpdID) has no identity provider")
+        }
+        let existing = loginSession(of: sp, cookies: r.cookies)
+        let sessionID = existing?.id ?? random.hex(32)
+        let sso = joinURL(idp.url, "/sso")
+        let request = AuthnRequest(id: samlID(), issueInstant: now, issuer: sp.url.withoutTrailingSlashes,
+                                   destination: sso,
+                                   assertionConsumerServiceURL: joinURL(sp.url, MockPass.assertionConsumerPath),
+                                   forceAuthn: false)
+        loginSessions[sessionID] = LoginSession(
+            id: sessionID, spName: sp.name, requestorID: requestorID, mvpdID: mvpdID, redirectURL: redirectURL,
+            pendingAuthnRequestID: request.id)
+        return Reply.autoPost(
+            title: "Redirecting to your TV provider", to: sso,
+            fields: [FormField(name: "SAMLRequest", value: SAML.encodeForPost(SAML.build(request))),
+                     FormField(name: "RelayState", value: sessionID)],
+            headers: [("Set-Cookie", Cookies.setSession(sessionID))])
+    }
+
+    /// Accepts the IdP's answer. The session comes from the cookie, else from RelayState (then the
+    /// cookie is set again, so the following `sessionDevice` finds it). A session accepts one answer
+    /// per AuthnRequest: a replayed SAMLResponse is refused.
+    mutating func assertionConsumer(_ sp: World.ServiceProvider, _ r: IncomingRequest) throws(HandlerFailure) -> HTTPResponse {
+        let encoded = try r.required("SAMLResponse")
+        let byCookie = loginSession(of: sp, cookies: r.cookies)
+        let byRelay = r.parameter("RelayState").flatMap { id in loginSessions[id].flatMap { $0.spName == sp.name ? $0 : nil } }
+        guard var session = byCookie ?? byRelay else { throw .badRequest("no login session for this browser") }
+        let response = try MockPass.decodeSAML(encoded, "SAMLResponse") { (b) throws(PassXMLError) in try SAML.parseResponse(b) }
+        guard let pending = session.pendingAuthnRequestID else {
+            throw .badRequest("no login is pending in this session")
+        }
+        guard response.inResponseTo == pending else {
+            throw .badRequest("InResponseTo does not match the pending AuthnRequest")
+        }
+        guard let idp = world.identityProvider(for: session.mvpdID),
+              response.issuer == idp.url.withoutTrailingSlashes else {
+            throw .badRequest("issuer is not the identity provider of \(session.mvpdID)")
+        }
+        guard response.success else { throw .badRequest("the identity provider refused the login") }
+        guard let assertion = response.assertion else { throw .badRequest("the response has no assertion") }
+        guard let user = usersByNameID[assertion.nameID], user.mvpdID == session.mvpdID else {
+            throw .badRequest("unknown NameID")
+        }
+        session.pendingAuthnRequestID = nil
+        session.authentication = .init(userName: user.userName, nameID: assertion.nameID,
+                                       sessionIndex: assertion.sessionIndex)
+        session.token = nil
+        loginSessions[session.id] = session
+        var headers: HTTPHeaders = []
+        if byCookie == nil { headers.add("Set-Cookie", Cookies.setSession(session.id)) }
+        return .redirect(session.redirectURL, headers: headers)
+    }
+
+    /// The authN token of the cookie's session. The token is made once and handed out again; once it
+    /// has expired the SP session is over (`.none`, a new login is needed). The token's requestor and
+    /// TTL are the login's; the request's `requestor_id` is only logged. A missing `device_id` is "".
+    mutating func sessionDevice(_ sp: World.ServiceProvider, _ r: IncomingRequest, at now: Instant) -> HTTPResponse {
+        guard var session = loginSession(of: sp, cookies: r.cookies), let auth = session.authentication else {
+            return Reply.xml(SessionDeviceXML.build(.none))
+        }
+        if let token = session.token {
+            if now < token.expires { return Reply.xml(SessionDeviceXML.build(.token(token))) }
+            session.authentication = nil
+            session.token = nil
+            loginSessions[session.id] = session
+            return Reply.xml(SessionDeviceXML.build(.none))
+        }
+        let ttl = world.requestor(session.requestorID)?.authnTTL ?? .hours(24)
+        let token = AuthnToken(guid: random.guid(), requestorID: session.requestorID, domainName: "adobe.com",
+                               expires: now + ttl, mvpdID: session.mvpdID,
+                               deviceID: r.parameter("device_id") ?? "",
+                               nameID: auth.nameID, sessionIndex: auth.sessionIndex)
+        session.token = token
+        loginSessions[session.id] = session
+        return Reply.xml(SessionDeviceXML.build(.token(token)))
+    }
+
+    /// Logs out. The cookie's SP session ends at once (whatever the browser does next); sessions
+    /// found by NameID and SessionIndex end when the IdP answers. The SAML round trip happens only
+    /// for an MVPD of this SP that has an IdP; `redirect_url` is required either way.
+    mutating func logout(_ sp: World.ServiceProvider, _ r: IncomingRequest, at now: Instant) throws(HandlerFailure) -> HTTPResponse {
+        let redirectURL = try r.required("redirect_url")
+        if let session = loginSession(of: sp, cookies: r.cookies) { loginSessions[session.id] = nil }
+        guard let mvpdID = r.parameter("mso_id"), sp.mvpds.contains(where: { $0.id == mvpdID }),
+              let idp = world.identityProvider(for: mvpdID),
+              let nameID = r.parameter("name_id"), !nameID.isEmpty,
+              let sessionIndex = r.parameter("session_index"), !sessionIndex.isEmpty else {
+            return .redirect(redirectURL)
+        }
+        let slo = joinURL(idp.url, "/slo")
+        let request = LogoutRequest(id: samlID(), issueInstant: now, issuer: sp.url.withoutTrailingSlashes,
+                                    destination: slo, nameID: nameID, sessionIndex: sessionIndex)
+        let relay = random.hex(32)
+        logoutSessions[relay] = LogoutSession(id: relay, spName: sp.name, redirectURL: redirectURL,
+                                              logoutRequestID: request.id, nameID: nameID, sessionIndex: sessionIndex)
+        return Reply.autoPost(
+            title: "Signing out of your TV provider", to: slo,
+            fields: [FormField(name: "SAMLRequest", value: SAML.encodeForPost(SAML.build(request))),
+                     FormField(name: "RelayState", value: relay)])
+    }
+
+    /// Ends a logout: the LogoutResponse must answer the logout session's LogoutRequest. Every SP
+    /// login session (of any SP) with that NameID and SessionIndex ends. The IdP's success flag is
+    /// not checked: the user is logged out of the SP either way.
+    mutating func logoutResponse(_ sp: World.ServiceProvider, _ r: IncomingRequest) throws(HandlerFailure) -> HTTPResponse {
+        let encoded = try r.required("SAMLResponse")
+        let relay = try r.required("RelayState")
+        guard let logout = logoutSessions[relay], logout.spName == sp.name else {
+            throw .badRequest("no logout in progress for this RelayState")
+        }
+        let response = try MockPass.decodeSAML(encoded, "LogoutResponse") { (b) throws(PassXMLError) in
+            try SAML.parseLogoutResponse(b)
+        }
+        guard response.inResponseTo == logout.logoutRequestID else {
+            throw .badRequest("InResponseTo does not match the LogoutRequest")
+        }
+        logoutSessions[relay] = nil
+        loginSessions = loginSessions.filter { _, s in
+            s.authentication.map { $0.nameID != logout.nameID || $0.sessionIndex != logout.sessionIndex } ?? true
+        }
+        return .redirect(logout.redirectURL)
+    }
+
+    /// The first `JSESSIONID` cookie that names a session of this SP.
+    func loginSession(of sp: World.ServiceProvider, cookies: Cookies) -> LoginSession? {
+        for id in cookies.values(Cookies.sessionName) {
+            if let s = loginSessions[id], s.spName == sp.name { return s }
+        }
+        return nil
+    }
+}

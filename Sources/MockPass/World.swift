@@ -1,0 +1,139 @@
+import PassModel
+
+/// Everything the mock serves: SPs, the MVPDs' identity providers, subscribers and programmers.
+/// Built by the scenario layer (SCENARIO-FORMAT.md, "World"); the mock never changes it.
+public struct World: Sendable {
+    public struct ServiceProvider: Sendable {
+        public var name: String
+        /// Base URL, e.g. `https://sp.auth.test` (a trailing slash is ignored).
+        public var url: String
+        /// The MVPDs this SP describes, in declaration order.
+        public var mvpds: [MVPD]
+
+        public init(name: String, url: String, mvpds: [MVPD] = []) {
+            self.name = name
+            self.url = url
+            self.mvpds = mvpds
+        }
+    }
+
+    public struct IdentityProvider: Sendable {
+        public var mvpdID: String
+        /// Base URL, e.g. `https://comcast.idp.test`.
+        public var url: String
+
+        public init(mvpdID: String, url: String) {
+            self.mvpdID = mvpdID
+            self.url = url
+        }
+
+        /// An IdP at `World.defaultIdPURL(for:)`.
+        public init(mvpdID: String) {
+            self.init(mvpdID: mvpdID, url: World.defaultIdPURL(for: mvpdID))
+        }
+    }
+
+    public struct User: Sendable {
+        public var name: String
+        public var password: String
+        public var mvpdID: String
+        public var allow: [String]
+        public var deny: [String]
+        public var denyMessage: String?
+        public var meta: [Value.Entry]
+        public var encrypted: [String]
+
+        public init(name: String, password: String, mvpdID: String, allow: [String] = [], deny: [String] = [],
+                    denyMessage: String? = nil, meta: [Value.Entry] = [], encrypted: [String] = []) {
+            self.name = name
+            self.password = password
+            self.mvpdID = mvpdID
+            self.allow = allow
+            self.deny = deny
+            self.denyMessage = denyMessage
+            self.meta = meta
+            self.encrypted = encrypted
+        }
+    }
+
+    public struct Requestor: Sendable {
+        public var id: String
+        /// SP names that know this requestor; nil = every SP.
+        public var sps: [String]?
+        /// MVPD ids offered to this requestor; nil = every MVPD of that SP.
+        public var mvpds: [String]?
+        public var authnTTL: Millis
+        public var authzTTL: Millis
+        public var deviceID: Bool
+        public var regcodeTTL: Millis
+
+        /// TTL defaults are SCENARIO-FORMAT.md's: 24h, 24h and 30m.
+        public init(id: String, sps: [String]? = nil, mvpds: [String]? = nil, authnTTL: Millis = .hours(24),
+                    authzTTL: Millis = .hours(24), deviceID: Bool = false, regcodeTTL: Millis = .minutes(30)) {
+            self.id = id
+            self.sps = sps
+            self.mvpds = mvpds
+            self.authnTTL = authnTTL
+            self.authzTTL = authzTTL
+            self.deviceID = deviceID
+            self.regcodeTTL = regcodeTTL
+        }
+
+        /// Whether `sp` knows this requestor.
+        public func isAt(_ sp: ServiceProvider) -> Bool { sps.map { $0.contains(sp.name) } ?? true }
+    }
+
+    public var serviceProviders: [ServiceProvider]
+    /// An MVPD has an IdP only if it is listed here (TempPass pseudo-MVPDs usually are not);
+    /// `defaultIdentityProviders(for:)` builds the usual list.
+    public var identityProviders: [IdentityProvider]
+    public var users: [User]
+    public var requestors: [Requestor]
+
+    public init(serviceProviders: [ServiceProvider] = [], identityProviders: [IdentityProvider] = [],
+                users: [User] = [], requestors: [Requestor] = []) {
+        self.serviceProviders = serviceProviders
+        self.identityProviders = identityProviders
+        self.users = users
+        self.requestors = requestors
+    }
+
+    /// Default IdP base URL for an MVPD id: `"https://" + id.lowercased() + ".idp.test"`.
+    public static func defaultIdPURL(for mvpdID: String) -> String {
+        "https://" + mvpdID.lowercased() + ".idp.test"
+    }
+
+    /// One IdP at its default URL for every MVPD the SPs describe that is not a TempPass, each MVPD
+    /// once, in first-declaration order.
+    public static func defaultIdentityProviders(for sps: [ServiceProvider]) -> [IdentityProvider] {
+        var seen: Set<String> = []
+        var out: [IdentityProvider] = []
+        for sp in sps {
+            for m in sp.mvpds where !m.tempPass && !m.promoTempPass && seen.insert(m.id).inserted {
+                out.append(IdentityProvider(mvpdID: m.id))
+            }
+        }
+        return out
+    }
+
+    // Lookups: the first declaration wins when names repeat, so answers never depend on hashing.
+
+    public func serviceProvider(named name: String) -> ServiceProvider? {
+        serviceProviders.first { $0.name == name }
+    }
+
+    public func identityProvider(for mvpdID: String) -> IdentityProvider? {
+        identityProviders.first { $0.mvpdID == mvpdID }
+    }
+
+    public func requestor(_ id: String) -> Requestor? {
+        requestors.first { $0.id == id }
+    }
+
+    /// The MVPDs `sp` offers to `requestor`, in the SP's order; empty when the SP does not know it.
+    public func mvpds(offeredBy sp: ServiceProvider, to requestor: Requestor) -> [MVPD] {
+        guard requestor.isAt(sp) else { return [] }
+        guard let allowed = requestor.mvpds else { return sp.mvpds }
+        return sp.mvpds.filter { allowed.contains($0.id) }
+    }
+}

@@ -1,0 +1,99 @@
+/// An HTTP header field. Names compare case-insensitively through `HTTPHeaders`.
+public struct HTTPHeader: Hashable, Sendable {
+    public var name: String
+    public var value: String
+    public init(_ name: String, _ value: String) {
+        self.name = name
+        self.value = value
+    }
+}
+
+/// An ordered header list (order is kept so that what goes on the wire is reproducible).
+public struct HTTPHeaders: Hashable, Sendable, ExpressibleByArrayLiteral {
+    public var fields: [HTTPHeader]
+    public init(_ fields: [HTTPHeader] = []) { self.fields = fields }
+    public init(arrayLiteral elements: (String, String)...) { fields = elements.map { HTTPHeader($0.0, $0.1) } }
+
+    public subscript(name: String) -> String? {
+        fields.first { $0.name.lowercased() == name.lowercased() }?.value
+    }
+
+    public func all(_ name: String) -> [String] {
+        fields.filter { $0.name.lowercased() == name.lowercased() }.map(\.value)
+    }
+
+    public mutating func add(_ name: String, _ value: String) { fields.append(HTTPHeader(name, value)) }
+}
+
+/// A request as the engine, the browser or a live client sends it. The body is bytes: what arrives
+/// from the wire need not be UTF-8.
+public struct HTTPRequest: Hashable, Sendable {
+    public var method: String
+    public var url: String
+    public var headers: HTTPHeaders
+    public var body: [UInt8]
+
+    public init(method: String, url: String, headers: HTTPHeaders = [], body: [UInt8] = []) {
+        self.method = method
+        self.url = url
+        self.headers = headers
+        self.body = body
+    }
+
+    /// A form POST (`application/x-www-form-urlencoded`).
+    public static func form(_ url: String, _ fields: [(String, String)], headers: HTTPHeaders = []) -> HTTPRequest {
+        var h = headers
+        h.add("Content-Type", "application/x-www-form-urlencoded")
+        return HTTPRequest(method: "POST", url: url, headers: h, body: Array(FormCoding.encode(fields).utf8))
+    }
+
+    public var bodyText: String { String(decoding: body, as: UTF8.self) }
+
+    /// Query parameters, then form fields of a urlencoded body, in order.
+    public var parameters: [(String, String)] {
+        var out = URLParts(url)?.query ?? []
+        let type = headers["Content-Type"]?.lowercased() ?? ""
+        if type.hasPrefix("application/x-www-form-urlencoded") {
+            out += FormCoding.decode(bodyText)
+        }
+        return out
+    }
+
+    public func parameter(_ name: String) -> String? { parameters.first { $0.0 == name }?.1 }
+}
+
+/// A response. `status` 0 never appears: transport failures are `HTTPResult.failure`.
+public struct HTTPResponse: Hashable, Sendable {
+    public var status: Int
+    public var headers: HTTPHeaders
+    public var body: [UInt8]
+
+    public init(status: Int, headers: HTTPHeaders = [], body: [UInt8] = []) {
+        self.status = status
+        self.headers = headers
+        self.body = body
+    }
+
+    public init(status: Int, contentType: String, text: String, headers: HTTPHeaders = []) {
+        var h = headers
+        h.add("Content-Type", contentType)
+        self.init(status: status, headers: h, body: Array(text.utf8))
+    }
+
+    public static func redirect(_ location: String, headers: HTTPHeaders = []) -> HTTPResponse {
+        var h = headers
+        h.add("Location", location)
+        return HTTPResponse(status: 302, headers: h)
+    }
+
+    public var bodyText: String { String(decoding: body, as: UTF8.self) }
+}
+
+/// What a client learns about a request it sent.
+public enum HTTPResult: Hashable, Sendable {
+    case response(HTTPResponse)
+    /// The connection was refused or broke; the text says why.
+    case failure(String)
+    /// No answer within the client's timeout.
+    case timeout
+}

@@ -1,0 +1,34 @@
+/// SplitMix64: the only source of randomness in the simulated runtime (tokens, nonces, session
+/// GUIDs). Same seed, same sequence, on every platform.
+public struct SeededRandom: RandomNumberGenerator, Sendable {
+    private var state: UInt64
+    public init(seed: UInt64) { state = seed }
+
+    public mutating func next() -> UInt64 {
+        state &+= 0x9E37_79B9_7F4A_7C15
+        var z = state
+        z = (z ^ (z >> 30)) &* 0xBF58_476D_1CE4_E5B9
+        z = (z ^ (z >> 27)) &* 0x94D0_49BB_1331_11EB
+        return z ^ (z >> 31)
+    }
+
+    /// `n` lowercase hex digits.
+    public mutating func hex(_ n: Int) -> String {
+        var out = ""
+        while out.count < n { out += String(next(), radix: 16).leftPad(16) }
+        return String(out.prefix(n))
+    }
+
+    /// A GUID-shaped string (8-4-4-4-12 hex).
+    public mutating func guid() -> String {
+        let h = hex(32)
+        let c = Array(h)
+        return [0..<8, 8..<12, 12..<16, 16..<20, 20..<32].map { String(c[$0]) }.joined(separator: "-")
+    }
+
+    /// `n` characters from `alphabet` (registration codes, cookies).
+    public mutating func code(_ n: Int, alphabet: String = "ABCDEFGHJKLMNPQRSTUVWXYZ23456789") -> String {
+        let a = Array(alphabet)
+        return String((0..<n).map { _ in a[Int(next() % UInt64(a.count))] })
+    }
+}

@@ -1,0 +1,79 @@
+import PassModel
+
+/// The SP's authentication token (facts §3).
+public struct AuthnToken: Hashable, Sendable {
+    public var guid: String
+    public var requestorID: String
+    public var domainName: String
+    public var expires: Instant
+    public var mvpdID: String
+    public var deviceID: String
+    public var nameID: String
+    public var sessionIndex: String
+
+    public init(guid: String, requestorID: String, domainName: String, expires: Instant, mvpdID: String,
+                deviceID: String, nameID: String, sessionIndex: String) {
+        self.guid = guid
+        self.requestorID = requestorID
+        self.domainName = domainName
+        self.expires = expires
+        self.mvpdID = mvpdID
+        self.deviceID = deviceID
+        self.nameID = nameID
+        self.sessionIndex = sessionIndex
+    }
+}
+
+/// The token's XML. Adobe's wire form is `<signatureInfo>…</signatureInfo>` followed by
+/// `<simpleAuthenticationToken>…`; two top-level elements are not a document, so both are wrapped
+/// in a root `<authnToken>` (our choice). Tokens are unsigned here: `<signatureInfo>` holds a fixed
+/// marker and is not read back.
+public enum AuthnTokenXML {
+    static let signatureMarker = "unsigned (passim mock)"
+
+    public static func build(_ t: AuthnToken) -> String {
+        var w = XMLWriter()
+        w.element("authnToken") { w in
+            w.leaf("signatureInfo", signatureMarker)
+            w.element("simpleAuthenticationToken") { w in
+                w.leaf("simpleTokenAuthenticationGuid", t.guid)
+                w.leaf("simpleTokenRequestorID", t.requestorID)
+                w.leaf("simpleTokenDomainName", t.domainName)
+                w.leaf("simpleTokenExpires", t.expires.tokenDate)
+                w.leaf("simpleTokenMsoID", t.mvpdID)
+                w.leaf("simpleTokenDeviceID", t.deviceID)
+                w.leaf("simpleSamlNameID", t.nameID)
+                w.leaf("simpleSamlSessionIndex", t.sessionIndex)
+            }
+        }
+        return w.text
+    }
+
+    /// Reads `<authnToken>` (also a bare `<simpleAuthenticationToken>` root). Every field is required;
+    /// only the domain name may be empty.
+    public static func parse(_ bytes: [UInt8]) throws(PassXMLError) -> AuthnToken {
+        try parse(element: SafeXML.parse(bytes))
+    }
+
+    static func parse(element root: XMLElement) throws(PassXMLError) -> AuthnToken {
+        let simple: XMLElement
+        switch root.name {
+        case "authnToken": simple = try root.require("simpleAuthenticationToken")
+        case "simpleAuthenticationToken": simple = root
+        default: throw PassXMLError("expected root element <authnToken>, found <\(root.name)>")
+        }
+        let expiresText = try simple.requireText("simpleTokenExpires")
+        guard let expires = Instant(tokenDate: expiresText) else {
+            throw PassXMLError("invalid date '\(expiresText)' in <simpleTokenExpires> (expected yyyy/MM/dd HH:mm:ss GMT +hhmm)")
+        }
+        return AuthnToken(
+            guid: try simple.requireText("simpleTokenAuthenticationGuid"),
+            requestorID: try simple.requireText("simpleTokenRequestorID"),
+            domainName: try simple.require("simpleTokenDomainName").trimmedText,
+            expires: expires,
+            mvpdID: try simple.requireText("simpleTokenMsoID"),
+            deviceID: try simple.requireText("simpleTokenDeviceID"),
+            nameID: try simple.requireText("simpleSamlNameID"),
+            sessionIndex: try simple.requireText("simpleSamlSessionIndex"))
+    }
+}

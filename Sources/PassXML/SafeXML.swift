@@ -1,0 +1,211 @@
+import CLibXML2
+
+/// The one door to libxml2: untrusted bytes in, a Swift tree out.
+///
+/// Defences, in the order they apply:
+/// 1. the size limit, before libxml2 sees a byte;
+/// 2. a byte search for `<!DOCTYPE` / `<!ENTITY`: SAML, the configuration, tokens and our XHTML pages
+///    never carry a DTD, so any DTD is hostile (XXE, entity bombs). This also rejects a harmless
+///    document that merely mentions `<!DOCTYPE` in a comment; that is the price of a cheap check;
+/// 3. libxml2 with `NONET`, without `NOENT` and `DTDLOAD`, and a process-wide external entity loader
+///    that refuses everything, so nothing is ever fetched even if (2) were bypassed (e.g. UTF-16);
+/// 4. after parsing, a document with an internal or external subset is rejected anyway;
+/// 5. depth and attribute-length limits while the tree is copied into Swift values.
+public enum SafeXML {
+    /// Parses untrusted bytes into an immutable tree. No libxml2 pointer escapes.
+    public static func parse(_ bytes: [UInt8], limits: XMLLimits = .standard) throws(PassXMLError) -> XMLElement {
+        try withDocument(bytes, limits: limits) { (doc: xmlDocPtr) throws(PassXMLError) -> XMLElement in
+            guard let root = xmlDocGetRootElement(doc) else { throw PassXMLError("document has no root element") }
+            return try copy(root, depth: 1, limits: limits)
+        }
+    }
+
+    public static func parse(_ text: String, limits: XMLLimits = .standard) throws(PassXMLError) -> XMLElement {
+        try parse(Array(text.utf8), limits: limits)
+    }
+
+    /// Evaluates an XPath 1.0 expression over untrusted bytes (parsed under the same defences as `parse`).
+    /// Node-set results give each node's string value in document order; a string, number or boolean
+    /// result gives one string.
+    public static func xpath(_ expression: String, in bytes: [UInt8],
+                             namespaces: [(prefix: String, uri: String)]) throws(PassXMLError) -> [String] {
+        try xpath(expression, in: bytes, namespaces: namespaces, limits: .standard)
+    }
+
+    public static func xpath(_ expression: String, in bytes: [UInt8],
+                             namespaces: [(prefix: String, uri: String)],
+                             limits: XMLLimits) throws(PassXMLError) -> [String] {
+        try withDocument(bytes, limits: limits) { (doc: xmlDocPtr) throws(PassXMLError) -> [String] in
+            // The limits must hold for XPath callers too, so the tree is walked even though it is not kept.
+            guard let root = xmlDocGetRootElement(doc) else { throw PassXMLError("document has no root element") }
+            _ = try copy(root, depth: 1, limits: limits)
+
+            guard let context = xmlXPathNewContext(doc) else { throw PassXMLError("cannot create an XPath context") }
+            defer { xmlXPathFreeContext(context) }
+            // Without a handler libxml2 prints XPath errors to stderr.
+            context.pointee.error = { _, _ in }
+            for ns in namespaces where xmlXPathRegisterNs(context, ns.prefix, ns.uri) != 0 {
+                throw PassXMLError("cannot register XPath namespace prefix '\(ns.prefix)'")
+            }
+            guard let object = xmlXPathEvalExpression(expression, context) else {
+                throw PassXMLError("invalid XPath expression '\(expression)'")
+            }
+            defer { xmlXPathFreeObject(object) }
+            if object.pointee.type == XPATH_NODESET {
+                guard let set = object.pointee.nodesetval, set.pointee.nodeNr > 0,
+                      let nodes = set.pointee.nodeTab else { return [] }
+                var out: [String] = []
+                for i in 0..<Int(set.pointee.nodeNr) {
+                    guard let node = nodes[i] else { continue }
+                    out.append(takeString(xmlXPathCastNodeToString(node)))
+                }
+                return out
+            }
+            return [takeString(xmlXPathCastToString(object))]
+        }
+    }
+
+    /// Escapes `& < > " '` so the result is safe both as text and inside a quoted attribute.
+    public static func escape(_ s: String) -> String {
+        var out = ""
+        out.reserveCapacity(s.utf8.count)
+        for c in s.unicodeScalars {
+            switch c {
+            case "&": out += "&amp;"
+            case "<": out += "&lt;"
+            case ">": out += "&gt;"
+            case "\"": out += "&quot;"
+            case "'": out += "&apos;"
+            default: out.unicodeScalars.append(c)
+            }
+        }
+        return out
+    }
+
+    // MARK: - libxml2
+
+    /// libxml2's entity loader is process-wide; installing it in a lazily initialised static makes
+    /// it happen exactly once, thread-safely, before the first parse.
+    private static let setUp: Void = {
+        xmlInitParser()
+        xmlSetExternalEntityLoader { _, _, _ in nil }
+    }()
+
+    private static let options = Int32(
+        XML_PARSE_NONET.rawValue | XML_PARSE_NOERROR.rawValue | XML_PARSE_NOWARNING.rawValue)
+
+    private static func withDocument<T>(
+        _ bytes: [UInt8], limits: XMLLimits, _ body: (xmlDocPtr) throws(PassXMLError) -> T
+    ) throws(PassXMLError) -> T {
+        guard bytes.count <= limits.maxBytes else {
+            throw PassXMLError("document is \(bytes.count) bytes, over the limit of \(limits.maxBytes) bytes")
+        }
+        guard bytes.contains(where: { !isXMLSpace($0) }) else { throw PassXMLError("document is empty") }
+        if contains(bytes, "<!DOCTYPE") { throw PassXMLError("DOCTYPE is not allowed") }
+        if contains(bytes, "<!ENTITY") { throw PassXMLError("entity declarations are not allowed") }
+
+        _ = setUp
+        guard let context = xmlNewParserCtxt() else { throw PassXMLError("cannot create an XML parser context") }
+        defer { xmlFreeParserCtxt(context) }
+        let parsed: xmlDocPtr? = bytes.withUnsafeBufferPointer { buffer in
+            buffer.withMemoryRebound(to: CChar.self) { chars in
+                xmlCtxtReadMemory(context, chars.baseAddress, Int32(chars.count), nil, nil, options)
+            }
+        }
+        guard let doc = parsed, context.pointee.wellFormed != 0 else {
+            if let parsed { xmlFreeDoc(parsed) }
+            throw parseError(context, limits: limits)
+        }
+        defer { xmlFreeDoc(doc) }
+        if doc.pointee.intSubset != nil || doc.pointee.extSubset != nil {
+            throw PassXMLError("DOCTYPE is not allowed")
+        }
+        return try body(doc)
+    }
+
+    private static func parseError(_ context: xmlParserCtxtPtr, limits: XMLLimits) -> PassXMLError {
+        guard let error = xmlCtxtGetLastError(context) else {
+            return PassXMLError("document is not well-formed XML")
+        }
+        let message = error.pointee.message.map { XMLText.trim(String(cString: $0)) } ?? "unknown error"
+        let code = Int(error.pointee.code)
+        // libxml2 stops at 256 levels on its own; say it in terms of our limit.
+        if message.hasPrefix("Excessive depth") {
+            return PassXMLError("nesting deeper than \(limits.maxDepth) levels")
+        }
+        if code == Int(XML_ERR_ENTITY_LOOP.rawValue) {
+            return PassXMLError("entity reference loop detected")
+        }
+        return PassXMLError("document is not well-formed XML (line \(error.pointee.line)): \(message)")
+    }
+
+    private static func copy(_ node: xmlNodePtr, depth: Int, limits: XMLLimits) throws(PassXMLError) -> XMLElement {
+        guard depth <= limits.maxDepth else { throw PassXMLError("nesting deeper than \(limits.maxDepth) levels") }
+        let name = string(node.pointee.name)
+        var element = XMLElement(name: name, namespace: node.pointee.ns.flatMap { $0.pointee.href.map(string) })
+
+        var attribute = node.pointee.properties
+        while let a = attribute {
+            var value = ""
+            var child = a.pointee.children
+            while let c = child {
+                if let content = c.pointee.content {
+                    guard value.utf8.count + Int(xmlStrlen(content)) <= limits.maxAttributeLength else {
+                        throw PassXMLError(
+                            "attribute '\(string(a.pointee.name))' of <\(name)> is longer than \(limits.maxAttributeLength) bytes")
+                    }
+                    value += string(content)
+                }
+                child = c.pointee.next
+            }
+            element.attributes.append(XMLAttribute(
+                name: string(a.pointee.name), namespace: a.pointee.ns.flatMap { $0.pointee.href.map(string) },
+                value: value))
+            attribute = a.pointee.next
+        }
+
+        var child = node.pointee.children
+        while let c = child {
+            switch c.pointee.type {
+            case XML_ELEMENT_NODE:
+                element.children.append(try copy(c, depth: depth + 1, limits: limits))
+            case XML_TEXT_NODE, XML_CDATA_SECTION_NODE:
+                if let content = c.pointee.content { element.text += string(content) }
+            case XML_ENTITY_REF_NODE, XML_ENTITY_NODE:
+                throw PassXMLError("entity references are not allowed")
+            default:
+                break  // comments and processing instructions carry nothing we read
+            }
+            child = c.pointee.next
+        }
+        return element
+    }
+
+    private static func string(_ p: UnsafePointer<xmlChar>) -> String { String(cString: p) }
+    private static func string(_ p: UnsafeMutablePointer<xmlChar>) -> String { String(cString: p) }
+    private static func string(_ p: UnsafePointer<xmlChar>?) -> String { p.map { String(cString: $0) } ?? "" }
+
+    /// Copies a libxml2-allocated string and frees it.
+    private static func takeString(_ p: UnsafeMutablePointer<xmlChar>?) -> String {
+        guard let p else { return "" }
+        defer { passim_xmlFree(p) }
+        return String(cString: p)
+    }
+
+    private static func isXMLSpace(_ b: UInt8) -> Bool { b == 0x20 || b == 0x09 || b == 0x0A || b == 0x0D }
+
+    private static func contains(_ haystack: [UInt8], _ needle: String) -> Bool {
+        let n = Array(needle.utf8)
+        guard haystack.count >= n.count, let first = n.first else { return false }
+        var i = 0
+        while i <= haystack.count - n.count {
+            if haystack[i] == first {
+                var j = 1
+                while j < n.count && haystack[i + j] == n[j] { j += 1 }
+                if j == n.count { return true }
+            }
+            i += 1
+        }
+        return false
+    }
+}

@@ -1,0 +1,84 @@
+import PassModel
+import ScenarioSyntax
+
+/// `$name` bindings of one scenario run: bound on first use, compared at every later use.
+public struct Bindings: Sendable {
+    private(set) var values: [String: Value] = [:]
+    public subscript(name: String) -> Value? { values[name] }
+    mutating func bind(_ name: String, _ value: Value) { values[name] = value }
+}
+
+/// Matches expectations (SCENARIO-FORMAT.md, "Values and patterns") against what the engine did.
+enum Matcher {
+    /// Does the expected callback match the delivered one? Bindings change only on a match.
+    static func match(_ expected: CallSyntax, _ actual: Callback, bindings: inout Bindings) -> Bool {
+        guard expected.name == actual.name else { return false }
+        let args = actual.arguments
+        guard expected.arguments.count == args.count else { return false }  // arity counts
+        var trial = bindings
+        for (e, a) in zip(expected.arguments, args) {
+            if let label = e.label, label != a.label { return false }
+            guard match(e.value, a.value, bindings: &trial) else { return false }
+        }
+        bindings = trial
+        return true
+    }
+
+    static func match(_ pattern: ValueSyntax, _ value: Value, bindings: inout Bindings) -> Bool {
+        switch pattern {
+        case .wildcard:
+            return true
+        case .binding(let name):
+            if let bound = bindings[name] { return same(bound, value) }
+            bindings.bind(name, value)
+            return true
+        case .regex(let body):
+            guard let text = textOf(value), let regex = try? Regex(body) else { return false }
+            return (try? regex.wholeMatch(in: text)) != nil
+        case .string(let s):
+            return textOf(value) == s
+        case .name(let n):
+            return textOf(value) == n
+        case .constant(_, let v):
+            return same(v, value)
+        case .int(let i):
+            return value == .int(i)
+        case .bool(let b):
+            return value == .bool(b)
+        case .null:
+            return value == .null
+        case .list(let items):
+            guard case .list(let values) = value, values.count == items.count else { return false }
+            for (p, v) in zip(items, values) where !match(p, v, bindings: &bindings) { return false }
+            return true
+        case .dict(let entries):
+            guard case .dict(let actual) = value, actual.count == entries.count else { return false }
+            for entry in entries {
+                guard let v = actual.first(where: { $0.key == entry.key })?.value,
+                      match(entry.value, v, bindings: &bindings) else { return false }
+            }
+            return true
+        case .mvpd(let id, let fields):
+            guard case .mvpd(let m) = value, m.id == id else { return false }
+            for field in fields {
+                guard let v = m.field(field.key), match(field.value, v, bindings: &bindings) else { return false }
+            }
+            return true
+        }
+    }
+
+    /// An MVPD stands for its id wherever a string or name is expected.
+    static func textOf(_ value: Value) -> String? {
+        switch value {
+        case .string(let s): return s
+        case .mvpd(let m): return m.id
+        default: return nil
+        }
+    }
+
+    static func same(_ a: Value, _ b: Value) -> Bool {
+        if a == b { return true }
+        if let x = textOf(a), let y = textOf(b) { return x == y }
+        return false
+    }
+}

@@ -1,0 +1,236 @@
+import Entitlement
+import MockPass
+import PassModel
+import ScenarioSyntax
+import Simulation
+
+/// Runs a parsed scenario in the simulated runtime with the semantics of SCENARIO-FORMAT.md:
+/// per-app callback queues, `>` requires an empty queue, time runs on `<`, nothing may be left at the end.
+public struct ScenarioRunner {
+    public init() {}
+
+    /// Guard against a run that never settles (a flow that re-arms a timer forever).
+    static let maxEvents = 1_000_000
+
+    public func run(_ file: ScenarioFile) -> ScenarioResult {
+        var state = RunState(file: file)
+        var result = ScenarioResult(path: file.path, title: file.title, status: .passed, steps: 0,
+                                    expected: file.steps.map { TranscriptLine(line: $0.location.line, text: $0.text) },
+                                    actual: [], failure: nil)
+        if let unsupported = Support.unsupported(in: file) {
+            result.status = .failed
+            result.failure = unsupported
+            return result
+        }
+        for step in file.steps {
+            result.steps += 1
+            do {
+                try state.perform(step)
+            } catch {
+                result.actual = state.actual
+                result.status = .failed
+                result.failure = (error.message, error.location)
+                return result
+            }
+        }
+        do {
+            try state.finish(at: file.steps.last?.location ?? SourceLocation(file: file.path, line: 1, column: 1))
+        } catch {
+            result.status = .failed
+            result.failure = (error.message, error.location)
+        }
+        result.actual = state.actual
+        return result
+    }
+}
+
+/// The mutable part of one run.
+struct RunState {
+    let file: ScenarioFile
+    let simulator: Simulator
+    var bindings = Bindings()
+    var actual: [TranscriptLine] = []
+    /// Per SP: how far `seen` has read the request log.
+    var seenCursor: [String: Int] = [:]
+    let spURLs: [String: String]
+
+    init(file: ScenarioFile) {
+        self.file = file
+        simulator = Simulator(WorldBuilder.setup(for: file))
+        var urls: [String: String] = [:]
+        for sp in file.sps { urls[sp.name] = EngineConfiguration.normalizeSP(sp.url) }
+        spURLs = urls
+    }
+
+    func app(_ name: String?, _ location: SourceLocation) throws(StepError) -> Int {
+        guard let i = simulator.appIndex(name ?? ScenarioFile.firstAppName) else {
+            throw StepError(message: "unknown app '\(name ?? "")'", location: location)
+        }
+        return i
+    }
+
+    static func prefix(_ app: String?, _ arrow: String) -> String { (app ?? "") + arrow + " " }
+
+    mutating func record(_ step: Located<Step>, _ text: String? = nil) {
+        actual.append(TranscriptLine(line: step.location.line, text: text ?? step.text))
+    }
+
+    /// A callback nobody expected fails the run where it was found.
+    mutating func requireEmptyQueue(_ app: Int, _ name: String?, _ step: Located<Step>) throws(StepError) {
+        if let extra = simulator.pendingCallbacks(app: app).first {
+            actual.append(TranscriptLine(line: step.location.line, text: RunState.prefix(name, "<") + extra.description))
+            throw StepError(message: "unexpected callback \(extra) before this step", location: step.location)
+        }
+    }
+
+    mutating func perform(_ step: Located<Step>) throws(StepError) {
+        let loc = step.location
+        switch step.value {
+        case .call(let name, let syntax):
+            let i = try app(name, loc)
+            try requireEmptyQueue(i, name, step)
+            let call = try CallBuilder(spURLs: spURLs, bindings: bindings).build(syntax)
+            record(step)
+            simulator.call(call, app: i)
+
+        case .expect(let name, let pattern):
+            let i = try app(name, loc)
+            if !simulator.hasCallback(app: i) {
+                simulator.run { simulator.hasCallback(app: i) }
+            }
+            guard let callback = simulator.popCallback(app: i) else {
+                record(step, RunState.prefix(name, "<") + "(nothing: engine idle)")
+                throw StepError(message: "engine idle, expected \(pattern)", location: loc)
+            }
+            let line = RunState.prefix(name, "<") + callback.description
+            guard Matcher.match(pattern, callback, bindings: &bindings) else {
+                record(step, line)
+                throw StepError(message: "expected \(pattern), got \(callback)", location: loc)
+            }
+            // The actual transcript shows the delivered values, so two runs compare byte for byte.
+            record(step, line)
+
+        case .userLogin(let user, let password):
+            try waitForBrowser(step)
+            guard simulator.userLogin(user: user, password: password) else {
+                record(step)
+                throw StepError(message: "no login form to fill: browser \(browserText)", location: loc)
+            }
+            record(step)
+            try waitForBrowser(step)
+
+        case .userBack:
+            try waitForBrowser(step)
+            simulator.userBack()
+            record(step)
+
+        case .browserAt(let pattern):
+            try waitForBrowser(step)
+            let location = simulator.browser.location
+            guard let location, Matcher.match(pattern, .string(location), bindings: &bindings) else {
+                record(step, "browser at " + (location.map(Value.quote) ?? "(closed)"))
+                throw StepError(message: "expected the browser at \(pattern), it is \(browserText)", location: loc)
+            }
+            record(step)
+
+        case .clock(let d):
+            simulator.advance(by: d)
+            record(step)
+
+        case .net(let target, let action):
+            try net(target, action, step)
+            record(step)
+
+        case .seen(let sp, let method, let path, let params):
+            try seen(sp: sp, method: method, path: path, params: params, step)
+            record(step)
+
+        case .userPick, .userPickOther, .userCancel, .userEnterCode:
+            record(step)
+            throw StepError(message: "not supported yet: Apple SSO and tvOS steps come with issue 3", location: loc)
+        }
+    }
+
+    var browserText: String {
+        switch simulator.browser.state {
+        case .closed: return "closed"
+        case .loading(let u, _): return "still loading \(u)"
+        case .showing(let u, let page): return "showing \"\(page.title)\" at \(u)"
+        case .intercepted(let u): return "at \(u)"
+        case .error(let u, let reason): return "error page (\(reason)) at \(u)"
+        }
+    }
+
+    mutating func waitForBrowser(_ step: Located<Step>) throws(StepError) {
+        simulator.run { simulator.browser.isStopped }
+        guard simulator.browser.isStopped else {
+            record(step)
+            throw StepError(message: "the browser never stopped: \(browserText)", location: step.location)
+        }
+    }
+
+    mutating func net(_ target: NetTarget, _ action: NetAction, _ step: Located<Step>) throws(StepError) {
+        let host: LoggedRequest.Host
+        switch target {
+        case .sp(let name): host = .sp(name)
+        case .mvpd(let id): host = .idp(id)
+        }
+        var link = simulator.network.links[host] ?? SimulatedNetwork.Link()
+        switch action {
+        case .down: link.mode = .down
+        case .up: link.mode = .up
+        case .silent: link.mode = .silent
+        case .latency(let d): link.latency = d
+        case .fail(let count, let path, let status):
+            link.failures.append(SimulatedNetwork.Failure(remaining: count, pathPattern: path, status: status ?? 503))
+        }
+        simulator.network.links[host] = link
+    }
+
+    mutating func seen(sp: String, method: String, path: PathPattern, params: [SeenParameter], _ step: Located<Step>) throws(StepError) {
+        let log = simulator.mock.log
+        let start = seenCursor[sp] ?? 0
+        for i in start..<log.count {
+            let entry = log[i]
+            guard entry.host == .sp(sp), entry.method == method, RunState.pathMatches(path, entry.path) else { continue }
+            guard params.allSatisfy({ p in entry.parameter(p.key) == p.value || entry.headers[p.key] == p.value }) else { continue }
+            seenCursor[sp] = i + 1
+            return
+        }
+        record(step)
+        let got = log[start...].filter { $0.host == .sp(sp) }.map { "\($0.method) \($0.path)" }
+        throw StepError(message: "\(sp) received no such request since the previous seen; it received: "
+                        + (got.isEmpty ? "nothing" : got.joined(separator: ", ")), location: step.location)
+    }
+
+    /// A literal path is relative to the SP's URL; the `/1.0` version segment of Adobe's SDK paths may be
+    /// written or left out (docs/CONFORMANCE.md).
+    static func pathMatches(_ pattern: PathPattern, _ path: String) -> Bool {
+        switch pattern {
+        case .literal(let p):
+            return p == path || p == "/1.0" + path
+        case .regex(let body):
+            guard let regex = try? Regex(body) else { return false }
+            return (try? regex.wholeMatch(in: path)) != nil || (try? regex.wholeMatch(in: "/1.0" + path)) != nil
+        }
+    }
+
+    /// At the end of the file time runs until nothing is pending; any callback left fails the run.
+    mutating func finish(at location: SourceLocation) throws(StepError) {
+        var budget = ScenarioRunner.maxEvents
+        simulator.run {
+            budget -= 1
+            return budget <= 0
+        }
+        if !simulator.isIdle {
+            throw StepError(message: "the run never settled (more than \(ScenarioRunner.maxEvents) events)", location: location)
+        }
+        for (i, name) in simulator.appNames.enumerated() {
+            if let extra = simulator.pendingCallbacks(app: i).first {
+                let appName: String? = i == 0 ? nil : name
+                actual.append(TranscriptLine(line: location.line, text: RunState.prefix(appName, "<") + extra.description))
+                throw StepError(message: "callback left at the end: \(extra)", location: location)
+            }
+        }
+    }
+}

@@ -1,0 +1,58 @@
+import Entitlement
+import MockPass
+import PassModel
+import ScenarioSyntax
+import Simulation
+
+/// Turns a scenario's header and world statements into what the simulated runtime starts from.
+enum WorldBuilder {
+    /// The seed when a scenario names none: fixed, so every run of every file is reproducible.
+    static let defaultSeed: UInt64 = 0x5EED
+
+    static func setup(for file: ScenarioFile) -> SimulationSetup {
+        let sps = file.sps
+        let mvpds = file.mvpds
+        var world = World(serviceProviders: [], identityProviders: [], users: [], requestors: [])
+        for sp in sps {
+            let described = mvpds.filter { $0.sps.contains(sp.name) }.map(mvpd)
+            world.serviceProviders.append(World.ServiceProvider(name: sp.name, url: EngineConfiguration.normalizeSP(sp.url), mvpds: described))
+        }
+        var idps: [String] = []
+        for m in mvpds where !idps.contains(m.id) { idps.append(m.id) }
+        world.identityProviders = idps.map { World.IdentityProvider(mvpdID: $0) }
+        world.users = file.users.map { u in
+            World.User(name: u.name, password: u.password, mvpdID: u.mvpd, allow: u.allow, deny: u.deny,
+                       denyMessage: u.denyMessage,
+                       meta: u.meta.compactMap { e in e.value.literal.map { Value.Entry(e.key, $0) } },
+                       encrypted: u.encrypted)
+        }
+        world.requestors = file.requestors.map { r in
+            World.Requestor(id: r.id, sps: r.sps, mvpds: r.mvpds, authnTTL: r.authnTTL ?? .hours(24),
+                            authzTTL: r.authzTTL ?? .hours(24), deviceID: r.deviceID, regcodeTTL: r.regcodeTTL ?? .minutes(30))
+        }
+
+        var links: [LoggedRequest.Host: SimulatedNetwork.Link] = [:]
+        for sp in sps {
+            links[.sp(sp.name)] = SimulatedNetwork.Link(latency: sp.latency ?? Millis(10),
+                                                         mode: sp.unreachable ? .down : sp.silent ? .silent : .up)
+        }
+        for id in idps {
+            // An MVPD declared at several SPs has one IdP: the last line that sets a value wins.
+            let decls = mvpds.filter { $0.id == id }
+            let latency = decls.compactMap(\.idpLatency).last ?? Millis(10)
+            links[.idp(id)] = SimulatedNetwork.Link(latency: latency, mode: decls.contains(where: \.idpDown) ? .down : .up)
+        }
+
+        let defaultSP = file.defaultSP.flatMap { name in sps.first { $0.name == name } } ?? sps.first
+        let engine = EngineConfiguration(
+            platform: file.platform, deviceType: file.device,
+            defaultServiceProvider: defaultSP.map { EngineConfiguration.normalizeSP($0.url) } ?? EngineConfiguration().defaultServiceProvider,
+            svcScheme: file.svcScheme)
+        return SimulationSetup(world: world, links: links, seed: file.seed ?? defaultSeed, apps: file.appNames, engine: engine)
+    }
+
+    static func mvpd(_ d: MVPDDecl) -> MVPD {
+        MVPD(id: d.id, displayName: d.displayName, logoURL: d.logo, enablePlatformServices: d.sso != nil,
+             boardingStatus: d.sso, tempPass: d.tempPass != nil, promoTempPass: d.promoTempPass != nil, requiresSVC: d.svc)
+    }
+}

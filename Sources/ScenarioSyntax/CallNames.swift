@@ -1,0 +1,48 @@
+/// The names a `>` step may call and a `<` step may expect (BEHAVIOR.md, SCENARIO-FORMAT.md).
+public enum CallNames {
+    public static let calls = [
+        "init", "setOptions", "setRequestor", "checkAuthentication", "getAuthentication",
+        "setSelectedProvider", "handleExternalURL", "getSelectedProvider", "checkAuthorization",
+        "getAuthorization", "checkPreauthorizedResources", "getMetadata", "logout", "getAuthenticationToken",
+    ]
+
+    public static let callbacks = [
+        "setRequestorComplete", "setAuthenticationStatus", "displayProviderDialog", "navigateToUrl",
+        "setToken", "tokenRequestFailed", "preauthorizedResources", "selectedProvider", "setMetadataStatus",
+        "presentTvProviderDialog", "dismissTvProviderDialog", "status", "sendTrackingData",
+    ]
+}
+
+/// "did you mean" hints for misspelt names.
+enum Suggestion {
+    /// The candidate nearest to `word` within edit distance 2 (the first one on a tie), if any.
+    static func closest(to word: String, among candidates: [String]) -> String? {
+        var best: (name: String, distance: Int)?
+        for candidate in candidates where candidate != word {
+            let d = editDistance(Array(word.unicodeScalars), Array(candidate.unicodeScalars))
+            if d <= 2, d < (best?.distance ?? Int.max) { best = (candidate, d) }
+        }
+        return best?.name
+    }
+
+    /// ` (did you mean 'x'?)`, or "" when nothing is close.
+    static func hint(for word: String, among candidates: [String]) -> String {
+        closest(to: word, among: candidates).map { " (did you mean '\($0)'?)" } ?? ""
+    }
+
+    static func editDistance(_ a: [Unicode.Scalar], _ b: [Unicode.Scalar]) -> Int {
+        if a.isEmpty { return b.count }
+        if b.isEmpty { return a.count }
+        var previous = Array(0...b.count)
+        var current = [Int](repeating: 0, count: b.count + 1)
+        for i in 1...a.count {
+            current[0] = i
+            for j in 1...b.count {
+                let cost = a[i - 1] == b[j - 1] ? 0 : 1
+                current[j] = min(previous[j] + 1, current[j - 1] + 1, previous[j - 1] + cost)
+            }
+            swap(&previous, &current)
+        }
+        return previous[b.count]
+    }
+}

@@ -1,0 +1,162 @@
+import PassModel
+
+/// Step statements.
+extension FileParser {
+    /// `> CALL`, `< CALLBACK`, with the cursor on the arrow.
+    mutating func callStep(_ c: inout LineCursor, app: String?) throws(Diagnostic) -> ParsedStatement {
+        let isCall = c.current == ">"
+        c.advance()
+        let call = try callSyntax(&c, isCall: isCall)
+        return .step(isCall ? .call(app: app, call) : .expect(app: app, call))
+    }
+
+    /// `name(args)`; a call's arguments are values (and bound `$names`), a callback's are patterns.
+    mutating func callSyntax(_ c: inout LineCursor, isCall: Bool) throws(Diagnostic) -> CallSyntax {
+        let kind = isCall ? "call" : "callback"
+        let name = try c.requireWord("a \(kind) name")
+        let known = isCall ? CallNames.calls : CallNames.callbacks
+        guard known.contains(name.text) else {
+            let other = isCall ? CallNames.callbacks : CallNames.calls
+            let note = other.contains(name.text)
+                ? " ('\(name.text)' is a \(isCall ? "callback: write '< \(name.text)(...)'" : "call: write '> \(name.text)(...)'"))"
+                : Suggestion.hint(for: name.text, among: known)
+            throw c.diagnostic("unknown \(kind) '\(name.text)'" + note, at: name.start)
+        }
+        try c.expect("(", "expected '(' after '\(name.text)'")
+        var arguments: [ArgumentSyntax] = []
+        while !c.consume(")") {
+            c.skipSpaces()
+            let start = c.pos
+            var label: String?
+            if c.wordFollowed(by: ":") {
+                label = c.word()?.text
+                _ = c.consume(":")
+            }
+            let v = try value(&c, isCall ? .call : .expectation)
+            arguments.append(ArgumentSyntax(label: label, value: v, location: c.location(start)))
+            if c.consume(",") { continue }
+            guard c.consume(")") else { throw c.diagnostic("expected ',' or ')'", at: c.pos) }
+            break
+        }
+        return CallSyntax(name: name.text, arguments: arguments, location: c.location(name.start))
+    }
+
+    mutating func userStep(_ c: inout LineCursor) throws(Diagnostic) -> Step {
+        let action = try c.requireWord("a user action (login, back, pick, cancel or enter-code)")
+        switch action.text {
+        case "login", "enter-code":
+            let user = try c.requireString("the user's name in quotes").text
+            let password = try c.requireString("the password in quotes").text
+            return action.text == "login" ? .userLogin(user: user, password: password) : .userEnterCode(user: user, password: password)
+        case "back": return .userBack
+        case "cancel": return .userCancel
+        case "pick":
+            let mvpd = try c.requireWord("an MVPD id or 'other'")
+            if mvpd.text == "other" { return .userPickOther }
+            var asUser: String?
+            if c.keyword("as") { asUser = try c.requireString("the user's name in quotes").text }
+            return .userPick(mvpd: mvpd.text, asUser: asUser)
+        default:
+            throw c.diagnostic(
+                "unknown user action '\(action.text)' (expected login, back, pick, cancel or enter-code)"
+                    + Suggestion.hint(for: action.text, among: FileParser.userActions),
+                at: action.start)
+        }
+    }
+
+    mutating func browserStep(_ c: inout LineCursor) throws(Diagnostic) -> Step {
+        guard c.keyword("at") else { throw c.diagnostic("expected 'at' and a pattern", at: c.pos) }
+        return .browserAt(try value(&c, .expectation))
+    }
+
+    mutating func clockStep(_ c: inout LineCursor) throws(Diagnostic) -> Step {
+        try c.expect("+", "expected '+' and a duration (e.g. clock +30s)")
+        return .clock(try c.duration())
+    }
+
+    static let spNetActions = ["down", "up", "silent", "latency", "fail"]
+
+    mutating func netStep(_ c: inout LineCursor) throws(Diagnostic) -> Step {
+        let target = try c.requireWord("an SP name or 'mvpd'")
+        // `net mvpd ID ...` unless `mvpd` is an SP followed by one of its actions.
+        let spNamedMVPDActs = sps.contains("mvpd") && FileParser.spNetActions.contains(c.peekWord()?.text ?? "")
+        if target.text == "mvpd", !spNamedMVPDActs {
+            let id = try c.requireWord("an MVPD id")
+            try mvpds.check(id, in: c)
+            let action = try c.requireWord("'down' or 'up'")
+            switch action.text {
+            case "down": return .net(.mvpd(id.text), .down)
+            case "up": return .net(.mvpd(id.text), .up)
+            default: throw c.diagnostic("unknown IdP action '\(action.text)' (expected down or up)", at: action.start)
+            }
+        }
+        try sps.check(target, in: c)
+        let action = try c.requireWord("an action (down, up, silent, latency or fail)")
+        switch action.text {
+        case "down": return .net(.sp(target.text), .down)
+        case "up": return .net(.sp(target.text), .up)
+        case "silent": return .net(.sp(target.text), .silent)
+        case "latency": return .net(.sp(target.text), .latency(try c.duration()))
+        case "fail":
+            let count = try c.integer("request count", in: 1...1_000_000)
+            let path = try c.regex()?.text
+            var status: Int?
+            if c.keyword("status") { status = try c.integer("HTTP status", in: 100...599) }
+            return .net(.sp(target.text), .fail(count: count, path: path, status: status))
+        default:
+            throw c.diagnostic(
+                "unknown net action '\(action.text)' (expected down, up, silent, latency or fail)"
+                    + Suggestion.hint(for: action.text, among: FileParser.spNetActions),
+                at: action.start)
+        }
+    }
+
+    /// Scalars that make a `/…/` path of `seen` a regex rather than a literal path ending in `/`.
+    static let regexMetacharacters: Set<Unicode.Scalar> = [".", "*", "+", "?", "(", ")", "[", "]", "{", "}", "|", "^", "$", "\\"]
+
+    mutating func seenStep(_ c: inout LineCursor) throws(Diagnostic) -> Step {
+        let sp = try c.requireWord("an SP name")
+        try sps.check(sp, in: c)
+        let method = try c.requireWord("an HTTP method (GET, POST...)")
+        guard method.text.unicodeScalars.allSatisfy({ ("A"..."Z").contains($0) }) else {
+            throw c.diagnostic("invalid HTTP method '\(method.text)' (expected an uppercase word such as GET or POST)", at: method.start)
+        }
+        guard let word = c.rawWord() else { throw c.diagnostic("expected a path or a /regex/", at: c.pos) }
+        let path = try FileParser.pathPattern(word, in: c)
+        var parameters: [SeenParameter] = []
+        if c.keyword("with") {
+            guard c.wordFollowed(by: "=") else { throw c.diagnostic("expected key=\"value\" after 'with'", at: c.pos) }
+            while c.wordFollowed(by: "=") {
+                let key = try c.requireWord("a parameter name")
+                try c.expect("=", "expected '='")
+                parameters.append(SeenParameter(key: key.text, value: try c.requireString("the value in quotes").text))
+            }
+        }
+        return .seen(sp: sp.text, method: method.text, path: path, with: parameters)
+    }
+
+    static func pathPattern(_ word: LineCursor.Token, in c: LineCursor) throws(Diagnostic) -> PathPattern {
+        let scalars = Array(word.text.unicodeScalars)
+        guard scalars.count > 2, scalars.first == "/", scalars.last == "/" else { return .literal(word.text) }
+        let inner = scalars[1..<(scalars.count - 1)]
+        guard inner.contains(where: { regexMetacharacters.contains($0) }) else { return .literal(word.text) }
+        var body = ""
+        var i = inner.startIndex
+        while i < inner.endIndex {
+            if inner[i] == "\\", i + 1 < inner.endIndex {
+                if inner[i + 1] == "/" {
+                    body += "/"
+                } else {
+                    body.unicodeScalars.append(inner[i])
+                    body.unicodeScalars.append(inner[i + 1])
+                }
+                i += 2
+            } else {
+                body.unicodeScalars.append(inner[i])
+                i += 1
+            }
+        }
+        try LineCursor.checkRegex(body, at: word.start, in: c)
+        return .regex(body)
+    }
+}

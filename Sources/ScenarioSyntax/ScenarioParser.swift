@@ -1,0 +1,195 @@
+import Foundation
+import PassModel
+
+/// Parses `.scenario` files (SCENARIO-FORMAT.md) and checks their names. Errors are `Diagnostic`s.
+public enum ScenarioParser {
+    public static func parse(_ text: String, path: String) throws(Diagnostic) -> ScenarioFile {
+        var parser = FileParser(path: path)
+        return try parser.parse(text)
+    }
+
+    public static func parse(fileAt path: String) throws(Diagnostic) -> ScenarioFile {
+        func unreadable(_ why: String) -> Diagnostic {
+            Diagnostic(location: SourceLocation(file: path, line: 1, column: 1), message: "cannot read file: \(why)", lineText: "")
+        }
+        var isDirectory: ObjCBool = false
+        guard FileManager.default.fileExists(atPath: path, isDirectory: &isDirectory) else {
+            throw unreadable("no such file")
+        }
+        guard !isDirectory.boolValue else { throw unreadable("it is a directory") }
+        guard let data = FileManager.default.contents(atPath: path) else { throw unreadable("permission denied or I/O error") }
+        guard let text = String(data: data, encoding: .utf8) else { throw unreadable("not valid UTF-8") }
+        return try parse(text, path: path)
+    }
+}
+
+/// What one statement contributes to the file.
+enum ParsedStatement {
+    /// A header statement, already applied to the file.
+    case header
+    case app(String)
+    case world(WorldStatement)
+    case step(Step)
+}
+
+/// One pass over the lines: parse each statement, check names as they are declared and used.
+struct FileParser {
+    var file: ScenarioFile
+    var scenarioLine: Int?
+    var sawStep = false
+    var descriptionLines: [String] = []
+    var descriptionClosed = false
+    /// Line of each one-per-file header statement (`platform`, `seed`...).
+    var headerLines: [String: Int] = [:]
+
+    var sps = NameTable(kind: "SP")
+    var mvpds = MVPDTable()
+    var users = NameTable(kind: "user")
+    var requestors = NameTable(kind: "requestor")
+    var apps = NameTable(kind: "app")
+    /// `$names` bound by an expectation so far: a call may only pass these.
+    var bound: Set<String> = []
+
+    static let headerKeywords = ["scenario", "tags", "platform", "device", "seed", "app", "svc-scheme"]
+    static let worldKeywords = ["sp", "mvpd", "user", "requestor", "default-sp"]
+    static let stepKeywords = ["user", "browser", "clock", "net", "seen"]
+    static let userActions = ["login", "back", "pick", "cancel", "enter-code"]
+
+    init(path: String) {
+        file = ScenarioFile(path: path, title: "")
+    }
+
+    mutating func parse(_ text: String) throws(Diagnostic) -> ScenarioFile {
+        let lines = FileParser.split(text)
+        for (index, scalars) in lines.enumerated() {
+            var c = LineCursor(file: file.path, lineNumber: index + 1, scalars: scalars)
+            if c.atEnd() {
+                noteBlankOrComment(c)
+                continue
+            }
+            try parseStatement(&c)
+        }
+        guard scenarioLine != nil else {
+            let first = lines.first.map { s -> String in var t = ""; t.unicodeScalars.append(contentsOf: s); return t } ?? ""
+            throw Diagnostic(
+                location: SourceLocation(file: file.path, line: 1, column: 1),
+                message: "missing 'scenario \"title\"' statement", lineText: first)
+        }
+        let description = descriptionLines.filter { !$0.isEmpty }.joined(separator: " ")
+        file.description = description.isEmpty ? nil : description
+        return file
+    }
+
+    /// Lines split on LF with a trailing CR dropped (CRLF files), and a leading byte-order mark removed.
+    static func split(_ text: String) -> [[Unicode.Scalar]] {
+        var lines: [[Unicode.Scalar]] = [[]]
+        for scalar in text.unicodeScalars {
+            if scalar == "\n" {
+                if lines[lines.count - 1].last == "\r" { lines[lines.count - 1].removeLast() }
+                lines.append([])
+            } else {
+                lines[lines.count - 1].append(scalar)
+            }
+        }
+        if lines[lines.count - 1].last == "\r" { lines[lines.count - 1].removeLast() }
+        if lines[0].first == "\u{FEFF}" { lines[0].removeFirst() }
+        return lines
+    }
+
+    /// Collects the description: the first block of comment lines before `scenario`.
+    mutating func noteBlankOrComment(_ c: LineCursor) {
+        guard scenarioLine == nil, !descriptionClosed else { return }
+        guard c.current == "#" else {
+            if !descriptionLines.isEmpty { descriptionClosed = true }
+            return
+        }
+        var rest = c.text(c.pos + 1, c.scalars.count)
+        if rest.hasPrefix(" ") { rest.removeFirst() }
+        while let last = rest.unicodeScalars.last, last == " " || last == "\t" { rest.unicodeScalars.removeLast() }
+        descriptionLines.append(rest)
+    }
+
+    mutating func parseStatement(_ c: inout LineCursor) throws(Diagnostic) {
+        c.skipSpaces()
+        let start = c.pos
+        let parsed = try statement(&c, start: start)
+        if !c.atEnd() {
+            throw c.diagnostic("unexpected '\(c.nextTokenText())' after the statement", at: c.pos)
+        }
+        var end = c.pos
+        while end > start, c.scalars[end - 1] == " " || c.scalars[end - 1] == "\t" { end -= 1 }
+        let location = c.location(start)
+        let text = c.text(start, end)
+        switch parsed {
+        case .header: break
+        case .app(let name): file.apps.append(Located(name, location: location, text: text))
+        case .world(let statement): file.world.append(Located(statement, location: location, text: text))
+        case .step(let step):
+            sawStep = true
+            file.steps.append(Located(step, location: location, text: text))
+        }
+    }
+
+    func requireScenario(_ c: LineCursor, at start: Int) throws(Diagnostic) {
+        guard scenarioLine == nil else { return }
+        throw c.diagnostic("expected 'scenario \"title\"' as the first statement", at: start)
+    }
+
+    mutating func statement(_ c: inout LineCursor, start: Int) throws(Diagnostic) -> ParsedStatement {
+        if c.current == ">" || c.current == "<" {
+            try requireScenario(c, at: start)
+            return try callStep(&c, app: nil)
+        }
+        guard let head = c.word() else {
+            throw c.diagnostic("unexpected '\(c.nextTokenText())' (expected a statement)", at: start)
+        }
+        // `NAME>` / `NAME<`: the prefix touches the arrow.
+        if c.current == ">" || c.current == "<" {
+            try requireScenario(c, at: start)
+            if head.text != ScenarioFile.firstAppName { try apps.check(head, in: c) }
+            return try callStep(&c, app: head.text)
+        }
+        let keyword = head.text
+        let isUserDeclaration = keyword == "user" && userDeclarationFollows(c)
+        let isWorld = FileParser.headerKeywords.contains(keyword) || (FileParser.worldKeywords.contains(keyword) && keyword != "user") || isUserDeclaration
+        guard isWorld || FileParser.stepKeywords.contains(keyword) else {
+            let all = FileParser.headerKeywords + FileParser.worldKeywords + FileParser.stepKeywords
+            throw c.diagnostic("unknown statement '\(keyword)'" + Suggestion.hint(for: keyword, among: all), at: head.start)
+        }
+        if keyword == "scenario", let line = scenarioLine {
+            throw c.diagnostic("duplicate 'scenario' statement (first at line \(line))", at: head.start)
+        }
+        if keyword != "scenario" { try requireScenario(c, at: start) }
+        if isWorld && sawStep {
+            throw c.diagnostic("'\(keyword)' must come before the first step (header and world statements come first)", at: head.start)
+        }
+        switch keyword {
+        case "scenario", "tags", "platform", "device", "seed", "svc-scheme":
+            try header(keyword, &c, head: head)
+            return .header
+        case "app": return try appStatement(&c)
+        case "sp": return .world(try spStatement(&c))
+        case "mvpd": return .world(try mvpdStatement(&c))
+        case "user" where isUserDeclaration: return .world(try userStatement(&c))
+        case "requestor": return .world(try requestorStatement(&c))
+        case "default-sp": return .world(try defaultSPStatement(&c, head: head))
+        case "user": return .step(try userStep(&c))
+        case "browser": return .step(try browserStep(&c))
+        case "clock": return .step(try clockStep(&c))
+        case "net": return .step(try netStep(&c))
+        default: return .step(try seenStep(&c))
+        }
+    }
+
+    /// `user NAME "PASSWORD" at ...` declares; `user login "N" "P"` and friends act. A name that is
+    /// an action word declares only when its password is followed by `at`.
+    func userDeclarationFollows(_ cursor: LineCursor) -> Bool {
+        var c = cursor
+        guard let name = c.word() else { return false }
+        if !FileParser.userActions.contains(name.text) { return true }
+        c.skipSpaces()
+        guard c.current == "\"" else { return false }
+        guard (try? c.string()) != nil else { return true }
+        return c.keyword("at")
+    }
+}

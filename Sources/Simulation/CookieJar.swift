@@ -1,0 +1,40 @@
+import PassModel
+
+/// An app's cookies, shared by its browser and the engine's requests, as WKWebView and the URL
+/// loading system share them on iOS. That is how the SP's `sessionDevice` finds the login session.
+struct CookieJar: Sendable {
+    private struct Cookie: Sendable {
+        var host: String
+        var name: String
+        var value: String
+    }
+    private var cookies: [Cookie] = []
+
+    mutating func store(from response: HTTPResponse, url: String) {
+        guard let host = URLParts(url)?.authority else { return }
+        for header in response.headers.all("Set-Cookie") {
+            let pair = header.split(separator: ";", maxSplits: 1).first.map(String.init) ?? ""
+            guard let eq = pair.firstIndex(of: "=") else { continue }
+            let name = pair[..<eq].trimmingSpaces, value = pair[pair.index(after: eq)...].trimmingSpaces
+            guard !name.isEmpty else { continue }
+            cookies.removeAll { $0.host == host && $0.name == name }
+            cookies.append(Cookie(host: host, name: name, value: value))
+        }
+    }
+
+    /// The request with this host's cookies in a `Cookie` header.
+    func apply(to request: HTTPRequest) -> HTTPRequest {
+        guard let host = URLParts(request.url)?.authority else { return request }
+        let matching = cookies.filter { $0.host == host }
+        guard !matching.isEmpty else { return request }
+        var r = request
+        r.headers.add("Cookie", matching.map { "\($0.name)=\($0.value)" }.joined(separator: "; "))
+        return r
+    }
+}
+
+extension StringProtocol {
+    var trimmingSpaces: String {
+        String(drop { $0 == " " }.reversed().drop { $0 == " " }.reversed())
+    }
+}

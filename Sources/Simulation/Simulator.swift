@@ -1,0 +1,188 @@
+import Entitlement
+import MockPass
+import PassModel
+
+/// Everything a simulated run starts from.
+public struct SimulationSetup: Sendable {
+    public var world: World
+    /// Latency and faults per host; a host without a link answers after 10 ms.
+    public var links: [LoggedRequest.Host: SimulatedNetwork.Link]
+    public var seed: UInt64
+    /// App names; the first is the scenario's `app`.
+    public var apps: [String]
+    /// The engine configuration every app starts with.
+    public var engine: EngineConfiguration
+
+    public init(world: World, links: [LoggedRequest.Host: SimulatedNetwork.Link] = [:], seed: UInt64 = 1,
+                apps: [String] = ["app"], engine: EngineConfiguration = EngineConfiguration()) {
+        self.world = world
+        self.links = links
+        self.seed = seed
+        self.apps = apps
+        self.engine = engine
+    }
+}
+
+/// The simulated runtime (ARCHITECTURE.md): one thread, a virtual clock, an event queue ordered by
+/// (time, sequence), the simulated network, the device's browser, and one engine per app.
+/// Callbacks go to a per-app queue as the engine delivers them; the scenario runner takes them.
+public final class Simulator {
+    public private(set) var now: Instant = .simulationStart
+    public private(set) var mock: MockPass
+    public var network = SimulatedNetwork()
+    /// The device's browser; the app that opened it last owns it.
+    public private(set) var browser = Browser()
+
+    struct App {
+        var name: String
+        var engine: Engine
+        var cookies = CookieJar()
+        var callbacks: [Callback] = []
+    }
+    private var apps: [App]
+
+    enum Event: Sendable {
+        case engineResult(app: Int, RequestID, HTTPResult)
+        case engineTimer(app: Int, TimerID)
+        case browserResult(load: Int, HTTPResult)
+    }
+    private var events = EventQueue<Event>()
+    private let bases: [(host: LoggedRequest.Host, url: String)]
+
+    public init(_ setup: SimulationSetup) {
+        mock = MockPass(world: setup.world, seed: setup.seed)
+        apps = setup.apps.map { App(name: $0, engine: Engine(configuration: setup.engine)) }
+        bases = setup.world.serviceProviders.map { (LoggedRequest.Host.sp($0.name), $0.url) }
+            + setup.world.identityProviders.map { (LoggedRequest.Host.idp($0.mvpdID), $0.url) }
+        for (host, _) in bases { network.links[host] = setup.links[host] ?? SimulatedNetwork.Link() }
+    }
+
+    // MARK: The app and the user
+
+    /// The app (by index) calls the API at the current instant.
+    public func call(_ call: Call, app: Int = 0) {
+        perform(apps[app].engine.handle(call, at: now), app: app)
+    }
+
+    public func appIndex(_ name: String) -> Int? { apps.firstIndex { $0.name == name } }
+    public var appNames: [String] { apps.map(\.name) }
+
+    public func hasCallback(app: Int = 0) -> Bool { !apps[app].callbacks.isEmpty }
+
+    public func popCallback(app: Int = 0) -> Callback? {
+        apps[app].callbacks.isEmpty ? nil : apps[app].callbacks.removeFirst()
+    }
+
+    /// Callbacks delivered and not yet taken, per app (what is left at the end fails a scenario).
+    public func pendingCallbacks(app: Int) -> [Callback] { apps[app].callbacks }
+
+    public func engine(app: Int = 0) -> Engine { apps[app].engine }
+
+    /// `user login`: fills the login form the browser shows and submits it. False when no such form shows.
+    public func userLogin(user: String, password: String) -> Bool {
+        guard let fetch = browser.fill(["username": user, "password": password]) else { return false }
+        load(fetch)
+        return true
+    }
+
+    /// `user back`: the user closes the browser; its pending load is dropped.
+    public func userBack() {
+        browser.close()
+        events.removeAll { if case .browserResult = $0 { return true } else { return false } }
+    }
+
+    // MARK: Time
+
+    /// Nothing is scheduled: no response, timer or page load can ever come.
+    public var isIdle: Bool { events.isEmpty }
+
+    /// Lets time run, one event at a time, until `condition` holds or nothing is pending.
+    @discardableResult
+    public func run(until condition: () -> Bool) -> Bool {
+        while !condition() {
+            guard step() else { return condition() }
+        }
+        return true
+    }
+
+    /// `clock +D`: everything due within D happens, then the clock reads now + D.
+    public func advance(by duration: Millis) {
+        let target = now + duration
+        while let t = events.nextTime, t <= target { step() }
+        now = target
+    }
+
+    /// Runs one event; false when none is pending.
+    @discardableResult
+    func step() -> Bool {
+        guard let entry = events.popFirst() else { return false }
+        if entry.time > now { now = entry.time }
+        switch entry.payload {
+        case .engineResult(let app, let id, let result):
+            perform(apps[app].engine.receive(result, for: id, at: now), app: app)
+        case .engineTimer(let app, let id):
+            perform(apps[app].engine.timerFired(id, at: now), app: app)
+        case .browserResult(let loadID, let result):
+            if case .response(let r) = result, case .loading(let url, _) = browser.state {
+                apps[browserOwner].cookies.store(from: r, url: url)
+            }
+            if let next = browser.receive(result, load: loadID) { load(next) }
+        }
+        return true
+    }
+
+    // MARK: Doing what the engine asks
+
+    private func perform(_ actions: [EngineAction], app: Int) {
+        for action in actions {
+            switch action {
+            case .deliver(let callback):
+                apps[app].callbacks.append(callback)
+                // The app's delegate opens the browser on navigateToUrl, as a real app does.
+                if case .navigateToUrl(let url, _) = callback {
+                    userBack()
+                    if let fetch = browser.open(url, owner: apps[app].name) { load(fetch) }
+                }
+            case .send(let id, let request):
+                let withCookies = apps[app].cookies.apply(to: request)
+                switch exchange(withCookies) {
+                case .answer(let result, let after):
+                    events.schedule(.engineResult(app: app, id, result), at: now + after)
+                case .never:
+                    break
+                }
+            case .startTimer(let id, let at):
+                events.schedule(.engineTimer(app: app, id), at: max(at, now))
+            case .cancelTimer(let id):
+                events.removeAll { if case .engineTimer(app, id) = $0 { return true } else { return false } }
+            }
+        }
+    }
+
+    private var browserOwner: Int { appIndex(browser.owner) ?? 0 }
+
+    private func load(_ fetch: Browser.Fetch) {
+        let request = apps[browserOwner].cookies.apply(to: fetch.request)
+        switch exchange(request) {
+        case .answer(let result, let after):
+            events.schedule(.browserResult(load: fetch.load, result), at: now + after)
+        case .never:
+            break
+        }
+    }
+
+    private func exchange(_ request: HTTPRequest) -> SimulatedNetwork.Outcome {
+        let host = mock.host(for: request.url)
+        let relative = host.flatMap { h in bases.first { $0.host == h } }.flatMap { base in
+            URLParts(request.url).map { Simulator.relativePath($0.path, base: base.url) }
+        }
+        let at = now
+        return network.exchange(request, host: host, relativePath: relative) { mock.handle($0, at: at) }
+    }
+
+    static func relativePath(_ path: String, base: String) -> String {
+        let basePath = URLParts(base)?.path ?? ""
+        let trimmed = basePath.hasSuffix("/") ? String(basePath.dropLast()) : basePath
+        return path.hasPrefix(trimmed) ? String(path.dropFirst(trimmed.count)) : path
+    }
+}

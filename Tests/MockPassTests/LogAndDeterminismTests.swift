@@ -1,0 +1,72 @@
+import PassModel
+import PassXML
+import Testing
+@testable import MockPass
+
+@Suite struct LogAndDeterminismTests {
+    @Test func theLogRecordsHostPathAndParameters() throws {
+        var b = Browser(MockPass(world: sampleWorld(), seed: 1))
+        _ = b.get("https://sp2.auth.test/adobe-services/config/REQ3?format=xml")
+        b.now = b.now + .seconds(1)
+        #expect(try b.login().status == 302)
+        _ = try b.sessionDevice()
+        let log = b.mock.log
+        #expect(log.map(\.host) == [.sp("alt"), .sp("main"), .idp("Comcast"), .idp("Comcast"), .sp("main"), .sp("main")])
+        #expect(log.map(\.path) == ["/config/REQ3", "/authenticate/saml", "/sso", "/login",
+                                    "/sp/saml/SAMLAssertionConsumer", "/sessionDevice"])
+        #expect(log.map(\.method) == ["GET", "GET", "POST", "POST", "POST", "POST"])
+        #expect(log[0].time == .simulationStart)
+        #expect(log[1].time == .simulationStart + .seconds(1))
+        #expect(log[0].parameters == [LoggedRequest.Parameter(name: "format", value: "xml")])
+        #expect(log[1].parameters.map(\.name) == ["domain_name", "noflash", "no_iframe", "mso_id", "requestor_id",
+                                                   "redirect_url", "client_type", "client_version"])
+        #expect(log[1].parameter("redirect_url") == redirect)
+        #expect(log[3].parameter("username") == "alice")
+        #expect(log[3].parameter("password") == "secret")
+        #expect(log[5].parameters.map(\.name) == ["_method", "requestor_id", "device_id"])
+        #expect(log[5].headers["Cookie"] == "JSESSIONID=\(b.cookie("JSESSIONID") ?? "?")")
+        #expect(log[5].headers["Content-Type"] == "application/x-www-form-urlencoded")
+    }
+
+    /// Runs a fixed sequence of requests (login, token, logout, refusals) and returns every answer.
+    func transcript(seed: UInt64) throws -> [HTTPResponse] {
+        var b = Browser(MockPass(world: sampleWorld(), seed: seed))
+        var out: [HTTPResponse] = []
+        func record(_ r: HTTPResponse) -> HTTPResponse { out.append(r); return r }
+        _ = record(b.get("https://sp.auth.test/config/REQ1"))
+        let start = record(b.get(loginURL()))
+        let sso = record(b.submit(try onlyForm(start)))
+        _ = record(b.submit(try onlyForm(sso), ["username": "alice", "password": "nope"]))
+        let login = record(b.submit(try onlyForm(sso), ["username": "alice", "password": "secret"]))
+        _ = record(b.submit(try onlyForm(login)))
+        b.now = b.now + .seconds(2)
+        let token = record(b.post("https://sp.auth.test/sessionDevice", [("_method", "GET"), ("device_id", "d")]))
+        guard case .token(let t) = try SessionDeviceXML.parse(token.body) else { throw TestFailure("no token") }
+        let logout = record(b.get("https://sp.auth.test/logout?" + FormCoding.encode([
+            ("mso_id", "Comcast"), ("name_id", t.nameID), ("session_index", t.sessionIndex), ("redirect_url", redirect)])))
+        let slo = record(b.submit(try onlyForm(logout)))
+        _ = record(b.submit(try onlyForm(slo)))
+        _ = record(b.get("https://sp.auth.test/nowhere"))
+        return out
+    }
+
+    @Test func sameSeedSameBytes() throws {
+        let a = try transcript(seed: 42)
+        let b = try transcript(seed: 42)
+        #expect(a.count == 11)
+        #expect(a == b)
+        let c = try transcript(seed: 43)
+        #expect(a != c)
+        #expect(a[1].headers["Set-Cookie"] != c[1].headers["Set-Cookie"])
+    }
+
+    @Test func aCopyForksTheServer() throws {
+        var original = Browser(MockPass(world: sampleWorld(), seed: 5))
+        _ = original.get(loginURL())
+        var copy = original
+        let x = original.get(loginURL(mvpd: "Dish"))
+        let y = copy.get(loginURL(mvpd: "Dish"))
+        #expect(x == y)
+        #expect(original.mock.log.count == 2 && copy.mock.log.count == 2)
+    }
+}

@@ -1,0 +1,90 @@
+import Testing
+import PassModel
+import PassXML
+
+@Suite struct AuthnTokenXMLTests {
+    static let token = AuthnToken(
+        guid: "5f1e2d3c-0000-4000-8000-000000000001", requestorID: "NBCOlympics", domainName: "adobe.com",
+        expires: Instant(milliseconds: 1_767_225_600_000) + .hours(168) + .seconds(7), mvpdID: "Comcast_SSO",
+        deviceID: "device-abc", nameID: "user-0042", sessionIndex: "sess-9f")
+
+    @Test func parsesTheFixture() throws {
+        #expect(try AuthnTokenXML.parse(Fixtures.bytes("good/authn-token.xml")) == Self.token)
+    }
+
+    @Test func roundTrips() throws {
+        var odd = Self.token
+        odd.nameID = "a<b>&\"c\""
+        odd.domainName = ""
+        for t in [Self.token, odd] {
+            let xml = AuthnTokenXML.build(t)
+            #expect(xml.hasPrefix("<authnToken><signatureInfo>"))
+            #expect(xml.contains("<simpleTokenExpires>2026/01/08 00:00:07 GMT +0000</simpleTokenExpires>"))
+            #expect(try AuthnTokenXML.parse(Array(xml.utf8)) == t)
+        }
+    }
+
+    @Test func bareSimpleTokenIsAccepted() throws {
+        let xml = AuthnTokenXML.build(Self.token)
+        guard let start = xml.firstRange(of: "<simpleAuthenticationToken>"),
+              let end = xml.firstRange(of: "</simpleAuthenticationToken>") else {
+            Issue.record("no simpleAuthenticationToken")
+            return
+        }
+        #expect(try AuthnTokenXML.parse(Array(xml[start.lowerBound..<end.upperBound].utf8)) == Self.token)
+    }
+
+    @Test func missingOrBadFieldsAreNamed() {
+        let xml = AuthnTokenXML.build(Self.token)
+        #expect(throws: PassXMLError("missing element <simpleSamlSessionIndex> in <simpleAuthenticationToken>")) {
+            try AuthnTokenXML.parse(Array(xml.replacingFirst("<simpleSamlSessionIndex>sess-9f</simpleSamlSessionIndex>", with: "").utf8))
+        }
+        #expect(throws: PassXMLError(
+            "invalid date 'tomorrow' in <simpleTokenExpires> (expected yyyy/MM/dd HH:mm:ss GMT +hhmm)")) {
+            try AuthnTokenXML.parse(Array(xml.replacingFirst("2026/01/08 00:00:07 GMT +0000", with: "tomorrow").utf8))
+        }
+        #expect(throws: PassXMLError("missing element <simpleAuthenticationToken> in <authnToken>")) {
+            try AuthnTokenXML.parse(Array("<authnToken/>".utf8))
+        }
+        #expect(throws: PassXMLError("expected root element <authnToken>, found <token>")) {
+            try AuthnTokenXML.parse(Array("<token/>".utf8))
+        }
+    }
+}
+
+@Suite struct SessionDeviceXMLTests {
+    @Test func parsesTheFixture() throws {
+        #expect(try SessionDeviceXML.parse(Fixtures.bytes("good/session-device.xml")) == .token(AuthnTokenXMLTests.token))
+    }
+
+    @Test func roundTripsEveryCase() throws {
+        for content in [SessionDeviceXML.Content.token(AuthnTokenXMLTests.token), .pendingLogout, .none] {
+            #expect(try SessionDeviceXML.parse(Array(SessionDeviceXML.build(content).utf8)) == content)
+        }
+        #expect(SessionDeviceXML.build(.none) == "<sessionDevice/>")
+        #expect(SessionDeviceXML.build(.pendingLogout) == "<sessionDevice><pendingLogout/></sessionDevice>")
+        #expect(SessionDeviceXML.build(.token(AuthnTokenXMLTests.token)).hasPrefix("<sessionDevice><authnToken>&lt;authnToken&gt;"))
+    }
+
+    @Test func badBodiesAreRejected() {
+        #expect(throws: PassXMLError("<sessionDevice> has both <authnToken> and <pendingLogout>")) {
+            try SessionDeviceXML.parse(Array("<sessionDevice><authnToken>x</authnToken><pendingLogout/></sessionDevice>".utf8))
+        }
+        #expect(throws: PassXMLError("empty element <authnToken> in <sessionDevice>")) {
+            try SessionDeviceXML.parse(Array("<sessionDevice><authnToken/></sessionDevice>".utf8))
+        }
+        #expect {
+            try SessionDeviceXML.parse(Array("<sessionDevice><authnToken>&lt;nope</authnToken></sessionDevice>".utf8))
+        } throws: { error in
+            ((error as? PassXMLError)?.message ?? "").hasPrefix("invalid token in <sessionDevice>: document is not well-formed XML")
+        }
+    }
+
+    /// A token smuggling a DOCTYPE inside the escaped text is parsed with the same defences.
+    @Test func nestedTokenGetsTheSameDefences() {
+        let inner = SafeXML.escape(#"<!DOCTYPE a [<!ENTITY x SYSTEM "file:///etc/passwd">]><authnToken>&x;</authnToken>"#)
+        #expect(throws: PassXMLError("invalid token in <sessionDevice>: DOCTYPE is not allowed")) {
+            try SessionDeviceXML.parse(Array("<sessionDevice><authnToken>\(inner)</authnToken></sessionDevice>".utf8))
+        }
+    }
+}
