@@ -39,7 +39,9 @@ public struct MockPass: Sendable {
 
     /// Handles one request at `now`. Never traps: an unknown host or path is 404, a wrong method 405,
     /// malformed parameters, SAML or XML 400, each with a short text body. Every request that reaches
-    /// a known host is logged first, even when it is then refused.
+    /// a known host is logged first, even when it is then refused. Form fields are read only from
+    /// `application/x-www-form-urlencoded` bodies (as `HTTPRequest.parameters` does); methods are
+    /// case-sensitive, as HTTP says.
     public mutating func handle(_ request: HTTPRequest, at now: Instant) -> HTTPResponse {
         guard let parts = URLParts(request.url), let (host, path) = hosts.match(parts) else {
             return HandlerFailure.notFound("no host serves \(request.url)").response

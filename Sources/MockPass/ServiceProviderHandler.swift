@@ -84,7 +84,8 @@ extension MockPass {
 
     /// Accepts the IdP's answer. The session comes from the cookie, else from RelayState (then the
     /// cookie is set again, so the following `sessionDevice` finds it). A session accepts one answer
-    /// per AuthnRequest: a replayed SAMLResponse is refused.
+    /// per AuthnRequest: a replayed SAMLResponse is refused. The user is the one the mock's IdP gave
+    /// the assertion's NameID to; a NameID it never issued for this MVPD is refused.
     mutating func assertionConsumer(_ sp: World.ServiceProvider, _ r: IncomingRequest) throws(HandlerFailure) -> HTTPResponse {
         let encoded = try r.required("SAMLResponse")
         let byCookie = loginSession(of: sp, cookies: r.cookies)

@@ -48,7 +48,8 @@ public enum HTMLPageXML {
     public static func build(_ page: HTMLPage) -> String {
         var w = XMLWriter()
         w.element("html", [("xmlns", xhtmlNamespace)]) { w in
-            w.element("head") { w in w.element("title") { w in w.textContent(page.title) } }
+            // `<title></title>`, never `<title/>`, even when empty: browsers mis-read a self-closed title.
+            w.element("head") { w in w.element("title") { w in w.appendEscaped(page.title) } }
             var body: [(String, String)] = []
             if let first = page.forms.firstIndex(where: \.autoSubmit) {
                 body.append(("onload", "document.forms[\(first)].submit()"))
@@ -138,13 +139,5 @@ public enum HTMLPageXML {
         guard find("submit(") != nil else { return nil }
         guard let open = find("forms["), let close = chars[(open + 6)...].firstIndex(of: "]") else { return 0 }
         return Int(String(chars[(open + 6)..<close]))
-    }
-}
-
-extension XMLWriter {
-    /// Text directly inside the current element (an empty `<title></title>` stays an open/close pair,
-    /// which older browsers need for `<title>`).
-    fileprivate mutating func textContent(_ value: String) {
-        appendEscaped(value)
     }
 }

@@ -109,7 +109,7 @@ public enum SAML {
                 w.element("saml:AttributeStatement") { w in
                     for attribute in a.attributes {
                         w.element("saml:Attribute", [("Name", attribute.name)]) { w in
-                            for value in attribute.values { w.attributeValue(value) }
+                            for value in attribute.values { w.leaf("saml:AttributeValue", value) }
                         }
                     }
                 }
@@ -223,16 +223,5 @@ public enum SAML {
 
     public static func decodeFromPost(_ base64: String) throws(PassXMLError) -> [UInt8] {
         try Base64.decode(base64)
-    }
-}
-
-extension XMLWriter {
-    /// An AttributeValue is written even when empty, so the number of values round-trips.
-    fileprivate mutating func attributeValue(_ value: String) {
-        if value.isEmpty {
-            element("saml:AttributeValue") { _ in }
-        } else {
-            leaf("saml:AttributeValue", value)
-        }
     }
 }

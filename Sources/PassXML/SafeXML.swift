@@ -1,4 +1,4 @@
-import CLibXML2
+internal import CLibXML2
 
 /// The one door to libxml2: untrusted bytes in, a Swift tree out.
 ///
@@ -107,14 +107,27 @@ public enum SafeXML {
         _ = setUp
         guard let context = xmlNewParserCtxt() else { throw PassXMLError("cannot create an XML parser context") }
         defer { xmlFreeParserCtxt(context) }
-        let parsed: xmlDocPtr? = bytes.withUnsafeBufferPointer { buffer in
-            buffer.withMemoryRebound(to: CChar.self) { chars in
-                xmlCtxtReadMemory(context, chars.baseAddress, Int32(chars.count), nil, nil, options)
+        // libxml2 keeps only the last error, which after a tag mismatch is a vaguer "Premature end
+        // of data"; a structured handler on this context records the first one instead.
+        let firstError = FirstError()
+        context.pointee._private = Unmanaged.passUnretained(firstError).toOpaque()
+        context.pointee.sax.pointee.serror = { userData, error in
+            guard let userData, let error else { return }
+            let context = userData.assumingMemoryBound(to: xmlParserCtxt.self)
+            guard let box = context.pointee._private else { return }
+            Unmanaged<FirstError>.fromOpaque(box).takeUnretainedValue().record(error.pointee)
+        }
+        let parsed: xmlDocPtr? = withExtendedLifetime(firstError) {
+            bytes.withUnsafeBufferPointer { buffer in
+                buffer.withMemoryRebound(to: CChar.self) { chars in
+                    xmlCtxtReadMemory(context, chars.baseAddress, Int32(chars.count), nil, nil, options)
+                }
             }
         }
+        context.pointee._private = nil
         guard let doc = parsed, context.pointee.wellFormed != 0 else {
             if let parsed { xmlFreeDoc(parsed) }
-            throw parseError(context, limits: limits)
+            throw parseError(firstError, context, limits: limits)
         }
         defer { xmlFreeDoc(doc) }
         if doc.pointee.intSubset != nil || doc.pointee.extSubset != nil {
@@ -123,12 +136,21 @@ public enum SafeXML {
         return try body(doc)
     }
 
-    private static func parseError(_ context: xmlParserCtxtPtr, limits: XMLLimits) -> PassXMLError {
-        guard let error = xmlCtxtGetLastError(context) else {
+    /// Copies libxml2's error out while the parse is running (its storage is reused afterwards).
+    private final class FirstError {
+        var error: (code: Int, line: Int, message: String)?
+
+        func record(_ e: xmlError) {
+            guard error == nil, e.level.rawValue >= XML_ERR_ERROR.rawValue else { return }
+            error = (Int(e.code), Int(e.line), e.message.map { XMLText.trim(String(cString: $0)) } ?? "unknown error")
+        }
+    }
+
+    private static func parseError(_ first: FirstError, _ context: xmlParserCtxtPtr, limits: XMLLimits) -> PassXMLError {
+        if first.error == nil, let last = xmlCtxtGetLastError(context) { first.record(last.pointee) }
+        guard let (code, line, message) = first.error else {
             return PassXMLError("document is not well-formed XML")
         }
-        let message = error.pointee.message.map { XMLText.trim(String(cString: $0)) } ?? "unknown error"
-        let code = Int(error.pointee.code)
         // libxml2 stops at 256 levels on its own; say it in terms of our limit.
         if message.hasPrefix("Excessive depth") {
             return PassXMLError("nesting deeper than \(limits.maxDepth) levels")
@@ -136,7 +158,7 @@ public enum SafeXML {
         if code == Int(XML_ERR_ENTITY_LOOP.rawValue) {
             return PassXMLError("entity reference loop detected")
         }
-        return PassXMLError("document is not well-formed XML (line \(error.pointee.line)): \(message)")
+        return PassXMLError("document is not well-formed XML (line \(line)): \(message)")
     }
 
     private static func copy(_ node: xmlNodePtr, depth: Int, limits: XMLLimits) throws(PassXMLError) -> XMLElement {

@@ -1,0 +1,44 @@
+import Testing
+@testable import PassModel
+
+@Suite struct HTTPTests {
+    @Test func urlParts() throws {
+        let u = try #require(URLParts("https://sp.auth.test:8443/adobe-services/config/REQ1?a=1&b=x%20y#frag"))
+        #expect(u.scheme == "https")
+        #expect(u.authority == "sp.auth.test:8443")
+        #expect(u.path == "/adobe-services/config/REQ1")
+        #expect(u.parameter("b") == "x y")
+        #expect(u.resolve("/sso") == "https://sp.auth.test:8443/sso")
+        #expect(u.resolve("other") == "https://sp.auth.test:8443/adobe-services/config/other")
+        #expect(u.resolve("adobepass://ios.app") == "adobepass://ios.app")
+        #expect(URLParts("adobepass://ios.app")?.isHTTP == false)
+        #expect(URLParts("no scheme here") == nil)
+    }
+
+    @Test func formCodingRoundTrip() {
+        let fields = [("redirect_url", "adobepass://ios.app"), ("x", "a&b=c d+é")]
+        let encoded = FormCoding.encode(fields)
+        #expect(encoded == "redirect_url=adobepass%3A%2F%2Fios.app&x=a%26b%3Dc%20d%2B%C3%A9")
+        let decoded = FormCoding.decode(encoded)
+        #expect(decoded.map(\.0) == fields.map(\.0))
+        #expect(decoded.map(\.1) == fields.map(\.1))
+        #expect(FormCoding.decode("a=%ZZ&b")[0].1 == "%ZZ")
+    }
+
+    @Test func requestParameters() {
+        let r = HTTPRequest.form("https://sp/sessionDevice?q=1", [("requestor_id", "REQ1")])
+        #expect(r.parameters.map(\.0) == ["q", "requestor_id"])
+        #expect(r.parameter("requestor_id") == "REQ1")
+        #expect(r.headers["content-type"] == "application/x-www-form-urlencoded")
+    }
+
+    @Test func seededRandomIsReproducible() {
+        var a = SeededRandom(seed: 42), b = SeededRandom(seed: 42), c = SeededRandom(seed: 43)
+        let x = (0..<4).map { _ in a.next() }
+        #expect(x == (0..<4).map { _ in b.next() })
+        #expect(x != (0..<4).map { _ in c.next() })
+        var g = SeededRandom(seed: 1)
+        let guid = g.guid()
+        #expect(guid.count == 36 && guid.split(separator: "-").map(\.count) == [8, 4, 4, 4, 12])
+    }
+}

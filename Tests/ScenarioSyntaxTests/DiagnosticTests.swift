@@ -1,0 +1,325 @@
+import PassModel
+import Testing
+@testable import ScenarioSyntax
+
+@Suite struct DiagnosticTests {
+    @Test func format() {
+        let d = Diagnostic(location: loc(3, 4), message: "boom", lineText: "\tab cd")
+        #expect(d.description == "t.scenario:3:4: boom\n\tab cd\n\t  ^")
+    }
+
+    @Test func unknownStatement() {
+        expectDiagnostic("scenario \"t\"\n  frobnicate x", """
+            t.scenario:2:3: unknown statement 'frobnicate'
+              frobnicate x
+              ^
+            """)
+        expectDiagnostic("scenario \"t\"\nrequestr R", """
+            t.scenario:2:1: unknown statement 'requestr' (did you mean 'requestor'?)
+            requestr R
+            ^
+            """)
+    }
+
+    @Test func unterminatedString() {
+        expectDiagnostic("scenario \"t\"\nsp main \"https://x # y", """
+            t.scenario:2:9: unterminated string
+            sp main "https://x # y
+                    ^
+            """)
+    }
+
+    @Test func badEscape() {
+        expectDiagnostic("scenario \"a\\qb\"", #"""
+            t.scenario:1:12: invalid escape '\q' (expected \", \\, \n, \t or \u{...})
+            scenario "a\qb"
+                       ^
+            """#)
+    }
+
+    @Test func badDurations() {
+        expectDiagnostic(preamble + "\nsp x \"u\" latency 40", """
+            t.scenario:6:18: invalid duration '40' (expected e.g. 250ms, 30s, 5m, 2h or 1d)
+            sp x "u" latency 40
+                             ^
+            """)
+        expectDiagnostic(preamble + "\nnet main latency 4x", """
+            t.scenario:6:18: invalid duration '4x' (expected e.g. 250ms, 30s, 5m, 2h or 1d)
+            net main latency 4x
+                             ^
+            """)
+        expectDiagnostic(preamble + "\nclock +1.5s", """
+            t.scenario:6:8: invalid duration '1.5s' (expected e.g. 250ms, 30s, 5m, 2h or 1d)
+            clock +1.5s
+                   ^
+            """)
+        expectDiagnostic(preamble + "\nclock 5s", """
+            t.scenario:6:7: expected '+' and a duration (e.g. clock +30s)
+            clock 5s
+                  ^
+            """)
+    }
+
+    @Test func undeclaredSP() {
+        expectDiagnostic("scenario \"t\"\nmvpd Comcast \"X\" at main", """
+            t.scenario:2:21: undeclared SP 'main'
+            mvpd Comcast "X" at main
+                                ^
+            """)
+        expectDiagnostic(preamble + "\nnet mian down", """
+            t.scenario:6:5: undeclared SP 'mian' (did you mean 'main'?)
+            net mian down
+                ^
+            """)
+        expectDiagnostic(preamble + "\nseen nope GET /x", """
+            t.scenario:6:6: undeclared SP 'nope'
+            seen nope GET /x
+                 ^
+            """)
+        expectDiagnostic(preamble + "\nrequestor R at main, edge", """
+            t.scenario:6:22: undeclared SP 'edge'
+            requestor R at main, edge
+                                 ^
+            """)
+        expectDiagnostic(preamble + "\ndefault-sp edge", """
+            t.scenario:6:12: undeclared SP 'edge'
+            default-sp edge
+                       ^
+            """)
+    }
+
+    @Test func undeclaredMVPD() {
+        expectDiagnostic(preamble + "\nuser bob \"pw\" at Dish", """
+            t.scenario:6:18: undeclared MVPD 'Dish'
+            user bob "pw" at Dish
+                             ^
+            """)
+        expectDiagnostic(preamble + "\nrequestor R mvpds Comcast, Comcats", """
+            t.scenario:6:28: undeclared MVPD 'Comcats' (did you mean 'Comcast'?)
+            requestor R mvpds Comcast, Comcats
+                                       ^
+            """)
+        expectDiagnostic(preamble + "\nnet mvpd Dish down", """
+            t.scenario:6:10: undeclared MVPD 'Dish'
+            net mvpd Dish down
+                     ^
+            """)
+    }
+
+    @Test func undeclaredApp() {
+        expectDiagnostic("scenario \"t\"\ntv> logout()", """
+            t.scenario:2:1: undeclared app 'tv'
+            tv> logout()
+            ^
+            """)
+    }
+
+    @Test func duplicates() {
+        expectDiagnostic(preamble + "\nsp main \"https://other.test\"", """
+            t.scenario:6:4: duplicate SP 'main' (first declared at line 2)
+            sp main "https://other.test"
+               ^
+            """)
+        expectDiagnostic(preamble + "\nmvpd Comcast \"Again\" at backup, main", """
+            t.scenario:6:6: MVPD 'Comcast' is already declared at SP 'main' (line 4)
+            mvpd Comcast "Again" at backup, main
+                 ^
+            """)
+        expectDiagnostic(preamble + "\nuser alice \"x\" at Comcast", """
+            t.scenario:6:6: duplicate user 'alice' (first declared at line 5)
+            user alice "x" at Comcast
+                 ^
+            """)
+        expectDiagnostic("scenario \"t\"\nrequestor R\nrequestor R", """
+            t.scenario:3:11: duplicate requestor 'R' (first declared at line 2)
+            requestor R
+                      ^
+            """)
+        expectDiagnostic("scenario \"t\"\napp app", """
+            t.scenario:2:5: duplicate app 'app' (the first app is implicitly named 'app')
+            app app
+                ^
+            """)
+        expectDiagnostic("scenario \"t\"\nplatform ios\nplatform tvos", """
+            t.scenario:3:1: duplicate 'platform' statement (first at line 2)
+            platform tvos
+            ^
+            """)
+        expectDiagnostic("scenario \"t\"\nscenario \"u\"", """
+            t.scenario:2:1: duplicate 'scenario' statement (first at line 1)
+            scenario "u"
+            ^
+            """)
+    }
+
+    @Test func worldAfterStep() {
+        expectDiagnostic(preamble + "\n> logout()\nsp late \"https://late.test\"", """
+            t.scenario:7:1: 'sp' must come before the first step (header and world statements come first)
+            sp late "https://late.test"
+            ^
+            """)
+        expectDiagnostic(preamble + "\n> logout()\nuser bob \"pw\" at Comcast", """
+            t.scenario:7:1: 'user' must come before the first step (header and world statements come first)
+            user bob "pw" at Comcast
+            ^
+            """)
+        expectDiagnostic(preamble + "\n> logout()\ntags late", """
+            t.scenario:7:1: 'tags' must come before the first step (header and world statements come first)
+            tags late
+            ^
+            """)
+    }
+
+    @Test func missingScenario() {
+        expectDiagnostic("# only a comment\n  sp main \"u\"", """
+            t.scenario:2:3: expected 'scenario "title"' as the first statement
+              sp main "u"
+              ^
+            """)
+        expectDiagnostic("# nothing\n\n", """
+            t.scenario:1:1: missing 'scenario "title"' statement
+            # nothing
+            ^
+            """)
+        expectDiagnostic("> logout()", """
+            t.scenario:1:1: expected 'scenario "title"' as the first statement
+            > logout()
+            ^
+            """)
+    }
+
+    @Test func unknownCallAndCallback() {
+        expectDiagnostic("scenario \"t\"\n> getAuthentcation()", """
+            t.scenario:2:3: unknown call 'getAuthentcation' (did you mean 'getAuthentication'?)
+            > getAuthentcation()
+              ^
+            """)
+        expectDiagnostic("scenario \"t\"\n> frobnicate()", """
+            t.scenario:2:3: unknown call 'frobnicate'
+            > frobnicate()
+              ^
+            """)
+        expectDiagnostic("scenario \"t\"\n<  setTokn(_, \"CNN\")", """
+            t.scenario:2:4: unknown callback 'setTokn' (did you mean 'setToken'?)
+            <  setTokn(_, "CNN")
+               ^
+            """)
+        expectDiagnostic("scenario \"t\"\n< logout()", """
+            t.scenario:2:3: unknown callback 'logout' ('logout' is a call: write '> logout(...)')
+            < logout()
+              ^
+            """)
+    }
+
+    @Test func patternInCall() {
+        let message = "patterns ('_', /regex/, Id{...}) are only allowed in expectations and 'browser at'"
+        expectDiagnostic("scenario \"t\"\n> checkAuthorization(_)", """
+            t.scenario:2:22: \(message)
+            > checkAuthorization(_)
+                                 ^
+            """)
+        expectDiagnostic("scenario \"t\"\n> handleExternalURL(/adobepass:.*/)", """
+            t.scenario:2:21: \(message)
+            > handleExternalURL(/adobepass:.*/)
+                                ^
+            """)
+        expectDiagnostic("scenario \"t\"\n> setSelectedProvider([Comcast{id: \"C\"}])", """
+            t.scenario:2:24: \(message)
+            > setSelectedProvider([Comcast{id: "C"}])
+                                   ^
+            """)
+        expectDiagnostic("scenario \"t\"\n> handleExternalURL($url)", """
+            t.scenario:2:21: '$url' is not bound (a call may only pass a '$name' an earlier expectation bound)
+            > handleExternalURL($url)
+                                ^
+            """)
+    }
+
+    @Test func badRegex() {
+        expectDiagnostic("scenario \"t\"\n< navigateToUrl(/https:(.*/)", """
+            t.scenario:2:17: invalid regex: expected ')'
+            < navigateToUrl(/https:(.*/)
+                            ^
+            """)
+        expectDiagnostic("scenario \"t\"\n< navigateToUrl(/abc)", """
+            t.scenario:2:17: unterminated regex (expected a closing '/')
+            < navigateToUrl(/abc)
+                            ^
+            """)
+        expectDiagnostic(preamble + "\nseen main GET /a(b/", """
+            t.scenario:6:15: invalid regex: expected ')'
+            seen main GET /a(b/
+                          ^
+            """)
+        expectDiagnostic(preamble + "\nnet main fail 1 /*/", """
+            t.scenario:6:17: invalid regex: quantifier '*' must appear after expression
+            net main fail 1 /*/
+                            ^
+            """)
+    }
+
+    @Test func trailingGarbage() {
+        expectDiagnostic(preamble + "\nuser back now", """
+            t.scenario:6:11: unexpected 'now' after the statement
+            user back now
+                      ^
+            """)
+        expectDiagnostic("scenario \"t\"\n> logout() )", """
+            t.scenario:2:12: unexpected ')' after the statement
+            > logout() )
+                       ^
+            """)
+        expectDiagnostic(preamble + "\nsp edge \"u\" laggy", """
+            t.scenario:6:13: unexpected 'laggy' (expected latency, unreachable or silent)
+            sp edge "u" laggy
+                        ^
+            """)
+    }
+
+    @Test func otherValueErrors() {
+        expectDiagnostic("scenario \"t\"\n< status(Comcast{colour: 1})", """
+            t.scenario:2:18: unknown MVPD field 'colour'
+            < status(Comcast{colour: 1})
+                             ^
+            """)
+        expectDiagnostic("scenario \"t\"\n< status({a: 1, a: 2})", """
+            t.scenario:2:17: duplicate key 'a'
+            < status({a: 1, a: 2})
+                            ^
+            """)
+        expectDiagnostic("scenario \"t\"\n< status(1.5)", """
+            t.scenario:2:10: invalid number '1.5'
+            < status(1.5)
+                     ^
+            """)
+        expectDiagnostic("scenario \"t\"\n< status(1", """
+            t.scenario:2:11: expected ',' or ')'
+            < status(1
+                      ^
+            """)
+        expectDiagnostic(preamble + "\nuser bob \"pw\" at Comcast meta zip=Comcast", """
+            t.scenario:6:35: expected a JSON value (a string, an integer, true, false, null, a list or a dictionary)
+            user bob "pw" at Comcast meta zip=Comcast
+                                              ^
+            """)
+        expectDiagnostic(preamble + "\nseen main get /x", """
+            t.scenario:6:11: invalid HTTP method 'get' (expected an uppercase word such as GET or POST)
+            seen main get /x
+                      ^
+            """)
+        expectDiagnostic("scenario \"t\"\nmvpd PICKER \"x\" at main", """
+            t.scenario:2:6: 'PICKER' is a constant and cannot be used as a name
+            mvpd PICKER "x" at main
+                 ^
+            """)
+    }
+
+    @Test func unreadableFile() {
+        do {
+            _ = try ScenarioParser.parse(fileAt: "/nonexistent/x.scenario")
+            Issue.record("expected a diagnostic")
+        } catch {
+            #expect(error.description == "/nonexistent/x.scenario:1:1: cannot read file: no such file\n\n^")
+        }
+    }
+}

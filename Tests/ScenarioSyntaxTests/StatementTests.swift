@@ -1,0 +1,212 @@
+import PassModel
+import Testing
+@testable import ScenarioSyntax
+
+@Suite struct HeaderTests {
+    @Test func defaults() throws {
+        let file = try parse("scenario \"t\"")
+        #expect(file.title == "t")
+        #expect(file.description == nil)
+        #expect(file.tags.isEmpty)
+        #expect(file.platform == .ios)
+        #expect(file.device == .mobile)
+        #expect(file.seed == nil)
+        #expect(file.svcScheme == ScenarioFile.defaultSVCScheme)
+        #expect(file.appNames == ["app"])
+        #expect(file.world.isEmpty && file.steps.isEmpty)
+    }
+
+    @Test func everyHeaderStatement() throws {
+        let file = try parse("""
+            # First line
+            #   of the description
+            #
+            # the same block
+            
+            # not the description
+            scenario "all headers"   # a comment
+            tags a b-c
+            tags d.e a
+            platform tvos
+            device gameconsole
+            seed 18446744073709551615
+            app second
+            app third
+            svc-scheme "adbe.custom://x"
+            """)
+        #expect(file.title == "all headers")
+        #expect(file.description == "First line   of the description the same block")
+        #expect(file.tags == ["a", "b-c", "d.e"])
+        #expect(file.platform == .tvos)
+        #expect(file.device == .gameconsole)
+        #expect(file.seed == UInt64.max)
+        #expect(file.apps == [
+            Located("second", location: loc(13, 1), text: "app second"),
+            Located("third", location: loc(14, 1), text: "app third"),
+        ])
+        #expect(file.appNames == ["app", "second", "third"])
+        #expect(file.svcScheme == "adbe.custom://x")
+    }
+
+    @Test(arguments: DeviceType.allCases) func devices(_ device: DeviceType) throws {
+        #expect(try parse("scenario \"t\"\ndevice \(device.rawValue)").device == device)
+    }
+
+    @Test func crlfAndByteOrderMark() throws {
+        let file = try parse("\u{FEFF}scenario \"t\"\r\nsp main \"u\"\r\n> logout()\r\n")
+        #expect(file.sps == [SPDecl(name: "main", url: "u")])
+        #expect(file.steps.first?.text == "> logout()")
+    }
+}
+
+@Suite struct WorldTests {
+    @Test func spWithEveryOption() throws {
+        let s = try parseLast("sp edge \"https://edge.test\" silent latency 2s unreachable # note")
+        #expect(s == Located(
+            .sp(SPDecl(name: "edge", url: "https://edge.test", latency: .seconds(2), unreachable: true, silent: true)),
+            location: loc(6, 1), text: "sp edge \"https://edge.test\" silent latency 2s unreachable"))
+    }
+
+    @Test func mvpdWithEveryOption() throws {
+        let s = try parseLast("""
+            mvpd Dish "DISH" at main, backup logo "https://l.test/d.png" sso supported temppass 4h promo-temppass 30m svc idp-latency 250ms idp-down
+            """)
+        #expect(s?.value == .mvpd(MVPDDecl(
+            id: "Dish", displayName: "DISH", sps: ["main", "backup"], logo: "https://l.test/d.png", sso: .supported,
+            tempPass: .hours(4), promoTempPass: .minutes(30), svc: true, idpLatency: Millis(250), idpDown: true)))
+        #expect(try parseLast("mvpd Dish \"DISH\" at main sso picker")?.value
+            == .mvpd(MVPDDecl(id: "Dish", displayName: "DISH", sps: ["main"], sso: .picker)))
+    }
+
+    @Test func mvpdRedeclaredAtAnotherSP() throws {
+        let file = try parse(preamble + "\nmvpd Comcast \"Comcast (backup)\" at backup")
+        #expect(file.mvpds.map(\.sps) == [["main"], ["backup"]])
+        #expect(file.mvpds.map(\.displayName) == ["Xfinity", "Comcast (backup)"])
+    }
+
+    @Test func userWithEveryOption() throws {
+        let s = try parseLast("""
+            user bob "pw" at Comcast allow CNN, "HBO Max" deny ESPN, NFL "Upgrade your package" meta zip="12345" maxRating=["TV-MA", 2] household={"id": 7, ok: true, none: null} encrypted zip, household
+            """)
+        #expect(s?.value == .user(UserDecl(
+            name: "bob", password: "pw", mvpd: "Comcast", allow: ["CNN", "HBO Max"], deny: ["ESPN", "NFL"],
+            denyMessage: "Upgrade your package",
+            meta: [
+                MetaEntry(key: "zip", value: .string("12345")),
+                MetaEntry(key: "maxRating", value: .list([.string("TV-MA"), .int(2)])),
+                MetaEntry(key: "household", value: .dict([
+                    DictEntrySyntax(writtenKey: "id", keyForm: .string, key: "id", value: .int(7)),
+                    DictEntrySyntax("ok", .bool(true)),
+                    DictEntrySyntax("none", .null),
+                ])),
+            ],
+            encrypted: ["zip", "household"])))
+        guard case .user(let user) = s?.value else { return }
+        #expect(user.meta[2].value.literal == .dict([Value.Entry("id", .int(7)), Value.Entry("ok", .bool(true)), Value.Entry("none", .null)]))
+    }
+
+    @Test func userNamedLikeAnAction() throws {
+        #expect(try parseLast("user login \"pw\" at Comcast")?.value == .user(UserDecl(name: "login", password: "pw", mvpd: "Comcast")))
+    }
+
+    @Test func requestorWithEveryOption() throws {
+        let s = try parseLast("requestor R2 at main, backup mvpds Comcast authn-ttl 1h authz-ttl 5m device-id regcode-ttl 10m")
+        #expect(s?.value == .requestor(RequestorDecl(
+            id: "R2", sps: ["main", "backup"], mvpds: ["Comcast"], authnTTL: .hours(1), authzTTL: .minutes(5),
+            deviceID: true, regcodeTTL: .minutes(10))))
+        #expect(try parseLast("requestor R3")?.value == .requestor(RequestorDecl(id: "R3")))
+    }
+
+    @Test func defaultSP() throws {
+        let file = try parse(preamble + "\ndefault-sp backup")
+        #expect(file.world.last?.value == .defaultSP("backup"))
+        #expect(file.defaultSP == "backup")
+        #expect(try parse(preamble).defaultSP == nil)
+    }
+}
+
+@Suite struct StepTests {
+    static let cases: [(String, Step)] = [
+        ("user login \"alice\" \"secret\"", .userLogin(user: "alice", password: "secret")),
+        ("user back", .userBack),
+        ("user pick Comcast", .userPick(mvpd: "Comcast", asUser: nil)),
+        ("user pick Comcast as \"alice\"", .userPick(mvpd: "Comcast", asUser: "alice")),
+        ("user pick other", .userPickOther),
+        ("user cancel", .userCancel),
+        ("user enter-code \"alice\" \"secret\"", .userEnterCode(user: "alice", password: "secret")),
+        ("browser at \"adobepass://ios.app\"", .browserAt(.string("adobepass://ios.app"))),
+        ("browser at /adbe\\.u-passim:\\/\\/.*/", .browserAt(.regex("adbe\\.u-passim://.*"))),
+        ("browser at _", .browserAt(.wildcard)),
+        ("browser at $url", .browserAt(.binding("url"))),
+        ("clock +30s", .clock(.seconds(30))),
+        ("clock +1d", .clock(Millis(86_400_000))),
+        ("net main down", .net(.sp("main"), .down)),
+        ("net main up", .net(.sp("main"), .up)),
+        ("net main silent", .net(.sp("main"), .silent)),
+        ("net main latency 3s", .net(.sp("main"), .latency(.seconds(3)))),
+        ("net main fail 2", .net(.sp("main"), .fail(count: 2, path: nil, status: nil))),
+        ("net backup fail 1 /.*\\/authorize/ status 500", .net(.sp("backup"), .fail(count: 1, path: ".*/authorize", status: 500))),
+        ("net main fail 3 status 404", .net(.sp("main"), .fail(count: 3, path: nil, status: 404))),
+        ("net mvpd Comcast down", .net(.mvpd("Comcast"), .down)),
+        ("net mvpd Comcast up", .net(.mvpd("Comcast"), .up)),
+        ("seen main GET /api/v1/config/REQ1", .seen(sp: "main", method: "GET", path: .literal("/api/v1/config/REQ1"), with: [])),
+        ("seen main GET /api/v1/", .seen(sp: "main", method: "GET", path: .literal("/api/v1/"), with: [])),
+        ("seen main POST /authn\\/.*/", .seen(sp: "main", method: "POST", path: .regex("authn/.*"), with: [])),
+        ("seen main GET /a", .seen(sp: "main", method: "GET", path: .literal("/a"), with: [])),
+        ("seen main GET //", .seen(sp: "main", method: "GET", path: .literal("//"), with: [])),
+        ("seen main POST /authn\\/.*token/ with requestor_id=\"REQ1\" device_info=\"x y\"",
+         .seen(sp: "main", method: "POST", path: .regex("authn/.*token"),
+               with: [SeenParameter(key: "requestor_id", value: "REQ1"), SeenParameter(key: "device_info", value: "x y")])),
+        ("seen main GET /authz/(CNN|HBO)/", .seen(sp: "main", method: "GET", path: .regex("authz/(CNN|HBO)"), with: [])),
+        ("> logout()", .call(app: nil, CallSyntax(name: "logout", arguments: [], location: loc(6, 3)))),
+        ("app> logout()", .call(app: "app", CallSyntax(name: "logout", arguments: [], location: loc(6, 6)))),
+        ("< status(N005)", .expect(app: nil, CallSyntax(
+            name: "status", arguments: [ArgumentSyntax(value: .constant(symbol: "N005", value: .string("N005")), location: loc(6, 10))],
+            location: loc(6, 3)))),
+    ]
+
+    @Test(arguments: cases) func step(_ line: String, _ expected: Step) throws {
+        #expect(try parseStep(line) == expected)
+    }
+
+    @Test func namedApps() throws {
+        let file = try parse("""
+            scenario "two apps"
+            app tv
+            tv> getAuthentication()
+            tv< setAuthenticationStatus(1, "")
+            """)
+        #expect(file.steps.map(\.value) == [
+            .call(app: "tv", CallSyntax(name: "getAuthentication", arguments: [], location: loc(3, 5))),
+            .expect(app: "tv", CallSyntax(name: "setAuthenticationStatus", arguments: [
+                ArgumentSyntax(value: .int(1), location: loc(4, 29)),
+                ArgumentSyntax(value: .string(""), location: loc(4, 32)),
+            ], location: loc(4, 5))),
+        ])
+    }
+
+    @Test func labelledArgumentsAndBindings() throws {
+        let file = try parse("""
+            scenario "t"
+            > getAuthentication(forceAuthn: true, withData: {email: "a@b.c"})
+            < navigateToUrl($url, true)
+            > handleExternalURL($url)
+            """)
+        guard case .call(_, let call) = file.steps[0].value, case .call(_, let again) = file.steps[2].value else {
+            Issue.record("expected calls")
+            return
+        }
+        #expect(call.arguments.map(\.label) == ["forceAuthn", "withData"])
+        #expect(call.arguments.map(\.location) == [loc(2, 21), loc(2, 39)])
+        #expect(call.arguments.map(\.value) == [.bool(true), .dict([DictEntrySyntax("email", .string("a@b.c"))])])
+        #expect(again.arguments.map(\.value) == [.binding("url")])
+    }
+
+    @Test func everyKnownCallAndCallbackParses() throws {
+        var text = "scenario \"names\"\n"
+        for name in CallNames.calls { text += "> \(name)()\n" }
+        for name in CallNames.callbacks { text += "< \(name)()\n" }
+        let file = try parse(text)
+        #expect(file.steps.count == CallNames.calls.count + CallNames.callbacks.count)
+    }
+}

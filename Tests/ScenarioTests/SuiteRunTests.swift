@@ -1,0 +1,113 @@
+import Foundation
+import Testing
+@testable import Scenario
+
+/// The package root, found from this file so the tests run from any working directory.
+let packageRoot: String = {
+    var url = URL(fileURLWithPath: #filePath)
+    while url.path != "/" {
+        url.deleteLastPathComponent()
+        if FileManager.default.fileExists(atPath: url.appendingPathComponent("Package.swift").path) { return url.path }
+    }
+    return FileManager.default.currentDirectoryPath
+}()
+
+/// Writes `text` to a fresh temporary `.scenario` file and returns its path.
+func temporaryScenario(_ text: String, name: String = "t") -> String {
+    let dir = FileManager.default.temporaryDirectory.appendingPathComponent("passim-tests-\(UUID().uuidString)")
+    try? FileManager.default.createDirectory(at: dir, withIntermediateDirectories: true)
+    let path = dir.appendingPathComponent("\(name).scenario").path
+    FileManager.default.createFile(atPath: path, contents: Data(text.utf8))
+    return path
+}
+
+@Suite struct SuiteRunTests {
+    @Test func theWholeSuitePassesAndIsDeterministic() {
+        let suite = packageRoot + "/Scenarios"
+        let first = SuiteRun(options: .init(repeatCount: 2)).run(paths: [suite])
+        #expect(first.status == .passed, "\(first.output)")
+        #expect(first.results.count >= 20)
+        let second = SuiteRun().run(paths: [suite])
+        #expect(first.results.map(\.transcript) == second.results.map(\.transcript))
+        #expect(first.output.hasSuffix("\(first.results.count) passed, 0 failed\n"))
+    }
+
+    static let world = """
+        scenario "t"
+        sp main "https://sp.test"
+        mvpd Comcast "Xfinity" at main
+        requestor REQ1
+
+        """
+
+    @Test(arguments: [
+        ("bogus statement\n", "t.scenario:5:1: unknown statement 'bogus'"),
+        ("> handleExternalURL(\"adobepass://ios.app)\n", "t.scenario:5:21: unterminated string"),
+        ("clock +5x\n", "t.scenario:5:8: invalid duration '5x'"),
+        ("net backup down\n", "t.scenario:5:5: undeclared SP 'backup'"),
+    ])
+    func malformedFilesAreUnusable(tail: String, expected: String) throws {
+        let path = temporaryScenario(Self.world + tail)
+        let report = SuiteRun().run(paths: [path])
+        #expect(report.status == .unusable)
+        let lines = report.errors.split(separator: "\n", omittingEmptySubsequences: false).map(String.init)
+        #expect(lines[0].hasPrefix(path) && lines[0].contains(expected), "\(report.errors)")
+        #expect(lines[1] == tail.dropLast().description, "the offending line")
+        let column = Int(expected.split(separator: ":")[2])!
+        #expect(lines[2] == String(repeating: " ", count: column - 1) + "^", "a caret under the column")
+        #expect(report.output.hasSuffix("0 passed, 0 failed, 1 unusable\n"))
+    }
+
+    @Test func missingPathIsUnusable() {
+        let report = SuiteRun().run(paths: ["/no/such/place"])
+        #expect(report.status == .unusable)
+        #expect(report.errors.contains("/no/such/place: no such file or directory"))
+    }
+
+    @Test func aWrongExpectationFailsWithSideBySideTranscripts() {
+        let path = temporaryScenario(Self.world + """
+            > setRequestor("REQ1")
+            < setRequestorComplete(0)
+            """)
+        let report = SuiteRun().run(paths: [path])
+        #expect(report.status == .failed)
+        #expect(report.output.contains("FAIL \(path):6:1: expected setRequestorComplete(0), got setRequestorComplete(1)"))
+        #expect(report.output.contains(">>> < setRequestorComplete(0)"))
+        #expect(report.output.contains("replay: passim run \(path)"))
+    }
+
+    @Test func aCallbackNobodyExpectedFails() {
+        let early = temporaryScenario(Self.world + """
+            > setRequestor("REQ1")
+            clock +1s
+            > getSelectedProvider()
+            """)
+        let report = SuiteRun().run(paths: [early])
+        #expect(report.status == .failed)
+        #expect(report.results[0].failure?.message == "unexpected callback setRequestorComplete(1) before this step")
+        #expect(report.results[0].failure?.location.line == 7)
+
+        let leftover = temporaryScenario(Self.world + "> setRequestor(\"REQ1\")\n")
+        let r2 = SuiteRun().run(paths: [leftover]).results[0]
+        #expect(r2.status == .failed)
+        #expect(r2.failure?.message == "callback left at the end: setRequestorComplete(1)")
+    }
+
+    @Test func anIdleEngineFailsAnExpectation() {
+        let path = temporaryScenario(Self.world + "< setRequestorComplete(1)\n")
+        let result = SuiteRun().run(paths: [path]).results[0]
+        #expect(result.failure?.message == "engine idle, expected setRequestorComplete(1)")
+    }
+
+    @Test func laterFeaturesAreNotSupportedYet() {
+        let path = temporaryScenario(Self.world + """
+            > setRequestor("REQ1")
+            < setRequestorComplete(1)
+            > getAuthorization("CNN")
+            """)
+        let result = SuiteRun().run(paths: [path]).results[0]
+        #expect(result.status == .failed)
+        #expect(result.failure?.message == "not supported yet: getAuthorization")
+        #expect(result.failure?.location.line == 7)
+    }
+}
