@@ -1,3 +1,4 @@
+import Foundation
 import PassModel
 import Testing
 @testable import ScenarioSyntax
@@ -312,6 +313,16 @@ import Testing
             mvpd PICKER "x" at main
                  ^
             """)
+    }
+
+    @Test func readsAFile() throws {
+        let path = FileManager.default.temporaryDirectory.appendingPathComponent("syntax-\(UUID().uuidString).scenario").path
+        #expect(FileManager.default.createFile(atPath: path, contents: Data(formatExample.utf8)))
+        defer { try? FileManager.default.removeItem(atPath: path) }
+        let file = try ScenarioParser.parse(fileAt: path)
+        #expect(file.path == path)
+        #expect(file.steps.count == 7)
+        #expect(file.steps.first?.location.file == path)
     }
 
     @Test func unreadableFile() {
