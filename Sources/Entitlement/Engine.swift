@@ -1,10 +1,20 @@
 import PassModel
 import PassXML
 
+/// What the user did in Apple's TV-provider picker (an input from the runtime, which plays
+/// Apple's VideoSubscriberAccount framework).
+public enum PickerOutcome: Hashable, Sendable {
+    /// `appleToken`: the SAML response Apple's framework holds for the device's account, for a
+    /// `SUPPORTED` MVPD (base64); nil for a `PICKER` MVPD.
+    case picked(mvpdID: String, appleToken: String?)
+    case otherProvider
+    case cancelled
+}
+
 /// The AccessEnabler entitlement engine: a pure state machine (ARCHITECTURE.md). Inputs are API calls,
-/// HTTP results and timers, each with the instant it happens at; outputs are `EngineAction`s.
-/// It never reads a clock, opens a socket or sleeps, so the simulated runtime, a live runtime and a
-/// fuzzer all drive the same code.
+/// HTTP results, timers and the picker's outcome, each with the instant it happens at; outputs are
+/// `EngineAction`s. It never reads a clock, opens a socket or sleeps, so the simulated runtime, a
+/// live runtime and a fuzzer all drive the same code.
 public struct Engine: Sendable {
     public let configuration: EngineConfiguration
     var startup = StartupStateMachine()
@@ -15,20 +25,33 @@ public struct Engine: Sendable {
     var queue: [Call] = []
     var options: [Value.Entry] = []
     var softwareStatement: String?
+    var signedRequestorID: String?
+
+    var authorizations: [Int: AuthorizationFlow] = [:]
+    var preauthorizations: [Int: PreauthorizationFlow] = [:]
+    var metadataRequests: [Int: Value] = [:]
 
     enum RequestPurpose: Hashable, Sendable {
         case configuration
         case sessionDevice(loginID: Int)
+        case startLogin(loginID: Int)
+        case checkCode(loginID: Int)
+        case authorize(Int)
+        case mediaToken(Int)
+        case preauthorize(Int)
+        case metadata(Int)
+        case logout
     }
     enum TimerPurpose: Hashable, Sendable {
         case configurationDeadline
         case requestDeadline(RequestID)
+        case codePoll(loginID: Int)
     }
     var requests: [RequestID: RequestPurpose] = [:]
     var timers: [TimerID: TimerPurpose] = [:]
     private var nextRequest = 0
     private var nextTimer = 0
-    private var nextLogin = 0
+    var nextFlow = 0
 
     var tracking: Tracking { Tracking(configuration: configuration) }
 
@@ -40,28 +63,57 @@ public struct Engine: Sendable {
 
     /// The app calls the API.
     public mutating func handle(_ call: Call, at now: Instant) -> [EngineAction] {
-        if call.isQueuedUntilConfigured && startup.configuration == nil {
-            queue.append(call)
-            return []
+        sharingChanges {
+            if call.isQueuedUntilConfigured && $0.startup.configuration == nil {
+                $0.queue.append(call)
+                return []
+            }
+            return $0.dispatch(call, at: now)
         }
-        return dispatch(call, at: now)
     }
 
     /// A response (or transport failure) for a request the engine sent.
     public mutating func receive(_ result: HTTPResult, for id: RequestID, at now: Instant) -> [EngineAction] {
-        guard let purpose = requests.removeValue(forKey: id) else { return [] }  // late: its flow is gone
-        var actions = cancelDeadline(of: id)
-        switch purpose {
-        case .configuration:
-            actions += configurationArrived(id, result, at: now)
-        case .sessionDevice(let loginID):
-            actions += authnTokenArrived(result, loginID: loginID, at: now)
+        sharingChanges {
+            guard let purpose = $0.requests.removeValue(forKey: id) else { return [] }  // late: its flow is gone
+            return $0.cancelDeadline(of: id) + $0.route(purpose, id, result, at: now)
         }
-        return actions
     }
 
     /// A timer the engine started has fired.
     public mutating func timerFired(_ id: TimerID, at now: Instant) -> [EngineAction] {
+        sharingChanges { $0.timerFiredUnshared(id, at: now) }
+    }
+
+    /// iOS passive SSO: `setRequestor` replaces the app's authN token with the shared store's. The
+    /// runtime calls this just before it hands the engine a `setRequestor`.
+    public mutating func adoptSharedStore(_ shared: SharedAuthentication?) {
+        guard configuration.platform == .ios else { return }  // tvOS apps share nothing
+        guard let shared else {
+            store.clearTokens()
+            return
+        }
+        guard shared.token.guid != store.authnToken?.guid else { return }
+        store.store(shared.token, userMeta: shared.userMeta, fromPlatformSSO: shared.fromPlatformSSO)
+        if store.selectedMVPD?.id != shared.token.mvpdID {
+            // The configuration (on its way) replaces this placeholder with the MVPD it describes.
+            store.selectedMVPD = MVPD(id: shared.token.mvpdID, displayName: shared.token.mvpdID)
+        }
+    }
+
+    /// Every change to the app's authN token is written to the shared store at once (iOS).
+    private mutating func sharingChanges(_ body: (inout Engine) -> [EngineAction]) -> [EngineAction] {
+        let before = store.authnToken
+        var actions = body(&self)
+        if configuration.platform == .ios, store.authnToken != before {
+            actions.append(.writeSharedStore(store.authnToken.map {
+                SharedAuthentication(token: $0, userMeta: store.userMeta, fromPlatformSSO: store.fromPlatformSSO)
+            }))
+        }
+        return actions
+    }
+
+    private mutating func timerFiredUnshared(_ id: TimerID, at now: Instant) -> [EngineAction] {
         guard let purpose = timers.removeValue(forKey: id) else { return [] }
         switch purpose {
         case .configurationDeadline:
@@ -69,14 +121,17 @@ public struct Engine: Sendable {
             guard let settled = startup.deadlinePassed(id) else { return [] }
             return configurationSettled(settled, at: now)
         case .requestDeadline(let request):
-            guard requests[request] != nil else { return [] }
             // The request counts as unanswered; a late response finds no purpose and is dropped.
-            var actions: [EngineAction] = []
-            if let purpose = requests.removeValue(forKey: request), case .sessionDevice(let loginID) = purpose {
-                actions += authnTokenArrived(.timeout, loginID: loginID, at: now)
-            }
-            return actions
+            guard let purpose = requests.removeValue(forKey: request) else { return [] }
+            return route(purpose, request, .timeout, at: now)
+        case .codePoll(let loginID):
+            return pollCode(loginID: loginID, at: now)
         }
+    }
+
+    /// The user acted in Apple's TV-provider picker.
+    public mutating func tvProviderPicker(_ outcome: PickerOutcome, at now: Instant) -> [EngineAction] {
+        sharingChanges { $0.pickerFinished(outcome, at: now) }
     }
 
     // MARK: Queries for runtimes, tests and the invariant checker
@@ -86,6 +141,16 @@ public struct Engine: Sendable {
     public var selectedMVPD: MVPD? { store.selectedMVPD }
     public var isLoginWaiting: Bool { authentication != .idle }
     public var currentOptions: [Value.Entry] { options }
+    /// The MVPDs Apple's picker shows now, or nil when it is not up.
+    public var pickerShown: [MVPD]? {
+        if case .picking(_, let p) = authentication { return p.shown }
+        return nil
+    }
+    /// The authN token, if one is stored and valid at `now` (read only: nothing is removed).
+    public func authnToken(at now: Instant) -> AuthnToken? {
+        guard let t = store.authnToken, t.expires > now else { return nil }
+        return t
+    }
 
     // MARK: Dispatch
 
@@ -101,34 +166,68 @@ public struct Engine: Sendable {
                 options.append(entry)
             }
             return []
-        case .setRequestor(let requestorID, let sps, _, _, _):
+        case .setRequestor(let requestorID, let sps, let signed, _, _):
+            signedRequestorID = signed
             return setRequestor(requestorID, serviceProviders: sps, at: now)
         case .checkAuthentication:
             return checkAuthentication(at: now)
-        case .getAuthentication(let force, let data, _):
-            return getAuthentication(forceAuthn: force, data: data, at: now)
+        case .getAuthentication(let force, let data, let filter):
+            return startLogin(forceAuthn: force, data: data, filter: filter, authorization: nil, at: now)
         case .setSelectedProvider(let id):
             return setSelectedProvider(id, at: now)
-        case .handleExternalURL:
+        case .handleExternalURL, .getAuthenticationToken:
+            // The deprecated getAuthenticationToken is what old apps call where new ones call
+            // handleExternalURL (docs/CONFORMANCE.md).
             return handleExternalURL(at: now)
         case .getSelectedProvider:
             return [.deliver(.selectedProvider(store.selectedMVPD))]
         case .logout:
             return logout(at: now)
-        case .checkAuthorization, .getAuthorization, .checkPreauthorizedResources, .getMetadata, .getAuthenticationToken:
-            // Authorization, preauthorization, metadata and the deprecated token call come with issue 3;
-            // the scenario runner refuses them before they reach here.
-            return []
+        case .checkAuthorization(let r, let data):
+            return checkAuthorization(r, data: data, at: now)
+        case .getAuthorization(let r, let data):
+            return getAuthorization(r, data: data, at: now)
+        case .checkPreauthorizedResources(let rs, let cache):
+            return checkPreauthorizedResources(rs, cache: cache, at: now)
+        case .getMetadata(let d):
+            return getMetadata(d, at: now)
+        }
+    }
+
+    private mutating func route(_ purpose: RequestPurpose, _ id: RequestID, _ result: HTTPResult, at now: Instant) -> [EngineAction] {
+        switch purpose {
+        case .configuration: return configurationArrived(id, result, at: now)
+        case .sessionDevice(let loginID): return authnTokenArrived(result, loginID: loginID, at: now)
+        case .startLogin(let loginID): return loginStarted(result, loginID: loginID, at: now)
+        case .checkCode(let loginID): return codeChecked(result, loginID: loginID, at: now)
+        case .authorize(let flow): return authorizeArrived(flow, result, at: now)
+        case .mediaToken(let flow): return mediaTokenArrived(flow, result, at: now)
+        case .preauthorize(let flow): return preauthorizationArrived(flow, result, at: now)
+        case .metadata(let flow): return deviceIDArrived(flow, result)
+        case .logout: return logoutAnswered()
         }
     }
 
     // MARK: Plumbing
 
+    var requestorID: String { startup.configuration?.requestorID ?? "" }
+    var defaultSP: String { EngineConfiguration.normalizeSP(configuration.defaultServiceProvider) }
+
+    /// The SP an MVPD was learnt from; every request about it goes there.
+    func spURL(forMVPD id: String) -> String {
+        startup.configuration?.mvpd(id)?.spURL ?? store.selectedMVPD?.spURL ?? defaultSP
+    }
+
+    /// Sends a request with the app's options (BEHAVIOR.md: every request carries them) and a deadline.
     mutating func send(_ request: HTTPRequest, for purpose: RequestPurpose, at now: Instant, deadline: Bool = true) -> (RequestID, [EngineAction]) {
         nextRequest += 1
         let id = RequestID(nextRequest)
         requests[id] = purpose
-        var actions: [EngineAction] = [.send(id, request)]
+        var r = request
+        for option in options where option.key != "handleSVC" {
+            r.headers.add(option.key, option.value.stringValue ?? option.value.jsonText)
+        }
+        var actions: [EngineAction] = [.send(id, r)]
         if deadline {
             actions.append(startTimer(.requestDeadline(id), at: now + configuration.requestTimeout).1)
         }
@@ -151,17 +250,22 @@ public struct Engine: Sendable {
         return cancelTimer(timer)
     }
 
-    mutating func newLogin(forceAuthn: Bool, data: Value?) -> Login {
-        nextLogin += 1
-        return Login(id: nextLogin, forceAuthn: forceAuthn, data: data)
+    mutating func newLogin(forceAuthn: Bool, data: Value?, authorization: PendingAuthorization?) -> Login {
+        nextFlow += 1
+        return Login(id: nextFlow, forceAuthn: forceAuthn, data: data, authorization: authorization)
     }
 
     /// Ends the running login with no callback (a superseding call, `logout`, `setRequestor`).
     mutating func abandonLogin() -> [EngineAction] {
         var actions: [EngineAction] = []
-        if case .fetchingToken(_, _, let request) = authentication {
+        switch authentication {
+        case .starting(_, _, let request, _), .fetchingToken(_, _, let request, _), .awaitingCode(_, _, _, .asking(let request, _)):
             requests[request] = nil
             actions += cancelDeadline(of: request)
+        case .awaitingCode(_, _, _, .waiting(let timer)):
+            actions += cancelTimer(timer)
+        case .idle, .selecting, .picking, .browsing, .awaitingPromotionData:
+            break
         }
         authentication = .idle
         return actions

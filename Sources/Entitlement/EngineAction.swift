@@ -1,4 +1,5 @@
 import PassModel
+import PassXML
 
 /// Identifies one HTTP request the engine asked its runtime to send.
 public struct RequestID: Hashable, Comparable, Sendable, CustomStringConvertible {
@@ -27,4 +28,14 @@ public enum EngineAction: Hashable, Sendable {
     /// Call `Engine.timerFired(_:at:)` at that instant unless cancelled first.
     case startTimer(TimerID, at: Instant)
     case cancelTimer(TimerID)
+    /// The app's authN token changed: write it to the device's shared store (iOS passive SSO;
+    /// nil clears it). Read back with `Engine.adoptSharedStore(_:)` before `setRequestor`.
+    case writeSharedStore(SharedAuthentication?)
+}
+
+/// What the device's shared store keeps of an authN token (BEHAVIOR.md, Vocabulary).
+public struct SharedAuthentication: Hashable, Sendable {
+    public var token: AuthnToken
+    public var userMeta: Value?
+    public var fromPlatformSSO: Bool
 }

@@ -19,6 +19,16 @@ struct Tracking {
         .sendTrackingData(event: Constants.trackingAuthentication, data: ["false", nil, nil, nil] + tail)
     }
 
+    func authorizationSuccess(mvpdID: String, sessionGUID: String, cached: Bool) -> Callback {
+        .sendTrackingData(event: Constants.trackingAuthorization,
+                          data: ["true", mvpdID, Tracking.guidHash(sessionGUID), cached ? "true" : "false", nil, nil] + tail)
+    }
+
+    /// The error and details fields copy the failure callback's code and description verbatim.
+    func authorizationFailure(code: String, details: String) -> Callback {
+        .sendTrackingData(event: Constants.trackingAuthorization, data: ["false", nil, nil, nil, code, details] + tail)
+    }
+
     func selection(mvpdID: String) -> Callback {
         .sendTrackingData(event: Constants.trackingGetSelectedProvider, data: [mvpdID] + tail)
     }

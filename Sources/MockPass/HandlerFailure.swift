@@ -1,11 +1,15 @@
 import PassModel
+import PassXML
 
-/// Why a request is refused: becomes a short `text/plain` answer. Handlers throw it so every
-/// refusal takes one line and no path can forget to answer.
+/// Why a request is refused: becomes a short `text/plain` answer, or an `ErrorXML` body for the
+/// endpoints the engine calls (which read `<error><details>`). Handlers throw it so every refusal
+/// takes one line and no path can forget to answer.
 struct HandlerFailure: Error {
     var status: Int
     var message: String
     var headers: HTTPHeaders = []
+    /// When set, the answer is this `<error>` body (`application/xml`) instead of text.
+    var errorBody: ErrorBody? = nil
 
     static func badRequest(_ message: String) -> HandlerFailure { HandlerFailure(status: 400, message: message) }
     static func notFound(_ message: String = "no such resource") -> HandlerFailure {
@@ -15,8 +19,26 @@ struct HandlerFailure: Error {
         HandlerFailure(status: 405, message: "use \(allowed)", headers: [("Allow", allowed)])
     }
 
+    /// An `ErrorXML` answer: `<error><status>status</status><message/><details/></error>`.
+    static func xml(_ status: Int, _ message: String, details: String = "") -> HandlerFailure {
+        HandlerFailure(status: status, message: message,
+                       errorBody: ErrorBody(status: status, message: message, details: details))
+    }
+
+    /// The same refusal as an `ErrorXML` body (the text becomes `<message>`); 405 stays text, as
+    /// it is about the request line, not the endpoint's protocol.
+    var inXML: HandlerFailure {
+        guard errorBody == nil, status != 405 else { return self }
+        var copy = self
+        copy.errorBody = ErrorBody(status: status, message: message, details: "")
+        return copy
+    }
+
     var response: HTTPResponse {
-        HTTPResponse(status: status, contentType: Reply.text,
-                     text: "\(status) \(Reply.reason(status)): \(message)\n", headers: headers)
+        if let errorBody {
+            return HTTPResponse(status: status, contentType: Reply.xml, text: ErrorXML.build(errorBody), headers: headers)
+        }
+        return HTTPResponse(status: status, contentType: Reply.text,
+                            text: "\(status) \(Reply.reason(status)): \(message)\n", headers: headers)
     }
 }

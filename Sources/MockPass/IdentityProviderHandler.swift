@@ -1,7 +1,8 @@
 import PassModel
 import PassXML
 
-/// An MVPD's identity provider: `/sso` (login page), `/login` (credentials), `/slo` (logout).
+/// An MVPD's identity provider: `/sso` (login page), `/login` (credentials), `/slo` (logout),
+/// `/platform-sso` (Apple SSO's stand-in).
 extension MockPass {
     static let invalidCredentials = "Invalid user name or password."
 
@@ -17,6 +18,9 @@ extension MockPass {
         case "/slo":
             try r.expect("POST")
             return try singleLogout(idp, r, at: now)
+        case "/platform-sso":
+            try r.expect("POST")
+            return try platformSSO(idp, r, at: now)
         default:
             throw .notFound()
         }

@@ -18,6 +18,8 @@ struct LoginSession: Sendable {
     var authentication: Authentication?
     /// Issued on the first `sessionDevice` after the login, then handed out again unchanged.
     var token: AuthnToken?
+    /// The tvOS registration code a second-screen login (`/api/v1/authenticate`) is for.
+    var regCode: String? = nil
 }
 
 /// An SP-initiated SAML logout on its way through the IdP (keyed by its RelayState).

@@ -20,6 +20,16 @@ public struct MockPass: Sendable {
     /// The IdPs' opaque NameID for each (MVPD, user), and back.
     var nameIDs: [UserKey: String] = [:]
     var usersByNameID: [String: UserKey] = [:]
+    /// Every authN token the SPs issued, by GUID: `authorizeDevice` and `preauthorize` accept only these.
+    var issuedAuthn: [String: IssuedAuthn] = [:]
+    /// Every authZ token issued; `deviceShortAuthorize` accepts only these.
+    var issuedAuthz: Set<AuthzToken> = []
+    /// Sessions bound to a device rather than a browser cookie (TempPass, tvOS codes, Apple SSO).
+    var deviceSessions: [DeviceKey: DeviceSession] = [:]
+    /// When each TempPass ends, from its first use; kept across logouts, as Adobe keeps it.
+    var tempPassExpiry: [TempPassKey: Instant] = [:]
+    /// tvOS registration codes by code.
+    var registrationCodes: [String: RegistrationCode] = [:]
 
     struct UserKey: Hashable, Sendable {
         var mvpdID: String
@@ -38,7 +48,8 @@ public struct MockPass: Sendable {
     }
 
     /// Handles one request at `now`. Never traps: an unknown host or path is 404, a wrong method 405,
-    /// malformed parameters, SAML or XML 400, each with a short text body. Every request that reaches
+    /// malformed parameters, SAML or XML 400, each with a short text body, except on the endpoints the
+    /// engine calls itself (`DeviceEndpoints.swift`), whose refusals are `ErrorXML` bodies. Every request that reaches
     /// a known host is logged first, even when it is then refused. Form fields are read only from
     /// `application/x-www-form-urlencoded` bodies (as `HTTPRequest.parameters` does); methods are
     /// case-sensitive, as HTTP says.

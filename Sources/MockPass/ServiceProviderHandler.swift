@@ -14,13 +14,17 @@ extension MockPass {
             try r.expect("GET")
             return try config(sp, requestorID: String(r.path.dropFirst("/config/".count)))
         }
+        if let response = try handleDeviceEndpoint(sp, r, at: now) { return response }
         switch r.path {
         case "/authenticate/saml":
             try r.expect("GET")
             return try authenticate(sp, r, at: now)
+        case "/api/v1/authenticate":
+            try r.expect("GET")
+            return try authenticateWithCode(sp, r, at: now)
         case MockPass.assertionConsumerPath:
             try r.expect("POST")
-            return try assertionConsumer(sp, r)
+            return try assertionConsumer(sp, r, at: now)
         case "/sessionDevice":
             try r.expect("POST")
             return sessionDevice(sp, r, at: now)
@@ -56,6 +60,13 @@ extension MockPass {
         let requestorID = try r.required("requestor_id")
         let mvpdID = try r.required("mso_id")
         let redirectURL = try r.required("redirect_url")
+        return try startLogin(sp, r, requestorID: requestorID, mvpdID: mvpdID, redirectURL: redirectURL,
+                              regCode: nil, at: now)
+    }
+
+    /// The login both `authenticate/saml` and the second screen's `/api/v1/authenticate` start.
+    mutating func startLogin(_ sp: World.ServiceProvider, _ r: IncomingRequest, requestorID: String, mvpdID: String,
+                             redirectURL: String, regCode: String?, at now: Instant) throws(HandlerFailure) -> HTTPResponse {
         guard let requestor = world.requestor(requestorID), requestor.isAt(sp) else {
             throw .badRequest("unknown requestor \(requestorID)")
         }
@@ -74,7 +85,7 @@ extension MockPass {
                                    forceAuthn: false)
         loginSessions[sessionID] = LoginSession(
             id: sessionID, spName: sp.name, requestorID: requestorID, mvpdID: mvpdID, redirectURL: redirectURL,
-            pendingAuthnRequestID: request.id)
+            pendingAuthnRequestID: request.id, regCode: regCode)
         return Reply.autoPost(
             title: "Redirecting to your TV provider", to: sso,
             fields: [FormField(name: "SAMLRequest", value: SAML.encodeForPost(SAML.build(request))),
@@ -85,8 +96,10 @@ extension MockPass {
     /// Accepts the IdP's answer. The session comes from the cookie, else from RelayState (then the
     /// cookie is set again, so the following `sessionDevice` finds it). A session accepts one answer
     /// per AuthnRequest: a replayed SAMLResponse is refused. The user is the one the mock's IdP gave
-    /// the assertion's NameID to; a NameID it never issued for this MVPD is refused.
-    mutating func assertionConsumer(_ sp: World.ServiceProvider, _ r: IncomingRequest) throws(HandlerFailure) -> HTTPResponse {
+    /// the assertion's NameID to; a NameID it never issued for this MVPD is refused. A second-screen
+    /// login also uses up its registration code and binds the user to the code's device.
+    mutating func assertionConsumer(_ sp: World.ServiceProvider, _ r: IncomingRequest,
+                                    at now: Instant) throws(HandlerFailure) -> HTTPResponse {
         let encoded = try r.required("SAMLResponse")
         let byCookie = loginSession(of: sp, cookies: r.cookies)
         let byRelay = r.parameter("RelayState").flatMap { id in loginSessions[id].flatMap { $0.spName == sp.name ? $0 : nil } }
@@ -107,6 +120,10 @@ extension MockPass {
         guard let user = usersByNameID[assertion.nameID], user.mvpdID == session.mvpdID else {
             throw .badRequest("unknown NameID")
         }
+        if let code = session.regCode {
+            try completeCodeLogin(code, user: user, assertion: assertion, mvpdID: session.mvpdID, at: now)
+            session.regCode = nil
+        }
         session.pendingAuthnRequestID = nil
         session.authentication = .init(userName: user.userName, nameID: assertion.nameID,
                                        sessionIndex: assertion.sessionIndex)
@@ -118,27 +135,31 @@ extension MockPass {
     }
 
     /// The authN token of the cookie's session. The token is made once and handed out again; once it
-    /// has expired the SP session is over (`.none`, a new login is needed). The token's requestor and
-    /// TTL are the login's; the request's `requestor_id` is only logged. A missing `device_id` is "".
+    /// has expired the SP session is over (a new login is needed). The token's requestor and TTL are
+    /// the login's; the request's `requestor_id` is only logged. A missing `device_id` is "".
+    /// Without an authenticated cookie session, the device-bound session of (`device_id`,
+    /// `requestor_id`) answers, if any. A real user's token comes with `<userMeta>`.
     mutating func sessionDevice(_ sp: World.ServiceProvider, _ r: IncomingRequest, at now: Instant) -> HTTPResponse {
-        guard var session = loginSession(of: sp, cookies: r.cookies), let auth = session.authentication else {
-            return Reply.xml(SessionDeviceXML.build(.none))
+        if var session = loginSession(of: sp, cookies: r.cookies), let auth = session.authentication {
+            let user = UserKey(mvpdID: session.mvpdID, userName: auth.userName)
+            if let token = session.token {
+                if now < token.expires { return tokenReply(token, subject: .user(user), at: now) }
+                session.authentication = nil
+                session.token = nil
+                loginSessions[session.id] = session
+            } else {
+                let ttl = world.requestor(session.requestorID)?.authnTTL ?? .hours(24)
+                let token = AuthnToken(guid: random.guid(), requestorID: session.requestorID, domainName: "adobe.com",
+                                       expires: (now + ttl).wholeSeconds, mvpdID: session.mvpdID,
+                                       deviceID: r.parameter("device_id") ?? "",
+                                       nameID: auth.nameID, sessionIndex: auth.sessionIndex)
+                session.token = token
+                loginSessions[session.id] = session
+                issuedAuthn[token.guid] = IssuedAuthn(token: token, subject: .user(user))
+                return tokenReply(token, subject: .user(user), at: now)
+            }
         }
-        if let token = session.token {
-            if now < token.expires { return Reply.xml(SessionDeviceXML.build(.token(token))) }
-            session.authentication = nil
-            session.token = nil
-            loginSessions[session.id] = session
-            return Reply.xml(SessionDeviceXML.build(.none))
-        }
-        let ttl = world.requestor(session.requestorID)?.authnTTL ?? .hours(24)
-        let token = AuthnToken(guid: random.guid(), requestorID: session.requestorID, domainName: "adobe.com",
-                               expires: now + ttl, mvpdID: session.mvpdID,
-                               deviceID: r.parameter("device_id") ?? "",
-                               nameID: auth.nameID, sessionIndex: auth.sessionIndex)
-        session.token = token
-        loginSessions[session.id] = session
-        return Reply.xml(SessionDeviceXML.build(.token(token)))
+        return deviceBoundSession(r, at: now)
     }
 
     /// Logs out. The cookie's SP session ends at once (whatever the browser does next); sessions

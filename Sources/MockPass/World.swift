@@ -83,19 +83,37 @@ public struct World: Sendable {
         public func isAt(_ sp: ServiceProvider) -> Bool { sps.map { $0.contains(sp.name) } ?? true }
     }
 
+    /// A TempPass pseudo-MVPD's terms (facts §8). The MVPD itself is still declared by the SPs that
+    /// offer it; being listed here is what makes `authenticate/freepreview` accept it, and it needs no IdP.
+    public struct TempPass: Sendable {
+        public var mvpdID: String
+        /// Wall-clock time from the first use on a device; authN and authZ tokens share that expiry.
+        public var ttl: Millis
+        /// Keyed on the user's e-mail (from `generic_data`) as well as the device.
+        public var promotional: Bool
+
+        public init(mvpdID: String, ttl: Millis, promotional: Bool = false) {
+            self.mvpdID = mvpdID
+            self.ttl = ttl
+            self.promotional = promotional
+        }
+    }
+
     public var serviceProviders: [ServiceProvider]
     /// An MVPD has an IdP only if it is listed here (TempPass pseudo-MVPDs usually are not);
     /// `defaultIdentityProviders(for:)` builds the usual list.
     public var identityProviders: [IdentityProvider]
     public var users: [User]
     public var requestors: [Requestor]
+    public var tempPasses: [TempPass] = []
 
     public init(serviceProviders: [ServiceProvider] = [], identityProviders: [IdentityProvider] = [],
-                users: [User] = [], requestors: [Requestor] = []) {
+                users: [User] = [], requestors: [Requestor] = [], tempPasses: [TempPass] = []) {
         self.serviceProviders = serviceProviders
         self.identityProviders = identityProviders
         self.users = users
         self.requestors = requestors
+        self.tempPasses = tempPasses
     }
 
     /// Default IdP base URL for an MVPD id: `"https://" + id.lowercased() + ".idp.test"`.
@@ -128,6 +146,14 @@ public struct World: Sendable {
 
     public func requestor(_ id: String) -> Requestor? {
         requestors.first { $0.id == id }
+    }
+
+    public func tempPass(for mvpdID: String) -> TempPass? {
+        tempPasses.first { $0.mvpdID == mvpdID }
+    }
+
+    public func user(mvpdID: String, name: String) -> User? {
+        users.first { $0.mvpdID == mvpdID && $0.name == name }
     }
 
     /// The MVPDs `sp` offers to `requestor`, in the SP's order; empty when the SP does not know it.

@@ -8,6 +8,13 @@ public struct Instant: Hashable, Comparable, Sendable, CustomStringConvertible {
     public static let simulationStart = Instant(milliseconds: 1_767_225_600_000)
 
     public static func < (a: Instant, b: Instant) -> Bool { a.milliseconds < b.milliseconds }
+
+    /// Whole seconds, rounded down: what a token's date (`tokenDate`) can carry. A server stamps a
+    /// token with this so that the token it gets back reads exactly as the one it issued.
+    public var wholeSeconds: Instant {
+        let ms = milliseconds
+        return Instant(milliseconds: ms - ((ms % 1000) + 1000) % 1000)
+    }
     public static func + (a: Instant, d: Millis) -> Instant { Instant(milliseconds: a.milliseconds + d.value) }
     public static func - (a: Instant, b: Instant) -> Millis { Millis(a.milliseconds - b.milliseconds) }
 

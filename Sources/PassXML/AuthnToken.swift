@@ -50,7 +50,7 @@ public enum AuthnTokenXML {
     }
 
     /// Reads `<authnToken>` (also a bare `<simpleAuthenticationToken>` root). Every field is required;
-    /// only the domain name may be empty.
+    /// the domain name, NameID and SessionIndex may be empty (a TempPass token has no SAML session).
     public static func parse(_ bytes: [UInt8]) throws(PassXMLError) -> AuthnToken {
         try parse(element: SafeXML.parse(bytes))
     }
@@ -73,7 +73,7 @@ public enum AuthnTokenXML {
             expires: expires,
             mvpdID: try simple.requireText("simpleTokenMsoID"),
             deviceID: try simple.requireText("simpleTokenDeviceID"),
-            nameID: try simple.requireText("simpleSamlNameID"),
-            sessionIndex: try simple.requireText("simpleSamlSessionIndex"))
+            nameID: try simple.require("simpleSamlNameID").trimmedText,
+            sessionIndex: try simple.require("simpleSamlSessionIndex").trimmedText)
     }
 }

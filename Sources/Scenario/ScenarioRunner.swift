@@ -17,11 +17,6 @@ public struct ScenarioRunner {
         var result = ScenarioResult(path: file.path, title: file.title, status: .passed, steps: 0,
                                     expected: file.steps.map { TranscriptLine(line: $0.location.line, text: $0.text) },
                                     actual: [], failure: nil)
-        if let unsupported = Support.unsupported(in: file) {
-            result.status = .failed
-            result.failure = unsupported
-            return result
-        }
         for step in file.steps {
             result.steps += 1
             do {
@@ -145,9 +140,31 @@ struct RunState {
             try seen(sp: sp, method: method, path: path, params: params, step)
             record(step)
 
-        case .userPick, .userPickOther, .userCancel, .userEnterCode:
-            record(step)
-            throw StepError(message: "not supported yet: Apple SSO and tvOS steps come with issue 3", location: loc)
+        case .userPick(let mvpd, let asUser):
+            let sim = simulator
+            try user(step) { () throws(SimulationError) in try sim.userPick(mvpd, asUser: asUser) }
+        case .userPickOther:
+            let sim = simulator
+            try user(step) { () throws(SimulationError) in try sim.userPick(.otherProvider) }
+        case .userCancel:
+            let sim = simulator
+            try user(step) { () throws(SimulationError) in try sim.userPick(.cancelled) }
+        case .userEnterCode(let name, let password):
+            let sim = simulator
+            try user(step) { () throws(SimulationError) in try sim.userEnterCode(user: name, password: password) }
+        }
+        if let violation = simulator.violations.first {
+            throw StepError(message: violation.description, location: loc)
+        }
+    }
+
+    /// A user step outside the browser (Apple's picker, the second screen).
+    mutating func user(_ step: Located<Step>, _ act: () throws(SimulationError) -> Void) throws(StepError) {
+        record(step)
+        do {
+            try act()
+        } catch {
+            throw StepError(message: error.message, location: step.location)
         }
     }
 
@@ -224,6 +241,10 @@ struct RunState {
         }
         if !simulator.isIdle {
             throw StepError(message: "the run never settled (more than \(ScenarioRunner.maxEvents) events)", location: location)
+        }
+        simulator.checkSettled()
+        if let violation = simulator.violations.first {
+            throw StepError(message: violation.description, location: location)
         }
         for (i, name) in simulator.appNames.enumerated() {
             if let extra = simulator.pendingCallbacks(app: i).first {

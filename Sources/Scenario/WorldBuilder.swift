@@ -5,11 +5,11 @@ import ScenarioSyntax
 import Simulation
 
 /// Turns a scenario's header and world statements into what the simulated runtime starts from.
-enum WorldBuilder {
+public enum WorldBuilder {
     /// The seed when a scenario names none: fixed, so every run of every file is reproducible.
     static let defaultSeed: UInt64 = 0x5EED
 
-    static func setup(for file: ScenarioFile) -> SimulationSetup {
+    public static func setup(for file: ScenarioFile) -> SimulationSetup {
         let sps = file.sps
         let mvpds = file.mvpds
         var world = World(serviceProviders: [], identityProviders: [], users: [], requestors: [])
@@ -17,9 +17,17 @@ enum WorldBuilder {
             let described = mvpds.filter { $0.sps.contains(sp.name) }.map(mvpd)
             world.serviceProviders.append(World.ServiceProvider(name: sp.name, url: EngineConfiguration.normalizeSP(sp.url), mvpds: described))
         }
+        // TempPass pseudo-MVPDs have no identity provider: the SP grants them by itself.
         var idps: [String] = []
-        for m in mvpds where !idps.contains(m.id) { idps.append(m.id) }
+        for m in mvpds where m.tempPass == nil && m.promoTempPass == nil && !idps.contains(m.id) { idps.append(m.id) }
         world.identityProviders = idps.map { World.IdentityProvider(mvpdID: $0) }
+        var passes: [String] = []
+        for m in mvpds where !passes.contains(m.id) {
+            if let ttl = m.tempPass ?? m.promoTempPass {
+                passes.append(m.id)
+                world.tempPasses.append(World.TempPass(mvpdID: m.id, ttl: ttl, promotional: m.tempPass == nil))
+            }
+        }
         world.users = file.users.map { u in
             World.User(name: u.name, password: u.password, mvpdID: u.mvpd, allow: u.allow, deny: u.deny,
                        denyMessage: u.denyMessage,

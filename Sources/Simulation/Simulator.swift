@@ -1,6 +1,7 @@
 import Entitlement
 import MockPass
 import PassModel
+import PassXML
 
 /// Everything a simulated run starts from.
 public struct SimulationSetup: Sendable {
@@ -32,26 +33,37 @@ public final class Simulator {
     public var network = SimulatedNetwork()
     /// The device's browser; the app that opened it last owns it.
     public private(set) var browser = Browser()
+    /// The second screen where a tvOS user enters the registration code (its own browser and cookies).
+    public private(set) var secondScreen = Browser()
+    private var secondScreenCookies = CookieJar()
+    /// The device's shared store of authN tokens (iOS passive SSO).
+    public private(set) var sharedStore: SharedAuthentication?
+    /// The last registration code shown (`status(REGCODE, code)`), for `user enter-code`.
+    public private(set) var lastRegistrationCode: String?
 
     struct App {
         var name: String
         var engine: Engine
         var cookies = CookieJar()
         var callbacks: [Callback] = []
+        var monitor: InvariantMonitor
     }
     private var apps: [App]
+    private let world: World
 
     enum Event: Sendable {
         case engineResult(app: Int, RequestID, HTTPResult)
         case engineTimer(app: Int, TimerID)
         case browserResult(load: Int, HTTPResult)
+        case secondScreenResult(load: Int, HTTPResult)
     }
     private var events = EventQueue<Event>()
     private let bases: [(host: LoggedRequest.Host, url: String)]
 
     public init(_ setup: SimulationSetup) {
         mock = MockPass(world: setup.world, seed: setup.seed)
-        apps = setup.apps.map { App(name: $0, engine: Engine(configuration: setup.engine)) }
+        world = setup.world
+        apps = setup.apps.map { App(name: $0, engine: Engine(configuration: setup.engine), monitor: InvariantMonitor(app: $0)) }
         bases = setup.world.serviceProviders.map { (LoggedRequest.Host.sp($0.name), $0.url) }
             + setup.world.identityProviders.map { (LoggedRequest.Host.idp($0.mvpdID), $0.url) }
         for (host, _) in bases { network.links[host] = setup.links[host] ?? SimulatedNetwork.Link() }
@@ -61,7 +73,17 @@ public final class Simulator {
 
     /// The app (by index) calls the API at the current instant.
     public func call(_ call: Call, app: Int = 0) {
+        apps[app].monitor.called(call)
+        if case .setRequestor = call { apps[app].engine.adoptSharedStore(sharedStore) }
         perform(apps[app].engine.handle(call, at: now), app: app)
+    }
+
+    /// Invariant violations seen so far, across apps, in the order found.
+    public var violations: [InvariantViolation] { apps.flatMap(\.monitor.violations) }
+
+    /// Checks what must hold once nothing is pending (call when the run is idle).
+    public func checkSettled() {
+        for i in apps.indices { apps[i].monitor.settled() }
     }
 
     public func appIndex(_ name: String) -> Int? { apps.firstIndex { $0.name == name } }
@@ -84,6 +106,69 @@ public final class Simulator {
         load(fetch)
         return true
     }
+
+    /// `user pick ID [as NAME]`: the user picks an MVPD in Apple's picker. For a `SUPPORTED` MVPD the
+    /// device's Apple account (NAME, by default the first user at that MVPD) supplies Apple's token,
+    /// which the simulation gets from the MVPD's IdP at once (Apple's framework holds it already).
+    public func userPick(_ mvpdID: String, asUser: String?) throws(SimulationError) {
+        let app = try pickerApp()
+        guard let mvpd = apps[app].engine.pickerShown?.first(where: { $0.id == mvpdID }) else {
+            throw SimulationError("\(mvpdID) is not in the picker")
+        }
+        var token: String?
+        if mvpd.boardingStatus == .supported {
+            guard let user = world.users.first(where: { $0.mvpdID == mvpdID && (asUser == nil || $0.name == asUser) }) else {
+                throw SimulationError("no user \(asUser.map { "'\($0)' " } ?? "")at \(mvpdID) for the device's Apple account")
+            }
+            guard let idp = world.identityProviders.first(where: { $0.mvpdID == mvpdID }) else {
+                throw SimulationError("\(mvpdID) has no identity provider")
+            }
+            let request = HTTPRequest.form(idp.url + "/platform-sso", [("username", user.name), ("password", user.password)])
+            let response = mock.handle(request, at: now)
+            guard response.status == 200 else { throw SimulationError("Apple's token for \(user.name) was refused (HTTP \(response.status))") }
+            token = SAML.encodeForPost(response.bodyText)
+        }
+        perform(apps[app].engine.tvProviderPicker(.picked(mvpdID: mvpdID, appleToken: token), at: now), app: app)
+    }
+
+    /// `user pick other` / `user cancel` in Apple's picker.
+    public func userPick(_ outcome: PickerOutcome) throws(SimulationError) {
+        let app = try pickerApp()
+        perform(apps[app].engine.tvProviderPicker(outcome, at: now), app: app)
+    }
+
+    private func pickerApp() throws(SimulationError) -> Int {
+        guard let app = apps.firstIndex(where: { $0.engine.pickerShown != nil }) else {
+            throw SimulationError("Apple's TV-provider picker is not shown")
+        }
+        return app
+    }
+
+    /// `user enter-code`: on a second screen, the user opens the SP's login page for the last
+    /// registration code and logs in; the step returns once that browser has stopped again.
+    public func userEnterCode(user: String, password: String) throws(SimulationError) {
+        guard let code = lastRegistrationCode else { throw SimulationError("no registration code was shown") }
+        guard let request = mock.log.last(where: { $0.method == "POST" && $0.path.hasSuffix("/regcode") }),
+              case .sp(let spName) = request.host,
+              let sp = world.serviceProviders.first(where: { $0.name == spName }) else {
+            throw SimulationError("no registration-code request reached an SP")
+        }
+        let requestor = request.path.split(separator: "/").dropLast().last.map(String.init) ?? ""
+        let query = FormCoding.encode([
+            ("requestor_id", requestor), ("mso_id", request.parameter("mvpd") ?? ""), ("reg_code", code),
+            ("domain_name", "adobe.com"), ("redirect_url", Simulator.secondScreenDone),
+        ])
+        if let fetch = secondScreen.open(sp.url + "/api/v1/authenticate?" + query, owner: "second screen") { loadSecondScreen(fetch) }
+        run { secondScreen.isStopped }
+        guard let fetch = secondScreen.fill(["username": user, "password": password]) else {
+            throw SimulationError("the second screen shows no login form: \(secondScreen.location ?? "closed")")
+        }
+        loadSecondScreen(fetch)
+        run { secondScreen.isStopped }
+    }
+
+    /// Where the second screen lands once the code is used (a page the user reads; it stops there).
+    public static let secondScreenDone = "passim-second-screen://done"
 
     /// `user back`: the user closes the browser; its pending load is dropped.
     public func userBack() {
@@ -127,6 +212,11 @@ public final class Simulator {
                 apps[browserOwner].cookies.store(from: r, url: url)
             }
             if let next = browser.receive(result, load: loadID) { load(next) }
+        case .secondScreenResult(let loadID, let result):
+            if case .response(let r) = result, case .loading(let url, _) = secondScreen.state {
+                secondScreenCookies.store(from: r, url: url)
+            }
+            if let next = secondScreen.receive(result, load: loadID) { loadSecondScreen(next) }
         }
         return true
     }
@@ -138,6 +228,8 @@ public final class Simulator {
             switch action {
             case .deliver(let callback):
                 apps[app].callbacks.append(callback)
+                apps[app].monitor.delivered(callback, engine: apps[app].engine, at: now)
+                if case .status(StatusCode.registrationCode, let code?) = callback { lastRegistrationCode = code }
                 // The app's delegate opens the browser on navigateToUrl, as a real app does.
                 if case .navigateToUrl(let url, _) = callback {
                     userBack()
@@ -155,6 +247,8 @@ public final class Simulator {
                 events.schedule(.engineTimer(app: app, id), at: max(at, now))
             case .cancelTimer(let id):
                 events.removeAll { if case .engineTimer(app, id) = $0 { return true } else { return false } }
+            case .writeSharedStore(let shared):
+                sharedStore = shared
             }
         }
     }
@@ -166,6 +260,15 @@ public final class Simulator {
         switch exchange(request) {
         case .answer(let result, let after):
             events.schedule(.browserResult(load: fetch.load, result), at: now + after)
+        case .never:
+            break
+        }
+    }
+
+    private func loadSecondScreen(_ fetch: Browser.Fetch) {
+        switch exchange(secondScreenCookies.apply(to: fetch.request)) {
+        case .answer(let result, let after):
+            events.schedule(.secondScreenResult(load: fetch.load, result), at: now + after)
         case .never:
             break
         }
@@ -185,4 +288,11 @@ public final class Simulator {
         let trimmed = basePath.hasSuffix("/") ? String(basePath.dropLast()) : basePath
         return path.hasPrefix(trimmed) ? String(path.dropFirst(trimmed.count)) : path
     }
+}
+
+/// A user step the simulation cannot carry out in the current state.
+public struct SimulationError: Error, Hashable, Sendable, CustomStringConvertible {
+    public var message: String
+    public init(_ message: String) { self.message = message }
+    public var description: String { message }
 }

@@ -9,6 +9,7 @@ struct EngineHarness {
     var callbacks: [Callback] = []
     var sent: [(RequestID, HTTPRequest)] = []
     var timers: [TimerID: Instant] = [:]
+    var sharedStore: SharedAuthentication?
 
     mutating func absorb(_ actions: [EngineAction]) {
         for a in actions {
@@ -17,6 +18,7 @@ struct EngineHarness {
             case .send(let id, let r): sent.append((id, r))
             case .startTimer(let id, let at): timers[id] = at
             case .cancelTimer(let id): timers[id] = nil
+            case .writeSharedStore(let shared): sharedStore = shared
             }
         }
     }

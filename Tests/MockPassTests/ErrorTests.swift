@@ -12,7 +12,7 @@ import Testing
             #expect(r.headers["Content-Type"]?.hasPrefix("text/plain") == true)
         }
         #expect(m.log.isEmpty)
-        for url in ["https://sp.auth.test/", "https://sp.auth.test/authorizeDevice", "https://sp.auth.test/Config/REQ1",
+        for url in ["https://sp.auth.test/", "https://sp.auth.test/authorizeDevices", "https://sp.auth.test/Config/REQ1",
                     "https://comcast.idp.test/", "https://comcast.idp.test/sso/extra",
                     "https://sp2.auth.test/config/REQ3"] {
             #expect(m.handle(HTTPRequest(method: "GET", url: url), at: .simulationStart).status == 404, "\(url)")
@@ -32,11 +32,23 @@ import Testing
             ("GET", "https://comcast.idp.test/sso", "POST"),
             ("PUT", "https://comcast.idp.test/login", "POST"),
             ("get", "https://comcast.idp.test/slo", "POST"),
+            ("GET", "https://comcast.idp.test/platform-sso", "POST"),
+            ("GET", "https://sp.auth.test/authorizeDevice", "POST"),
+            ("GET", "https://sp.auth.test/deviceShortAuthorize", "POST"),
+            ("GET", "https://sp.auth.test/preauthorize", "POST"),
+            ("GET", "https://sp.auth.test/getMetadataDevice", "POST"),
+            ("GET", "https://sp.auth.test/authenticate/freepreview", "POST"),
+            ("GET", "https://sp.auth.test/reggie/v1/REQ1/regcode", "POST"),
+            ("POST", "https://sp.auth.test/api/v1/checkauthn/ABCDEFG", "GET"),
+            ("POST", "https://sp.auth.test/api/v1/authenticate", "GET"),
+            ("GET", "https://sp.auth.test/api/v1/tokens/authn", "POST"),
+            ("POST", "https://sp.auth.test/api/v1/logout", "DELETE"),
         ]
         for (method, url, allowed) in cases {
             let r = m.handle(HTTPRequest(method: method, url: url), at: .simulationStart)
             #expect(r.status == 405, "\(method) \(url)")
             #expect(r.headers["Allow"] == allowed)
+            #expect(r.headers["Content-Type"]?.hasPrefix("text/plain") == true)
         }
     }
 

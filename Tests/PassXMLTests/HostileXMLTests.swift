@@ -20,6 +20,13 @@ import PassXML
             run { try AuthnTokenXML.parse($0) },
             run { try SessionDeviceXML.parse($0) },
             run { try HTMLPageXML.parse($0) },
+            run { try AuthzTokenXML.parse($0) },
+            run { try AuthorizeDeviceXML.parse($0) },
+            run { try ErrorXML.parse($0) },
+            run { try ShortMediaTokenXML.parse($0) },
+            run { try PreauthorizeXML.parse($0) },
+            run { try MetadataXML.parse($0) },
+            run { try SessionDeviceXML.parseUserMeta($0) },
             run { try SAML.parseResponse(SAML.decodeFromPost(SAML.encodeForPost(String(decoding: $0, as: UTF8.self)))) },
         ]
     }

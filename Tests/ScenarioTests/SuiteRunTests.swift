@@ -99,15 +99,4 @@ func temporaryScenario(_ text: String, name: String = "t") -> String {
         #expect(result.failure?.message == "engine idle, expected setRequestorComplete(1)")
     }
 
-    @Test func laterFeaturesAreNotSupportedYet() {
-        let path = temporaryScenario(Self.world + """
-            > setRequestor("REQ1")
-            < setRequestorComplete(1)
-            > getAuthorization("CNN")
-            """)
-        let result = SuiteRun().run(paths: [path]).results[0]
-        #expect(result.status == .failed)
-        #expect(result.failure?.message == "not supported yet: getAuthorization")
-        #expect(result.failure?.location.line == 7)
-    }
 }

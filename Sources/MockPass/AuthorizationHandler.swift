@@ -1,0 +1,140 @@
+import PassModel
+import PassXML
+
+/// `authorizeDevice`, `deviceShortAuthorize`, `preauthorize` and `getMetadataDevice` (facts §4).
+extension MockPass {
+    static let notAuthenticated = "User not authenticated"
+    static let notAuthorized = "User not authorized"
+    static let deniedByMVPD = "authorization_denied_by_mvpd"
+    static let mediaTokenTTL = Millis.minutes(5)
+
+    /// A resource in the user's `allow` list gets a token that ends with the authN token or after the
+    /// requestor's authZ TTL, whichever comes first; a TempPass token authorizes everything until the
+    /// TempPass ends. Otherwise 403 with the MVPD's deny message (or "") as details.
+    mutating func authorizeDevice(_ sp: World.ServiceProvider, _ r: IncomingRequest,
+                                  at now: Instant) throws(HandlerFailure) -> HTTPResponse {
+        let resource = try r.required("resource_id")
+        let requestorID = try r.required("requestor_id")
+        let mvpdID = try r.required("mso_id")
+        let deviceID = try r.required("device_id")
+        let resourceName = try MockPass.resourceName(resource)
+        let requestor = try knownRequestor(requestorID, at: sp)
+        let issued = try verifiedAuthentication(r, at: now)
+        guard mvpdID == issued.token.mvpdID else {
+            throw .badRequest("mso_id \(mvpdID) does not match the authentication token's MVPD \(issued.token.mvpdID)")
+        }
+        if let refusal = decision(for: issued.subject, resource: resourceName) { throw .xml(403, MockPass.notAuthorized, details: refusal) }
+        let expires: Instant
+        switch issued.subject {
+        case .tempPass: expires = issued.token.expires
+        case .user: expires = min(now + requestor.authzTTL, issued.token.expires)
+        }
+        let token = AuthzToken(sessionGUID: issued.token.guid, requestorID: requestorID, resourceID: resource,
+                               mvpdID: issued.token.mvpdID, deviceID: deviceID, expires: expires.wholeSeconds)
+        issuedAuthz.insert(token)
+        return Reply.xml(AuthorizeDeviceXML.build(.token(token), issuedAt: now))
+    }
+
+    /// The short media token for an authZ token this mock issued, still valid, for `session_guid`.
+    /// Only plain GUIDs are accepted (`hashed_guid` must not be `true`).
+    mutating func deviceShortAuthorize(_ r: IncomingRequest, at now: Instant) throws(HandlerFailure) -> HTTPResponse {
+        let sessionGUID = try r.required("session_guid")
+        let text = try r.required("authz_token")
+        if r.parameter("hashed_guid")?.lowercased() == "true" { throw .badRequest("hashed_guid=true is not supported") }
+        let token: AuthzToken
+        do {
+            token = try AuthzTokenXML.parse(Array(text.utf8))
+        } catch {
+            throw .badRequest("malformed authz_token: \(error.message)")
+        }
+        guard issuedAuthz.contains(token) else { throw .xml(403, "Unknown authorization token") }
+        guard now < token.expires else { throw .xml(403, "Authorization token expired") }
+        guard token.sessionGUID == sessionGUID else {
+            throw .xml(403, "session_guid does not match the authorization token")
+        }
+        let media = ShortMediaToken(sessionGUID: token.sessionGUID, requestorID: token.requestorID,
+                                    resourceID: token.resourceID, ttl: MockPass.mediaTokenTTL, issueTime: now,
+                                    mvpdID: token.mvpdID)
+        return HTTPResponse(status: 200, contentType: Reply.plainToken, text: ShortMediaTokenXML.serialize(media))
+    }
+
+    /// One decision per `resource_id`, in request order (repeats included).
+    func preauthorize(_ sp: World.ServiceProvider, _ r: IncomingRequest, at now: Instant) throws(HandlerFailure) -> HTTPResponse {
+        let requestorID = try r.required("requestor_id")
+        let resources = r.parameters.filter { $0.0 == "resource_id" }.map(\.1)
+        var names: [String] = []
+        for resource in resources {
+            guard !resource.isEmpty else { throw .badRequest("empty resource_id") }
+            names.append(try MockPass.resourceName(resource))
+        }
+        _ = try knownRequestor(requestorID, at: sp)
+        let issued = try verifiedAuthentication(r, at: now)
+        let decisions = zip(resources, names).map { resource, name in
+            let refusal = decision(for: issued.subject, resource: name)
+            return PreauthorizeXML.Decision(
+                resourceID: resource, authorized: refusal == nil,
+                error: refusal.map { ErrorBody(status: 403, message: MockPass.deniedByMVPD, details: $0) })
+        }
+        return Reply.xml(PreauthorizeXML.build(decisions))
+    }
+
+    /// The device id the request sent, when the requestor enables that metadata.
+    func metadataDevice(_ sp: World.ServiceProvider, _ r: IncomingRequest) throws(HandlerFailure) -> HTTPResponse {
+        let requestorID = try r.required("requestor_id")
+        let deviceID = try r.required("device_id")
+        guard let requestor = world.requestor(requestorID), requestor.isAt(sp), requestor.deviceID else {
+            throw .xml(403, "Device ID metadata is not available to requestor \(requestorID)")
+        }
+        return Reply.xml(MetadataXML.build(deviceID: deviceID))
+    }
+
+    // MARK: - Shared checks
+
+    /// The `authentication_token` field: a token this mock issued, unchanged and unexpired, else 401.
+    /// A field that is not a token at all (or hostile XML) is a 400.
+    func verifiedAuthentication(_ r: IncomingRequest, at now: Instant) throws(HandlerFailure) -> IssuedAuthn {
+        let text = try r.required("authentication_token")
+        let token: AuthnToken
+        do {
+            token = try AuthnTokenXML.parse(Array(text.utf8))
+        } catch {
+            throw .badRequest("malformed authentication_token: \(error.message)")
+        }
+        guard let issued = issuedAuthn[token.guid], issued.token == token, now < token.expires else {
+            throw .xml(401, MockPass.notAuthenticated)
+        }
+        return issued
+    }
+
+    func knownRequestor(_ id: String, at sp: World.ServiceProvider) throws(HandlerFailure) -> World.Requestor {
+        guard let requestor = world.requestor(id), requestor.isAt(sp) else { throw .badRequest("unknown requestor \(id)") }
+        return requestor
+    }
+
+    /// nil when authorized, else the details of the refusal: the user's deny message for a resource in
+    /// `deny`, "" for one in neither list. A TempPass authorizes every resource.
+    func decision(for subject: TokenSubject, resource: String) -> String? {
+        guard case .user(let key) = subject else { return nil }
+        guard let user = world.user(mvpdID: key.mvpdID, name: key.userName) else { return "" }
+        if user.allow.contains(resource) { return nil }
+        if user.deny.contains(resource) { return user.denyMessage ?? "" }
+        return ""
+    }
+
+    /// A resource is a plain id or an MRSS document (`<rss><channel><title>ID</title>…`), whose
+    /// channel title is the id the MVPD decides on. A document that is not such MRSS is a 400.
+    static func resourceName(_ resource: String) throws(HandlerFailure) -> String {
+        let isSpace: (Unicode.Scalar) -> Bool = { $0 == " " || $0 == "\t" || $0 == "\r" || $0 == "\n" }
+        guard resource.unicodeScalars.first(where: { !isSpace($0) }) == "<" else { return resource }
+        let root: XMLElement
+        do {
+            root = try SafeXML.parse(resource)
+        } catch {
+            throw .badRequest("malformed MRSS resource: \(error.message)")
+        }
+        guard root.name == "rss", let title = root.child("channel")?.child("title")?.trimmedText, !title.isEmpty else {
+            throw .badRequest("MRSS resource without <rss><channel><title>")
+        }
+        return title
+    }
+}

@@ -1,0 +1,64 @@
+import PassModel
+import PassXML
+
+/// Routing for the endpoints the engine itself calls (authorization, TempPass, tvOS, Apple SSO,
+/// REST logout). They answer refusals with `ErrorXML` bodies, except a wrong method (405, text).
+extension MockPass {
+    private enum DeviceRoute {
+        case authorizeDevice, deviceShortAuthorize, preauthorize, getMetadataDevice, freePreview
+        case regcode(requestorID: String), checkAuthn(code: String), tokenExchange, restLogout
+
+        var method: String {
+            switch self {
+            case .checkAuthn: return "GET"
+            case .restLogout: return "DELETE"
+            default: return "POST"
+            }
+        }
+    }
+
+    /// nil when the path is not one of these endpoints.
+    private static func deviceRoute(_ path: String) -> DeviceRoute? {
+        switch path {
+        case "/authorizeDevice": return .authorizeDevice
+        case "/deviceShortAuthorize": return .deviceShortAuthorize
+        case "/preauthorize": return .preauthorize
+        case "/getMetadataDevice": return .getMetadataDevice
+        case "/authenticate/freepreview": return .freePreview
+        case "/api/v1/tokens/authn": return .tokenExchange
+        case "/api/v1/logout": return .restLogout
+        default: break
+        }
+        let segments = path.split(separator: "/", omittingEmptySubsequences: false).map(String.init)
+        if segments.count == 5, segments[0].isEmpty, segments[1] == "reggie", segments[2] == "v1",
+           !segments[3].isEmpty, segments[4] == "regcode" {
+            return .regcode(requestorID: segments[3])
+        }
+        if segments.count == 5, segments[0].isEmpty, segments[1] == "api", segments[2] == "v1",
+           segments[3] == "checkauthn", !segments[4].isEmpty {
+            return .checkAuthn(code: segments[4])
+        }
+        return nil
+    }
+
+    mutating func handleDeviceEndpoint(_ sp: World.ServiceProvider, _ r: IncomingRequest,
+                                       at now: Instant) throws(HandlerFailure) -> HTTPResponse? {
+        guard let route = MockPass.deviceRoute(r.path) else { return nil }
+        try r.expect(route.method)
+        do throws(HandlerFailure) {
+            switch route {
+            case .authorizeDevice: return try authorizeDevice(sp, r, at: now)
+            case .deviceShortAuthorize: return try deviceShortAuthorize(r, at: now)
+            case .preauthorize: return try preauthorize(sp, r, at: now)
+            case .getMetadataDevice: return try metadataDevice(sp, r)
+            case .freePreview: return try freePreview(sp, r, at: now)
+            case .regcode(let requestorID): return try createRegistrationCode(sp, r, requestorID: requestorID, at: now)
+            case .checkAuthn(let code): return try checkAuthentication(r, code: code, at: now)
+            case .tokenExchange: return try exchangePlatformToken(sp, r, at: now)
+            case .restLogout: return try deviceLogout(r)
+            }
+        } catch {
+            throw error.inXML
+        }
+    }
+}

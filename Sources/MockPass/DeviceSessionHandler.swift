@@ -1,0 +1,118 @@
+import PassModel
+import PassXML
+
+/// Device-bound sessions: how `sessionDevice` answers a device with no browser login (TempPass,
+/// tvOS codes, Apple SSO), TempPass itself, and REST API v1 logout.
+extension MockPass {
+    /// The device-bound session of (`device_id`, `requestor_id`): its token while unexpired; an
+    /// expired one is removed and the answer is `<sessionDevice/>`.
+    mutating func deviceBoundSession(_ r: IncomingRequest, at now: Instant) -> HTTPResponse {
+        guard let deviceID = r.parameter("device_id"), !deviceID.isEmpty,
+              let requestorID = r.parameter("requestor_id"), !requestorID.isEmpty else {
+            return Reply.xml(SessionDeviceXML.build(.none))
+        }
+        let key = DeviceKey(deviceID: deviceID, requestorID: requestorID)
+        guard let session = deviceSessions[key] else { return Reply.xml(SessionDeviceXML.build(.none)) }
+        guard now < session.token.expires else {
+            deviceSessions[key] = nil
+            return Reply.xml(SessionDeviceXML.build(.none))
+        }
+        return tokenReply(session.token, subject: session.subject, at: now)
+    }
+
+    /// `<sessionDevice>` with the token, and `<userMeta>` when the subject is a real user.
+    func tokenReply(_ token: AuthnToken, subject: TokenSubject, at now: Instant) -> HTTPResponse {
+        var meta: Value?
+        if case .user(let key) = subject, let user = world.user(mvpdID: key.mvpdID, name: key.userName) {
+            meta = MockPass.userMetadata(of: user, at: now)
+        }
+        return Reply.xml(SessionDeviceXML.build(.token(token), userMeta: meta))
+    }
+
+    /// REST API v1's `tokens/usermetadata` shape: `{"updated": now, "encrypted": [keys], "data": {…}}`.
+    /// `data` is the user's metadata in order, plus `userID` (their name) when it lacks one; a key
+    /// listed as encrypted carries `UserMetaCipher.encrypt(value)` instead of the value.
+    static func userMetadata(of user: World.User, at now: Instant) -> Value {
+        var data = user.meta
+        if !data.contains(where: { $0.key == "userID" }) { data.append(Value.Entry("userID", .string(user.name))) }
+        data = data.map { user.encrypted.contains($0.key) ? Value.Entry($0.key, UserMetaCipher.encrypt($0.value)) : $0 }
+        return .dict([
+            Value.Entry("updated", .int(Int(now.milliseconds))),
+            Value.Entry("encrypted", .list(user.encrypted.map(Value.string))),
+            Value.Entry("data", .dict(data)),
+        ])
+    }
+
+    /// Binds a new token for a real user to (device, requestor), replacing any earlier session there.
+    mutating func bindUser(_ user: UserKey, deviceID: String, requestorID: String, nameID: String,
+                           sessionIndex: String, at now: Instant) {
+        let ttl = world.requestor(requestorID)?.authnTTL ?? .hours(24)
+        let token = AuthnToken(guid: random.guid(), requestorID: requestorID, domainName: "adobe.com",
+                               expires: (now + ttl).wholeSeconds, mvpdID: user.mvpdID, deviceID: deviceID,
+                               nameID: nameID, sessionIndex: sessionIndex)
+        bind(token, subject: .user(user))
+    }
+
+    mutating func bind(_ token: AuthnToken, subject: TokenSubject) {
+        deviceSessions[DeviceKey(deviceID: token.deviceID, requestorID: token.requestorID)] =
+            DeviceSession(token: token, subject: subject)
+        issuedAuthn[token.guid] = IssuedAuthn(token: token, subject: subject)
+    }
+
+    /// `authenticate/freepreview` (facts §8). The first use of a TempPass on a device (and e-mail, for
+    /// a promotional one) starts it; until it ends every use answers 204 with the same expiry, after
+    /// that 403. Each 204 makes sure the device-bound session holds a token with that expiry: an
+    /// unchanged session keeps its token (and GUID), anything else gets a new one.
+    mutating func freePreview(_ sp: World.ServiceProvider, _ r: IncomingRequest,
+                              at now: Instant) throws(HandlerFailure) -> HTTPResponse {
+        let requestorID = try r.required("requestor_id")
+        let mvpdID = try r.required("mso_id")
+        let deviceID = try r.required("device_id")
+        let requestor = try knownRequestor(requestorID, at: sp)
+        guard world.mvpds(offeredBy: sp, to: requestor).contains(where: { $0.id == mvpdID }),
+              let tempPass = world.tempPass(for: mvpdID) else {
+            throw .badRequest("MVPD \(mvpdID) is not a TempPass offered to \(requestorID)")
+        }
+        var email: String?
+        if tempPass.promotional {
+            guard let data = r.parameter("generic_data"), !data.isEmpty else {
+                throw .badRequest("a promotional TempPass needs generic_data with an email")
+            }
+            let json: Value
+            do {
+                json = try Value(jsonText: data)
+            } catch {
+                throw .badRequest("malformed generic_data: \(error.message)")
+            }
+            guard let e = json["email"]?.stringValue, !e.isEmpty else {
+                throw .badRequest("generic_data has no email")
+            }
+            email = e
+        }
+        let key = TempPassKey(deviceID: deviceID, mvpdID: mvpdID, email: email)
+        let expires: Instant
+        if let known = tempPassExpiry[key] {
+            guard now < known else { throw .xml(403, "TempPass expired") }
+            expires = known
+        } else {
+            expires = (now + tempPass.ttl).wholeSeconds
+            tempPassExpiry[key] = expires
+        }
+        let existing = deviceSessions[DeviceKey(deviceID: deviceID, requestorID: requestorID)]
+        if existing?.subject != .tempPass(key) || existing?.token.expires != expires {
+            bind(AuthnToken(guid: random.guid(), requestorID: requestorID, domainName: "adobe.com", expires: expires,
+                            mvpdID: mvpdID, deviceID: deviceID, nameID: "", sessionIndex: ""),
+                 subject: .tempPass(key))
+        }
+        return Reply.noContent
+    }
+
+    /// `DELETE /api/v1/logout`: ends every device-bound session of the device (all requestors). It
+    /// leaves TempPass usage alone, and tokens already issued stay valid until they expire.
+    mutating func deviceLogout(_ r: IncomingRequest) throws(HandlerFailure) -> HTTPResponse {
+        _ = try r.required("requestor")
+        let deviceID = try r.required("deviceId")
+        deviceSessions = deviceSessions.filter { $0.key.deviceID != deviceID }
+        return Reply.noContent
+    }
+}

@@ -1,0 +1,84 @@
+import PassModel
+import PassXML
+
+/// tvOS registration codes (facts §1 "REST API v1", KB-REGCODE): the device asks for a code, polls
+/// `checkauthn`, and a second screen logs in through `/api/v1/authenticate` with that code.
+extension MockPass {
+    static let regCodeLength = 7
+
+    /// `POST /reggie/v1/{requestor}/regcode` → 201 JSON. Codes never repeat within one run (even
+    /// expired ones), so an old code stays "expired" rather than becoming someone else's.
+    mutating func createRegistrationCode(_ sp: World.ServiceProvider, _ r: IncomingRequest, requestorID: String,
+                                         at now: Instant) throws(HandlerFailure) -> HTTPResponse {
+        let deviceID = try r.required("deviceId")
+        let mvpdID = r.parameter("mvpd") ?? ""
+        let requestor = try knownRequestor(requestorID, at: sp)
+        if !mvpdID.isEmpty, !world.mvpds(offeredBy: sp, to: requestor).contains(where: { $0.id == mvpdID }) {
+            throw .badRequest("MVPD \(mvpdID) is not offered to \(requestorID)")
+        }
+        var code = random.code(MockPass.regCodeLength)
+        while registrationCodes[code] != nil { code = random.code(MockPass.regCodeLength) }
+        let rc = RegistrationCode(id: random.guid(), code: code, requestorID: requestorID, mvpdID: mvpdID,
+                                  deviceID: deviceID, generated: now, expires: now + requestor.regcodeTTL)
+        registrationCodes[code] = rc
+        let body = Value.dict([
+            Value.Entry("id", .string(rc.id)),
+            Value.Entry("code", .string(rc.code)),
+            Value.Entry("requestor", .string(rc.requestorID)),
+            Value.Entry("mvpd", .string(rc.mvpdID)),
+            Value.Entry("generated", .int(Int(rc.generated.milliseconds))),
+            Value.Entry("expires", .int(Int(rc.expires.milliseconds))),
+        ])
+        return HTTPResponse(status: 201, contentType: Reply.json, text: body.jsonText)
+    }
+
+    /// `GET /api/v1/checkauthn/{code}?requestor&deviceId`: 200 once a login used the code, 404 while
+    /// it waits, 410 when it expired or is not this device's and requestor's code.
+    func checkAuthentication(_ r: IncomingRequest, code: String, at now: Instant) throws(HandlerFailure) -> HTTPResponse {
+        let requestorID = try r.required("requestor")
+        let deviceID = try r.required("deviceId")
+        guard let rc = registrationCodes[code], rc.requestorID == requestorID, rc.deviceID == deviceID else {
+            throw .xml(410, "Unknown registration code")
+        }
+        if let mvpdID = rc.usedWithMVPD {
+            let body = "<authentication><requestor>\(SafeXML.escape(rc.requestorID))</requestor>"
+                + "<mvpd>\(SafeXML.escape(mvpdID))</mvpd></authentication>"
+            return Reply.xml(body)
+        }
+        guard now < rc.expires else { throw .xml(410, "Registration code expired") }
+        throw .xml(404, "Not authenticated yet")
+    }
+
+    /// The second screen's login: as `authenticate/saml`, for a code that is live, unused and the
+    /// requestor's. Refusals are text pages (a browser shows them).
+    mutating func authenticateWithCode(_ sp: World.ServiceProvider, _ r: IncomingRequest,
+                                       at now: Instant) throws(HandlerFailure) -> HTTPResponse {
+        let requestorID = try r.required("requestor_id")
+        let mvpdID = try r.required("mso_id")
+        let code = try r.required("reg_code")
+        let redirectURL = try r.required("redirect_url")
+        try requireLiveCode(code, requestorID: requestorID, at: now)
+        return try startLogin(sp, r, requestorID: requestorID, mvpdID: mvpdID, redirectURL: redirectURL,
+                              regCode: code, at: now)
+    }
+
+    /// Called by the assertion consumer once a second-screen login succeeded: uses up the code and
+    /// binds the user to the code's device and requestor.
+    mutating func completeCodeLogin(_ code: String, user: UserKey, assertion: Assertion, mvpdID: String,
+                                    at now: Instant) throws(HandlerFailure) {
+        guard var rc = registrationCodes[code] else { throw .badRequest("unknown registration code \(code)") }
+        try requireLiveCode(code, requestorID: rc.requestorID, at: now)
+        rc.usedWithMVPD = mvpdID
+        registrationCodes[code] = rc
+        bindUser(user, deviceID: rc.deviceID, requestorID: rc.requestorID, nameID: assertion.nameID,
+                 sessionIndex: assertion.sessionIndex, at: now)
+    }
+
+    private func requireLiveCode(_ code: String, requestorID: String, at now: Instant) throws(HandlerFailure) {
+        guard let rc = registrationCodes[code], rc.requestorID == requestorID else {
+            throw .badRequest("unknown registration code \(code)")
+        }
+        guard rc.usedWithMVPD == nil else { throw .badRequest("registration code \(code) was already used") }
+        guard now < rc.expires else { throw .badRequest("registration code \(code) has expired") }
+    }
+}

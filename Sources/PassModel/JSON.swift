@@ -1,0 +1,340 @@
+/// Why a JSON text was refused: a value with a message that names the place (a byte offset).
+public struct JSONError: Error, Hashable, Sendable, CustomStringConvertible {
+    public var message: String
+    public init(_ message: String) { self.message = message }
+    public var description: String { message }
+}
+
+/// JSON (RFC 8259) for `Value`: what the mock SP puts in `<userMeta>`, registration codes and
+/// `generic_data`. Hand-written rather than Foundation's so the text is byte-for-byte reproducible
+/// (keys in insertion order, no platform-dependent number formatting) and so hostile input meets
+/// explicit limits. Numbers are integers only: nothing in the simulated protocol carries a
+/// fraction, and refusing one beats silently rounding it.
+extension Value {
+    /// Compact JSON: no insignificant whitespace, dictionary keys in order, an MVPD as its id string.
+    public var jsonText: String {
+        var out = ""
+        Value.writeJSON(self, into: &out)
+        return out
+    }
+
+    /// Parses one JSON value (any type at top level). Containers nested deeper than `maxDepth`,
+    /// numbers with a fraction or exponent, integers outside `Int`, duplicate keys in one object,
+    /// invalid escapes and unpaired surrogates are refused.
+    public init(jsonText: String, maxDepth: Int = 64) throws(JSONError) {
+        var parser = JSONParser(Array(jsonText.utf8), maxDepth: maxDepth)
+        self = try parser.parseDocument()
+    }
+
+    private static func writeJSON(_ v: Value, into out: inout String) {
+        switch v {
+        case .null: out += "null"
+        case .bool(let b): out += b ? "true" : "false"
+        case .int(let i): out += String(i)
+        case .string(let s): writeJSONString(s, into: &out)
+        case .mvpd(let m): writeJSONString(m.id, into: &out)
+        case .list(let items):
+            out += "["
+            for (i, item) in items.enumerated() {
+                if i > 0 { out += "," }
+                writeJSON(item, into: &out)
+            }
+            out += "]"
+        case .dict(let entries):
+            out += "{"
+            for (i, entry) in entries.enumerated() {
+                if i > 0 { out += "," }
+                writeJSONString(entry.key, into: &out)
+                out += ":"
+                writeJSON(entry.value, into: &out)
+            }
+            out += "}"
+        }
+    }
+
+    private static func writeJSONString(_ s: String, into out: inout String) {
+        out += "\""
+        for c in s.unicodeScalars {
+            switch c {
+            case "\"": out += "\\\""
+            case "\\": out += "\\\\"
+            case "\n": out += "\\n"
+            case "\r": out += "\\r"
+            case "\t": out += "\\t"
+            case "\u{08}": out += "\\b"
+            case "\u{0C}": out += "\\f"
+            default:
+                if c.value < 0x20 {
+                    out += "\\u" + String(c.value, radix: 16).leftPad(4)
+                } else {
+                    out.unicodeScalars.append(c)
+                }
+            }
+        }
+        out += "\""
+    }
+}
+
+/// An iterative parser: containers live on an explicit stack, so even a caller-chosen huge
+/// `maxDepth` cannot overflow the call stack.
+private struct JSONParser {
+    private enum Frame {
+        case list([Value])
+        case dict([Value.Entry], keys: Set<String>, pendingKey: String?)
+    }
+
+    private let bytes: [UInt8]
+    private let maxDepth: Int
+    private var i = 0
+
+    init(_ bytes: [UInt8], maxDepth: Int) {
+        self.bytes = bytes
+        self.maxDepth = maxDepth
+    }
+
+    mutating func parseDocument() throws(JSONError) -> Value {
+        skipSpace()
+        let v = try parseValue()
+        skipSpace()
+        guard i == bytes.count else { throw error("unexpected \(describe(bytes[i])) after the value") }
+        return v
+    }
+
+    private mutating func parseValue() throws(JSONError) -> Value {
+        var stack: [Frame] = []
+        while true {
+            skipSpace()
+            guard i < bytes.count else { throw error("unexpected end of input, expected a value") }
+            var value: Value
+            switch bytes[i] {
+            case UInt8(ascii: "["), UInt8(ascii: "{"):
+                guard stack.count < maxDepth else { throw error("nesting deeper than \(maxDepth) levels") }
+                let isList = bytes[i] == UInt8(ascii: "[")
+                i += 1
+                skipSpace()
+                if isList {
+                    if peek(UInt8(ascii: "]")) {
+                        i += 1
+                        value = .list([])
+                    } else {
+                        stack.append(.list([]))
+                        continue
+                    }
+                } else {
+                    if peek(UInt8(ascii: "}")) {
+                        i += 1
+                        value = .dict([])
+                    } else {
+                        let key = try parseKey()
+                        stack.append(.dict([], keys: [key], pendingKey: key))
+                        continue
+                    }
+                }
+            case UInt8(ascii: "\""):
+                value = .string(try parseString())
+            case UInt8(ascii: "t"): try literal("true"); value = .bool(true)
+            case UInt8(ascii: "f"): try literal("false"); value = .bool(false)
+            case UInt8(ascii: "n"): try literal("null"); value = .null
+            case UInt8(ascii: "-"), UInt8(ascii: "0")...UInt8(ascii: "9"):
+                value = .int(try parseInteger())
+            default:
+                throw error("unexpected \(describe(bytes[i])), expected a value")
+            }
+
+            // Hand the finished value to the innermost open container, closing containers as they end.
+            while true {
+                guard let top = stack.popLast() else { return value }
+                skipSpace()
+                switch top {
+                case .list(var items):
+                    items.append(value)
+                    if peek(UInt8(ascii: ",")) {
+                        i += 1
+                        stack.append(.list(items))
+                    } else if peek(UInt8(ascii: "]")) {
+                        i += 1
+                        value = .list(items)
+                        continue
+                    } else {
+                        throw error(i < bytes.count ? "unexpected \(describe(bytes[i])) in an array, expected ',' or ']'"
+                                                     : "unexpected end of input in an array")
+                    }
+                case .dict(var entries, var keys, let pendingKey):
+                    entries.append(Value.Entry(pendingKey ?? "", value))
+                    if peek(UInt8(ascii: ",")) {
+                        i += 1
+                        skipSpace()
+                        let keyOffset = i
+                        let key = try parseKey()
+                        guard keys.insert(key).inserted else {
+                            throw JSONError("duplicate key \(Value.quote(key)) at offset \(keyOffset)")
+                        }
+                        stack.append(.dict(entries, keys: keys, pendingKey: key))
+                    } else if peek(UInt8(ascii: "}")) {
+                        i += 1
+                        value = .dict(entries)
+                        continue
+                    } else {
+                        throw error(i < bytes.count ? "unexpected \(describe(bytes[i])) in an object, expected ',' or '}'"
+                                                     : "unexpected end of input in an object")
+                    }
+                }
+                break
+            }
+        }
+    }
+
+    /// `"key"` then `:`.
+    private mutating func parseKey() throws(JSONError) -> String {
+        guard peek(UInt8(ascii: "\"")) else {
+            throw error(i < bytes.count ? "unexpected \(describe(bytes[i])), expected a string key"
+                                         : "unexpected end of input, expected a string key")
+        }
+        let key = try parseString()
+        skipSpace()
+        guard peek(UInt8(ascii: ":")) else { throw error("expected ':' after an object key") }
+        i += 1
+        return key
+    }
+
+    private mutating func parseString() throws(JSONError) -> String {
+        let start = i
+        i += 1  // opening quote
+        var out: [UInt8] = []
+        while true {
+            guard i < bytes.count else { throw JSONError("unterminated string starting at offset \(start)") }
+            let b = bytes[i]
+            switch b {
+            case UInt8(ascii: "\""):
+                i += 1
+                // Unescaped bytes came from a Swift String and escapes are encoded below, so this is valid UTF-8.
+                return String(decoding: out, as: UTF8.self)
+            case UInt8(ascii: "\\"):
+                i += 1
+                guard i < bytes.count else { throw JSONError("unterminated string starting at offset \(start)") }
+                let e = bytes[i]
+                i += 1
+                switch e {
+                case UInt8(ascii: "\""): out.append(0x22)
+                case UInt8(ascii: "\\"): out.append(0x5C)
+                case UInt8(ascii: "/"): out.append(0x2F)
+                case UInt8(ascii: "b"): out.append(0x08)
+                case UInt8(ascii: "f"): out.append(0x0C)
+                case UInt8(ascii: "n"): out.append(0x0A)
+                case UInt8(ascii: "r"): out.append(0x0D)
+                case UInt8(ascii: "t"): out.append(0x09)
+                case UInt8(ascii: "u"):
+                    let scalar = try parseUnicodeEscape()
+                    out.append(contentsOf: Array(String(Character(scalar)).utf8))
+                default:
+                    i -= 1
+                    throw error("invalid escape '\\\(String(decoding: [e], as: UTF8.self))'")
+                }
+            default:
+                guard b >= 0x20 else { throw error("unescaped control character \(describe(b)) in a string") }
+                out.append(b)
+                i += 1
+            }
+        }
+    }
+
+    /// After `\u`: four hex digits, and for a high surrogate the `\uDC00`-`\uDFFF` that must follow.
+    private mutating func parseUnicodeEscape() throws(JSONError) -> Unicode.Scalar {
+        let at = i - 2
+        let first = try hex4()
+        switch first {
+        case 0xD800...0xDBFF:
+            guard i + 1 < bytes.count, bytes[i] == UInt8(ascii: "\\"), bytes[i + 1] == UInt8(ascii: "u") else {
+                throw JSONError("unpaired surrogate \\u\(String(first, radix: 16, uppercase: true)) at offset \(at)")
+            }
+            i += 2
+            let second = try hex4()
+            guard (0xDC00...0xDFFF).contains(second) else {
+                throw JSONError("unpaired surrogate \\u\(String(first, radix: 16, uppercase: true)) at offset \(at)")
+            }
+            let value = 0x10000 + ((first - 0xD800) << 10) + (second - 0xDC00)
+            guard let scalar = Unicode.Scalar(value) else { throw JSONError("invalid \\u escape at offset \(at)") }
+            return scalar
+        case 0xDC00...0xDFFF:
+            throw JSONError("unpaired surrogate \\u\(String(first, radix: 16, uppercase: true)) at offset \(at)")
+        default:
+            guard let scalar = Unicode.Scalar(first) else { throw JSONError("invalid \\u escape at offset \(at)") }
+            return scalar
+        }
+    }
+
+    private mutating func hex4() throws(JSONError) -> UInt32 {
+        var v: UInt32 = 0
+        for _ in 0..<4 {
+            guard i < bytes.count else { throw error("unexpected end of input in a \\u escape") }
+            let b = bytes[i]
+            let d: UInt32
+            switch b {
+            case UInt8(ascii: "0")...UInt8(ascii: "9"): d = UInt32(b - UInt8(ascii: "0"))
+            case UInt8(ascii: "a")...UInt8(ascii: "f"): d = UInt32(b - UInt8(ascii: "a") + 10)
+            case UInt8(ascii: "A")...UInt8(ascii: "F"): d = UInt32(b - UInt8(ascii: "A") + 10)
+            default: throw error("invalid hex digit \(describe(b)) in a \\u escape")
+            }
+            v = v * 16 + d
+            i += 1
+        }
+        return v
+    }
+
+    /// RFC 8259's number grammar; a fraction or exponent is well-formed JSON but refused here.
+    private mutating func parseInteger() throws(JSONError) -> Int {
+        let start = i
+        var negative = false
+        if bytes[i] == UInt8(ascii: "-") {
+            negative = true
+            i += 1
+        }
+        guard i < bytes.count, isDigit(bytes[i]) else { throw JSONError("invalid number at offset \(start)") }
+        if bytes[i] == UInt8(ascii: "0"), i + 1 < bytes.count, isDigit(bytes[i + 1]) {
+            throw JSONError("invalid number at offset \(start): leading zeros are not allowed")
+        }
+        // Accumulate negatively so Int.min is representable.
+        var value = 0
+        var overflow = false
+        while i < bytes.count, isDigit(bytes[i]) {
+            let d = Int(bytes[i] - UInt8(ascii: "0"))
+            let (m, o1) = value.multipliedReportingOverflow(by: 10)
+            let (s, o2) = m.subtractingReportingOverflow(d)
+            overflow = overflow || o1 || o2
+            value = s
+            i += 1
+        }
+        if i < bytes.count, [UInt8(ascii: "."), UInt8(ascii: "e"), UInt8(ascii: "E")].contains(bytes[i]) {
+            throw JSONError("number at offset \(start): only integers are supported")
+        }
+        if negative {
+            guard !overflow else { throw JSONError("integer at offset \(start) is out of range") }
+            return value
+        }
+        guard !overflow, value != Int.min else { throw JSONError("integer at offset \(start) is out of range") }
+        return -value
+    }
+
+    private mutating func literal(_ word: String) throws(JSONError) {
+        let w = Array(word.utf8)
+        guard i + w.count <= bytes.count, Array(bytes[i..<i + w.count]) == w else {
+            throw error("invalid literal, expected '\(word)'")
+        }
+        i += w.count
+    }
+
+    private mutating func skipSpace() {
+        while i < bytes.count, [0x20, 0x09, 0x0A, 0x0D].contains(bytes[i]) { i += 1 }
+    }
+
+    private func peek(_ b: UInt8) -> Bool { i < bytes.count && bytes[i] == b }
+
+    private func isDigit(_ b: UInt8) -> Bool { b >= UInt8(ascii: "0") && b <= UInt8(ascii: "9") }
+
+    private func describe(_ b: UInt8) -> String {
+        if b >= 0x21, b < 0x7F { return "'" + String(UnicodeScalar(b)) + "'" }
+        return "byte 0x" + String(b, radix: 16, uppercase: true).leftPad(2)
+    }
+
+    private func error(_ message: String) -> JSONError { JSONError("\(message) at offset \(i)") }
+}

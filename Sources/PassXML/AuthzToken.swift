@@ -1,0 +1,75 @@
+import PassModel
+
+/// The SP's authorization token for one resource (facts §3, §4).
+public struct AuthzToken: Hashable, Sendable {
+    /// The authN token's GUID.
+    public var sessionGUID: String
+    public var requestorID: String
+    /// The resource exactly as the app named it (a plain id or an MRSS document).
+    public var resourceID: String
+    public var mvpdID: String
+    public var deviceID: String
+    public var expires: Instant
+
+    public init(sessionGUID: String, requestorID: String, resourceID: String, mvpdID: String, deviceID: String,
+                expires: Instant) {
+        self.sessionGUID = sessionGUID
+        self.requestorID = requestorID
+        self.resourceID = resourceID
+        self.mvpdID = mvpdID
+        self.deviceID = deviceID
+        self.expires = expires
+    }
+}
+
+/// `<authzToken><signatureInfo/><simpleAuthorizationToken>…</simpleAuthorizationToken></authzToken>`,
+/// wrapped in a root for the same reason as `AuthnTokenXML`. `simpleTokenTTL` is the milliseconds
+/// left at issue time; the struct has no issue time, so it is written only when `issuedAt` is given
+/// and is checked (an integer) but not kept when read.
+public enum AuthzTokenXML {
+    public static func build(_ t: AuthzToken, issuedAt: Instant? = nil) -> String {
+        var w = XMLWriter()
+        w.element("authzToken") { w in
+            w.leaf("signatureInfo", AuthnTokenXML.signatureMarker)
+            w.element("simpleAuthorizationToken") { w in
+                w.leaf("simpleTokenAuthenticationGuid", t.sessionGUID)
+                w.leaf("simpleTokenRequestorID", t.requestorID)
+                w.leaf("simpleTokenResourceID", t.resourceID)
+                w.leaf("simpleTokenMsoID", t.mvpdID)
+                w.leaf("simpleTokenDeviceID", t.deviceID)
+                w.leaf("simpleTokenExpires", t.expires.tokenDate)
+                if let issuedAt { w.leaf("simpleTokenTTL", String(max(0, (t.expires - issuedAt).value))) }
+            }
+        }
+        return w.text
+    }
+
+    /// Reads `<authzToken>` (also a bare `<simpleAuthorizationToken>` root). Every field is required
+    /// and non-empty except the device id; `simpleTokenTTL` is optional.
+    public static func parse(_ bytes: [UInt8]) throws(PassXMLError) -> AuthzToken {
+        try parse(element: SafeXML.parse(bytes))
+    }
+
+    static func parse(element root: XMLElement) throws(PassXMLError) -> AuthzToken {
+        let simple: XMLElement
+        switch root.name {
+        case "authzToken": simple = try root.require("simpleAuthorizationToken")
+        case "simpleAuthorizationToken": simple = root
+        default: throw PassXMLError("expected root element <authzToken>, found <\(root.name)>")
+        }
+        let expiresText = try simple.requireText("simpleTokenExpires")
+        guard let expires = Instant(tokenDate: expiresText) else {
+            throw PassXMLError("invalid date '\(expiresText)' in <simpleTokenExpires> (expected yyyy/MM/dd HH:mm:ss GMT +hhmm)")
+        }
+        if let ttl = simple.optionalText("simpleTokenTTL"), Int64(ttl) == nil {
+            throw PassXMLError("invalid TTL '\(ttl)' in <simpleTokenTTL> (expected milliseconds)")
+        }
+        return AuthzToken(
+            sessionGUID: try simple.requireText("simpleTokenAuthenticationGuid"),
+            requestorID: try simple.requireText("simpleTokenRequestorID"),
+            resourceID: try simple.requireText("simpleTokenResourceID"),
+            mvpdID: try simple.requireText("simpleTokenMsoID"),
+            deviceID: try simple.require("simpleTokenDeviceID").trimmedText,
+            expires: expires)
+    }
+}

@@ -1,0 +1,88 @@
+import Testing
+import PassModel
+
+@Suite struct JSONTests {
+    @Test func writesCompactTextInKeyOrder() {
+        let v = Value.dict([
+            Value.Entry("updated", .int(1_767_225_600_000)),
+            Value.Entry("encrypted", .list([.string("zip")])),
+            Value.Entry("data", .dict([Value.Entry("z", .null), Value.Entry("a", .bool(false)), Value.Entry("n", .int(-3))])),
+            Value.Entry("mvpd", .mvpd(MVPD(id: "Comcast", displayName: "Xfinity"))),
+        ])
+        #expect(v.jsonText == #"{"updated":1767225600000,"encrypted":["zip"],"data":{"z":null,"a":false,"n":-3},"mvpd":"Comcast"}"#)
+        #expect(Value.list([]).jsonText == "[]")
+        #expect(Value.dict([]).jsonText == "{}")
+    }
+
+    @Test func escapesStrings() {
+        #expect(Value.string("a\"b\\c/\n\r\t\u{08}\u{0C}\u{01}\u{1F}é😀").jsonText
+                == "\"a\\\"b\\\\c/\\n\\r\\t\\b\\f\\u0001\\u001fé😀\"")
+    }
+
+    @Test func roundTrips() throws {
+        let values: [Value] = [
+            .null, .bool(true), .int(0), .int(Int.max), .int(Int.min), .string(""), .string("\u{0}\u{7F} \"x\" é 😀"),
+            .list([.int(1), .list([.dict([])]), .string("s")]),
+            .dict([Value.Entry("", .int(1)), Value.Entry("k", .dict([Value.Entry("deep", .list([.null]))]))]),
+        ]
+        for v in values {
+            #expect(try Value(jsonText: v.jsonText) == v, "\(v)")
+        }
+    }
+
+    @Test func parsesWhitespaceEscapesAndSurrogates() throws {
+        let v = try Value(jsonText: " \n{ \"a\" : [ 1 , -0 , true , null ] ,\t\"b\\u00e9\\/\" : \"\\uD83D\\uDE00\\u0041\\n\" }\r\n")
+        #expect(v == .dict([
+            Value.Entry("a", .list([.int(1), .int(0), .bool(true), .null])),
+            Value.Entry("bé/", .string("😀A\n")),
+        ]))
+        #expect(try Value(jsonText: "\"\\uDBFF\\uDFFF\"") == .string("\u{10FFFF}"))
+        #expect(try Value(jsonText: "-9223372036854775808") == .int(Int.min))
+    }
+
+    @Test func refusesWithAClearMessage() {
+        let cases: [(String, String)] = [
+            ("1.5", "number at offset 0: only integers are supported"),
+            ("[1e3]", "number at offset 1: only integers are supported"),
+            ("2E-1", "number at offset 0: only integers are supported"),
+            ("9223372036854775808", "integer at offset 0 is out of range"),
+            ("-9223372036854775809", "integer at offset 0 is out of range"),
+            ("01", "invalid number at offset 0: leading zeros are not allowed"),
+            ("-", "invalid number at offset 0"),
+            ("", "unexpected end of input, expected a value at offset 0"),
+            ("[1,]", "unexpected ']', expected a value at offset 3"),
+            ("[1 2]", "unexpected '2' in an array, expected ',' or ']' at offset 3"),
+            ("{\"a\" 1}", "expected ':' after an object key at offset 5"),
+            ("{1:2}", "unexpected '1', expected a string key at offset 1"),
+            ("{\"a\":1,\"a\":2}", "duplicate key \"a\" at offset 7"),
+            ("{\"a\":1", "unexpected end of input in an object at offset 6"),
+            ("\"abc", "unterminated string starting at offset 0"),
+            ("\"a\u{01}\"", "unescaped control character byte 0x01 in a string at offset 2"),
+            ("\"\\x\"", "invalid escape '\\x' at offset 2"),
+            ("\"\\u12G4\"", "invalid hex digit 'G' in a \\u escape at offset 5"),
+            ("\"\\uD800\"", "unpaired surrogate \\uD800 at offset 1"),
+            ("\"\\uD800\\u0041\"", "unpaired surrogate \\uD800 at offset 1"),
+            ("\"\\uDC00\"", "unpaired surrogate \\uDC00 at offset 1"),
+            ("tru", "invalid literal, expected 'true' at offset 0"),
+            ("nul", "invalid literal, expected 'null' at offset 0"),
+            ("1 2", "unexpected '2' after the value at offset 2"),
+            ("'a'", "unexpected ''', expected a value at offset 0"),
+        ]
+        for (text, message) in cases {
+            #expect(throws: JSONError(message), "\(text)") { try Value(jsonText: text) }
+        }
+    }
+
+    @Test func depthIsLimited() throws {
+        let ok = String(repeating: "[", count: 64) + String(repeating: "]", count: 64)
+        #expect(try Value(jsonText: ok).jsonText == ok)
+        let deep = String(repeating: "[", count: 65) + String(repeating: "]", count: 65)
+        #expect(throws: JSONError("nesting deeper than 64 levels at offset 64")) { try Value(jsonText: deep) }
+        #expect(throws: JSONError("nesting deeper than 2 levels at offset 6")) {
+            try Value(jsonText: #"{"a":[{"b":{}}]}"#, maxDepth: 2)
+        }
+        // A huge limit must not turn a deep document into a stack overflow (the parser is iterative).
+        let huge = String(repeating: "[", count: 10_000) + String(repeating: "]", count: 10_000)
+        #expect(throws: Never.self) { _ = try Value(jsonText: huge, maxDepth: 1_000_000) }
+    }
+}
