@@ -1,4 +1,5 @@
 import ScenarioSyntax
+import Simulation
 
 /// One line of a transcript: what a step says, as written (expected) or as it happened (actual).
 public struct TranscriptLine: Hashable, Sendable {
@@ -23,6 +24,8 @@ public struct ScenarioResult: Sendable {
     public var actual: [TranscriptLine]
     /// Why it failed, where.
     public var failure: (message: String, location: SourceLocation)?
+    /// Everything the simulation did (calls, callbacks, HTTP exchanges, user actions), in order.
+    public var trace: [TraceEvent] = []
 
     /// The actual transcript as text: the bytes that must be identical across runs.
     public var transcript: String { actual.map { $0.text + "\n" }.joined() }

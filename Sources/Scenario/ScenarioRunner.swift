@@ -23,6 +23,7 @@ public struct ScenarioRunner {
                 try state.perform(step)
             } catch {
                 result.actual = state.actual
+                result.trace = state.simulator.trace
                 result.status = .failed
                 result.failure = (error.message, error.location)
                 return result
@@ -35,6 +36,7 @@ public struct ScenarioRunner {
             result.failure = (error.message, error.location)
         }
         result.actual = state.actual
+        result.trace = state.simulator.trace
         return result
     }
 }
@@ -107,6 +109,7 @@ struct RunState {
 
         case .userLogin(let user, let password):
             try waitForBrowser(step)
+            simulator.noteUser(step.text)
             guard simulator.userLogin(user: user, password: password) else {
                 record(step)
                 throw StepError(message: "no login form to fill: browser \(browserText)", location: loc)
@@ -116,6 +119,7 @@ struct RunState {
 
         case .userBack:
             try waitForBrowser(step)
+            simulator.noteUser(step.text)
             simulator.userBack()
             record(step)
 
@@ -161,6 +165,7 @@ struct RunState {
     /// A user step outside the browser (Apple's picker, the second screen).
     mutating func user(_ step: Located<Step>, _ act: () throws(SimulationError) -> Void) throws(StepError) {
         record(step)
+        simulator.noteUser(step.text)
         do {
             try act()
         } catch {

@@ -40,6 +40,13 @@ public final class Simulator {
     public private(set) var sharedStore: SharedAuthentication?
     /// The last registration code shown (`status(REGCODE, code)`), for `user enter-code`.
     public private(set) var lastRegistrationCode: String?
+    /// Everything that happened, in order (calls, callbacks, HTTP exchanges, user actions).
+    public private(set) var trace: [TraceEvent] = []
+
+    /// Records a user action in the trace (the runner names it as the scenario wrote it).
+    public func noteUser(_ action: String) {
+        trace.append(TraceEvent(time: now, kind: .user(action)))
+    }
 
     struct App {
         var name: String
@@ -52,10 +59,10 @@ public final class Simulator {
     private let world: World
 
     enum Event: Sendable {
-        case engineResult(app: Int, RequestID, HTTPResult)
+        case engineResult(app: Int, RequestID, HTTPResult, from: LoggedRequest.Host?)
         case engineTimer(app: Int, TimerID)
-        case browserResult(load: Int, HTTPResult)
-        case secondScreenResult(load: Int, HTTPResult)
+        case browserResult(load: Int, HTTPResult, from: LoggedRequest.Host?)
+        case secondScreenResult(load: Int, HTTPResult, from: LoggedRequest.Host?)
     }
     private var events = EventQueue<Event>()
     private let bases: [(host: LoggedRequest.Host, url: String)]
@@ -74,6 +81,7 @@ public final class Simulator {
     /// The app (by index) calls the API at the current instant.
     public func call(_ call: Call, app: Int = 0) {
         apps[app].monitor.called(call)
+        trace.append(TraceEvent(time: now, kind: .call(app: apps[app].name, call)))
         if case .setRequestor = call { apps[app].engine.adoptSharedStore(sharedStore) }
         perform(apps[app].engine.handle(call, at: now), app: app)
     }
@@ -174,6 +182,7 @@ public final class Simulator {
     public func userBack() {
         browser.close()
         events.removeAll { if case .browserResult = $0 { return true } else { return false } }
+
     }
 
     // MARK: Time
@@ -203,16 +212,26 @@ public final class Simulator {
         guard let entry = events.popFirst() else { return false }
         if entry.time > now { now = entry.time }
         switch entry.payload {
-        case .engineResult(let app, let id, let result):
+        case .engineResult(let app, _, let result, let host):
+            noteResponse(result, to: .engine(app: apps[app].name), from: host)
+        case .browserResult(_, let result, let host):
+            noteResponse(result, to: .browser, from: host)
+        case .secondScreenResult(_, let result, let host):
+            noteResponse(result, to: .secondScreen, from: host)
+        case .engineTimer:
+            break
+        }
+        switch entry.payload {
+        case .engineResult(let app, let id, let result, _):
             perform(apps[app].engine.receive(result, for: id, at: now), app: app)
         case .engineTimer(let app, let id):
             perform(apps[app].engine.timerFired(id, at: now), app: app)
-        case .browserResult(let loadID, let result):
+        case .browserResult(let loadID, let result, _):
             if case .response(let r) = result, case .loading(let url, _) = browser.state {
                 apps[browserOwner].cookies.store(from: r, url: url)
             }
             if let next = browser.receive(result, load: loadID) { load(next) }
-        case .secondScreenResult(let loadID, let result):
+        case .secondScreenResult(let loadID, let result, _):
             if case .response(let r) = result, case .loading(let url, _) = secondScreen.state {
                 secondScreenCookies.store(from: r, url: url)
             }
@@ -228,6 +247,7 @@ public final class Simulator {
             switch action {
             case .deliver(let callback):
                 apps[app].callbacks.append(callback)
+                trace.append(TraceEvent(time: now, kind: .callback(app: apps[app].name, callback)))
                 apps[app].monitor.delivered(callback, engine: apps[app].engine, at: now)
                 if case .status(StatusCode.registrationCode, let code?) = callback { lastRegistrationCode = code }
                 // The app's delegate opens the browser on navigateToUrl, as a real app does.
@@ -237,9 +257,9 @@ public final class Simulator {
                 }
             case .send(let id, let request):
                 let withCookies = apps[app].cookies.apply(to: request)
-                switch exchange(withCookies) {
-                case .answer(let result, let after):
-                    events.schedule(.engineResult(app: app, id, result), at: now + after)
+                switch exchange(withCookies, from: .engine(app: apps[app].name)) {
+                case .answer(let result, let after, let host):
+                    events.schedule(.engineResult(app: app, id, result, from: host), at: now + after)
                 case .never:
                     break
                 }
@@ -257,30 +277,49 @@ public final class Simulator {
 
     private func load(_ fetch: Browser.Fetch) {
         let request = apps[browserOwner].cookies.apply(to: fetch.request)
-        switch exchange(request) {
-        case .answer(let result, let after):
-            events.schedule(.browserResult(load: fetch.load, result), at: now + after)
+        switch exchange(request, from: .browser) {
+        case .answer(let result, let after, let host):
+            events.schedule(.browserResult(load: fetch.load, result, from: host), at: now + after)
         case .never:
             break
         }
     }
 
     private func loadSecondScreen(_ fetch: Browser.Fetch) {
-        switch exchange(secondScreenCookies.apply(to: fetch.request)) {
-        case .answer(let result, let after):
-            events.schedule(.secondScreenResult(load: fetch.load, result), at: now + after)
+        switch exchange(secondScreenCookies.apply(to: fetch.request), from: .secondScreen) {
+        case .answer(let result, let after, let host):
+            events.schedule(.secondScreenResult(load: fetch.load, result, from: host), at: now + after)
         case .never:
             break
         }
     }
 
-    private func exchange(_ request: HTTPRequest) -> SimulatedNetwork.Outcome {
+    private func noteResponse(_ result: HTTPResult, to party: TraceEvent.Party, from host: LoggedRequest.Host?) {
+        let kind: TraceEvent.Kind
+        switch result {
+        case .response(let r): kind = .response(to: party, status: r.status, failure: nil, host: host)
+        case .failure(let why): kind = .response(to: party, status: 0, failure: why, host: host)
+        case .timeout: kind = .response(to: party, status: 0, failure: "timed out", host: host)
+        }
+        trace.append(TraceEvent(time: now, kind: kind))
+    }
+
+    private enum Outcome {
+        case answer(HTTPResult, after: Millis, host: LoggedRequest.Host?)
+        case never
+    }
+
+    private func exchange(_ request: HTTPRequest, from party: TraceEvent.Party) -> Outcome {
         let host = mock.host(for: request.url)
+        trace.append(TraceEvent(time: now, kind: .request(from: party, method: request.method, url: request.url, host: host)))
         let relative = host.flatMap { h in bases.first { $0.host == h } }.flatMap { base in
             URLParts(request.url).map { Simulator.relativePath($0.path, base: base.url) }
         }
         let at = now
-        return network.exchange(request, host: host, relativePath: relative) { mock.handle($0, at: at) }
+        switch network.exchange(request, host: host, relativePath: relative, serve: { mock.handle($0, at: at) }) {
+        case .answer(let result, let after): return .answer(result, after: after, host: host)
+        case .never: return .never
+        }
     }
 
     static func relativePath(_ path: String, base: String) -> String {
