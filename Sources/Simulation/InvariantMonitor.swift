@@ -39,6 +39,9 @@ struct InvariantMonitor: Sendable {
     }
 
     mutating func delivered(_ callback: Callback, engine: Engine, at now: Instant) {
+        if engine.currentConfiguration == nil, InvariantMonitor.answersAQueuedCall(callback) {
+            violate(5, "\(callback.name) delivered before the engine was configured")
+        }
         switch callback {
         case .setRequestorComplete:
             if setRequestors == 0 { violate(1, "setRequestorComplete with no setRequestor waiting for it") }
@@ -76,6 +79,18 @@ struct InvariantMonitor: Sendable {
     mutating func settled() {
         if setRequestors > 0 { violate(1, "\(setRequestors) setRequestor call(s) never completed") }
         setRequestors = 0
+    }
+
+    /// Callbacks that only a queued call (authentication, authorization, preauthorization, metadata,
+    /// logout) can cause: none may come while the engine has no configuration.
+    static func answersAQueuedCall(_ callback: Callback) -> Bool {
+        switch callback {
+        case .displayProviderDialog, .presentTvProviderDialog, .navigateToUrl, .setToken, .tokenRequestFailed,
+             .preauthorizedResources, .setMetadataStatus:
+            return true
+        default:
+            return false
+        }
     }
 
     static func isSubsequence(_ xs: [String], of ys: [String]) -> Bool {

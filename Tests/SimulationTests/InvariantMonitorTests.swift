@@ -4,8 +4,20 @@ import Testing
 @testable import Simulation
 
 @Suite struct InvariantMonitorTests {
-    let engine = Engine(configuration: EngineConfiguration())
     let now = Instant.simulationStart
+    /// A configured engine with no token, so only the invariant under test can fire.
+    let engine: Engine = {
+        var e = Engine(configuration: EngineConfiguration())
+        for case .send(let id, _) in e.handle(.setRequestor(requestorID: "R", serviceProviders: nil), at: .simulationStart) {
+            let xml = "<config><requestor><id>R</id><name>R</name><mvpds/></requestor></config>"
+            _ = e.receive(.response(HTTPResponse(status: 200, contentType: "application/xml", text: xml)), for: id, at: .simulationStart)
+        }
+        return e
+    }()
+
+    @Test func theTestEngineIsConfigured() {
+        #expect(engine.currentConfiguration != nil)
+    }
 
     @Test func unaskedCallbacksViolateTheirInvariant() {
         var m = InvariantMonitor(app: "app")
@@ -40,6 +52,15 @@ import Testing
         #expect(m.violations.map(\.number) == [4])
         m.delivered(.setMetadataStatus(value: .null, encrypted: false, opcode: 0, arguments: d), engine: engine, at: now)
         #expect(m.violations.count == 1)
+    }
+
+    @Test func nothingAnswersAQueuedCallBeforeConfiguration() {
+        var m = InvariantMonitor(app: "app")
+        let unconfigured = Engine(configuration: EngineConfiguration())
+        m.called(.checkPreauthorizedResources(["A"], cache: true))
+        m.delivered(.preauthorizedResources([]), engine: unconfigured, at: now)
+        m.delivered(.displayProviderDialog([]), engine: unconfigured, at: now)
+        #expect(m.violations.map(\.number) == [5, 5])
     }
 
     @Test func everySetRequestorMustComplete() {
