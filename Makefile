@@ -1,7 +1,7 @@
 # Two entry points for a fresh machine (README.md): `make suite` and `make test`.
 # Each installs the system libraries first when they are missing.
 
-.PHONY: setup build suite test release clean
+.PHONY: setup build suite test release docs docs-check bench fuzz-smoke clean
 
 setup:
 	@missing=""; for p in libxml2-dev libcurl4-openssl-dev pkg-config; do \
@@ -22,6 +22,30 @@ test: setup
 
 release: setup
 	swift build -c release
+
+# The callback-order pages (docs/callbacks/), generated from the scenarios; commit the result.
+docs: build
+	.build/debug/passim doc Scenarios --out docs/callbacks
+
+# CI: the committed pages must be exactly what the scenarios generate now.
+docs-check: build
+	@tmp=$$(mktemp -d); \
+	if ! .build/debug/passim doc Scenarios --out "$$tmp" >/dev/null; then rm -rf "$$tmp"; exit 1; fi; \
+	if ! diff -r docs/callbacks "$$tmp"; then \
+	  echo "docs/callbacks is stale: run 'make docs' and commit the result"; rm -rf "$$tmp"; exit 1; fi; \
+	rm -rf "$$tmp"; echo "docs/callbacks is up to date"
+
+# The fuzzing checks CI runs: the libFuzzer targets' seed corpora replayed through their entry
+# points, and a short state-machine fuzz (README, "Fuzzing").
+fuzz-smoke: build
+	.build/debug/FuzzScenarioParser Scenarios
+	.build/debug/FuzzPassXML Fixtures/xml
+	.build/debug/FuzzMockRequest Fixtures/requests
+	.build/debug/passim fuzz --runs 300 --jobs 2 --seed 2026 --out .build/fuzz-failures
+
+# Suite throughput in a release build (BENCHMARKS.md).
+bench: setup
+	scripts/bench-suite.sh
 
 clean:
 	rm -rf .build

@@ -12,6 +12,7 @@ let package = Package(
     dependencies: [
         .package(url: "https://github.com/apple/swift-argument-parser", from: "1.5.0"),
         .package(url: "https://github.com/apple/swift-crypto", from: "3.12.3"),
+        .package(url: "https://github.com/apple/swift-nio", from: "2.81.0"),
     ],
     targets: [
         .systemLibrary(name: "CLibXML2", pkgConfig: "libxml-2.0", providers: [.apt(["libxml2-dev"])]),
@@ -22,10 +23,23 @@ let package = Package(
         .target(name: "Entitlement", dependencies: ["PassModel", "PassXML", .product(name: "Crypto", package: "swift-crypto")]),
         .target(name: "MockPass", dependencies: ["PassModel", "PassXML"]),
         .target(name: "Simulation", dependencies: ["Entitlement", "MockPass", "PassXML", "PassModel"]),
+        .target(name: "Live", dependencies: [
+            "Entitlement", "MockPass", "PassModel", "CCurl",
+            .product(name: "NIOCore", package: "swift-nio"),
+            .product(name: "NIOPosix", package: "swift-nio"),
+            .product(name: "NIOHTTP1", package: "swift-nio"),
+            .product(name: "NIOConcurrencyHelpers", package: "swift-nio"),
+        ]),
         .target(name: "ScenarioSyntax", dependencies: ["PassModel"]),
         .target(name: "Scenario", dependencies: ["ScenarioSyntax", "Simulation", "Entitlement", "MockPass", "PassModel"]),
+        .target(name: "Fuzz", dependencies: ["Scenario", "ScenarioSyntax", "Simulation", "Entitlement", "PassModel"]),
+        // libFuzzer targets (README, "Fuzzing"); a normal build makes corpus replayers of them.
+        .target(name: "FuzzSupport"),
+        .executableTarget(name: "FuzzScenarioParser", dependencies: ["FuzzSupport", "ScenarioSyntax"]),
+        .executableTarget(name: "FuzzPassXML", dependencies: ["FuzzSupport", "PassXML"]),
+        .executableTarget(name: "FuzzMockRequest", dependencies: ["FuzzSupport", "MockPass", "PassModel"]),
         .executableTarget(name: "passim", dependencies: [
-            "Scenario", "ScenarioSyntax",
+            "Scenario", "ScenarioSyntax", "Live", "Fuzz",
             .product(name: "ArgumentParser", package: "swift-argument-parser"),
         ]),
 
@@ -35,7 +49,9 @@ let package = Package(
         .testTarget(name: "MockPassTests", dependencies: ["MockPass", "PassXML", "PassModel"]),
         .testTarget(name: "SimulationTests", dependencies: ["Simulation", "PassModel"]),
         .testTarget(name: "ScenarioSyntaxTests", dependencies: ["ScenarioSyntax", "PassModel"]),
+        .testTarget(name: "LiveTests", dependencies: ["Live", "MockPass", "PassModel", "PassXML", "ScenarioSyntax"]),
         .testTarget(name: "ScenarioTests", dependencies: ["Scenario", "ScenarioSyntax", "PassModel"]),
+        .testTarget(name: "FuzzTests", dependencies: ["Fuzz", "Scenario", "ScenarioSyntax", "PassModel"]),
     ],
     swiftLanguageModes: [.v6]
 )

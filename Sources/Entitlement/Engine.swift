@@ -140,12 +140,26 @@ public struct Engine: Sendable {
     public var queuedCalls: [Call] { queue }
     public var selectedMVPD: MVPD? { store.selectedMVPD }
     public var isLoginWaiting: Bool { authentication != .idle }
+    /// The running login's identity (nil when none): the invariant checker watches how logins end.
+    public var loginID: Int? { authentication.login?.id }
     public var currentOptions: [Value.Entry] { options }
     /// The MVPDs Apple's picker shows now, or nil when it is not up.
     public var pickerShown: [MVPD]? {
         if case .picking(_, let p) = authentication { return p.shown }
         return nil
     }
+    /// How much the engine holds for flows in progress: requests out, timers set, authorizations,
+    /// preauthorizations and metadata queries waiting, calls queued. The fuzzer's growth and liveness oracle.
+    public var footprint: (requests: Int, timers: Int, flows: Int, queued: Int) {
+        (requests.count, timers.count, authorizations.count + preauthorizations.count + metadataRequests.count, queue.count)
+    }
+
+    /// tvOS: the registration code a login is waiting on, if any.
+    public var awaitingRegistrationCode: String? {
+        if case .awaitingCode(_, _, let code, _) = authentication { return code.code }
+        return nil
+    }
+
     /// The authN token, if one is stored and valid at `now` (read only: nothing is removed).
     public func authnToken(at now: Instant) -> AuthnToken? {
         guard let t = store.authnToken, t.expires > now else { return nil }

@@ -13,12 +13,21 @@ public struct ScenarioRunner {
     static let maxEvents = 1_000_000
 
     public func run(_ file: ScenarioFile) -> ScenarioResult {
+        run(file, recording: nil).result
+    }
+
+    /// With a `RecordingSession` the run records instead of checking `<` lines (see `Recorder`);
+    /// everything else (calls, user steps, `seen`, invariants) is checked as usual.
+    func run(_ file: ScenarioFile, recording: RecordingSession?) -> (result: ScenarioResult, recording: RecordingSession?) {
         var state = RunState(file: file)
+        state.recording = recording
         var result = ScenarioResult(path: file.path, title: file.title, status: .passed, steps: 0,
                                     expected: file.steps.map { TranscriptLine(line: $0.location.line, text: $0.text) },
                                     actual: [], failure: nil)
-        for step in file.steps {
+        for (index, step) in file.steps.enumerated() {
             result.steps += 1
+            state.stepIndex = index
+            state.stepTraceStart = state.simulator.trace.count
             do {
                 try state.perform(step)
             } catch {
@@ -26,9 +35,10 @@ public struct ScenarioRunner {
                 result.trace = state.simulator.trace
                 result.status = .failed
                 result.failure = (error.message, error.location)
-                return result
+                return (result, state.recording)
             }
         }
+        state.stepIndex = file.steps.count
         do {
             try state.finish(at: file.steps.last?.location ?? SourceLocation(file: file.path, line: 1, column: 1))
         } catch {
@@ -37,7 +47,7 @@ public struct ScenarioRunner {
         }
         result.actual = state.actual
         result.trace = state.simulator.trace
-        return result
+        return (result, state.recording)
     }
 }
 
@@ -50,6 +60,12 @@ struct RunState {
     /// Per SP: how far `seen` has read the request log.
     var seenCursor: [String: Int] = [:]
     let spURLs: [String: String]
+    /// Set when recording: `<` lines are written from what comes instead of checked.
+    var recording: RecordingSession?
+    /// The index of the step being performed (`file.steps.count` once they are all done).
+    var stepIndex = 0
+    /// How long the trace was when the step began (recording: which requests the step sent).
+    var stepTraceStart = 0
 
     init(file: ScenarioFile) {
         self.file = file
@@ -85,7 +101,11 @@ struct RunState {
         switch step.value {
         case .call(let name, let syntax):
             let i = try app(name, loc)
-            try requireEmptyQueue(i, name, step)
+            if recording != nil {
+                writeUntaken(app: i)
+            } else {
+                try requireEmptyQueue(i, name, step)
+            }
             let call = try CallBuilder(spURLs: spURLs, bindings: bindings).build(syntax)
             record(step)
             simulator.call(call, app: i)
@@ -96,10 +116,21 @@ struct RunState {
                 simulator.run { simulator.hasCallback(app: i) }
             }
             guard let callback = simulator.popCallback(app: i) else {
+                // Recording: a `<` line that found nothing is removed.
+                if recording != nil {
+                    recording?.remove(step: stepIndex)
+                    break
+                }
                 record(step, RunState.prefix(name, "<") + "(nothing: engine idle)")
                 throw StepError(message: "engine idle, expected \(pattern)", location: loc)
             }
             let line = RunState.prefix(name, "<") + callback.description
+            if recording != nil {
+                recording?.took(app: i, at: stepIndex)
+                write(callback, at: step, app: name, pattern: pattern)
+                record(step, line)
+                break
+            }
             guard Matcher.match(pattern, callback, bindings: &bindings) else {
                 record(step, line)
                 throw StepError(message: "expected \(pattern), got \(callback)", location: loc)
@@ -157,6 +188,7 @@ struct RunState {
             let sim = simulator
             try user(step) { () throws(SimulationError) in try sim.userEnterCode(user: name, password: password) }
         }
+        if recording != nil { recordAfter(step) }
         if let violation = simulator.violations.first {
             throw StepError(message: violation.description, location: loc)
         }
@@ -250,6 +282,11 @@ struct RunState {
         simulator.checkSettled()
         if let violation = simulator.violations.first {
             throw StepError(message: violation.description, location: location)
+        }
+        if recording != nil {
+            noteDeliveries()
+            for i in simulator.appNames.indices { writeUntaken(app: i) }
+            return
         }
         for (i, name) in simulator.appNames.enumerated() {
             if let extra = simulator.pendingCallbacks(app: i).first {

@@ -1,3 +1,4 @@
+import Foundation
 import ScenarioSyntax
 
 /// `passim run`: parse every file, run what parses, and report. Kept out of the executable so that
@@ -13,10 +14,34 @@ public struct SuiteRun {
     public struct Options: Sendable {
         public var verbose = false
         public var repeatCount = 1
-        public init(verbose: Bool = false, repeatCount: Int = 1) {
+        /// `--tag`: a scenario runs when it has any of these (none given: every scenario runs).
+        public var tags: [String] = []
+        public var shard: Shard?
+        /// Threads; each scenario builds its own Simulator, and output is ordered as with one job.
+        public var jobs = 1
+        /// ANSI colours in the human output.
+        public var color = false
+        /// Called after each file with (files done, files in all), from any thread.
+        public var progress: (@Sendable (Int, Int) -> Void)?
+
+        public init(verbose: Bool = false, repeatCount: Int = 1, tags: [String] = [], shard: Shard? = nil,
+                    jobs: Int = 1, color: Bool = false) {
             self.verbose = verbose
             self.repeatCount = repeatCount
+            self.tags = tags
+            self.shard = shard
+            self.jobs = jobs
+            self.color = color
         }
+    }
+
+    /// What became of one file, in the order files were found.
+    public enum Outcome: Sendable {
+        case ran(ScenarioResult)
+        /// The file could not be used: the diagnostic (`file:line:column: message`, line, caret).
+        case unusable(path: String, diagnostic: String)
+        /// Left out by `--tag`.
+        case skipped(path: String)
     }
 
     public struct Report: Sendable {
@@ -26,48 +51,126 @@ public struct SuiteRun {
         public var errors: String
         public var status: ExitStatus
         public var results: [ScenarioResult]
+        public var outcomes: [Outcome] = []
+
+        public var passed: Int { results.filter { $0.status == .passed }.count }
+        public var failed: Int { results.count - passed }
+        public var unusable: Int { outcomes.filter { if case .unusable = $0 { return true } else { return false } }.count }
+        public var skipped: Int { outcomes.filter { if case .skipped = $0 { return true } else { return false } }.count }
+        /// Steps run in all (every repetition counted), for throughput figures.
+        public var steps = 0
     }
 
     public var options: Options
     public init(options: Options = Options()) { self.options = options }
 
     public func run(paths: [String]) -> Report {
-        let files: [String]
+        var files: [String]
         do {
             files = try SuiteLoader.files(in: paths)
         } catch {
             return Report(output: "", errors: "passim: \(error)\n", status: .unusable, results: [])
         }
-        var errors = ""
-        var parsed: [ScenarioFile] = []
-        for path in files {
-            do {
-                parsed.append(try ScenarioParser.parse(fileAt: path))
-            } catch {
-                errors += error.description + "\n"
+        if let shard = options.shard { files = shard.select(files) }
+        let options = self.options
+        let counter = ProgressCounter(total: files.count, report: options.progress)
+        let ran = parallelMap(files, jobs: options.jobs) { path -> (Outcome, Int) in
+            defer { counter.tick() }
+            return SuiteRun.runOne(path, options: options)
+        }
+        var report = Report(output: "", errors: "", status: .passed, results: [], outcomes: ran.map(\.0))
+        report.steps = ran.map(\.1).reduce(0, +)
+        let paint = Paint(enabled: options.color)
+        for outcome in report.outcomes {
+            switch outcome {
+            case .ran(let result):
+                report.results.append(result)
+                report.output += result.status == .passed
+                    ? paint.green("ok") + "   \(result.path)\n"
+                    : paint.failureReport(result.failureReport)
+                if options.verbose { report.output += "--- \(result.path): \(result.title)\n" + result.transcript }
+            case .unusable(_, let diagnostic):
+                report.errors += diagnostic + "\n"
+            case .skipped:
+                break
             }
         }
-        let unusable = files.count - parsed.count
+        report.status = report.unusable > 0 ? .unusable : report.failed > 0 ? .failed : .passed
+        report.output += paint.summary(report)
+        return report
+    }
+
+    /// Parses and runs one file (`--repeat` times); the steps it ran.
+    static func runOne(_ path: String, options: Options) -> (Outcome, Int) {
+        let file: ScenarioFile
+        do {
+            file = try ScenarioParser.parse(fileAt: path)
+        } catch {
+            return (.unusable(path: path, diagnostic: error.description), 0)
+        }
+        if !options.tags.isEmpty, !file.tags.contains(where: options.tags.contains) {
+            return (.skipped(path: path), 0)
+        }
         let runner = ScenarioRunner()
-        var out = ""
-        var results: [ScenarioResult] = []
-        for file in parsed {
-            var result = runner.run(file)
-            for _ in 1..<max(options.repeatCount, 1) where result.status == .passed {
-                if runner.run(file).transcript != result.transcript {
-                    result.status = .failed
-                    result.failure = ("transcript differs between two runs with the same seed",
-                                      SourceLocation(file: file.path, line: 1, column: 1))
-                }
+        var result = runner.run(file)
+        var steps = result.steps
+        for _ in 1..<max(options.repeatCount, 1) where result.status == .passed {
+            let again = runner.run(file)
+            steps += again.steps
+            if again.transcript != result.transcript {
+                result.status = .failed
+                result.failure = ("transcript differs between two runs with the same seed",
+                                  SourceLocation(file: file.path, line: 1, column: 1))
             }
-            out += result.status == .passed ? "ok   \(file.path)\n" : result.failureReport
-            if options.verbose { out += "--- \(file.path): \(file.title)\n" + result.transcript }
-            results.append(result)
         }
-        let passed = results.filter { $0.status == .passed }.count
-        let failed = results.count - passed
-        out += "\(passed) passed, \(failed) failed" + (unusable > 0 ? ", \(unusable) unusable" : "") + "\n"
-        let status: ExitStatus = unusable > 0 ? .unusable : failed > 0 ? .failed : .passed
-        return Report(output: out, errors: errors, status: status, results: results)
+        return (.ran(result), steps)
+    }
+}
+
+extension SuiteRun.Report {
+    /// `3 passed, 1 failed[, 2 unusable][, 5 not selected by --tag]`
+    public var summary: String {
+        "\(passed) passed, \(failed) failed" + (unusable > 0 ? ", \(unusable) unusable" : "")
+            + (skipped > 0 ? ", \(skipped) not selected by --tag" : "")
+    }
+}
+
+/// ANSI colours for the human report: only when asked (a terminal, NO_COLOR unset).
+struct Paint {
+    var enabled: Bool
+
+    func wrap(_ s: String, _ code: String) -> String { enabled ? "\u{1B}[\(code)m" + s + "\u{1B}[0m" : s }
+    func green(_ s: String) -> String { wrap(s, "32") }
+    func red(_ s: String) -> String { wrap(s, "31") }
+
+    func failureReport(_ report: String) -> String {
+        guard enabled, report.hasPrefix("FAIL ") else { return report }
+        return red("FAIL") + report.dropFirst(4)
+    }
+
+    func summary(_ report: SuiteRun.Report) -> String {
+        let text = report.summary
+        return (report.status == .passed ? green(text) : red(text)) + "\n"
+    }
+}
+
+/// Counts finished files across threads for the progress line.
+final class ProgressCounter: @unchecked Sendable {
+    private let lock = NSLock()
+    private var done = 0
+    let total: Int
+    let report: (@Sendable (Int, Int) -> Void)?
+
+    init(total: Int, report: (@Sendable (Int, Int) -> Void)?) {
+        self.total = total
+        self.report = report
+    }
+
+    func tick() {
+        guard let report else { return }
+        lock.lock()
+        done += 1
+        report(done, total)
+        lock.unlock()
     }
 }

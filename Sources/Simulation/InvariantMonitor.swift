@@ -17,8 +17,12 @@ struct InvariantMonitor: Sendable {
     private var selectedProviderQueries = 0
     /// Per resource, authorizations that may still end with `setToken` or `tokenRequestFailed`.
     private var authorizations: [String: Int] = [:]
+    /// Every `checkPreauthorizedResources` request, and every answer delivered.
     private var preauthorizations: [[String]] = []
+    private var preauthorizationAnswers: [[String]] = []
     private var metadata: [Value] = []
+    /// Calls made while the engine had no configuration, not yet started by a `setRequestorComplete(1)`.
+    private var queued = 0
     private(set) var violations: [InvariantViolation] = []
 
     init(app: String) { self.app = app }
@@ -27,7 +31,8 @@ struct InvariantMonitor: Sendable {
         violations.append(InvariantViolation(number: number, app: app, message: message))
     }
 
-    mutating func called(_ call: Call) {
+    mutating func called(_ call: Call, engine: Engine) {
+        if call.isQueuedUntilConfigured && engine.currentConfiguration == nil { queued += 1 }
         switch call {
         case .setRequestor: setRequestors += 1
         case .getSelectedProvider: selectedProviderQueries += 1
@@ -39,12 +44,16 @@ struct InvariantMonitor: Sendable {
     }
 
     mutating func delivered(_ callback: Callback, engine: Engine, at now: Instant) {
-        if engine.currentConfiguration == nil, InvariantMonitor.answersAQueuedCall(callback) {
-            violate(5, "\(callback.name) delivered before the engine was configured")
+        if engine.currentConfiguration == nil, engine.queuedCalls.count < queued {
+            violate(5, "a queued call left the queue before the engine was configured (\(callback.name) delivered)")
         }
         switch callback {
-        case .setRequestorComplete:
+        case .setRequestorComplete(let status):
             if setRequestors == 0 { violate(1, "setRequestorComplete with no setRequestor waiting for it") }
+            if status == Constants.statusSuccess {
+                if !engine.queuedCalls.isEmpty { violate(5, "\(engine.queuedCalls.count) queued call(s) not started by setRequestorComplete(1)") }
+                queued = 0
+            }
             setRequestors = max(0, setRequestors - 1)
         case .setToken(_, let r), .tokenRequestFailed(let r, _, _):
             if authorizations[r, default: 0] == 0 { violate(3, "\(callback.name) for \"\(r)\" that no authorization asked for") }
@@ -53,13 +62,13 @@ struct InvariantMonitor: Sendable {
                 violate(6, "setToken for \"\(r)\" without a valid authN token")
             }
         case .preauthorizedResources(let allowed):
-            guard !preauthorizations.isEmpty else {
-                violate(4, "preauthorizedResources with no checkPreauthorizedResources waiting")
-                return
-            }
-            let asked = preauthorizations.removeFirst()
-            if !InvariantMonitor.isSubsequence(allowed, of: asked) {
-                violate(4, "preauthorizedResources(\(allowed)) is not a subset of \(asked) in request order")
+            // Answers need not come in call order (one answered from the cache comes at once), so
+            // each answer must belong to a distinct request it is a subset of, in request order: a
+            // matching of all answers so far to requests must exist.
+            preauthorizationAnswers.append(allowed)
+            if !InvariantMonitor.canMatch(preauthorizationAnswers, to: preauthorizations) {
+                violate(4, "preauthorizedResources(\(allowed)) answers no request: asked \(preauthorizations), answered \(preauthorizationAnswers)")
+                preauthorizationAnswers.removeLast()
             }
         case .selectedProvider:
             if selectedProviderQueries == 0 { violate(4, "selectedProvider with no getSelectedProvider waiting") }
@@ -75,21 +84,68 @@ struct InvariantMonitor: Sendable {
         }
     }
 
+    /// After each input to the engine: a login (the flow of a `getAuthentication`, or of a
+    /// `getAuthorization` without a token) ends with its `setAuthenticationStatus` unless a call
+    /// supersedes it (a new login, `logout`, `setRequestor`): invariant 2.
+    mutating func input(call: Call?, loginBefore: Int?, loginAfter: Int?, delivered: [Callback]) {
+        let statuses = delivered.filter { if case .setAuthenticationStatus = $0 { return true } else { return false } }.count
+        if let ended = loginBefore, ended != loginAfter, statuses == 0 {
+            let supersedes: Bool
+            switch call {
+            case .getAuthentication?, .getAuthorization?, .logout?, .setRequestor?: supersedes = true
+            default: supersedes = false
+            }
+            if !supersedes {
+                violate(2, "login \(ended) ended without a setAuthenticationStatus (input: \(call.map(\.description) ?? "a response, timer or the user"))")
+            }
+        }
+        // A setRequestorComplete(1) starts the queued calls in the same input.
+        let drained = delivered.contains { if case .setRequestorComplete = $0 { return true } else { return false } }
+        // Invariant 7: a response or timer with no login running must not deliver what only a login
+        // delivers (a late answer for an ended or cancelled login).
+        if call == nil, loginBefore == nil, !drained, let late = delivered.first(where: InvariantMonitor.belongsToALogin) {
+            violate(7, "\(late) delivered by a response or timer while no login was running")
+        }
+        // One input answers one flow, except when queued calls start.
+        if statuses > 1 && !drained {
+            violate(2, "\(statuses) setAuthenticationStatus callbacks for one input")
+        }
+    }
+
     /// Liveness once nothing is pending: every setRequestor has completed (invariant 1).
     mutating func settled() {
         if setRequestors > 0 { violate(1, "\(setRequestors) setRequestor call(s) never completed") }
         setRequestors = 0
     }
 
-    /// Callbacks that only a queued call (authentication, authorization, preauthorization, metadata,
-    /// logout) can cause: none may come while the engine has no configuration.
-    static func answersAQueuedCall(_ callback: Callback) -> Bool {
-        switch callback {
-        case .displayProviderDialog, .presentTvProviderDialog, .navigateToUrl, .setToken, .tokenRequestFailed,
-             .preauthorizedResources, .setMetadataStatus:
-            return true
-        default:
+    /// Bipartite matching (augmenting paths): can every answer be given its own request?
+    static func canMatch(_ answers: [[String]], to requests: [[String]]) -> Bool {
+        guard answers.count <= requests.count else { return false }
+        var owner = [Int?](repeating: nil, count: requests.count)
+        func assign(_ a: Int, _ seen: inout [Bool]) -> Bool {
+            for r in requests.indices where !seen[r] && isSubsequence(answers[a], of: requests[r]) {
+                seen[r] = true
+                if owner[r] == nil || assign(owner[r]!, &seen) {
+                    owner[r] = a
+                    return true
+                }
+            }
             return false
+        }
+        for a in answers.indices {
+            var seen = [Bool](repeating: false, count: requests.count)
+            if !assign(a, &seen) { return false }
+        }
+        return true
+    }
+
+    /// Callbacks only a login delivers.
+    static func belongsToALogin(_ callback: Callback) -> Bool {
+        switch callback {
+        case .displayProviderDialog, .presentTvProviderDialog, .dismissTvProviderDialog: return true
+        case .setAuthenticationStatus(let status, _): return status == Constants.statusSuccess
+        case .status(let code, _): return code != StatusCode.vsa203
+        default: return false
         }
     }
 

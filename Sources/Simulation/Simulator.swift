@@ -80,10 +80,10 @@ public final class Simulator {
 
     /// The app (by index) calls the API at the current instant.
     public func call(_ call: Call, app: Int = 0) {
-        apps[app].monitor.called(call)
+        apps[app].monitor.called(call, engine: apps[app].engine)
         trace.append(TraceEvent(time: now, kind: .call(app: apps[app].name, call)))
         if case .setRequestor = call { apps[app].engine.adoptSharedStore(sharedStore) }
-        perform(apps[app].engine.handle(call, at: now), app: app)
+        drive(app, call: call) { $0.handle(call, at: now) }
     }
 
     /// Invariant violations seen so far, across apps, in the order found.
@@ -136,13 +136,13 @@ public final class Simulator {
             guard response.status == 200 else { throw SimulationError("Apple's token for \(user.name) was refused (HTTP \(response.status))") }
             token = SAML.encodeForPost(response.bodyText)
         }
-        perform(apps[app].engine.tvProviderPicker(.picked(mvpdID: mvpdID, appleToken: token), at: now), app: app)
+        drive(app) { $0.tvProviderPicker(.picked(mvpdID: mvpdID, appleToken: token), at: now) }
     }
 
     /// `user pick other` / `user cancel` in Apple's picker.
     public func userPick(_ outcome: PickerOutcome) throws(SimulationError) {
         let app = try pickerApp()
-        perform(apps[app].engine.tvProviderPicker(outcome, at: now), app: app)
+        drive(app) { $0.tvProviderPicker(outcome, at: now) }
     }
 
     private func pickerApp() throws(SimulationError) -> Int {
@@ -223,9 +223,9 @@ public final class Simulator {
         }
         switch entry.payload {
         case .engineResult(let app, let id, let result, _):
-            perform(apps[app].engine.receive(result, for: id, at: now), app: app)
+            drive(app) { $0.receive(result, for: id, at: now) }
         case .engineTimer(let app, let id):
-            perform(apps[app].engine.timerFired(id, at: now), app: app)
+            drive(app) { $0.timerFired(id, at: now) }
         case .browserResult(let loadID, let result, _):
             if case .response(let r) = result, case .loading(let url, _) = browser.state {
                 apps[browserOwner].cookies.store(from: r, url: url)
@@ -241,6 +241,18 @@ public final class Simulator {
     }
 
     // MARK: Doing what the engine asks
+
+    /// Gives the engine one input and carries out what it asks; the monitor sees how logins end.
+    private func drive(_ app: Int, call: Call? = nil, _ input: (inout Engine) -> [EngineAction]) {
+        let before = apps[app].engine.loginID
+        let actions = input(&apps[app].engine)
+        perform(actions, app: app)
+        let delivered = actions.compactMap { action -> Callback? in
+            if case .deliver(let c) = action { return c }
+            return nil
+        }
+        apps[app].monitor.input(call: call, loginBefore: before, loginAfter: apps[app].engine.loginID, delivered: delivered)
+    }
 
     private func perform(_ actions: [EngineAction], app: Int) {
         for action in actions {

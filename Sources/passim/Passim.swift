@@ -24,13 +24,16 @@ struct Passim: ParsableCommand {
     static let configuration = CommandConfiguration(
         commandName: "passim",
         abstract: "Deterministic simulator and conformance suite for the Adobe Pass AccessEnabler SDK.",
-        subcommands: [Run.self])
+        subcommands: [Run.self, Record.self, Doc.self, Serve.self, FuzzCommand.self])
 }
 
 struct Run: ParsableCommand {
     static let configuration = CommandConfiguration(
         abstract: "Run scenario files and folders.",
-        discussion: "Exit status: 0 all passed, 1 a scenario failed, 2 the input was unusable.")
+        discussion: """
+            Exit status: 0 all passed, 1 a scenario failed, 2 the input was unusable.
+            --update records as it runs (see `passim record --help`); it never writes when CI is set.
+            """)
 
     @Argument(help: "Scenario files or folders (searched recursively for .scenario files).")
     var paths: [String]
@@ -41,14 +44,158 @@ struct Run: ParsableCommand {
     @Option(help: "Run each scenario N times and fail unless every transcript is identical.")
     var `repeat`: Int = 1
 
+    @Option(name: .customLong("tag"), help: "Run only scenarios with this tag (repeatable: any of them).")
+    var tags: [String] = []
+
+    @Option(help: ArgumentHelp("Run shard i of n (1-based): the files, sorted by path, dealt round-robin.", valueName: "i/n"))
+    var shard: String?
+
+    @Option(help: "Run N scenarios at a time, on threads (output is the same as with 1).")
+    var jobs: Int = 1
+
+    @Option(help: ArgumentHelp("Also write a JUnit XML report to FILE.", valueName: "FILE"))
+    var junit: String?
+
+    @Flag(help: "Write JSON lines to standard output instead of the text report: one object per scenario, then a summary.")
+    var json = false
+
+    @Option(help: ArgumentHelp("Record files as they run: missing (a callback missing or extra), failed, or all.",
+                               valueName: "missing|failed|all"))
+    var update: SuiteUpdate.Mode?
+
     func validate() throws {
         guard `repeat` >= 1 else { throw ValidationError("--repeat takes a number of at least 1") }
+        guard jobs >= 1 else { throw ValidationError("--jobs takes a number of at least 1") }
+        if let shard {
+            do { _ = try Shard(parsing: shard) } catch { throw ValidationError(error.description) }
+        }
     }
 
     func run() throws {
-        let report = SuiteRun(options: .init(verbose: verbose, repeatCount: `repeat`)).run(paths: paths)
-        FileHandle.standardError.write(Data(report.errors.utf8))
-        FileHandle.standardOutput.write(Data(report.output.utf8))
+        var options = SuiteRun.Options(verbose: verbose, repeatCount: `repeat`, tags: tags, jobs: jobs,
+                                       color: Terminal.colorOnStandardOutput)
+        if let shard { options.shard = try Shard(parsing: shard) }
+        let progress = Terminal.isTTY(STDERR_FILENO) ? ProgressLine() : nil
+        if let progress { options.progress = { progress.update(done: $0, total: $1) } }
+        if update != nil {
+            // Bad paths are bad input (2) before CI's refusal (1).
+            do { _ = try SuiteLoader.files(in: paths) } catch { throw Terminal.fail("passim: \(error)", status: 2) }
+            if let refusal = SuiteUpdate.refusal() { throw Terminal.fail(refusal, status: 1) }
+        }
+        var report = SuiteRun(options: options).run(paths: paths)
+        progress?.finish()
+        if let mode = update {
+            let outcome = SuiteUpdate.record(SuiteUpdate.candidates(report, mode: mode), mode: mode)
+            Terminal.write(outcome.log + outcome.errors, to: FileHandle.standardError)
+            if !outcome.written.isEmpty {
+                report = SuiteRun(options: options).run(paths: paths)
+                progress?.finish()
+            }
+            if outcome.failures > 0, report.status == .passed { report.status = .failed }
+        }
+        Terminal.write(report.errors, to: FileHandle.standardError)
+        Terminal.write(json ? SuiteReports.jsonLines(report) : report.output, to: FileHandle.standardOutput)
+        if let junit {
+            do {
+                try Data(SuiteReports.junit(report).utf8).write(to: URL(fileURLWithPath: junit), options: .atomic)
+            } catch {
+                throw Terminal.fail("passim: cannot write the JUnit report to \(junit): \(error.localizedDescription)", status: 2)
+            }
+        }
         if report.status != .passed { throw ExitCode(report.status.rawValue) }
+    }
+}
+
+extension SuiteUpdate.Mode: ExpressibleByArgument {}
+
+struct Record: ParsableCommand {
+    static let configuration = CommandConfiguration(
+        abstract: "Rewrite the < lines of scenario files from what the engine does.",
+        discussion: """
+            An existing < line is where time runs, as in `passim run`: it is kept as written when its pattern
+            still matches what comes there, else the callback that came is written there. Callbacks no < line
+            took (found before a > step of their app, or at the end) become new < lines after the step they
+            came in; a < line that found nothing is removed. A file with no < line at all: after each > and
+            user step, time runs until no HTTP request of the engine awaits its answer, and what came is
+            written after that step. Volatile values are written
+            as patterns: media tokens $token1..., tracking GUIDs $guid..., registration codes $code...,
+            URLs with a query /scheme:\\/\\/host\\/path\\?.*/. Every other line stays byte for byte, and the
+            recorded file is run before it is written. Never writes when the CI environment variable is set.
+            Exit status: 0 recorded, 1 a file could not be recorded (or CI is set), 2 the input was unusable.
+            """)
+
+    @Argument(help: "Scenario files or folders (searched recursively for .scenario files).")
+    var paths: [String]
+
+    @Flag(help: "Rewrite every < line, even one whose pattern still matches.")
+    var fresh = false
+
+    func run() throws {
+        let files: [String]
+        do { files = try SuiteLoader.files(in: paths) } catch { throw Terminal.fail("passim: \(error)", status: 2) }
+        if let refusal = SuiteUpdate.refusal() { throw Terminal.fail(refusal, status: 1) }
+        let outcome = SuiteUpdate.record(files, recorder: Recorder(fresh: fresh))
+        Terminal.write(outcome.errors, to: FileHandle.standardError)
+        Terminal.write(outcome.log, to: FileHandle.standardOutput)
+        let unchanged = files.count - outcome.written.count - outcome.failures - outcome.unusable
+        Terminal.write("\(outcome.written.count) recorded, \(unchanged) unchanged"
+                       + (outcome.failures > 0 ? ", \(outcome.failures) could not be recorded" : "")
+                       + (outcome.unusable > 0 ? ", \(outcome.unusable) unusable" : "") + "\n", to: FileHandle.standardOutput)
+        if outcome.unusable > 0 { throw ExitCode(2) }
+        if outcome.failures > 0 { throw ExitCode(1) }
+    }
+}
+
+struct Doc: ParsableCommand {
+    static let configuration = CommandConfiguration(
+        abstract: "Generate the callback-order pages (Markdown with Mermaid diagrams) from scenarios.",
+        discussion: """
+            One page per area folder (authn.md, ...) with each scenario's title, description and sequence diagram,
+            and index.md: per API method, every callback order the scenarios show. Nothing is written unless every
+            scenario passes. Pages of an area that no longer exists are not deleted (CI's diff names them).
+            Exit status: 0 written, 1 a scenario failed, 2 the input was unusable.
+            """)
+
+    @Argument(help: "Scenario files or folders.")
+    var paths: [String]
+
+    @Option(help: ArgumentHelp("The folder to write the pages to.", valueName: "DIR"))
+    var out = "docs/callbacks"
+
+    func run() throws {
+        let generation = CallbackDocs.generate(paths: paths, jobs: 2)
+        Terminal.write(generation.errors, to: FileHandle.standardError)
+        guard generation.status == .passed else {
+            throw Terminal.fail("passim doc: nothing written (the scenarios above do not pass)", status: generation.status.rawValue)
+        }
+        do {
+            try FileManager.default.createDirectory(atPath: out, withIntermediateDirectories: true)
+            for page in generation.pages {
+                try Data(page.text.utf8).write(to: URL(fileURLWithPath: out).appendingPathComponent(page.name), options: .atomic)
+            }
+        } catch {
+            throw Terminal.fail("passim doc: cannot write to \(out): \(error.localizedDescription)", status: 2)
+        }
+        Terminal.write("wrote \(generation.pages.count) pages to \(out)\n", to: FileHandle.standardOutput)
+    }
+}
+
+/// Terminal facts and output helpers.
+enum Terminal {
+    static func isTTY(_ fd: Int32) -> Bool { isatty(fd) != 0 }
+
+    /// Colour only on a terminal, and never when NO_COLOR is set (https://no-color.org).
+    static var colorOnStandardOutput: Bool {
+        isTTY(STDOUT_FILENO) && ProcessInfo.processInfo.environment["NO_COLOR"] == nil
+    }
+
+    static func write(_ text: String, to handle: FileHandle) {
+        if !text.isEmpty { handle.write(Data(text.utf8)) }
+    }
+
+    /// Prints `message` on standard error and returns the exit code to throw.
+    static func fail(_ message: String, status: Int32) -> ExitCode {
+        write(message + "\n", to: FileHandle.standardError)
+        return ExitCode(status)
     }
 }

@@ -1,0 +1,179 @@
+import Foundation
+import PassModel
+import Scenario
+import ScenarioSyntax
+import Simulation
+
+/// `passim fuzz`: random worlds and random flows in the simulated runtime, with the invariants of
+/// BEHAVIOR.md, determinism and liveness as the oracle; failures shrunk and written as `.scenario` files.
+public struct Fuzzer: Sendable {
+    public struct Options: Sendable {
+        public var seed: UInt64
+        public var runs: Int?
+        /// Wall-clock budget instead of a run count (the fuzzer may read the real clock; the
+        /// simulations it drives never do).
+        public var time: Duration?
+        public var jobs: Int
+        public var maxSteps: Int
+        public var outDir: String
+
+        public init(seed: UInt64 = 1, runs: Int? = nil, time: Duration? = nil, jobs: Int = 1, maxSteps: Int = 40,
+                    outDir: String = "fuzz-failures") {
+            self.seed = seed
+            self.runs = runs
+            self.time = time
+            self.jobs = jobs
+            self.maxSteps = maxSteps
+            self.outDir = outDir
+        }
+    }
+
+    /// A failing run, shrunk.
+    public struct Finding: Sendable {
+        public var run: Int
+        public var seed: UInt64
+        public var failure: ExploratoryRunner.Failure
+        public var steps: Int
+        public var shrunkSteps: Int
+        /// The `.scenario` text written for it.
+        public var scenario: String
+        public var file: String?
+    }
+
+    public struct Report: Sendable {
+        public var runs: Int
+        public var steps: Int
+        public var findings: [Finding]
+    }
+
+    public let options: Options
+    public init(options: Options) { self.options = options }
+
+    /// The seed of run `i`: run 0 uses the given seed itself, so `--seed S --runs 1` replays any run.
+    public static func runSeed(_ base: UInt64, _ i: Int) -> UInt64 {
+        guard i > 0 else { return base }
+        var r = SeededRandom(seed: base ^ (UInt64(i) &* 0x9E37_79B9_7F4A_7C15))
+        return r.next() >> 1
+    }
+
+    /// Explores one run; returns its program, its result and how many steps ran.
+    static func explore(seed: UInt64, maxSteps: Int) -> (FuzzProgram, ExploratoryRunner.Failure?, Int) {
+        var rng = SeededRandom(seed: seed)
+        let world = FuzzWorld.random(&rng, seed: seed)
+        var program = FuzzProgram(world: world.lines, steps: [])
+        guard let file = program.parsed() else {
+            return (program, .generator("the generated world does not parse"), 0)
+        }
+        let session = ExplorationSession(file: file)
+        let generator = StepGenerator(world: world)
+        let count = 1 + Int(rng.next() % UInt64(max(maxSteps, 1)))
+        var diverged = false
+        for _ in 0..<count {
+            let line = generator.next(&rng, session.simulator)
+            guard let step = FuzzProgram(world: world.lines, steps: [line]).parsed()?.steps.first else {
+                return (program, .generator("step does not parse: \(line)"), program.steps.count)
+            }
+            session.perform(step)
+            if session.result.inapplicable != nil {
+                // The step could not be carried out, after time may have run inside it: the
+                // program (without it) is what counts from here on.
+                diverged = true
+                break
+            }
+            program.steps.append(line)
+            if session.result.failure != nil { break }
+        }
+        guard let first = diverged ? program.explore() : session.finish(checkLiveness: true),
+              let second = program.explore() else {
+            return (program, .generator("the program does not parse"), program.steps.count)
+        }
+        // Determinism: the same program from scratch gives the same transcript.
+        if first.lines != second.lines {
+            return (program, .nondeterminism("two runs of the same program gave different transcripts"), program.steps.count)
+        }
+        return (program, first.failure, program.steps.count)
+    }
+
+    /// Runs the fuzzer; `progress` receives one line per finding (and may print progress).
+    public func run(progress: @escaping @Sendable (String) -> Void = { _ in }) -> Report {
+        let results = Results()
+        let deadline = options.time.map { ContinuousClock.now + $0 }
+        let total = options.runs ?? (deadline == nil ? 100 : Int.max)
+        let jobs = max(1, options.jobs)
+        let work: @Sendable (Int) -> Void = { worker in
+            while true {
+                let i = results.claim()
+                if i >= total { return }
+                if let deadline, ContinuousClock.now >= deadline { return }
+                let seed = Fuzzer.runSeed(options.seed, i)
+                let (program, failure, steps) = Fuzzer.explore(seed: seed, maxSteps: options.maxSteps)
+                results.add(steps: steps)
+                guard let failure else { continue }
+                progress("run \(i) (seed \(seed)) failed: \(failure)")
+                results.add(finding(run: i, seed: seed, program: program, failure: failure))
+            }
+        }
+        if jobs == 1 {
+            work(0)
+        } else {
+            DispatchQueue.concurrentPerform(iterations: jobs) { work($0) }
+        }
+        let findings = results.findings.sorted { $0.run < $1.run }
+        return Report(runs: min(results.claimed, total), steps: results.steps, findings: findings)
+    }
+
+    /// Shrinks a failing program and writes it as a `.scenario` with its recorded transcript.
+    func finding(run: Int, seed: UInt64, program: FuzzProgram, failure: ExploratoryRunner.Failure) -> Finding {
+        var shrinker = Shrinker(key: failure.key)
+        let small = shrinker.shrink(program)
+        let recorded = small.explore()
+        let final = recorded?.failure ?? failure
+        var lines = [
+            "# Fuzz: \(final)",
+            "# Found by: passim fuzz --seed \(seed) --runs 1 (shrunk from \(program.steps.count) to \(small.steps.count) steps)",
+            "# Replay: passim fuzz --replay FILE" + (final.key.hasPrefix("invariant") ? " (or passim run FILE)" : ""),
+            "# Once fixed, record it (passim record) and move it to Scenarios/regressions/.",
+        ]
+        lines += small.world
+        lines.append("")
+        lines += recorded?.lines ?? small.steps
+        let text = lines.joined(separator: "\n") + "\n"
+        var path: String?
+        let name = "fuzz-\(seed)-\(final.key.replacingOccurrences(of: " ", with: "-")).scenario"
+        let dir = URL(fileURLWithPath: options.outDir)
+        if (try? FileManager.default.createDirectory(at: dir, withIntermediateDirectories: true)) != nil {
+            let file = dir.appendingPathComponent(name)
+            if FileManager.default.createFile(atPath: file.path, contents: Data(text.utf8)) { path = file.path }
+        }
+        return Finding(run: run, seed: seed, failure: final, steps: program.steps.count, shrunkSteps: small.steps.count,
+                       scenario: text, file: path)
+    }
+
+    /// `passim fuzz --replay FILE`: explores a written case again (liveness included).
+    public static func replay(_ file: ScenarioFile) -> ExploratoryRunner.Result {
+        ExploratoryRunner().run(file)
+    }
+}
+
+/// What the workers share: the next run to claim, the steps run, the findings.
+private final class Results: @unchecked Sendable {
+    // @unchecked: every field is read and written under `lock`.
+    private let lock = NSLock()
+    private var next = 0
+    private var stepCount = 0
+    private var found: [Fuzzer.Finding] = []
+
+    func claim() -> Int {
+        lock.lock()
+        defer { lock.unlock() }
+        next += 1
+        return next - 1
+    }
+
+    var claimed: Int { lock.withLock { next } }
+    var steps: Int { lock.withLock { stepCount } }
+    var findings: [Fuzzer.Finding] { lock.withLock { found } }
+
+    func add(steps: Int) { lock.withLock { stepCount += steps } }
+    func add(_ f: Fuzzer.Finding) { lock.withLock { found.append(f) } }
+}

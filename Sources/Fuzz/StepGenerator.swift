@@ -1,0 +1,144 @@
+import Entitlement
+import PassModel
+import Scenario
+import Simulation
+
+/// Picks the next step of a fuzz run: any call in any state, well-formed or not (nil, unknown ids,
+/// repeated and late calls), user actions the simulation can carry out now, network faults and clock
+/// jumps. User steps are only chosen when their precondition holds, so that every step written replays.
+struct StepGenerator {
+    let world: FuzzWorld
+
+    func next(_ rng: inout SeededRandom, _ sim: Simulator) -> String {
+        func chance(_ p: Double) -> Bool { Double(rng.next() % 1000) < p * 1000 }
+        func pick<T>(_ xs: [T]) -> T { xs[Int(rng.next() % UInt64(xs.count))] }
+
+        // Half the time, a step that moves a flow forward when one waits: random calls alone rarely
+        // get through a login (dialog, pick, login form, redirect), and the interesting edges are past it.
+        if chance(0.7), let forward = progress(&rng, sim) { return forward }
+        let user = userSteps(sim)
+        let roll = rng.next() % 100
+        if !user.isEmpty && roll < 30 { return pick(user) }
+        if roll < 35 { return netStep(&rng) }
+        if roll < 50 { return "clock +" + pick(["10ms", "50ms", "100ms", "1s", "10s", "31s", "5m", "31m", "2h"]) }
+
+        let app = world.apps.count > 1 && chance(0.3) ? world.apps[1] + "> " : "> "
+        let mvpdIDs = world.mvpds.map(\.id)
+        let anyMVPD = pick(mvpdIDs + ["Nope", "nil"])
+        let resource = pick(FuzzWorld.resources)
+        let call: String
+        switch rng.next() % 17 {
+        case 0, 1: call = "setRequestor(\"\(pick(world.requestors + ["NOPE"]))\"" + (chance(0.3) ? ", serviceProviders: [\(world.sps.joined(separator: ", "))])" : ")")
+        case 2, 3: call = pick(["getAuthentication()", "getAuthentication(forceAuthn: true)",
+                                "getAuthentication(forceAuthn: false, withData: {email: \"f@z.z\"})",
+                                "getAuthentication(filter: [\(mvpdIDs.joined(separator: ", "))])"])
+        case 4, 5: call = "setSelectedProvider(\(anyMVPD))"
+        case 6: call = "handleExternalURL(\"adobepass://ios.app\")"
+        case 7: call = "checkAuthentication()"
+        case 8, 9: call = "\(pick(["getAuthorization", "checkAuthorization"]))(\"\(resource)\")"
+        case 10: call = "checkPreauthorizedResources([\(FuzzWorld.resources.filter { _ in chance(0.6) }.map { "\"\($0)\"" }.joined(separator: ", "))]" + (chance(0.3) ? ", cache: false)" : ")")
+        case 11: call = pick(["getMetadata({METADATA_OPCODE_KEY: METADATA_AUTHENTICATION})",
+                              "getMetadata({METADATA_OPCODE_KEY: METADATA_AUTHORIZATION, METADATA_RESOURCE_ID_KEY: \"\(resource)\"})",
+                              "getMetadata({METADATA_OPCODE_KEY: METADATA_DEVICE_ID})",
+                              "getMetadata({METADATA_OPCODE_KEY: METADATA_USER_META, METADATA_USER_META_KEY: \"\(pick(["zip", "householdID", "none"]))\"})"])
+        case 12: call = "logout()"
+        case 13: call = "getSelectedProvider()"
+        case 14: call = "setOptions({handleSVC: \(chance(0.5)), visitorID: \"v\(rng.next() % 9)\"})"
+        case 15: call = "getAuthenticationToken()"
+        default: call = "handleExternalURL(\"adobepass://ios.app\")"
+        }
+        return app + call
+    }
+
+    private func progress(_ rng: inout SeededRandom, _ sim: Simulator) -> String? {
+        func prefix(_ app: String) -> String { app == "app" ? "> " : app + "> " }
+        // Time only runs on clock and user steps here (there is no `<` to wait on): let answers come.
+        if !sim.isIdle && rng.next() % 3 == 0 { return "clock +1s" }
+        if case .intercepted(let url) = sim.browser.state {
+            return prefix(sim.browser.owner) + "handleExternalURL(\(Value.quote(url)))"
+        }
+        if case .showing(let url, _) = sim.browser.state {
+            let host = URLParts(url)?.authority ?? ""
+            if let u = world.users.first(where: { host.hasPrefix($0.mvpd.lowercased() + ".") }) {
+                return "user login \"\(u.name)\" \"\(u.password)\""
+            }
+        }
+        for i in sim.appNames.indices {
+            let engine = sim.engine(app: i)
+            let app = prefix(sim.appNames[i])
+            if let shown = engine.pickerShown {
+                let pickable = shown.filter { $0.boardingStatus != .supported || world.user(for: $0.id) != nil }
+                if let m = pickable.first { return "user pick \(m.id)" }
+                return "user pick other"
+            }
+            if let code = engine.awaitingRegistrationCode, code == sim.lastRegistrationCode,
+               let mvpd = engine.selectedMVPD, let u = world.user(for: mvpd.id) {
+                return "user enter-code \"\(u.name)\" \"\(u.password)\""
+            }
+            guard let mvpds = engine.currentConfiguration?.mvpds, !mvpds.isEmpty else {
+                if engine.queuedCalls.isEmpty, rng.next() % 3 == 0 { return app + "setRequestor(\"\(world.requestors[0])\")" }
+                continue
+            }
+            if engine.isLoginWaiting {
+                if engine.selectedMVPD?.promoTempPass == true {
+                    return app + "getAuthentication(forceAuthn: false, withData: {email: \"f@z.z\"})"
+                }
+                if sim.browser.state == .closed {
+                    let m = mvpds[Int(rng.next() % UInt64(mvpds.count))]
+                    return app + "setSelectedProvider(\(m.id))"
+                }
+                continue
+            }
+            if engine.authnToken(at: sim.now) == nil {
+                if rng.next() % 2 == 0 { return app + (rng.next() % 2 == 0 ? "getAuthentication()" : "getAuthorization(\"R1\")") }
+                continue
+            }
+            let rs = FuzzWorld.resources.filter { _ in rng.next() % 3 != 0 }.map { "\"\($0)\"" }
+            return app + (rng.next() % 2 == 0
+                ? "checkPreauthorizedResources([\(rs.joined(separator: ", "))])"
+                : "getAuthorization(\"\(FuzzWorld.resources[Int(rng.next() % 4)])\")")
+        }
+        return nil
+    }
+
+    private func userSteps(_ sim: Simulator) -> [String] {
+        var steps: [String] = []
+        if case .showing(let url, let page) = sim.browser.state {
+            if page.forms.contains(where: { f in f.fields.contains { $0.name == "password" } }) {
+                // The user of the IdP shown (or anyone: a wrong login shows the page again).
+                let host = URLParts(url)?.authority ?? ""
+                let right = world.users.first { host.hasPrefix($0.mvpd.lowercased() + ".") } ?? world.users.first
+                if let u = right { steps += ["user login \"\(u.name)\" \"\(u.password)\"", "user login \"\(u.name)\" \"wrong\""] }
+            }
+        }
+        if sim.browser.isStopped, sim.browser.state != .closed { steps.append("user back") }
+        for i in sim.appNames.indices {
+            guard let shown = sim.engine(app: i).pickerShown else { continue }
+            for m in shown where m.boardingStatus != .supported || world.user(for: m.id) != nil {
+                steps.append("user pick \(m.id)")
+            }
+            steps += ["user pick other", "user cancel"]
+        }
+        let waiting = sim.appNames.indices.contains { sim.engine(app: $0).awaitingRegistrationCode == sim.lastRegistrationCode }
+        if sim.lastRegistrationCode != nil, waiting, let u = world.users.first {
+            steps.append("user enter-code \"\(u.name)\" \"\(u.password)\"")
+        }
+        return steps
+    }
+
+    private func netStep(_ rng: inout SeededRandom) -> String {
+        let target: String
+        if rng.next() % 4 == 0, let m = world.mvpds.first(where: { $0.kind == .plain || $0.kind == .picker }) {
+            target = "mvpd \(m.id)"
+            return "net \(target) \(rng.next() % 2 == 0 ? "down" : "up")"
+        }
+        target = world.sps[Int(rng.next() % UInt64(world.sps.count))]
+        switch rng.next() % 6 {
+        case 0: return "net \(target) down"
+        case 1, 2: return "net \(target) up"
+        case 3: return "net \(target) silent"
+        case 4: return "net \(target) latency \([5, 50, 500, 40_000][Int(rng.next() % 4)])ms"
+        default: return "net \(target) fail \(1 + rng.next() % 3) status \([500, 503, 404, 401][Int(rng.next() % 4)])"
+        }
+    }
+}

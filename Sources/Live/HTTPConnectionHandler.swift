@@ -1,0 +1,203 @@
+import NIOCore
+import NIOHTTP1
+import PassModel
+
+/// Answers one request: a response (possibly later), or nil for never (a silent host).
+typealias Responder = @Sendable (HTTPRequest, any EventLoop) -> EventLoopFuture<HTTPResponse?>
+
+/// The last handler of every server connection (mock hosts and admin alike). It turns NIO's request
+/// parts into a `PassModel.HTTPRequest`, enforces `ServerLimits`, turns decoder errors into 400/431,
+/// and answers requests strictly in arrival order, one at a time, so a delayed (latency) or silent
+/// answer holds back the pipelined requests behind it as a real server would.
+///
+/// NIO's `HTTPServerPipelineHandler` is not used: it asserts (in debug builds) when a response is
+/// written for an error it did not classify, and these refusals must never take the process down.
+final class HTTPConnectionHandler: ChannelInboundHandler, RemovableChannelHandler {
+    typealias InboundIn = HTTPServerRequestPart
+    typealias OutboundOut = HTTPServerResponsePart
+
+    private enum Work {
+        case request(HTTPRequest, keepAlive: Bool, isHead: Bool)
+        /// Answered in turn, then the connection closes.
+        case refusal(HTTPResponse)
+    }
+
+    private struct Incoming {
+        var head: HTTPRequestHead
+        var body: [UInt8] = []
+    }
+
+    private let origin: String
+    private let limits: ServerLimits
+    private let respond: Responder
+
+    private var incoming: Incoming?
+    /// After a refusal nothing more is read from this connection.
+    private var refused = false
+    private var queue: [Work] = []
+    private var answering = false
+    private var active = true
+
+    /// `origin` is `http://HOST:PORT`: every request URL is built on it, so each port serves one host
+    /// whatever `Host` header the client sends.
+    init(origin: String, limits: ServerLimits, respond: @escaping Responder) {
+        self.origin = origin
+        self.limits = limits
+        self.respond = respond
+    }
+
+    func channelRead(context: ChannelHandlerContext, data: NIOAny) {
+        guard !refused else { return }
+        switch unwrapInboundIn(data) {
+        case .head(let head):
+            let headSize = head.uri.utf8.count + head.method.rawValue.utf8.count + 12
+                + head.headers.reduce(0) { $0 + $1.name.utf8.count + $1.value.utf8.count + 4 }
+            if headSize > limits.headBytes {
+                refuse(431, "request head over \(limits.headBytes) bytes", context: context)
+                return
+            }
+            if let length = head.headers.first(name: "content-length").flatMap({ Int($0) }), length > limits.bodyBytes {
+                refuse(413, "request body over \(limits.bodyBytes) bytes", context: context)
+                return
+            }
+            // Answer `Expect: 100-continue` only when nothing is owed before it, to keep answers in order.
+            if head.headers.first(name: "expect")?.lowercased() == "100-continue", queue.isEmpty, !answering {
+                let head = HTTPResponseHead(version: head.version, status: .continue)
+                context.writeAndFlush(wrapOutboundOut(.head(head)), promise: nil)
+            }
+            incoming = Incoming(head: head)
+        case .body(var buffer):
+            guard var current = incoming else { return }
+            if current.body.count + buffer.readableBytes > limits.bodyBytes {
+                refuse(413, "request body over \(limits.bodyBytes) bytes", context: context)
+                return
+            }
+            incoming = nil  // keeps `current.body` uniquely referenced while it grows
+            current.body += buffer.readBytes(length: buffer.readableBytes) ?? []
+            incoming = current
+        case .end:
+            guard let current = incoming else { return }
+            incoming = nil
+            let request = HTTPRequest(
+                method: current.head.method.rawValue, url: requestURL(current.head.uri),
+                headers: PassModel.HTTPHeaders(current.head.headers.map { HTTPHeader($0.name, $0.value) }),
+                body: current.body)
+            enqueue(.request(request, keepAlive: current.head.isKeepAlive, isHead: current.head.method == .HEAD),
+                    context: context)
+        }
+    }
+
+    func errorCaught(context: ChannelHandlerContext, error: any Error) {
+        if refused {
+            return
+        }
+        switch error {
+        case HTTPParserError.headerOverflow, is ByteToMessageDecoderError.PayloadTooLargeError:
+            refuse(431, "request head over \(limits.headBytes) bytes", context: context)
+        case is HTTPParserError:
+            refuse(400, "malformed HTTP request", context: context)
+        default:
+            // I/O errors (a reset connection): nobody is left to answer.
+            refused = true
+            context.close(promise: nil)
+        }
+    }
+
+    func channelInactive(context: ChannelHandlerContext) {
+        active = false
+        queue.removeAll()
+        context.fireChannelInactive()
+    }
+
+    func handlerRemoved(context: ChannelHandlerContext) {
+        active = false
+    }
+
+    // MARK: - Answering in order
+
+    private func refuse(_ status: Int, _ message: String, context: ChannelHandlerContext) {
+        refused = true
+        incoming = nil
+        let reason = HTTPResponseStatus(statusCode: status).reasonPhrase
+        let response = HTTPResponse(status: status, contentType: "text/plain; charset=utf-8",
+                                    text: "\(status) \(reason): \(message)\n")
+        enqueue(.refusal(response), context: context)
+    }
+
+    private func enqueue(_ work: Work, context: ChannelHandlerContext) {
+        if case .request = work, queue.count >= limits.queuedRequests {
+            refused = true
+            context.close(promise: nil)
+            return
+        }
+        queue.append(work)
+        answerNext(context: context)
+    }
+
+    private func answerNext(context: ChannelHandlerContext) {
+        guard active, !answering, !queue.isEmpty else { return }
+        answering = true
+        switch queue.removeFirst() {
+        case .refusal(let response):
+            write(response, keepAlive: false, isHead: false, lingering: true, context: context)
+        case .request(let request, let keepAlive, let isHead):
+            respond(request, context.eventLoop).hop(to: context.eventLoop).assumeIsolated().whenComplete { result in
+                switch result {
+                case .success(.some(let response)):
+                    self.write(response, keepAlive: keepAlive, isHead: isHead, context: context)
+                case .success(.none):
+                    // Silent: stay "answering" for ever, so nothing behind it is answered either.
+                    break
+                case .failure(let error):
+                    let response = HTTPResponse(status: 500, contentType: "text/plain; charset=utf-8",
+                                                text: "500 Internal Server Error: \(error)\n")
+                    self.write(response, keepAlive: false, isHead: isHead, context: context)
+                }
+            }
+        }
+    }
+
+    /// `lingering`: after a refusal the client may still be sending (a body too large, the rest of a
+    /// huge head). Closing at once would make the kernel answer its bytes with a reset, which can
+    /// destroy our answer before the client reads it; so only our side is shut, what still comes is
+    /// read and dropped, and the connection closes when the client closes it (or after 2 s).
+    private func write(_ response: HTTPResponse, keepAlive: Bool, isHead: Bool, lingering: Bool = false,
+                       context: ChannelHandlerContext) {
+        guard active else { return }
+        var headers = NIOHTTP1.HTTPHeaders(response.headers.fields.map { ($0.name, $0.value) })
+        headers.remove(name: "connection")
+        if !headers.contains(name: "content-length") {
+            headers.add(name: "Content-Length", value: String(response.body.count))
+        }
+        if !keepAlive { headers.add(name: "Connection", value: "close") }
+        let head = HTTPResponseHead(version: .http1_1, status: HTTPResponseStatus(statusCode: response.status),
+                                    headers: headers)
+        context.write(wrapOutboundOut(.head(head)), promise: nil)
+        if !isHead, !response.body.isEmpty {
+            context.write(wrapOutboundOut(.body(.byteBuffer(ByteBuffer(bytes: response.body)))), promise: nil)
+        }
+        context.writeAndFlush(wrapOutboundOut(.end(nil))).assumeIsolated().whenComplete { _ in
+            self.answering = false
+            if lingering {
+                self.active = false
+                context.close(mode: .output, promise: nil)
+                context.eventLoop.assumeIsolated().scheduleTask(in: .seconds(2)) { context.close(promise: nil) }
+            } else if !keepAlive {
+                self.active = false
+                context.close(promise: nil)
+            } else {
+                self.answerNext(context: context)
+            }
+        }
+    }
+
+    /// The absolute URL of a request: origin-form (`/path?q`) as is, absolute-form reduced to its path
+    /// and query, anything else left for the mock to refuse (404).
+    private func requestURL(_ uri: String) -> String {
+        if uri.hasPrefix("/") { return origin + uri }
+        if let parts = URLParts(uri), parts.isHTTP {
+            return origin + (parts.path.isEmpty ? "/" : parts.path) + (parts.rawQuery.map { "?" + $0 } ?? "")
+        }
+        return origin + "/" + uri
+    }
+}

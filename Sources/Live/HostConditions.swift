@@ -1,0 +1,67 @@
+import MockPass
+import PassModel
+
+/// How a live host's port behaves (SCENARIO-FORMAT.md `sp … unreachable/silent`, `net SP down/up/silent`).
+public enum LinkMode: String, Hashable, Sendable, CaseIterable {
+    case up
+    /// The listener is closed: connections are refused at once.
+    case down
+    /// Connections are accepted and requests read, but never answered.
+    case silent
+}
+
+/// `net SP fail N [/path/] [status S]`: the next `remaining` requests whose host-relative path matches
+/// `pathPattern` (a whole-match Swift `Regex`; nil matches every path) get `status` instead of the mock.
+public struct InjectedFailure: Hashable, Sendable {
+    public var remaining: Int
+    public var pathPattern: String?
+    public var status: Int
+
+    public init(remaining: Int, pathPattern: String? = nil, status: Int = 503) {
+        self.remaining = remaining
+        self.pathPattern = pathPattern
+        self.status = status
+    }
+
+    func matches(_ path: String) -> Bool {
+        guard let pathPattern else { return true }
+        guard let regex = try? Regex(pathPattern) else { return false }
+        return (try? regex.wholeMatch(in: path)) != nil
+    }
+
+    /// The answer an injected failure gives, the same text as the simulated network's.
+    var response: HTTPResponse {
+        HTTPResponse(status: status, contentType: "text/plain", text: "injected failure \(status)\n")
+    }
+}
+
+/// The network conditions of one host: a response delay, a mode and pending injected failures.
+public struct HostConditions: Hashable, Sendable {
+    /// Added before every answer (the scenario's round trip).
+    public var latency: Millis
+    public var mode: LinkMode
+    public var failures: [InjectedFailure]
+
+    /// The scenario format's defaults: 10 ms, up, no failures.
+    public init(latency: Millis = Millis(10), mode: LinkMode = .up, failures: [InjectedFailure] = []) {
+        self.latency = latency
+        self.mode = mode
+        self.failures = failures
+    }
+
+    /// Takes one use of the first failure that matches `path`; nil when none does.
+    mutating func takeFailure(for path: String) -> InjectedFailure? {
+        guard let i = failures.firstIndex(where: { $0.matches(path) }) else { return nil }
+        let failure = failures[i]
+        failures[i].remaining -= 1
+        if failures[i].remaining <= 0 { failures.remove(at: i) }
+        return failure
+    }
+}
+
+/// A change to a host's conditions while the server runs (the admin endpoint's `POST /admin/net`).
+public enum NetCommand: Hashable, Sendable {
+    case mode(LinkMode)
+    case latency(Millis)
+    case fail(InjectedFailure)
+}

@@ -1,0 +1,32 @@
+import MockPass
+import PassModel
+
+/// The admin endpoint's JSON lines. `Value` keeps dictionary keys in order, so the lines read the same
+/// every time.
+enum JSONLine {
+    static func logged(_ r: LoggedRequest) -> String {
+        func pairs(_ xs: [(String, String)]) -> Value {
+            .list(xs.map { .dict([Value.Entry("name", .string($0.0)), Value.Entry("value", .string($0.1))]) })
+        }
+        return Value.dict([
+            Value.Entry("host", .string(LiveHost.name(of: r.host))),
+            Value.Entry("time", .int(Int(r.time.milliseconds))),
+            Value.Entry("method", .string(r.method)),
+            Value.Entry("path", .string(r.path)),
+            Value.Entry("parameters", pairs(r.parameters.map { ($0.name, $0.value) })),
+            Value.Entry("headers", pairs(r.headers.fields.map { ($0.name, $0.value) })),
+        ]).jsonText + "\n"
+    }
+
+    static func host(_ h: LiveHost, _ c: HostConditions) -> String {
+        Value.dict([
+            Value.Entry("host", .string(h.name)),
+            Value.Entry("url", .string(h.originalURL)),
+            Value.Entry("live", .string(h.liveURL)),
+            Value.Entry("port", .int(h.port)),
+            Value.Entry("mode", .string(c.mode.rawValue)),
+            Value.Entry("latency", .string(c.latency.description)),
+            Value.Entry("pendingFailures", .int(c.failures.reduce(0) { $0 + $1.remaining })),
+        ]).jsonText + "\n"
+    }
+}

@@ -1,0 +1,98 @@
+import MockPass
+import NIOCore
+import PassModel
+
+/// The admin endpoint (its own port): drives the clock and the network the way a scenario's
+/// `clock` and `net` steps do, and shows the request log and the URL mapping.
+///
+/// - `GET /admin/clock`: the current time; `POST /admin/clock` form `advance=30s`: shift it, answer the new time.
+///   Time is written `MILLISECONDS TOKEN-DATE`, e.g. `1767225630000 2026/01/01 00:00:30 GMT +0000`.
+/// - `POST /admin/net` form `host=sp:NAME|idp:ID` and one of `mode=up|down|silent`, `latency=250ms`,
+///   `fail=N[&status=S][&path=REGEX]` (status defaults to 503).
+/// - `GET /admin/log`: the mock's request log, one JSON object a line.
+/// - `GET /admin/hosts`: each host with its original and live URL and its conditions, one JSON object a line.
+extension ServerCore {
+    static let text = "text/plain; charset=utf-8"
+    static let jsonLines = "application/x-ndjson"
+
+    func adminAnswer(_ request: HTTPRequest, on loop: any EventLoop) -> EventLoopFuture<HTTPResponse?> {
+        let path = URLParts(request.url)?.path ?? ""
+        func plain(_ status: Int, _ text: String, headers: HTTPHeaders = []) -> EventLoopFuture<HTTPResponse?> {
+            loop.makeSucceededFuture(HTTPResponse(status: status, contentType: ServerCore.text, text: text, headers: headers))
+        }
+        func only(_ methods: [String]) -> EventLoopFuture<HTTPResponse?>? {
+            guard !methods.contains(request.method) else { return nil }
+            let allowed = methods.joined(separator: ", ")
+            return plain(405, "405 Method Not Allowed: use \(allowed)\n", headers: [("Allow", allowed)])
+        }
+        switch path {
+        case "/admin/clock":
+            if let refusal = only(["GET", "POST"]) { return refusal }
+            if request.method == "GET" { return plain(200, ServerCore.timeText(clock.now())) }
+            guard let text = request.parameter("advance"), let span = ServerCore.signedMillis(text) else {
+                return plain(400, "400 Bad Request: expected advance=DURATION (250ms, 30s, 5m, 2h, 1d; - to go back)\n")
+            }
+            return plain(200, ServerCore.timeText(clock.advance(by: span)))
+        case "/admin/net":
+            if let refusal = only(["POST"]) { return refusal }
+            let parsed: (LoggedRequest.Host, NetCommand)
+            switch ServerCore.netCommand(request) {
+            case .success(let p): parsed = p
+            case .failure(let error): return plain(400, "400 Bad Request: \(error.message)\n")
+            }
+            return apply(parsed.1, to: parsed.0).map { _ -> HTTPResponse? in
+                HTTPResponse(status: 200, contentType: ServerCore.text, text: "ok\n")
+            }.flatMapErrorThrowing { error in
+                HTTPResponse(status: 400, contentType: ServerCore.text, text: "400 Bad Request: \(error)\n")
+            }
+        case "/admin/log":
+            if let refusal = only(["GET"]) { return refusal }
+            let log = state.withLockedValue { $0.mock?.log ?? [] }
+            return loop.makeSucceededFuture(HTTPResponse(
+                status: 200, contentType: ServerCore.jsonLines, text: log.map(JSONLine.logged).joined()))
+        case "/admin/hosts":
+            if let refusal = only(["GET"]) { return refusal }
+            let (mapping, conditions) = state.withLockedValue { ($0.mapping, $0.conditions) }
+            let lines = mapping.hosts.map { JSONLine.host($0, conditions[$0.host] ?? HostConditions()) }
+            return loop.makeSucceededFuture(HTTPResponse(status: 200, contentType: ServerCore.jsonLines, text: lines.joined()))
+        default:
+            return plain(404, "404 Not Found: admin paths are /admin/clock, /admin/net, /admin/log, /admin/hosts\n")
+        }
+    }
+
+    static func timeText(_ t: Instant) -> String { "\(t.milliseconds) \(t.tokenDate)\n" }
+
+    /// A duration, optionally preceded by `-` (moving the clock back is allowed, for tests of skew).
+    static func signedMillis(_ text: String) -> Millis? {
+        if text.hasPrefix("-") { return Millis(text: String(text.dropFirst())).map { Millis(-$0.value) } }
+        return Millis(text: text)
+    }
+
+    static func netCommand(_ r: HTTPRequest) -> Result<(LoggedRequest.Host, NetCommand), LiveError> {
+        guard let hostText = r.parameter("host") else { return .failure(LiveError("missing host=sp:NAME or host=idp:ID")) }
+        guard let host = LiveHost.host(named: hostText) else {
+            return .failure(LiveError("host must be sp:NAME or idp:ID, not \(hostText)"))
+        }
+        let given = ["mode", "latency", "fail"].filter { r.parameter($0) != nil }
+        guard given.count == 1 else { return .failure(LiveError("give exactly one of mode=, latency= or fail=")) }
+        if let text = r.parameter("mode") {
+            guard let mode = LinkMode(rawValue: text) else { return .failure(LiveError("mode must be up, down or silent")) }
+            return .success((host, .mode(mode)))
+        }
+        if let text = r.parameter("latency") {
+            guard let latency = Millis(text: text) else { return .failure(LiveError("latency must be a duration like 250ms")) }
+            return .success((host, .latency(latency)))
+        }
+        guard let count = r.parameter("fail").flatMap({ Int($0) }), count >= 1 else {
+            return .failure(LiveError("fail must be a count of at least 1"))
+        }
+        var status = 503
+        if let text = r.parameter("status") {
+            guard let s = Int(text), (100...599).contains(s) else { return .failure(LiveError("status must be 100-599")) }
+            status = s
+        }
+        let path = r.parameter("path").flatMap { $0.isEmpty ? nil : $0 }
+        if let path, (try? Regex(path)) == nil { return .failure(LiveError("path is not a valid regex: \(path)")) }
+        return .success((host, .fail(InjectedFailure(remaining: count, pathPattern: path, status: status))))
+    }
+}

@@ -1,0 +1,242 @@
+import MockPass
+import NIOConcurrencyHelpers
+import NIOCore
+import NIOHTTP1
+import NIOPosix
+import PassModel
+
+/// The shared heart of `MockPassServer`: the mock, the per-host conditions, the listeners and open
+/// connections, all behind one lock. The mock is a value type: every request runs it under the lock,
+/// so requests on different connections (and event loops) are handled one at a time, in the order
+/// they take the lock, with `now` read from the shared `LiveClock`.
+final class ServerCore: Sendable {
+    enum Listener {
+        case open(any Channel)
+        case opening
+        case closed
+    }
+
+    struct Binding {
+        var port: Int
+        /// The original base URL's path without trailing slashes ("" for a bare origin).
+        var basePath: String
+    }
+
+    struct State {
+        var mock: MockPass?
+        var mapping = URLMapping(hosts: [])
+        var conditions: [LoggedRequest.Host: HostConditions] = [:]
+        var bindings: [LoggedRequest.Host: Binding] = [:]
+        var listeners: [LoggedRequest.Host: Listener] = [:]
+        var connections: [LoggedRequest.Host: [ObjectIdentifier: any Channel]] = [:]
+        var admin: (any Channel)?
+        var shuttingDown = false
+    }
+
+    let group: MultiThreadedEventLoopGroup
+    let bindHost: String
+    /// The host as it appears in a URL (an IPv6 address in brackets).
+    let urlHost: String
+    let limits: ServerLimits
+    let clock: LiveClock
+    let state = NIOLockedValueBox(State())
+
+    init(group: MultiThreadedEventLoopGroup, bindHost: String, limits: ServerLimits, clock: LiveClock) {
+        self.group = group
+        self.bindHost = bindHost
+        self.urlHost = bindHost.contains(":") ? "[" + bindHost + "]" : bindHost
+        self.limits = limits
+        self.clock = clock
+    }
+
+    func origin(port: Int) -> String { "http://\(urlHost):\(port)" }
+
+    // MARK: - Listening
+
+    func bindListener(for host: LoggedRequest.Host, basePath: String, port: Int) -> EventLoopFuture<any Channel> {
+        bind(port: port) { [self] channel in
+            register(channel, for: host)
+            return { request, loop in self.answer(request, host: host, basePath: basePath, on: loop) }
+        }
+    }
+
+    func bindAdmin(port: Int) -> EventLoopFuture<any Channel> {
+        bind(port: port) { [self] channel in
+            state.withLockedValue { s in
+                if s.shuttingDown { channel.close(promise: nil) }
+            }
+            return { request, loop in self.adminAnswer(request, on: loop) }
+        }
+    }
+
+    /// `SO_REUSEADDR` lets a host closed by `net … down` listen again on its port at once.
+    private func bind(port: Int, responder: @escaping @Sendable (any Channel) -> Responder) -> EventLoopFuture<any Channel> {
+        let limits = self.limits
+        let core = self
+        return ServerBootstrap(group: group)
+            .serverChannelOption(.backlog, value: 256)
+            .serverChannelOption(.socketOption(.so_reuseaddr), value: 1)
+            .childChannelInitializer { channel in
+                let origin = core.origin(port: channel.localAddress?.port ?? port)
+                let respond = responder(channel)
+                return channel.eventLoop.makeCompletedFuture {
+                    var decoderLimits = NIOHTTPDecoderLimitConfiguration()
+                    decoderLimits.maxHeaderFieldSize = limits.headBytes
+                    decoderLimits.maxHeaderListSize = limits.headBytes
+                    let decoder = HTTPRequestDecoder(leftOverBytesStrategy: .dropBytes, informationalResponseStrategy: .drop,
+                                                     limitConfiguration: decoderLimits)
+                    let sync = channel.pipeline.syncOperations
+                    try sync.addHandler(HTTPResponseEncoder())
+                    // The buffer bound stops a request line that never ends (the decoder only bounds headers).
+                    try sync.addHandler(ByteToMessageHandler(decoder, maximumBufferSize: limits.headBytes + 1024))
+                    try sync.addHandler(HTTPConnectionHandler(origin: origin, limits: limits, respond: respond))
+                }
+            }
+            .bind(host: bindHost, port: port)
+    }
+
+    /// Tracks a host's connections so `down` can cut them too: a client reusing a kept-alive
+    /// connection must see the host disappear, not just new connections.
+    private func register(_ channel: any Channel, for host: LoggedRequest.Host) {
+        let id = ObjectIdentifier(channel)
+        let keep = state.withLockedValue { s -> Bool in
+            guard !s.shuttingDown, s.conditions[host]?.mode != .down else { return false }
+            s.connections[host, default: [:]][id] = channel
+            return true
+        }
+        guard keep else {
+            channel.close(promise: nil)
+            return
+        }
+        channel.closeFuture.whenComplete { [self] _ in
+            state.withLockedValue { s in s.connections[host]?[id] = nil }
+        }
+    }
+
+    // MARK: - Answering a host's request
+
+    func answer(_ request: HTTPRequest, host: LoggedRequest.Host, basePath: String,
+                on loop: any EventLoop) -> EventLoopFuture<HTTPResponse?> {
+        let now = clock.now()
+        let (response, latency) = state.withLockedValue { s -> (HTTPResponse?, Millis) in
+            var conditions = s.conditions[host] ?? HostConditions()
+            // A request that slipped in as the host went down gets no answer; its connection is being closed.
+            guard conditions.mode == .up else { return (nil, .zero) }
+            // The path is parsed (and the conditions written back) only when a failure is pending:
+            // on the hot path of a load test both were a measurable share of a request's cost.
+            if !conditions.failures.isEmpty {
+                let failure = conditions.takeFailure(for: ServerCore.relativePath(of: request.url, basePath: basePath))
+                s.conditions[host] = conditions
+                if let failure { return (failure.response, conditions.latency) }
+            }
+            guard s.mock != nil else {
+                return (HTTPResponse(status: 503, contentType: "text/plain", text: "503 Service Unavailable: starting\n"), .zero)
+            }
+            return (s.mock?.handle(request, at: now), conditions.latency)
+        }
+        guard let response else { return loop.makeSucceededFuture(nil) }
+        guard latency.value > 0 else { return loop.makeSucceededFuture(response) }
+        return loop.scheduleTask(in: .milliseconds(latency.value)) { Optional(response) }.futureResult
+    }
+
+    /// The path of `url` relative to the host's base path, `/` for the base itself.
+    static func relativePath(of url: String, basePath: String) -> String {
+        let path = URLParts(url)?.path ?? "/"
+        let relative = path.hasPrefix(basePath) ? String(path.dropFirst(basePath.count)) : path
+        return relative.isEmpty ? "/" : relative
+    }
+
+    // MARK: - Network commands
+
+    func apply(_ command: NetCommand, to host: LoggedRequest.Host) -> EventLoopFuture<Void> {
+        let loop = group.next()
+        let name = LiveHost.name(of: host)
+        guard state.withLockedValue({ $0.bindings[host] != nil }) else {
+            return loop.makeFailedFuture(LiveError("unknown host \(name)"))
+        }
+        switch command {
+        case .latency(let latency):
+            guard latency.value >= 0 else { return loop.makeFailedFuture(LiveError("a latency cannot be negative")) }
+            state.withLockedValue { $0.conditions[host, default: HostConditions()].latency = latency }
+            return loop.makeSucceededVoidFuture()
+        case .fail(let failure):
+            guard failure.remaining >= 1 else { return loop.makeFailedFuture(LiveError("fail takes a count of at least 1")) }
+            guard (100...599).contains(failure.status) else {
+                return loop.makeFailedFuture(LiveError("status \(failure.status) is not an HTTP status (100-599)"))
+            }
+            if let pattern = failure.pathPattern, (try? Regex(pattern)) == nil {
+                return loop.makeFailedFuture(LiveError("path is not a valid regex: \(pattern)"))
+            }
+            state.withLockedValue { $0.conditions[host, default: HostConditions()].failures.append(failure) }
+            return loop.makeSucceededVoidFuture()
+        case .mode(let mode):
+            return setMode(mode, for: host, on: loop)
+        }
+    }
+
+    private enum ModeAction {
+        case nothing
+        case close([any Channel])
+        case listen(Binding)
+    }
+
+    private func setMode(_ mode: LinkMode, for host: LoggedRequest.Host, on loop: any EventLoop) -> EventLoopFuture<Void> {
+        let action = state.withLockedValue { s -> ModeAction in
+            s.conditions[host, default: HostConditions()].mode = mode
+            guard let binding = s.bindings[host] else { return .nothing }
+            if mode == .down {
+                var channels = Array((s.connections[host] ?? [:]).values)
+                if case .open(let listener) = s.listeners[host] { channels.append(listener) }
+                s.listeners[host] = .closed
+                s.connections[host] = [:]
+                return .close(channels)
+            }
+            if case .closed = s.listeners[host], !s.shuttingDown {
+                s.listeners[host] = .opening
+                return .listen(binding)
+            }
+            return .nothing
+        }
+        switch action {
+        case .nothing:
+            return loop.makeSucceededVoidFuture()
+        case .close(let channels):
+            return EventLoopFuture.andAllComplete(channels.map { $0.close() }, on: loop)
+        case .listen(let binding):
+            let core = self
+            return bindListener(for: host, basePath: binding.basePath, port: binding.port).flatMap { channel in
+                let keep = core.state.withLockedValue { s -> Bool in
+                    guard case .opening = s.listeners[host], !s.shuttingDown else { return false }
+                    s.listeners[host] = .open(channel)
+                    return true
+                }
+                return keep ? loop.makeSucceededVoidFuture() : channel.close()
+            }.flatMapError { error in
+                core.state.withLockedValue { s in
+                    if case .opening = s.listeners[host] { s.listeners[host] = .closed }
+                }
+                return loop.makeFailedFuture(LiveError("cannot listen again on port \(binding.port): \(error)"))
+            }
+        }
+    }
+
+    // MARK: - Shutdown
+
+    /// Closes every listener and connection. The event loop group is shut down by the caller.
+    func closeAll() -> EventLoopFuture<Void> {
+        let channels = state.withLockedValue { s -> [any Channel] in
+            s.shuttingDown = true
+            var out: [any Channel] = []
+            for (_, listener) in s.listeners {
+                if case .open(let channel) = listener { out.append(channel) }
+            }
+            for (_, connections) in s.connections { out += connections.values }
+            if let admin = s.admin { out.append(admin) }
+            s.listeners = s.listeners.mapValues { _ in .closed }
+            s.connections = [:]
+            s.admin = nil
+            return out
+        }
+        return EventLoopFuture.andAllComplete(channels.map { $0.close() }, on: group.next())
+    }
+}

@@ -1,0 +1,172 @@
+import Entitlement
+import MockPass
+import PassModel
+import ScenarioSyntax
+import Simulation
+
+/// Runs a scenario that has no expectations and writes them: after each step every callback the step
+/// caused is taken from its app's queue and written as a `<` line right after it. Time runs only where
+/// the steps say (`clock`, user steps), so the written file replays exactly: each `<` finds its callback
+/// already queued. The fuzzer explores with it; a failure is written as a ready-to-run `.scenario`.
+public struct ExploratoryRunner {
+    /// Why a run stopped early.
+    public enum Failure: Hashable, Sendable, CustomStringConvertible {
+        /// An invariant of BEHAVIOR.md, by number.
+        case invariant(InvariantViolation)
+        /// Faults healed and hours passed, yet a flow still had requests or timers out.
+        case liveness(String)
+        /// The engine's bookkeeping grew past any reasonable bound.
+        case growth(String)
+        /// The run did not settle within the event budget (a hang).
+        case hang(String)
+        /// The same program run twice gave two transcripts.
+        case nondeterminism(String)
+        /// The fuzzer itself produced something unusable (a bug of the fuzzer, reported as such).
+        case generator(String)
+
+        public var description: String {
+            switch self {
+            case .invariant(let v): return v.description
+            case .liveness(let m): return "liveness: \(m)"
+            case .growth(let m): return "unbounded growth: \(m)"
+            case .hang(let m): return "hang: \(m)"
+            case .nondeterminism(let m): return "nondeterminism: \(m)"
+            case .generator(let m): return "fuzzer: \(m)"
+            }
+        }
+
+        /// A short key: two failures with the same key are "the same bug" while shrinking.
+        public var key: String {
+            switch self {
+            case .invariant(let v): return "invariant \(v.number)"
+            case .liveness: return "liveness"
+            case .growth: return "growth"
+            case .hang: return "hang"
+            case .nondeterminism: return "nondeterminism"
+            case .generator: return "generator"
+            }
+        }
+    }
+
+    public struct Result: Sendable {
+        /// The step lines with the `<` lines they caused, in order (the body of a `.scenario`).
+        public var lines: [String]
+        /// How many steps ran (a step that could not be carried out ends the run).
+        public var stepsRun: Int
+        public var failure: Failure?
+        /// The step that could not be carried out, if any (not a failure of the engine).
+        public var inapplicable: String?
+    }
+
+    /// Bounds for the growth oracle: far above anything a correct engine reaches in a fuzz run.
+    static let maxInFlight = 256
+
+    public init() {}
+
+    /// Runs `file`'s steps (its `<` lines, if any, are ignored). With `checkLiveness`, after the last
+    /// step every fault is healed and three hours pass: nothing may still be in flight.
+    public func run(_ file: ScenarioFile, checkLiveness: Bool = true) -> Result {
+        let session = ExplorationSession(file: file)
+        for step in file.steps {
+            if case .expect = step.value { continue }
+            session.perform(step)
+            if session.result.failure != nil || session.result.inapplicable != nil { return session.result }
+        }
+        return session.finish(checkLiveness: checkLiveness)
+    }
+
+    static func drain(_ sim: Simulator, into lines: inout [String]) {
+        for (i, name) in sim.appNames.enumerated() {
+            while let callback = sim.popCallback(app: i) {
+                lines.append((i == 0 ? "" : name) + "< " + callback.description)
+            }
+        }
+    }
+
+
+    static func growth(_ sim: Simulator) -> String? {
+        for (i, name) in sim.appNames.enumerated() {
+            let f = sim.engine(app: i).footprint
+            if f.requests > maxInFlight || f.timers > maxInFlight || f.flows > maxInFlight || f.queued > maxInFlight * 4 {
+                return "\(name) holds \(f.requests) requests, \(f.timers) timers, \(f.flows) flows, \(f.queued) queued calls"
+            }
+        }
+        return nil
+    }
+
+    /// Heals every fault, lets three hours pass, and reports any app still waiting on the network or a timer.
+    static func liveness(_ sim: Simulator) -> String? {
+        for host in sim.network.links.keys {
+            sim.network.links[host]?.mode = .up
+            sim.network.links[host]?.failures = []
+        }
+        sim.advance(by: .hours(3))
+        for (i, name) in sim.appNames.enumerated() {
+            let f = sim.engine(app: i).footprint
+            if f.requests > 0 || f.timers > 0 || f.flows > 0 {
+                return "\(name) still holds \(f.requests) requests, \(f.timers) timers, \(f.flows) flows after faults healed and 3h passed"
+            }
+        }
+        return nil
+    }
+}
+
+/// One exploration, step by step: the fuzzer asks the simulation what can happen next (is a login page
+/// shown? is the picker up?) and performs one step at a time.
+public final class ExplorationSession {
+    private var state: RunState
+    public var simulator: Simulator { state.simulator }
+    public private(set) var result = ExploratoryRunner.Result(lines: [], stepsRun: 0, failure: nil, inapplicable: nil)
+
+    public init(file: ScenarioFile) {
+        state = RunState(file: file)
+    }
+
+    /// Performs one step and writes it, with the callbacks it caused, to `result.lines`. A step that
+    /// cannot be carried out ends the exploration (`result.inapplicable`); so does a failure.
+    public func perform(_ step: Located<Step>) {
+        guard result.failure == nil, result.inapplicable == nil else { return }
+        let sim = state.simulator
+        do {
+            try state.perform(step)
+        } catch {
+            if let violation = sim.violations.first {
+                result.lines.append(step.text)
+                ExploratoryRunner.drain(sim, into: &result.lines)
+                result.failure = .invariant(violation)
+            } else {
+                result.inapplicable = "\(step.text): \(error.message)"
+            }
+            return
+        }
+        result.stepsRun += 1
+        result.lines.append(step.text)
+        ExploratoryRunner.drain(sim, into: &result.lines)
+        if let growth = ExploratoryRunner.growth(sim) { result.failure = .growth(growth) }
+    }
+
+    /// Lets time run until nothing is pending (the end of a scenario), then checks what must hold.
+    public func finish(checkLiveness: Bool) -> ExploratoryRunner.Result {
+        guard result.failure == nil, result.inapplicable == nil else { return result }
+        let sim = state.simulator
+        var budget = ScenarioRunner.maxEvents
+        sim.run {
+            budget -= 1
+            return budget <= 0
+        }
+        ExploratoryRunner.drain(sim, into: &result.lines)
+        guard sim.isIdle else {
+            result.failure = .hang("still busy after \(ScenarioRunner.maxEvents) events")
+            return result
+        }
+        sim.checkSettled()
+        if let violation = sim.violations.first {
+            result.failure = .invariant(violation)
+            return result
+        }
+        if checkLiveness, let stuck = ExploratoryRunner.liveness(sim) {
+            result.failure = .liveness(stuck)
+        }
+        return result
+    }
+}

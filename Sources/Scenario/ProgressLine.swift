@@ -1,0 +1,35 @@
+import Foundation
+
+/// The `[done/total]` line `passim run` keeps on standard error while a long run goes on (only on a
+/// terminal). It appears once the run has lasted `delay`, so a quick run prints nothing; it never
+/// touches standard output, whose bytes stay deterministic.
+public final class ProgressLine: @unchecked Sendable {
+    private let lock = NSLock()
+    private let start = ContinuousClock.now
+    private let delay: Duration
+    private var lastDraw: ContinuousClock.Instant?
+    private var shown = false
+
+    public init(delay: Duration = .seconds(1)) {
+        self.delay = delay
+    }
+
+    public func update(done: Int, total: Int) {
+        lock.lock()
+        defer { lock.unlock() }
+        let now = ContinuousClock.now
+        guard now - start >= delay else { return }
+        if let last = lastDraw, now - last < .milliseconds(100), done < total { return }
+        lastDraw = now
+        shown = true
+        FileHandle.standardError.write(Data("\r\u{1B}[K[\(done)/\(total)] scenarios".utf8))
+    }
+
+    /// Erases the line, if it was drawn.
+    public func finish() {
+        lock.lock()
+        defer { lock.unlock() }
+        if shown { FileHandle.standardError.write(Data("\r\u{1B}[K".utf8)) }
+        shown = false
+    }
+}

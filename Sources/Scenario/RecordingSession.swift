@@ -1,0 +1,141 @@
+import MockPass
+import PassModel
+import ScenarioSyntax
+import Simulation
+
+/// What a recording run decides about the file's `<` lines, step by step (see `Recorder`).
+struct RecordingSession {
+    /// A new `<` line: what the file will say, and the callback's canonical text for the transcript.
+    struct NewLine {
+        var text: String
+        var canonical: String
+    }
+
+    /// Rewrite a `<` line even when its pattern still matches what came.
+    let fresh: Bool
+    /// The file has no `<` line at all: after each `>` step time runs until the engine awaits no
+    /// HTTP answer (see `Recorder`).
+    let runsTimeAfterCalls: Bool
+    var writer: PatternWriter
+    /// Per step index: the new text of a `<` step, or nil when it is removed. A step not listed
+    /// is kept byte for byte.
+    private(set) var replaced: [Int: String?] = [:]
+    /// Per step index: new `<` lines that go right after that step's line (-1: before the first step).
+    private(set) var inserted: [Int: [NewLine]] = [:]
+    /// Per app: for each callback waiting in its queue, the step during which it was delivered.
+    private var deliveredAt: [[Int]]
+    /// Per app: the last step whose `<` line took one of its callbacks.
+    private var lastTaken: [Int]
+
+    init(file: ScenarioFile, fresh: Bool) {
+        self.fresh = fresh
+        runsTimeAfterCalls = !file.steps.contains { if case .expect = $0.value { return true } else { return false } }
+        writer = PatternWriter(file: file)
+        deliveredAt = Array(repeating: [], count: file.appNames.count)
+        lastTaken = Array(repeating: -1, count: file.appNames.count)
+    }
+
+    mutating func remove(step: Int) { replaced[step] = .some(nil) }
+    mutating func replace(step: Int, with text: String) { replaced[step] = .some(text) }
+
+    /// Any change to write at all.
+    var isEmpty: Bool { replaced.isEmpty && inserted.isEmpty }
+
+    /// Queue lengths seen after a step: what is new was delivered during `step`.
+    mutating func noteQueues(_ counts: [Int], step: Int) {
+        for (app, count) in counts.enumerated() where app < deliveredAt.count {
+            while deliveredAt[app].count < count { deliveredAt[app].append(step) }
+        }
+    }
+
+    /// A `<` line of `app` took the head of its queue.
+    mutating func took(app: Int, at step: Int) {
+        if !deliveredAt[app].isEmpty { deliveredAt[app].removeFirst() }
+        lastTaken[app] = step
+    }
+
+    /// A callback no `<` line took, written after the step it was delivered in, but never before
+    /// the app's last `<` line: there it replays without running time, and queue order is kept.
+    mutating func insertUntaken(app: Int, _ line: NewLine, currentStep: Int) {
+        let delivered = deliveredAt[app].isEmpty ? currentStep : deliveredAt[app].removeFirst()
+        // What the end of the file let come goes after the last step.
+        inserted[min(max(delivered, lastTaken[app]), currentStep), default: []].append(line)
+    }
+}
+
+/// The recording side of a run: where callbacks go instead of being checked.
+extension RunState {
+    /// A `<` line took `callback`: keep the line when its pattern matches (and the recording is not
+    /// fresh), else write the callback there. Matching first also binds the file's own `$names`, so a
+    /// later `> handleExternalURL($url)` still has its value.
+    mutating func write(_ callback: Callback, at step: Located<Step>, app name: String?, pattern: CallSyntax) {
+        guard var session = recording else { return }
+        let matched = Matcher.match(pattern, callback, bindings: &bindings)
+        if !matched || session.fresh {
+            let text = RunState.prefix(name, "<") + session.writer.text(for: callback, bindings: bindings)
+            if text != step.text { session.replace(step: stepIndex, with: text) }
+        }
+        recording = session
+    }
+
+    /// After each step of a recording run: the rule for files without `<` lines, then which
+    /// callbacks arrived during the step.
+    mutating func recordAfter(_ step: Located<Step>) {
+        guard let session = recording else { return }
+        if session.runsTimeAfterCalls {
+            switch step.value {
+            case .call, .userLogin, .userBack, .userPick, .userPickOther, .userCancel, .userEnterCode:
+                runUntilAnswered()
+            case .expect, .browserAt, .clock, .net, .seen:
+                break
+            }
+        }
+        noteDeliveries()
+    }
+
+    /// Notes which callbacks arrived during the current step.
+    mutating func noteDeliveries() {
+        let sim = simulator
+        recording?.noteQueues(sim.appNames.indices.map { sim.pendingCallbacks(app: $0).count }, step: stepIndex)
+    }
+
+    /// Callbacks of `app` that no `<` line took (found before its `>` step or at the end) become new `<` lines.
+    mutating func writeUntaken(app i: Int) {
+        guard var session = recording else { return }
+        let name: String? = i == 0 ? nil : simulator.appNames[i]
+        while let callback = simulator.popCallback(app: i) {
+            let text = RunState.prefix(name, "<") + session.writer.text(for: callback, bindings: bindings)
+            session.insertUntaken(app: i, .init(text: text, canonical: RunState.prefix(name, "<") + callback.description),
+                                  currentStep: stepIndex - 1)
+        }
+        recording = session
+    }
+
+    /// The rule for a file without `<` lines: after a call or a user step, time runs until none of
+    /// the engines' HTTP requests awaits its answer (a request to a silent host never gets one and is
+    /// not waited for). What came is written after the step it came in.
+    mutating func runUntilAnswered() {
+        let sim = simulator
+        // Per host: requests the engines sent since the call that still await their answer.
+        var awaiting: [LoggedRequest.Host: Int] = [:]
+        // From the step's first event: the requests it sent count too.
+        var scanned = stepTraceStart
+        var budget = ScenarioRunner.maxEvents
+        func settled() -> Bool {
+            let trace = sim.trace
+            while scanned < trace.count {
+                switch trace[scanned].kind {
+                case .request(.engine, _, _, let host?) where sim.network.links[host]?.mode != .silent:
+                    awaiting[host, default: 0] += 1
+                case .response(.engine, _, _, let host?):
+                    if let n = awaiting[host], n > 0 { awaiting[host] = n - 1 }
+                default: break
+                }
+                scanned += 1
+            }
+            budget -= 1
+            return budget <= 0 || awaiting.values.allSatisfy { $0 == 0 }
+        }
+        sim.run(until: settled)
+    }
+}

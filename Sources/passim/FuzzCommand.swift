@@ -1,0 +1,77 @@
+import ArgumentParser
+import Foundation
+import Fuzz
+import PassModel
+import Scenario
+import ScenarioSyntax
+
+struct FuzzCommand: ParsableCommand {
+    static let configuration = CommandConfiguration(
+        commandName: "fuzz",
+        abstract: "Explore random worlds and flows; shrink failures into .scenario files.",
+        discussion: """
+            The oracle: the invariants of BEHAVIOR.md after every step, no hang or unbounded growth, the same
+            transcript twice, and every flow ended once faults heal and time passes. Exit status 0 when
+            nothing failed, 1 when something did (the files are in --out), 2 for bad input.
+            """)
+
+    @Option(help: "The seed of run 0; run i derives its own. `--seed S --runs 1` replays a reported run.")
+    var seed: UInt64 = 1
+
+    @Option(help: "How many runs (default 100 unless --time is given).")
+    var runs: Int?
+
+    @Option(help: "Run for this long instead (e.g. 30s, 5m).")
+    var time: String?
+
+    @Option(help: "Parallel workers.")
+    var jobs: Int = 1
+
+    @Option(help: "At most this many steps per run.")
+    var steps: Int = 40
+
+    @Option(help: "Where failing cases are written.")
+    var out: String = "fuzz-failures"
+
+    @Option(help: "Explore one written case again and report its failure.")
+    var replay: String?
+
+    func validate() throws {
+        if let runs, runs < 1 { throw ValidationError("--runs takes a number of at least 1") }
+        if runs != nil && time != nil { throw ValidationError("give --runs or --time, not both") }
+        if let time, Millis(text: time) == nil { throw ValidationError("--time takes a duration such as 30s or 5m") }
+        guard jobs >= 1 else { throw ValidationError("--jobs takes a number of at least 1") }
+        guard steps >= 1 else { throw ValidationError("--steps takes a number of at least 1") }
+    }
+
+    func run() throws {
+        if let replay {
+            let file: ScenarioFile
+            do {
+                file = try ScenarioParser.parse(fileAt: replay)
+            } catch {
+                FileHandle.standardError.write(Data("\(error)\n".utf8))
+                throw ExitCode(2)
+            }
+            let result = Fuzzer.replay(file)
+            print(result.lines.joined(separator: "\n"))
+            if let failure = result.failure {
+                print("FAIL \(replay): \(failure)")
+                throw ExitCode(1)
+            }
+            if let inapplicable = result.inapplicable { print("stopped: \(inapplicable)") }
+            print("ok   \(replay): no failure")
+            return
+        }
+        let budget = time.flatMap { Millis(text: $0) }.map { Duration.milliseconds($0.value) }
+        let fuzzer = Fuzzer(options: .init(seed: seed, runs: runs, time: budget, jobs: jobs, maxSteps: steps, outDir: out))
+        let report = fuzzer.run { line in FileHandle.standardError.write(Data((line + "\n").utf8)) }
+        for f in report.findings {
+            print("FAIL run \(f.run) seed \(f.seed): \(f.failure)")
+            print("  shrunk from \(f.steps) to \(f.shrunkSteps) steps: \(f.file ?? "(could not write the file)")")
+            print("  replay: passim fuzz --seed \(f.seed) --runs 1")
+        }
+        print("\(report.runs) runs, \(report.steps) steps, \(report.findings.count) failing")
+        if !report.findings.isEmpty { throw ExitCode(1) }
+    }
+}

@@ -1,0 +1,59 @@
+import PassModel
+import Testing
+@testable import Fuzz
+@testable import Scenario
+
+@Suite struct FuzzTests {
+    @Test func everyGeneratedWorldParses() {
+        for seed in UInt64(1)...300 {
+            var rng = SeededRandom(seed: seed)
+            let world = FuzzWorld.random(&rng, seed: seed)
+            #expect(FuzzProgram(world: world.lines, steps: []).parsed() != nil, "seed \(seed)")
+        }
+    }
+
+    @Test func aRunIsAFunctionOfItsSeed() {
+        for seed in [UInt64(3), 77, 4242] {
+            let (a, failA, stepsA) = Fuzzer.explore(seed: seed, maxSteps: 30)
+            let (b, failB, stepsB) = Fuzzer.explore(seed: seed, maxSteps: 30)
+            #expect(a == b && failA == failB && stepsA == stepsB)
+            #expect(!a.steps.isEmpty)
+        }
+        #expect(Fuzzer.explore(seed: 3, maxSteps: 30).0 != Fuzzer.explore(seed: 4, maxSteps: 30).0)
+    }
+
+    @Test func runZeroUsesTheGivenSeedSoOneRunReplaysIt() {
+        #expect(Fuzzer.runSeed(12345, 0) == 12345)
+        #expect(Fuzzer.runSeed(12345, 1) != Fuzzer.runSeed(12345, 2))
+        #expect(Fuzzer.runSeed(12345, 5) == Fuzzer.runSeed(12345, 5))
+    }
+
+    @Test func shrinkingKeepsWhatTheFailureNeeds() {
+        let world = ["scenario \"s\"", "seed 1", "sp s1 \"https://s1.test\" latency 40ms silent unreachable", "mvpd M1 \"M1\" at s1 svc",
+                     "requestor REQ1 device-id authn-ttl 2h"]
+        let steps = (0..<20).map { "clock +\($0 + 1)s" } + ["> logout()"] + (0..<10).map { "> checkAuthentication() # \($0)" }
+        let program = FuzzProgram(world: world, steps: steps)
+        // A stand-in failure: it needs `clock +7s`, the logout and the SP line's `latency`.
+        var shrinker = Shrinker { p in
+            p.parsed() != nil && p.steps.contains("clock +7s") && p.steps.contains("> logout()")
+                && p.world.contains { $0.hasPrefix("sp s1") && $0.contains("latency") }
+        }
+        let small = shrinker.shrink(program)
+        #expect(small.steps == ["clock +7s", "> logout()"])
+        #expect(small.world == ["scenario \"s\"", "seed 1", "sp s1 \"https://s1.test\" latency 40ms"])
+        #expect(shrinker.attempts < Shrinker.maxAttempts)
+    }
+
+    @Test func aFuzzRunChecksTheOracleAndReportsNothingOnTheCurrentEngine() {
+        let report = Fuzzer(options: .init(seed: 11, runs: 60, jobs: 2, maxSteps: 30, outDir: "/tmp/passim-fuzz-test")).run()
+        #expect(report.runs == 60)
+        #expect(report.steps > 0)
+        #expect(report.findings.isEmpty, "\(report.findings.map(\.scenario))")
+    }
+
+    @Test func jobsDoNotChangeTheOutcome() {
+        let one = Fuzzer(options: .init(seed: 5, runs: 30, jobs: 1, maxSteps: 20, outDir: "/tmp/passim-fuzz-test")).run()
+        let two = Fuzzer(options: .init(seed: 5, runs: 30, jobs: 2, maxSteps: 20, outDir: "/tmp/passim-fuzz-test")).run()
+        #expect(one.steps == two.steps && one.findings.count == two.findings.count)
+    }
+}

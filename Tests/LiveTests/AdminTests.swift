@@ -1,0 +1,109 @@
+import Foundation
+import Live
+import MockPass
+import PassModel
+import Testing
+
+@Suite(.serialized) struct AdminTests {
+    func admin(_ curl: CurlTransport, _ server: MockPassServer, _ method: String, _ path: String,
+               _ fields: [(String, String)] = []) throws -> HTTPResponse {
+        let url = server.adminURL + path
+        let request = method == "POST" ? HTTPRequest.form(url, fields) : HTTPRequest(method: method, url: url)
+        return try response(curl.perform(request, timeout: .seconds(5)))
+    }
+
+    @Test func clockAdvances() async throws {
+        try await withServer { server in
+            let curl = try CurlTransport()
+            let before = try admin(curl, server, "GET", "/admin/clock")
+            #expect(before.status == 200)
+            let beforeMS = try #require(Int64(before.bodyText.split(separator: " ")[0]))
+
+            let after = try admin(curl, server, "POST", "/admin/clock", [("advance", "2h")])
+            #expect(after.status == 200)
+            let afterMS = try #require(Int64(after.bodyText.split(separator: " ")[0]))
+            #expect(afterMS - beforeMS >= 7_200_000 && afterMS - beforeMS < 7_260_000)
+            #expect(after.bodyText.hasSuffix(" GMT +0000\n"))
+            #expect(server.clock.offset == .hours(2))
+            #expect(server.now().milliseconds >= afterMS)
+
+            // The mock runs on the shifted clock: the request log says so.
+            _ = try get(curl, try server.url(.sp("main")) + "/config/REQ1")
+            let logged = try #require(server.requestLog().last)
+            #expect(logged.time.milliseconds >= afterMS)
+
+            #expect(try admin(curl, server, "POST", "/admin/clock", [("advance", "soon")]).status == 400)
+            #expect(try admin(curl, server, "PUT", "/admin/clock").status == 405)
+            #expect(server.clock.offset == .hours(2))
+        }
+    }
+
+    @Test func netSwitches() async throws {
+        try await withServer { server in
+            let curl = try CurlTransport()
+            let config = try server.url(.sp("main")) + "/config/REQ1"
+
+            let down = try admin(curl, server, "POST", "/admin/net", [("host", "sp:main"), ("mode", "down")])
+            #expect(down.status == 200)
+            #expect(curl.perform(HTTPRequest(method: "GET", url: config), timeout: .seconds(2)) == .failure("connection refused"))
+            #expect(try admin(curl, server, "POST", "/admin/net", [("host", "sp:main"), ("mode", "up")]).status == 200)
+            #expect(try get(curl, config).status == 200)
+
+            #expect(try admin(curl, server, "POST", "/admin/net",
+                              [("host", "sp:main"), ("fail", "2"), ("status", "500"), ("path", "/config/.*")]).status == 200)
+            // A path that does not match leaves the failures pending.
+            #expect(try response(curl.perform(.form(try server.url(.sp("main")) + "/sessionDevice", []), timeout: .seconds(5))).status == 200)
+            let first = try get(curl, config)
+            #expect(first.status == 500)
+            #expect(first.bodyText == "injected failure 500\n")
+            #expect(try get(curl, config).status == 500)
+            #expect(try get(curl, config).status == 200)
+
+            #expect(try admin(curl, server, "POST", "/admin/net", [("host", "idp:Comcast"), ("latency", "250ms")]).status == 200)
+            #expect(server.conditions(of: .idp("Comcast"))?.latency == Millis(250))
+            let waited = try elapsed { _ = try get(curl, try server.url(.idp("Comcast")) + "/sso") }
+            #expect(waited >= .milliseconds(245))
+
+            #expect(try admin(curl, server, "POST", "/admin/net", [("host", "sp:main"), ("mode", "silent")]).status == 200)
+            #expect(curl.perform(HTTPRequest(method: "GET", url: config), timeout: Millis(200)) == .timeout)
+            #expect(try admin(curl, server, "POST", "/admin/net", [("host", "sp:main"), ("mode", "up")]).status == 200)
+
+            // Refused commands say why.
+            let unknown = try admin(curl, server, "POST", "/admin/net", [("host", "sp:nope"), ("mode", "down")])
+            #expect(unknown.status == 400)
+            #expect(unknown.bodyText.contains("unknown host sp:nope"))
+            #expect(try admin(curl, server, "POST", "/admin/net", [("host", "sp:main"), ("mode", "sideways")]).status == 400)
+            #expect(try admin(curl, server, "POST", "/admin/net", [("host", "sp:main"), ("mode", "up"), ("latency", "1s")]).status == 400)
+            #expect(try admin(curl, server, "POST", "/admin/net", [("host", "sp:main"), ("fail", "1"), ("path", "(")]).status == 400)
+            #expect(try admin(curl, server, "GET", "/admin/net").status == 405)
+            #expect(try admin(curl, server, "GET", "/admin/nothing").status == 404)
+        }
+    }
+
+    @Test func logAndHostsAsJSONLines() async throws {
+        try await withServer { server in
+            let curl = try CurlTransport()
+            _ = try get(curl, try server.url(.sp("main")) + "/config/REQ1?x=%22quoted%22")
+            let log = try admin(curl, server, "GET", "/admin/log")
+            #expect(log.status == 200)
+            #expect(log.headers["Content-Type"] == "application/x-ndjson")
+            let lines = log.bodyText.split(separator: "\n")
+            #expect(lines.count == 1)
+            let entry = try #require(try JSONSerialization.jsonObject(with: Data(lines[0].utf8)) as? [String: Any])
+            #expect(entry["host"] as? String == "sp:main")
+            #expect(entry["path"] as? String == "/config/REQ1")
+            #expect(entry["method"] as? String == "GET")
+            let parameters = try #require(entry["parameters"] as? [[String: String]])
+            #expect(parameters == [["name": "x", "value": "\"quoted\""]])
+
+            let hosts = try admin(curl, server, "GET", "/admin/hosts")
+            let hostLines = hosts.bodyText.split(separator: "\n")
+            #expect(hostLines.count == server.hosts.count)
+            let first = try #require(try JSONSerialization.jsonObject(with: Data(hostLines[0].utf8)) as? [String: Any])
+            #expect(first["host"] as? String == "sp:main")
+            #expect(first["url"] as? String == "https://sp.auth.test")
+            #expect(first["live"] as? String == (try server.url(.sp("main"))))
+            #expect(first["mode"] as? String == "up")
+        }
+    }
+}

@@ -1,0 +1,131 @@
+import Foundation
+import Live
+import MockPass
+import PassModel
+import PassXML
+import Testing
+
+#if canImport(Glibc)
+import Glibc
+#elseif canImport(Darwin)
+import Darwin
+#endif
+
+let appRedirect = "adobepass://ios.app"
+
+/// Two SPs (one with a path in its base URL), two MVPDs with IdPs.
+func liveWorld() -> World {
+    let comcast = MVPD(id: "Comcast", displayName: "Comcast XFINITY")
+    let dish = MVPD(id: "Dish", displayName: "DISH")
+    let sps = [
+        World.ServiceProvider(name: "main", url: "https://sp.auth.test", mvpds: [comcast, dish]),
+        World.ServiceProvider(name: "alt", url: "https://sp2.auth.test/adobe-services", mvpds: [comcast]),
+    ]
+    return World(serviceProviders: sps, identityProviders: World.defaultIdentityProviders(for: sps),
+                 users: [World.User(name: "alice", password: "secret", mvpdID: "Comcast")],
+                 requestors: [World.Requestor(id: "REQ1")])
+}
+
+/// Starts a server on ephemeral loopback ports (every host without latency unless overridden),
+/// runs `body`, and shuts the server down whatever happens.
+func withServer<T>(_ overrides: [LoggedRequest.Host: HostConditions] = [:],
+                   _ body: (MockPassServer) async throws -> T) async throws -> T {
+    let world = liveWorld()
+    var conditions: [LoggedRequest.Host: HostConditions] = [:]
+    for sp in world.serviceProviders { conditions[.sp(sp.name)] = HostConditions(latency: .zero) }
+    for idp in world.identityProviders { conditions[.idp(idp.mvpdID)] = HostConditions(latency: .zero) }
+    conditions.merge(overrides) { $1 }
+    let server = try await MockPassServer.start(world: world, options: .init(seed: 7, conditions: conditions))
+    do {
+        let result = try await body(server)
+        try await server.shutdown()
+        return result
+    } catch {
+        try? await server.shutdown()
+        throw error
+    }
+}
+
+struct TestFailure: Error, CustomStringConvertible {
+    var description: String
+    init(_ d: String) { description = d }
+}
+
+extension MockPassServer {
+    func url(_ host: LoggedRequest.Host) throws -> String {
+        guard let h = mapping.host(host) else { throw TestFailure("no live host \(host)") }
+        return h.liveURL
+    }
+
+    func port(_ host: LoggedRequest.Host) throws -> Int {
+        guard let h = mapping.host(host) else { throw TestFailure("no live host \(host)") }
+        return h.port
+    }
+}
+
+/// The response of a result, or a test failure naming what came instead.
+func response(_ result: HTTPResult) throws -> HTTPResponse {
+    guard case .response(let r) = result else { throw TestFailure("expected a response, got \(result)") }
+    return r
+}
+
+func get(_ transport: CurlTransport, _ url: String, headers: HTTPHeaders = [], timeout: Millis = .seconds(5)) throws -> HTTPResponse {
+    try response(transport.perform(HTTPRequest(method: "GET", url: url, headers: headers), timeout: timeout))
+}
+
+func onlyForm(_ r: HTTPResponse) throws -> HTMLForm {
+    let page = try HTMLPageXML.parse(r.body)
+    guard page.forms.count == 1 else { throw TestFailure("expected one form, got \(page.forms.count): \(r.bodyText)") }
+    return page.forms[0]
+}
+
+extension HTMLForm {
+    func field(_ name: String) -> String? { fields.first { $0.name == name }?.value }
+}
+
+func elapsed(_ body: () throws -> Void) rethrows -> Duration {
+    let clock = ContinuousClock()
+    let start = clock.now
+    try body()
+    return clock.now - start
+}
+
+/// Sends raw bytes to a loopback port on a plain socket and reads until the server closes (or
+/// `timeout` seconds pass): for what no HTTP client would send.
+func rawExchange(port: Int, _ bytes: [UInt8], timeout: Int = 3) throws -> String {
+    #if canImport(Glibc)
+    let fd = socket(AF_INET, Int32(SOCK_STREAM.rawValue), 0)
+    #else
+    let fd = socket(AF_INET, SOCK_STREAM, 0)
+    #endif
+    guard fd >= 0 else { throw TestFailure("socket() failed") }
+    defer { close(fd) }
+    var tv = timeval(tv_sec: timeout, tv_usec: 0)
+    setsockopt(fd, SOL_SOCKET, SO_RCVTIMEO, &tv, socklen_t(MemoryLayout<timeval>.size))
+    var address = sockaddr_in()
+    address.sin_family = sa_family_t(AF_INET)
+    address.sin_port = in_port_t(UInt16(port).bigEndian)
+    address.sin_addr.s_addr = inet_addr("127.0.0.1")
+    let connected = withUnsafePointer(to: &address) {
+        $0.withMemoryRebound(to: sockaddr.self, capacity: 1) { connect(fd, $0, socklen_t(MemoryLayout<sockaddr_in>.size)) }
+    }
+    guard connected == 0 else { throw TestFailure("connect() failed") }
+    var sent = 0
+    while sent < bytes.count {
+        #if canImport(Glibc)
+        let n = bytes[sent...].withUnsafeBytes { send(fd, $0.baseAddress, $0.count, Int32(MSG_NOSIGNAL)) }
+        #else
+        let n = bytes[sent...].withUnsafeBytes { send(fd, $0.baseAddress, $0.count, 0) }
+        #endif
+        if n <= 0 { break }  // the server may refuse before reading everything
+        sent += n
+    }
+    var received: [UInt8] = []
+    var buffer = [UInt8](repeating: 0, count: 4096)
+    while true {
+        let n = buffer.withUnsafeMutableBytes { recv(fd, $0.baseAddress, $0.count, 0) }
+        if n <= 0 { break }
+        received += buffer[..<n]
+    }
+    return String(decoding: received, as: UTF8.self)
+}
