@@ -100,12 +100,14 @@ public struct Fuzzer: Sendable {
         let deadline = options.time.map { ContinuousClock.now + $0 }
         let total = options.runs ?? (deadline == nil ? 100 : Int.max)
         let jobs = max(1, options.jobs)
+        CrashReport.install()
         let work: @Sendable (Int) -> Void = { worker in
             while true {
                 let i = results.claim()
                 if i >= total { return }
                 if let deadline, ContinuousClock.now >= deadline { return }
                 let seed = Fuzzer.runSeed(options.seed, i)
+                CrashReport.running(seed, worker: worker)
                 let (program, failure, steps) = Fuzzer.explore(seed: seed, maxSteps: options.maxSteps)
                 results.add(steps: steps)
                 guard let failure else { continue }
