@@ -30,10 +30,14 @@ public final class MockPassServer: Sendable {
         /// `ServerCore`'s lock), so more loops only parallelize HTTP parsing and socket I/O; on two
         /// cores shared with the load generator one loop served as much as two (BENCHMARKS.md).
         public var threads: Int
+        /// The request log keeps this many of the latest requests (`/admin/log`), so a server under
+        /// load for hours does not grow without bound.
+        public var logLimit: Int
 
         public init(host: String = "127.0.0.1", basePort: Int = 0, adminPort: Int? = nil, seed: UInt64 = 0x5EED,
                     conditions: [LoggedRequest.Host: HostConditions] = [:], limits: ServerLimits = ServerLimits(),
-                    clock: LiveClock = LiveClock(), threads: Int = 1) {
+                    clock: LiveClock = LiveClock(), threads: Int = 1, logLimit: Int = 10_000) {
+            self.logLimit = logLimit
             self.host = host
             self.basePort = basePort
             self.adminPort = adminPort
@@ -153,7 +157,7 @@ public final class MockPassServer: Sendable {
             let mapping = URLMapping(hosts: hosts)
             let servedWorld = served
             core.state.withLockedValue { s in
-                s.mock = MockPass(world: served, seed: options.seed)
+                s.mock = MockPass(world: served, seed: options.seed, logLimit: options.logLimit)
                 s.mapping = mapping
                 for (i, h) in hosts.enumerated() {
                     s.bindings[h.host] = ServerCore.Binding(port: h.port, basePath: basePaths[i])

@@ -7,7 +7,13 @@ import PassXML
 /// Sessions live in dictionaries for lookup only: no answer depends on their iteration order.
 public struct MockPass: Sendable {
     public let world: World
+    /// The requests received, oldest first; at most `logLimit` of the latest when a limit is set.
     public private(set) var log: [LoggedRequest] = []
+    /// A long-running server keeps a bounded log (a soak must not grow it for ever); a simulated run,
+    /// short by nature, keeps everything for `seen`.
+    public let logLimit: Int?
+    /// How many requests the log has dropped (so `log` indices stay meaningful to a reader).
+    public private(set) var logDropped = 0
 
     var random: SeededRandom
     let hosts: HostTable
@@ -36,8 +42,9 @@ public struct MockPass: Sendable {
         var userName: String
     }
 
-    public init(world: World, seed: UInt64) {
+    public init(world: World, seed: UInt64, logLimit: Int? = nil) {
         self.world = world
+        self.logLimit = logLimit.map { max($0, 1) }
         random = SeededRandom(seed: seed)
         hosts = HostTable(world: world)
     }
@@ -62,6 +69,11 @@ public struct MockPass: Sendable {
             host: host, time: now, method: request.method, path: path,
             parameters: incoming.parameters.map { LoggedRequest.Parameter(name: $0.0, value: $0.1) },
             headers: request.headers))
+        if let limit = logLimit, log.count >= 2 * limit {
+            // Dropped in batches so the cost per request stays constant.
+            logDropped += log.count - limit
+            log.removeFirst(log.count - limit)
+        }
         do throws(HandlerFailure) {
             switch host {
             case .sp(let name):

@@ -70,3 +70,20 @@ import Testing
         #expect(original.mock.log.count == 2 && copy.mock.log.count == 2)
     }
 }
+
+@Suite struct LogLimitTests {
+    @Test func aLimitedLogKeepsTheLatestRequests() {
+        let world = World(serviceProviders: [World.ServiceProvider(name: "main", url: "https://sp.test")],
+                          requestors: [World.Requestor(id: "REQ1")])
+        var mock = MockPass(world: world, seed: 1, logLimit: 10)
+        for i in 0..<25 {
+            _ = mock.handle(HTTPRequest(method: "GET", url: "https://sp.test/config/R\(i)"), at: .simulationStart)
+        }
+        #expect(mock.log.count >= 10 && mock.log.count < 20)
+        #expect(mock.log.last?.path == "/config/R24")
+        #expect(mock.logDropped + mock.log.count == 25)
+        var unlimited = MockPass(world: world, seed: 1)
+        for _ in 0..<25 { _ = unlimited.handle(HTTPRequest(method: "GET", url: "https://sp.test/config/REQ1"), at: .simulationStart) }
+        #expect(unlimited.log.count == 25 && unlimited.logDropped == 0)
+    }
+}
