@@ -54,6 +54,17 @@ extension MockPass {
         guard let acs = URLParts(request.assertionConsumerServiceURL), acs.isHTTP else {
             throw .badRequest("the AuthnRequest's AssertionConsumerServiceURL is not an http(s) URL")
         }
+        let response = signIn(user, at: idp, inResponseTo: request.id, destination: request.assertionConsumerServiceURL,
+                              audience: request.issuer, at: now)
+        var fields = [FormField(name: "SAMLResponse", value: SAML.encodeForPost(SAML.build(response)))]
+        if let relay { fields.append(FormField(name: "RelayState", value: relay)) }
+        return Reply.autoPost(title: "Signing you in", to: request.assertionConsumerServiceURL, fields: fields)
+    }
+
+    /// Opens an IdP session for `user` and answers with a successful SAML Response carrying an
+    /// assertion valid 5 minutes (a login through the browser, or Apple's token for the device).
+    mutating func signIn(_ user: World.User, at idp: World.IdentityProvider, inResponseTo: String, destination: String,
+                         audience: String, at now: Instant) -> SAMLResponse {
         let issuer = idp.url.withoutTrailingSlashes
         let session = IdPSession(mvpdID: idp.mvpdID, userName: user.name,
                                  nameID: nameID(mvpdID: idp.mvpdID, userName: user.name),
@@ -61,13 +72,9 @@ extension MockPass {
         idpSessions.append(session)
         let assertion = Assertion(id: samlID(), issueInstant: now, issuer: issuer, nameID: session.nameID,
                                   sessionIndex: session.sessionIndex, notOnOrAfter: now + .minutes(5),
-                                  audience: request.issuer, attributes: MockPass.attributes(of: user))
-        let response = SAMLResponse(id: samlID(), inResponseTo: request.id, issueInstant: now, issuer: issuer,
-                                    destination: request.assertionConsumerServiceURL, success: true,
-                                    assertion: assertion)
-        var fields = [FormField(name: "SAMLResponse", value: SAML.encodeForPost(SAML.build(response)))]
-        if let relay { fields.append(FormField(name: "RelayState", value: relay)) }
-        return Reply.autoPost(title: "Signing you in", to: request.assertionConsumerServiceURL, fields: fields)
+                                  audience: audience, attributes: MockPass.attributes(of: user))
+        return SAMLResponse(id: samlID(), inResponseTo: inResponseTo, issueInstant: now, issuer: issuer,
+                            destination: destination, success: true, assertion: assertion)
     }
 
     /// Ends the IdP sessions with the request's NameID and SessionIndex (none is fine: the answer is

@@ -17,16 +17,7 @@ extension MockPass {
         guard !name.isEmpty, let user = world.user(mvpdID: idp.mvpdID, name: name), user.password == password else {
             throw .xml(401, MockPass.invalidCredentials)
         }
-        let issuer = idp.url.withoutTrailingSlashes
-        let session = IdPSession(mvpdID: idp.mvpdID, userName: user.name,
-                                 nameID: nameID(mvpdID: idp.mvpdID, userName: user.name),
-                                 sessionIndex: "_" + random.hex(32))
-        idpSessions.append(session)
-        let assertion = Assertion(id: samlID(), issueInstant: now, issuer: issuer, nameID: session.nameID,
-                                  sessionIndex: session.sessionIndex, notOnOrAfter: now + .minutes(5),
-                                  audience: MockPass.platformAudience, attributes: MockPass.attributes(of: user))
-        let response = SAMLResponse(id: samlID(), inResponseTo: "", issueInstant: now, issuer: issuer, destination: "",
-                                    success: true, assertion: assertion)
+        let response = signIn(user, at: idp, inResponseTo: "", destination: "", audience: MockPass.platformAudience, at: now)
         return Reply.xml(SAML.build(response))
     }
 
