@@ -24,14 +24,14 @@ let package = Package(
         .target(name: "MockPass", dependencies: ["PassModel", "PassXML"]),
         .target(name: "Simulation", dependencies: ["Entitlement", "MockPass", "PassXML", "PassModel"]),
         .target(name: "Live", dependencies: [
-            "Entitlement", "MockPass", "PassModel", "CCurl",
+            "MockPass", "PassModel", "CCurl",
             .product(name: "NIOCore", package: "swift-nio"),
             .product(name: "NIOPosix", package: "swift-nio"),
             .product(name: "NIOHTTP1", package: "swift-nio"),
             .product(name: "NIOConcurrencyHelpers", package: "swift-nio"),
         ]),
         .target(name: "ScenarioSyntax", dependencies: ["PassModel"]),
-        .target(name: "Scenario", dependencies: ["ScenarioSyntax", "Simulation", "Entitlement", "MockPass", "PassModel"]),
+        .target(name: "Scenario", dependencies: ["ScenarioSyntax", "Simulation", "Live", "Entitlement", "MockPass", "PassModel"]),
         .target(name: "Fuzz", dependencies: ["Scenario", "ScenarioSyntax", "Simulation", "Entitlement", "PassModel"]),
         // libFuzzer targets (README, "Fuzzing"); a normal build makes corpus replayers of them.
         .target(name: "FuzzSupport"),
@@ -50,7 +50,7 @@ let package = Package(
         .testTarget(name: "SimulationTests", dependencies: ["Simulation", "PassModel"]),
         .testTarget(name: "ScenarioSyntaxTests", dependencies: ["ScenarioSyntax", "PassModel"]),
         .testTarget(name: "LiveTests", dependencies: ["Live", "MockPass", "PassModel", "PassXML", "ScenarioSyntax"]),
-        .testTarget(name: "ScenarioTests", dependencies: ["Scenario", "ScenarioSyntax", "PassModel"]),
+        .testTarget(name: "ScenarioTests", dependencies: ["Scenario", "ScenarioSyntax", "MockPass", "PassModel"]),
         .testTarget(name: "FuzzTests", dependencies: ["Fuzz", "Scenario", "ScenarioSyntax", "PassModel"]),
     ],
     swiftLanguageModes: [.v6]

@@ -33,11 +33,14 @@ public final class MockPassServer: Sendable {
         /// The request log keeps this many of the latest requests (`/admin/log`), so a server under
         /// load for hours does not grow without bound.
         public var logLimit: Int
+        /// Which URLs the mock serves; see `URLs`.
+        public var urls: URLs
 
         public init(host: String = "127.0.0.1", basePort: Int = 0, adminPort: Int? = nil, seed: UInt64 = 0x5EED,
                     conditions: [LoggedRequest.Host: HostConditions] = [:], limits: ServerLimits = ServerLimits(),
-                    clock: LiveClock = LiveClock(), threads: Int = 1, logLimit: Int = 10_000) {
+                    clock: LiveClock = LiveClock(), threads: Int = 1, logLimit: Int = 10_000, urls: URLs = .live) {
             self.logLimit = logLimit
+            self.urls = urls
             self.host = host
             self.basePort = basePort
             self.adminPort = adminPort
@@ -47,6 +50,18 @@ public final class MockPassServer: Sendable {
             self.clock = clock
             self.threads = threads
         }
+    }
+
+    /// The URLs the mock puts in its pages, redirects and configuration.
+    public enum URLs: Sendable {
+        /// The world's base URLs are rewritten to the loopback ones, so an app or a port under test can
+        /// follow every redirect and form for real (`passim serve`).
+        case live
+        /// The world is served as written: each port stands for its host's original origin (as a TLS
+        /// front or a virtual host would), for a client that maps hosts to ports itself, the way
+        /// curl's `--connect-to` does. The live runtime of `passim run --live` works so, and its
+        /// transcripts keep the world's URLs with no rewriting.
+        case asWritten
     }
 
     /// Original URL ⇄ live URL for every host, SPs first, in world order.
@@ -123,10 +138,14 @@ public final class MockPassServer: Sendable {
         let declared: [(host: LoggedRequest.Host, url: String)] =
             world.serviceProviders.map { (.sp($0.name), $0.url) } + world.identityProviders.map { (.idp($0.mvpdID), $0.url) }
         let basePaths = declared.map { (URLParts($0.url)?.path ?? "").withoutTrailingSlashes }
+        let origins: [String?] = declared.map { d in
+            guard options.urls == .asWritten, let parts = URLParts(d.url) else { return nil }
+            return parts.origin
+        }
         @Sendable func port(_ i: Int) -> Int { options.basePort == 0 ? 0 : options.basePort + i }
 
         let binds = declared.indices.map { i in
-            core.bindListener(for: declared[i].host, basePath: basePaths[i], port: port(i))
+            core.bindListener(for: declared[i].host, basePath: basePaths[i], port: port(i), origin: origins[i])
         }
         let started = EventLoopFuture.whenAllComplete(binds, on: loop).flatMap { results -> EventLoopFuture<MockPassServer> in
             var channels: [any Channel] = []
@@ -148,6 +167,7 @@ public final class MockPassServer: Sendable {
                 let boundPort = channel.localAddress?.port ?? port(i)
                 let liveURL = core.origin(port: boundPort) + basePaths[i]
                 hosts.append(LiveHost(host: declared[i].host, originalURL: declared[i].url, liveURL: liveURL, port: boundPort))
+                if options.urls == .asWritten { continue }
                 if i < world.serviceProviders.count {
                     served.serviceProviders[i].url = liveURL
                 } else {
@@ -160,7 +180,7 @@ public final class MockPassServer: Sendable {
                 s.mock = MockPass(world: served, seed: options.seed, logLimit: options.logLimit)
                 s.mapping = mapping
                 for (i, h) in hosts.enumerated() {
-                    s.bindings[h.host] = ServerCore.Binding(port: h.port, basePath: basePaths[i])
+                    s.bindings[h.host] = ServerCore.Binding(port: h.port, basePath: basePaths[i], origin: origins[i])
                     s.listeners[h.host] = .open(channels[i])
                     s.conditions[h.host] = options.conditions[h.host] ?? HostConditions()
                 }

@@ -20,6 +20,9 @@ final class ServerCore: Sendable {
         var port: Int
         /// The original base URL's path without trailing slashes ("" for a bare origin).
         var basePath: String
+        /// The origin request URLs are built on: nil for the listener's own `http://HOST:PORT`, or the
+        /// world's original origin when the server serves the world's URLs as written.
+        var origin: String?
     }
 
     struct State {
@@ -53,8 +56,8 @@ final class ServerCore: Sendable {
 
     // MARK: - Listening
 
-    func bindListener(for host: LoggedRequest.Host, basePath: String, port: Int) -> EventLoopFuture<any Channel> {
-        bind(port: port) { [self] channel in
+    func bindListener(for host: LoggedRequest.Host, basePath: String, port: Int, origin: String?) -> EventLoopFuture<any Channel> {
+        bind(port: port, origin: origin) { [self] channel in
             register(channel, for: host)
             return { request, loop in self.answer(request, host: host, basePath: basePath, on: loop) }
         }
@@ -70,14 +73,15 @@ final class ServerCore: Sendable {
     }
 
     /// `SO_REUSEADDR` lets a host closed by `net … down` listen again on its port at once.
-    private func bind(port: Int, responder: @escaping @Sendable (any Channel) -> Responder) -> EventLoopFuture<any Channel> {
+    private func bind(port: Int, origin fixedOrigin: String? = nil,
+                      responder: @escaping @Sendable (any Channel) -> Responder) -> EventLoopFuture<any Channel> {
         let limits = self.limits
         let core = self
         return ServerBootstrap(group: group)
             .serverChannelOption(.backlog, value: 256)
             .serverChannelOption(.socketOption(.so_reuseaddr), value: 1)
             .childChannelInitializer { channel in
-                let origin = core.origin(port: channel.localAddress?.port ?? port)
+                let origin = fixedOrigin ?? core.origin(port: channel.localAddress?.port ?? port)
                 let respond = responder(channel)
                 return channel.eventLoop.makeCompletedFuture {
                     var decoderLimits = NIOHTTPDecoderLimitConfiguration()
@@ -204,7 +208,7 @@ final class ServerCore: Sendable {
             return EventLoopFuture.andAllComplete(channels.map { $0.close() }, on: loop)
         case .listen(let binding):
             let core = self
-            return bindListener(for: host, basePath: binding.basePath, port: binding.port).flatMap { channel in
+            return bindListener(for: host, basePath: binding.basePath, port: binding.port, origin: binding.origin).flatMap { channel in
                 let keep = core.state.withLockedValue { s -> Bool in
                     guard case .opening = s.listeners[host], !s.shuttingDown else { return false }
                     s.listeners[host] = .open(channel)

@@ -6,8 +6,16 @@ import Simulation
 
 /// Runs a parsed scenario in the simulated runtime with the semantics of SCENARIO-FORMAT.md:
 /// per-app callback queues, `>` requires an empty queue, time runs on `<`, nothing may be left at the end.
-public struct ScenarioRunner {
-    public init() {}
+public struct ScenarioRunner: Sendable {
+    /// Where the requests go: the in-process mock, or a live server over loopback (`LiveWire`).
+    public enum Runtime: Sendable {
+        case simulated
+        case live
+    }
+
+    public var runtime: Runtime
+
+    public init(runtime: Runtime = .simulated) { self.runtime = runtime }
 
     /// Guard against a run that never settles (a flow that re-arms a timer forever).
     static let maxEvents = 1_000_000
@@ -19,11 +27,23 @@ public struct ScenarioRunner {
     /// With a `RecordingSession` the run records instead of checking `<` lines (see `Recorder`);
     /// everything else (calls, user steps, `seen`, invariants) is checked as usual.
     func run(_ file: ScenarioFile, recording: RecordingSession?) -> (result: ScenarioResult, recording: RecordingSession?) {
-        var state = RunState(file: file)
-        state.recording = recording
         var result = ScenarioResult(path: file.path, title: file.title, status: .passed, steps: 0,
                                     expected: file.steps.map { TranscriptLine(line: $0.location.line, text: $0.text) },
                                     actual: [], failure: nil)
+        let setup = WorldBuilder.setup(for: file)
+        var liveWire: LiveWire?
+        if runtime == .live {
+            do {
+                liveWire = try LiveWire(setup)
+            } catch {
+                result.status = .failed
+                result.failure = ("live mode: \(error.message)", SourceLocation(file: file.path, line: 1, column: 1))
+                return (result, recording)
+            }
+        }
+        defer { liveWire?.close() }
+        var state = RunState(file: file, setup: setup, wire: liveWire)
+        state.recording = recording
         for (index, step) in file.steps.enumerated() {
             result.steps += 1
             state.stepIndex = index
@@ -67,9 +87,10 @@ struct RunState {
     /// How long the trace was when the step began (recording: which requests the step sent).
     var stepTraceStart = 0
 
-    init(file: ScenarioFile) {
+    /// `wire` nil: the simulated wire.
+    init(file: ScenarioFile, setup: SimulationSetup? = nil, wire: (any Wire)? = nil) {
         self.file = file
-        simulator = Simulator(WorldBuilder.setup(for: file))
+        simulator = Simulator(setup ?? WorldBuilder.setup(for: file), wire: wire)
         var urls: [String: String] = [:]
         for sp in file.sps { urls[sp.name] = EngineConfiguration.normalizeSP(sp.url) }
         spURLs = urls
@@ -229,20 +250,24 @@ struct RunState {
         case .sp(let name): host = .sp(name)
         case .mvpd(let id): host = .idp(id)
         }
-        var link = simulator.network.links[host] ?? SimulatedNetwork.Link()
+        let change: SimulatedNetwork.Change
         switch action {
-        case .down: link.mode = .down
-        case .up: link.mode = .up
-        case .silent: link.mode = .silent
-        case .latency(let d): link.latency = d
+        case .down: change = .mode(.down)
+        case .up: change = .mode(.up)
+        case .silent: change = .mode(.silent)
+        case .latency(let d): change = .latency(d)
         case .fail(let count, let path, let status):
-            link.failures.append(SimulatedNetwork.Failure(remaining: count, pathPattern: path, status: status ?? 503))
+            change = .fail(SimulatedNetwork.Failure(remaining: count, pathPattern: path, status: status ?? 503))
         }
-        simulator.network.links[host] = link
+        do {
+            try simulator.net(change, host: host)
+        } catch {
+            throw StepError(message: error.message, location: step.location)
+        }
     }
 
     mutating func seen(sp: String, method: String, path: PathPattern, params: [SeenParameter], _ step: Located<Step>) throws(StepError) {
-        let log = simulator.mock.log
+        let log = simulator.requestLog
         let start = seenCursor[sp] ?? 0
         for i in start..<log.count {
             let entry = log[i]

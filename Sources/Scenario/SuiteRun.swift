@@ -19,6 +19,8 @@ public struct SuiteRun {
         public var shard: Shard?
         /// Threads; each scenario builds its own Simulator, and output is ordered as with one job.
         public var jobs = 1
+        /// `passim run --live`: every scenario over loopback HTTP to its own live server.
+        public var runtime: ScenarioRunner.Runtime = .simulated
         /// ANSI colours in the human output.
         public var color = false
         /// Called after each file with (files done, files in all), from any thread.
@@ -111,7 +113,7 @@ public struct SuiteRun {
         if !options.tags.isEmpty, !file.tags.contains(where: options.tags.contains) {
             return (.skipped(path: path), 0)
         }
-        let runner = ScenarioRunner()
+        let runner = ScenarioRunner(runtime: options.runtime)
         var result = runner.run(file)
         var steps = result.steps
         for _ in 1..<max(options.repeatCount, 1) where result.status == .passed {

@@ -1,8 +1,8 @@
 import PassModel
 import MockPass
 
-/// The simulated network between the device and the mock hosts: per-host round trip and faults
-/// (SCENARIO-FORMAT.md: `sp … latency/unreachable/silent`, `net …`).
+/// The network between the device and the mock hosts as the runtime models it: per-host round trip
+/// and faults (SCENARIO-FORMAT.md: `sp … latency/unreachable/silent`, `net …`).
 public struct SimulatedNetwork: Sendable {
     public enum Mode: Hashable, Sendable {
         case up
@@ -34,35 +34,49 @@ public struct SimulatedNetwork: Sendable {
         }
     }
 
+    /// What a `net` step does to a link.
+    public enum Change: Hashable, Sendable {
+        case mode(Mode)
+        case latency(Millis)
+        case fail(Failure)
+    }
+
     public var links: [LoggedRequest.Host: Link] = [:]
 
     public init() {}
 
-    /// The outcome of one request: when it is answered and how, or nil when it never is.
-    enum Outcome {
+    /// The outcome of one request: what comes back and how long after it was sent, or never.
+    public enum Outcome: Sendable {
         case answer(HTTPResult, after: Millis)
         case never
     }
+}
 
-    /// Decides what happens to a request sent now. `serve` runs the mock when the request gets through.
-    mutating func exchange(_ request: HTTPRequest, host: LoggedRequest.Host?, relativePath: String?,
-                           serve: (HTTPRequest) -> HTTPResponse) -> Outcome {
-        guard let host, var link = links[host] else {
-            return .answer(.failure("could not resolve host"), after: .zero)
+extension SimulatedNetwork.Link {
+    public mutating func apply(_ change: SimulatedNetwork.Change) {
+        switch change {
+        case .mode(let m): mode = m
+        case .latency(let d): latency = d
+        case .fail(let f): failures.append(f)
         }
-        switch link.mode {
+    }
+
+    /// Decides what happens to a request sent now over this link. `serve` runs the mock when the
+    /// request gets through; a pending injected failure answers in its place.
+    mutating func exchange(_ request: HTTPRequest, relativePath: String?,
+                           serve: (HTTPRequest) -> HTTPResponse) -> SimulatedNetwork.Outcome {
+        switch mode {
         case .down: return .answer(.failure("connection refused"), after: .zero)
         case .silent: return .never
         case .up: break
         }
-        if let i = link.failures.firstIndex(where: { $0.matches(relativePath ?? "") }) {
-            let status = link.failures[i].status
-            link.failures[i].remaining -= 1
-            if link.failures[i].remaining <= 0 { link.failures.remove(at: i) }
-            links[host] = link
-            return .answer(.response(HTTPResponse(status: status, contentType: "text/plain", text: "injected failure \(status)\n")), after: link.latency)
+        if let i = failures.firstIndex(where: { $0.matches(relativePath ?? "") }) {
+            let status = failures[i].status
+            failures[i].remaining -= 1
+            if failures[i].remaining <= 0 { failures.remove(at: i) }
+            return .answer(.response(HTTPResponse(status: status, contentType: "text/plain", text: "injected failure \(status)\n")), after: latency)
         }
-        return .answer(.response(serve(request)), after: link.latency)
+        return .answer(.response(serve(request)), after: latency)
     }
 }
 

@@ -29,7 +29,9 @@ public struct SimulationSetup: Sendable {
 /// Callbacks go to a per-app queue as the engine delivers them; the scenario runner takes them.
 public final class Simulator {
     public private(set) var now: Instant = .simulationStart
-    public private(set) var mock: MockPass
+    /// What answers the device's requests: the in-process mock, or the live server over loopback.
+    public let wire: any Wire
+    /// The runtime's model of each link: it decides when answers arrive (in virtual time).
     public var network = SimulatedNetwork()
     /// The device's browser; the app that opened it last owns it.
     public private(set) var browser = Browser()
@@ -67,8 +69,12 @@ public final class Simulator {
     private var events = EventQueue<Event>()
     private let bases: [(host: LoggedRequest.Host, url: String)]
 
-    public init(_ setup: SimulationSetup) {
-        mock = MockPass(world: setup.world, seed: setup.seed)
+    /// The mock's request log (what `seen` reads).
+    public var requestLog: [LoggedRequest] { wire.log }
+
+    /// `wire` nil: the simulated wire (`MockWire`) over `setup.world`.
+    public init(_ setup: SimulationSetup, wire: (any Wire)? = nil) {
+        self.wire = wire ?? MockWire(world: setup.world, seed: setup.seed)
         world = setup.world
         apps = setup.apps.map { App(name: $0, engine: Engine(configuration: setup.engine), monitor: InvariantMonitor(app: $0)) }
         bases = setup.world.serviceProviders.map { (LoggedRequest.Host.sp($0.name), $0.url) }
@@ -132,8 +138,11 @@ public final class Simulator {
                 throw SimulationError("\(mvpdID) has no identity provider")
             }
             let request = HTTPRequest.form(idp.url + "/platform-sso", [("username", user.name), ("password", user.password)])
-            let response = mock.handle(request, at: now)
-            guard response.status == 200 else { throw SimulationError("Apple's token for \(user.name) was refused (HTTP \(response.status))") }
+            let answer = wire.direct(request, at: now)
+            guard case .response(let response) = answer, response.status == 200 else {
+                let why = if case .response(let r) = answer { "HTTP \(r.status)" } else { "\(answer)" }
+                throw SimulationError("Apple's token for \(user.name) was refused (\(why))")
+            }
             token = SAML.encodeForPost(response.bodyText)
         }
         drive(app) { $0.tvProviderPicker(.picked(mvpdID: mvpdID, appleToken: token), at: now) }
@@ -156,7 +165,7 @@ public final class Simulator {
     /// registration code and logs in; the step returns once that browser has stopped again.
     public func userEnterCode(user: String, password: String) throws(SimulationError) {
         guard let code = lastRegistrationCode else { throw SimulationError("no registration code was shown") }
-        guard let request = mock.log.last(where: { $0.method == "POST" && $0.path.hasSuffix("/regcode") }),
+        guard let request = wire.log.last(where: { $0.method == "POST" && $0.path.hasSuffix("/regcode") }),
               case .sp(let spName) = request.host,
               let sp = world.serviceProviders.first(where: { $0.name == spName }) else {
             throw SimulationError("no registration-code request reached an SP")
@@ -321,14 +330,25 @@ public final class Simulator {
         case never
     }
 
+    /// A `net` step: the link's model changes here and the wire hears of it (the live server applies it).
+    public func net(_ change: SimulatedNetwork.Change, host: LoggedRequest.Host) throws(SimulationError) {
+        guard network.links[host] != nil else { throw SimulationError("no host \(host) in this world") }
+        network.links[host]?.apply(change)
+        try wire.changed(change, host: host)
+    }
+
     private func exchange(_ request: HTTPRequest, from party: TraceEvent.Party) -> Outcome {
-        let host = mock.host(for: request.url)
+        let host = wire.host(for: request.url)
         trace.append(TraceEvent(time: now, kind: .request(from: party, method: request.method, url: request.url, host: host)))
         let relative = host.flatMap { h in bases.first { $0.host == h } }.flatMap { base in
             URLParts(request.url).map { Simulator.relativePath($0.path, base: base.url) }
         }
-        let at = now
-        switch network.exchange(request, host: host, relativePath: relative, serve: { mock.handle($0, at: at) }) {
+        guard let host, var link = network.links[host] else {
+            return .answer(.failure("could not resolve host"), after: .zero, host: host)
+        }
+        let outcome = wire.exchange(request, host: host, link: &link, relativePath: relative, at: now)
+        network.links[host] = link
+        switch outcome {
         case .answer(let result, let after): return .answer(result, after: after, host: host)
         case .never: return .never
         }

@@ -53,6 +53,9 @@ struct Run: ParsableCommand {
     @Option(help: "Run N scenarios at a time, on threads (output is the same as with 1).")
     var jobs: Int = 1
 
+    @Flag(help: "Run over real HTTP: each scenario gets its own mock server on loopback, requests go through libcurl.")
+    var live = false
+
     @Option(help: ArgumentHelp("Also write a JUnit XML report to FILE.", valueName: "FILE"))
     var junit: String?
 
@@ -66,6 +69,7 @@ struct Run: ParsableCommand {
     func validate() throws {
         guard `repeat` >= 1 else { throw ValidationError("--repeat takes a number of at least 1") }
         guard jobs >= 1 else { throw ValidationError("--jobs takes a number of at least 1") }
+        if live, update != nil { throw ValidationError("--update records from simulated runs; drop --live") }
         if let shard {
             do { _ = try Shard(parsing: shard) } catch { throw ValidationError(error.description) }
         }
@@ -75,6 +79,7 @@ struct Run: ParsableCommand {
         var options = SuiteRun.Options(verbose: verbose, repeatCount: `repeat`, tags: tags, jobs: jobs,
                                        color: Terminal.colorOnStandardOutput)
         if let shard { options.shard = try Shard(parsing: shard) }
+        if live { options.runtime = .live }
         let progress = Terminal.isTTY(STDERR_FILENO) ? ProgressLine() : nil
         if let progress { options.progress = { progress.update(done: $0, total: $1) } }
         if update != nil {

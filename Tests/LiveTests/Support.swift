@@ -28,14 +28,15 @@ func liveWorld() -> World {
 
 /// Starts a server on ephemeral loopback ports (every host without latency unless overridden),
 /// runs `body`, and shuts the server down whatever happens.
-func withServer<T>(_ overrides: [LoggedRequest.Host: HostConditions] = [:],
+func withServer<T>(_ overrides: [LoggedRequest.Host: HostConditions] = [:], urls: MockPassServer.URLs = .live,
+                   clock: LiveClock = LiveClock(),
                    _ body: (MockPassServer) async throws -> T) async throws -> T {
     let world = liveWorld()
     var conditions: [LoggedRequest.Host: HostConditions] = [:]
     for sp in world.serviceProviders { conditions[.sp(sp.name)] = HostConditions(latency: .zero) }
     for idp in world.identityProviders { conditions[.idp(idp.mvpdID)] = HostConditions(latency: .zero) }
     conditions.merge(overrides) { $1 }
-    let server = try await MockPassServer.start(world: world, options: .init(seed: 7, conditions: conditions))
+    let server = try await MockPassServer.start(world: world, options: .init(seed: 7, conditions: conditions, clock: clock, urls: urls))
     do {
         let result = try await body(server)
         try await server.shutdown()

@@ -50,7 +50,7 @@ import Testing
         sim.run { sim.hasCallback() }
         #expect(sim.popCallback() == .setAuthenticationStatus(status: 1, errorCode: ""))
         // The engine's sessionDevice carried the browser's session cookie.
-        let sessionDevice = sim.mock.log.last { $0.path == "/sessionDevice" }
+        let sessionDevice = sim.requestLog.last { $0.path == "/sessionDevice" }
         #expect(sessionDevice?.headers["Cookie"]?.contains("JSESSIONID=") == true)
     }
 
@@ -75,7 +75,7 @@ import Testing
         sim.call(.setRequestor(requestorID: "R", serviceProviders: nil))
         sim.run { sim.hasCallback() }
         #expect(sim.popCallback() == .setRequestorComplete(status: 0))
-        #expect(sim.mock.log.isEmpty, "the injected failure never reached the mock")
+        #expect(sim.requestLog.isEmpty, "the injected failure never reached the mock")
         sim.call(.setRequestor(requestorID: "R", serviceProviders: nil))
         sim.run { sim.hasCallback() }
         #expect(sim.popCallback() == .setRequestorComplete(status: 1))

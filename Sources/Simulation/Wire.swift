@@ -1,0 +1,48 @@
+import MockPass
+import PassModel
+
+/// Where the device's HTTP requests go. The runtime (`Simulator`) decides *when* things happen, in
+/// virtual time; the wire decides *what* answers. `MockWire` answers from an in-process `MockPass`
+/// through the modelled network; the live wire (Scenario's `LiveWire`) sends every request over
+/// loopback HTTP to `passim serve`'s server, which enforces the faults for real.
+///
+/// Both are called at the instant a request is sent and answer at once with what comes back and
+/// how long after `now` it arrives, so requests reach the mock in the order they are sent and
+/// answers are delivered in the same virtual order by either wire.
+public protocol Wire: AnyObject {
+    /// Sends `request` at `now` to `host` over `link` (whose injected failures it may consume).
+    func exchange(_ request: HTTPRequest, host: LoggedRequest.Host, link: inout SimulatedNetwork.Link,
+                  relativePath: String?, at now: Instant) -> SimulatedNetwork.Outcome
+    /// A request outside the modelled network (Apple's framework holds the answer already).
+    func direct(_ request: HTTPRequest, at now: Instant) -> HTTPResult
+    /// A `net` step changed a host's link (the model is updated by the runtime; a live wire tells the server).
+    func changed(_ change: SimulatedNetwork.Change, host: LoggedRequest.Host) throws(SimulationError)
+    /// Which host serves `url`, by the world's base URLs.
+    func host(for url: String) -> LoggedRequest.Host?
+    /// Every request that reached a host, in arrival order.
+    var log: [LoggedRequest] { get }
+}
+
+/// The simulated wire: the in-process mock behind `SimulatedNetwork`'s model of each link.
+public final class MockWire: Wire {
+    public private(set) var mock: MockPass
+
+    public init(world: World, seed: UInt64) {
+        mock = MockPass(world: world, seed: seed)
+    }
+
+    public func exchange(_ request: HTTPRequest, host: LoggedRequest.Host, link: inout SimulatedNetwork.Link,
+                         relativePath: String?, at now: Instant) -> SimulatedNetwork.Outcome {
+        link.exchange(request, relativePath: relativePath) { mock.handle($0, at: now) }
+    }
+
+    public func direct(_ request: HTTPRequest, at now: Instant) -> HTTPResult {
+        .response(mock.handle(request, at: now))
+    }
+
+    public func changed(_ change: SimulatedNetwork.Change, host: LoggedRequest.Host) {}
+
+    public func host(for url: String) -> LoggedRequest.Host? { mock.host(for: url) }
+
+    public var log: [LoggedRequest] { mock.log }
+}
