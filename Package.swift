@@ -31,7 +31,8 @@ let package = Package(
             .product(name: "NIOConcurrencyHelpers", package: "swift-nio"),
         ]),
         .target(name: "ScenarioSyntax", dependencies: ["PassModel"]),
-        .target(name: "Scenario", dependencies: ["ScenarioSyntax", "Simulation", "Live", "Entitlement", "MockPass", "PassModel"]),
+        .target(name: "Port", dependencies: ["Simulation", "Entitlement", "PassModel"]),
+        .target(name: "Scenario", dependencies: ["ScenarioSyntax", "Simulation", "Live", "Port", "Entitlement", "MockPass", "PassModel"]),
         .target(name: "Fuzz", dependencies: ["Scenario", "ScenarioSyntax", "Simulation", "Entitlement", "PassModel"]),
         // libFuzzer targets (README, "Fuzzing"); a normal build makes corpus replayers of them.
         .target(name: "FuzzSupport"),
@@ -39,7 +40,7 @@ let package = Package(
         .executableTarget(name: "FuzzPassXML", dependencies: ["FuzzSupport", "PassXML"]),
         .executableTarget(name: "FuzzMockRequest", dependencies: ["FuzzSupport", "MockPass", "PassModel"]),
         .executableTarget(name: "passim", dependencies: [
-            "Scenario", "ScenarioSyntax", "Live", "Fuzz",
+            "Scenario", "ScenarioSyntax", "Live", "Port", "Fuzz",
             .product(name: "ArgumentParser", package: "swift-argument-parser"),
         ]),
 
@@ -50,7 +51,8 @@ let package = Package(
         .testTarget(name: "SimulationTests", dependencies: ["Simulation", "PassModel"]),
         .testTarget(name: "ScenarioSyntaxTests", dependencies: ["ScenarioSyntax", "PassModel"]),
         .testTarget(name: "LiveTests", dependencies: ["Live", "MockPass", "PassModel", "PassXML", "ScenarioSyntax"]),
-        .testTarget(name: "ScenarioTests", dependencies: ["Scenario", "ScenarioSyntax", "MockPass", "PassModel"]),
+        .testTarget(name: "PortTests", dependencies: ["Port", "Entitlement", "PassModel"]),
+        .testTarget(name: "ScenarioTests", dependencies: ["Scenario", "ScenarioSyntax", "Port", "MockPass", "PassModel"]),
         .testTarget(name: "FuzzTests", dependencies: ["Fuzz", "Scenario", "ScenarioSyntax", "PassModel"]),
     ],
     swiftLanguageModes: [.v6]

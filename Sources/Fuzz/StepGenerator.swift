@@ -64,7 +64,7 @@ struct StepGenerator {
             }
         }
         for i in sim.appNames.indices {
-            let engine = sim.engine(app: i)
+            guard let engine = sim.engine(app: i) else { continue }
             let app = prefix(sim.appNames[i])
             if let shown = engine.pickerShown {
                 let pickable = shown.filter { $0.boardingStatus != .supported || world.user(for: $0.id) != nil }
@@ -113,13 +113,13 @@ struct StepGenerator {
         }
         if sim.browser.isStopped, sim.browser.state != .closed { steps.append("user back") }
         for i in sim.appNames.indices {
-            guard let shown = sim.engine(app: i).pickerShown else { continue }
+            guard let shown = sim.engine(app: i)?.pickerShown else { continue }
             for m in shown where m.boardingStatus != .supported || world.user(for: m.id) != nil {
                 steps.append("user pick \(m.id)")
             }
             steps += ["user pick other", "user cancel"]
         }
-        let waiting = sim.appNames.indices.contains { sim.engine(app: $0).awaitingRegistrationCode == sim.lastRegistrationCode }
+        let waiting = sim.appNames.indices.contains { sim.engine(app: $0)?.awaitingRegistrationCode == sim.lastRegistrationCode }
         if sim.lastRegistrationCode != nil, waiting, let u = world.users.first {
             steps.append("user enter-code \"\(u.name)\" \"\(u.password)\"")
         }

@@ -86,7 +86,7 @@ public struct ExploratoryRunner {
 
     static func growth(_ sim: Simulator) -> String? {
         for (i, name) in sim.appNames.enumerated() {
-            let f = sim.engine(app: i).footprint
+            guard let f = sim.engine(app: i)?.footprint else { continue }
             if f.requests > maxInFlight || f.timers > maxInFlight || f.flows > maxInFlight || f.queued > maxInFlight * 4 {
                 return "\(name) holds \(f.requests) requests, \(f.timers) timers, \(f.flows) flows, \(f.queued) queued calls"
             }
@@ -102,7 +102,7 @@ public struct ExploratoryRunner {
         }
         sim.advance(by: .hours(3))
         for (i, name) in sim.appNames.enumerated() {
-            let f = sim.engine(app: i).footprint
+            guard let f = sim.engine(app: i)?.footprint else { continue }
             if f.requests > 0 || f.timers > 0 || f.flows > 0 {
                 return "\(name) still holds \(f.requests) requests, \(f.timers) timers, \(f.flows) flows after faults healed and 3h passed"
             }

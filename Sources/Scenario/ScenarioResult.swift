@@ -11,6 +11,17 @@ public struct TranscriptLine: Hashable, Sendable {
 public struct ScenarioResult: Sendable {
     public enum Status: String, Sendable {
         case passed, failed
+        /// The port said it does not implement what a step asked (`passim run --port`).
+        case unimplemented
+    }
+
+    /// How the run is judged once a port's expectations file is read.
+    public enum Verdict: String, Sendable {
+        case passed, failed, unimplemented
+        /// Failed (or unimplemented) as the expectations file says.
+        case expectedFailure
+        /// Passed although the expectations file says it fails: the line is stale.
+        case unexpectedPass
     }
 
     public var path: String
@@ -26,6 +37,21 @@ public struct ScenarioResult: Sendable {
     public var failure: (message: String, location: SourceLocation)?
     /// Everything the simulation did (calls, callbacks, HTTP exchanges, user actions), in order.
     public var trace: [TraceEvent] = []
+    /// The reason of the expectations file's `fail` rule for this scenario, if one matches.
+    public var expectedToFail: String?
+
+    public var verdict: Verdict {
+        switch (status, expectedToFail) {
+        case (.passed, nil): return .passed
+        case (.passed, _?): return .unexpectedPass
+        case (_, _?): return .expectedFailure
+        case (.failed, nil): return .failed
+        case (.unimplemented, nil): return .unimplemented
+        }
+    }
+
+    /// Counts against the run (exit status 1).
+    public var isFailure: Bool { [.failed, .unimplemented, .unexpectedPass].contains(verdict) }
 
     /// The actual transcript as text: the bytes that must be identical across runs.
     public var transcript: String { actual.map { $0.text + "\n" }.joined() }

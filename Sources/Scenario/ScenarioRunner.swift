@@ -1,6 +1,7 @@
 import Entitlement
 import MockPass
 import PassModel
+import Port
 import ScenarioSyntax
 import Simulation
 
@@ -11,6 +12,8 @@ public struct ScenarioRunner: Sendable {
     public enum Runtime: Sendable {
         case simulated
         case live
+        /// A port of the SDK behind the driver protocol (docs/PORTING.md) in place of passim's engine.
+        case port(PortCommand)
     }
 
     public var runtime: Runtime
@@ -31,18 +34,35 @@ public struct ScenarioRunner: Sendable {
                                     expected: file.steps.map { TranscriptLine(line: $0.location.line, text: $0.text) },
                                     actual: [], failure: nil)
         let setup = WorldBuilder.setup(for: file)
+        let top = SourceLocation(file: file.path, line: 1, column: 1)
         var liveWire: LiveWire?
-        if runtime == .live {
+        var port: PortSession?
+        switch runtime {
+        case .simulated:
+            break
+        case .live:
             do {
                 liveWire = try LiveWire(setup)
             } catch {
                 result.status = .failed
-                result.failure = ("live mode: \(error.message)", SourceLocation(file: file.path, line: 1, column: 1))
+                result.failure = ("live mode: \(error.message)", top)
+                return (result, recording)
+            }
+        case .port(let command):
+            do {
+                port = try PortSession(command, apps: setup.apps, engine: setup.engine, at: .simulationStart)
+            } catch {
+                result.status = .failed
+                result.failure = ("port: \(error.message)", top)
                 return (result, recording)
             }
         }
-        defer { liveWire?.close() }
-        var state = RunState(file: file, setup: setup, wire: liveWire)
+        defer {
+            liveWire?.close()
+            port?.close()
+        }
+        let engines = port.map { session in setup.apps.map { PortEngine(session: session, app: $0) as any AppEngine } }
+        var state = RunState(file: file, setup: setup, wire: liveWire, engines: engines)
         state.recording = recording
         for (index, step) in file.steps.enumerated() {
             result.steps += 1
@@ -55,15 +75,22 @@ public struct ScenarioRunner: Sendable {
                 result.trace = state.simulator.trace
                 result.status = .failed
                 result.failure = (error.message, error.location)
+                port?.checkNothingUnasked()
+                state.blamePort(&result, at: error.location)
                 return (result, state.recording)
             }
         }
         state.stepIndex = file.steps.count
-        do {
+        do throws(StepError) {
             try state.finish(at: file.steps.last?.location ?? SourceLocation(file: file.path, line: 1, column: 1))
+            port?.checkNothingUnasked()
+            if let (app, failure) = state.simulator.engineFailure {
+                throw StepError(message: "\(app): \(failure)", location: file.steps.last?.location ?? top)
+            }
         } catch {
             result.status = .failed
             result.failure = (error.message, error.location)
+            state.blamePort(&result, at: error.location)
         }
         result.actual = state.actual
         result.trace = state.simulator.trace
@@ -87,10 +114,10 @@ struct RunState {
     /// How long the trace was when the step began (recording: which requests the step sent).
     var stepTraceStart = 0
 
-    /// `wire` nil: the simulated wire.
-    init(file: ScenarioFile, setup: SimulationSetup? = nil, wire: (any Wire)? = nil) {
+    /// `wire` nil: the simulated wire; `engines` nil: passim's engine for every app.
+    init(file: ScenarioFile, setup: SimulationSetup? = nil, wire: (any Wire)? = nil, engines: [any AppEngine]? = nil) {
         self.file = file
-        simulator = Simulator(setup ?? WorldBuilder.setup(for: file), wire: wire)
+        simulator = Simulator(setup ?? WorldBuilder.setup(for: file), wire: wire, engines: engines)
         var urls: [String: String] = [:]
         for sp in file.sps { urls[sp.name] = EngineConfiguration.normalizeSP(sp.url) }
         spURLs = urls
@@ -213,6 +240,17 @@ struct RunState {
         if let violation = simulator.violations.first {
             throw StepError(message: violation.description, location: loc)
         }
+        if let (app, failure) = simulator.engineFailure {
+            throw StepError(message: "\(app): \(failure)", location: loc)
+        }
+    }
+
+    /// A port that broke or said `unimplemented` is the cause of whatever failed after it (an engine
+    /// that stops answering leaves `<` lines waiting): the result says so.
+    func blamePort(_ result: inout ScenarioResult, at location: SourceLocation) {
+        guard let (app, failure) = simulator.engineFailure else { return }
+        if case .unimplemented = failure { result.status = .unimplemented }
+        result.failure = ("\(app): \(failure)", location)
     }
 
     /// A user step outside the browser (Apple's picker, the second screen).
@@ -296,6 +334,7 @@ struct RunState {
 
     /// At the end of the file time runs until nothing is pending; any callback left fails the run.
     mutating func finish(at location: SourceLocation) throws(StepError) {
+        if let (app, failure) = simulator.engineFailure { throw StepError(message: "\(app): \(failure)", location: location) }
         var budget = ScenarioRunner.maxEvents
         simulator.run {
             budget -= 1

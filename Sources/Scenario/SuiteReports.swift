@@ -16,8 +16,10 @@ public enum SuiteReports {
             switch outcome {
             case .ran(let r):
                 let head = "    <testcase classname=\"\(xml(area(of: r.path)))\" name=\"\(xml(r.title))\" file=\"\(xml(r.path))\""
-                if r.status == .passed {
+                if r.verdict == .passed {
                     cases += head + "/>\n"
+                } else if r.verdict == .expectedFailure {
+                    cases += head + ">\n      <skipped message=\"expected failure: \(xml(r.expectedToFail ?? ""))\"/>\n    </testcase>\n"
                 } else {
                     let text = r.failureReport
                     cases += head + ">\n      <failure message=\"\(xml(text))\" type=\"failure\">\(xml(text, attribute: false))</failure>\n    </testcase>\n"
@@ -25,6 +27,9 @@ public enum SuiteReports {
             case .unusable(let path, let diagnostic):
                 cases += "    <testcase classname=\"\(xml(area(of: path)))\" name=\"\(xml(path))\" file=\"\(xml(path))\">\n"
                 cases += "      <error message=\"\(xml(diagnostic))\" type=\"unusable\">\(xml(diagnostic, attribute: false))</error>\n    </testcase>\n"
+            case .excluded(let path, let reason):
+                cases += "    <testcase classname=\"\(xml(area(of: path)))\" name=\"\(xml(path))\" file=\"\(xml(path))\">\n"
+                cases += "      <skipped message=\"\(xml(reason))\"/>\n    </testcase>\n"
             case .skipped:
                 break
             }
@@ -44,7 +49,8 @@ public enum SuiteReports {
             case .ran(let r):
                 var entries = [
                     Value.Entry("file", .string(r.path)), Value.Entry("title", .string(r.title)),
-                    Value.Entry("status", .string(r.status.rawValue)), Value.Entry("steps", .int(r.steps)),
+                    Value.Entry("status", .string(r.status.rawValue)), Value.Entry("verdict", .string(r.verdict.rawValue)),
+                    Value.Entry("steps", .int(r.steps)),
                     Value.Entry("transcript", .string(r.transcript)),
                 ]
                 if let f = r.failure {
@@ -59,6 +65,9 @@ public enum SuiteReports {
                     Value.Entry("file", .string(path)), Value.Entry("title", .null), Value.Entry("status", .string("unusable")),
                     Value.Entry("steps", .int(0)), Value.Entry("transcript", .string("")), Value.Entry("error", .string(diagnostic)),
                 ]).jsonText + "\n"
+            case .excluded(let path, let reason):
+                out += Value.dict([Value.Entry("file", .string(path)), Value.Entry("status", .string("skipped")),
+                                   Value.Entry("reason", .string(reason))]).jsonText + "\n"
             case .skipped:
                 break
             }
@@ -66,6 +75,8 @@ public enum SuiteReports {
         out += Value.dict([Value.Entry("summary", .dict([
             Value.Entry("passed", .int(report.passed)), Value.Entry("failed", .int(report.failed)),
             Value.Entry("unusable", .int(report.unusable)), Value.Entry("notSelected", .int(report.skipped)),
+            Value.Entry("unimplemented", .int(report.unimplemented)), Value.Entry("expectedFailures", .int(report.expectedFailures)),
+            Value.Entry("unexpectedPasses", .int(report.unexpectedPasses)), Value.Entry("skipped", .int(report.excluded)),
             Value.Entry("exitStatus", .int(Int(report.status.rawValue))),
         ]))]).jsonText + "\n"
         return out

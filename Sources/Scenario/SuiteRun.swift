@@ -1,4 +1,5 @@
 import Foundation
+import Port
 import ScenarioSyntax
 
 /// `passim run`: parse every file, run what parses, and report. Kept out of the executable so that
@@ -19,8 +20,10 @@ public struct SuiteRun {
         public var shard: Shard?
         /// Threads; each scenario builds its own Simulator, and output is ordered as with one job.
         public var jobs = 1
-        /// `passim run --live`: every scenario over loopback HTTP to its own live server.
+        /// `passim run --live`: every scenario over loopback HTTP to its own live server; `--port`: a port.
         public var runtime: ScenarioRunner.Runtime = .simulated
+        /// `--expect FILE`: the port's expected failures and skips.
+        public var expectations: Expectations?
         /// ANSI colours in the human output.
         public var color = false
         /// Called after each file with (files done, files in all), from any thread.
@@ -44,6 +47,8 @@ public struct SuiteRun {
         case unusable(path: String, diagnostic: String)
         /// Left out by `--tag`.
         case skipped(path: String)
+        /// Left out by a `skip` rule of the port's expectations file.
+        case excluded(path: String, reason: String)
     }
 
     public struct Report: Sendable {
@@ -55,8 +60,12 @@ public struct SuiteRun {
         public var results: [ScenarioResult]
         public var outcomes: [Outcome] = []
 
-        public var passed: Int { results.filter { $0.status == .passed }.count }
-        public var failed: Int { results.count - passed }
+        public var passed: Int { results.filter { $0.verdict == .passed }.count }
+        public var failed: Int { results.filter(\.isFailure).count }
+        public var unimplemented: Int { results.filter { $0.verdict == .unimplemented }.count }
+        public var expectedFailures: Int { results.filter { $0.verdict == .expectedFailure }.count }
+        public var unexpectedPasses: Int { results.filter { $0.verdict == .unexpectedPass }.count }
+        public var excluded: Int { outcomes.filter { if case .excluded = $0 { return true } else { return false } }.count }
         public var unusable: Int { outcomes.filter { if case .unusable = $0 { return true } else { return false } }.count }
         public var skipped: Int { outcomes.filter { if case .skipped = $0 { return true } else { return false } }.count }
         /// Steps run in all (every repetition counted), for throughput figures.
@@ -87,14 +96,27 @@ public struct SuiteRun {
             switch outcome {
             case .ran(let result):
                 report.results.append(result)
-                report.output += result.status == .passed
-                    ? paint.green("ok") + "   \(result.path)\n"
-                    : paint.failureReport(result.failureReport)
+                switch result.verdict {
+                case .passed: report.output += paint.green("ok") + "   \(result.path)\n"
+                case .failed: report.output += paint.failureReport(result.failureReport)
+                case .unimplemented:
+                    report.output += paint.red("UNIMPLEMENTED") + " \(result.path): \(result.failure?.message ?? "")\n"
+                case .expectedFailure: report.output += "XFAIL \(result.path) (\(result.expectedToFail ?? ""))\n"
+                case .unexpectedPass:
+                    report.output += paint.red("UNEXPECTED PASS") + " \(result.path): the expectations file says it fails (\(result.expectedToFail ?? "")); remove that line\n"
+                }
                 if options.verbose { report.output += "--- \(result.path): \(result.title)\n" + result.transcript }
             case .unusable(_, let diagnostic):
                 report.errors += diagnostic + "\n"
             case .skipped:
                 break
+            case .excluded(let path, let reason):
+                report.output += "SKIP \(path) (\(reason))\n"
+            }
+        }
+        if let expectations = options.expectations {
+            for rule in expectations.unused(among: files) {
+                report.errors += "passim: warning: \(expectations.path):\(rule.line): \(rule.kind.rawValue) \(rule.pattern) matches no scenario of this run\n"
             }
         }
         report.status = report.unusable > 0 ? .unusable : report.failed > 0 ? .failed : .passed
@@ -113,8 +135,11 @@ public struct SuiteRun {
         if !options.tags.isEmpty, !file.tags.contains(where: options.tags.contains) {
             return (.skipped(path: path), 0)
         }
+        let rule = options.expectations?.rule(for: path)
+        if let rule, rule.kind == .skip { return (.excluded(path: path, reason: rule.reason), 0) }
         let runner = ScenarioRunner(runtime: options.runtime)
         var result = runner.run(file)
+        result.expectedToFail = rule?.reason
         var steps = result.steps
         for _ in 1..<max(options.repeatCount, 1) where result.status == .passed {
             let again = runner.run(file)
@@ -130,9 +155,14 @@ public struct SuiteRun {
 }
 
 extension SuiteRun.Report {
-    /// `3 passed, 1 failed[, 2 unusable][, 5 not selected by --tag]`
+    /// `3 passed, 1 failed[, 2 unusable][, 5 not selected by --tag]`; with a port, also how many
+    /// were unimplemented, expected failures, unexpected passes and skipped by the expectations file.
     public var summary: String {
         "\(passed) passed, \(failed) failed" + (unusable > 0 ? ", \(unusable) unusable" : "")
+            + (unimplemented > 0 ? " (\(unimplemented) unimplemented)" : "")
+            + (unexpectedPasses > 0 ? " (\(unexpectedPasses) unexpected passes)" : "")
+            + (expectedFailures > 0 ? ", \(expectedFailures) expected failures" : "")
+            + (excluded > 0 ? ", \(excluded) skipped" : "")
             + (skipped > 0 ? ", \(skipped) not selected by --tag" : "")
     }
 }

@@ -52,10 +52,11 @@ public final class Simulator {
 
     struct App {
         var name: String
-        var engine: Engine
+        var engine: any AppEngine
         var cookies = CookieJar()
         var callbacks: [Callback] = []
-        var monitor: InvariantMonitor
+        /// nil for a port: the invariants are read off passim's engine state.
+        var monitor: InvariantMonitor?
     }
     private var apps: [App]
     private let world: World
@@ -72,11 +73,15 @@ public final class Simulator {
     /// The mock's request log (what `seen` reads).
     public var requestLog: [LoggedRequest] { wire.log }
 
-    /// `wire` nil: the simulated wire (`MockWire`) over `setup.world`.
-    public init(_ setup: SimulationSetup, wire: (any Wire)? = nil) {
+    /// `wire` nil: the simulated wire (`MockWire`) over `setup.world`. `engines` nil: passim's own
+    /// engine for every app; else one engine per app of `setup.apps` (a port's).
+    public init(_ setup: SimulationSetup, wire: (any Wire)? = nil, engines: [any AppEngine]? = nil) {
         self.wire = wire ?? MockWire(world: setup.world, seed: setup.seed)
         world = setup.world
-        apps = setup.apps.map { App(name: $0, engine: Engine(configuration: setup.engine), monitor: InvariantMonitor(app: $0)) }
+        let engines = engines ?? setup.apps.map { _ in Engine(configuration: setup.engine) }
+        apps = zip(setup.apps, engines).map { name, engine in
+            App(name: name, engine: engine, monitor: engine.inspectable == nil ? nil : InvariantMonitor(app: name))
+        }
         bases = setup.world.serviceProviders.map { (LoggedRequest.Host.sp($0.name), $0.url) }
             + setup.world.identityProviders.map { (LoggedRequest.Host.idp($0.mvpdID), $0.url) }
         for (host, _) in bases { network.links[host] = setup.links[host] ?? SimulatedNetwork.Link() }
@@ -86,18 +91,24 @@ public final class Simulator {
 
     /// The app (by index) calls the API at the current instant.
     public func call(_ call: Call, app: Int = 0) {
-        apps[app].monitor.called(call, engine: apps[app].engine)
+        if let engine = apps[app].engine.inspectable { apps[app].monitor?.called(call, engine: engine) }
         trace.append(TraceEvent(time: now, kind: .call(app: apps[app].name, call)))
         if case .setRequestor = call { apps[app].engine.adoptSharedStore(sharedStore) }
         drive(app, call: call) { $0.handle(call, at: now) }
     }
 
     /// Invariant violations seen so far, across apps, in the order found.
-    public var violations: [InvariantViolation] { apps.flatMap(\.monitor.violations) }
+    public var violations: [InvariantViolation] { apps.flatMap { $0.monitor?.violations ?? [] } }
+
+    /// The first app whose engine cannot go on (a port), with why.
+    public var engineFailure: (app: String, failure: EngineFailure)? {
+        for app in apps { if let f = app.engine.failure { return (app.name, f) } }
+        return nil
+    }
 
     /// Checks what must hold once nothing is pending (call when the run is idle).
     public func checkSettled() {
-        for i in apps.indices { apps[i].monitor.settled() }
+        for i in apps.indices { apps[i].monitor?.settled() }
     }
 
     public func appIndex(_ name: String) -> Int? { apps.firstIndex { $0.name == name } }
@@ -112,7 +123,8 @@ public final class Simulator {
     /// Callbacks delivered and not yet taken, per app (what is left at the end fails a scenario).
     public func pendingCallbacks(app: Int) -> [Callback] { apps[app].callbacks }
 
-    public func engine(app: Int = 0) -> Engine { apps[app].engine }
+    /// passim's engine of that app (nil when the app runs a port).
+    public func engine(app: Int = 0) -> Engine? { apps[app].engine.inspectable }
 
     /// `user login`: fills the login form the browser shows and submits it. False when no such form shows.
     public func userLogin(user: String, password: String) -> Bool {
@@ -252,15 +264,16 @@ public final class Simulator {
     // MARK: Doing what the engine asks
 
     /// Gives the engine one input and carries out what it asks; the monitor sees how logins end.
-    private func drive(_ app: Int, call: Call? = nil, _ input: (inout Engine) -> [EngineAction]) {
-        let before = apps[app].engine.loginID
+    private func drive(_ app: Int, call: Call? = nil, _ input: (inout any AppEngine) -> [EngineAction]) {
+        let before = apps[app].engine.inspectable?.loginID
         let actions = input(&apps[app].engine)
         perform(actions, app: app)
         let delivered = actions.compactMap { action -> Callback? in
             if case .deliver(let c) = action { return c }
             return nil
         }
-        apps[app].monitor.input(call: call, loginBefore: before, loginAfter: apps[app].engine.loginID, delivered: delivered)
+        let after = apps[app].engine.inspectable?.loginID
+        apps[app].monitor?.input(call: call, loginBefore: before, loginAfter: after, delivered: delivered)
     }
 
     private func perform(_ actions: [EngineAction], app: Int) {
@@ -269,7 +282,7 @@ public final class Simulator {
             case .deliver(let callback):
                 apps[app].callbacks.append(callback)
                 trace.append(TraceEvent(time: now, kind: .callback(app: apps[app].name, callback)))
-                apps[app].monitor.delivered(callback, engine: apps[app].engine, at: now)
+                if let engine = apps[app].engine.inspectable { apps[app].monitor?.delivered(callback, engine: engine, at: now) }
                 if case .status(StatusCode.registrationCode, let code?) = callback { lastRegistrationCode = code }
                 // The app's delegate opens the browser on navigateToUrl, as a real app does.
                 if case .navigateToUrl(let url, _) = callback {

@@ -1,5 +1,7 @@
 import ArgumentParser
 import Foundation
+import Port
+import PassModel
 import Scenario
 
 @main
@@ -24,7 +26,7 @@ struct Passim: ParsableCommand {
     static let configuration = CommandConfiguration(
         commandName: "passim",
         abstract: "Deterministic simulator and conformance suite for the Adobe Pass AccessEnabler SDK.",
-        subcommands: [Run.self, Record.self, Doc.self, Serve.self, FuzzCommand.self])
+        subcommands: [Run.self, Record.self, Doc.self, Serve.self, FuzzCommand.self, Shim.self])
 }
 
 struct Run: ParsableCommand {
@@ -56,6 +58,16 @@ struct Run: ParsableCommand {
     @Flag(help: "Run over real HTTP: each scenario gets its own mock server on loopback, requests go through libcurl.")
     var live = false
 
+    @Option(help: ArgumentHelp("Run against a port of the SDK: COMMAND speaks docs/PORTING.md on its standard input and output.",
+                               valueName: "COMMAND"))
+    var port: String?
+
+    @Option(help: ArgumentHelp("The port's expectations file: expected failures, skips, its constant values.", valueName: "FILE"))
+    var expect: String?
+
+    @Option(help: ArgumentHelp("How long the port may take to answer one message.", valueName: "DURATION"))
+    var portTimeout: String = "5s"
+
     @Option(help: ArgumentHelp("Also write a JUnit XML report to FILE.", valueName: "FILE"))
     var junit: String?
 
@@ -69,7 +81,12 @@ struct Run: ParsableCommand {
     func validate() throws {
         guard `repeat` >= 1 else { throw ValidationError("--repeat takes a number of at least 1") }
         guard jobs >= 1 else { throw ValidationError("--jobs takes a number of at least 1") }
-        if live, update != nil { throw ValidationError("--update records from simulated runs; drop --live") }
+        if live || port != nil, update != nil { throw ValidationError("--update records from simulated runs; drop --live and --port") }
+        if live, port != nil { throw ValidationError("--live and --port cannot go together: a port's requests go through the harness") }
+        if expect != nil, port == nil { throw ValidationError("--expect describes a port: give --port COMMAND too") }
+        guard let timeout = Millis(text: portTimeout), timeout.value > 0 else {
+            throw ValidationError("--port-timeout takes a duration like 5s or 500ms")
+        }
         if let shard {
             do { _ = try Shard(parsing: shard) } catch { throw ValidationError(error.description) }
         }
@@ -80,6 +97,19 @@ struct Run: ParsableCommand {
                                        color: Terminal.colorOnStandardOutput)
         if let shard { options.shard = try Shard(parsing: shard) }
         if live { options.runtime = .live }
+        if let port {
+            var command = PortCommand(command: port, timeout: Millis(text: portTimeout) ?? .seconds(5))
+            if let expect {
+                do {
+                    let expectations = try Expectations.load(expect)
+                    command.constants = expectations.constants
+                    options.expectations = expectations
+                } catch {
+                    throw Terminal.fail("passim: \(error.message)", status: 2)
+                }
+            }
+            options.runtime = .port(command)
+        }
         let progress = Terminal.isTTY(STDERR_FILENO) ? ProgressLine() : nil
         if let progress { options.progress = { progress.update(done: $0, total: $1) } }
         if update != nil {
@@ -202,5 +232,23 @@ enum Terminal {
     static func fail(_ message: String, status: Int32) -> ExitCode {
         write(message + "\n", to: FileHandle.standardError)
         return ExitCode(status)
+    }
+}
+
+struct Shim: ParsableCommand {
+    static let configuration = CommandConfiguration(
+        abstract: "passim's own engine behind the port driver protocol (docs/PORTING.md), on standard input and output.",
+        discussion: """
+            For `passim run --port 'passim shim'`: the suite through the protocol must give the same results as
+            without it. Reads one JSON message a line until end of input.
+            """)
+
+    func run() throws {
+        let shim = PortShim()
+        while let line = readLine(strippingNewline: true) {
+            guard !line.isEmpty else { continue }
+            // One write per answer: the harness reads it as soon as it is written (no stdio buffering).
+            FileHandle.standardOutput.write(Data(shim.handle(line).map { $0 + "\n" }.joined().utf8))
+        }
     }
 }

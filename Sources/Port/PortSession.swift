@@ -1,0 +1,163 @@
+import Entitlement
+import PassModel
+import Simulation
+
+/// How the harness runs a port (`passim run --port COMMAND`).
+public struct PortCommand: Sendable {
+    public var command: String
+    /// How long the port may take to answer one message (until its `idle`).
+    public var timeout: Millis
+    public var constants: ConstantMap
+
+    public init(command: String, timeout: Millis = .seconds(5), constants: ConstantMap = ConstantMap()) {
+        self.command = command
+        self.timeout = timeout
+        self.constants = constants
+    }
+}
+
+/// One scenario's conversation with a port process (docs/PORTING.md). The harness writes a message
+/// and reads everything up to `idle`; the first protocol error, timeout, exit or `unimplemented`
+/// becomes `failure`, and from then on nothing more is sent: the scenario ends with it.
+public final class PortSession {
+    private let process: PortProcess
+    private let settings: PortCommand
+    public private(set) var failure: EngineFailure?
+    /// The port's `implementation` text from `ready`.
+    public private(set) var implementation = ""
+
+    /// Starts the process and says hello; the port must answer `ready` with protocol 1.
+    public init(_ settings: PortCommand, apps: [String], engine: EngineConfiguration, at now: Instant) throws(PortError) {
+        self.settings = settings
+        process = try PortProcess(command: settings.command)
+        let hello = PortMessage.line("hello", [
+            ("protocol", .int(PortMessage.version)), ("network", .string("harness")),
+            ("apps", .list(apps.map(Value.string))), ("platform", .string(engine.platform.rawValue)),
+            ("device", .string(engine.deviceType.rawValue)), ("defaultServiceProvider", .string(engine.defaultServiceProvider)),
+            ("svcScheme", .string(engine.svcScheme)), ("deviceID", .string(engine.deviceID)),
+            ("clientVersion", .string(engine.clientVersion)), ("requestTimeout", .int(Int(engine.requestTimeout.value))),
+            PortMessage.now(now),
+        ])
+        do throws(PortError) {
+            try process.write(hello)
+            let line = try process.readLine(timeout: settings.timeout)
+            switch try PortOutput.parse(line) {
+            case .ready(let version, let name):
+                guard version == PortMessage.version else {
+                    throw PortError("the port speaks protocol \(version); this harness speaks \(PortMessage.version)")
+                }
+                implementation = name
+            case .unimplemented(let what):
+                throw PortError("the port answered hello with unimplemented (\(what))")
+            default:
+                throw PortError("the port must answer hello with ready, got: \(line)")
+            }
+        } catch {
+            let tail = process.errorTail()
+            process.close()
+            throw PortError(error.message + (tail.isEmpty ? "" : "\nport stderr:\n" + tail))
+        }
+    }
+
+    /// Sends one message for `app` and returns what the port did, up to its `idle`.
+    func exchange(_ message: String, app: String) -> [PortOutput] {
+        guard failure == nil else { return [] }
+        var outputs: [PortOutput] = []
+        do throws(PortError) {
+            if let late = process.unaskedLine() {
+                throw PortError("the port wrote after its idle, without new input\n  in the port's line: \(late)")
+            }
+            try process.write(message)
+            while true {
+                let line = try process.readLine(timeout: settings.timeout)
+                let output: PortOutput
+                do {
+                    output = try PortOutput.parse(line, constants: settings.constants)
+                } catch {
+                    throw PortError("\(error.message)\n  in the port's line: \(line)")
+                }
+                switch output {
+                case .idle:
+                    return outputs
+                case .unimplemented(let what):
+                    failure = .unimplemented(what)
+                    return []
+                case .error(let message):
+                    throw PortError("the port reported an error: \(message)")
+                case .ready:
+                    throw PortError("ready is only an answer to hello")
+                case .callback(let a, _), .request(let a, _, _), .timer(let a, _, _), .cancelTimer(let a, _):
+                    guard a == app else {
+                        throw PortError("an answer for app \(a) to a message for app \(app)\n  in the port's line: \(line)")
+                    }
+                    outputs.append(output)
+                }
+            }
+        } catch {
+            let tail = process.errorTail()
+            failure = .broken("port: " + error.message + (tail.isEmpty ? "" : "\nport stderr:\n" + tail))
+            return []
+        }
+    }
+
+    /// A port must say nothing unasked: a line written after its last `idle` becomes the failure
+    /// (called when a scenario ends, passed or not).
+    public func checkNothingUnasked() {
+        guard failure == nil, let late = process.unaskedLine() else { return }
+        failure = .broken("port: the port wrote after its idle, without new input\n  in the port's line: \(late)")
+    }
+
+    /// Ends the conversation (closes the port's input; it has a second to exit).
+    public func close() { process.close() }
+}
+
+/// One app's engine in a port: `AppEngine` over the port's conversation, so the simulated runtime
+/// drives a port exactly as it drives passim's engine. Request and timer ids are the port's own.
+public struct PortEngine: AppEngine {
+    let session: PortSession
+    let app: String
+    public private(set) var pickerShown: [MVPD]?
+
+    public init(session: PortSession, app: String) {
+        self.session = session
+        self.app = app
+    }
+
+    public var inspectable: Engine? { nil }
+    public var failure: EngineFailure? { session.failure }
+
+    public mutating func handle(_ call: Call, at now: Instant) -> [EngineAction] {
+        exchange(PortMessage.line("call", [("app", .string(app)), ("call", .string(call.name)),
+                                           ("args", PortCodec.arguments(of: call)), PortMessage.now(now)]))
+    }
+
+    public mutating func receive(_ result: HTTPResult, for id: RequestID, at now: Instant) -> [EngineAction] {
+        exchange(PortMessage.response(app: app, id: id.value, result, at: now))
+    }
+
+    public mutating func timerFired(_ id: TimerID, at now: Instant) -> [EngineAction] {
+        exchange(PortMessage.line("timer", [("app", .string(app)), ("id", .int(id.value)), PortMessage.now(now)]))
+    }
+
+    public mutating func tvProviderPicker(_ outcome: PickerOutcome, at now: Instant) -> [EngineAction] {
+        exchange(PortMessage.picker(app: app, outcome, at: now))
+    }
+
+    /// The port keeps the device's shared store itself (all apps live in its one process).
+    public mutating func adoptSharedStore(_ shared: SharedAuthentication?) {}
+
+    private mutating func exchange(_ message: String) -> [EngineAction] {
+        session.exchange(message, app: app).compactMap { output -> EngineAction? in
+            switch output {
+            case .callback(_, let callback):
+                if case .presentTvProviderDialog(let shown, _) = callback { pickerShown = shown }
+                if case .dismissTvProviderDialog = callback { pickerShown = nil }
+                return .deliver(callback)
+            case .request(_, let id, let request): return .send(RequestID(id), request)
+            case .timer(_, let id, let at): return .startTimer(TimerID(id), at: at)
+            case .cancelTimer(_, let id): return .cancelTimer(TimerID(id))
+            default: return nil
+            }
+        }
+    }
+}

@@ -1,0 +1,124 @@
+import Entitlement
+import PassModel
+
+/// passim's own engine behind the driver protocol (`passim shim`): what a port does, done by the
+/// reference engine, so the protocol itself is tested by running the whole suite through it.
+/// One `handle` per input line; it returns the output lines, ending with `idle` (or `ready`).
+public final class PortShim {
+    private var configuration = EngineConfiguration()
+    private var engines: [String: Engine] = [:]
+    /// The device's shared store: all apps of a scenario live in this one process (docs/PORTING.md).
+    private var sharedStore: SharedAuthentication?
+    private var greeted = false
+
+    public init() {}
+
+    public func handle(_ line: String) -> [String] {
+        do {
+            return try answer(line)
+        } catch {
+            return [PortMessage.line("error", [("message", .string(error.message))])]
+        }
+    }
+
+    private func answer(_ line: String) throws(PortError) -> [String] {
+        let message: Value
+        do {
+            message = try Value(jsonText: line)
+        } catch {
+            throw PortError("not JSON: \(error.message)")
+        }
+        let f = Fields(message, context: "message")
+        let type = try f.string("type")
+        let now = Instant(milliseconds: Int64(try f.int("now")))
+        if type == "hello" {
+            let version = try f.int("protocol")
+            guard version == PortMessage.version else { throw PortError("passim shim speaks protocol \(PortMessage.version), not \(version)") }
+            configuration = try PortShim.configuration(f)
+            greeted = true
+            return [PortMessage.line("ready", [("protocol", .int(PortMessage.version)), ("implementation", .string("passim shim"))])]
+        }
+        guard greeted else { throw PortError("hello must come first") }
+        let app = try f.string("app")
+        var engine = engines[app] ?? Engine(configuration: configuration)
+        let actions: [EngineAction]
+        switch type {
+        case "call":
+            guard let args = f.value("args") else { throw PortError("call: args missing") }
+            let call = try PortCodec.call(named: try f.string("call"), args)
+            if case .setRequestor = call { engine.adoptSharedStore(sharedStore) }
+            actions = engine.handle(call, at: now)
+        case "response":
+            actions = engine.receive(try PortShim.result(f), for: RequestID(try f.int("id")), at: now)
+        case "timer":
+            actions = engine.timerFired(TimerID(try f.int("id")), at: now)
+        case "picker":
+            actions = engine.tvProviderPicker(try PortShim.outcome(f.value("outcome")), at: now)
+        default:
+            throw PortError("unknown message type \(type)")
+        }
+        engines[app] = engine
+        return actions.compactMap { output($0, app: app) } + [PortMessage.line("idle", [])]
+    }
+
+    private func output(_ action: EngineAction, app: String) -> String? {
+        let a = ("app", Value.string(app))
+        switch action {
+        case .deliver(let callback):
+            return PortMessage.line("callback", [a, ("callback", .string(callback.name)), ("args", .list(PortCodec.arguments(of: callback)))])
+        case .send(let id, let request):
+            return PortMessage.line("request", [a, ("id", .int(id.value)), ("method", .string(request.method)), ("url", .string(request.url)),
+                                                ("headers", PortMessage.headers(request.headers)), ("body", PortMessage.body(request.body))])
+        case .startTimer(let id, let at):
+            return PortMessage.line("timer", [a, ("id", .int(id.value)), ("at", .int(Int(at.milliseconds)))])
+        case .cancelTimer(let id):
+            return PortMessage.line("cancel-timer", [a, ("id", .int(id.value))])
+        case .writeSharedStore(let shared):
+            sharedStore = shared
+            return nil
+        }
+    }
+
+    static func configuration(_ f: Fields) throws(PortError) -> EngineConfiguration {
+        var c = EngineConfiguration()
+        if let p = try f.optionalString("platform") {
+            guard let platform = Platform(rawValue: p) else { throw PortError("hello: unknown platform \(p)") }
+            c.platform = platform
+        }
+        if let d = try f.optionalString("device") {
+            guard let device = DeviceType(rawValue: d) else { throw PortError("hello: unknown device \(d)") }
+            c.deviceType = device
+        }
+        if let sp = try f.optionalString("defaultServiceProvider") { c.defaultServiceProvider = sp }
+        if let scheme = try f.optionalString("svcScheme") { c.svcScheme = scheme }
+        if let id = try f.optionalString("deviceID") { c.deviceID = id }
+        if let version = try f.optionalString("clientVersion") { c.clientVersion = version }
+        if f.optional("requestTimeout") != nil { c.requestTimeout = Millis(Int64(try f.int("requestTimeout"))) }
+        return c
+    }
+
+    static func result(_ f: Fields) throws(PortError) -> HTTPResult {
+        if let error = try f.optionalString("error") { return .failure(error) }
+        if try f.optionalBool("timeout") == true { return .timeout }
+        var headers = HTTPHeaders()
+        for pair in try f.optionalList("headers") ?? [] {
+            guard let p = pair.listValue, p.count == 2, let name = p[0].stringValue, let value = p[1].stringValue else {
+                throw PortError("response: headers must be [name, value] pairs")
+            }
+            headers.add(name, value)
+        }
+        return .response(HTTPResponse(status: try f.int("status"), headers: headers, body: Array((try f.optionalString("body") ?? "").utf8)))
+    }
+
+    static func outcome(_ v: Value?) throws(PortError) -> PickerOutcome {
+        switch v {
+        case .string("other"): return .otherProvider
+        case .string("cancelled"): return .cancelled
+        case .some(.dict) where v?["picked"]?.stringValue != nil:
+            let token = v?["appleToken"]?.stringValue
+            return .picked(mvpdID: v?["picked"]?.stringValue ?? "", appleToken: token)
+        default:
+            throw PortError("picker: outcome must be \"other\", \"cancelled\" or {\"picked\": MVPD, \"appleToken\": …}")
+        }
+    }
+}

@@ -1,0 +1,121 @@
+import Foundation
+import PassModel
+import Port
+import Testing
+@testable import Scenario
+
+/// `passim run --port`: a port's outcomes, and a misbehaving port ending its scenario with a clear
+/// error instead of hanging the harness (docs/PORTING.md).
+@Suite struct PortRunTests {
+    static let scenario = """
+        scenario "t"
+        sp main "https://sp.test"
+        mvpd Comcast "Xfinity" at main
+        requestor REQ1
+        > setRequestor("REQ1")
+        < setRequestorComplete(1)
+        > getSelectedProvider()
+        < selectedProvider(nil)
+        """
+
+    /// A Python port whose every message is answered by `body` (a Python expression over `m`, the
+    /// message, returning the list of lines to write), after a correct `ready`.
+    func port(_ body: String) -> String {
+        let script = """
+            import json, sys
+            def answer(m):
+                \(body)
+            for line in sys.stdin:
+                m = json.loads(line)
+                if m["type"] == "hello":
+                    print(json.dumps({"type": "ready", "protocol": 1, "implementation": "test"}), flush=True)
+                    continue
+                for out in answer(m):
+                    sys.stdout.write(out + "\\n")
+                sys.stdout.flush()
+            """
+        let path = temporaryScenario(script, name: "port").replacingOccurrences(of: ".scenario", with: ".py")
+        try? FileManager.default.moveItem(atPath: path.replacingOccurrences(of: ".py", with: ".scenario"), toPath: path)
+        return "python3 " + path
+    }
+
+    func run(_ command: String, _ text: String = PortRunTests.scenario, timeout: Millis = .seconds(5),
+             expect: String? = nil) throws -> SuiteRun.Report {
+        var options = SuiteRun.Options()
+        var portCommand = PortCommand(command: command, timeout: timeout)
+        if let expect {
+            let e = try Expectations.parse(expect, path: "t.expect")
+            options.expectations = e
+            portCommand.constants = e.constants
+        }
+        options.runtime = .port(portCommand)
+        return SuiteRun(options: options).run(paths: [temporaryScenario(text)])
+    }
+
+    @Test func theMinimalPortOfPortingMdRunsAndIsTheDocsExample() throws {
+        let doc = try String(contentsOfFile: packageRoot + "/docs/PORTING.md", encoding: .utf8)
+        let fixture = try String(contentsOfFile: packageRoot + "/Fixtures/ports/minimal/port.py", encoding: .utf8)
+        let code = fixture.split(separator: "\n", maxSplits: 1).last.map(String.init) ?? ""
+        #expect(doc.contains("```python\n" + code + "```"))
+
+        let report = try run("python3 " + packageRoot + "/Fixtures/ports/minimal/port.py")
+        #expect(report.unimplemented == 1, "\(report.output)")
+        #expect(report.output.contains("UNIMPLEMENTED"))
+        #expect(report.output.contains("does not implement getSelectedProvider"))
+        #expect(report.status == .failed)
+
+        // Listed as a known failure, the run is green.
+        let accepted = try run("python3 " + packageRoot + "/Fixtures/ports/minimal/port.py", expect: "fail ** only setRequestor\n")
+        #expect(accepted.status == .passed, "\(accepted.output)")
+        #expect(accepted.expectedFailures == 1)
+        #expect(accepted.output.contains("XFAIL"))
+    }
+
+    @Test func anUnexpectedPassIsReported() throws {
+        let text = PortRunTests.scenario.components(separatedBy: "\n> getSelectedProvider()")[0]
+        let report = try run("python3 " + packageRoot + "/Fixtures/ports/minimal/port.py", text, expect: "fail ** said to fail\n")
+        #expect(report.unexpectedPasses == 1)
+        #expect(report.status == .failed)
+        #expect(report.output.contains("UNEXPECTED PASS"))
+    }
+
+    @Test func aSkippedScenarioIsNotRun() throws {
+        let report = try run("false", expect: "skip ** not yet\n")
+        #expect(report.status == .passed)
+        #expect(report.excluded == 1)
+        #expect(report.output.contains("SKIP") && report.output.contains("(not yet)"))
+    }
+
+    @Test(arguments: [
+        ("return ['this is not json']", "not a JSON object"),
+        ("return ['{\"type\": \"callback\", \"app\": \"app\", \"callback\": \"setRequestorComplete\", \"args\": [\"yes\"]}']",
+         "setRequestorComplete: argument 1 must be an integer"),
+        ("return ['{\"type\": \"callback\", \"app\": \"other\", \"callback\": \"setRequestorComplete\", \"args\": [1]}']",
+         "an answer for app other to a message for app app"),
+        ("return ['{\"type\": \"error\", \"message\": \"boom\"}']", "the port reported an error: boom"),
+        ("sys.exit(3)", "the port exited with status 3"),
+        // Idle, then a callback nobody asked for.
+        ("return ['{\"type\": \"idle\"}', '{\"type\": \"callback\", \"app\": \"app\", \"callback\": \"setRequestorComplete\", \"args\": [1]}']",
+         "the port wrote after its idle"),
+    ])
+    func aMisbehavingPortEndsItsScenarioWithAClearError(_ body: String, _ message: String) throws {
+        let report = try run(port(body))
+        #expect(report.status == .failed)
+        let failure = report.results.first?.failure?.message ?? ""
+        #expect(failure.contains(message), "\(report.output)")
+    }
+
+    @Test func aSilentPortTimesOutInsteadOfHanging() throws {
+        let started = Date()
+        let report = try run(port("import time; time.sleep(30); return []"), timeout: Millis(300))
+        #expect(report.status == .failed)
+        #expect(report.results.first?.failure?.message.contains("did not answer within 300ms") == true, "\(report.output)")
+        #expect(Date().timeIntervalSince(started) < 5)
+    }
+
+    @Test func aPortThatCannotStartOrGreetFailsAtTheTop() throws {
+        let report = try run("exit 7")
+        #expect(report.results.first?.failure?.message.contains("exited with status 7") == true, "\(report.output)")
+        #expect(report.results.first?.failure?.location.line == 1)
+    }
+}
