@@ -1,0 +1,335 @@
+"""Drives port.py through its standard input and output with hand-written protocol messages.
+
+Run: python3 -m unittest discover -s Fixtures/ports/python
+"""
+
+import hashlib
+import json
+import os
+import subprocess
+import sys
+import unittest
+
+PORT = os.path.join(os.path.dirname(os.path.abspath(__file__)), "port.py")
+T0 = 1767225600000  # 2026-01-01 00:00:00 GMT, where every run starts
+SP = "https://sp.auth.test"
+FINAL = {"idle", "ready", "unimplemented", "error"}
+
+CONFIG = ("<?xml version=\"1.0\" encoding=\"UTF-8\"?><config><requestor><id>REQ1</id><name>REQ1</name><mvpds>"
+          "{}</mvpds></requestor></config>")
+
+
+def mvpd_xml(mvpd_id, name, svc=False):
+    return ("<mvpd><id>%s</id><displayName>%s</displayName><authPerAggregator>false</authPerAggregator>"
+            "<tempPass>false</tempPass><promoTempPass>false</promoTempPass><requiresSVC>%s</requiresSVC>"
+            "<enablePlatformServices>false</enablePlatformServices></mvpd>" % (mvpd_id, name, "true" if svc else "false"))
+
+
+def token_xml(guid="0123-guid", mvpd="Comcast", expires="2026/01/02 00:00:00 GMT +0000"):
+    return ("<authnToken><signatureInfo>unsigned</signatureInfo><simpleAuthenticationToken>"
+            "<simpleTokenAuthenticationGuid>%s</simpleTokenAuthenticationGuid>"
+            "<simpleTokenRequestorID>REQ1</simpleTokenRequestorID><simpleTokenDomainName>adobe.com</simpleTokenDomainName>"
+            "<simpleTokenExpires>%s</simpleTokenExpires><simpleTokenMsoID>%s</simpleTokenMsoID>"
+            "<simpleTokenDeviceID>d</simpleTokenDeviceID><simpleSamlNameID>n</simpleSamlNameID>"
+            "<simpleSamlSessionIndex>s</simpleSamlSessionIndex></simpleAuthenticationToken></authnToken>"
+            % (guid, expires, mvpd))
+
+
+def session_device(token):
+    escaped = token.replace("&", "&amp;").replace("<", "&lt;").replace(">", "&gt;")
+    return "<sessionDevice><authnToken>%s</authnToken></sessionDevice>" % escaped
+
+
+class PortProcess:
+    """One port process; `send` writes a message and returns the answer up to its final message."""
+
+    def __init__(self):
+        self.proc = subprocess.Popen([sys.executable, PORT], stdin=subprocess.PIPE, stdout=subprocess.PIPE,
+                                     stderr=subprocess.PIPE, text=True, bufsize=1)
+
+    def send_raw(self, line):
+        self.proc.stdin.write(line + "\n")
+        self.proc.stdin.flush()
+        answer = []
+        while True:
+            out = self.proc.stdout.readline()
+            if not out:
+                raise AssertionError("port exited; stderr: " + self.proc.stderr.read())
+            message = json.loads(out)
+            answer.append(message)
+            if message["type"] in FINAL:
+                return answer
+
+    def send(self, message, now=T0):
+        message = dict(message)
+        message.setdefault("now", now)
+        return self.send_raw(json.dumps(message))
+
+    def close(self):
+        self.proc.stdin.close()
+        code = self.proc.wait(timeout=5)
+        self.proc.stdout.close()
+        self.proc.stderr.close()
+        return code
+
+
+def call(name, now=T0, app="app", **args):
+    return {"type": "call", "app": app, "call": name, "args": args, "now": now}
+
+
+def callbacks(answer):
+    return [(m["callback"], m["args"]) for m in answer if m["type"] == "callback"]
+
+
+def of_type(answer, kind):
+    return [m for m in answer if m["type"] == kind]
+
+
+class PortTestCase(unittest.TestCase):
+    def setUp(self):
+        self.port = PortProcess()
+
+    def tearDown(self):
+        self.assertEqual(self.port.close(), 0)
+
+    def hello(self, platform="ios", device="mobile", svc_scheme=None):
+        return self.port.send({"type": "hello", "protocol": 1, "network": "harness", "apps": ["app"],
+                               "platform": platform, "device": device, "defaultServiceProvider": SP,
+                               "svcScheme": svc_scheme})
+
+    def configure(self, mvpds=None, sps=None, now=T0):
+        """hello, setRequestor and a config answer from every SP; returns the last answer."""
+        self.hello()
+        answer = self.port.send(call("setRequestor", now, requestorID="REQ1", serviceProviders=sps))
+        requests = of_type(answer, "request")
+        body = CONFIG.format("".join(mvpds or [mvpd_xml("Comcast", "Xfinity"), mvpd_xml("Dish", "DISH")]))
+        for r in requests:
+            last = self.port.send({"type": "response", "app": "app", "id": r["id"], "status": 200,
+                                   "headers": [], "body": body}, now + 40)
+        return last
+
+    def login(self, now=T0 + 40, guid="0123-guid"):
+        """getAuthentication, pick Comcast, handleExternalURL, token: returns the token's answer."""
+        self.port.send(call("getAuthentication", now, forceAuthn=False, data=None, filter=None))
+        self.port.send(call("setSelectedProvider", now, mvpd="Comcast"))
+        answer = self.port.send(call("handleExternalURL", now, url="adobepass://ios.app"))
+        request = of_type(answer, "request")[0]
+        return self.port.send({"type": "response", "app": "app", "id": request["id"], "status": 200,
+                               "headers": [], "body": session_device(token_xml(guid=guid))}, now + 10)
+
+
+class StartupTests(PortTestCase):
+    def test_hello_answers_ready(self):
+        answer = self.hello()
+        self.assertEqual(len(answer), 1)
+        self.assertEqual(answer[0]["type"], "ready")
+        self.assertEqual(answer[0]["protocol"], 1)
+
+    def test_set_requestor_fetches_the_configuration_with_a_deadline(self):
+        self.hello()
+        answer = self.port.send(call("setRequestor", requestorID="REQ1", serviceProviders=None))
+        self.assertEqual(answer[-1]["type"], "idle")
+        request = of_type(answer, "request")[0]
+        self.assertEqual((request["method"], request["url"]), ("GET", SP + "/config/REQ1"))
+        self.assertEqual(of_type(answer, "timer")[0]["at"], T0 + 30000)
+
+    def test_config_answer_completes_with_1(self):
+        answer = self.configure()
+        self.assertEqual(callbacks(answer), [("setRequestorComplete", [1])])
+        self.assertEqual(of_type(answer, "cancel-timer")[0]["id"], 1)
+
+    def test_unknown_requestor_completes_with_0(self):
+        self.hello()
+        answer = self.port.send(call("setRequestor", requestorID="NOPE", serviceProviders=None))
+        request = of_type(answer, "request")[0]
+        answer = self.port.send({"type": "response", "app": "app", "id": request["id"], "status": 404,
+                                 "headers": [], "body": "unknown requestor"})
+        self.assertEqual(callbacks(answer), [("setRequestorComplete", [0])])
+
+    def test_several_sps_merge_in_order_of_arrival(self):
+        self.hello()
+        answer = self.port.send(call("setRequestor", requestorID="REQ1",
+                                     serviceProviders=["slow.sp.test/", "https://fast.sp.test"]))
+        slow, fast = of_type(answer, "request")
+        self.assertEqual(slow["url"], "https://slow.sp.test/config/REQ1")
+        fast_answer = self.port.send({"type": "response", "app": "app", "id": fast["id"], "status": 200, "headers": [],
+                                      "body": CONFIG.format(mvpd_xml("Comcast", "Xfinity") + mvpd_xml("Verizon", "Fios"))})
+        self.assertEqual(callbacks(fast_answer), [])
+        self.port.send({"type": "response", "app": "app", "id": slow["id"], "status": 200, "headers": [],
+                        "body": CONFIG.format(mvpd_xml("Dish", "DISH") + mvpd_xml("Comcast", "Xfinity (slow)"))})
+        answer = self.port.send(call("getAuthentication", forceAuthn=False, data=None, filter=None))
+        (name, [mvpds]), = callbacks(answer)
+        self.assertEqual([(m["id"], m["displayName"]) for m in mvpds],
+                         [("Comcast", "Xfinity"), ("Verizon", "Fios"), ("Dish", "DISH")])
+
+    def test_silent_sp_times_out_after_30_seconds(self):
+        self.hello()
+        answer = self.port.send(call("setRequestor", requestorID="REQ1", serviceProviders=None))
+        timer = of_type(answer, "timer")[0]
+        answer = self.port.send({"type": "timer", "app": "app", "id": timer["id"]}, timer["at"])
+        self.assertEqual(callbacks(answer), [("setRequestorComplete", [0])])
+
+    def test_queued_calls_run_after_configuration_in_call_order(self):
+        self.hello()
+        self.assertEqual(callbacks(self.port.send(call("checkAuthentication"))), [])
+        self.assertEqual(callbacks(self.port.send(call("getAuthentication", forceAuthn=False, data=None, filter=None))), [])
+        answer = self.port.send(call("setRequestor", requestorID="REQ1", serviceProviders=None))
+        request = of_type(answer, "request")[0]
+        answer = self.port.send({"type": "response", "app": "app", "id": request["id"], "status": 200, "headers": [],
+                                 "body": CONFIG.format(mvpd_xml("Comcast", "Xfinity"))})
+        self.assertEqual([name for name, _ in callbacks(answer)],
+                         ["setRequestorComplete", "setAuthenticationStatus", "sendTrackingData", "displayProviderDialog"])
+
+    def test_second_set_requestor_supersedes_the_first(self):
+        self.hello()
+        self.port.send(call("setRequestor", requestorID="REQ1", serviceProviders=None))
+        answer = self.port.send(call("setRequestor", requestorID="REQ2", serviceProviders=None))
+        self.assertEqual(callbacks(answer), [("setRequestorComplete", [0])])
+        # The first fetch's late answer is ignored.
+        answer = self.port.send({"type": "response", "app": "app", "id": 1, "status": 200, "headers": [],
+                                 "body": CONFIG.format(mvpd_xml("Comcast", "Xfinity"))})
+        self.assertEqual(callbacks(answer), [])
+
+    def test_options_travel_as_headers(self):
+        self.hello()
+        self.port.send(call("setOptions", options={"visitorID": "v-1", "handleSVC": True}))
+        answer = self.port.send(call("setRequestor", requestorID="REQ1", serviceProviders=None))
+        headers = of_type(answer, "request")[0]["headers"]
+        self.assertIn(["visitorID", "v-1"], headers)
+        self.assertNotIn("handleSVC", [name for name, _ in headers])
+
+
+class AuthenticationTests(PortTestCase):
+    def test_classic_login_delivers_status_then_tracking_with_md5_guid(self):
+        self.configure()
+        self.port.send(call("getAuthentication", T0 + 40, forceAuthn=False, data=None, filter=None))
+        answer = self.port.send(call("setSelectedProvider", T0 + 40, mvpd="Comcast"))
+        (tracking, navigate) = callbacks(answer)
+        self.assertEqual(tracking, ("sendTrackingData", [2, ["Comcast", "mobile", "ios", "iOS"]]))
+        self.assertTrue(navigate[1][0].startswith(SP + "/authenticate/saml?"))
+        self.assertIn("mso_id=Comcast", navigate[1][0])
+        self.assertEqual(len(navigate[1]), 1)
+        answer = self.port.send(call("handleExternalURL", T0 + 40, url="adobepass://ios.app"))
+        request = of_type(answer, "request")[0]
+        self.assertEqual((request["method"], request["url"]), ("POST", SP + "/sessionDevice"))
+        self.assertIn("requestor_id=REQ1", request["body"])
+        answer = self.port.send({"type": "response", "app": "app", "id": request["id"], "status": 200,
+                                 "headers": [], "body": session_device(token_xml())}, T0 + 50)
+        guid = hashlib.md5(b"0123-guid").hexdigest()
+        self.assertEqual(callbacks(answer), [("setAuthenticationStatus", [1, ""]),
+                                             ("sendTrackingData", [0, ["true", "Comcast", guid, "false",
+                                                                       "mobile", "ios", "iOS"]])])
+        # The store is the port's own (PORTING.md): nothing about it goes to the harness.
+        self.assertEqual(of_type(answer, "shared-store"), [])
+        answer = self.port.send(call("checkAuthentication", T0 + 60))
+        self.assertEqual(callbacks(answer)[1][1][1][3], "true")
+
+    def test_check_authentication_without_token(self):
+        self.configure()
+        answer = self.port.send(call("checkAuthentication"))
+        self.assertEqual(callbacks(answer), [
+            ("setAuthenticationStatus", [0, "User Not Authenticated Error"]),
+            ("sendTrackingData", [0, ["false", None, None, None, "mobile", "ios", "iOS"]])])
+
+    def test_expired_token_is_as_good_as_none(self):
+        self.configure()
+        self.login()
+        answer = self.port.send(call("checkAuthentication", T0 + 86_400_000))
+        self.assertEqual(callbacks(answer)[0], ("setAuthenticationStatus", [0, "User Not Authenticated Error"]))
+
+    def test_token_request_timeout_fails_generically_and_keeps_selection(self):
+        self.configure()
+        self.port.send(call("getAuthentication", forceAuthn=False, data=None, filter=None))
+        self.port.send(call("setSelectedProvider", mvpd="Comcast"))
+        answer = self.port.send(call("handleExternalURL", url="adobepass://ios.app"))
+        timer = of_type(answer, "timer")[0]
+        answer = self.port.send({"type": "timer", "app": "app", "id": timer["id"]}, timer["at"])
+        self.assertEqual(callbacks(answer)[0], ("setAuthenticationStatus", [0, "Generic Authentication Error"]))
+        answer = self.port.send(call("getSelectedProvider"))
+        self.assertEqual(callbacks(answer)[0][1][0]["id"], "Comcast")
+
+    def test_svc_login_uses_the_app_scheme(self):
+        self.hello(svc_scheme="adbe.x://adobe.com")
+        self.port.send(call("setOptions", options={"handleSVC": True}))
+        answer = self.port.send(call("setRequestor", requestorID="REQ1", serviceProviders=None))
+        request = of_type(answer, "request")[0]
+        self.port.send({"type": "response", "app": "app", "id": request["id"], "status": 200, "headers": [],
+                        "body": CONFIG.format(mvpd_xml("Comcast", "Xfinity", svc=True))})
+        self.port.send(call("getAuthentication", forceAuthn=False, data=None, filter=None))
+        answer = self.port.send(call("setSelectedProvider", mvpd="Comcast"))
+        url, use_svc = callbacks(answer)[1][1]
+        self.assertTrue(use_svc)
+        self.assertIn("redirect_url=adbe.x%3A%2F%2Fadobe.com", url)
+
+    def test_handle_external_url_without_login_is_ignored(self):
+        self.configure()
+        answer = self.port.send(call("handleExternalURL", url="adobepass://ios.app"))
+        self.assertEqual(answer, [{"type": "idle"}])
+
+
+class SharedStoreTests(PortTestCase):
+    def test_a_login_reaches_another_app_on_its_set_requestor(self):
+        self.configure()
+        self.login()
+        other = self.port.send(call("setRequestor", T0 + 100, app="other", requestorID="REQ2", serviceProviders=None))
+        request = of_type(other, "request")[0]
+        self.port.send({"type": "response", "app": "other", "id": request["id"], "status": 200, "headers": [],
+                        "body": CONFIG.format(mvpd_xml("Comcast", "Xfinity"))}, T0 + 140)
+        answer = self.port.send(call("checkAuthentication", T0 + 150, app="other"))
+        self.assertEqual(callbacks(answer)[0], ("setAuthenticationStatus", [1, ""]))
+        answer = self.port.send(call("getSelectedProvider", T0 + 150, app="other"))
+        self.assertEqual(callbacks(answer)[0][1][0]["displayName"], "Xfinity")
+
+
+
+class CancelTests(PortTestCase):
+    CANCEL = [("setAuthenticationStatus", [0, "Provider Not Selected Error"]),
+              ("sendTrackingData", [0, ["false", None, None, None, "mobile", "ios", "iOS"]])]
+
+    def test_nil_at_dialog_cancels(self):
+        self.configure()
+        self.port.send(call("getAuthentication", forceAuthn=False, data=None, filter=None))
+        self.assertEqual(callbacks(self.port.send(call("setSelectedProvider", mvpd=None))), self.CANCEL)
+
+    def test_unknown_id_in_browser_cancels_and_late_url_is_ignored(self):
+        self.configure()
+        self.port.send(call("getAuthentication", forceAuthn=False, data=None, filter=None))
+        self.port.send(call("setSelectedProvider", mvpd="Comcast"))
+        self.assertEqual(callbacks(self.port.send(call("setSelectedProvider", mvpd="Nope"))), self.CANCEL)
+        self.assertEqual(self.port.send(call("handleExternalURL", url="adobepass://ios.app")), [{"type": "idle"}])
+        self.assertEqual(callbacks(self.port.send(call("getSelectedProvider"))), [("selectedProvider", [None])])
+
+
+class RobustnessTests(PortTestCase):
+    def test_unknown_call_is_unimplemented(self):
+        self.configure()
+        answer = self.port.send(call("checkAuthorization", resource="CNN", data=None))
+        self.assertEqual(answer, [{"type": "unimplemented", "what": "checkAuthorization"}])
+
+    def test_malformed_lines_answer_error_and_the_port_goes_on(self):
+        self.hello()
+        self.assertEqual(self.port.send_raw("{not json")[0]["type"], "error")
+        self.assertEqual(self.port.send_raw("[1, 2]")[0]["type"], "error")
+        self.assertEqual(self.port.send({"type": "call", "app": "app"})[0]["type"], "error")
+        self.assertEqual(self.port.send({"type": "nonsense", "app": "app"})[0]["type"], "error")
+        self.assertEqual(self.port.send(call("setRequestor", requestorID=None))[0]["type"], "error")
+        self.assertEqual(self.port.send(call("getSelectedProvider"))[-1]["type"], "idle")
+
+    def test_garbage_http_bodies_do_not_break_the_engine(self):
+        self.hello()
+        answer = self.port.send(call("setRequestor", requestorID="REQ1", serviceProviders=None))
+        request = of_type(answer, "request")[0]
+        doc = '<!DOCTYPE x [<!ENTITY a "aaaa">]><config>&a;</config>'
+        answer = self.port.send({"type": "response", "app": "app", "id": request["id"], "status": 200,
+                                 "headers": [], "body": doc})
+        self.assertEqual(callbacks(answer), [("setRequestorComplete", [0])])
+
+    def test_apps_have_separate_engines(self):
+        self.configure()
+        answer = self.port.send(call("getSelectedProvider", app="other"))
+        self.assertEqual(callbacks(answer), [("selectedProvider", [None])])
+        self.assertEqual(answer[0]["app"], "other")
+
+
+if __name__ == "__main__":
+    unittest.main()
