@@ -1,7 +1,11 @@
-import MockPass
 import PassModel
 
-/// How a live host's port behaves (SCENARIO-FORMAT.md `sp … unreachable/silent`, `net SP down/up/silent`).
+// The network conditions of a host, shared by both runtimes: the simulated network models them
+// (Simulation's `SimulatedNetwork`), the live server enforces them for real (Live's `MockPassServer`).
+// They live here, below both, because a scenario's `sp … latency/unreachable/silent` and `net …`
+// steps mean the same thing to either.
+
+/// How a host's link behaves (SCENARIO-FORMAT.md `sp … unreachable/silent`, `net SP down/up/silent`).
 public enum LinkMode: String, Hashable, Sendable, CaseIterable {
     case up
     /// The listener is closed: connections are refused at once.
@@ -23,14 +27,14 @@ public struct InjectedFailure: Hashable, Sendable {
         self.status = status
     }
 
-    func matches(_ path: String) -> Bool {
+    public func matches(_ path: String) -> Bool {
         guard let pathPattern else { return true }
         guard let regex = try? Regex(pathPattern) else { return false }
         return (try? regex.wholeMatch(in: path)) != nil
     }
 
-    /// The answer an injected failure gives, the same text as the simulated network's.
-    var response: HTTPResponse {
+    /// The answer an injected failure gives, in either runtime.
+    public var response: HTTPResponse {
         HTTPResponse(status: status, contentType: "text/plain", text: "injected failure \(status)\n")
     }
 }
@@ -50,7 +54,7 @@ public struct HostConditions: Hashable, Sendable {
     }
 
     /// Takes one use of the first failure that matches `path`; nil when none does.
-    mutating func takeFailure(for path: String) -> InjectedFailure? {
+    public mutating func takeFailure(for path: String) -> InjectedFailure? {
         guard let i = failures.firstIndex(where: { $0.matches(path) }) else { return nil }
         let failure = failures[i]
         failures[i].remaining -= 1
@@ -59,9 +63,20 @@ public struct HostConditions: Hashable, Sendable {
     }
 }
 
-/// A change to a host's conditions while the server runs (the admin endpoint's `POST /admin/net`).
+/// A change to a host's conditions while a run goes on: a scenario's `net` step, or the live
+/// server's `POST /admin/net`.
 public enum NetCommand: Hashable, Sendable {
     case mode(LinkMode)
     case latency(Millis)
     case fail(InjectedFailure)
+}
+
+extension HostConditions {
+    public mutating func apply(_ command: NetCommand) {
+        switch command {
+        case .mode(let m): mode = m
+        case .latency(let d): latency = d
+        case .fail(let f): failures.append(f)
+        }
+    }
 }

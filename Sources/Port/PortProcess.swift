@@ -93,11 +93,11 @@ final class PortProcess {
         }
     }
 
-    /// A line the port wrote without being asked (after its `idle`), if one is there now.
-    func unaskedLine() -> String? {
+    /// A line the port wrote without being asked (after its `idle`), if one comes within `wait`.
+    func unaskedLine(wait: Millis = .zero) -> String? {
         if buffer.isEmpty {
             var poller = pollfd(fd: output.fileHandleForReading.fileDescriptor, events: Int16(POLLIN), revents: 0)
-            guard poll(&poller, 1, 0) > 0, poller.revents & Int16(POLLIN) != 0 else { return nil }
+            guard poll(&poller, 1, Int32(wait.value)) > 0, poller.revents & Int16(POLLIN) != 0 else { return nil }
         }
         return try? readLine(timeout: Millis(100))
     }

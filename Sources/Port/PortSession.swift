@@ -100,10 +100,11 @@ public final class PortSession {
         }
     }
 
-    /// A port must say nothing unasked: a line written after its last `idle` becomes the failure
-    /// (called when a scenario ends, passed or not).
-    public func checkNothingUnasked() {
-        guard failure == nil, let late = process.unaskedLine() else { return }
+    /// A port must say nothing unasked: a line written after its last `idle` becomes the failure.
+    /// Called when a scenario ends; `wait` gives a line on its way the time to arrive (a failed
+    /// scenario waits a little, since an unasked line is the likeliest cause; a passing one does not).
+    public func checkNothingUnasked(wait: Millis = .zero) {
+        guard failure == nil, let late = process.unaskedLine(wait: wait) else { return }
         failure = .broken("port: the port wrote after its idle, without new input\n  in the port's line: \(late)")
     }
 

@@ -28,11 +28,7 @@ final class LiveWire: Wire {
     static let slack = Millis.seconds(10)
 
     init(_ setup: SimulationSetup) throws(LiveError) {
-        var conditions: [LoggedRequest.Host: HostConditions] = [:]
-        for (host, link) in setup.links {
-            conditions[host] = HostConditions(latency: link.latency, mode: LiveWire.mode(link.mode))
-        }
-        let options = MockPassServer.Options(seed: setup.seed, conditions: conditions,
+        let options = MockPassServer.Options(seed: setup.seed, conditions: setup.links,
                                              clock: LiveClock(heldAt: .simulationStart), logLimit: Int(Int32.max),
                                              urls: .asWritten)
         do {
@@ -59,7 +55,7 @@ final class LiveWire: Wire {
         try? server.shutdownAndWait()
     }
 
-    func exchange(_ request: HTTPRequest, host: LoggedRequest.Host, link: inout SimulatedNetwork.Link,
+    func exchange(_ request: HTTPRequest, host: LoggedRequest.Host, link: inout HostConditions,
                   relativePath: String?, at now: Instant) -> SimulatedNetwork.Outcome {
         let result = send(request, to: host, at: now, timeout: link.mode == .silent ? LiveWire.silentWait : link.latency + LiveWire.slack)
         switch (link.mode, result) {
@@ -79,13 +75,7 @@ final class LiveWire: Wire {
         return send(request, to: host, at: now, timeout: LiveWire.slack)
     }
 
-    func changed(_ change: SimulatedNetwork.Change, host: LoggedRequest.Host) throws(SimulationError) {
-        let command: NetCommand
-        switch change {
-        case .mode(let mode): command = .mode(LiveWire.mode(mode))
-        case .latency(let latency): command = .latency(latency)
-        case .fail(let f): command = .fail(InjectedFailure(remaining: f.remaining, pathPattern: f.pathPattern, status: f.status))
-        }
+    func changed(_ command: NetCommand, host: LoggedRequest.Host) throws(SimulationError) {
         do {
             try server.applyAndWait(command, to: host)
         } catch {
@@ -108,13 +98,5 @@ final class LiveWire: Wire {
         if live.headers["Host"] == nil { live.headers.add("Host", parts.authority) }
         server.clock.hold(at: now)
         return transport.perform(live, timeout: timeout)
-    }
-
-    static func mode(_ mode: SimulatedNetwork.Mode) -> LinkMode {
-        switch mode {
-        case .up: return .up
-        case .down: return .down
-        case .silent: return .silent
-        }
     }
 }

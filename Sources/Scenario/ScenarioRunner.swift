@@ -75,7 +75,7 @@ public struct ScenarioRunner: Sendable {
                 result.trace = state.simulator.trace
                 result.status = .failed
                 result.failure = (error.message, error.location)
-                port?.checkNothingUnasked()
+                port?.checkNothingUnasked(wait: Millis(100))
                 state.blamePort(&result, at: error.location)
                 return (result, state.recording)
             }
@@ -288,17 +288,17 @@ struct RunState {
         case .sp(let name): host = .sp(name)
         case .mvpd(let id): host = .idp(id)
         }
-        let change: SimulatedNetwork.Change
+        let command: NetCommand
         switch action {
-        case .down: change = .mode(.down)
-        case .up: change = .mode(.up)
-        case .silent: change = .mode(.silent)
-        case .latency(let d): change = .latency(d)
+        case .down: command = .mode(.down)
+        case .up: command = .mode(.up)
+        case .silent: command = .mode(.silent)
+        case .latency(let d): command = .latency(d)
         case .fail(let count, let path, let status):
-            change = .fail(SimulatedNetwork.Failure(remaining: count, pathPattern: path, status: status ?? 503))
+            command = .fail(InjectedFailure(remaining: count, pathPattern: path, status: status ?? 503))
         }
         do {
-            try simulator.net(change, host: host)
+            try simulator.net(command, host: host)
         } catch {
             throw StepError(message: error.message, location: step.location)
         }

@@ -39,16 +39,16 @@ public enum WorldBuilder {
                             authzTTL: r.authzTTL ?? .hours(24), deviceID: r.deviceID, regcodeTTL: r.regcodeTTL ?? .minutes(30))
         }
 
-        var links: [LoggedRequest.Host: SimulatedNetwork.Link] = [:]
+        var links: [LoggedRequest.Host: HostConditions] = [:]
         for sp in sps {
-            links[.sp(sp.name)] = SimulatedNetwork.Link(latency: sp.latency ?? Millis(10),
+            links[.sp(sp.name)] = HostConditions(latency: sp.latency ?? Millis(10),
                                                          mode: sp.unreachable ? .down : sp.silent ? .silent : .up)
         }
         for id in idps {
             // An MVPD declared at several SPs has one IdP: the last line that sets a value wins.
             let decls = mvpds.filter { $0.id == id }
             let latency = decls.compactMap(\.idpLatency).last ?? Millis(10)
-            links[.idp(id)] = SimulatedNetwork.Link(latency: latency, mode: decls.contains(where: \.idpDown) ? .down : .up)
+            links[.idp(id)] = HostConditions(latency: latency, mode: decls.contains(where: \.idpDown) ? .down : .up)
         }
 
         let defaultSP = file.defaultSP.flatMap { name in sps.first { $0.name == name } } ?? sps.first

@@ -7,14 +7,14 @@ import PassXML
 public struct SimulationSetup: Sendable {
     public var world: World
     /// Latency and faults per host; a host without a link answers after 10 ms.
-    public var links: [LoggedRequest.Host: SimulatedNetwork.Link]
+    public var links: [LoggedRequest.Host: HostConditions]
     public var seed: UInt64
     /// App names; the first is the scenario's `app`.
     public var apps: [String]
     /// The engine configuration every app starts with.
     public var engine: EngineConfiguration
 
-    public init(world: World, links: [LoggedRequest.Host: SimulatedNetwork.Link] = [:], seed: UInt64 = 1,
+    public init(world: World, links: [LoggedRequest.Host: HostConditions] = [:], seed: UInt64 = 1,
                 apps: [String] = ["app"], engine: EngineConfiguration = EngineConfiguration()) {
         self.world = world
         self.links = links
@@ -84,7 +84,7 @@ public final class Simulator {
         }
         bases = setup.world.serviceProviders.map { (LoggedRequest.Host.sp($0.name), $0.url) }
             + setup.world.identityProviders.map { (LoggedRequest.Host.idp($0.mvpdID), $0.url) }
-        for (host, _) in bases { network.links[host] = setup.links[host] ?? SimulatedNetwork.Link() }
+        for (host, _) in bases { network.links[host] = setup.links[host] ?? HostConditions() }
     }
 
     // MARK: The app and the user
@@ -344,10 +344,10 @@ public final class Simulator {
     }
 
     /// A `net` step: the link's model changes here and the wire hears of it (the live server applies it).
-    public func net(_ change: SimulatedNetwork.Change, host: LoggedRequest.Host) throws(SimulationError) {
+    public func net(_ command: NetCommand, host: LoggedRequest.Host) throws(SimulationError) {
         guard network.links[host] != nil else { throw SimulationError("no host \(host) in this world") }
-        network.links[host]?.apply(change)
-        try wire.changed(change, host: host)
+        network.links[host]?.apply(command)
+        try wire.changed(command, host: host)
     }
 
     private func exchange(_ request: HTTPRequest, from party: TraceEvent.Party) -> Outcome {

@@ -11,12 +11,12 @@ import PassModel
 /// answers are delivered in the same virtual order by either wire.
 public protocol Wire: AnyObject {
     /// Sends `request` at `now` to `host` over `link` (whose injected failures it may consume).
-    func exchange(_ request: HTTPRequest, host: LoggedRequest.Host, link: inout SimulatedNetwork.Link,
+    func exchange(_ request: HTTPRequest, host: LoggedRequest.Host, link: inout HostConditions,
                   relativePath: String?, at now: Instant) -> SimulatedNetwork.Outcome
     /// A request outside the modelled network (Apple's framework holds the answer already).
     func direct(_ request: HTTPRequest, at now: Instant) -> HTTPResult
     /// A `net` step changed a host's link (the model is updated by the runtime; a live wire tells the server).
-    func changed(_ change: SimulatedNetwork.Change, host: LoggedRequest.Host) throws(SimulationError)
+    func changed(_ command: NetCommand, host: LoggedRequest.Host) throws(SimulationError)
     /// Which host serves `url`, by the world's base URLs.
     func host(for url: String) -> LoggedRequest.Host?
     /// Every request that reached a host, in arrival order.
@@ -31,7 +31,7 @@ public final class MockWire: Wire {
         mock = MockPass(world: world, seed: seed)
     }
 
-    public func exchange(_ request: HTTPRequest, host: LoggedRequest.Host, link: inout SimulatedNetwork.Link,
+    public func exchange(_ request: HTTPRequest, host: LoggedRequest.Host, link: inout HostConditions,
                          relativePath: String?, at now: Instant) -> SimulatedNetwork.Outcome {
         link.exchange(request, relativePath: relativePath) { mock.handle($0, at: now) }
     }
@@ -40,7 +40,7 @@ public final class MockWire: Wire {
         .response(mock.handle(request, at: now))
     }
 
-    public func changed(_ change: SimulatedNetwork.Change, host: LoggedRequest.Host) {}
+    public func changed(_ command: NetCommand, host: LoggedRequest.Host) {}
 
     public func host(for url: String) -> LoggedRequest.Host? { mock.host(for: url) }
 

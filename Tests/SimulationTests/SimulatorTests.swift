@@ -5,12 +5,12 @@ import Testing
 @testable import Simulation
 
 @Suite struct SimulatorTests {
-    func setup(latency: Millis = Millis(40), mode: SimulatedNetwork.Mode = .up) -> SimulationSetup {
+    func setup(latency: Millis = Millis(40), mode: LinkMode = .up) -> SimulationSetup {
         let sp = World.ServiceProvider(name: "main", url: "https://sp.test", mvpds: [MVPD(id: "X", displayName: "X")])
         let world = World(serviceProviders: [sp], identityProviders: [World.IdentityProvider(mvpdID: "X")],
                           users: [World.User(name: "u", password: "p", mvpdID: "X")],
                           requestors: [World.Requestor(id: "R")])
-        return SimulationSetup(world: world, links: [.sp("main"): SimulatedNetwork.Link(latency: latency, mode: mode)],
+        return SimulationSetup(world: world, links: [.sp("main"): HostConditions(latency: latency, mode: mode)],
                                seed: 7, engine: EngineConfiguration(defaultServiceProvider: "https://sp.test"))
     }
 
@@ -71,7 +71,7 @@ import Testing
 
     @Test func injectedFailuresMatchThePath() {
         let sim = Simulator(setup())
-        sim.network.links[.sp("main")]?.failures = [SimulatedNetwork.Failure(remaining: 1, pathPattern: "/config/.*", status: 503)]
+        sim.network.links[.sp("main")]?.failures = [InjectedFailure(remaining: 1, pathPattern: "/config/.*", status: 503)]
         sim.call(.setRequestor(requestorID: "R", serviceProviders: nil))
         sim.run { sim.hasCallback() }
         #expect(sim.popCallback() == .setRequestorComplete(status: 0))
