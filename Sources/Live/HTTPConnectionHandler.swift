@@ -37,6 +37,18 @@ final class HTTPConnectionHandler: ChannelInboundHandler, RemovableChannelHandle
     private var queue: [Work] = []
     private var answering = false
     private var active = true
+    /// The last body sent and its buffer. The mock hands out the same body storage again for a
+    /// cached answer (`/config`), so under load the copy into a new buffer is made once, not per request.
+    private var lastBody: (bytes: [UInt8], buffer: ByteBuffer)?
+    private var lastHead: LastHead?
+
+    private struct LastHead {
+        var status: Int
+        var headers: PassModel.HTTPHeaders
+        var bodyCount: Int
+        var keepAlive: Bool
+        var head: HTTPResponseHead
+    }
 
     /// `origin` is `http://HOST:PORT`: every request URL is built on it, so each port serves one host
     /// whatever `Host` header the client sends.
@@ -130,14 +142,23 @@ final class HTTPConnectionHandler: ChannelInboundHandler, RemovableChannelHandle
             context.close(promise: nil)
             return
         }
+        if queue.isEmpty, !answering, active {
+            // Nothing owed before it (the usual case): answered at once, without a trip through the queue.
+            answer(work, context: context)
+            return
+        }
         queue.append(work)
         answerNext(context: context)
     }
 
     private func answerNext(context: ChannelHandlerContext) {
         guard active, !answering, !queue.isEmpty else { return }
+        answer(queue.removeFirst(), context: context)
+    }
+
+    private func answer(_ work: Work, context: ChannelHandlerContext) {
         answering = true
-        switch queue.removeFirst() {
+        switch work {
         case .refusal(let response):
             write(response, keepAlive: false, isHead: false, lingering: true, context: context)
         case .request(let request, let keepAlive, let isHead):
@@ -164,19 +185,19 @@ final class HTTPConnectionHandler: ChannelInboundHandler, RemovableChannelHandle
     private func write(_ response: HTTPResponse, keepAlive: Bool, isHead: Bool, lingering: Bool = false,
                        context: ChannelHandlerContext) {
         guard active else { return }
-        var headers = NIOHTTP1.HTTPHeaders(response.headers.fields.map { ($0.name, $0.value) })
-        headers.remove(name: "connection")
-        if !headers.contains(name: "content-length") {
-            headers.add(name: "Content-Length", value: String(response.body.count))
-        }
-        if !keepAlive { headers.add(name: "Connection", value: "close") }
-        let head = HTTPResponseHead(version: .http1_1, status: HTTPResponseStatus(statusCode: response.status),
-                                    headers: headers)
-        context.write(wrapOutboundOut(.head(head)), promise: nil)
+        let head = responseHead(response, keepAlive: keepAlive)
+        // The promise goes with the last part that puts bytes on the wire. With a Content-Length the
+        // encoder writes nothing for `.end`, except an empty buffer when `.end` carries the promise.
+        let written = context.eventLoop.makePromise(of: Void.self)
         if !isHead, !response.body.isEmpty {
-            context.write(wrapOutboundOut(.body(.byteBuffer(ByteBuffer(bytes: response.body)))), promise: nil)
+            context.write(wrapOutboundOut(.head(head)), promise: nil)
+            context.write(wrapOutboundOut(.body(.byteBuffer(bodyBuffer(response.body, context: context)))),
+                          promise: written)
+        } else {
+            context.write(wrapOutboundOut(.head(head)), promise: written)
         }
-        context.writeAndFlush(wrapOutboundOut(.end(nil))).assumeIsolated().whenComplete { _ in
+        context.writeAndFlush(wrapOutboundOut(.end(nil)), promise: nil)
+        written.futureResult.assumeIsolated().whenComplete { _ in
             self.answering = false
             if lingering {
                 self.active = false
@@ -189,6 +210,37 @@ final class HTTPConnectionHandler: ChannelInboundHandler, RemovableChannelHandle
                 self.answerNext(context: context)
             }
         }
+    }
+
+    /// The head depends only on the status, the headers, the body's length and `keepAlive`; the last
+    /// one is kept, since a client repeating a request (a load test, a poll) gets the same head again.
+    private func responseHead(_ response: HTTPResponse, keepAlive: Bool) -> HTTPResponseHead {
+        if let last = lastHead, last.status == response.status, last.bodyCount == response.body.count,
+           last.keepAlive == keepAlive, last.headers == response.headers {
+            return last.head
+        }
+        var headers = NIOHTTP1.HTTPHeaders(response.headers.fields.map { ($0.name, $0.value) })
+        headers.remove(name: "connection")
+        if !headers.contains(name: "content-length") {
+            headers.add(name: "Content-Length", value: String(response.body.count))
+        }
+        if !keepAlive { headers.add(name: "Connection", value: "close") }
+        let head = HTTPResponseHead(version: .http1_1, status: HTTPResponseStatus(statusCode: response.status),
+                                    headers: headers)
+        lastHead = LastHead(status: response.status, headers: response.headers, bodyCount: response.body.count,
+                            keepAlive: keepAlive, head: head)
+        return head
+    }
+
+    private func bodyBuffer(_ body: [UInt8], context: ChannelHandlerContext) -> ByteBuffer {
+        if let last = lastBody, last.bytes.count == body.count,
+           last.bytes.withUnsafeBufferPointer({ $0.baseAddress }) == body.withUnsafeBufferPointer({ $0.baseAddress }) {
+            // The same storage (held here, so it cannot have been freed and reused): the same bytes.
+            return last.buffer
+        }
+        let buffer = context.channel.allocator.buffer(bytes: body)
+        lastBody = (body, buffer)
+        return buffer
     }
 
     /// The absolute URL of a request: origin-form (`/path?q`) as is, absolute-form reduced to its path

@@ -9,7 +9,7 @@ struct Cookies {
 
     init(_ headers: HTTPHeaders) {
         pairs = []
-        for header in headers.all("Cookie") {
+        for header in headers.all(lowercased: "cookie") {
             for piece in header.split(separator: ";") {
                 let item = piece.trimmingSpaces
                 guard !item.isEmpty else { continue }

@@ -9,6 +9,8 @@ struct HostTable: Sendable {
         /// Without a trailing slash; "" for a base URL with no path.
         var path: String
         var host: LoggedRequest.Host
+        /// `path + "/"`, built once rather than for every request.
+        var pathAndSlash: String
     }
 
     private(set) var entries: [Entry] = []
@@ -21,19 +23,22 @@ struct HostTable: Sendable {
 
     private mutating func add(_ base: String, _ host: LoggedRequest.Host) {
         guard let parts = URLParts(base), !parts.authority.isEmpty else { return }
+        let path = parts.path.withoutTrailingSlashes
         entries.append(Entry(scheme: parts.scheme, authority: parts.authority.lowercased(),
-                             path: parts.path.withoutTrailingSlashes, host: host))
+                             path: path, host: host, pathAndSlash: path + "/"))
     }
 
     /// The host and the path relative to its base URL (`/` when the URL is the base itself).
-    func match(_ url: URLParts) -> (host: LoggedRequest.Host, path: String)? {
+    func match(_ url: RequestURL) -> (host: LoggedRequest.Host, path: String)? {
         let authority = url.authority.lowercased()
         var best: Entry?
         for e in entries where e.scheme == url.scheme && e.authority == authority {
-            guard url.path == e.path || url.path.hasPrefix(e.path + "/") else { continue }
+            guard url.path == e.path || url.path.hasPrefix(e.pathAndSlash) else { continue }
             if best.map({ e.path.count > $0.path.count }) ?? true { best = e }
         }
         guard let best else { return nil }
+        // A base URL without a path (the usual case) takes nothing off: no copy, no counting.
+        if best.path.isEmpty { return (best.host, url.path.isEmpty ? "/" : url.path) }
         let rest = String(url.path.dropFirst(best.path.count))
         return (best.host, rest.isEmpty ? "/" : rest)
     }

@@ -8,10 +8,15 @@ struct IncomingRequest {
     var parameters: [(String, String)]
     var cookies: Cookies
 
-    init(_ request: HTTPRequest, path: String) {
+    /// `query`: the URL's query fields, from the split the host was found with (not parsed again).
+    /// `parameters` is what `HTTPRequest.parameters` gives: the query, then a urlencoded body's fields.
+    init(_ request: HTTPRequest, path: String, query: [(String, String)]) {
         self.request = request
         self.path = path
-        parameters = request.parameters
+        parameters = query
+        if request.headers.first(lowercased: "content-type")?.lowercased().hasPrefix("application/x-www-form-urlencoded") == true {
+            parameters += FormCoding.decode(request.bodyText)
+        }
         cookies = Cookies(request.headers)
     }
 

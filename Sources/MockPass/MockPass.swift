@@ -36,6 +36,13 @@ public struct MockPass: Sendable {
     var tempPassExpiry: [TempPassKey: Instant] = [:]
     /// tvOS registration codes by code.
     var registrationCodes: [String: RegistrationCode] = [:]
+    /// `/config` answers already built (see `config(_:requestorID:)`); a cache, never part of an answer's logic.
+    var configResponses: [ConfigKey: HTTPResponse] = [:]
+
+    struct ConfigKey: Hashable, Sendable {
+        var spName: String
+        var requestorID: String
+    }
 
     struct UserKey: Hashable, Sendable {
         var mvpdID: String
@@ -51,7 +58,7 @@ public struct MockPass: Sendable {
 
     /// Which host serves this URL (longest base-URL prefix on scheme, authority and path), or nil.
     public func host(for url: String) -> LoggedRequest.Host? {
-        URLParts(url).flatMap { hosts.match($0)?.host }
+        RequestURL(url).flatMap { hosts.match($0)?.host }
     }
 
     /// Handles one request at `now`. Never traps: an unknown host or path is 404, a wrong method 405,
@@ -61,10 +68,10 @@ public struct MockPass: Sendable {
     /// `application/x-www-form-urlencoded` bodies (as `HTTPRequest.parameters` does); methods are
     /// case-sensitive, as HTTP says.
     public mutating func handle(_ request: HTTPRequest, at now: Instant) -> HTTPResponse {
-        guard let parts = URLParts(request.url), let (host, path) = hosts.match(parts) else {
+        guard let url = RequestURL(request.url), let (host, path) = hosts.match(url) else {
             return HandlerFailure.notFound("no host serves \(request.url)").response
         }
-        let incoming = IncomingRequest(request, path: path)
+        let incoming = IncomingRequest(request, path: path, query: url.query)
         log.append(LoggedRequest(
             host: host, time: now, method: request.method, path: path,
             parameters: incoming.parameters.map { LoggedRequest.Parameter(name: $0.0, value: $0.1) },

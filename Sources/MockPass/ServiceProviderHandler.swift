@@ -12,7 +12,8 @@ extension MockPass {
                                         at now: Instant) throws(HandlerFailure) -> HTTPResponse {
         if r.path.hasPrefix("/config/") {
             try r.expect("GET")
-            return try config(sp, requestorID: String(r.path.dropFirst("/config/".count)))
+            // Past 8 ASCII characters: the same as `dropFirst(8)`, without walking them as Characters.
+            return try config(sp, requestorID: String(r.path[r.path.utf8.index(r.path.startIndex, offsetBy: 8)...]))
         }
         if let response = try handleDeviceEndpoint(sp, r, at: now) { return response }
         switch r.path {
@@ -41,14 +42,21 @@ extension MockPass {
 
     /// The configuration XML. The requestor's name is its id and `device`/`clientType`/`os` are left
     /// out: the world holds neither, and the engine takes them from its own options.
-    func config(_ sp: World.ServiceProvider, requestorID: String) throws(HandlerFailure) -> HTTPResponse {
+    /// The answer depends only on the (immutable) world, the SP and the requestor, so it is built once
+    /// per pair and kept (building it was most of the cost of a `/config` request). Only answers for
+    /// declared requestors are kept, so what a client can make the mock store stays bounded.
+    mutating func config(_ sp: World.ServiceProvider, requestorID: String) throws(HandlerFailure) -> HTTPResponse {
+        let key = ConfigKey(spName: sp.name, requestorID: requestorID)
+        if let cached = configResponses[key] { return cached }
         guard !requestorID.isEmpty, !requestorID.contains("/") else { throw .notFound() }
         guard let requestor = world.requestor(requestorID), requestor.isAt(sp) else {
             throw .notFound("unknown requestor \(requestorID)")
         }
         let c = SPConfiguration(requestorID: requestor.id, requestorName: requestor.id,
                                 mvpds: world.mvpds(offeredBy: sp, to: requestor))
-        return Reply.xml(ConfigurationXML.build(c))
+        let response = Reply.xml(ConfigurationXML.build(c))
+        configResponses[key] = response
+        return response
     }
 
     /// Starts (or restarts) the cookie's login session and sends the browser to the MVPD's IdP.

@@ -1,0 +1,89 @@
+import PassModel
+import PassXML
+import Testing
+@testable import MockPass
+
+/// The per-request shortcuts (BENCHMARKS.md, "passim serve"): each must answer exactly what the
+/// general code it stands in for answers.
+@Suite struct HotPathTests {
+    static let urls = [
+        "https://sp.auth.test/config/REQ1", "HTTPS://SP.auth.test/config/REQ1?a=1&b=%20x+y#frag",
+        "http://127.0.0.1:40001/config/REQ1", "http://127.0.0.1:40001", "http://127.0.0.1:40001?x",
+        "https://sp.auth.test?#", "https://h/p#x?y", "mailto:someone@example.com", "x-y.z+1://h/p",
+        "a:b", "https://", "https:", ":nothing", "1http://h/p", "ht tp://h/p", "ht_tp://h/p", "no colon",
+        "", "https://h/a\r\nb?c\r\n", "https://h/é?q=ü", "htté://h/p", "https://h/p?a=1&&b&c=%ZZ",
+        "https://sp2.auth.test/adobe-services/config/REQ1?requestor_id=REQ1",
+    ]
+
+    @Test(arguments: urls) func theURLSplitIsURLParts(_ url: String) {
+        let parts = URLParts(url)
+        let split = RequestURL(url)
+        #expect((parts == nil) == (split == nil))
+        guard let parts, let split else { return }
+        #expect(split.scheme == parts.scheme)
+        #expect(split.authority == parts.authority)
+        #expect(split.path == parts.path)
+        #expect(split.rawQuery == parts.rawQuery)
+        #expect(split.query.map { [$0.0, $0.1] } == parts.query.map { [$0.0, $0.1] })
+    }
+
+    @Test func headerLookupsAreHTTPHeaders() {
+        let headers: HTTPHeaders = [
+            ("Host", "h"), ("CONTENT-type", "application/x-www-form-urlencoded"), ("cookie", "a=1"),
+            ("Coo\u{212A}ie", "kelvin=1"), ("Cookie", "b=2"), ("Content-Typé", "no"), ("X-Cookie", "no"),
+        ]
+        for name in ["content-type", "cookie", "host", "missing", "x-cookie"] {
+            #expect(headers.first(lowercased: name) == headers[name])
+            #expect(headers.all(lowercased: name) == headers.all(name))
+        }
+        #expect(headers.all(lowercased: "cookie") == ["a=1", "kelvin=1", "b=2"])
+    }
+
+    @Test func aRepeatedConfigIsTheSameAnswerAndIsLoggedEveryTime() throws {
+        var m = MockPass(world: sampleWorld(), seed: 1)
+        let url = "https://sp.auth.test/config/REQ1"
+        let first = m.handle(HTTPRequest(method: "GET", url: url), at: .simulationStart)
+        var copy = m  // a fork shares what was built and stays independent
+        let second = m.handle(HTTPRequest(method: "GET", url: url + "?v=2", headers: [("X-N", "2")]),
+                              at: .simulationStart + .seconds(1))
+        #expect(first.status == 200)
+        #expect(second == first)
+        #expect(m.log.count == 2)
+        #expect(m.log.map(\.path) == ["/config/REQ1", "/config/REQ1"])
+        #expect(m.log[1].parameters == [LoggedRequest.Parameter(name: "v", value: "2")])
+        #expect(m.log[1].headers["X-N"] == "2")
+        #expect(m.log[1].time == .simulationStart + .seconds(1))
+        #expect(copy.handle(HTTPRequest(method: "GET", url: url), at: .simulationStart) == first)
+        #expect(copy.log.count == 2)
+
+        // Another SP, another requestor: their own answers, not the cached one.
+        let alt = m.handle(HTTPRequest(method: "GET", url: "https://sp2.auth.test/adobe-services/config/REQ1"),
+                           at: .simulationStart)
+        #expect(try ConfigurationXML.parse(alt.body).mvpds.map(\.id) == ["Verizon", "Comcast"])
+        let req2 = m.handle(HTTPRequest(method: "GET", url: "https://sp.auth.test/config/REQ2"), at: .simulationStart)
+        #expect(try ConfigurationXML.parse(req2.body).mvpds.map(\.id) == ["Comcast", "Dish"])
+        #expect(try ConfigurationXML.parse(m.handle(HTTPRequest(method: "GET", url: url), at: .simulationStart).body)
+            .mvpds.map(\.id) == ["Comcast", "Dish", "TempPass"])
+
+        // Refusals are not cached and stay what they were.
+        let post = m.handle(HTTPRequest(method: "POST", url: url), at: .simulationStart)
+        #expect(post.status == 405)
+        let unknown = m.handle(HTTPRequest(method: "GET", url: "https://sp.auth.test/config/NOPE"), at: .simulationStart)
+        #expect(unknown.status == 404)
+        #expect(unknown.bodyText == "404 Not Found: unknown requestor NOPE\n")
+        #expect(m.configResponses.count == 3)
+    }
+
+    @Test func formFieldsStillFollowTheQuery() {
+        var m = MockPass(world: sampleWorld(), seed: 1)
+        _ = m.handle(.form("https://sp.auth.test/sessionDevice?requestor_id=REQ1", [("device_id", "d 1")]),
+                     at: .simulationStart)
+        _ = m.handle(HTTPRequest(method: "POST", url: "https://sp.auth.test/sessionDevice?a=1",
+                                 headers: [("content-TYPE", "Application/X-WWW-Form-Urlencoded; charset=utf-8")],
+                                 body: Array("b=2".utf8)), at: .simulationStart)
+        _ = m.handle(HTTPRequest(method: "POST", url: "https://sp.auth.test/sessionDevice",
+                                 headers: [("Content-Type", "text/plain")], body: Array("c=3".utf8)), at: .simulationStart)
+        #expect(m.log.map { $0.parameters.map(\.name) } == [["requestor_id", "device_id"], ["a", "b"], []])
+        #expect(m.log[0].parameter("device_id") == "d 1")
+    }
+}
