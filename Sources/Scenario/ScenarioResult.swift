@@ -37,6 +37,8 @@ public struct ScenarioResult: Sendable {
     public var failure: (message: String, location: SourceLocation)?
     /// Everything the simulation did (calls, callbacks, HTTP exchanges, user actions), in order.
     public var trace: [TraceEvent] = []
+    /// The `passim run` options that select the runtime it ran in (`--live`, `--port '…'`), for the replay line.
+    public var runtimeFlags = ""
     /// The reason of the expectations file's `fail` rule for this scenario, if one matches.
     public var expectedToFail: String?
 
@@ -74,7 +76,7 @@ extension ScenarioResult {
             let mark = i == firstDiff ? ">>> " : "    "
             out += mark + String(e.prefix(width)).padding(width) + " | " + a + "\n"
         }
-        out += "replay: passim run \(path)\n"
+        out += "replay: passim run \(runtimeFlags)\(path)\n"
         return out
     }
 }

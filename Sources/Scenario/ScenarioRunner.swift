@@ -14,6 +14,15 @@ public struct ScenarioRunner: Sendable {
         case live
         /// A port of the SDK behind the driver protocol (docs/PORTING.md) in place of passim's engine.
         case port(PortCommand)
+
+        /// The options of `passim run` that choose this runtime, each followed by a space.
+        var flags: String {
+            switch self {
+            case .simulated: return ""
+            case .live: return "--live "
+            case .port(let c): return "--port '" + c.command.replacingOccurrences(of: "'", with: "'\\''") + "' "
+            }
+        }
     }
 
     public var runtime: Runtime
@@ -33,6 +42,7 @@ public struct ScenarioRunner: Sendable {
         var result = ScenarioResult(path: file.path, title: file.title, status: .passed, steps: 0,
                                     expected: file.steps.map { TranscriptLine(line: $0.location.line, text: $0.text) },
                                     actual: [], failure: nil)
+        result.runtimeFlags = runtime.flags
         let setup = WorldBuilder.setup(for: file)
         let top = SourceLocation(file: file.path, line: 1, column: 1)
         var liveWire: LiveWire?

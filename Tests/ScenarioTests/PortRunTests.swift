@@ -117,5 +117,7 @@ import Testing
         let report = try run("exit 7")
         #expect(report.results.first?.failure?.message.contains("exited with status 7") == true, "\(report.output)")
         #expect(report.results.first?.failure?.location.line == 1)
+        // The replay line runs it the same way.
+        #expect(report.results.first?.failureReport.contains("replay: passim run --port 'exit 7' ") == true)
     }
 }
