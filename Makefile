@@ -1,7 +1,7 @@
 # Two entry points for a fresh machine (README.md): `make suite` and `make test`.
 # Each installs the system libraries first when they are missing.
 
-.PHONY: setup build suite suite-live suite-shim port-python test release docs docs-check bench fuzz-smoke clean
+.PHONY: setup build suite suite-live suite-live-server suite-shim port-python test release docs docs-check bench fuzz-smoke clean
 
 setup:
 	@missing=""; for p in libxml2-dev libcurl4-openssl-dev pkg-config; do \
@@ -20,6 +20,10 @@ suite: build
 # The same suite over real HTTP: each scenario gets its own mock server on loopback (README, "Live mode").
 suite-live: build
 	.build/debug/passim run --live --jobs 2 Scenarios
+
+# The same over one running `passim serve`, each scenario's world loaded through its admin endpoint.
+suite-live-server: build
+	scripts/suite-live-server.sh .build/debug/passim Scenarios
 
 # The same suite through the port driver protocol (docs/PORTING.md), with passim's engine as the port.
 suite-shim: build

@@ -52,7 +52,7 @@ let package = Package(
         .testTarget(name: "ScenarioSyntaxTests", dependencies: ["ScenarioSyntax", "PassModel"]),
         .testTarget(name: "LiveTests", dependencies: ["Live", "MockPass", "PassModel", "PassXML", "ScenarioSyntax"]),
         .testTarget(name: "PortTests", dependencies: ["Port", "Entitlement", "PassModel"]),
-        .testTarget(name: "ScenarioTests", dependencies: ["Scenario", "ScenarioSyntax", "Port", "MockPass", "PassModel"]),
+        .testTarget(name: "ScenarioTests", dependencies: ["Scenario", "ScenarioSyntax", "Port", "Live", "MockPass", "PassModel"]),
         .testTarget(name: "FuzzTests", dependencies: ["Fuzz", "Scenario", "ScenarioSyntax", "PassModel"]),
     ],
     swiftLanguageModes: [.v6]

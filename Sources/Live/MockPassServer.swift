@@ -35,10 +35,15 @@ public final class MockPassServer: Sendable {
         public var logLimit: Int
         /// Which URLs the mock serves; see `URLs`.
         public var urls: URLs
+        /// Reads a world file's text for `POST /admin/world` (the command line's world parser: Live does
+        /// not know the scenario format); nil refuses that endpoint.
+        public var worldLoader: WorldLoader?
 
         public init(host: String = "127.0.0.1", basePort: Int = 0, adminPort: Int? = nil, seed: UInt64 = 0x5EED,
                     conditions: [LoggedRequest.Host: HostConditions] = [:], limits: ServerLimits = ServerLimits(),
-                    clock: LiveClock = LiveClock(), threads: Int = 1, logLimit: Int = 10_000, urls: URLs = .live) {
+                    clock: LiveClock = LiveClock(), threads: Int = 1, logLimit: Int = 10_000, urls: URLs = .live,
+                    worldLoader: WorldLoader? = nil) {
+            self.worldLoader = worldLoader
             self.logLimit = logLimit
             self.urls = urls
             self.host = host
@@ -49,6 +54,21 @@ public final class MockPassServer: Sendable {
             self.limits = limits
             self.clock = clock
             self.threads = threads
+        }
+    }
+
+    /// What `POST /admin/world` needs from a world file's text: the world, its hosts' conditions and
+    /// its seed, or why the text is unusable.
+    public typealias WorldLoader = @Sendable (String) -> Result<LoadedWorld, LiveError>
+
+    public struct LoadedWorld: Sendable {
+        public var world: World
+        public var conditions: [LoggedRequest.Host: HostConditions]
+        public var seed: UInt64
+        public init(world: World, conditions: [LoggedRequest.Host: HostConditions], seed: UInt64) {
+            self.world = world
+            self.conditions = conditions
+            self.seed = seed
         }
     }
 
@@ -64,10 +84,11 @@ public final class MockPassServer: Sendable {
         case asWritten
     }
 
-    /// Original URL ⇄ live URL for every host, SPs first, in world order.
-    public let mapping: URLMapping
-    /// The world as served: its base URLs are the live ones.
-    public let world: World
+    /// Original URL ⇄ live URL for every host, SPs first, in world order (of the world served now:
+    /// `POST /admin/world` can replace it).
+    public var mapping: URLMapping { core.state.withLockedValue { $0.mapping } }
+    /// The world as served: with `URLs.live`, its base URLs are the live ones.
+    public var world: World { core.state.withLockedValue { $0.mock?.world ?? World(serviceProviders: [], identityProviders: [], users: [], requestors: []) } }
     /// `http://HOST:PORT` of the admin endpoint.
     public let adminURL: String
     public let adminPort: Int
@@ -76,9 +97,7 @@ public final class MockPassServer: Sendable {
 
     public var hosts: [LiveHost] { mapping.hosts }
 
-    private init(mapping: URLMapping, world: World, adminPort: Int, core: ServerCore) {
-        self.mapping = mapping
-        self.world = world
+    private init(adminPort: Int, core: ServerCore) {
         self.adminPort = adminPort
         self.adminURL = core.origin(port: adminPort)
         self.clock = core.clock
@@ -133,69 +152,19 @@ public final class MockPassServer: Sendable {
 
     private static func startFuture(world: World, options: Options) -> EventLoopFuture<MockPassServer> {
         let group = MultiThreadedEventLoopGroup(numberOfThreads: max(1, options.threads))
-        let core = ServerCore(group: group, bindHost: options.host, limits: options.limits, clock: options.clock)
-        let loop = group.next()
-        let declared: [(host: LoggedRequest.Host, url: String)] =
-            world.serviceProviders.map { (.sp($0.name), $0.url) } + world.identityProviders.map { (.idp($0.mvpdID), $0.url) }
-        let basePaths = declared.map { (URLParts($0.url)?.path ?? "").withoutTrailingSlashes }
-        let origins: [String?] = declared.map { d in
-            guard options.urls == .asWritten, let parts = URLParts(d.url) else { return nil }
-            return parts.origin
-        }
-        @Sendable func port(_ i: Int) -> Int { options.basePort == 0 ? 0 : options.basePort + i }
-
-        let binds = declared.indices.map { i in
-            core.bindListener(for: declared[i].host, basePath: basePaths[i], port: port(i), origin: origins[i])
-        }
-        let started = EventLoopFuture.whenAllComplete(binds, on: loop).flatMap { results -> EventLoopFuture<MockPassServer> in
-            var channels: [any Channel] = []
-            var failures: [String] = []
-            for (i, result) in results.enumerated() {
-                switch result {
-                case .success(let channel): channels.append(channel)
-                case .failure(let error): failures.append("cannot listen on \(options.host):\(port(i)): \(error)")
+        let core = ServerCore(group: group, bindHost: options.host, limits: options.limits, clock: options.clock,
+                              basePort: options.basePort, logLimit: options.logLimit, worldLoader: options.worldLoader)
+        let hostCount = world.serviceProviders.count + world.identityProviders.count
+        let started = core.serve(world: world, seed: options.seed, conditions: options.conditions, urls: options.urls)
+            .flatMap { _ -> EventLoopFuture<MockPassServer> in
+                let adminPort = options.adminPort ?? (options.basePort == 0 ? 0 : options.basePort + hostCount)
+                return core.bindAdmin(port: adminPort).flatMapError { error in
+                    core.closeAll().flatMapThrowing { throw LiveError("cannot listen on \(options.host):\(adminPort) (admin): \(error)") }
+                }.map { admin in
+                    core.state.withLockedValue { $0.admin = admin }
+                    return MockPassServer(adminPort: admin.localAddress?.port ?? adminPort, core: core)
                 }
             }
-            guard failures.isEmpty else {
-                let error = LiveError(failures.joined(separator: "; "))
-                return EventLoopFuture.andAllComplete(channels.map { $0.close() }, on: loop)
-                    .flatMapThrowing { throw error }
-            }
-            var hosts: [LiveHost] = []
-            var served = world
-            for (i, channel) in channels.enumerated() {
-                let boundPort = channel.localAddress?.port ?? port(i)
-                let liveURL = core.origin(port: boundPort) + basePaths[i]
-                hosts.append(LiveHost(host: declared[i].host, originalURL: declared[i].url, liveURL: liveURL, port: boundPort))
-                if options.urls == .asWritten { continue }
-                if i < world.serviceProviders.count {
-                    served.serviceProviders[i].url = liveURL
-                } else {
-                    served.identityProviders[i - world.serviceProviders.count].url = liveURL
-                }
-            }
-            let mapping = URLMapping(hosts: hosts)
-            let servedWorld = served
-            core.state.withLockedValue { s in
-                s.mock = MockPass(world: served, seed: options.seed, logLimit: options.logLimit)
-                s.mapping = mapping
-                for (i, h) in hosts.enumerated() {
-                    s.bindings[h.host] = ServerCore.Binding(port: h.port, basePath: basePaths[i], origin: origins[i])
-                    s.listeners[h.host] = .open(channels[i])
-                    s.conditions[h.host] = options.conditions[h.host] ?? HostConditions()
-                }
-            }
-            let adminPort = options.adminPort ?? (options.basePort == 0 ? 0 : options.basePort + declared.count)
-            return core.bindAdmin(port: adminPort).flatMapError { error in
-                core.closeAll().flatMapThrowing { throw LiveError("cannot listen on \(options.host):\(adminPort) (admin): \(error)") }
-            }.flatMap { admin in
-                core.state.withLockedValue { $0.admin = admin }
-                // Hosts declared `unreachable` were bound (their port is part of the mapping), now closed.
-                let down = mapping.hosts.filter { options.conditions[$0.host]?.mode == .down }
-                return EventLoopFuture.andAllSucceed(down.map { core.apply(.mode(.down), to: $0.host) }, on: loop)
-                    .map { MockPassServer(mapping: mapping, world: servedWorld, adminPort: admin.localAddress?.port ?? adminPort, core: core) }
-            }
-        }
         // A server that failed to start leaves no threads behind.
         started.whenFailure { _ in group.shutdownGracefully { _ in } }
         return started

@@ -11,6 +11,10 @@ import PassModel
 ///   `fail=N[&status=S][&path=REGEX]` (status defaults to 503).
 /// - `GET /admin/log`: the mock's request log, one JSON object a line.
 /// - `GET /admin/hosts`: each host with its original and live URL and its conditions, one JSON object a line.
+/// - `POST /admin/clock` form `hold=MILLISECONDS`: stop the clock at that instant (the live runtime of
+///   `passim run --live --server` holds it at each request's virtual instant).
+/// - `POST /admin/world[?urls=as-written]`, body: a world file's text: serve that world instead (new
+///   listeners, a fresh mock and log); answers its hosts as `GET /admin/hosts` does.
 extension ServerCore {
     static let text = "text/plain; charset=utf-8"
     static let jsonLines = "application/x-ndjson"
@@ -29,8 +33,13 @@ extension ServerCore {
         case "/admin/clock":
             if let refusal = only(["GET", "POST"]) { return refusal }
             if request.method == "GET" { return plain(200, ServerCore.timeText(clock.now())) }
+            if let text = request.parameter("hold") {
+                guard let ms = Int64(text) else { return plain(400, "400 Bad Request: hold takes milliseconds since the epoch\n") }
+                clock.hold(at: Instant(milliseconds: ms))
+                return plain(200, ServerCore.timeText(clock.now()))
+            }
             guard let text = request.parameter("advance"), let span = ServerCore.signedMillis(text) else {
-                return plain(400, "400 Bad Request: expected advance=DURATION (250ms, 30s, 5m, 2h, 1d; - to go back)\n")
+                return plain(400, "400 Bad Request: expected advance=DURATION (250ms, 30s, 5m, 2h, 1d; - to go back) or hold=MILLISECONDS\n")
             }
             return plain(200, ServerCore.timeText(clock.advance(by: span)))
         case "/admin/net":
@@ -55,8 +64,33 @@ extension ServerCore {
             let (mapping, conditions) = state.withLockedValue { ($0.mapping, $0.conditions) }
             let lines = mapping.hosts.map { JSONLine.host($0, conditions[$0.host] ?? HostConditions()) }
             return loop.makeSucceededFuture(HTTPResponse(status: 200, contentType: ServerCore.jsonLines, text: lines.joined()))
+        case "/admin/world":
+            if let refusal = only(["POST"]) { return refusal }
+            guard let loader = worldLoader else {
+                return plain(404, "404 Not Found: this server was started without a world loader\n")
+            }
+            let urls: MockPassServer.URLs
+            switch URLParts(request.url)?.parameter("urls") {
+            case nil, "live": urls = .live
+            case "as-written": urls = .asWritten
+            default: return plain(400, "400 Bad Request: urls must be live or as-written\n")
+            }
+            let loaded: MockPassServer.LoadedWorld
+            switch loader(request.bodyText) {
+            case .success(let l): loaded = l
+            case .failure(let error): return plain(400, "400 Bad Request: \(error.message)\n")
+            }
+            let core = self
+            return serve(world: loaded.world, seed: loaded.seed, conditions: loaded.conditions, urls: urls)
+                .map { mapping -> HTTPResponse? in
+                    let conditions = core.state.withLockedValue { $0.conditions }
+                    let lines = mapping.hosts.map { JSONLine.host($0, conditions[$0.host] ?? HostConditions()) }
+                    return HTTPResponse(status: 200, contentType: ServerCore.jsonLines, text: lines.joined())
+                }.flatMapErrorThrowing { error in
+                    HTTPResponse(status: 500, contentType: ServerCore.text, text: "500 Internal Server Error: \(error)\n")
+                }
         default:
-            return plain(404, "404 Not Found: admin paths are /admin/clock, /admin/net, /admin/log, /admin/hosts\n")
+            return plain(404, "404 Not Found: admin paths are /admin/clock, /admin/net, /admin/log, /admin/hosts, /admin/world\n")
         }
     }
 

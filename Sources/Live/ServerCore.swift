@@ -42,9 +42,17 @@ final class ServerCore: Sendable {
     let urlHost: String
     let limits: ServerLimits
     let clock: LiveClock
+    /// Host i of a world listens on `basePort + i` (0: ephemeral ports), for every world served.
+    let basePort: Int
+    let logLimit: Int
+    let worldLoader: MockPassServer.WorldLoader?
     let state = NIOLockedValueBox(State())
 
-    init(group: MultiThreadedEventLoopGroup, bindHost: String, limits: ServerLimits, clock: LiveClock) {
+    init(group: MultiThreadedEventLoopGroup, bindHost: String, limits: ServerLimits, clock: LiveClock,
+         basePort: Int, logLimit: Int, worldLoader: MockPassServer.WorldLoader?) {
+        self.basePort = basePort
+        self.logLimit = logLimit
+        self.worldLoader = worldLoader
         self.group = group
         self.bindHost = bindHost
         self.urlHost = bindHost.contains(":") ? "[" + bindHost + "]" : bindHost

@@ -4,7 +4,8 @@ import PassModel
 import Simulation
 
 /// The wire of `passim run --live`: every request of the engine, the browser and the second screen
-/// goes over loopback HTTP, through libcurl, to a `MockPassServer` started for the scenario's world.
+/// goes over loopback HTTP, through libcurl, to a `MockPassServer` started for the scenario's world
+/// (or a running `passim serve` that loaded it: `--server URL`).
 ///
 /// The server serves the world as written (`URLs.asWritten`) and the wire sends each request to the
 /// port of its host with the original `Host`, as curl's `--connect-to` would: the engine, cookies,
@@ -15,11 +16,10 @@ import Simulation
 /// orders events by virtual time and the server's clock is held at the instant each request is sent,
 /// so token dates and boundary races come out as in the simulation (docs/CONFORMANCE.md, choice 23).
 final class LiveWire: Wire {
-    let server: MockPassServer
+    let server: any LiveServerControl
     private let transport: CurlTransport
     /// The world as written, for host lookups (the server's own table serves the same URLs).
     private let hosts: MockPass
-    private let origins: [LoggedRequest.Host: String]
 
     /// How long a request to a silent host is given before the wire stops waiting: long enough for the
     /// server to read it, which is what `silent` proves; the engine's own timeout (virtual) decides the rest.
@@ -27,33 +27,24 @@ final class LiveWire: Wire {
     /// A request to a host that is up gets this much beyond its latency before it counts as lost.
     static let slack = Millis.seconds(10)
 
-    init(_ setup: SimulationSetup) throws(LiveError) {
-        let options = MockPassServer.Options(seed: setup.seed, conditions: setup.links,
-                                             clock: LiveClock(heldAt: .simulationStart), logLimit: Int(Int32.max),
-                                             urls: .asWritten)
-        do {
-            server = try MockPassServer.startAndWait(world: setup.world, options: options)
-        } catch let error as LiveError {
-            throw error
-        } catch {
-            throw LiveError("the live server did not start: \(error)")
+    /// `server` nil: a server in this process, for this scenario's world.
+    init(_ setup: SimulationSetup, server: (any LiveServerControl)? = nil) throws(LiveError) {
+        if let server {
+            self.server = server
+        } else {
+            self.server = try InProcessServer(setup)
         }
         do {
             transport = try CurlTransport()
         } catch {
-            try? server.shutdownAndWait()
+            self.server.close()
             throw error
         }
         hosts = MockPass(world: setup.world, seed: setup.seed)
-        var origins: [LoggedRequest.Host: String] = [:]
-        for h in server.hosts { origins[h.host] = URLParts(h.liveURL)?.origin }
-        self.origins = origins
     }
 
     /// Stops the server (the scenario is over).
-    func close() {
-        try? server.shutdownAndWait()
-    }
+    func close() { server.close() }
 
     func exchange(_ request: HTTPRequest, host: LoggedRequest.Host, link: inout HostConditions,
                   relativePath: String?, at now: Instant) -> SimulatedNetwork.Outcome {
@@ -77,26 +68,30 @@ final class LiveWire: Wire {
 
     func changed(_ command: NetCommand, host: LoggedRequest.Host) throws(SimulationError) {
         do {
-            try server.applyAndWait(command, to: host)
+            try server.apply(command, to: host)
         } catch {
-            throw SimulationError("the live server refused the net step: \(error)")
+            throw SimulationError("the live server refused the net step: \(error.message)")
         }
     }
 
     func host(for url: String) -> LoggedRequest.Host? { hosts.host(for: url) }
 
-    var log: [LoggedRequest] { server.requestLog() }
+    var log: [LoggedRequest] { server.log() }
 
     /// The request goes to its host's port with its own path, query and `Host`; the server's clock
     /// reads `now` while it handles it.
     private func send(_ request: HTTPRequest, to host: LoggedRequest.Host, at now: Instant, timeout: Millis) -> HTTPResult {
-        guard let parts = URLParts(request.url), let origin = origins[host] else {
+        guard let parts = URLParts(request.url), let origin = server.origins[host] else {
             return .failure("could not resolve host")
         }
         var live = request
         live.url = origin + (parts.path.isEmpty ? "/" : parts.path) + (parts.rawQuery.map { "?" + $0 } ?? "")
         if live.headers["Host"] == nil { live.headers.add("Host", parts.authority) }
-        server.clock.hold(at: now)
+        do {
+            try server.hold(at: now)
+        } catch {
+            return .failure("live server: \(error.message)")
+        }
         return transport.perform(live, timeout: timeout)
     }
 }

@@ -12,6 +12,8 @@ public struct ScenarioRunner: Sendable {
     public enum Runtime: Sendable {
         case simulated
         case live
+        /// Over loopback HTTP to a running `passim serve`, through its admin endpoint at this URL.
+        case liveServer(adminURL: String)
         /// A port of the SDK behind the driver protocol (docs/PORTING.md) in place of passim's engine.
         case port(PortCommand)
 
@@ -20,6 +22,7 @@ public struct ScenarioRunner: Sendable {
             switch self {
             case .simulated: return ""
             case .live: return "--live "
+            case .liveServer(let url): return "--live --server \(url) "
             case .port(let c): return "--port '" + c.command.replacingOccurrences(of: "'", with: "'\\''") + "' "
             }
         }
@@ -50,9 +53,13 @@ public struct ScenarioRunner: Sendable {
         switch runtime {
         case .simulated:
             break
-        case .live:
+        case .live, .liveServer:
             do {
-                liveWire = try LiveWire(setup)
+                if case .liveServer(let url) = runtime {
+                    liveWire = try LiveWire(setup, server: try RemoteServer(adminURL: url, file: file))
+                } else {
+                    liveWire = try LiveWire(setup)
+                }
             } catch {
                 result.status = .failed
                 result.failure = ("live mode: \(error.message)", top)

@@ -1,4 +1,5 @@
 import Entitlement
+import Live
 import MockPass
 import PassModel
 import ScenarioSyntax
@@ -57,6 +58,16 @@ public enum WorldBuilder {
             defaultServiceProvider: defaultSP.map { EngineConfiguration.normalizeSP($0.url) } ?? EngineConfiguration().defaultServiceProvider,
             svcScheme: file.svcScheme)
         return SimulationSetup(world: world, links: links, seed: file.seed ?? defaultSeed, apps: file.appNames, engine: engine)
+    }
+
+    /// A world file's text as `passim serve` reads it, for its `POST /admin/world`.
+    @Sendable public static func loadWorld(_ text: String) -> Result<MockPassServer.LoadedWorld, LiveError> {
+        do throws(Diagnostic) {
+            let setup = WorldBuilder.setup(for: try ScenarioParser.parseWorld(text, path: "(posted world)"))
+            return .success(MockPassServer.LoadedWorld(world: setup.world, conditions: setup.links, seed: setup.seed))
+        } catch {
+            return .failure(LiveError(error.description))
+        }
     }
 
     static func mvpd(_ d: MVPDDecl) -> MVPD {

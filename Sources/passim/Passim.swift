@@ -58,6 +58,10 @@ struct Run: ParsableCommand {
     @Flag(help: "Run over real HTTP: each scenario gets its own mock server on loopback, requests go through libcurl.")
     var live = false
 
+    @Option(help: ArgumentHelp("With --live: use this running `passim serve` (its admin URL) instead of a server per scenario.",
+                               valueName: "URL"))
+    var server: String?
+
     @Option(help: ArgumentHelp("Run against a port of the SDK: COMMAND speaks docs/PORTING.md on its standard input and output.",
                                valueName: "COMMAND"))
     var port: String?
@@ -83,6 +87,8 @@ struct Run: ParsableCommand {
         guard jobs >= 1 else { throw ValidationError("--jobs takes a number of at least 1") }
         if live || port != nil, update != nil { throw ValidationError("--update records from simulated runs; drop --live and --port") }
         if live, port != nil { throw ValidationError("--live and --port cannot go together: a port's requests go through the harness") }
+        if server != nil, !live { throw ValidationError("--server goes with --live") }
+        if server != nil, jobs > 1 { throw ValidationError("--server serves one world at a time: drop --jobs") }
         if expect != nil, port == nil { throw ValidationError("--expect describes a port: give --port COMMAND too") }
         guard let timeout = Millis(text: portTimeout), timeout.value > 0 else {
             throw ValidationError("--port-timeout takes a duration like 5s or 500ms")
@@ -96,7 +102,7 @@ struct Run: ParsableCommand {
         var options = SuiteRun.Options(verbose: verbose, repeatCount: `repeat`, tags: tags, jobs: jobs,
                                        color: Terminal.colorOnStandardOutput)
         if let shard { options.shard = try Shard(parsing: shard) }
-        if live { options.runtime = .live }
+        if live { options.runtime = server.map { .liveServer(adminURL: $0) } ?? .live }
         if let port {
             var command = PortCommand(command: port, timeout: Millis(text: portTimeout) ?? .seconds(5))
             if let expect {

@@ -17,7 +17,8 @@ struct Serve: ParsableCommand {
             default-sp, seed...); `scenario "title"` is optional and steps are not allowed. Each SP and IdP \
             listens on its own port (PORT, PORT+1, ... in declaration order, SPs first) and its base URL is \
             rewritten to that port, so redirects and forms stay on loopback. One line per host is printed, \
-            then the admin URL (POST /admin/clock, POST /admin/net, GET /admin/log, GET /admin/hosts).
+            then the admin URL (POST /admin/clock, POST /admin/net, GET /admin/log, GET /admin/hosts, \
+            POST /admin/world to serve another world file's text).
             Exit status: 0 after SIGINT/SIGTERM, 1 if a port cannot be bound, 2 if the world file is unusable.
             """)
 
@@ -52,18 +53,9 @@ struct Serve: ParsableCommand {
         }
         if let seed { file.seed = seed }
         let setup = WorldBuilder.setup(for: file)
-        var conditions: [LoggedRequest.Host: HostConditions] = [:]
-        for (host, link) in setup.links {
-            let mode: LinkMode = switch link.mode {
-            case .up: .up
-            case .down: .down
-            case .silent: .silent
-            }
-            conditions[host] = HostConditions(latency: link.latency, mode: mode)
-        }
         let options = MockPassServer.Options(
             host: host, basePort: port, adminPort: adminPort ?? (port == 0 ? 0 : port - 1),
-            seed: setup.seed, conditions: conditions)
+            seed: setup.seed, conditions: setup.links, worldLoader: WorldBuilder.loadWorld)
 
         let server: MockPassServer
         do {
@@ -78,7 +70,8 @@ struct Serve: ParsableCommand {
             case .sp(let n): ("sp", n)
             case .idp(let id): ("idp", id)
             }
-            let state = conditions[h.host]?.mode == .down ? " (down)" : conditions[h.host]?.mode == .silent ? " (silent)" : ""
+            let mode = setup.links[h.host]?.mode
+            let state = mode == .down ? " (down)" : mode == .silent ? " (silent)" : ""
             lines += "\(kind) \(name) \(h.originalURL) -> \(h.liveURL)\(state)\n"
         }
         lines += "admin \(server.adminURL)\n"

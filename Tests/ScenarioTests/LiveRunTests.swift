@@ -1,4 +1,5 @@
 import Foundation
+import Live
 import MockPass
 import PassModel
 import ScenarioSyntax
@@ -64,7 +65,7 @@ import Testing
         let setup = WorldBuilder.setup(for: file)
         let wire = try LiveWire(setup)
         defer { wire.close() }
-        try wire.server.applyAndWait(.mode(.down), to: .sp("main"))
+        try wire.server.apply(.mode(.down), to: .sp("main"))
         var live = RunState(file: file, setup: setup, wire: wire)
         #expect(throws: StepError.self) { for step in file.steps { try live.perform(step) } }
 
@@ -73,5 +74,70 @@ import Testing
         #expect(throws: StepError.self) { for step in unreachable.steps { try simulated.perform(step) } }
         #expect(live.actual.map(\.text) == simulated.actual.map(\.text))
         #expect(live.actual.last?.text != "< setRequestorComplete(1)")
+    }
+}
+
+/// `passim run --live --server URL`: the scenarios' worlds loaded one after another into one running
+/// server through its admin endpoint give the simulated transcripts too.
+@Suite(.serialized) struct RemoteServerRunTests {
+    func withServer<T>(_ body: (MockPassServer) throws -> T) throws -> T {
+        let starter = try ScenarioParser.parseWorld("sp main \"https://sp.test\"\nrequestor REQ1\n", path: "starter")
+        let setup = WorldBuilder.setup(for: starter)
+        let server = try MockPassServer.startAndWait(world: setup.world, options: .init(worldLoader: WorldBuilder.loadWorld))
+        defer { try? server.shutdownAndWait() }
+        return try body(server)
+    }
+
+    @Test func aRunningServerLoadsEachScenariosWorld() throws {
+        try withServer { server in
+            let paths = [packageRoot + "/Scenarios/authn", packageRoot + "/Scenarios/faults"]
+            var options = SuiteRun.Options()
+            options.runtime = .liveServer(adminURL: server.adminURL)
+            let remote = SuiteRun(options: options).run(paths: paths)
+            let simulated = SuiteRun().run(paths: paths)
+            #expect(remote.status == .passed, "\(remote.output)")
+            #expect(remote.results.map(\.transcript) == simulated.results.map(\.transcript))
+            // The last world is the one served now, as written (no loopback URLs in it).
+            #expect(server.mapping.hosts.allSatisfy { !$0.originalURL.contains("127.0.0.1") })
+        }
+    }
+
+    @Test func anUnusableWorldIsRefusedAndTheServerKeepsItsWorld() throws {
+        try withServer { server in
+            let text = """
+                scenario "t"
+                sp main "https://sp.test" latency 40ms
+                requestor REQ1
+                > setRequestor("REQ1")
+                < setRequestorComplete(1)
+                """
+            let file = try ScenarioParser.parse(text, path: temporaryScenario(text))
+            // The steps are blanked in what is posted (the server reads a world file), line numbers kept.
+            let posted = try RemoteServer.worldText(of: file)
+            #expect(posted.split(separator: "\n", omittingEmptySubsequences: false).count == 5)
+            #expect(!posted.contains("setRequestor") && posted.contains("latency 40ms"))
+            let remote = try RemoteServer(adminURL: server.adminURL + "/", file: file)
+            #expect(remote.origins.keys.contains(.sp("main")))
+            try remote.hold(at: .simulationStart + .minutes(1))
+            #expect(server.now() == .simulationStart + .minutes(1))
+
+            let curl = try CurlTransport()
+            let before = server.mapping
+            let refused = curl.perform(HTTPRequest(method: "POST", url: server.adminURL + "/admin/world",
+                                                   body: Array("sp main \"https://sp.test\"\n> logout()\n".utf8)), timeout: .seconds(5))
+            guard case .response(let answer) = refused else { Issue.record("no answer: \(refused)"); return }
+            #expect(answer.status == 400)
+            #expect(answer.bodyText.contains("(posted world):2:1: a world file has no steps"))
+            #expect(server.mapping == before)
+        }
+    }
+
+    @Test func logLinesComeBackAsTheyWereLogged() {
+        let line = #"{"host":"sp:main","time":1767225600010,"method":"POST","path":"/sessionDevice","parameters":[{"name":"requestor_id","value":"REQ1"}],"headers":[{"name":"Host","value":"sp.test"}]}"#
+        let logged = RemoteServer.logged(line)
+        #expect(logged?.host == .sp("main"))
+        #expect(logged?.parameter("requestor_id") == "REQ1")
+        #expect(logged?.headers["Host"] == "sp.test")
+        #expect(RemoteServer.logged("{}") == nil)
     }
 }

@@ -1,0 +1,26 @@
+#!/usr/bin/env bash
+# The suite over loopback HTTP against one running `passim serve` (passim run --live --server URL):
+# starts the server on free ports with a starter world, runs every scenario through its admin
+# endpoint (each scenario's world is loaded with POST /admin/world), stops the server whatever happens.
+# Usage: scripts/suite-live-server.sh [PASSIM] [PATH...]   (default: .build/debug/passim Scenarios)
+set -euo pipefail
+cd "$(dirname "$0")/.."
+passim="${1:-.build/debug/passim}"
+shift || true
+paths=("${@:-Scenarios}")
+
+out="$(mktemp /tmp/passim-serve.XXXXXX)"
+"$passim" serve --world Fixtures/worlds/starter.scenario --port 0 >"$out" 2>&1 &
+server=$!
+trap 'kill -TERM "$server" 2>/dev/null || true; wait "$server" 2>/dev/null || true; rm -f "$out"' EXIT
+
+admin=""
+for _ in $(seq 1 100); do
+  admin="$(sed -n 's/^admin \(http:[^ ]*\)$/\1/p' "$out")"
+  [[ -n $admin ]] && break
+  kill -0 "$server" 2>/dev/null || { cat "$out" >&2; echo "suite-live-server: passim serve did not start" >&2; exit 1; }
+  sleep 0.1
+done
+[[ -n $admin ]] || { cat "$out" >&2; echo "suite-live-server: no admin URL after 10 s" >&2; exit 1; }
+echo "passim serve: admin $admin"
+"$passim" run --live --server "$admin" "${paths[@]}"
