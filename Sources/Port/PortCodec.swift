@@ -232,6 +232,18 @@ struct Fields {
         return l
     }
 
+    /// `[[name, value], …]` (absent: none).
+    func headers(_ key: String) throws(PortError) -> HTTPHeaders {
+        var headers = HTTPHeaders()
+        for pair in try optionalList(key) ?? [] {
+            guard let p = pair.listValue, p.count == 2, let name = p[0].stringValue, let value = p[1].stringValue, !name.isEmpty else {
+                throw PortError("\(context): \(key) must be [name, value] pairs of strings")
+            }
+            headers.add(name, value)
+        }
+        return headers
+    }
+
     func int(_ key: String) throws(PortError) -> Int {
         guard let i = value(key)?.intValue else { throw PortError("\(context): \(key) must be an integer") }
         return i

@@ -73,13 +73,7 @@ public enum PortOutput: Hashable, Sendable {
         case "request":
             let url = try m.string("url")
             guard URLParts(url)?.isHTTP == true else { throw PortError("request: url must be an http(s) URL, got \(url)") }
-            var headers = HTTPHeaders()
-            for pair in try m.optionalList("headers") ?? [] {
-                guard let p = pair.listValue, p.count == 2, let name = p[0].stringValue, let v = p[1].stringValue, !name.isEmpty else {
-                    throw PortError("request: headers must be [name, value] pairs of strings")
-                }
-                headers.add(name, v)
-            }
+            let headers = try m.headers("headers")
             let body = try m.optionalString("body") ?? ""
             return .request(app: try m.string("app"), id: try m.int("id"),
                             HTTPRequest(method: try m.string("method"), url: url, headers: headers, body: Array(body.utf8)))

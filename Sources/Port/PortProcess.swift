@@ -79,6 +79,12 @@ final class PortProcess {
         outputFD = output[0]
     }
 
+    /// Waits up to a second for the shell to exit (polling: the harness has no child-exit events).
+    private func waitForExit() {
+        let deadline = DispatchTime.now().uptimeNanoseconds + 1_000_000_000
+        while isRunning, DispatchTime.now().uptimeNanoseconds < deadline { usleep(2_000) }
+    }
+
     private var isRunning: Bool {
         if exitStatus != nil { return false }
         var status: Int32 = 0
@@ -98,8 +104,7 @@ final class PortProcess {
                 if errno == EINTR { continue }
                 let reason = String(cString: strerror(errno))
                 // EPIPE: the port closed its input, most likely exiting; say how it ended if it does.
-                let deadline = DispatchTime.now().uptimeNanoseconds + 1_000_000_000
-                while isRunning, DispatchTime.now().uptimeNanoseconds < deadline { usleep(2_000) }
+                waitForExit()
                 throw PortError(isRunning ? "cannot write to the port: \(reason)" : exitText)
             }
             offset += n
@@ -133,8 +138,7 @@ final class PortProcess {
             }
             if n == 0 {
                 // End of output: the port is exiting; give it a moment so the message can say how.
-                let deadline = DispatchTime.now().uptimeNanoseconds + 1_000_000_000
-                while isRunning, DispatchTime.now().uptimeNanoseconds < deadline { usleep(2_000) }
+                waitForExit()
                 throw PortError(exitText)
             }
             buffer += chunk[..<n]
@@ -174,8 +178,7 @@ final class PortProcess {
         guard !closed else { return }
         closed = true
         Glibc.close(inputFD)
-        let deadline = DispatchTime.now().uptimeNanoseconds + 1_000_000_000
-        while isRunning, DispatchTime.now().uptimeNanoseconds < deadline { usleep(2_000) }
+        waitForExit()
         // Whatever the shell left behind (a forked port, its children) goes with the group.
         kill(-pid, SIGKILL)
         if isRunning {

@@ -100,25 +100,15 @@ public final class PortShim {
     static func result(_ f: Fields) throws(PortError) -> HTTPResult {
         if let error = try f.optionalString("error") { return .failure(error) }
         if try f.optionalBool("timeout") == true { return .timeout }
-        var headers = HTTPHeaders()
-        for pair in try f.optionalList("headers") ?? [] {
-            guard let p = pair.listValue, p.count == 2, let name = p[0].stringValue, let value = p[1].stringValue else {
-                throw PortError("response: headers must be [name, value] pairs")
-            }
-            headers.add(name, value)
-        }
+        let headers = try f.headers("headers")
         return .response(HTTPResponse(status: try f.int("status"), headers: headers, body: Array((try f.optionalString("body") ?? "").utf8)))
     }
 
     static func outcome(_ v: Value?) throws(PortError) -> PickerOutcome {
-        switch v {
-        case .string("other"): return .otherProvider
-        case .string("cancelled"): return .cancelled
-        case .some(.dict) where v?["picked"]?.stringValue != nil:
-            let token = v?["appleToken"]?.stringValue
-            return .picked(mvpdID: v?["picked"]?.stringValue ?? "", appleToken: token)
-        default:
-            throw PortError("picker: outcome must be \"other\", \"cancelled\" or {\"picked\": MVPD, \"appleToken\": …}")
-        }
+        if v == .string("other") { return .otherProvider }
+        if v == .string("cancelled") { return .cancelled }
+        if let id = v?["picked"]?.stringValue { return .picked(mvpdID: id, appleToken: v?["appleToken"]?.stringValue) }
+        throw PortError("picker: outcome must be \"other\", \"cancelled\" or {\"picked\": MVPD, \"appleToken\": …}")
     }
+
 }
