@@ -1,7 +1,7 @@
 # Two entry points for a fresh machine (README.md): `make suite` and `make test`.
 # Each installs the system libraries first when they are missing.
 
-.PHONY: setup build suite suite-live suite-live-server suite-shim port-python test release docs docs-check bench fuzz-smoke clean
+.PHONY: setup build suite suite-live suite-live-server suite-shim suite-shim-live port-python test release docs docs-check bench fuzz-smoke clean
 
 setup:
 	@missing=""; for p in libxml2-dev libcurl4-openssl-dev pkg-config; do \
@@ -29,12 +29,20 @@ suite-live-server: build
 suite-shim: build
 	.build/debug/passim run --port '.build/debug/passim shim' --jobs 2 Scenarios
 
+# The same through the protocol's live network: the shim sends its own requests (libcurl) to a mock
+# server per scenario, then to one running `passim serve`.
+suite-shim-live: build
+	.build/debug/passim run --port '.build/debug/passim shim' --live --jobs 2 Scenarios
+	scripts/suite-live-server.sh .build/debug/passim --port '.build/debug/passim shim' Scenarios
+
 # The small independent Python port (Fixtures/ports/python): its own tests, then the suite against
 # it with its expectations file (what it does not implement is listed there, with reasons).
 port-python: build
 	python3 -m unittest discover -s Fixtures/ports/python
 	.build/debug/passim run --port 'python3 Fixtures/ports/python/port.py' \
 	  --expect Fixtures/ports/python/port.expect --jobs 2 Scenarios
+	.build/debug/passim run --port 'python3 Fixtures/ports/python/port.py' \
+	  --expect Fixtures/ports/python/port.expect --live --jobs 2 Scenarios
 
 test: setup
 	swift test

@@ -2,12 +2,13 @@
 # The suite over loopback HTTP against one running `passim serve` (passim run --live --server URL):
 # starts the server on free ports with a starter world, runs every scenario through its admin
 # endpoint (each scenario's world is loaded with POST /admin/world), stops the server whatever happens.
-# Usage: scripts/suite-live-server.sh [PASSIM] [PATH...]   (default: .build/debug/passim Scenarios)
+# Usage: scripts/suite-live-server.sh [PASSIM] [RUN-ARGUMENT...]   (default: .build/debug/passim Scenarios)
+# The run arguments go to `passim run --live --server URL`: paths, and options such as --port COMMAND.
 set -euo pipefail
 cd "$(dirname "$0")/.."
 passim="${1:-.build/debug/passim}"
 shift || true
-paths=("${@:-Scenarios}")
+arguments=("${@:-Scenarios}")
 
 out="$(mktemp /tmp/passim-serve.XXXXXX)"
 "$passim" serve --world Fixtures/worlds/starter.scenario --port 0 >"$out" 2>&1 &
@@ -23,4 +24,4 @@ for _ in $(seq 1 100); do
 done
 [[ -n $admin ]] || { cat "$out" >&2; echo "suite-live-server: no admin URL after 10 s" >&2; exit 1; }
 echo "passim serve: admin $admin"
-"$passim" run --live --server "$admin" "${paths[@]}"
+"$passim" run --live --server "$admin" "${arguments[@]}"

@@ -244,6 +244,16 @@ struct Fields {
         return headers
     }
 
+    /// An HTTP outcome: `error` (a transport failure), `timeout: true`, or `status` with optional
+    /// `headers` and `body`.
+    func outcome() throws(PortError) -> HTTPResult {
+        if let error = try optionalString("error") { return .failure(error) }
+        if try optionalBool("timeout") == true { return .timeout }
+        guard value("status")?.intValue != nil else { throw PortError("\(context): needs status, error or timeout: true") }
+        return .response(HTTPResponse(status: try int("status"), headers: try headers("headers"),
+                                      body: Array((try optionalString("body") ?? "").utf8)))
+    }
+
     func int(_ key: String) throws(PortError) -> Int {
         guard let i = value(key)?.intValue else { throw PortError("\(context): \(key) must be an integer") }
         return i

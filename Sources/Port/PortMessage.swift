@@ -17,27 +17,30 @@ public enum PortMessage {
 
     static func body(_ bytes: [UInt8]) -> Value { .string(String(decoding: bytes, as: UTF8.self)) }
 
-    /// Harness → port: the answer to request `id`.
-    static func response(app: String, id: Int, _ result: HTTPResult, at now: Instant) -> String {
-        var fields: [(String, Value)] = [("app", .string(app)), ("id", .int(id)), PortMessage.now(now)]
+    /// The fields of an HTTP outcome: `status`, `headers`, `body` of an answer, or `error`, or `timeout`
+    /// (`response` on the harness network; `fetched`, status only, on the live network).
+    static func outcome(_ result: HTTPResult, statusOnly: Bool = false) -> [(String, Value)] {
         switch result {
-        case .response(let r): fields += [("status", .int(r.status)), ("headers", headers(r.headers)), ("body", body(r.body))]
-        case .failure(let why): fields.append(("error", .string(why)))
-        case .timeout: fields.append(("timeout", .bool(true)))
+        case .response(let r):
+            return statusOnly ? [("status", .int(r.status))] : [("status", .int(r.status)), ("headers", headers(r.headers)), ("body", body(r.body))]
+        case .failure(let why): return [("error", .string(why))]
+        case .timeout: return [("timeout", .bool(true))]
         }
-        return line("response", fields)
     }
 
-    /// Harness → port: a user action in Apple's picker.
-    static func picker(app: String, _ outcome: PickerOutcome, at now: Instant) -> String {
-        let value: Value
+    /// The `outcome` of a `picker` message: a user action in Apple's picker.
+    static func picker(_ outcome: PickerOutcome) -> Value {
         switch outcome {
         case .picked(let id, let token):
-            value = .dict([Value.Entry("picked", .string(id)), Value.Entry("appleToken", token.map(Value.string) ?? .null)])
-        case .otherProvider: value = .string("other")
-        case .cancelled: value = .string("cancelled")
+            return .dict([Value.Entry("picked", .string(id)), Value.Entry("appleToken", token.map(Value.string) ?? .null)])
+        case .otherProvider: return .string("other")
+        case .cancelled: return .string("cancelled")
         }
-        return line("picker", [("app", .string(app)), ("outcome", value), PortMessage.now(now)])
+    }
+
+    /// The `cookies` of a message on the live network: the `Cookie` header of each host.
+    static func cookies(_ cookies: [(host: String, header: String)]) -> Value {
+        .dict(cookies.map { Value.Entry($0.host, .string($0.header)) })
     }
 }
 
@@ -46,6 +49,8 @@ public enum PortOutput: Hashable, Sendable {
     case ready(protocol: Int, implementation: String)
     case callback(app: String, Callback)
     case request(app: String, id: Int, HTTPRequest)
+    /// Live network: the port sent the request itself and got this (a status only, or a failure).
+    case fetched(app: String, id: Int, HTTPRequest, HTTPResult)
     case timer(app: String, id: Int, at: Instant)
     case cancelTimer(app: String, id: Int)
     case idle
@@ -77,6 +82,11 @@ public enum PortOutput: Hashable, Sendable {
             let body = try m.optionalString("body") ?? ""
             return .request(app: try m.string("app"), id: try m.int("id"),
                             HTTPRequest(method: try m.string("method"), url: url, headers: headers, body: Array(body.utf8)))
+        case "fetched":
+            let url = try m.string("url")
+            guard URLParts(url)?.isHTTP == true else { throw PortError("fetched: url must be an http(s) URL, got \(url)") }
+            return .fetched(app: try m.string("app"), id: try m.int("id"), HTTPRequest(method: try m.string("method"), url: url),
+                            try m.outcome())
         case "timer":
             return .timer(app: try m.string("app"), id: try m.int("id"), at: Instant(milliseconds: Int64(try m.int("at"))))
         case "cancel-timer":

@@ -30,6 +30,15 @@ final class PortProcess {
     /// A harness that writes to a port that has exited must get EPIPE, not die of SIGPIPE.
     private static let ignorePipeSignal: Void = { _ = signal(SIGPIPE, SIG_IGN) }()
 
+    /// glibc's `posix_spawn_file_actions_addclosefrom_np` (2.34+), which its header declares only
+    /// under `_GNU_SOURCE`, out of Swift's reach: looked up by name instead. nil on an older libc,
+    /// where the port then inherits this process's other descriptors.
+    private typealias CloseFrom = @convention(c) (UnsafeMutablePointer<posix_spawn_file_actions_t>?, Int32) -> Int32
+    private static let closeFrom: CloseFrom? = {
+        guard let symbol = dlsym(dlopen(nil, RTLD_NOW), "posix_spawn_file_actions_addclosefrom_np") else { return nil }
+        return unsafeBitCast(symbol, to: CloseFrom.self)
+    }()
+
     init(command: String) throws(PortError) {
         _ = PortProcess.ignorePipeSignal
         errorPath = FileManager.default.temporaryDirectory
@@ -56,6 +65,10 @@ final class PortProcess {
         posix_spawn_file_actions_adddup2(&actions, input[0], 0)
         posix_spawn_file_actions_adddup2(&actions, output[1], 1)
         if errorFD >= 0 { posix_spawn_file_actions_adddup2(&actions, errorFD, 2) }
+        // The port gets standard input, output and error only. Sockets of this process are not all
+        // close-on-exec (SwiftNIO's are not): a port holding a copy of a live server's listener would
+        // keep a host "down" listening, and stop it from listening again once "up".
+        _ = PortProcess.closeFrom?(&actions, 3)
         var attributes = posix_spawnattr_t()
         posix_spawnattr_init(&attributes)
         defer { posix_spawnattr_destroy(&attributes) }

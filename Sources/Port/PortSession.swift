@@ -16,22 +16,51 @@ public struct PortCommand: Sendable {
     }
 }
 
+/// The live network of docs/PORTING.md: the port sends its requests itself, over loopback HTTP, to a
+/// mock server serving the scenario's world; the harness still decides when each answer arrives.
+public struct LiveNetwork {
+    /// Each origin of the world, as written, with the loopback origin of its listener (curl's `--connect-to`).
+    public var hosts: [(origin: String, connect: String)]
+    /// How long, in real time, the port waits for an answer before it reports a timeout.
+    public var fetchTimeout: Millis
+    /// Holds the server's clock at the instant of the message about to be sent: the port's requests
+    /// reach the SP at that virtual instant.
+    public var hold: (Instant) throws(PortError) -> Void
+
+    public init(hosts: [(origin: String, connect: String)], fetchTimeout: Millis, hold: @escaping (Instant) throws(PortError) -> Void) {
+        self.hosts = hosts
+        self.fetchTimeout = fetchTimeout
+        self.hold = hold
+    }
+}
+
 /// One scenario's conversation with a port process (docs/PORTING.md). The harness writes a message
 /// and reads everything up to `idle`; the first protocol error, timeout, exit or `unimplemented`
 /// becomes `failure`, and from then on nothing more is sent: the scenario ends with it.
 public final class PortSession {
     private let process: PortProcess
     private let settings: PortCommand
+    /// nil: the harness network (the harness carries every request).
+    let live: LiveNetwork?
     public private(set) var failure: EngineFailure?
     /// The port's `implementation` text from `ready`.
     public private(set) var implementation = ""
 
     /// Starts the process and says hello; the port must answer `ready` with protocol 1.
-    public init(_ settings: PortCommand, apps: [String], engine: EngineConfiguration, at now: Instant) throws(PortError) {
+    /// A port that answers with `unimplemented` (one without the live network) gets its session, with
+    /// that as its `failure`: its scenarios are unimplemented, not broken.
+    public init(_ settings: PortCommand, apps: [String], engine: EngineConfiguration, network live: LiveNetwork? = nil,
+                at now: Instant) throws(PortError) {
         self.settings = settings
+        self.live = live
         process = try PortProcess(command: settings.command)
-        let hello = PortMessage.line("hello", [
-            ("protocol", .int(PortMessage.version)), ("network", .string("harness")),
+        var network: [(String, Value)] = [("network", .string("harness"))]
+        if let live {
+            network = [("network", .string("live")),
+                       ("hosts", .dict(live.hosts.map { Value.Entry($0.origin, .string($0.connect)) })),
+                       ("fetchTimeout", .int(Int(live.fetchTimeout.value)))]
+        }
+        let hello = PortMessage.line("hello", [("protocol", .int(PortMessage.version))] + network + [
             ("apps", .list(apps.map(Value.string))), ("platform", .string(engine.platform.rawValue)),
             ("device", .string(engine.deviceType.rawValue)), ("defaultServiceProvider", .string(engine.defaultServiceProvider)),
             ("svcScheme", .string(engine.svcScheme)), ("deviceID", .string(engine.deviceID)),
@@ -48,7 +77,7 @@ public final class PortSession {
                 }
                 implementation = name
             case .unimplemented(let what):
-                throw PortError("the port answered hello with unimplemented (\(what))")
+                failure = .unimplemented(what)
             default:
                 throw PortError("the port must answer hello with ready, got: \(line)")
             }
@@ -59,14 +88,15 @@ public final class PortSession {
         }
     }
 
-    /// Sends one message for `app` and returns what the port did, up to its `idle`.
-    func exchange(_ message: String, app: String) -> [PortOutput] {
+    /// Sends one message for `app` at `now` and returns what the port did, up to its `idle`.
+    func exchange(_ message: String, app: String, at now: Instant) -> [PortOutput] {
         guard failure == nil else { return [] }
         var outputs: [PortOutput] = []
         do throws(PortError) {
             if let late = process.unaskedLine() {
                 throw PortError("the port wrote after its idle, without new input\n  in the port's line: \(late)")
             }
+            try live?.hold(now)
             try process.write(message)
             while true {
                 let line = try process.readLine(timeout: settings.timeout)
@@ -86,7 +116,11 @@ public final class PortSession {
                     throw PortError("the port reported an error: \(message)")
                 case .ready:
                     throw PortError("ready is only an answer to hello")
-                case .callback(let a, _), .request(let a, _, _), .timer(let a, _, _), .cancelTimer(let a, _):
+                case .request where live != nil:
+                    throw PortError("request on the live network: send it yourself and report fetched\n  in the port's line: \(line)")
+                case .fetched where live == nil:
+                    throw PortError("fetched on the harness network: write request and the harness sends it\n  in the port's line: \(line)")
+                case .callback(let a, _), .request(let a, _, _), .fetched(let a, _, _, _), .timer(let a, _, _), .cancelTimer(let a, _):
                     guard a == app else {
                         throw PortError("an answer for app \(a) to a message for app \(app)\n  in the port's line: \(line)")
                     }
@@ -118,6 +152,10 @@ public struct PortEngine: AppEngine {
     let session: PortSession
     let app: String
     public private(set) var pickerShown: [MVPD]?
+    /// Live network: the device's cookies, sent with every message.
+    private var cookies: [(host: String, header: String)] = []
+    /// Live network: what the port's requests got, until the runtime takes them to time their arrival.
+    private var fetched: [Int: HTTPResult] = [:]
 
     public init(session: PortSession, app: String) {
         self.session = session
@@ -128,33 +166,43 @@ public struct PortEngine: AppEngine {
     public var failure: EngineFailure? { session.failure }
 
     public mutating func handle(_ call: Call, at now: Instant) -> [EngineAction] {
-        exchange(PortMessage.line("call", [("app", .string(app)), ("call", .string(call.name)),
-                                           ("args", PortCodec.arguments(of: call)), PortMessage.now(now)]))
+        exchange("call", [("call", .string(call.name)), ("args", PortCodec.arguments(of: call))], at: now)
     }
 
+    /// On the live network the port holds the answer itself: the harness only says it has arrived.
     public mutating func receive(_ result: HTTPResult, for id: RequestID, at now: Instant) -> [EngineAction] {
-        exchange(PortMessage.response(app: app, id: id.value, result, at: now))
+        if session.live != nil { return exchange("deliver", [("id", .int(id.value))], at: now) }
+        return exchange("response", [("id", .int(id.value))] + PortMessage.outcome(result), at: now)
     }
 
     public mutating func timerFired(_ id: TimerID, at now: Instant) -> [EngineAction] {
-        exchange(PortMessage.line("timer", [("app", .string(app)), ("id", .int(id.value)), PortMessage.now(now)]))
+        exchange("timer", [("id", .int(id.value))], at: now)
     }
 
     public mutating func tvProviderPicker(_ outcome: PickerOutcome, at now: Instant) -> [EngineAction] {
-        exchange(PortMessage.picker(app: app, outcome, at: now))
+        exchange("picker", [("outcome", PortMessage.picker(outcome))], at: now)
     }
 
     /// The port keeps the device's shared store itself (all apps live in its one process).
     public mutating func adoptSharedStore(_ shared: SharedAuthentication?) {}
 
-    private mutating func exchange(_ message: String) -> [EngineAction] {
-        session.exchange(message, app: app).compactMap { output -> EngineAction? in
+    public mutating func useCookies(_ cookies: [(host: String, header: String)]) { self.cookies = cookies }
+
+    public mutating func takeOwnFetch(_ id: RequestID) -> HTTPResult? { fetched.removeValue(forKey: id.value) }
+
+    private mutating func exchange(_ type: String, _ fields: [(String, Value)], at now: Instant) -> [EngineAction] {
+        var all = [("app", Value.string(app))] + fields + [PortMessage.now(now)]
+        if session.live != nil { all.append(("cookies", PortMessage.cookies(cookies))) }
+        return session.exchange(PortMessage.line(type, all), app: app, at: now).compactMap { output -> EngineAction? in
             switch output {
             case .callback(_, let callback):
                 if case .presentTvProviderDialog(let shown, _) = callback { pickerShown = shown }
                 if case .dismissTvProviderDialog = callback { pickerShown = nil }
                 return .deliver(callback)
             case .request(_, let id, let request): return .send(RequestID(id), request)
+            case .fetched(_, let id, let request, let result):
+                fetched[id] = result
+                return .send(RequestID(id), request)
             case .timer(_, let id, let at): return .startTimer(TimerID(id), at: at)
             case .cancelTimer(_, let id): return .cancelTimer(TimerID(id))
             default: return nil

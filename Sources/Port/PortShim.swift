@@ -2,16 +2,29 @@ import Entitlement
 import PassModel
 
 /// passim's own engine behind the driver protocol (`passim shim`): what a port does, done by the
-/// reference engine, so the protocol itself is tested by running the whole suite through it.
-/// One `handle` per input line; it returns the output lines, ending with `idle` (or `ready`).
+/// reference engine, so the protocol itself is tested by running the whole suite through it, on
+/// either network. One `handle` per input line; it returns the output lines, ending with `idle` (or `ready`).
 public final class PortShim {
+    /// Sends one request over real HTTP, waiting at most the timeout (the CLI gives libcurl's).
+    public typealias Fetch = (HTTPRequest, Millis) -> HTTPResult
+
     private var configuration = EngineConfiguration()
     private var engines: [String: Engine] = [:]
     /// The device's shared store: all apps of a scenario live in this one process (docs/PORTING.md).
     private var sharedStore: SharedAuthentication?
     private var greeted = false
+    private let fetch: Fetch?
+    /// The live network of this run (docs/PORTING.md, "Live network"); nil on the harness network.
+    private var live: (hosts: [String: String], timeout: Millis)?
+    /// Live network: the cookies of the message being handled, by host.
+    private var cookies: [String: String] = [:]
+    /// Live network: what each request got, per app and request id, until the harness delivers it.
+    private var answers: [String: [Int: HTTPResult]] = [:]
 
-    public init() {}
+    /// `fetch` nil: the harness network only (a live `hello` is answered with `unimplemented`).
+    public init(fetch: Fetch? = nil) {
+        self.fetch = fetch
+    }
 
     public func handle(_ line: String) -> [String] {
         do {
@@ -35,11 +48,16 @@ public final class PortShim {
             let version = try f.int("protocol")
             guard version == PortMessage.version else { throw PortError("passim shim speaks protocol \(PortMessage.version), not \(version)") }
             configuration = try PortShim.configuration(f)
+            if try f.optionalString("network") == "live" {
+                guard fetch != nil else { return [PortMessage.line("unimplemented", [("what", .string("network live"))])] }
+                live = (try PortShim.hosts(f), Millis(Int64(try f.int("fetchTimeout"))))
+            }
             greeted = true
             return [PortMessage.line("ready", [("protocol", .int(PortMessage.version)), ("implementation", .string("passim shim"))])]
         }
         guard greeted else { throw PortError("hello must come first") }
         let app = try f.string("app")
+        if live != nil { cookies = try PortShim.cookies(f) }
         var engine = engines[app] ?? Engine(configuration: configuration)
         let actions: [EngineAction]
         switch type {
@@ -49,7 +67,11 @@ public final class PortShim {
             if case .setRequestor = call { engine.adoptSharedStore(sharedStore) }
             actions = engine.handle(call, at: now)
         case "response":
-            actions = engine.receive(try PortShim.result(f), for: RequestID(try f.int("id")), at: now)
+            actions = engine.receive(try f.outcome(), for: RequestID(try f.int("id")), at: now)
+        case "deliver":
+            let id = try f.int("id")
+            guard let answer = answers[app]?.removeValue(forKey: id) else { throw PortError("deliver: no request \(id) of \(app) was fetched") }
+            actions = engine.receive(answer, for: RequestID(id), at: now)
         case "timer":
             actions = engine.timerFired(TimerID(try f.int("id")), at: now)
         case "picker":
@@ -67,6 +89,12 @@ public final class PortShim {
         case .deliver(let callback):
             return PortMessage.line("callback", [a, ("callback", .string(callback.name)), ("args", .list(PortCodec.arguments(of: callback)))])
         case .send(let id, let request):
+            if let live, let fetch {
+                let answer = send(request, on: live, with: fetch)
+                answers[app, default: [:]][id.value] = answer
+                return PortMessage.line("fetched", [a, ("id", .int(id.value)), ("method", .string(request.method)), ("url", .string(request.url))]
+                                        + PortMessage.outcome(answer, statusOnly: true))
+            }
             return PortMessage.line("request", [a, ("id", .int(id.value)), ("method", .string(request.method)), ("url", .string(request.url)),
                                                 ("headers", PortMessage.headers(request.headers)), ("body", PortMessage.body(request.body))])
         case .startTimer(let id, let at):
@@ -97,11 +125,36 @@ public final class PortShim {
         return c
     }
 
-    static func result(_ f: Fields) throws(PortError) -> HTTPResult {
-        if let error = try f.optionalString("error") { return .failure(error) }
-        if try f.optionalBool("timeout") == true { return .timeout }
-        let headers = try f.headers("headers")
-        return .response(HTTPResponse(status: try f.int("status"), headers: headers, body: Array((try f.optionalString("body") ?? "").utf8)))
+    /// The request to its host's loopback listener, with the device's cookies for that host, as
+    /// docs/PORTING.md asks of a port on the live network.
+    private func send(_ request: HTTPRequest, on live: (hosts: [String: String], timeout: Millis), with fetch: Fetch) -> HTTPResult {
+        guard let parts = URLParts(request.url), let connect = live.hosts[parts.origin],
+              var sent = request.connecting(to: connect) else {
+            return .failure("could not resolve host")
+        }
+        if let cookie = cookies[parts.authority] { sent.headers.add("Cookie", cookie) }
+        return fetch(sent, live.timeout)
+    }
+
+    static func hosts(_ f: Fields) throws(PortError) -> [String: String] {
+        guard case .dict(let entries)? = f.value("hosts") else { throw PortError("hello: hosts must be an object") }
+        var hosts: [String: String] = [:]
+        for entry in entries {
+            guard let connect = entry.value.stringValue else { throw PortError("hello: hosts[\(entry.key)] must be a string") }
+            hosts[entry.key] = connect
+        }
+        return hosts
+    }
+
+    static func cookies(_ f: Fields) throws(PortError) -> [String: String] {
+        guard let value = f.optional("cookies") else { return [:] }
+        guard case .dict(let entries) = value else { throw PortError("\(f.context): cookies must be an object") }
+        var cookies: [String: String] = [:]
+        for entry in entries {
+            guard let header = entry.value.stringValue else { throw PortError("\(f.context): cookies[\(entry.key)] must be a string") }
+            cookies[entry.key] = header
+        }
+        return cookies
     }
 
     static func outcome(_ v: Value?) throws(PortError) -> PickerOutcome {

@@ -1,6 +1,7 @@
 import Live
 import MockPass
 import PassModel
+import Port
 import Simulation
 
 /// The wire of `passim run --live`: every request of the engine, the browser and the second screen
@@ -49,16 +50,7 @@ final class LiveWire: Wire {
     func exchange(_ request: HTTPRequest, host: LoggedRequest.Host, link: inout HostConditions,
                   relativePath: String?, at now: Instant) -> SimulatedNetwork.Outcome {
         let result = send(request, to: host, at: now, timeout: link.mode == .silent ? LiveWire.silentWait : link.latency + LiveWire.slack)
-        switch (link.mode, result) {
-        case (.silent, _):
-            return .never
-        case (_, .response):
-            return .answer(result, after: link.latency)
-        case (_, .failure), (_, .timeout):
-            // A refused connection is immediate; anything else is a live fault the simulation has no
-            // counterpart for, and shows in the transcript as that failure.
-            return .answer(result, after: .zero)
-        }
+        return link.arrival(ofLive: result)
     }
 
     func direct(_ request: HTTPRequest, at now: Instant) -> HTTPResult {
@@ -78,15 +70,30 @@ final class LiveWire: Wire {
 
     var log: [LoggedRequest] { server.log() }
 
+    /// The live network of a port (docs/PORTING.md): each origin of the world with its listener, and
+    /// the server's clock held at each message's instant.
+    func portNetwork(_ setup: SimulationSetup, fetchTimeout: Millis) -> LiveNetwork {
+        var hosts: [(origin: String, connect: String)] = []
+        for (host, url) in setup.bases {
+            guard let origin = URLParts(url)?.origin, let connect = server.origins[host],
+                  !hosts.contains(where: { $0.origin == origin }) else { continue }
+            hosts.append((origin, connect))
+        }
+        return LiveNetwork(hosts: hosts, fetchTimeout: fetchTimeout) { [server] now throws(PortError) in
+            do throws(LiveError) {
+                try server.hold(at: now)
+            } catch {
+                throw PortError("live server: \(error.message)")
+            }
+        }
+    }
+
     /// The request goes to its host's port with its own path, query and `Host`; the server's clock
     /// reads `now` while it handles it.
     private func send(_ request: HTTPRequest, to host: LoggedRequest.Host, at now: Instant, timeout: Millis) -> HTTPResult {
-        guard let parts = URLParts(request.url), let origin = server.origins[host] else {
+        guard let origin = server.origins[host], let live = request.connecting(to: origin) else {
             return .failure("could not resolve host")
         }
-        var live = request
-        live.url = origin + (parts.path.isEmpty ? "/" : parts.path) + (parts.rawQuery.map { "?" + $0 } ?? "")
-        if live.headers["Host"] == nil { live.headers.add("Host", parts.authority) }
         do {
             try server.hold(at: now)
         } catch {

@@ -8,23 +8,41 @@ import Simulation
 /// Runs a parsed scenario in the simulated runtime with the semantics of SCENARIO-FORMAT.md:
 /// per-app callback queues, `>` requires an empty queue, time runs on `<`, nothing may be left at the end.
 public struct ScenarioRunner: Sendable {
-    /// Where the requests go: the in-process mock, or a live server over loopback (`LiveWire`).
-    public enum Runtime: Sendable {
-        case simulated
-        case live
-        /// Over loopback HTTP to a running `passim serve`, through its admin endpoint at this URL.
-        case liveServer(adminURL: String)
+    /// Whose engine runs, and where the requests go.
+    public struct Runtime: Sendable {
+        public enum Network: Sendable, Hashable {
+            /// The in-process mock, in virtual time.
+            case simulated
+            /// Over loopback HTTP to a server started for each scenario (`LiveWire`).
+            case live
+            /// Over loopback HTTP to a running `passim serve`, through its admin endpoint at this URL.
+            case server(adminURL: String)
+        }
+        public var network: Network
         /// A port of the SDK behind the driver protocol (docs/PORTING.md) in place of passim's engine.
-        case port(PortCommand)
+        /// On a live network the port sends its own requests ("Live network").
+        public var port: PortCommand?
+
+        public init(network: Network = .simulated, port: PortCommand? = nil) {
+            self.network = network
+            self.port = port
+        }
+
+        public static let simulated = Runtime()
+        public static let live = Runtime(network: .live)
+        public static func liveServer(adminURL: String) -> Runtime { Runtime(network: .server(adminURL: adminURL)) }
+        public static func port(_ command: PortCommand) -> Runtime { Runtime(port: command) }
 
         /// The options of `passim run` that choose this runtime, each followed by a space.
         var flags: String {
-            switch self {
-            case .simulated: return ""
-            case .live: return "--live "
-            case .liveServer(let url): return "--live --server \(url) "
-            case .port(let c): return "--port '" + c.command.replacingOccurrences(of: "'", with: "'\\''") + "' "
+            var flags = ""
+            switch network {
+            case .simulated: break
+            case .live: flags += "--live "
+            case .server(let url): flags += "--live --server \(url) "
             }
+            if let port { flags += "--port '" + port.command.replacingOccurrences(of: "'", with: "'\\''") + "' " }
+            return flags
         }
     }
 
@@ -50,33 +68,25 @@ public struct ScenarioRunner: Sendable {
         let top = SourceLocation(file: file.path, line: 1, column: 1)
         var liveWire: LiveWire?
         var port: PortSession?
-        switch runtime {
-        case .simulated:
-            break
-        case .live, .liveServer:
-            do {
-                if case .liveServer(let url) = runtime {
-                    liveWire = try LiveWire(setup, server: try RemoteServer(adminURL: url, file: file))
-                } else {
-                    liveWire = try LiveWire(setup)
-                }
-            } catch {
-                result.status = .failed
-                result.failure = ("live mode: \(error.message)", top)
-                return (result, recording)
+        do throws(StepError) {
+            liveWire = try ScenarioRunner.liveWire(runtime.network, setup, file)
+            if let command = runtime.port {
+                port = try ScenarioRunner.portSession(command, setup, file, on: liveWire)
             }
-        case .port(let command):
-            do {
-                port = try PortSession(command, apps: setup.apps, engine: setup.engine, at: .simulationStart)
-            } catch {
-                result.status = .failed
-                result.failure = ("port: \(error.message)", top)
-                return (result, recording)
-            }
+        } catch {
+            liveWire?.close()
+            result.status = .failed
+            result.failure = (error.message, top)
+            return (result, recording)
         }
         defer {
             liveWire?.close()
             port?.close()
+        }
+        if let port, let failure = port.failure, case .unimplemented = failure {
+            result.status = .unimplemented
+            result.failure = ("port: \(failure)", top)
+            return (result, recording)
         }
         let engines = port.map { session in setup.apps.map { PortEngine(session: session, app: $0) as any AppEngine } }
         var state = RunState(file: file, setup: setup, wire: liveWire, engines: engines)
@@ -112,6 +122,46 @@ public struct ScenarioRunner: Sendable {
         result.actual = state.actual
         result.trace = state.simulator.trace
         return (result, state.recording)
+    }
+}
+
+extension ScenarioRunner {
+    /// How long a port on the live network waits for an answer, beyond the largest latency the
+    /// scenario gives a host: long enough for a busy machine, and what a silent host costs in real time.
+    static let portFetchSlack = Millis.seconds(2)
+
+    /// The live wire of a live runtime (nil: simulated).
+    static func liveWire(_ network: Runtime.Network, _ setup: SimulationSetup, _ file: ScenarioFile) throws(StepError) -> LiveWire? {
+        let top = SourceLocation(file: file.path, line: 1, column: 1)
+        do {
+            switch network {
+            case .simulated: return nil
+            case .live: return try LiveWire(setup)
+            case .server(let url): return try LiveWire(setup, server: try RemoteServer(adminURL: url, file: file))
+            }
+        } catch {
+            throw StepError(message: "live mode: \(error.message)", location: top)
+        }
+    }
+
+    /// The largest latency the scenario gives a host, plus the slack.
+    static func portFetchTimeout(_ setup: SimulationSetup, _ file: ScenarioFile) -> Millis {
+        let latencies = setup.links.values.map(\.latency) + file.steps.compactMap { step -> Millis? in
+            if case .net(_, .latency(let d)) = step.value { return d }
+            return nil
+        }
+        return (latencies.max() ?? .zero) + portFetchSlack
+    }
+
+    /// Starts the port; with a live wire, on the live network of its server.
+    static func portSession(_ command: PortCommand, _ setup: SimulationSetup, _ file: ScenarioFile,
+                            on wire: LiveWire?) throws(StepError) -> PortSession {
+        let network = wire.map { $0.portNetwork(setup, fetchTimeout: ScenarioRunner.portFetchTimeout(setup, file)) }
+        do {
+            return try PortSession(command, apps: setup.apps, engine: setup.engine, network: network, at: .simulationStart)
+        } catch {
+            throw StepError(message: "port: \(error.message)", location: SourceLocation(file: file.path, line: 1, column: 1))
+        }
     }
 }
 

@@ -11,6 +11,13 @@ public protocol AppEngine {
     mutating func tvProviderPicker(_ outcome: PickerOutcome, at now: Instant) -> [EngineAction]
     /// Reads the device's shared store before `setRequestor` (a port keeps its own, docs/PORTING.md).
     mutating func adoptSharedStore(_ shared: SharedAuthentication?)
+    /// The device's cookies for this app (the `Cookie` header of each host), given before each input.
+    /// A port on the live network adds them to the requests it sends itself; passim's engine leaves
+    /// cookies to the runtime.
+    mutating func useCookies(_ cookies: [(host: String, header: String)])
+    /// What the engine's request `id` got when the engine sent it itself (a port on the live network),
+    /// for the runtime to deliver in virtual time; nil when the runtime is to send it.
+    mutating func takeOwnFetch(_ id: RequestID) -> HTTPResult?
     /// The MVPDs of Apple's picker while it is shown.
     var pickerShown: [MVPD]? { get }
     /// passim's own engine, whose state the invariant monitor reads; nil for a port, which is judged
@@ -38,4 +45,6 @@ public enum EngineFailure: Hashable, Sendable, CustomStringConvertible {
 extension Engine: AppEngine {
     public var inspectable: Engine? { self }
     public var failure: EngineFailure? { nil }
+    public func useCookies(_ cookies: [(host: String, header: String)]) {}
+    public func takeOwnFetch(_ id: RequestID) -> HTTPResult? { nil }
 }

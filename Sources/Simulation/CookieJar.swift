@@ -22,6 +22,14 @@ struct CookieJar: Sendable {
         }
     }
 
+    /// The `Cookie` header of each host that has cookies, in the order the hosts first set one: what a
+    /// port on the live network adds to its own requests (docs/PORTING.md, "Live network").
+    var headers: [(host: String, header: String)] {
+        var hosts: [String] = []
+        for cookie in cookies where !hosts.contains(cookie.host) { hosts.append(cookie.host) }
+        return hosts.map { host in (host, cookies.filter { $0.host == host }.map { "\($0.name)=\($0.value)" }.joined(separator: "; ")) }
+    }
+
     /// The request with this host's cookies in a `Cookie` header.
     func apply(to request: HTTPRequest) -> HTTPRequest {
         guard let host = URLParts(request.url)?.authority else { return request }

@@ -31,3 +31,17 @@ extension HostConditions {
         return .answer(.response(serve(request)), after: latency)
     }
 }
+
+extension HostConditions {
+    /// When the answer to a request that went over real HTTP (the live wire's, or a port's own on the
+    /// live network) reaches the app, in virtual time: after the link's latency; at once for a refused
+    /// connection or any other live fault (which the transcript then shows); never from a silent host,
+    /// whose request the engine's own timer ends.
+    public func arrival(ofLive result: HTTPResult) -> SimulatedNetwork.Outcome {
+        switch (mode, result) {
+        case (.silent, _): return .never
+        case (_, .response): return .answer(result, after: latency)
+        case (_, .failure), (_, .timeout): return .answer(result, after: .zero)
+        }
+    }
+}

@@ -22,6 +22,12 @@ public struct SimulationSetup: Sendable {
         self.apps = apps
         self.engine = engine
     }
+
+    /// Each host of the world with its base URL, SPs first, in the world's order.
+    public var bases: [(host: LoggedRequest.Host, url: String)] {
+        world.serviceProviders.map { (LoggedRequest.Host.sp($0.name), $0.url) }
+            + world.identityProviders.map { (LoggedRequest.Host.idp($0.mvpdID), $0.url) }
+    }
 }
 
 /// The simulated runtime (ARCHITECTURE.md): one thread, a virtual clock, an event queue ordered by
@@ -82,8 +88,7 @@ public final class Simulator {
         apps = zip(setup.apps, engines).map { name, engine in
             App(name: name, engine: engine, monitor: engine.inspectable == nil ? nil : InvariantMonitor(app: name))
         }
-        bases = setup.world.serviceProviders.map { (LoggedRequest.Host.sp($0.name), $0.url) }
-            + setup.world.identityProviders.map { (LoggedRequest.Host.idp($0.mvpdID), $0.url) }
+        bases = setup.bases
         for (host, _) in bases { network.links[host] = setup.links[host] ?? HostConditions() }
     }
 
@@ -266,6 +271,7 @@ public final class Simulator {
     /// Gives the engine one input and carries out what it asks; the monitor sees how logins end.
     private func drive(_ app: Int, call: Call? = nil, _ input: (inout any AppEngine) -> [EngineAction]) {
         let before = apps[app].engine.inspectable?.loginID
+        apps[app].engine.useCookies(apps[app].cookies.headers)
         let actions = input(&apps[app].engine)
         perform(actions, app: app)
         let delivered = actions.compactMap { action -> Callback? in
@@ -290,8 +296,13 @@ public final class Simulator {
                     if let fetch = browser.open(url, owner: apps[app].name) { load(fetch) }
                 }
             case .send(let id, let request):
-                let withCookies = apps[app].cookies.apply(to: request)
-                switch exchange(withCookies, from: .engine(app: apps[app].name)) {
+                let party = TraceEvent.Party.engine(app: apps[app].name)
+                let outcome = if let fetched = apps[app].engine.takeOwnFetch(id) {
+                    exchange(request, from: party, fetched: fetched)
+                } else {
+                    exchange(apps[app].cookies.apply(to: request), from: party)
+                }
+                switch outcome {
                 case .answer(let result, let after, let host):
                     events.schedule(.engineResult(app: app, id, result, from: host), at: now + after)
                 case .never:
@@ -350,17 +361,24 @@ public final class Simulator {
         try wire.changed(command, host: host)
     }
 
-    private func exchange(_ request: HTTPRequest, from party: TraceEvent.Party) -> Outcome {
+    /// Sends `request` over the wire, or, with `fetched`, times what the engine got when it sent the
+    /// request itself (a port on the live network): either way the answer arrives in virtual time.
+    private func exchange(_ request: HTTPRequest, from party: TraceEvent.Party, fetched: HTTPResult? = nil) -> Outcome {
         let host = wire.host(for: request.url)
         trace.append(TraceEvent(time: now, kind: .request(from: party, method: request.method, url: request.url, host: host)))
         let relative = host.flatMap { h in bases.first { $0.host == h } }.flatMap { base in
             URLParts(request.url).map { Simulator.relativePath($0.path, base: base.url) }
         }
         guard let host, var link = network.links[host] else {
-            return .answer(.failure("could not resolve host"), after: .zero, host: host)
+            return .answer(fetched ?? .failure("could not resolve host"), after: .zero, host: host)
         }
-        let outcome = wire.exchange(request, host: host, link: &link, relativePath: relative, at: now)
-        network.links[host] = link
+        let outcome: SimulatedNetwork.Outcome
+        if let fetched {
+            outcome = link.arrival(ofLive: fetched)
+        } else {
+            outcome = wire.exchange(request, host: host, link: &link, relativePath: relative, at: now)
+            network.links[host] = link
+        }
         switch outcome {
         case .answer(let result, let after): return .answer(result, after: after, host: host)
         case .never: return .never

@@ -1,5 +1,6 @@
 import ArgumentParser
 import Foundation
+import Live
 import Port
 import PassModel
 import Scenario
@@ -55,7 +56,7 @@ struct Run: ParsableCommand {
     @Option(help: "Run N scenarios at a time, on threads (output is the same as with 1).")
     var jobs: Int = 1
 
-    @Flag(help: "Run over real HTTP: each scenario gets its own mock server on loopback, requests go through libcurl.")
+    @Flag(help: "Run over real HTTP: each scenario gets its own mock server on loopback, requests go through libcurl (with --port: the port's own HTTP, its live network).")
     var live = false
 
     @Option(help: ArgumentHelp("With --live: use this running `passim serve` (its admin URL) instead of a server per scenario.",
@@ -86,7 +87,6 @@ struct Run: ParsableCommand {
         guard `repeat` >= 1 else { throw ValidationError("--repeat takes a number of at least 1") }
         guard jobs >= 1 else { throw ValidationError("--jobs takes a number of at least 1") }
         if live || port != nil, update != nil { throw ValidationError("--update records from simulated runs; drop --live and --port") }
-        if live, port != nil { throw ValidationError("--live and --port cannot go together: a port's requests go through the harness") }
         if server != nil, !live { throw ValidationError("--server goes with --live") }
         if server != nil, jobs > 1 { throw ValidationError("--server serves one world at a time: drop --jobs") }
         if expect != nil, port == nil { throw ValidationError("--expect describes a port: give --port COMMAND too") }
@@ -102,7 +102,7 @@ struct Run: ParsableCommand {
         var options = SuiteRun.Options(verbose: verbose, repeatCount: `repeat`, tags: tags, jobs: jobs,
                                        color: Terminal.colorOnStandardOutput)
         if let shard { options.shard = try Shard(parsing: shard) }
-        if live { options.runtime = server.map { .liveServer(adminURL: $0) } ?? .live }
+        if live { options.runtime.network = server.map { .server(adminURL: $0) } ?? .live }
         if let port {
             var command = PortCommand(command: port, timeout: Millis(text: portTimeout) ?? .seconds(5))
             if let expect {
@@ -114,7 +114,7 @@ struct Run: ParsableCommand {
                     throw Terminal.fail("passim: \(error.message)", status: 2)
                 }
             }
-            options.runtime = .port(command)
+            options.runtime.port = command
         }
         let progress = Terminal.isTTY(STDERR_FILENO) ? ProgressLine() : nil
         if let progress { options.progress = { progress.update(done: $0, total: $1) } }
@@ -246,11 +246,23 @@ struct Shim: ParsableCommand {
         abstract: "passim's own engine behind the port driver protocol (docs/PORTING.md), on standard input and output.",
         discussion: """
             For `passim run --port 'passim shim'`: the suite through the protocol must give the same results as
-            without it. Reads one JSON message a line until end of input.
+            without it, on the harness network and (with --live) on the live network, where the shim sends its
+            requests through libcurl. Reads one JSON message a line until end of input.
             """)
 
     func run() throws {
-        let shim = PortShim()
+        // libcurl is set up on the first live request only: a shim on the harness network never needs it.
+        var transport: CurlTransport?
+        let shim = PortShim { request, timeout in
+            if transport == nil {
+                do throws(LiveError) {
+                    transport = try CurlTransport()
+                } catch {
+                    return .failure("libcurl: \(error.message)")
+                }
+            }
+            return transport?.perform(request, timeout: timeout) ?? .failure("libcurl unavailable")
+        }
         while let line = readLine(strippingNewline: true) {
             guard !line.isEmpty else { continue }
             // One write per answer: the harness reads it as soon as it is written (no stdio buffering).

@@ -91,6 +91,12 @@ import Testing
         #expect(throws: PortError.self) { try PortOutput.parse(#"{"type":"request","app":"app","id":1,"method":"GET","url":"file:///etc/passwd"}"#) }
         #expect(throws: PortError.self) { try PortOutput.parse(#"{"type":"teleport"}"#) }
         #expect(try PortOutput.parse(#"{"type":"idle"}"#) == .idle)
+        // Live network: what the port's own request got, without its body.
+        #expect(try PortOutput.parse(#"{"type":"fetched","app":"a","id":2,"method":"GET","url":"https://sp.test/config/R","status":200}"#)
+                == .fetched(app: "a", id: 2, HTTPRequest(method: "GET", url: "https://sp.test/config/R"), .response(HTTPResponse(status: 200))))
+        #expect(try PortOutput.parse(#"{"type":"fetched","app":"a","id":2,"method":"GET","url":"https://sp.test/","error":"connection refused"}"#)
+                == .fetched(app: "a", id: 2, HTTPRequest(method: "GET", url: "https://sp.test/"), .failure("connection refused")))
+        #expect(throws: PortError.self) { try PortOutput.parse(#"{"type":"fetched","app":"a","id":2,"method":"GET","url":"https://sp.test/"}"#) }
         #expect(try PortOutput.parse(#"{"type":"timer","app":"a","id":3,"at":1767225600000}"#)
                 == .timer(app: "a", id: 3, at: Instant(milliseconds: 1_767_225_600_000)))
     }

@@ -23,4 +23,36 @@ import Testing
         #expect(answer.contains { $0.contains(#""callback":"setRequestorComplete","args":[0]"#) })
         #expect(shim.handle("{").first?.hasPrefix(#"{"type":"error","message":"not JSON"#) == true)
     }
+
+    /// On the live network the shim sends each request itself, to its host's listener with the world's
+    /// `Host` and the message's cookies, reports `fetched`, and hands the answer to the engine on `deliver`.
+    @Test func onTheLiveNetworkTheShimFetchesAndWaitsForDeliver() throws {
+        var sent: [(HTTPRequest, Millis)] = []
+        let shim = PortShim { request, timeout in
+            sent.append((request, timeout))
+            return .response(HTTPResponse(status: 404, headers: [("Content-Type", "text/plain")], body: Array("no".utf8)))
+        }
+        #expect(shim.handle(#"{"type":"hello","protocol":1,"network":"live","hosts":{"https://sp.test":"http://127.0.0.1:4000"},"fetchTimeout":2000,"now":1767225600000}"#)
+                == [#"{"type":"ready","protocol":1,"implementation":"passim shim"}"#])
+        let start = shim.handle(#"{"type":"call","app":"app","call":"setRequestor","args":{"requestorID":"REQ1","serviceProviders":["https://sp.test","https://elsewhere.test"]},"now":1767225600000,"cookies":{"sp.test":"JSESSIONID=s1"}}"#)
+        #expect(start.contains(#"{"type":"fetched","app":"app","id":1,"method":"GET","url":"https://sp.test/config/REQ1","status":404}"#), "\(start)")
+        // Not on the live network: never connected.
+        #expect(start.contains(#"{"type":"fetched","app":"app","id":2,"method":"GET","url":"https://elsewhere.test/config/REQ1","error":"could not resolve host"}"#), "\(start)")
+        #expect(!start.contains { $0.contains("setRequestorComplete") })
+        #expect(sent.count == 1)
+        #expect(sent.first?.0.url == "http://127.0.0.1:4000/config/REQ1")
+        #expect(sent.first?.0.headers["Host"] == "sp.test")
+        #expect(sent.first?.0.headers["Cookie"] == "JSESSIONID=s1")
+        #expect(sent.first?.1 == Millis(2000))
+
+        _ = shim.handle(#"{"type":"deliver","app":"app","id":2,"now":1767225600000,"cookies":{}}"#)
+        let done = shim.handle(#"{"type":"deliver","app":"app","id":1,"now":1767225600010,"cookies":{}}"#)
+        #expect(done.contains { $0.contains(#""callback":"setRequestorComplete","args":[0]"#) }, "\(done)")
+        #expect(shim.handle(#"{"type":"deliver","app":"app","id":1,"now":1767225600020}"#).first?.contains("no request 1 of app was fetched") == true)
+    }
+
+    @Test func withoutAnHTTPClientTheShimDeclinesTheLiveNetwork() {
+        #expect(PortShim().handle(#"{"type":"hello","protocol":1,"network":"live","hosts":{},"fetchTimeout":1000,"now":0}"#)
+                == [#"{"type":"unimplemented","what":"network live"}"#])
+    }
 }

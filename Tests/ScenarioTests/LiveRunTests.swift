@@ -2,6 +2,7 @@ import Foundation
 import Live
 import MockPass
 import PassModel
+import Port
 import ScenarioSyntax
 import Testing
 @testable import Scenario
@@ -99,6 +100,20 @@ import Testing
             #expect(remote.results.map(\.transcript) == simulated.results.map(\.transcript))
             // The last world is the one served now, as written (no loopback URLs in it).
             #expect(server.mapping.hosts.allSatisfy { !$0.originalURL.contains("127.0.0.1") })
+        }
+    }
+
+    /// A port on the live network of a running server: it sends its own requests to the listeners
+    /// of each scenario's world, the harness holding the server's clock at each message's instant.
+    @Test func aPortTalksToARunningServer() throws {
+        try withServer { server in
+            let paths = [packageRoot + "/Scenarios/faults", packageRoot + "/Scenarios/authn/classic-login.scenario"]
+            var options = SuiteRun.Options()
+            options.runtime = ScenarioRunner.Runtime(network: .server(adminURL: server.adminURL),
+                                                     port: PortCommand(command: PortRunTests.pythonPort))
+            let remote = SuiteRun(options: options).run(paths: paths)
+            #expect(remote.status == .passed, "\(remote.output)")
+            #expect(remote.results.map(\.transcript) == SuiteRun().run(paths: paths).results.map(\.transcript))
         }
     }
 

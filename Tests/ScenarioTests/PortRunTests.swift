@@ -20,7 +20,7 @@ import Testing
 
     /// A Python port whose every message is answered by `body` (a Python expression over `m`, the
     /// message, returning the list of lines to write), after a correct `ready`.
-    func port(_ body: String) -> String {
+    func port(_ body: String, hello: String = #"{"type": "ready", "protocol": 1, "implementation": "test"}"#) -> String {
         let script = """
             import json, sys
             def answer(m):
@@ -28,7 +28,7 @@ import Testing
             for line in sys.stdin:
                 m = json.loads(line)
                 if m["type"] == "hello":
-                    print(json.dumps({"type": "ready", "protocol": 1, "implementation": "test"}), flush=True)
+                    print('\(hello)', flush=True)
                     continue
                 for out in answer(m):
                     sys.stdout.write(out + "\\n")
@@ -40,7 +40,7 @@ import Testing
     }
 
     func run(_ command: String, _ text: String = PortRunTests.scenario, timeout: Millis = .seconds(5),
-             expect: String? = nil) throws -> SuiteRun.Report {
+             expect: String? = nil, network: ScenarioRunner.Runtime.Network = .simulated) throws -> SuiteRun.Report {
         var options = SuiteRun.Options()
         var portCommand = PortCommand(command: command, timeout: timeout)
         if let expect {
@@ -48,7 +48,7 @@ import Testing
             options.expectations = e
             portCommand.constants = e.constants
         }
-        options.runtime = .port(portCommand)
+        options.runtime = ScenarioRunner.Runtime(network: network, port: portCommand)
         return SuiteRun(options: options).run(paths: [temporaryScenario(text)])
     }
 
@@ -119,5 +119,47 @@ import Testing
         #expect(report.results.first?.failure?.location.line == 1)
         // The replay line runs it the same way.
         #expect(report.results.first?.failureReport.contains("replay: passim run --port 'exit 7' ") == true)
+    }
+
+    // MARK: The live network
+
+    static let pythonPort = "python3 " + packageRoot + "/Fixtures/ports/python/port.py"
+
+    /// The port sends its own requests: a whole login works, so the SP's session cookie, set in the
+    /// harness's browser, reached the port's `sessionDevice` request. The replay line says `--live`.
+    @Test func aPortLogsInOverItsOwnHTTP() throws {
+        let text = try String(contentsOfFile: packageRoot + "/Scenarios/authn/classic-login.scenario", encoding: .utf8)
+        let report = try run(PortRunTests.pythonPort, text, network: .live)
+        #expect(report.status == .passed, "\(report.output)")
+        #expect(ScenarioRunner.Runtime(network: .live, port: PortCommand(command: "p")).flags == "--live --port 'p' ")
+    }
+
+    /// A host that goes down refuses the port's connections, and listens again once up: the port holds
+    /// none of the harness's sockets.
+    @Test func aHostDownRefusesThePortAndComesBack() throws {
+        let text = try String(contentsOfFile: packageRoot + "/Scenarios/faults/sp-back-up.scenario", encoding: .utf8)
+        let report = try run(PortRunTests.pythonPort, text, network: .live)
+        #expect(report.status == .passed, "\(report.output)")
+    }
+
+    @Test(arguments: [
+        // Each network has its own way of sending: a port must use the one of its hello.
+        (ScenarioRunner.Runtime.Network.live,
+         "return ['{\"type\": \"request\", \"app\": \"app\", \"id\": 1, \"method\": \"GET\", \"url\": \"https://sp.test/config/REQ1\"}', '{\"type\": \"idle\"}']",
+         "request on the live network"),
+        (.simulated,
+         "return ['{\"type\": \"fetched\", \"app\": \"app\", \"id\": 1, \"method\": \"GET\", \"url\": \"https://sp.test/config/REQ1\", \"status\": 200}', '{\"type\": \"idle\"}']",
+         "fetched on the harness network"),
+    ])
+    func aPortMustSendTheWayItsNetworkSays(_ network: ScenarioRunner.Runtime.Network, _ body: String, _ message: String) throws {
+        let report = try run(port(body), network: network)
+        #expect(report.status == .failed)
+        #expect(report.results.first?.failure?.message.contains(message) == true, "\(report.output)")
+    }
+
+    @Test func aPortWithoutTheLiveNetworkIsUnimplemented() throws {
+        let report = try run(port("return []", hello: #"{"type": "unimplemented", "what": "network live"}"#), network: .live)
+        #expect(report.unimplemented == 1, "\(report.output)")
+        #expect(report.results.first?.failure?.message.contains("does not implement network live") == true, "\(report.output)")
     }
 }

@@ -17,7 +17,7 @@ func temporaryScenario(_ text: String, name: String = "t") -> String {
     let dir = FileManager.default.temporaryDirectory.appendingPathComponent("passim-tests-\(UUID().uuidString)")
     try? FileManager.default.createDirectory(at: dir, withIntermediateDirectories: true)
     let path = dir.appendingPathComponent("\(name).scenario").path
-    FileManager.default.createFile(atPath: path, contents: Data(text.utf8))
+    _ = FileManager.default.createFile(atPath: path, contents: Data(text.utf8))
     return path
 }
 

@@ -7,12 +7,19 @@ the engine. Scope: startup (setRequestor, setOptions, the call queue), classic a
 (getAuthentication, checkAuthentication, setSelectedProvider, handleExternalURL), getSelectedProvider
 and cancel. Anything else is answered with `unimplemented`.
 
+Both networks of the protocol: on the harness network a request is a `request` line and its answer a
+`response` message; on the live network (`--live`) the port sends each request itself with
+http.client to the loopback listener `hello.hosts` names, reports it as `fetched`, and hands the
+kept answer to the engine when the harness writes `deliver`. Only the transport differs.
+
 Standard library only. The behaviour follows the project's BEHAVIOR.md and the choices of
 docs/CONFORMANCE.md; the comments say why where the code alone would not.
 """
 
 import hashlib
+import http.client
 import json
+import socket
 import sys
 import traceback
 import urllib.parse
@@ -274,6 +281,138 @@ class HTTPResult:
 
 
 # ----------------------------------------------------------------------------------------------
+# Transports: how a request leaves the engine and how its answer comes back (PORTING.md)
+
+class HarnessTransport:
+    """The harness network: a request is a `request` line, its answer a later `response` message."""
+
+    def begin(self, message):
+        pass  # the harness adds the device's cookies itself
+
+    def send(self, app, request_id, method, url, headers, body):
+        """The line that stands for the request in the port's answer."""
+        return {"type": "request", "app": app, "id": request_id, "method": method, "url": url,
+                "headers": headers, "body": body}
+
+    def answer(self, message, app, request_id):
+        """The HTTPResult a `response` (or `deliver`) message hands the engine."""
+        if message.get("type") != "response":
+            raise ProtocolError("a %s message on the harness network" % message.get("type"))
+        return HTTPResult.from_message(message)
+
+
+class LiveTransport:
+    """The live network: the port sends each request itself, at once, over loopback HTTP.
+
+    The answer is kept until the harness says, in virtual time, that it arrives (`deliver`); only
+    then does the engine see it, through the same HTTPResult a `response` message would give.
+    """
+
+    def __init__(self, hosts, fetch_timeout_ms):
+        self.hosts = hosts                        # world origin -> (loopback host, port)
+        self.timeout = fetch_timeout_ms / 1000.0  # real seconds, per socket operation
+        self.cookies = {}                         # the current message's: authority -> Cookie value
+        self.answers = {}                         # (app, request id) -> answer shaped as a `response`
+
+    @staticmethod
+    def from_hello(hello):
+        hosts = hello.get("hosts")
+        if not isinstance(hosts, dict):
+            raise ProtocolError("a live hello needs a `hosts` object")
+        table = {}
+        for world, loopback in hosts.items():
+            parts = urllib.parse.urlsplit(loopback) if isinstance(loopback, str) else None
+            if parts is None or parts.scheme != "http" or not parts.hostname:
+                raise ProtocolError("hosts[%r] must be an http:// loopback origin, not %r" % (world, loopback))
+            try:
+                port = parts.port or 80
+            except ValueError:
+                raise ProtocolError("hosts[%r] has an invalid port: %r" % (world, loopback)) from None
+            table[LiveTransport.origin(world)] = (parts.hostname, port)
+        timeout = hello.get("fetchTimeout", 10_000)
+        if isinstance(timeout, bool) or not isinstance(timeout, (int, float)) or timeout <= 0:
+            raise ProtocolError("fetchTimeout must be a positive number of milliseconds")
+        return LiveTransport(table, timeout)
+
+    @staticmethod
+    def origin(url):
+        # Scheme and host compare case-insensitively; the port stays as written.
+        parts = urllib.parse.urlsplit(url)
+        return parts.scheme.lower() + "://" + parts.netloc.lower()
+
+    def begin(self, message):
+        cookies = message.get("cookies", {})
+        if not isinstance(cookies, dict) or not all(isinstance(v, str) for v in cookies.values()):
+            raise ProtocolError("`cookies` must map hosts to Cookie header values")
+        self.cookies = cookies
+
+    def send(self, app, request_id, method, url, headers, body):
+        answer = self.fetch(method, url, headers, body)
+        self.answers[(app, request_id)] = answer
+        line = {"type": "fetched", "app": app, "id": request_id, "method": method, "url": url}
+        for field in ("status", "error", "timeout"):
+            if field in answer:
+                line[field] = answer[field]
+        return line
+
+    def answer(self, message, app, request_id):
+        if message.get("type") != "deliver":
+            raise ProtocolError("a %s message on the live network" % message.get("type"))
+        stored = self.answers.pop((app, request_id), None)
+        if stored is None:
+            raise ProtocolError("deliver for unknown request id %d of app %r" % (request_id, app))
+        return HTTPResult.from_message(stored)
+
+    def fetch(self, method, url, headers, body):
+        """Sends one request like curl's --connect-to: to the loopback listener, with the world's Host."""
+        parts = urllib.parse.urlsplit(url)
+        target = self.hosts.get(self.origin(url))
+        if target is None:
+            return {"error": "could not resolve host"}  # not on this network: nothing is connected
+        path = (parts.path or "/") + ("?" + parts.query if parts.query else "")
+        data = body.encode("utf-8")
+        connection = http.client.HTTPConnection(target[0], target[1], timeout=self.timeout)
+        try:
+            connection.putrequest(method, path, skip_host=True, skip_accept_encoding=True)
+            connection.putheader("Host", parts.netloc)
+            if self.cookies.get(parts.netloc):
+                connection.putheader("Cookie", self.cookies[parts.netloc])
+            for name, value in headers:
+                connection.putheader(name, value)
+            if data or method.upper() in ("POST", "PUT", "PATCH"):
+                connection.putheader("Content-Length", str(len(data)))
+            connection.endheaders(data or None)
+            response = connection.getresponse()
+            payload = response.read()
+            return {"status": response.status, "headers": [[k, v] for k, v in response.getheaders()],
+                    "body": payload.decode("utf-8", errors="replace")}
+        except ConnectionRefusedError:
+            return {"error": "connection refused"}
+        except (socket.timeout, TimeoutError):
+            return {"timeout": True}
+        except socket.gaierror:
+            return {"error": "could not resolve host"}
+        except http.client.HTTPException as error:
+            return {"error": "invalid HTTP answer: %s" % (str(error) or type(error).__name__)}
+        except OSError as error:
+            return {"error": "connection failed: %s" % (error.strerror or error)}
+        except ValueError as error:
+            # http.client refuses header names or values it cannot send (a newline in an option).
+            return {"error": "request not sendable: %s" % error}
+        finally:
+            connection.close()
+
+
+def transport_for(hello):
+    network = hello.get("network", "harness")
+    if network == "harness":
+        return HarnessTransport()
+    if network == "live":
+        return LiveTransport.from_hello(hello)
+    raise Unimplemented("network %r" % network)
+
+
+# ----------------------------------------------------------------------------------------------
 # Device and per-app state
 
 class Device:
@@ -404,9 +543,10 @@ class TokenStore:
 class AppEngine:
     """One app's AccessEnabler. Each handler appends protocol messages to `self.out`."""
 
-    def __init__(self, name, device):
+    def __init__(self, name, device, transport):
         self.name = name
         self.device = device
+        self.transport = transport  # the network of the run: harness or live
         self.out = []
         self.options = []          # [(key, value)] in the order they were first set
         self.signed_requestor_id = None
@@ -444,8 +584,8 @@ class AppEngine:
         for key, value in self.options:
             if key != "handleSVC":
                 headers.append([key, value if isinstance(value, str) else json_text(value)])
-        self.out.append({"type": "request", "app": self.name, "id": request_id, "method": method,
-                         "url": url, "headers": headers, "body": body})
+        # On the live network this sends it now and reports `fetched` in the place of `request`.
+        self.out.append(self.transport.send(self.name, request_id, method, url, headers, body))
         self.requests[request_id] = purpose
         if deadline:
             self.start_timer(("request", request_id), now + self.device.request_timeout)
@@ -742,6 +882,7 @@ class Port:
     def __init__(self, output):
         self.output = output
         self.device = None
+        self.transport = None
         self.apps = {}
 
     def write(self, message):
@@ -755,7 +896,7 @@ class Port:
         if self.device is None:
             raise ProtocolError("a %s message before hello" % message.get("type"))
         if name not in self.apps:
-            self.apps[name] = AppEngine(name, self.device)
+            self.apps[name] = AppEngine(name, self.device, self.transport)
         return self.apps[name]
 
     def handle_line(self, line):
@@ -782,15 +923,17 @@ class Port:
         if kind == "hello":
             if message.get("protocol") != PROTOCOL_VERSION:
                 raise ProtocolError("this port speaks protocol %d only" % PROTOCOL_VERSION)
-            self.device = Device(message)
+            transport = transport_for(message)
+            self.device, self.transport, self.apps = Device(message), transport, {}
             self.write({"type": "ready", "protocol": PROTOCOL_VERSION, "implementation": IMPLEMENTATION})
             return
-        if kind not in ("call", "response", "timer", "picker"):
+        if kind not in ("call", "response", "deliver", "timer", "picker"):
             raise ProtocolError("unknown message type %r" % kind)
         engine = self.engine(message)
         now = message.get("now")
         if not isinstance(now, int):
             raise ProtocolError("message without an integer `now`")
+        self.transport.begin(message)
         engine.out = []
         if kind == "call" and message.get("call") == "setRequestor":
             # setRequestor replaces the app's authN token with the shared store's; reading the store
@@ -802,8 +945,9 @@ class Port:
             if not isinstance(call, str):
                 raise ProtocolError("call without a call name")
             engine.handle_call(call, args if isinstance(args, dict) else {}, now)
-        elif kind == "response":
-            engine.handle_response(self.integer(message, "id"), HTTPResult.from_message(message), now)
+        elif kind in ("response", "deliver"):
+            request_id = self.integer(message, "id")
+            engine.handle_response(request_id, self.transport.answer(message, engine.name, request_id), now)
         elif kind == "timer":
             engine.handle_timer(self.integer(message, "id"), now)
         else:

@@ -4,10 +4,14 @@ Run: python3 -m unittest discover -s Fixtures/ports/python
 """
 
 import hashlib
+import http.server
 import json
 import os
+import socket
 import subprocess
 import sys
+import threading
+import time
 import unittest
 
 PORT = os.path.join(os.path.dirname(os.path.abspath(__file__)), "port.py")
@@ -329,6 +333,202 @@ class RobustnessTests(PortTestCase):
         answer = self.port.send(call("getSelectedProvider", app="other"))
         self.assertEqual(callbacks(answer), [("selectedProvider", [None])])
         self.assertEqual(answer[0]["app"], "other")
+
+
+# ----------------------------------------------------------------------------------------------
+# The live network: the port sends its requests itself to a loopback server started by the test.
+
+class RecordingHandler(http.server.BaseHTTPRequestHandler):
+    """Serves a tiny SP and records what each request carried."""
+
+    def do_GET(self):
+        self.answer()
+
+    def do_POST(self):
+        self.answer()
+
+    def answer(self):
+        length = int(self.headers.get("Content-Length") or 0)
+        body = self.rfile.read(length).decode("utf-8") if length else ""
+        self.server.seen.append({"method": self.command, "path": self.path, "host": self.headers.get("Host"),
+                                 "cookie": self.headers.get("Cookie"), "headers": dict(self.headers.items()),
+                                 "body": body})
+        if self.path.startswith("/slow"):
+            time.sleep(0.5)  # a silent host: read, never answered (the port gives up first)
+            return
+        routes = {"/config/REQ1": CONFIG.format(mvpd_xml("Comcast", "Xfinity")),
+                  "/sessionDevice": session_device(token_xml())}
+        text = routes.get(self.path.split("?")[0])
+        payload = (text if text is not None else "unknown").encode("utf-8")
+        self.send_response(200 if text is not None else 404)
+        self.send_header("Content-Type", "application/xml")
+        self.send_header("Content-Length", str(len(payload)))
+        self.end_headers()
+        self.wfile.write(payload)
+
+    def log_message(self, *args):
+        pass  # keep the test output clean
+
+
+def closed_port():
+    """A loopback port nothing listens on (bound, then released)."""
+    with socket.socket() as s:
+        s.bind(("127.0.0.1", 0))
+        return s.getsockname()[1]
+
+
+class LiveTests(PortTestCase):
+    def setUp(self):
+        super().setUp()
+        self.server = http.server.ThreadingHTTPServer(("127.0.0.1", 0), RecordingHandler)
+        self.server.seen = []
+        self.thread = threading.Thread(target=self.server.serve_forever, args=(0.05,), daemon=True)
+        self.thread.start()
+        self.origin = "http://127.0.0.1:%d" % self.server.server_address[1]
+
+    def tearDown(self):
+        self.server.shutdown()
+        self.server.server_close()
+        super().tearDown()
+
+    def live_hello(self, hosts=None, fetch_timeout=5000):
+        answer = self.port.send({"type": "hello", "protocol": 1, "network": "live", "apps": ["app"],
+                                 "platform": "ios", "device": "mobile", "defaultServiceProvider": SP,
+                                 "svcScheme": None, "hosts": {SP: self.origin} if hosts is None else hosts,
+                                 "fetchTimeout": fetch_timeout})
+        self.assertEqual(answer[0]["type"], "ready")
+        return answer
+
+    def send(self, message, now=T0, cookies=None):
+        message = dict(message)
+        message["cookies"] = cookies or {}
+        return self.port.send(message, now)
+
+    def deliver(self, request_id, now=T0 + 40, cookies=None):
+        return self.send({"type": "deliver", "app": "app", "id": request_id}, now, cookies)
+
+    def test_set_requestor_fetches_at_once_and_completes_only_on_deliver(self):
+        self.live_hello()
+        answer = self.send(call("setRequestor", requestorID="REQ1", serviceProviders=None),
+                           cookies={"sp.auth.test": "JSESSIONID=abc", "idp.test": "other=1"})
+        self.assertEqual([m["type"] for m in answer], ["fetched", "timer", "idle"])
+        self.assertEqual(answer[0], {"type": "fetched", "app": "app", "id": 1, "method": "GET",
+                                     "url": SP + "/config/REQ1", "status": 200})
+        self.assertEqual(len(self.server.seen), 1)
+        seen = self.server.seen[0]
+        self.assertEqual((seen["method"], seen["path"]), ("GET", "/config/REQ1"))
+        self.assertEqual(seen["host"], "sp.auth.test")
+        self.assertEqual(seen["cookie"], "JSESSIONID=abc")
+        self.assertEqual(seen["headers"].get("Accept"), "application/xml")
+        # Nothing reaches the engine before the harness says the answer arrives.
+        self.assertEqual(callbacks(self.send(call("getSelectedProvider"))), [("selectedProvider", [None])])
+        answer = self.deliver(1)
+        self.assertEqual(callbacks(answer), [("setRequestorComplete", [1])])
+        self.assertEqual(of_type(answer, "cancel-timer")[0]["id"], 1)
+        self.assertEqual(of_type(answer, "request") + of_type(answer, "fetched"), [])
+
+    def test_no_cookie_header_without_cookies_for_that_host(self):
+        self.live_hello()
+        self.send(call("setRequestor", requestorID="REQ1", serviceProviders=None), cookies={"idp.test": "x=1"})
+        self.assertIsNone(self.server.seen[0]["cookie"])
+
+    def test_host_keeps_the_port_of_the_world_url(self):
+        self.live_hello(hosts={"https://sp.test:8443": self.origin})
+        answer = self.send(call("setRequestor", requestorID="REQ1", serviceProviders=["https://sp.test:8443"]),
+                           cookies={"sp.test:8443": "s=1", "sp.test": "wrong=1"})
+        self.assertEqual(of_type(answer, "fetched")[0]["url"], "https://sp.test:8443/config/REQ1")
+        self.assertEqual((self.server.seen[0]["host"], self.server.seen[0]["cookie"]), ("sp.test:8443", "s=1"))
+
+    def test_login_posts_session_device_with_body_options_and_cookies(self):
+        self.live_hello()
+        self.send(call("setOptions", options={"visitorID": "v-1"}))
+        self.send(call("setRequestor", requestorID="REQ1", serviceProviders=None))
+        self.deliver(1)
+        self.send(call("getAuthentication", T0 + 40, forceAuthn=False, data=None, filter=None))
+        self.send(call("setSelectedProvider", T0 + 40, mvpd="Comcast"))
+        answer = self.send(call("handleExternalURL", T0 + 40, url="adobepass://ios.app"),
+                           T0 + 40, cookies={"sp.auth.test": "JSESSIONID=login"})
+        fetched = of_type(answer, "fetched")[0]
+        self.assertEqual((fetched["method"], fetched["url"], fetched["status"]), ("POST", SP + "/sessionDevice", 200))
+        self.assertEqual(callbacks(answer), [])
+        seen = self.server.seen[-1]
+        self.assertEqual((seen["path"], seen["cookie"]), ("/sessionDevice", "JSESSIONID=login"))
+        self.assertIn("requestor_id=REQ1", seen["body"])
+        self.assertEqual(seen["headers"].get("Content-Type"), "application/x-www-form-urlencoded")
+        self.assertEqual(seen["headers"].get("visitorID"), "v-1")
+        answer = self.deliver(fetched["id"], T0 + 50)
+        self.assertEqual(callbacks(answer)[0], ("setAuthenticationStatus", [1, ""]))
+
+    def test_error_status_is_reported_and_delivered(self):
+        self.live_hello()
+        answer = self.send(call("setRequestor", requestorID="NOPE", serviceProviders=None))
+        self.assertEqual(of_type(answer, "fetched")[0]["status"], 404)
+        self.assertEqual(callbacks(self.deliver(1)), [("setRequestorComplete", [0])])
+
+    def test_origin_missing_from_hosts_does_not_resolve(self):
+        self.live_hello()
+        answer = self.send(call("setRequestor", requestorID="REQ1", serviceProviders=["https://elsewhere.test"]))
+        self.assertEqual(of_type(answer, "fetched")[0],
+                         {"type": "fetched", "app": "app", "id": 1, "method": "GET",
+                          "url": "https://elsewhere.test/config/REQ1", "error": "could not resolve host"})
+        self.assertEqual(self.server.seen, [])
+        self.assertEqual(callbacks(self.deliver(1, T0)), [("setRequestorComplete", [0])])
+
+    def test_refused_connection(self):
+        self.live_hello(hosts={SP: "http://127.0.0.1:%d" % closed_port()})
+        answer = self.send(call("setRequestor", requestorID="REQ1", serviceProviders=None))
+        fetched = of_type(answer, "fetched")[0]
+        self.assertEqual(fetched["error"], "connection refused")
+        self.assertNotIn("status", fetched)
+        self.assertEqual(callbacks(self.deliver(1, T0)), [("setRequestorComplete", [0])])
+
+    def test_no_answer_within_fetch_timeout(self):
+        self.live_hello(fetch_timeout=200)
+        answer = self.send(call("setRequestor", requestorID="REQ1", serviceProviders=[SP + "/slow"]))
+        fetched = of_type(answer, "fetched")[0]
+        self.assertEqual((fetched["url"], fetched.get("timeout")), (SP + "/slow/config/REQ1", True))
+        # The engine's own virtual deadline ends the configuration, as on the harness network.
+        timer = of_type(answer, "timer")[0]
+        answer = self.send({"type": "timer", "app": "app", "id": timer["id"]}, timer["at"])
+        self.assertEqual(callbacks(answer), [("setRequestorComplete", [0])])
+
+    def test_several_sps_are_fetched_in_the_order_reported(self):
+        self.live_hello(hosts={SP: self.origin, "https://sp2.test": self.origin})
+        answer = self.send(call("setRequestor", requestorID="REQ1", serviceProviders=["https://sp2.test", SP]))
+        self.assertEqual([m["url"] for m in of_type(answer, "fetched")],
+                         ["https://sp2.test/config/REQ1", SP + "/config/REQ1"])
+        self.assertEqual([s["host"] for s in self.server.seen], ["sp2.test", "sp.auth.test"])
+        self.assertEqual(callbacks(self.deliver(2)), [])
+        self.assertEqual(callbacks(self.deliver(1)), [("setRequestorComplete", [1])])
+
+    def test_deliver_for_an_unknown_id_is_an_error(self):
+        self.live_hello()
+        self.assertEqual(self.deliver(7)[0]["type"], "error")
+        self.send(call("setRequestor", requestorID="REQ1", serviceProviders=None))
+        self.deliver(1)
+        self.assertEqual(self.deliver(1)[0]["type"], "error")  # an answer is delivered once
+        self.assertEqual(self.send(call("getSelectedProvider"))[-1]["type"], "idle")
+
+    def test_response_on_the_live_network_is_an_error(self):
+        self.live_hello()
+        self.send(call("setRequestor", requestorID="REQ1", serviceProviders=None))
+        answer = self.send({"type": "response", "app": "app", "id": 1, "status": 200, "headers": [], "body": ""})
+        self.assertEqual(answer[0]["type"], "error")
+
+    def test_deliver_on_the_harness_network_is_an_error(self):
+        self.hello()
+        self.port.send(call("setRequestor", requestorID="REQ1", serviceProviders=None))
+        self.assertEqual(self.deliver(1)[0]["type"], "error")
+
+    def test_bad_live_hello(self):
+        answer = self.port.send({"type": "hello", "protocol": 1, "network": "live", "apps": ["app"],
+                                 "defaultServiceProvider": SP, "hosts": {SP: "ftp://127.0.0.1:1"}, "fetchTimeout": 100})
+        self.assertEqual(answer[0]["type"], "error")
+        answer = self.port.send({"type": "hello", "protocol": 1, "network": "carrier-pigeon", "apps": ["app"]})
+        self.assertEqual(answer[0]["type"], "unimplemented")
+        self.live_hello()
+        answer = self.port.send(dict(call("getSelectedProvider"), cookies=["not", "an", "object"]))
+        self.assertEqual(answer[0]["type"], "error")
 
 
 if __name__ == "__main__":
