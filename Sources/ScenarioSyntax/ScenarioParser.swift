@@ -106,6 +106,12 @@ struct FileParser {
                     ScenarioLimits.exceeded("line longer than \(ScenarioLimits.lineLength) characters", limit: "line-length"),
                     at: ScenarioLimits.lineLength)
             }
+            // Raw control characters never reach a statement: a step's text is echoed in reports, and
+            // ESC or CR there would drive the reader's terminal. A string can still hold one, escaped.
+            if let index = scalars.firstIndex(where: { ($0.value < 0x20 && $0 != "\t") || $0.value == 0x7F }) {
+                let hex = String(scalars[index].value, radix: 16, uppercase: true)
+                throw cursor.diagnostic("control character U+\(String(repeating: "0", count: 4 - hex.count) + hex) (in a string, write it as \\u{\(hex)})", at: index)
+            }
             cursors.append(cursor)
         }
         return cursors

@@ -127,7 +127,7 @@ import Testing
         let text = d.description
         #expect(!text.unicodeScalars.contains { $0.value < 0x20 && $0 != "\n" }, "\(text.debugDescription)")
         let lines = text.split(separator: "\n", omittingEmptySubsequences: false).map(String.init)
-        #expect(lines[0].hasSuffix(#"control-chars.scenario:3:21: unexpected '\u{1B}' (expected a value)"#), "\(lines[0])")
+        #expect(lines[0].hasSuffix(#"control-chars.scenario:3:21: control character U+001B (in a string, write it as \u{1B})"#), "\(lines[0])")
         #expect(lines[1] == #"> handleExternalURL(\u{1B}[2J\u{7}\u{0}\u{D}x)"#)
         #expect(lines[2] == String(repeating: " ", count: 20) + "^")
     }

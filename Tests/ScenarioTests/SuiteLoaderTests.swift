@@ -71,7 +71,7 @@ import Testing
         ("arity-extra.scenario", ":5:24: unexpected argument '\"REQ2\"' for setRequestor"),
         ("arg-type.scenario", ":6:21: getAuthentication's forceAuthn takes true or false"),
         ("sp-not-a-url.scenario", ":2:9: invalid SP URL \"not a url at all\""),
-        ("control-chars.scenario", ":3:21: unexpected '\\u{1B}' (expected a value)"),
+        ("control-chars.scenario", ":3:21: control character U+001B (in a string, write it as \\u{1B})"),
     ])
     func aHostileFileIsAnErrorOfTheFile(_ name: String, _ expected: String) {
         let report = SuiteRun().run(paths: [Self.hostile + name])
