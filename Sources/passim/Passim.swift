@@ -175,9 +175,12 @@ struct Record: ParsableCommand {
     @Flag(help: "Rewrite every < line, even one whose pattern still matches.")
     var fresh = false
 
+    @Flag(help: "Accept a folder that holds no .scenario file (by default it is an error, exit 2).")
+    var allowEmpty = false
+
     func run() throws {
         let files: [String]
-        do { files = try SuiteLoader.files(in: paths) } catch { throw Terminal.fail("passim: \(error)", status: 2) }
+        do { files = try SuiteLoader.files(in: paths, allowEmpty: allowEmpty) } catch { throw Terminal.fail("passim: \(error)", status: 2) }
         if let refusal = SuiteUpdate.refusal() { throw Terminal.fail(refusal, status: 1) }
         let outcome = SuiteUpdate.record(files, recorder: Recorder(fresh: fresh))
         Terminal.write(outcome.errors, to: FileHandle.standardError)
