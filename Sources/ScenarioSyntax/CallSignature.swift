@@ -109,13 +109,20 @@ struct CallSignature {
             }
             let argument = remaining.remove(at: i)
             if !CallSignature.fits(argument.value, p.kind) {
-                return ("\(call.name)'s \(p.name) takes \(p.kind.what), not \(argument.value)", argument)
+                return ("\(call.name)'s \(p.name) takes \(p.kind.what), not \(CallSignature.brief(argument.value))", argument)
             }
         }
         if let extra = remaining.first {
-            return ("unexpected argument '\(extra)' for \(call.name)" + expected, extra)
+            return ("unexpected argument '\(CallSignature.brief(extra))' for \(call.name)" + expected, extra)
         }
         return nil
+    }
+
+    /// An argument as written, cut short: the line shown under the message has all of it.
+    static func brief(_ written: some CustomStringConvertible) -> String {
+        let text = written.description
+        guard text.unicodeScalars.count > 60 else { return text }
+        return String(String.UnicodeScalarView(text.unicodeScalars.prefix(59))) + "…"
     }
 
     /// Whether `value` can be of `kind`; a `$name` may be anything until the run binds it.

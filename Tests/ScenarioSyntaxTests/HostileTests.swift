@@ -132,6 +132,15 @@ import Testing
         #expect(lines[2] == String(repeating: " ", count: 20) + "^")
     }
 
+    @Test func aLongLineIsShownAsAWindowWithTheCaretUnderTheColumn() throws {
+        let d = try #require(diagnostic("scenario \"t\"\n> handleExternalURL(\"" + String(repeating: "x", count: 5_000) + "\", 7)"))
+        let lines = d.description.split(separator: "\n").map { Array($0.unicodeScalars) }
+        #expect(lines[1].count <= 202)
+        let caret = try #require(lines[2].firstIndex(of: "^"))
+        #expect(lines[1][caret] == "7")
+        #expect(lines[1].first == "…")
+    }
+
     @Test func aCaretAfterAnEscapeCountsTheEscapedWidth() {
         let d = Diagnostic(location: loc(1, 3), message: "bad \u{1B}[31mred", lineText: "\u{7}\u{1B}x")
         #expect(d.description == "t.scenario:1:3: bad \\u{1B}[31mred\n\\u{7}\\u{1B}x\n           ^")

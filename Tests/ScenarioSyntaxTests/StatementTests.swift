@@ -229,6 +229,8 @@ import Testing
         ("> checkPreauthorizedResources(\"r\")", "t.scenario:6:31: checkPreauthorizedResources's resources takes a list of strings, not \"r\""),
         ("> setOptions([1])", "t.scenario:6:14: setOptions's options takes a dictionary, not [1]"),
         ("> setSelectedProvider(true)", "t.scenario:6:23: setSelectedProvider's mvpd takes an MVPD id or nil, not true"),
+        ("> logout(\"" + String(repeating: "y", count: 3_000) + "\")",
+         "t.scenario:6:10: unexpected argument '\"" + String(repeating: "y", count: 58) + "…' for logout (expected logout())\n"),
     ])
     func callArgumentsAreCheckedWhenParsed(_ line: String, _ expected: String) {
         let d = diagnostic(preamble + "\n" + line)
