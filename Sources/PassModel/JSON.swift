@@ -18,11 +18,12 @@ extension Value {
         return out
     }
 
-    /// Parses one JSON value (any type at top level). Containers nested deeper than `maxDepth`,
+    /// Parses one JSON value (any type at top level). Containers nested deeper than `maxDepth` (at
+    /// most `JSONLimits.depth`: a caller may lower it, never raise it),
     /// numbers with a fraction or exponent, integers outside `Int`, duplicate keys in one object,
     /// invalid escapes and unpaired surrogates are refused.
-    public init(jsonText: String, maxDepth: Int = 64) throws(JSONError) {
-        var parser = JSONParser(Array(jsonText.utf8), maxDepth: maxDepth)
+    public init(jsonText: String, maxDepth: Int = JSONLimits.depth) throws(JSONError) {
+        var parser = JSONParser(Array(jsonText.utf8), maxDepth: min(maxDepth, JSONLimits.depth))
         self = try parser.parseDocument()
     }
 
@@ -75,8 +76,7 @@ extension Value {
     }
 }
 
-/// An iterative parser: containers live on an explicit stack, so even a caller-chosen huge
-/// `maxDepth` cannot overflow the call stack.
+/// An iterative parser: containers live on an explicit stack, so parsing itself never recurses.
 private struct JSONParser {
     private enum Frame {
         case list([Value])
@@ -108,7 +108,7 @@ private struct JSONParser {
             var value: Value
             switch bytes[i] {
             case UInt8(ascii: "["), UInt8(ascii: "{"):
-                guard stack.count < maxDepth else { throw error("nesting deeper than \(maxDepth) levels") }
+                guard stack.count < maxDepth else { throw error("value nested deeper than \(maxDepth) levels (limit: json-depth)") }
                 let isList = bytes[i] == UInt8(ascii: "[")
                 i += 1
                 skipSpace()

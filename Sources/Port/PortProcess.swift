@@ -6,20 +6,22 @@ import Glibc
 import Darwin
 #endif
 
-/// A port's process: `/bin/sh -c COMMAND` with its standard input and output as line pipes and its
-/// standard error kept in a file (its tail is shown when a scenario fails). Every read has a deadline,
-/// so a silent or stuck port never hangs the harness.
+/// A port's process: `/bin/sh -c COMMAND` with its standard input and output as line pipes and the
+/// tail of its standard error kept (shown when a scenario fails). Every read has a deadline, so a
+/// silent or stuck port never hangs the harness.
 ///
-/// Spawned with `posix_spawn` in a process group of its own rather than with Foundation's `Process`:
-/// the shell may fork the port instead of exec'ing it, and only killing the group stops both (a
-/// `Process` waits for the shell's orphaned child). The harness's pipe ends are close-on-exec, so the
-/// ports of scenarios run at once (`--jobs`) never hold each other's pipes open.
+/// Spawned with `posix_spawn` in a session of its own rather than with Foundation's `Process`: the
+/// shell may fork the port instead of exec'ing it, and a port may start helpers or daemons; `close`
+/// ends all of them (see `endEverything`). The harness's pipe ends are close-on-exec, so the ports of
+/// scenarios run at once (`--jobs`) never hold each other's pipes open.
 final class PortProcess {
     private let pid: pid_t
     /// The harness's ends: the port's standard input (write) and output (read).
     private var inputFD: Int32
     private let outputFD: Int32
-    private let errorPath: String
+    private let stderrTail: StderrTail
+    /// `NAME=VALUE` put in the port's environment, unique to this port: its descendants inherit it.
+    private let marker: String
     private var buffer: [UInt8] = []
     private var closed = false
     /// `waitpid`'s status once the shell has exited.
@@ -39,32 +41,34 @@ final class PortProcess {
         return unsafeBitCast(symbol, to: CloseFrom.self)
     }()
 
+    /// glibc's `POSIX_SPAWN_SETSID` (2.26+), declared only under `_GNU_SOURCE`.
+    private static let spawnSetSID: Int16 = 0x80
+
     init(command: String) throws(PortError) {
         _ = PortProcess.ignorePipeSignal
-        errorPath = FileManager.default.temporaryDirectory
-            .appendingPathComponent("passim-port-\(UUID().uuidString).stderr").path
+        marker = "PASSIM_PORT_INSTANCE=" + UUID().uuidString
         // Pipes are made and marked close-on-exec under one lock with the spawn, so a port started at
         // the same moment on another thread never inherits them (glibc's pipe2 is not in Swift's Glibc).
         PortProcess.spawning.lock()
         defer { PortProcess.spawning.unlock() }
-        var input: [Int32] = [-1, -1], output: [Int32] = [-1, -1]
+        var input: [Int32] = [-1, -1], output: [Int32] = [-1, -1], error: [Int32] = [-1, -1]
         guard pipe(&input) == 0 else { throw PortError("cannot make a pipe: \(String(cString: strerror(errno)))") }
         guard pipe(&output) == 0 else {
             Glibc.close(input[0]); Glibc.close(input[1])
             throw PortError("cannot make a pipe: \(String(cString: strerror(errno)))")
         }
-        for fd in input + output { _ = fcntl(fd, F_SETFD, FD_CLOEXEC) }
-        let errorFD = open(errorPath, O_WRONLY | O_CREAT | O_TRUNC | O_CLOEXEC, 0o600)
-        defer {
-            Glibc.close(input[0]); Glibc.close(output[1])
-            if errorFD >= 0 { Glibc.close(errorFD) }
+        guard pipe(&error) == 0 else {
+            (input + output).forEach { _ = Glibc.close($0) }
+            throw PortError("cannot make a pipe: \(String(cString: strerror(errno)))")
         }
+        for fd in input + output + error { _ = fcntl(fd, F_SETFD, FD_CLOEXEC) }
+        defer { Glibc.close(input[0]); Glibc.close(output[1]); Glibc.close(error[1]) }
         var actions = posix_spawn_file_actions_t()
         posix_spawn_file_actions_init(&actions)
         defer { posix_spawn_file_actions_destroy(&actions) }
         posix_spawn_file_actions_adddup2(&actions, input[0], 0)
         posix_spawn_file_actions_adddup2(&actions, output[1], 1)
-        if errorFD >= 0 { posix_spawn_file_actions_adddup2(&actions, errorFD, 2) }
+        posix_spawn_file_actions_adddup2(&actions, error[1], 2)
         // The port gets standard input, output and error only. Sockets of this process are not all
         // close-on-exec (SwiftNIO's are not): a port holding a copy of a live server's listener would
         // keep a host "down" listening, and stop it from listening again once "up".
@@ -72,24 +76,26 @@ final class PortProcess {
         var attributes = posix_spawnattr_t()
         posix_spawnattr_init(&attributes)
         defer { posix_spawnattr_destroy(&attributes) }
-        posix_spawnattr_setflags(&attributes, Int16(POSIX_SPAWN_SETPGROUP))
-        posix_spawnattr_setpgroup(&attributes, 0)
+        // A session of its own (whose id is the shell's pid, also its process group): what the port
+        // starts stays in it unless it calls setsid itself; see `endEverything`.
+        posix_spawnattr_setflags(&attributes, PortProcess.spawnSetSID)
 
         let arguments = ["/bin/sh", "-c", command].map { (text: String) -> UnsafeMutablePointer<CChar>? in strdup(text) }
         let environment = ProcessInfo.processInfo.environment.map { (key, value) -> UnsafeMutablePointer<CChar>? in
             strdup(key + "=" + value)
-        }
+        } + [strdup(marker)]
         defer { (arguments + environment).forEach { free($0) } }
         var argv = arguments + [nil], envp = environment + [nil]
         var child: pid_t = 0
         let spawned = posix_spawn(&child, "/bin/sh", &actions, &attributes, &argv, &envp)
         guard spawned == 0 else {
-            Glibc.close(input[1]); Glibc.close(output[0])
+            Glibc.close(input[1]); Glibc.close(output[0]); Glibc.close(error[0])
             throw PortError("cannot start the port (\(command)): \(String(cString: strerror(spawned)))")
         }
         pid = child
         inputFD = input[1]
         outputFD = output[0]
+        stderrTail = StderrTail(fd: error[0])
     }
 
     /// Waits up to a second for the shell to exit (polling: the harness has no child-exit events).
@@ -155,8 +161,8 @@ final class PortProcess {
                 throw PortError(exitText)
             }
             buffer += chunk[..<n]
-            if buffer.count > PortProcess.maxLine, !buffer.contains(0x0A) {
-                throw PortError("the port wrote a line over \(PortProcess.maxLine) bytes")
+            if buffer.count > PortLimits.lineBytes, !buffer.contains(0x0A) {
+                throw PortError("the port wrote a line over \(PortLimits.lineBytes) bytes (limit: port-line-bytes)")
             }
         }
     }
@@ -170,8 +176,6 @@ final class PortProcess {
         return try? readLine(timeout: Millis(100))
     }
 
-    static let maxLine = 16 << 20
-
     private var exitText: String {
         guard !isRunning, let status = exitStatus else { return "the port closed its standard output" }
         // waitpid's status: the low 7 bits are the signal that ended it, else the exit code is in bits 8-15.
@@ -181,25 +185,84 @@ final class PortProcess {
 
     /// The last lines the port wrote to its standard error.
     func errorTail(lines: Int = 10) -> String {
-        guard let data = FileManager.default.contents(atPath: errorPath) else { return "" }
-        let text = String(decoding: data.suffix(8192), as: UTF8.self)
+        let text = String(decoding: stderrTail.tail().suffix(8192), as: UTF8.self)
         return text.split(separator: "\n", omittingEmptySubsequences: false).suffix(lines).joined(separator: "\n")
     }
 
-    /// Closes its input, gives it a second to exit, then kills its whole process group.
+    /// Bytes of standard error held (never over `PortLimits.stderrBytes`).
+    var errorBytesKept: Int { stderrTail.count }
+
+    /// Closes its input, gives it a second to exit, then ends everything it started.
     func close() {
         guard !closed else { return }
         closed = true
         Glibc.close(inputFD)
         waitForExit()
-        // Whatever the shell left behind (a forked port, its children) goes with the group.
-        kill(-pid, SIGKILL)
+        endEverything()
         if isRunning {
             var status: Int32 = 0
             if waitpid(pid, &status, 0) == pid { exitStatus = status }
         }
         Glibc.close(outputFD)
-        try? FileManager.default.removeItem(atPath: errorPath)
+        stderrTail.stop()
+    }
+
+    /// Kills the port's process group, then every process still in its session or carrying its
+    /// marker. The group alone missed a helper the port put in a group of its own; the session
+    /// catches those, but a daemon that double-forks with `setsid` leaves the session too, and only
+    /// the marker it inherited in its environment still ties it to this port (a process that clears
+    /// its environment is beyond reach without cgroups). Processes are found by scanning /proc, the
+    /// only list of them Linux offers; the scan repeats while it finds some, since one may fork
+    /// while its siblings are being killed.
+    private func endEverything() {
+        kill(-pid, SIGKILL)
+        for _ in 0..<10 {
+            let left = PortProcess.processes(inSession: pid, orCarrying: marker)
+            if left.isEmpty { return }
+            for other in left { kill(other, SIGKILL) }
+        }
+    }
+
+    /// Live processes (zombies left out: they are dead, awaiting their parent) whose session is
+    /// `session` or whose environment holds `marker`, this process excepted.
+    static func processes(inSession session: pid_t, orCarrying marker: String) -> [pid_t] {
+        guard let entries = try? FileManager.default.contentsOfDirectory(atPath: "/proc") else { return [] }
+        let own = getpid()
+        let needle = Array(marker.utf8)
+        var found: [pid_t] = []
+        for name in entries {
+            guard let id = pid_t(name), id != own, let stat = readProcFile("/proc/\(name)/stat", limit: 4096) else { continue }
+            // `pid (comm) state ppid pgrp session ...`: comm may hold spaces and parentheses, so
+            // fields are counted after its last ')'.
+            guard let close = stat.lastIndex(of: UInt8(ascii: ")")) else { continue }
+            let fields = stat[(close + 1)...].split(separator: UInt8(ascii: " "))
+            guard fields.count > 3, fields[0].first != UInt8(ascii: "Z") else { continue }
+            if pid_t(String(decoding: fields[3], as: UTF8.self)) == session {
+                found.append(id)
+                continue
+            }
+            if let environ = readProcFile("/proc/\(name)/environ", limit: 1 << 20),
+               environ.split(separator: 0).contains(where: { $0.elementsEqual(needle) }) {
+                found.append(id)
+            }
+        }
+        return found
+    }
+
+    /// A /proc file's bytes (its size reads as 0, so it is read to its end), at most `limit`.
+    private static func readProcFile(_ path: String, limit: Int) -> [UInt8]? {
+        let fd = open(path, O_RDONLY | O_CLOEXEC)
+        guard fd >= 0 else { return nil }
+        defer { Glibc.close(fd) }
+        var out: [UInt8] = []
+        var chunk = [UInt8](repeating: 0, count: 4096)
+        while out.count < limit {
+            let n = chunk.withUnsafeMutableBytes { read(fd, $0.baseAddress, $0.count) }
+            if n < 0, errno == EINTR { continue }
+            if n <= 0 { break }
+            out += chunk[..<n]
+        }
+        return out
     }
 
     deinit { close() }

@@ -9,6 +9,8 @@ struct StepError: Error {
 }
 
 /// Turns a `> call(...)` into an API call, resolving SP names, constants and bound `$names`.
+/// The parser has already checked each call's arguments against `CallSignature` (ScenarioSyntax),
+/// so what fails here is what only a run knows: the value a `$name` was bound to.
 struct CallBuilder {
     var spURLs: [String: String]
     var bindings: Bindings

@@ -26,6 +26,8 @@ public struct SuiteRun {
         public var expectations: Expectations?
         /// ANSI colours in the human output.
         public var color = false
+        /// `--allow-empty`: a folder holding no scenario is not an error.
+        public var allowEmpty = false
         /// Called after each file with (files done, files in all), from any thread.
         public var progress: (@Sendable (Int, Int) -> Void)?
 
@@ -78,7 +80,7 @@ public struct SuiteRun {
     public func run(paths: [String]) -> Report {
         var files: [String]
         do {
-            files = try SuiteLoader.files(in: paths)
+            files = try SuiteLoader.files(in: paths, allowEmpty: options.allowEmpty)
         } catch {
             return Report(output: "", errors: "passim: \(error)\n", status: .unusable, results: [])
         }

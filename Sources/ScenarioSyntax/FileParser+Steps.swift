@@ -38,7 +38,11 @@ extension FileParser {
             guard c.consume(")") else { throw c.diagnostic("expected ',' or ')'", at: c.pos) }
             break
         }
-        return CallSyntax(name: name.text, arguments: arguments, location: c.location(name.start))
+        let syntax = CallSyntax(name: name.text, arguments: arguments, location: c.location(name.start))
+        if isCall, let signature = CallSignature.signature(of: name.text), let problem = signature.problem(of: syntax) {
+            throw c.diagnostic(problem.message, at: (problem.at?.location.column ?? syntax.location.column) - 1)
+        }
+        return syntax
     }
 
     mutating func userStep(_ c: inout LineCursor) throws(Diagnostic) -> Step {

@@ -40,6 +40,8 @@ extension FileParser {
             }
             return .binding(name.text)
         case "[":
+            try enterContainer(c, at: start)
+            defer { valueDepth -= 1 }
             c.advance()
             var items: [ValueSyntax] = []
             while !c.consume("]") {
@@ -50,6 +52,8 @@ extension FileParser {
             }
             return .list(items)
         case "{":
+            try enterContainer(c, at: start)
+            defer { valueDepth -= 1 }
             return .dict(try dictEntries(&c, mode, mvpdFields: false))
         default:
             guard let w = c.word() else { throw c.diagnostic("unexpected '\(c.nextTokenText())' (expected a value)", at: start) }
@@ -77,9 +81,20 @@ extension FileParser {
         c.skipSpaces()
         if c.current == "{" {
             try requirePatterns(mode, c, at: w.start)
+            try enterContainer(c, at: c.pos)
+            defer { valueDepth -= 1 }
             return .mvpd(id: w.text, fields: try dictEntries(&c, mode, mvpdFields: true))
         }
         return .name(w.text)
+    }
+
+    /// Checked before the parser recurses into a container, so the input cannot choose how deep the
+    /// call stack goes (30,000 `[` overflowed it).
+    private mutating func enterContainer(_ c: LineCursor, at index: Int) throws(Diagnostic) {
+        guard valueDepth < ScenarioLimits.valueDepth else {
+            throw c.diagnostic(ScenarioLimits.exceeded("value nested deeper than \(ScenarioLimits.valueDepth) levels", limit: "value-depth"), at: index)
+        }
+        valueDepth += 1
     }
 
     private func requirePatterns(_ mode: ValueMode, _ c: LineCursor, at index: Int) throws(Diagnostic) {

@@ -17,9 +17,15 @@ extension FileParser {
             scenarioLine = c.lineNumber
         case "tags":
             guard let first = c.word() else { throw c.diagnostic("expected at least one tag", at: c.pos) }
-            var tags = [first.text]
-            while !c.atEnd() { tags.append(try c.requireWord("a tag").text) }
-            for tag in tags where !file.tags.contains(tag) { file.tags.append(tag) }
+            var tags = [first]
+            while !c.atEnd() { tags.append(try c.requireWord("a tag")) }
+            // A tag may be repeated (SCENARIO-FORMAT.md); the first occurrence fixes its place.
+            for tag in tags where tagSet.insert(tag.text).inserted {
+                guard file.tags.count < ScenarioLimits.tags else {
+                    throw c.diagnostic(ScenarioLimits.exceeded("more than \(ScenarioLimits.tags) tags", limit: "tags"), at: tag.start)
+                }
+                file.tags.append(tag.text)
+            }
         case "platform":
             let w = try c.requireWord("a platform (ios or tvos)")
             guard let platform = Platform(rawValue: w.text) else {
@@ -56,7 +62,11 @@ extension FileParser {
     mutating func spStatement(_ c: inout LineCursor) throws(Diagnostic) -> WorldStatement {
         let name = try c.name("an SP name")
         try sps.declare(name, in: c)
-        var decl = SPDecl(name: name.text, url: try c.requireString("the SP's URL in quotes").text)
+        let url = try c.requireString("the SP's URL in quotes")
+        if let problem = BaseURL.problem(url.text) {
+            throw c.diagnostic("invalid SP URL \(Value.quote(url.text)): \(problem)", at: url.start)
+        }
+        var decl = SPDecl(name: name.text, url: url.text)
         var options = OptionReader(["latency", "unreachable", "silent"])
         while let option = try options.next(&c) {
             switch option {

@@ -108,6 +108,7 @@ struct LineCursor {
         let start = pos
         pos += 1
         var out = ""
+        var length = 0
         while let c = current {
             switch c {
             case "\"":
@@ -119,6 +120,8 @@ struct LineCursor {
                 out.unicodeScalars.append(c)
                 pos += 1
             }
+            length += 1
+            try checkValueLength(length, "string", at: start)
         }
         throw diagnostic("unterminated string", at: start)
     }
@@ -157,12 +160,15 @@ struct LineCursor {
         let start = pos
         pos += 1
         var body = ""
+        var length = 0
         while let c = current {
             if c == "/" {
                 pos += 1
                 try LineCursor.checkRegex(body, at: start, in: self)
                 return Token(text: body, start: start)
             }
+            length += 1
+            try checkValueLength(length, "regex", at: start)
             if c == "\\", pos + 1 < scalars.count {
                 let next = scalars[pos + 1]
                 if next == "/" {
@@ -178,6 +184,12 @@ struct LineCursor {
             pos += 1
         }
         throw diagnostic("unterminated regex (expected a closing '/')", at: start)
+    }
+
+    private func checkValueLength(_ length: Int, _ what: String, at start: Int) throws(Diagnostic) {
+        guard length <= ScenarioLimits.valueLength else {
+            throw diagnostic(ScenarioLimits.exceeded("\(what) longer than \(ScenarioLimits.valueLength) characters", limit: "value-length"), at: start)
+        }
     }
 
     static func checkRegex(_ body: String, at index: Int, in cursor: LineCursor) throws(Diagnostic) {

@@ -5,10 +5,7 @@ extension ScenarioParser {
     /// met ("a world file has no steps"), before its own syntax is checked, so that message wins.
     public static func parseWorld(_ text: String, path: String) throws(Diagnostic) -> ScenarioFile {
         var parser = FileParser(path: path)
-        let lines = FileParser.split(text)
-        let statementsStart = lines.enumerated().map { index, scalars in
-            LineCursor(file: path, lineNumber: index + 1, scalars: scalars)
-        }
+        let statementsStart = try FileParser.lines(of: text, path: path)
         let declaresScenario = statementsStart.contains { line in
             var c = line
             return !c.atEnd() && c.word()?.text == "scenario"

@@ -17,6 +17,10 @@ public enum ScenarioParser {
             throw unreadable("no such file")
         }
         guard !isDirectory.boolValue else { throw unreadable("it is a directory") }
+        // Refused before reading, so a huge file is never loaded to be refused.
+        if let size = (try? FileManager.default.attributesOfItem(atPath: path))?[.size] as? Int, size > ScenarioLimits.fileBytes {
+            throw unreadable(ScenarioLimits.exceeded("larger than \(ScenarioLimits.fileBytes) bytes", limit: "file-bytes"))
+        }
         guard let data = FileManager.default.contents(atPath: path) else { throw unreadable("permission denied or I/O error") }
         guard let text = String(data: data, encoding: .utf8) else { throw unreadable("not valid UTF-8") }
         return try parse(text, path: path)
@@ -49,6 +53,12 @@ struct FileParser {
     var apps = NameTable(kind: "app")
     /// `$names` bound by an expectation so far: a call may only pass these.
     var bound: Set<String> = []
+    /// Containers the value parser is inside of, against `ScenarioLimits.valueDepth`.
+    var valueDepth = 0
+    /// The tags so far, so a repeated tag is found in constant time (200,000 tags took 68 s).
+    var tagSet: Set<String> = []
+    /// World statements and `app` lines so far, against `ScenarioLimits.worldStatements`.
+    var worldStatementCount = 0
 
     static let headerKeywords = ["scenario", "tags", "platform", "device", "seed", "app", "svc-scheme"]
     static let worldKeywords = ["sp", "mvpd", "user", "requestor", "default-sp"]
@@ -60,9 +70,9 @@ struct FileParser {
     }
 
     mutating func parse(_ text: String) throws(Diagnostic) -> ScenarioFile {
-        let lines = FileParser.split(text)
-        for (index, scalars) in lines.enumerated() {
-            var c = LineCursor(file: file.path, lineNumber: index + 1, scalars: scalars)
+        let lines = try FileParser.lines(of: text, path: file.path)
+        for line in lines {
+            var c = line
             if c.atEnd() {
                 noteBlankOrComment(c)
                 continue
@@ -70,7 +80,7 @@ struct FileParser {
             try parseStatement(&c)
         }
         guard scenarioLine != nil else {
-            let first = lines.first.map { s -> String in var t = ""; t.unicodeScalars.append(contentsOf: s); return t } ?? ""
+            let first = lines.first?.lineText ?? ""
             throw Diagnostic(
                 location: SourceLocation(file: file.path, line: 1, column: 1),
                 message: "missing 'scenario \"title\"' statement", lineText: first)
@@ -78,6 +88,33 @@ struct FileParser {
         let description = descriptionLines.filter { !$0.isEmpty }.joined(separator: " ")
         file.description = description.isEmpty ? nil : description
         return file
+    }
+
+    /// The file's lines as cursors, once the file's size and every line's length are within limits.
+    static func lines(of text: String, path: String) throws(Diagnostic) -> [LineCursor] {
+        guard text.utf8.count <= ScenarioLimits.fileBytes else {
+            throw Diagnostic(
+                location: SourceLocation(file: path, line: 1, column: 1),
+                message: ScenarioLimits.exceeded("file larger than \(ScenarioLimits.fileBytes) bytes", limit: "file-bytes"),
+                lineText: "")
+        }
+        var cursors: [LineCursor] = []
+        for (index, scalars) in split(text).enumerated() {
+            let cursor = LineCursor(file: path, lineNumber: index + 1, scalars: scalars)
+            guard scalars.count <= ScenarioLimits.lineLength else {
+                throw cursor.diagnostic(
+                    ScenarioLimits.exceeded("line longer than \(ScenarioLimits.lineLength) characters", limit: "line-length"),
+                    at: ScenarioLimits.lineLength)
+            }
+            // Raw control characters never reach a statement: a step's text is echoed in reports, and
+            // ESC or CR there would drive the reader's terminal. A string can still hold one, escaped.
+            if let index = scalars.firstIndex(where: { ($0.value < 0x20 && $0 != "\t") || $0.value == 0x7F }) {
+                let hex = String(scalars[index].value, radix: 16, uppercase: true)
+                throw cursor.diagnostic("control character U+\(String(repeating: "0", count: 4 - hex.count) + hex) (in a string, write it as \\u{\(hex)})", at: index)
+            }
+            cursors.append(cursor)
+        }
+        return cursors
     }
 
     /// Lines split on LF with a trailing CR dropped (CRLF files), and a leading byte-order mark removed.
@@ -122,12 +159,28 @@ struct FileParser {
         let text = c.text(start, end)
         switch parsed {
         case .header: break
-        case .app(let name): file.apps.append(Located(name, location: location, text: text))
-        case .world(let statement): file.world.append(Located(statement, location: location, text: text))
+        case .app(let name):
+            try countWorldStatement(c, at: start)
+            file.apps.append(Located(name, location: location, text: text))
+        case .world(let statement):
+            try countWorldStatement(c, at: start)
+            file.world.append(Located(statement, location: location, text: text))
         case .step(let step):
+            guard file.steps.count < ScenarioLimits.steps else {
+                throw c.diagnostic(ScenarioLimits.exceeded("more than \(ScenarioLimits.steps) steps", limit: "steps"), at: start)
+            }
             sawStep = true
             file.steps.append(Located(step, location: location, text: text))
         }
+    }
+
+    private mutating func countWorldStatement(_ c: LineCursor, at start: Int) throws(Diagnostic) {
+        guard worldStatementCount < ScenarioLimits.worldStatements else {
+            throw c.diagnostic(
+                ScenarioLimits.exceeded("more than \(ScenarioLimits.worldStatements) world statements", limit: "world-statements"),
+                at: start)
+        }
+        worldStatementCount += 1
     }
 
     func requireScenario(_ c: LineCursor, at start: Int) throws(Diagnostic) {

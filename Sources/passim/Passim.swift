@@ -83,6 +83,9 @@ struct Run: ParsableCommand {
                                valueName: "missing|failed|all"))
     var update: SuiteUpdate.Mode?
 
+    @Flag(help: "Accept a folder that holds no .scenario file (by default it is an error, exit 2).")
+    var allowEmpty = false
+
     func validate() throws {
         guard `repeat` >= 1 else { throw ValidationError("--repeat takes a number of at least 1") }
         guard jobs >= 1 else { throw ValidationError("--jobs takes a number of at least 1") }
@@ -102,6 +105,7 @@ struct Run: ParsableCommand {
         var options = SuiteRun.Options(verbose: verbose, repeatCount: `repeat`, tags: tags, jobs: jobs,
                                        color: Terminal.colorOnStandardOutput)
         if let shard { options.shard = try Shard(parsing: shard) }
+        options.allowEmpty = allowEmpty
         if live { options.runtime.network = server.map { .server(adminURL: $0) } ?? .live }
         if let port {
             var command = PortCommand(command: port, timeout: Millis(text: portTimeout) ?? .seconds(5))
@@ -120,7 +124,7 @@ struct Run: ParsableCommand {
         if let progress { options.progress = { progress.update(done: $0, total: $1) } }
         if update != nil {
             // Bad paths are bad input (2) before CI's refusal (1).
-            do { _ = try SuiteLoader.files(in: paths) } catch { throw Terminal.fail("passim: \(error)", status: 2) }
+            do { _ = try SuiteLoader.files(in: paths, allowEmpty: allowEmpty) } catch { throw Terminal.fail("passim: \(error)", status: 2) }
             if let refusal = SuiteUpdate.refusal() { throw Terminal.fail(refusal, status: 1) }
         }
         var report = SuiteRun(options: options).run(paths: paths)
@@ -171,9 +175,12 @@ struct Record: ParsableCommand {
     @Flag(help: "Rewrite every < line, even one whose pattern still matches.")
     var fresh = false
 
+    @Flag(help: "Accept a folder that holds no .scenario file (by default it is an error, exit 2).")
+    var allowEmpty = false
+
     func run() throws {
         let files: [String]
-        do { files = try SuiteLoader.files(in: paths) } catch { throw Terminal.fail("passim: \(error)", status: 2) }
+        do { files = try SuiteLoader.files(in: paths, allowEmpty: allowEmpty) } catch { throw Terminal.fail("passim: \(error)", status: 2) }
         if let refusal = SuiteUpdate.refusal() { throw Terminal.fail(refusal, status: 1) }
         let outcome = SuiteUpdate.record(files, recorder: Recorder(fresh: fresh))
         Terminal.write(outcome.errors, to: FileHandle.standardError)

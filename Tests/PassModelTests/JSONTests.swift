@@ -1,3 +1,4 @@
+import Foundation
 import Testing
 import PassModel
 
@@ -77,12 +78,39 @@ import PassModel
         let ok = String(repeating: "[", count: 64) + String(repeating: "]", count: 64)
         #expect(try Value(jsonText: ok).jsonText == ok)
         let deep = String(repeating: "[", count: 65) + String(repeating: "]", count: 65)
-        #expect(throws: JSONError("nesting deeper than 64 levels at offset 64")) { try Value(jsonText: deep) }
-        #expect(throws: JSONError("nesting deeper than 2 levels at offset 6")) {
+        #expect(throws: JSONError("value nested deeper than 64 levels (limit: json-depth) at offset 64")) { try Value(jsonText: deep) }
+        #expect(throws: JSONError("value nested deeper than 2 levels (limit: json-depth) at offset 6")) {
             try Value(jsonText: #"{"a":[{"b":{}}]}"#, maxDepth: 2)
         }
-        // A huge limit must not turn a deep document into a stack overflow (the parser is iterative).
-        let huge = String(repeating: "[", count: 10_000) + String(repeating: "]", count: 10_000)
-        #expect(throws: Never.self) { _ = try Value(jsonText: huge, maxDepth: 1_000_000) }
     }
+
+    /// Issue 12 row 1: a deep value parsed (with a caller's huge limit, once allowed) overflowed the
+    /// stack when the `Value` was compared or freed. A caller may only lower the limit.
+    @Test func aCallerCannotRaiseTheDepthLimit() throws {
+        let huge = String(repeating: "[", count: 30_000) + String(repeating: "]", count: 30_000)
+        #expect(throws: JSONError("value nested deeper than 64 levels (limit: json-depth) at offset 64")) {
+            _ = try Value(jsonText: huge, maxDepth: 1_000_000)
+        }
+    }
+
+    /// `Fixtures/hostile/scenarios/deep-json.txt` describes the hostile JSON: a 60 KB line of `[`
+    /// (a port's message or an admin body), built here from the description.
+    @Test func theHostileDeepJSONIsRefusedByTheLimit() throws {
+        let description = try String(contentsOfFile: hostileFixture("deep-json.txt"), encoding: .utf8)
+        let count = Int(description.split(separator: "\n").first { $0.hasPrefix("depth ") }?.dropFirst(6) ?? "") ?? 0
+        #expect(count == 60_000)
+        let text = String(repeating: "[", count: count) + String(repeating: "]", count: count)
+        #expect(throws: JSONError("value nested deeper than 64 levels (limit: json-depth) at offset 64")) { try Value(jsonText: text) }
+    }
+}
+
+/// A file of `Fixtures/hostile/scenarios/`, found from this file so tests run from any directory.
+func hostileFixture(_ name: String) -> String {
+    var url = URL(fileURLWithPath: #filePath)
+    while url.path != "/" {
+        url.deleteLastPathComponent()
+        let candidate = url.appendingPathComponent("Fixtures/hostile/scenarios/" + name)
+        if FileManager.default.fileExists(atPath: candidate.path) { return candidate.path }
+    }
+    return name
 }

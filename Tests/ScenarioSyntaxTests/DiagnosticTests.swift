@@ -39,10 +39,10 @@ import Testing
     }
 
     @Test func badDurations() {
-        expectDiagnostic(preamble + "\nsp x \"u\" latency 40", """
-            t.scenario:6:18: invalid duration '40' (expected e.g. 250ms, 30s, 5m, 2h or 1d)
-            sp x "u" latency 40
-                             ^
+        expectDiagnostic(preamble + "\nsp x \"https://u\" latency 40", """
+            t.scenario:6:26: invalid duration '40' (expected e.g. 250ms, 30s, 5m, 2h or 1d)
+            sp x "https://u" latency 40
+                                     ^
             """)
         expectDiagnostic(preamble + "\nnet main latency 4x", """
             t.scenario:6:18: invalid duration '4x' (expected e.g. 250ms, 30s, 5m, 2h or 1d)
@@ -270,10 +270,10 @@ import Testing
             > logout() )
                        ^
             """)
-        expectDiagnostic(preamble + "\nsp edge \"u\" laggy", """
-            t.scenario:6:13: unexpected 'laggy' (expected latency, unreachable or silent)
-            sp edge "u" laggy
-                        ^
+        expectDiagnostic(preamble + "\nsp edge \"https://u\" laggy", """
+            t.scenario:6:21: unexpected 'laggy' (expected latency, unreachable or silent)
+            sp edge "https://u" laggy
+                                ^
             """)
     }
 

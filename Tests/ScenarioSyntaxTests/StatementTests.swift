@@ -53,8 +53,8 @@ import Testing
     }
 
     @Test func crlfAndByteOrderMark() throws {
-        let file = try parse("\u{FEFF}scenario \"t\"\r\nsp main \"u\"\r\n> logout()\r\n")
-        #expect(file.sps == [SPDecl(name: "main", url: "u")])
+        let file = try parse("\u{FEFF}scenario \"t\"\r\nsp main \"https://u\"\r\n> logout()\r\n")
+        #expect(file.sps == [SPDecl(name: "main", url: "https://u")])
         #expect(file.steps.first?.text == "> logout()")
     }
 }
@@ -204,9 +204,50 @@ import Testing
 
     @Test func everyKnownCallAndCallbackParses() throws {
         var text = "scenario \"names\"\n"
-        for name in CallNames.calls { text += "> \(name)()\n" }
+        // The least each call takes (its arguments are checked when the file is parsed).
+        let arguments = [
+            "setOptions": "{}", "setRequestor": "\"R\"", "setSelectedProvider": "nil", "handleExternalURL": "\"x\"",
+            "checkAuthorization": "\"r\"", "getAuthorization": "\"r\"", "checkPreauthorizedResources": "[]", "getMetadata": "{}",
+        ]
+        for name in CallNames.calls { text += "> \(name)(\(arguments[name] ?? ""))\n" }
         for name in CallNames.callbacks { text += "< \(name)()\n" }
         let file = try parse(text)
         #expect(file.steps.count == CallNames.calls.count + CallNames.callbacks.count)
+        #expect(CallNames.calls.allSatisfy { CallSignature.signature(of: $0) != nil }, "every call has its signature")
+    }
+
+    /// Issue 12 row 11: a call's arguments are an error of the file, with the caret on the argument.
+    @Test(arguments: [
+        ("> setRequestor()", "t.scenario:6:3: missing argument requestorID of setRequestor"),
+        ("> logout(1)", "t.scenario:6:10: unexpected argument '1' for logout (expected logout())"),
+        ("> setRequestor(\"R\", secret: \"a\", secret: \"b\")", "t.scenario:6:34: unexpected argument 'secret: \"b\"'"),
+        ("> setRequestor(\"R\", signedRequestorID: \"a\", setSignedRequestorId: \"b\")", "t.scenario:6:45: unexpected argument 'setSignedRequestorId: \"b\"'"),
+        ("> setRequestor(\"R\", wrong: \"a\")", "t.scenario:6:21: unexpected argument 'wrong: \"a\"'"),
+        ("> setRequestor(42)", "t.scenario:6:16: setRequestor's requestorID takes a string, not 42"),
+        ("> setRequestor(\"R\", serviceProviders: [1])", "t.scenario:6:21: setRequestor's serviceProviders takes a list of strings, not [1]"),
+        ("> getAuthentication(filter: [Comcast], true)", "t.scenario:6:40: unexpected argument 'true' for getAuthentication"),
+        ("> checkPreauthorizedResources(\"r\")", "t.scenario:6:31: checkPreauthorizedResources's resources takes a list of strings, not \"r\""),
+        ("> setOptions([1])", "t.scenario:6:14: setOptions's options takes a dictionary, not [1]"),
+        ("> setSelectedProvider(true)", "t.scenario:6:23: setSelectedProvider's mvpd takes an MVPD id or nil, not true"),
+        ("> logout(\"" + String(repeating: "y", count: 3_000) + "\")",
+         "t.scenario:6:10: unexpected argument '\"" + String(repeating: "y", count: 58) + "…' for logout (expected logout())\n"),
+    ])
+    func callArgumentsAreCheckedWhenParsed(_ line: String, _ expected: String) {
+        let d = diagnostic(preamble + "\n" + line)
+        #expect(d?.description.hasPrefix(expected) == true, "\(d?.description ?? "parsed")")
+    }
+
+    @Test func callsTakeWhatTheSuiteWrites() throws {
+        _ = try parse(preamble + """
+
+            > init(softwareStatement: "s")
+            > init("s")
+            > getAuthentication(true)
+            > getAuthentication(filter: {TV_PROVIDERS: [Comcast]}, forceAuthn: false, withData: {a: 1})
+            > setRequestor("R", signedRequestorID: "s", serviceProviders: [main, "https://x"], secret: "k", publicKey: "p")
+            > getMetadata({METADATA_OPCODE_KEY: METADATA_AUTHENTICATION})
+            > checkPreauthorizedResources(["a"], cache: false)
+            > setSelectedProvider(Comcast)
+            """)
     }
 }

@@ -121,6 +121,18 @@ import Testing
         #expect(report.results.first?.failureReport.contains("replay: passim run --port 'exit 7' ") == true)
     }
 
+    /// Issue 12 row 14: 300 MB on the port's standard error grew a file without bound. Only the tail is
+    /// kept, and it is what the failure shows.
+    @Test func aPortFloodingItsStandardErrorShowsItsTail() throws {
+        let report = try run("head -c 300000000 /dev/zero | tr '\\0' x >&2; echo >&2; echo the-end >&2; exit 7",
+                             timeout: .seconds(60))
+        let message = report.results.first?.failure?.message ?? ""
+        #expect(message.contains("exited with status 7"), "\(message.prefix(300))")
+        #expect(message.contains("port stderr:\n"))
+        #expect(message.hasSuffix("the-end\n"), "\(message.suffix(100))")
+        #expect(message.utf8.count < 10_000)
+    }
+
     // MARK: The live network
 
     static let pythonPort = "python3 " + packageRoot + "/Fixtures/ports/python/port.py"

@@ -1,0 +1,8 @@
+/// Limits on what a port's process may make the harness hold, the one place they are set.
+public enum PortLimits {
+    /// Bytes of one line of the port's standard output.
+    public static let lineBytes = 16 << 20
+    /// Bytes of the port's standard error kept: the last ones (the tail is what a failure report
+    /// shows). A port writing 300 MB of stderr grew a file without bound.
+    public static let stderrBytes = 64 << 10
+}
