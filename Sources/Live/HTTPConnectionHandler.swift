@@ -10,10 +10,19 @@ typealias Responder = @Sendable (HTTPRequest, any EventLoop) -> EventLoopFuture<
 /// and answers requests strictly in arrival order, one at a time, so a delayed (latency) or silent
 /// answer holds back the pipelined requests behind it as a real server would.
 ///
+/// Pipelining has backpressure rather than a hard cap: while `queuedRequests` answers are owed, the
+/// `read` event is held back, so the socket is not read again until answers drain the queue. HEAD is
+/// run as a GET and answered without the body (same head, same Content-Length).
+///
+/// Timeouts: a request head not complete `headerTimeout` after its first byte is answered 408; a
+/// connection owed nothing that sends nothing for `idleTimeout` is closed. The first byte of a head
+/// is seen by `ByteWatcher`, in front of the decoder.
+///
 /// NIO's `HTTPServerPipelineHandler` is not used: it asserts (in debug builds) when a response is
 /// written for an error it did not classify, and these refusals must never take the process down.
-final class HTTPConnectionHandler: ChannelInboundHandler, RemovableChannelHandler {
+final class HTTPConnectionHandler: ChannelDuplexHandler, RemovableChannelHandler {
     typealias InboundIn = HTTPServerRequestPart
+    typealias OutboundIn = HTTPServerResponsePart
     typealias OutboundOut = HTTPServerResponsePart
 
     private enum Work {
@@ -37,6 +46,12 @@ final class HTTPConnectionHandler: ChannelInboundHandler, RemovableChannelHandle
     private var queue: [Work] = []
     private var answering = false
     private var active = true
+    /// A `read` held back while the queue is full, passed on when it drains.
+    private var readHeld = false
+    private var lastByte = NIODeadline.now()
+    /// When the first byte of a head not yet decoded arrived.
+    private var headStarted: NIODeadline?
+    private var timer: Scheduled<Void>?
     /// The last body sent and its buffer. The mock hands out the same body storage again for a
     /// cached answer (`/config`), so under load the copy into a new buffer is made once, not per request.
     private var lastBody: (bytes: [UInt8], buffer: ByteBuffer)?
@@ -58,18 +73,38 @@ final class HTTPConnectionHandler: ChannelInboundHandler, RemovableChannelHandle
         self.respond = respond
     }
 
+    func handlerAdded(context: ChannelHandlerContext) {
+        lastByte = .now()
+        scheduleCheck(context: context)
+    }
+
+    /// Called by `ByteWatcher` for every read from the socket, before the decoder sees the bytes.
+    func bytesArrived() {
+        lastByte = .now()
+        if incoming == nil, headStarted == nil { headStarted = lastByte }
+    }
+
+    func read(context: ChannelHandlerContext) {
+        if !refused, queue.count >= limits.queuedRequests {
+            readHeld = true
+            return
+        }
+        context.read()
+    }
+
     func channelRead(context: ChannelHandlerContext, data: NIOAny) {
         guard !refused else { return }
         switch unwrapInboundIn(data) {
         case .head(let head):
+            headStarted = nil
             let headSize = head.uri.utf8.count + head.method.rawValue.utf8.count + 12
                 + head.headers.reduce(0) { $0 + $1.name.utf8.count + $1.value.utf8.count + 4 }
             if headSize > limits.headBytes {
-                refuse(431, "request head over \(limits.headBytes) bytes", context: context)
+                refuse(431, "request head over \(limits.headBytes) bytes (limit: head-bytes)", context: context)
                 return
             }
             if let length = head.headers.first(name: "content-length").flatMap({ Int($0) }), length > limits.bodyBytes {
-                refuse(413, "request body over \(limits.bodyBytes) bytes", context: context)
+                refuse(413, "request body over \(limits.bodyBytes) bytes (limit: body-bytes)", context: context)
                 return
             }
             // Answer `Expect: 100-continue` only when nothing is owed before it, to keep answers in order.
@@ -81,7 +116,7 @@ final class HTTPConnectionHandler: ChannelInboundHandler, RemovableChannelHandle
         case .body(var buffer):
             guard var current = incoming else { return }
             if current.body.count + buffer.readableBytes > limits.bodyBytes {
-                refuse(413, "request body over \(limits.bodyBytes) bytes", context: context)
+                refuse(413, "request body over \(limits.bodyBytes) bytes (limit: body-bytes)", context: context)
                 return
             }
             incoming = nil  // keeps `current.body` uniquely referenced while it grows
@@ -90,12 +125,12 @@ final class HTTPConnectionHandler: ChannelInboundHandler, RemovableChannelHandle
         case .end:
             guard let current = incoming else { return }
             incoming = nil
+            let isHead = current.head.method == .HEAD
             let request = HTTPRequest(
-                method: current.head.method.rawValue, url: requestURL(current.head.uri),
+                method: isHead ? "GET" : current.head.method.rawValue, url: requestURL(current.head.uri),
                 headers: PassModel.HTTPHeaders(current.head.headers.map { HTTPHeader($0.name, $0.value) }),
                 body: current.body)
-            enqueue(.request(request, keepAlive: current.head.isKeepAlive, isHead: current.head.method == .HEAD),
-                    context: context)
+            enqueue(.request(request, keepAlive: current.head.isKeepAlive, isHead: isHead), context: context)
         }
     }
 
@@ -105,7 +140,7 @@ final class HTTPConnectionHandler: ChannelInboundHandler, RemovableChannelHandle
         }
         switch error {
         case HTTPParserError.headerOverflow, is ByteToMessageDecoderError.PayloadTooLargeError:
-            refuse(431, "request head over \(limits.headBytes) bytes", context: context)
+            refuse(431, "request head over \(limits.headBytes) bytes (limit: head-bytes)", context: context)
         case is HTTPParserError:
             refuse(400, "malformed HTTP request", context: context)
         default:
@@ -118,11 +153,48 @@ final class HTTPConnectionHandler: ChannelInboundHandler, RemovableChannelHandle
     func channelInactive(context: ChannelHandlerContext) {
         active = false
         queue.removeAll()
+        timer?.cancel()
+        timer = nil
         context.fireChannelInactive()
     }
 
     func handlerRemoved(context: ChannelHandlerContext) {
         active = false
+        timer?.cancel()
+        timer = nil
+    }
+
+    // MARK: - Timeouts
+
+    /// One timer per connection, firing at least every `headerTimeout`: a head that starts between
+    /// two checks is caught at the next one, which then waits for that head's own deadline. So a busy
+    /// connection costs no timer work per request, and a 408 comes on time.
+    private func scheduleCheck(context: ChannelHandlerContext) {
+        guard active else { return }
+        let now = NIODeadline.now()
+        var next = now + TimeAmount(limits.headerTimeout)
+        if !answering, queue.isEmpty { next = min(next, lastByte + TimeAmount(limits.idleTimeout)) }
+        if let headStarted { next = headStarted + TimeAmount(limits.headerTimeout) }
+        timer = context.eventLoop.assumeIsolated().scheduleTask(deadline: max(next, now + .milliseconds(1))) {
+            self.check(context: context)
+        }
+    }
+
+    private func check(context: ChannelHandlerContext) {
+        timer = nil
+        guard active, !refused else { return }
+        let now = NIODeadline.now()
+        if let started = headStarted, now - started >= TimeAmount(limits.headerTimeout) {
+            headStarted = nil
+            refuse(408, "request head not complete within \(ServerLimits.text(limits.headerTimeout)) (limit: header-timeout)", context: context)
+            return
+        }
+        if !answering, queue.isEmpty, now - lastByte >= TimeAmount(limits.idleTimeout) {
+            active = false
+            context.close(promise: nil)
+            return
+        }
+        scheduleCheck(context: context)
     }
 
     // MARK: - Answering in order
@@ -137,11 +209,6 @@ final class HTTPConnectionHandler: ChannelInboundHandler, RemovableChannelHandle
     }
 
     private func enqueue(_ work: Work, context: ChannelHandlerContext) {
-        if case .request = work, queue.count >= limits.queuedRequests {
-            refused = true
-            context.close(promise: nil)
-            return
-        }
         if queue.isEmpty, !answering, active {
             // Nothing owed before it (the usual case): answered at once, without a trip through the queue.
             answer(work, context: context)
@@ -154,6 +221,10 @@ final class HTTPConnectionHandler: ChannelInboundHandler, RemovableChannelHandle
     private func answerNext(context: ChannelHandlerContext) {
         guard active, !answering, !queue.isEmpty else { return }
         answer(queue.removeFirst(), context: context)
+        if readHeld, queue.count < limits.queuedRequests {
+            readHeld = false
+            context.read()
+        }
     }
 
     private func answer(_ work: Work, context: ChannelHandlerContext) {
