@@ -39,6 +39,9 @@ final class HTTPConnectionHandler: ChannelDuplexHandler, RemovableChannelHandler
     private let origin: String
     private let limits: ServerLimits
     private let respond: Responder
+    /// Tells `OpenConnections` when this connection turns idle or busy.
+    private let reportIdle: (Bool) -> Void
+    private var reportedIdle = true
 
     private var incoming: Incoming?
     /// After a refusal nothing more is read from this connection.
@@ -67,7 +70,8 @@ final class HTTPConnectionHandler: ChannelDuplexHandler, RemovableChannelHandler
 
     /// `origin` is `http://HOST:PORT`: every request URL is built on it, so each port serves one host
     /// whatever `Host` header the client sends.
-    init(origin: String, limits: ServerLimits, respond: @escaping Responder) {
+    init(origin: String, limits: ServerLimits, respond: @escaping Responder, reportIdle: @escaping (Bool) -> Void = { _ in }) {
+        self.reportIdle = reportIdle
         self.origin = origin
         self.limits = limits
         self.respond = respond
@@ -82,6 +86,17 @@ final class HTTPConnectionHandler: ChannelDuplexHandler, RemovableChannelHandler
     func bytesArrived() {
         lastByte = .now()
         if incoming == nil, headStarted == nil { headStarted = lastByte }
+        updateIdle()
+    }
+
+    /// Idle: owed nothing and no request begun. Reported on a change only, so a connection under
+    /// load takes the connections' lock twice a request at most.
+    private func updateIdle() {
+        let idle = !answering && queue.isEmpty && incoming == nil && headStarted == nil
+        if idle != reportedIdle {
+            reportedIdle = idle
+            reportIdle(idle)
+        }
     }
 
     func read(context: ChannelHandlerContext) {
@@ -252,7 +267,7 @@ final class HTTPConnectionHandler: ChannelDuplexHandler, RemovableChannelHandler
     /// `lingering`: after a refusal the client may still be sending (a body too large, the rest of a
     /// huge head). Closing at once would make the kernel answer its bytes with a reset, which can
     /// destroy our answer before the client reads it; so only our side is shut, what still comes is
-    /// read and dropped, and the connection closes when the client closes it (or after 2 s).
+    /// read and dropped, and the connection closes when the client closes it (or after `lingerTimeout`).
     private func write(_ response: HTTPResponse, keepAlive: Bool, isHead: Bool, lingering: Bool = false,
                        context: ChannelHandlerContext) {
         guard active else { return }
@@ -273,12 +288,13 @@ final class HTTPConnectionHandler: ChannelDuplexHandler, RemovableChannelHandler
             if lingering {
                 self.active = false
                 context.close(mode: .output, promise: nil)
-                context.eventLoop.assumeIsolated().scheduleTask(in: .seconds(2)) { context.close(promise: nil) }
+                context.eventLoop.assumeIsolated().scheduleTask(in: TimeAmount(self.limits.lingerTimeout)) { context.close(promise: nil) }
             } else if !keepAlive {
                 self.active = false
                 context.close(promise: nil)
             } else {
                 self.answerNext(context: context)
+                self.updateIdle()
             }
         }
     }

@@ -10,8 +10,10 @@ import PassModel
 ///
 /// Faults are real: `latency` delays each answer, `down` closes the host's listener (connections are
 /// refused) and cuts its open connections, `silent` reads requests and never answers, `fail` answers
-/// the next N matching requests with a status. Oversized heads (431) or bodies (413) and malformed
-/// HTTP (400) are refused with a short text answer, the connection closes, the server keeps serving.
+/// the next N matching requests with a status. Oversized heads (431) or bodies (413), heads that take
+/// too long (408) and malformed HTTP (400) are refused with a short text answer, the connection
+/// closes, the server keeps serving; idle connections are closed and their number is capped
+/// (`ServerLimits`). The admin port listens on loopback and requires `adminToken` (`AdminGate`).
 public final class MockPassServer: Sendable {
     public struct Options: Sendable {
         /// The address every host's listener binds: loopback unless you mean otherwise.

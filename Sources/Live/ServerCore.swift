@@ -45,10 +45,8 @@ final class ServerCore: Sendable {
     let adminURLHost: String
     let adminToken: String
     let limits: ServerLimits
-    /// `limits.connectionCap`, read once at start.
-    let connectionCap: Int
-    /// Open connections over every listener of this server (its own lock: never the mock's).
-    let openConnections = NIOLockedValueBox(0)
+    /// Open connections over every listener of this server, capped at `limits.connectionCap` (read once at start).
+    let openConnections: OpenConnections
     let clock: LiveClock
     /// Host i of a world listens on `basePort + i` (0: ephemeral ports), for every world served.
     let basePort: Int
@@ -68,7 +66,7 @@ final class ServerCore: Sendable {
         self.adminURLHost = PublicHost.isWildcard(options.adminHost) ? PublicHost.inURL(publicHost) : PublicHost.inURL(options.adminHost)
         self.adminToken = adminToken
         self.limits = options.limits
-        self.connectionCap = options.limits.connectionCap
+        self.openConnections = OpenConnections(cap: options.limits.connectionCap)
         self.clock = options.clock
     }
 
@@ -113,10 +111,10 @@ final class ServerCore: Sendable {
             .serverChannelOption(.backlog, value: 256)
             .serverChannelOption(.socketOption(.so_reuseaddr), value: 1)
             .childChannelInitializer { channel in
-                guard core.admitConnection(channel) else {
+                guard core.openConnections.admit(channel) else {
                     // A failed initializer makes NIO close the accepted socket at once.
                     return channel.eventLoop.makeFailedFuture(
-                        LiveError("over \(core.connectionCap) open connections (limit: connections)"))
+                        LiveError("\(core.openConnections.cap) connections open, none idle (limit: connections)"))
                 }
                 let localPort = channel.localAddress?.port ?? port
                 let origin = fixedOrigin ?? (adminOrigin ? core.adminOrigin(port: localPort) : core.origin(port: localPort))
@@ -127,7 +125,9 @@ final class ServerCore: Sendable {
                     decoderLimits.maxHeaderListSize = limits.headBytes
                     let decoder = HTTPRequestDecoder(leftOverBytesStrategy: .dropBytes, informationalResponseStrategy: .drop,
                                                      limitConfiguration: decoderLimits)
-                    let connection = HTTPConnectionHandler(origin: origin, limits: limits, respond: respond)
+                    let connection = HTTPConnectionHandler(origin: origin, limits: limits, respond: respond) { idle in
+                        core.openConnections.setIdle(idle, channel)
+                    }
                     let sync = channel.pipeline.syncOperations
                     try sync.addHandler(ByteWatcher(connection))
                     try sync.addHandler(HTTPResponseEncoder())
@@ -137,21 +137,6 @@ final class ServerCore: Sendable {
                 }
             }
             .bind(host: bindHost, port: port)
-    }
-
-    /// Counts the connection in, or refuses it past `connectionCap`: closing at once gives its
-    /// descriptor back before the next `accept` needs one.
-    private func admitConnection(_ channel: any Channel) -> Bool {
-        let cap = connectionCap
-        let admitted = openConnections.withLockedValue { open -> Bool in
-            guard open < cap else { return false }
-            open += 1
-            return true
-        }
-        if admitted {
-            channel.closeFuture.whenComplete { [self] _ in openConnections.withLockedValue { $0 -= 1 } }
-        }
-        return admitted
     }
 
     /// Tracks a host's connections so `down` can cut them too: a client reusing a kept-alive

@@ -16,8 +16,9 @@ public struct ServerLimits: Hashable, Sendable {
     /// it, the server stops reading from that connection until answers drain the queue, so a client
     /// that never reads its answers cannot grow the queue (limit `queued-requests`).
     public var queuedRequests: Int
-    /// Open connections to the whole server (hosts and admin). Past it a new connection is closed
-    /// at once; it is also kept below the process's descriptor limit (limit `connections`).
+    /// Open connections to the whole server (hosts and admin), kept below the process's descriptor
+    /// limit too. At it, a new connection takes the place of the oldest idle one, or is closed at
+    /// once when none is idle (limit `connections`).
     public var connections: Int
     /// Descriptors left free below `RLIMIT_NOFILE` for listeners, files and libcurl, so `accept`
     /// never fails for want of one (limit `descriptor-margin`).
@@ -26,10 +27,15 @@ public struct ServerLimits: Hashable, Sendable {
     public var idleTimeout: Duration
     /// A request head not complete this long after its first byte: 408 and close (limit `header-timeout`).
     public var headerTimeout: Duration
+    /// After a refusal the server shuts its side and reads what the client still sends, so the
+    /// client sees the answer rather than a reset; the connection is closed after this long at most
+    /// (limit `linger-timeout`).
+    public var lingerTimeout: Duration
 
     public init(headBytes: Int = 16 * 1024, bodyBytes: Int = 1024 * 1024, queuedRequests: Int = 16,
                 connections: Int = 1024, descriptorMargin: Int = 64,
-                idleTimeout: Duration = .seconds(60), headerTimeout: Duration = .seconds(10)) {
+                idleTimeout: Duration = .seconds(60), headerTimeout: Duration = .seconds(10),
+                lingerTimeout: Duration = .seconds(2)) {
         self.headBytes = headBytes
         self.bodyBytes = bodyBytes
         self.queuedRequests = queuedRequests
@@ -37,6 +43,7 @@ public struct ServerLimits: Hashable, Sendable {
         self.descriptorMargin = descriptorMargin
         self.idleTimeout = idleTimeout
         self.headerTimeout = headerTimeout
+        self.lingerTimeout = lingerTimeout
     }
 
     /// `connections`, lowered to the process's open-descriptor limit minus `descriptorMargin`

@@ -10,35 +10,33 @@ import Glibc
 import Darwin
 #endif
 
-/// Idle connections cannot take the server: past the connection cap they are closed at once, the
-/// ones admitted are closed after the idle timeout, and a client already connected is answered
-/// meanwhile.
+/// Idle connections cannot take the server: at the connection cap a new connection takes the place
+/// of the oldest idle one, so a client with a request is answered at once however many idle
+/// connections are open; the idle ones are closed after the idle timeout; a connection owed an
+/// answer is never taken.
 @Suite(.serialized) struct ConnectionLimitTests {
     static let limits = ServerLimits(connections: 8, idleTimeout: .milliseconds(400), headerTimeout: .milliseconds(300))
+    static let request = Array("GET /config/REQ1 HTTP/1.1\r\nHost: x\r\n\r\n".utf8)
 
     @Test func idleConnectionsPastTheCapDoNotStopANormalRequest() async throws {
         try await withServer(limits: ConnectionLimitTests.limits) { server in
             let port = try server.port(.sp("main"))
-            let client = try RawSocket(port: port)
-            let request = Array("GET /config/REQ1 HTTP/1.1\r\nHost: x\r\n\r\n".utf8)
-            try client.send(request)
-            #expect(try client.readAnswer().hasPrefix("HTTP/1.1 200"))
-
             let idle = try (0..<40).map { _ in try RawSocket(port: port) }
             try await Task.sleep(for: .milliseconds(100))
-            // The cap counts the client: 7 idle connections are admitted, the other 33 closed at once.
-            let closedAtOnce = idle.filter { $0.isClosedByPeer() }.count
-            #expect(closedAtOnce == 33, "closed at once: \(closedAtOnce)")
+            // 8 stay open (the latest), the 32 before them were closed to make room.
+            let closed = idle.map { $0.isClosedByPeer() }
+            #expect(closed == Array(repeating: true, count: 32) + Array(repeating: false, count: 8), "\(closed)")
 
+            let client = try RawSocket(port: port)
             var answer = ""
             let took = try elapsed {
-                try client.send(request)
+                try client.send(ConnectionLimitTests.request)
                 answer = try client.readAnswer()
             }
             #expect(answer.hasPrefix("HTTP/1.1 200"))
             #expect(took < .milliseconds(100), "answered after \(took)")
 
-            // Idle past the timeout: every connection is closed, so new ones are admitted again.
+            // Idle past the timeout: every connection is closed.
             try await Task.sleep(for: .milliseconds(700))
             #expect(idle.allSatisfy { $0.isClosedByPeer() })
             #expect(client.isClosedByPeer())
@@ -46,10 +44,17 @@ import Darwin
         }
     }
 
-    @Test func aConnectionOwedAnAnswerIsNotIdle() async throws {
+    @Test func aConnectionOwedAnAnswerIsNeitherTakenNorIdle() async throws {
         try await withServer([.sp("main"): HostConditions(latency: Millis(700))], limits: ConnectionLimitTests.limits) { server in
-            let curl = try CurlTransport()
-            #expect(try get(curl, try server.url(.sp("main")) + "/config/REQ1").status == 200)
+            let port = try server.port(.sp("main"))
+            let waiting = try RawSocket(port: port)
+            try waiting.send(ConnectionLimitTests.request)
+            try await Task.sleep(for: .milliseconds(50))
+            let idle = try (0..<20).map { _ in try RawSocket(port: port) }
+            try await Task.sleep(for: .milliseconds(100))
+            #expect(idle.filter { !$0.isClosedByPeer() }.count == 7, "the cap holds, and the busy one keeps its place")
+            // Its answer comes after the idle timeout, and after 20 connections took the places of idle ones.
+            #expect(try waiting.readAnswer().hasPrefix("HTTP/1.1 200"))
         }
     }
 
