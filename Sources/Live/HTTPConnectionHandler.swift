@@ -46,7 +46,7 @@ final class HTTPConnectionHandler: ChannelDuplexHandler, RemovableChannelHandler
     private var incoming: Incoming?
     /// After a refusal nothing more is read from this connection.
     private var refused = false
-    private var queue: [Work] = []
+    private var queue = CircularBuffer<Work>()
     private var answering = false
     private var active = true
     /// A `read` held back while the queue is full, passed on when it drains.
