@@ -31,7 +31,10 @@ import Testing
         let status = expected[0], count = expected.count > 1 ? expected[1] : 1
         let text = try String(contentsOfFile: HostileHTTPTests.folder + "/" + name, encoding: .utf8)
 
-        try await withServer(limits: HostileHTTPTests.limits, adminToken: HostileHTTPTests.token) { server in
+        // The world's default latency on the target, as in `passim serve`: answers take a while, so
+        // pipelined requests really queue up behind each other.
+        let latency: [LoggedRequest.Host: HostConditions] = [.sp("main"): HostConditions(latency: Millis(10))]
+        try await withServer(latency, limits: HostileHTTPTests.limits, adminToken: HostileHTTPTests.token) { server in
             let port = target == "admin" ? server.adminPort : try server.port(.sp("main"))
             let bytes = HostileHTTPTests.expand(text, adminPort: server.adminPort)
             let trickle: Duration? = name.contains("trickled") ? .milliseconds(20) : nil

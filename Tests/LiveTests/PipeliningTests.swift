@@ -38,7 +38,8 @@ import Testing
     /// More requests in one write than `queuedRequests`: the server stops reading until it has
     /// answered enough of them, and answers every one, in order.
     @Test func aHundredPipelinedRequestsGetAHundredAnswersInOrder() async throws {
-        try await withServer { server in
+        // A latency, so the requests really wait behind each other.
+        try await withServer([.sp("main"): HostConditions(latency: Millis(2))]) { server in
             let paths = (0..<100).map { $0 % 3 == 0 ? "/config/NOPE" : "/config/REQ1" }
             var raw = paths.map { "GET \($0) HTTP/1.1\r\nHost: x\r\n\r\n" }.joined()
             raw += "GET /config/REQ1 HTTP/1.1\r\nHost: x\r\nConnection: close\r\n\r\n"
