@@ -2,6 +2,8 @@
 # The suite over loopback HTTP against one running `passim serve` (passim run --live --server URL):
 # starts the server on free ports with a starter world, runs every scenario through its admin
 # endpoint (each scenario's world is loaded with POST /admin/world), stops the server whatever happens.
+# The admin token the server prints (`admin-token TOKEN`, before the `admin URL` line) reaches
+# `passim run` through PASSIM_ADMIN_TOKEN, not the command line, so `ps` does not show it.
 # Usage: scripts/suite-live-server.sh [PASSIM] [RUN-ARGUMENT...]   (default: .build/debug/passim Scenarios)
 # The run arguments go to `passim run --live --server URL`: paths, and options such as --port COMMAND.
 set -euo pipefail
@@ -23,5 +25,7 @@ for _ in $(seq 1 100); do
   sleep 0.1
 done
 [[ -n $admin ]] || { cat "$out" >&2; echo "suite-live-server: no admin URL after 10 s" >&2; exit 1; }
+token="$(sed -n 's/^admin-token \([^ ]*\)$/\1/p' "$out")"
+[[ -n $token ]] || { cat "$out" >&2; echo "suite-live-server: no admin-token line" >&2; exit 1; }
 echo "passim serve: admin $admin"
-"$passim" run --live --server "$admin" "${arguments[@]}"
+PASSIM_ADMIN_TOKEN="$token" "$passim" run --live --server "$admin" "${arguments[@]}"

@@ -10,10 +10,19 @@ typealias Responder = @Sendable (HTTPRequest, any EventLoop) -> EventLoopFuture<
 /// and answers requests strictly in arrival order, one at a time, so a delayed (latency) or silent
 /// answer holds back the pipelined requests behind it as a real server would.
 ///
+/// Pipelining has backpressure rather than a hard cap: while `queuedRequests` answers are owed, the
+/// `read` event is held back, so the socket is not read again until answers drain the queue. HEAD is
+/// run as a GET and answered without the body (same head, same Content-Length).
+///
+/// Timeouts: a request head not complete `headerTimeout` after its first byte is answered 408; a
+/// connection owed nothing that sends nothing for `idleTimeout` is closed. The first byte of a head
+/// is seen by `ByteWatcher`, in front of the decoder.
+///
 /// NIO's `HTTPServerPipelineHandler` is not used: it asserts (in debug builds) when a response is
 /// written for an error it did not classify, and these refusals must never take the process down.
-final class HTTPConnectionHandler: ChannelInboundHandler, RemovableChannelHandler {
+final class HTTPConnectionHandler: ChannelDuplexHandler, RemovableChannelHandler {
     typealias InboundIn = HTTPServerRequestPart
+    typealias OutboundIn = HTTPServerResponsePart
     typealias OutboundOut = HTTPServerResponsePart
 
     private enum Work {
@@ -30,13 +39,22 @@ final class HTTPConnectionHandler: ChannelInboundHandler, RemovableChannelHandle
     private let origin: String
     private let limits: ServerLimits
     private let respond: Responder
+    /// Tells `OpenConnections` when this connection turns idle or busy.
+    private let reportIdle: (Bool) -> Void
+    private var reportedIdle = true
 
     private var incoming: Incoming?
     /// After a refusal nothing more is read from this connection.
     private var refused = false
-    private var queue: [Work] = []
+    private var queue = CircularBuffer<Work>()
     private var answering = false
     private var active = true
+    /// A `read` held back while the queue is full, passed on when it drains.
+    private var readHeld = false
+    private var lastByte = NIODeadline.now()
+    /// When the first byte of a head not yet decoded arrived.
+    private var headStarted: NIODeadline?
+    private var timer: Scheduled<Void>?
     /// The last body sent and its buffer. The mock hands out the same body storage again for a
     /// cached answer (`/config`), so under load the copy into a new buffer is made once, not per request.
     private var lastBody: (bytes: [UInt8], buffer: ByteBuffer)?
@@ -52,24 +70,56 @@ final class HTTPConnectionHandler: ChannelInboundHandler, RemovableChannelHandle
 
     /// `origin` is `http://HOST:PORT`: every request URL is built on it, so each port serves one host
     /// whatever `Host` header the client sends.
-    init(origin: String, limits: ServerLimits, respond: @escaping Responder) {
+    init(origin: String, limits: ServerLimits, respond: @escaping Responder, reportIdle: @escaping (Bool) -> Void = { _ in }) {
+        self.reportIdle = reportIdle
         self.origin = origin
         self.limits = limits
         self.respond = respond
+    }
+
+    func handlerAdded(context: ChannelHandlerContext) {
+        lastByte = .now()
+        scheduleCheck(context: context)
+    }
+
+    /// Called by `ByteWatcher` for every read from the socket, before the decoder sees the bytes.
+    func bytesArrived() {
+        lastByte = .now()
+        if incoming == nil, headStarted == nil { headStarted = lastByte }
+        updateIdle()
+    }
+
+    /// Idle: owed nothing and no request begun. Reported on a change only, so a connection under
+    /// load takes the connections' lock twice a request at most.
+    private func updateIdle() {
+        let idle = !answering && queue.isEmpty && incoming == nil && headStarted == nil
+        if idle != reportedIdle {
+            reportedIdle = idle
+            reportIdle(idle)
+        }
+    }
+
+    func read(context: ChannelHandlerContext) {
+        if !refused, queue.count >= limits.queuedRequests {
+            readHeld = true
+            return
+        }
+        context.read()
     }
 
     func channelRead(context: ChannelHandlerContext, data: NIOAny) {
         guard !refused else { return }
         switch unwrapInboundIn(data) {
         case .head(let head):
+            headStarted = nil
             let headSize = head.uri.utf8.count + head.method.rawValue.utf8.count + 12
                 + head.headers.reduce(0) { $0 + $1.name.utf8.count + $1.value.utf8.count + 4 }
             if headSize > limits.headBytes {
-                refuse(431, "request head over \(limits.headBytes) bytes", context: context)
+                refuse(431, "request head over \(limits.headBytes) bytes (limit: head-bytes)", context: context)
                 return
             }
             if let length = head.headers.first(name: "content-length").flatMap({ Int($0) }), length > limits.bodyBytes {
-                refuse(413, "request body over \(limits.bodyBytes) bytes", context: context)
+                refuse(413, "request body over \(limits.bodyBytes) bytes (limit: body-bytes)", context: context)
                 return
             }
             // Answer `Expect: 100-continue` only when nothing is owed before it, to keep answers in order.
@@ -81,7 +131,7 @@ final class HTTPConnectionHandler: ChannelInboundHandler, RemovableChannelHandle
         case .body(var buffer):
             guard var current = incoming else { return }
             if current.body.count + buffer.readableBytes > limits.bodyBytes {
-                refuse(413, "request body over \(limits.bodyBytes) bytes", context: context)
+                refuse(413, "request body over \(limits.bodyBytes) bytes (limit: body-bytes)", context: context)
                 return
             }
             incoming = nil  // keeps `current.body` uniquely referenced while it grows
@@ -90,12 +140,12 @@ final class HTTPConnectionHandler: ChannelInboundHandler, RemovableChannelHandle
         case .end:
             guard let current = incoming else { return }
             incoming = nil
+            let isHead = current.head.method == .HEAD
             let request = HTTPRequest(
-                method: current.head.method.rawValue, url: requestURL(current.head.uri),
+                method: isHead ? "GET" : current.head.method.rawValue, url: requestURL(current.head.uri),
                 headers: PassModel.HTTPHeaders(current.head.headers.map { HTTPHeader($0.name, $0.value) }),
                 body: current.body)
-            enqueue(.request(request, keepAlive: current.head.isKeepAlive, isHead: current.head.method == .HEAD),
-                    context: context)
+            enqueue(.request(request, keepAlive: current.head.isKeepAlive, isHead: isHead), context: context)
         }
     }
 
@@ -105,7 +155,7 @@ final class HTTPConnectionHandler: ChannelInboundHandler, RemovableChannelHandle
         }
         switch error {
         case HTTPParserError.headerOverflow, is ByteToMessageDecoderError.PayloadTooLargeError:
-            refuse(431, "request head over \(limits.headBytes) bytes", context: context)
+            refuse(431, "request head over \(limits.headBytes) bytes (limit: head-bytes)", context: context)
         case is HTTPParserError:
             refuse(400, "malformed HTTP request", context: context)
         default:
@@ -118,11 +168,48 @@ final class HTTPConnectionHandler: ChannelInboundHandler, RemovableChannelHandle
     func channelInactive(context: ChannelHandlerContext) {
         active = false
         queue.removeAll()
+        timer?.cancel()
+        timer = nil
         context.fireChannelInactive()
     }
 
     func handlerRemoved(context: ChannelHandlerContext) {
         active = false
+        timer?.cancel()
+        timer = nil
+    }
+
+    // MARK: - Timeouts
+
+    /// One timer per connection, firing at least every `headerTimeout`: a head that starts between
+    /// two checks is caught at the next one, which then waits for that head's own deadline. So a busy
+    /// connection costs no timer work per request, and a 408 comes on time.
+    private func scheduleCheck(context: ChannelHandlerContext) {
+        guard active else { return }
+        let now = NIODeadline.now()
+        var next = now + TimeAmount(limits.headerTimeout)
+        if !answering, queue.isEmpty { next = min(next, lastByte + TimeAmount(limits.idleTimeout)) }
+        if let headStarted { next = headStarted + TimeAmount(limits.headerTimeout) }
+        timer = context.eventLoop.assumeIsolated().scheduleTask(deadline: max(next, now + .milliseconds(1))) {
+            self.check(context: context)
+        }
+    }
+
+    private func check(context: ChannelHandlerContext) {
+        timer = nil
+        guard active, !refused else { return }
+        let now = NIODeadline.now()
+        if let started = headStarted, now - started >= TimeAmount(limits.headerTimeout) {
+            headStarted = nil
+            refuse(408, "request head not complete within \(ServerLimits.text(limits.headerTimeout)) (limit: header-timeout)", context: context)
+            return
+        }
+        if !answering, queue.isEmpty, now - lastByte >= TimeAmount(limits.idleTimeout) {
+            active = false
+            context.close(promise: nil)
+            return
+        }
+        scheduleCheck(context: context)
     }
 
     // MARK: - Answering in order
@@ -137,11 +224,6 @@ final class HTTPConnectionHandler: ChannelInboundHandler, RemovableChannelHandle
     }
 
     private func enqueue(_ work: Work, context: ChannelHandlerContext) {
-        if case .request = work, queue.count >= limits.queuedRequests {
-            refused = true
-            context.close(promise: nil)
-            return
-        }
         if queue.isEmpty, !answering, active {
             // Nothing owed before it (the usual case): answered at once, without a trip through the queue.
             answer(work, context: context)
@@ -154,6 +236,10 @@ final class HTTPConnectionHandler: ChannelInboundHandler, RemovableChannelHandle
     private func answerNext(context: ChannelHandlerContext) {
         guard active, !answering, !queue.isEmpty else { return }
         answer(queue.removeFirst(), context: context)
+        if readHeld, queue.count < limits.queuedRequests {
+            readHeld = false
+            context.read()
+        }
     }
 
     private func answer(_ work: Work, context: ChannelHandlerContext) {
@@ -181,7 +267,7 @@ final class HTTPConnectionHandler: ChannelInboundHandler, RemovableChannelHandle
     /// `lingering`: after a refusal the client may still be sending (a body too large, the rest of a
     /// huge head). Closing at once would make the kernel answer its bytes with a reset, which can
     /// destroy our answer before the client reads it; so only our side is shut, what still comes is
-    /// read and dropped, and the connection closes when the client closes it (or after 2 s).
+    /// read and dropped, and the connection closes when the client closes it (or after `lingerTimeout`).
     private func write(_ response: HTTPResponse, keepAlive: Bool, isHead: Bool, lingering: Bool = false,
                        context: ChannelHandlerContext) {
         guard active else { return }
@@ -202,12 +288,13 @@ final class HTTPConnectionHandler: ChannelInboundHandler, RemovableChannelHandle
             if lingering {
                 self.active = false
                 context.close(mode: .output, promise: nil)
-                context.eventLoop.assumeIsolated().scheduleTask(in: .seconds(2)) { context.close(promise: nil) }
+                context.eventLoop.assumeIsolated().scheduleTask(in: TimeAmount(self.limits.lingerTimeout)) { context.close(promise: nil) }
             } else if !keepAlive {
                 self.active = false
                 context.close(promise: nil)
             } else {
                 self.answerNext(context: context)
+                self.updateIdle()
             }
         }
     }

@@ -10,12 +10,21 @@ import PassModel
 ///
 /// Faults are real: `latency` delays each answer, `down` closes the host's listener (connections are
 /// refused) and cuts its open connections, `silent` reads requests and never answers, `fail` answers
-/// the next N matching requests with a status. Oversized heads (431) or bodies (413) and malformed
-/// HTTP (400) are refused with a short text answer, the connection closes, the server keeps serving.
+/// the next N matching requests with a status. Oversized heads (431) or bodies (413), heads that take
+/// too long (408) and malformed HTTP (400) are refused with a short text answer, the connection
+/// closes, the server keeps serving; idle connections are closed and their number is capped
+/// (`ServerLimits`). The admin port listens on loopback and requires `adminToken` (`AdminGate`).
 public final class MockPassServer: Sendable {
     public struct Options: Sendable {
-        /// The address every listener binds: loopback unless you mean otherwise.
+        /// The address every host's listener binds: loopback unless you mean otherwise.
         public var host: String
+        /// The name put into the URLs the mock writes (redirects, form actions); nil: the machine's
+        /// host name when `host` is a wildcard (`0.0.0.0`, `::`), else `host`.
+        public var publicHost: String?
+        /// The address the admin endpoint binds: loopback whatever `host` is, unless you mean otherwise.
+        public var adminHost: String
+        /// The token every admin request carries (`Authorization: Bearer TOKEN`); nil: a random one.
+        public var adminToken: String?
         /// Host i (SPs, then IdPs, in world order) listens on `basePort + i`; 0 = ephemeral ports.
         public var basePort: Int
         /// nil: ephemeral when `basePort` is 0, else `basePort` + the number of hosts.
@@ -42,7 +51,11 @@ public final class MockPassServer: Sendable {
         public init(host: String = "127.0.0.1", basePort: Int = 0, adminPort: Int? = nil, seed: UInt64 = 0x5EED,
                     conditions: [LoggedRequest.Host: HostConditions] = [:], limits: ServerLimits = ServerLimits(),
                     clock: LiveClock = LiveClock(), threads: Int = 1, logLimit: Int = 10_000, urls: URLs = .live,
-                    worldLoader: WorldLoader? = nil) {
+                    worldLoader: WorldLoader? = nil, publicHost: String? = nil, adminHost: String = "127.0.0.1",
+                    adminToken: String? = nil) {
+            self.publicHost = publicHost
+            self.adminHost = adminHost
+            self.adminToken = adminToken
             self.worldLoader = worldLoader
             self.logLimit = logLimit
             self.urls = urls
@@ -92,6 +105,8 @@ public final class MockPassServer: Sendable {
     /// `http://HOST:PORT` of the admin endpoint.
     public let adminURL: String
     public let adminPort: Int
+    /// What every admin request carries as `Authorization: Bearer TOKEN`.
+    public let adminToken: String
     public let clock: LiveClock
     private let core: ServerCore
 
@@ -99,7 +114,8 @@ public final class MockPassServer: Sendable {
 
     private init(adminPort: Int, core: ServerCore) {
         self.adminPort = adminPort
-        self.adminURL = core.origin(port: adminPort)
+        self.adminURL = core.adminOrigin(port: adminPort)
+        self.adminToken = core.adminToken
         self.clock = core.clock
         self.core = core
     }
@@ -150,16 +166,35 @@ public final class MockPassServer: Sendable {
 
     // MARK: - Starting
 
+    /// 32 bytes from the system's random source, in hex. The live server is not the simulation:
+    /// this token must not be predictable.
+    public static func randomToken() -> String {
+        var generator = SystemRandomNumberGenerator()
+        return (0..<32).map { _ in
+            let byte = UInt8.random(in: 0...255, using: &generator)
+            return String(byte >> 4, radix: 16) + String(byte & 0xF, radix: 16)
+        }.joined()
+    }
+
+    /// Why a token cannot be used, or nil: it goes into a header, so visible ASCII only.
+    public static func tokenProblem(_ token: String) -> String? {
+        if token.isEmpty { return "the admin token is empty" }
+        if !token.utf8.allSatisfy({ (0x21...0x7E).contains($0) }) { return "the admin token must be visible ASCII (no spaces)" }
+        return nil
+    }
+
     private static func startFuture(world: World, options: Options) -> EventLoopFuture<MockPassServer> {
+        if let token = options.adminToken, let problem = tokenProblem(token) {
+            return MultiThreadedEventLoopGroup.singleton.next().makeFailedFuture(LiveError(problem))
+        }
         let group = MultiThreadedEventLoopGroup(numberOfThreads: max(1, options.threads))
-        let core = ServerCore(group: group, bindHost: options.host, limits: options.limits, clock: options.clock,
-                              basePort: options.basePort, logLimit: options.logLimit, worldLoader: options.worldLoader)
+        let core = ServerCore(group: group, options: options, adminToken: options.adminToken ?? randomToken())
         let hostCount = world.serviceProviders.count + world.identityProviders.count
         let started = core.serve(world: world, seed: options.seed, conditions: options.conditions, urls: options.urls)
             .flatMap { _ -> EventLoopFuture<MockPassServer> in
                 let adminPort = options.adminPort ?? (options.basePort == 0 ? 0 : options.basePort + hostCount)
                 return core.bindAdmin(port: adminPort).flatMapError { error in
-                    core.closeAll().flatMapThrowing { throw LiveError("cannot listen on \(options.host):\(adminPort) (admin): \(error)") }
+                    core.closeAll().flatMapThrowing { throw LiveError("cannot listen on \(options.adminHost):\(adminPort) (admin): \(error)") }
                 }.map { admin in
                     core.state.withLockedValue { $0.admin = admin }
                     return MockPassServer(adminPort: admin.localAddress?.port ?? adminPort, core: core)

@@ -5,47 +5,55 @@ import PassModel
 /// The admin endpoint (its own port): drives the clock and the network the way a scenario's
 /// `clock` and `net` steps do, and shows the request log and the URL mapping.
 ///
-/// - `GET /admin/clock`: the current time; `POST /admin/clock` form `advance=30s`: shift it, answer the new time.
+/// Every request passes `AdminGate` first (token, Host, Origin); a POST's parameters are the fields
+/// of its JSON body (`parameters`), strings or integers.
+///
+/// - `GET /admin/clock`: the current time; `POST /admin/clock` `{"advance":"30s"}`: shift it, answer the new time.
 ///   Time is written `MILLISECONDS TOKEN-DATE`, e.g. `1767225630000 2026/01/01 00:00:30 GMT +0000`.
-/// - `POST /admin/net` form `host=sp:NAME|idp:ID` and one of `mode=up|down|silent`, `latency=250ms`,
-///   `fail=N[&status=S][&path=REGEX]` (status defaults to 503).
+/// - `POST /admin/net` `{"host":"sp:NAME|idp:ID"}` and one of `"mode":"up|down|silent"`, `"latency":"250ms"`,
+///   `"fail":N` (with `"status":S`, default 503, and `"path":"REGEX"`).
 /// - `GET /admin/log`: the mock's request log, one JSON object a line.
 /// - `GET /admin/hosts`: each host with its original and live URL and its conditions, one JSON object a line.
-/// - `POST /admin/clock` form `hold=MILLISECONDS`: stop the clock at that instant (the live runtime of
+/// - `POST /admin/clock` `{"hold":MILLISECONDS}`: stop the clock at that instant (the live runtime of
 ///   `passim run --live --server` holds it at each request's virtual instant).
-/// - `POST /admin/world[?urls=as-written]`, body: a world file's text: serve that world instead (new
-///   listeners, a fresh mock and log); answers its hosts as `GET /admin/hosts` does.
+/// - `POST /admin/world` `{"world":"a world file's text","urls":"live|as-written"}`: serve that world
+///   instead (new listeners, a fresh mock and log); answers its hosts as `GET /admin/hosts` does.
 extension ServerCore {
     static let text = "text/plain; charset=utf-8"
     static let jsonLines = "application/x-ndjson"
 
-    func adminAnswer(_ request: HTTPRequest, on loop: any EventLoop) -> EventLoopFuture<HTTPResponse?> {
+    func adminAnswer(_ request: HTTPRequest, parameters: [String: String], on loop: any EventLoop) -> EventLoopFuture<HTTPResponse?> {
         let path = URLParts(request.url)?.path ?? ""
         func plain(_ status: Int, _ text: String, headers: HTTPHeaders = []) -> EventLoopFuture<HTTPResponse?> {
             loop.makeSucceededFuture(HTTPResponse(status: status, contentType: ServerCore.text, text: text, headers: headers))
         }
-        func only(_ methods: [String]) -> EventLoopFuture<HTTPResponse?>? {
-            guard !methods.contains(request.method) else { return nil }
-            let allowed = methods.joined(separator: ", ")
-            return plain(405, "405 Method Not Allowed: use \(allowed)\n", headers: [("Allow", allowed)])
+        func only(_ methods: [String], keys: Set<String> = []) -> EventLoopFuture<HTTPResponse?>? {
+            guard methods.contains(request.method) else {
+                let allowed = methods.joined(separator: ", ")
+                return plain(405, "405 Method Not Allowed: use \(allowed)\n", headers: [("Allow", allowed)])
+            }
+            if let unknown = parameters.keys.sorted().first(where: { !keys.contains($0) }) {
+                return plain(400, "400 Bad Request: unknown parameter \(unknown) (\(path) takes \(keys.sorted().joined(separator: ", ")))\n")
+            }
+            return nil
         }
         switch path {
         case "/admin/clock":
-            if let refusal = only(["GET", "POST"]) { return refusal }
+            if let refusal = only(["GET", "POST"], keys: ["advance", "hold"]) { return refusal }
             if request.method == "GET" { return plain(200, ServerCore.timeText(clock.now())) }
-            if let text = request.parameter("hold") {
+            if let text = parameters["hold"] {
                 guard let ms = Int64(text) else { return plain(400, "400 Bad Request: hold takes milliseconds since the epoch\n") }
                 clock.hold(at: Instant(milliseconds: ms))
                 return plain(200, ServerCore.timeText(clock.now()))
             }
-            guard let text = request.parameter("advance"), let span = ServerCore.signedMillis(text) else {
-                return plain(400, "400 Bad Request: expected advance=DURATION (250ms, 30s, 5m, 2h, 1d; - to go back) or hold=MILLISECONDS\n")
+            guard let text = parameters["advance"], let span = ServerCore.signedMillis(text) else {
+                return plain(400, "400 Bad Request: expected {\"advance\":\"DURATION\"} (250ms, 30s, 5m, 2h, 1d; - to go back) or {\"hold\":MILLISECONDS}\n")
             }
             return plain(200, ServerCore.timeText(clock.advance(by: span)))
         case "/admin/net":
-            if let refusal = only(["POST"]) { return refusal }
+            if let refusal = only(["POST"], keys: ["host", "mode", "latency", "fail", "status", "path"]) { return refusal }
             let parsed: (LoggedRequest.Host, NetCommand)
-            switch ServerCore.netCommand(request) {
+            switch ServerCore.netCommand(parameters) {
             case .success(let p): parsed = p
             case .failure(let error): return plain(400, "400 Bad Request: \(error.message)\n")
             }
@@ -65,18 +73,21 @@ extension ServerCore {
             let lines = mapping.hosts.map { JSONLine.host($0, conditions[$0.host] ?? HostConditions()) }
             return loop.makeSucceededFuture(HTTPResponse(status: 200, contentType: ServerCore.jsonLines, text: lines.joined()))
         case "/admin/world":
-            if let refusal = only(["POST"]) { return refusal }
+            if let refusal = only(["POST"], keys: ["world", "urls"]) { return refusal }
             guard let loader = worldLoader else {
                 return plain(404, "404 Not Found: this server was started without a world loader\n")
             }
             let urls: MockPassServer.URLs
-            switch URLParts(request.url)?.parameter("urls") {
+            switch parameters["urls"] {
             case nil, "live": urls = .live
             case "as-written": urls = .asWritten
             default: return plain(400, "400 Bad Request: urls must be live or as-written\n")
             }
             let loaded: MockPassServer.LoadedWorld
-            switch loader(request.bodyText) {
+            guard let worldText = parameters["world"] else {
+                return plain(400, "400 Bad Request: expected {\"world\":\"a world file's text\"}\n")
+            }
+            switch loader(worldText) {
             case .success(let l): loaded = l
             case .failure(let error): return plain(400, "400 Bad Request: \(error.message)\n")
             }
@@ -102,30 +113,30 @@ extension ServerCore {
         return Millis(text: text)
     }
 
-    static func netCommand(_ r: HTTPRequest) -> Result<(LoggedRequest.Host, NetCommand), LiveError> {
-        guard let hostText = r.parameter("host") else { return .failure(LiveError("missing host=sp:NAME or host=idp:ID")) }
+    static func netCommand(_ r: [String: String]) -> Result<(LoggedRequest.Host, NetCommand), LiveError> {
+        guard let hostText = r["host"] else { return .failure(LiveError("missing \"host\": sp:NAME or idp:ID")) }
         guard let host = LiveHost.host(named: hostText) else {
             return .failure(LiveError("host must be sp:NAME or idp:ID, not \(hostText)"))
         }
-        let given = ["mode", "latency", "fail"].filter { r.parameter($0) != nil }
-        guard given.count == 1 else { return .failure(LiveError("give exactly one of mode=, latency= or fail=")) }
-        if let text = r.parameter("mode") {
+        let given = ["mode", "latency", "fail"].filter { r[$0] != nil }
+        guard given.count == 1 else { return .failure(LiveError("give exactly one of mode, latency or fail")) }
+        if let text = r["mode"] {
             guard let mode = LinkMode(rawValue: text) else { return .failure(LiveError("mode must be up, down or silent")) }
             return .success((host, .mode(mode)))
         }
-        if let text = r.parameter("latency") {
+        if let text = r["latency"] {
             guard let latency = Millis(text: text) else { return .failure(LiveError("latency must be a duration like 250ms")) }
             return .success((host, .latency(latency)))
         }
-        guard let count = r.parameter("fail").flatMap({ Int($0) }), count >= 1 else {
+        guard let count = r["fail"].flatMap({ Int($0) }), count >= 1 else {
             return .failure(LiveError("fail must be a count of at least 1"))
         }
         var status = 503
-        if let text = r.parameter("status") {
+        if let text = r["status"] {
             guard let s = Int(text), (100...599).contains(s) else { return .failure(LiveError("status must be 100-599")) }
             status = s
         }
-        let path = r.parameter("path").flatMap { $0.isEmpty ? nil : $0 }
+        let path = r["path"].flatMap { $0.isEmpty ? nil : $0 }
         if let path, (try? Regex(path)) == nil { return .failure(LiveError("path is not a valid regex: \(path)")) }
         return .success((host, .fail(InjectedFailure(remaining: count, pathPattern: path, status: status))))
     }

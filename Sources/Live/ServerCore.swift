@@ -38,9 +38,15 @@ final class ServerCore: Sendable {
 
     let group: MultiThreadedEventLoopGroup
     let bindHost: String
-    /// The host as it appears in a URL (an IPv6 address in brackets).
+    /// The host as it appears in the URLs the mock writes (`--public-host`; an IPv6 address in brackets).
     let urlHost: String
+    /// The address the admin endpoint binds, and the host of its URL.
+    let adminHost: String
+    let adminURLHost: String
+    let adminToken: String
     let limits: ServerLimits
+    /// Open connections over every listener of this server, capped at `limits.connectionCap` (read once at start).
+    let openConnections: OpenConnections
     let clock: LiveClock
     /// Host i of a world listens on `basePort + i` (0: ephemeral ports), for every world served.
     let basePort: Int
@@ -48,40 +54,56 @@ final class ServerCore: Sendable {
     let worldLoader: MockPassServer.WorldLoader?
     let state = NIOLockedValueBox(State())
 
-    init(group: MultiThreadedEventLoopGroup, bindHost: String, limits: ServerLimits, clock: LiveClock,
-         basePort: Int, logLimit: Int, worldLoader: MockPassServer.WorldLoader?) {
-        self.basePort = basePort
-        self.logLimit = logLimit
-        self.worldLoader = worldLoader
+    init(group: MultiThreadedEventLoopGroup, options: MockPassServer.Options, adminToken: String) {
+        self.basePort = options.basePort
+        self.logLimit = options.logLimit
+        self.worldLoader = options.worldLoader
         self.group = group
-        self.bindHost = bindHost
-        self.urlHost = bindHost.contains(":") ? "[" + bindHost + "]" : bindHost
-        self.limits = limits
-        self.clock = clock
+        self.bindHost = options.host
+        let publicHost = options.publicHost ?? PublicHost.defaultName(bound: options.host)
+        self.urlHost = PublicHost.inURL(publicHost)
+        self.adminHost = options.adminHost
+        self.adminURLHost = PublicHost.isWildcard(options.adminHost) ? PublicHost.inURL(publicHost) : PublicHost.inURL(options.adminHost)
+        self.adminToken = adminToken
+        self.limits = options.limits
+        self.openConnections = OpenConnections(cap: options.limits.connectionCap)
+        self.clock = options.clock
     }
 
     func origin(port: Int) -> String { "http://\(urlHost):\(port)" }
 
+    func adminOrigin(port: Int) -> String { "http://\(adminURLHost):\(port)" }
+
     // MARK: - Listening
 
     func bindListener(for host: LoggedRequest.Host, basePath: String, port: Int, origin: String?) -> EventLoopFuture<any Channel> {
-        bind(port: port, origin: origin) { [self] channel in
+        bind(host: bindHost, port: port, origin: origin) { [self] channel in
             register(channel, for: host)
             return { request, loop in self.answer(request, host: host, basePath: basePath, on: loop) }
         }
     }
 
     func bindAdmin(port: Int) -> EventLoopFuture<any Channel> {
-        bind(port: port) { [self] channel in
-            state.withLockedValue { s in
+        let core = self
+        return bind(host: adminHost, port: port, adminOrigin: true) { channel in
+            core.state.withLockedValue { s in
                 if s.shuttingDown { channel.close(promise: nil) }
             }
-            return { request, loop in self.adminAnswer(request, on: loop) }
+            let gate = AdminGate(token: core.adminToken, port: channel.localAddress?.port ?? port,
+                                 ownHosts: [core.adminURLHost, PublicHost.inURL(core.adminHost)])
+            return { request, loop in
+                switch gate.check(request) {
+                case .refuse(let refusal): return loop.makeSucceededFuture(refusal)
+                case .pass(let parameters): return core.adminAnswer(request, parameters: parameters, on: loop)
+                }
+            }
         }
     }
 
-    /// `SO_REUSEADDR` lets a host closed by `net … down` listen again on its port at once.
-    private func bind(port: Int, origin fixedOrigin: String? = nil,
+    /// `SO_REUSEADDR` lets a host closed by `net … down` listen again on its port at once. Accept
+    /// failures (EMFILE) back off by NIO's own `AcceptBackoffHandler`, which `ServerBootstrap` adds;
+    /// the connection cap keeps them from happening in the first place.
+    private func bind(host bindHost: String, port: Int, origin fixedOrigin: String? = nil, adminOrigin: Bool = false,
                       responder: @escaping @Sendable (any Channel) -> Responder) -> EventLoopFuture<any Channel> {
         let limits = self.limits
         let core = self
@@ -89,7 +111,13 @@ final class ServerCore: Sendable {
             .serverChannelOption(.backlog, value: 256)
             .serverChannelOption(.socketOption(.so_reuseaddr), value: 1)
             .childChannelInitializer { channel in
-                let origin = fixedOrigin ?? core.origin(port: channel.localAddress?.port ?? port)
+                guard core.openConnections.admit(channel) else {
+                    // A failed initializer makes NIO close the accepted socket at once.
+                    return channel.eventLoop.makeFailedFuture(
+                        LiveError("\(core.openConnections.cap) connections open, none idle (limit: connections)"))
+                }
+                let localPort = channel.localAddress?.port ?? port
+                let origin = fixedOrigin ?? (adminOrigin ? core.adminOrigin(port: localPort) : core.origin(port: localPort))
                 let respond = responder(channel)
                 return channel.eventLoop.makeCompletedFuture {
                     var decoderLimits = NIOHTTPDecoderLimitConfiguration()
@@ -97,11 +125,15 @@ final class ServerCore: Sendable {
                     decoderLimits.maxHeaderListSize = limits.headBytes
                     let decoder = HTTPRequestDecoder(leftOverBytesStrategy: .dropBytes, informationalResponseStrategy: .drop,
                                                      limitConfiguration: decoderLimits)
+                    let connection = HTTPConnectionHandler(origin: origin, limits: limits, respond: respond) { idle in
+                        core.openConnections.setIdle(idle, channel)
+                    }
                     let sync = channel.pipeline.syncOperations
+                    try sync.addHandler(ByteWatcher(connection))
                     try sync.addHandler(HTTPResponseEncoder())
                     // The buffer bound stops a request line that never ends (the decoder only bounds headers).
                     try sync.addHandler(ByteToMessageHandler(decoder, maximumBufferSize: limits.headBytes + 1024))
-                    try sync.addHandler(HTTPConnectionHandler(origin: origin, limits: limits, respond: respond))
+                    try sync.addHandler(connection)
                 }
             }
             .bind(host: bindHost, port: port)

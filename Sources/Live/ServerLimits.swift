@@ -1,17 +1,64 @@
-/// What one connection may send before the server refuses it. A refusal is a short text answer
-/// (431, 413, 400) and the connection is closed; the server itself keeps serving.
-public struct ServerLimits: Hashable, Sendable {
-    /// Request line plus header fields, in bytes (over it: 431).
-    public var headBytes: Int
-    /// Request body, in bytes (over it: 413).
-    public var bodyBytes: Int
-    /// Complete requests waiting behind an unanswered one on a single connection (pipelining);
-    /// past it the connection is closed, so a client that never reads cannot grow the queue.
-    public var queuedRequests: Int
+#if canImport(Glibc)
+import Glibc
+#elseif canImport(Darwin)
+import Darwin
+#endif
 
-    public init(headBytes: Int = 16 * 1024, bodyBytes: Int = 1024 * 1024, queuedRequests: Int = 16) {
+/// Every limit of `passim serve`'s connections, in one place (docs/LIMITS.md, "HTTP server (Live)").
+/// A request past a limit is refused with a short text answer (431, 413, 408, 400) naming the limit,
+/// and its connection is closed; the server itself keeps serving.
+public struct ServerLimits: Hashable, Sendable {
+    /// Request line plus header fields, in bytes (over it: 431, limit `head-bytes`).
+    public var headBytes: Int
+    /// Request body, in bytes (over it: 413, limit `body-bytes`).
+    public var bodyBytes: Int
+    /// Complete requests waiting behind an unanswered one on a single connection (pipelining). At
+    /// it, the server stops reading from that connection until answers drain the queue, so a client
+    /// that never reads its answers cannot grow the queue (limit `queued-requests`).
+    public var queuedRequests: Int
+    /// Open connections to the whole server (hosts and admin), kept below the process's descriptor
+    /// limit too. At it, a new connection takes the place of the oldest idle one, or is closed at
+    /// once when none is idle (limit `connections`).
+    public var connections: Int
+    /// Descriptors left free below `RLIMIT_NOFILE` for listeners, files and libcurl, so `accept`
+    /// never fails for want of one (limit `descriptor-margin`).
+    public var descriptorMargin: Int
+    /// A connection that sends nothing for this long while nothing is owed to it is closed (limit `idle-timeout`).
+    public var idleTimeout: Duration
+    /// A request head not complete this long after its first byte: 408 and close (limit `header-timeout`).
+    public var headerTimeout: Duration
+    /// After a refusal the server shuts its side and reads what the client still sends, so the
+    /// client sees the answer rather than a reset; the connection is closed after this long at most
+    /// (limit `linger-timeout`).
+    public var lingerTimeout: Duration
+
+    public init(headBytes: Int = 16 * 1024, bodyBytes: Int = 1024 * 1024, queuedRequests: Int = 16,
+                connections: Int = 1024, descriptorMargin: Int = 64,
+                idleTimeout: Duration = .seconds(60), headerTimeout: Duration = .seconds(10),
+                lingerTimeout: Duration = .seconds(2)) {
         self.headBytes = headBytes
         self.bodyBytes = bodyBytes
         self.queuedRequests = queuedRequests
+        self.connections = connections
+        self.descriptorMargin = descriptorMargin
+        self.idleTimeout = idleTimeout
+        self.headerTimeout = headerTimeout
+        self.lingerTimeout = lingerTimeout
+    }
+
+    /// `connections`, lowered to the process's open-descriptor limit minus `descriptorMargin`
+    /// (at least 1): the cap the server enforces.
+    public var connectionCap: Int {
+        var limit = rlimit()
+        guard getrlimit(Int32(RLIMIT_NOFILE.rawValue), &limit) == 0 else { return max(1, connections) }
+        // Unlimited (RLIM_INFINITY, all ones) clamps to Int.max.
+        let available = Int(clamping: limit.rlim_cur) - descriptorMargin
+        return max(1, min(connections, available))
+    }
+
+    /// A duration as a limit's message shows it: `10s`, `250ms`.
+    static func text(_ d: Duration) -> String {
+        let ms = d.components.seconds * 1000 + d.components.attoseconds / 1_000_000_000_000_000
+        return ms % 1000 == 0 ? "\(ms / 1000)s" : "\(ms)ms"
     }
 }

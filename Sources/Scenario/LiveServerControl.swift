@@ -54,21 +54,24 @@ final class InProcessServer: LiveServerControl {
 }
 
 /// A running `passim serve`, driven through its admin endpoint: the scenario's world is loaded with
-/// `POST /admin/world?urls=as-written`, the clock held with `POST /admin/clock hold=`, `net` steps sent
-/// to `POST /admin/net`, the log read from `GET /admin/log`. One scenario at a time per server.
+/// `POST /admin/world` (`"urls":"as-written"`), the clock held with `POST /admin/clock` (`"hold"`),
+/// `net` steps sent to `POST /admin/net`, the log read from `GET /admin/log`; every request carries
+/// the server's admin token and its parameters as JSON. One scenario at a time per server.
 final class RemoteServer: LiveServerControl {
     let adminURL: String
     let origins: [LoggedRequest.Host: String]
     private let admin: CurlTransport
+    private let token: String?
     private var held: Instant?
 
-    init(adminURL: String, file: ScenarioFile) throws(LiveError) {
+    init(adminURL: String, token: String?, file: ScenarioFile) throws(LiveError) {
         self.adminURL = adminURL.withoutTrailingSlash
+        self.token = token
         admin = try CurlTransport()
         let world = try RemoteServer.worldText(of: file)
-        let answer = try RemoteServer.call(admin, HTTPRequest(method: "POST", url: self.adminURL + "/admin/world?urls=as-written",
-                                                              headers: [("Content-Type", "text/plain; charset=utf-8")],
-                                                              body: Array(world.utf8)), what: "loading the world")
+        let load = RemoteServer.post(self.adminURL, "/admin/world", [("world", .string(world)), ("urls", .string("as-written"))],
+                                     token: token)
+        let answer = try RemoteServer.call(admin, load, token: token, what: "loading the world")
         var origins: [LoggedRequest.Host: String] = [:]
         for line in answer.bodyText.split(separator: "\n") {
             guard let v = try? Value(jsonText: String(line)), let name = v["host"]?.stringValue,
@@ -91,25 +94,26 @@ final class RemoteServer: LiveServerControl {
 
     func hold(at instant: Instant) throws(LiveError) {
         guard held != instant else { return }
-        _ = try RemoteServer.call(admin, .form(adminURL + "/admin/clock", [("hold", String(instant.milliseconds))]), what: "holding the clock")
+        _ = try call(post("/admin/clock", [("hold", .int(Int(instant.milliseconds)))]), what: "holding the clock")
         held = instant
     }
 
     func apply(_ command: NetCommand, to host: LoggedRequest.Host) throws(LiveError) {
-        var fields = [("host", LiveHost.name(of: host))]
+        var fields: [(String, Value)] = [("host", .string(LiveHost.name(of: host)))]
         switch command {
-        case .mode(let m): fields.append(("mode", m.rawValue))
-        case .latency(let d): fields.append(("latency", "\(d.value)ms"))
+        case .mode(let m): fields.append(("mode", .string(m.rawValue)))
+        case .latency(let d): fields.append(("latency", .string("\(d.value)ms")))
         case .fail(let f):
-            fields += [("fail", String(f.remaining)), ("status", String(f.status))]
-            if let p = f.pathPattern { fields.append(("path", p)) }
+            fields += [("fail", .int(f.remaining)), ("status", .int(f.status))]
+            if let p = f.pathPattern { fields.append(("path", .string(p))) }
         }
-        _ = try RemoteServer.call(admin, .form(adminURL + "/admin/net", fields), what: "a net step")
+        _ = try call(post("/admin/net", fields), what: "a net step")
     }
 
     /// The log; a log that cannot be read is empty (the `seen` step that needs it then fails and says what it got).
     func log() -> [LoggedRequest] {
-        guard let answer = try? RemoteServer.call(admin, HTTPRequest(method: "GET", url: adminURL + "/admin/log"), what: "the log") else {
+        let request = HTTPRequest(method: "GET", url: adminURL + "/admin/log", headers: authorization)
+        guard let answer = try? call(request, what: "the log") else {
             return []
         }
         return answer.bodyText.split(separator: "\n").compactMap { RemoteServer.logged(String($0)) }
@@ -131,9 +135,35 @@ final class RemoteServer: LiveServerControl {
                              headers: HTTPHeaders(pairs("headers").map { HTTPHeader($0.0, $0.1) }))
     }
 
-    private static func call(_ curl: CurlTransport, _ request: HTTPRequest, what: String) throws(LiveError) -> HTTPResponse {
-        switch curl.perform(request, timeout: .seconds(10)) {
+    private var authorization: HTTPHeaders { RemoteServer.authorization(token) }
+
+    private static func authorization(_ token: String?) -> HTTPHeaders {
+        token.map { [("Authorization", "Bearer " + $0)] } ?? []
+    }
+
+    private func post(_ path: String, _ fields: [(String, Value)]) -> HTTPRequest {
+        RemoteServer.post(adminURL, path, fields, token: token)
+    }
+
+    private func call(_ request: HTTPRequest, what: String) throws(LiveError) -> HTTPResponse {
+        try RemoteServer.call(admin, request, token: token, what: what)
+    }
+
+    /// The admin endpoint takes its parameters as a JSON object, never as a form or a query.
+    private static func post(_ adminURL: String, _ path: String, _ fields: [(String, Value)], token: String?) -> HTTPRequest {
+        var headers = authorization(token)
+        headers.add("Content-Type", "application/json")
+        let body = Value.dict(fields.map { Value.Entry($0.0, $0.1) }).jsonText
+        return HTTPRequest(method: "POST", url: adminURL + path, headers: headers, body: Array(body.utf8))
+    }
+
+    private static func call(_ admin: CurlTransport, _ request: HTTPRequest, token: String?,
+                             what: String) throws(LiveError) -> HTTPResponse {
+        switch admin.perform(request, timeout: .seconds(10)) {
         case .response(let r) where r.status == 200: return r
+        case .response(let r) where r.status == 401 && token == nil:
+            throw LiveError("the server refused \(what): HTTP 401: give its admin token with --admin-token TOKEN or "
+                            + "PASSIM_ADMIN_TOKEN (passim serve prints it on its admin-token line)")
         case .response(let r): throw LiveError("the server refused \(what): HTTP \(r.status) \(r.bodyText.trimmingCharacters(in: .whitespacesAndNewlines))")
         case .failure(let why): throw LiveError("cannot reach the server's admin endpoint for \(what) (\(request.url)): \(why)")
         case .timeout: throw LiveError("the server's admin endpoint did not answer \(what) in 10 s")

@@ -15,8 +15,9 @@ public struct ScenarioRunner: Sendable {
             case simulated
             /// Over loopback HTTP to a server started for each scenario (`LiveWire`).
             case live
-            /// Over loopback HTTP to a running `passim serve`, through its admin endpoint at this URL.
-            case server(adminURL: String)
+            /// Over loopback HTTP to a running `passim serve`, through its admin endpoint at this URL,
+            /// each admin request carrying this token.
+            case server(adminURL: String, adminToken: String?)
         }
         public var network: Network
         /// A port of the SDK behind the driver protocol (docs/PORTING.md) in place of passim's engine.
@@ -30,7 +31,9 @@ public struct ScenarioRunner: Sendable {
 
         public static let simulated = Runtime()
         public static let live = Runtime(network: .live)
-        public static func liveServer(adminURL: String) -> Runtime { Runtime(network: .server(adminURL: adminURL)) }
+        public static func liveServer(adminURL: String, adminToken: String?) -> Runtime {
+            Runtime(network: .server(adminURL: adminURL, adminToken: adminToken))
+        }
         public static func port(_ command: PortCommand) -> Runtime { Runtime(port: command) }
 
         /// The options of `passim run` that choose this runtime, each followed by a space.
@@ -39,7 +42,7 @@ public struct ScenarioRunner: Sendable {
             switch network {
             case .simulated: break
             case .live: flags += "--live "
-            case .server(let url): flags += "--live --server \(url) "
+            case .server(let url, _): flags += "--live --server \(url) "
             }
             if let port { flags += "--port '" + port.command.replacingOccurrences(of: "'", with: "'\\''") + "' " }
             return flags
@@ -137,7 +140,8 @@ extension ScenarioRunner {
             switch network {
             case .simulated: return nil
             case .live: return try LiveWire(setup)
-            case .server(let url): return try LiveWire(setup, server: try RemoteServer(adminURL: url, file: file))
+            case .server(let url, let token):
+                return try LiveWire(setup, server: try RemoteServer(adminURL: url, token: token, file: file))
             }
         } catch {
             throw StepError(message: "live mode: \(error.message)", location: top)

@@ -63,6 +63,10 @@ struct Run: ParsableCommand {
                                valueName: "URL"))
     var server: String?
 
+    @Option(help: ArgumentHelp("With --server: the admin token that `passim serve` printed (default: $PASSIM_ADMIN_TOKEN).",
+                               valueName: "TOKEN"))
+    var adminToken: String?
+
     @Option(help: ArgumentHelp("Run against a port of the SDK: COMMAND speaks docs/PORTING.md on its standard input and output.",
                                valueName: "COMMAND"))
     var port: String?
@@ -91,6 +95,7 @@ struct Run: ParsableCommand {
         guard jobs >= 1 else { throw ValidationError("--jobs takes a number of at least 1") }
         if live || port != nil, update != nil { throw ValidationError("--update records from simulated runs; drop --live and --port") }
         if server != nil, !live { throw ValidationError("--server goes with --live") }
+        if adminToken != nil, server == nil { throw ValidationError("--admin-token goes with --server") }
         if server != nil, jobs > 1 { throw ValidationError("--server serves one world at a time: drop --jobs") }
         if expect != nil, port == nil { throw ValidationError("--expect describes a port: give --port COMMAND too") }
         guard let timeout = Millis(text: portTimeout), timeout.value > 0 else {
@@ -106,7 +111,10 @@ struct Run: ParsableCommand {
                                        color: Terminal.colorOnStandardOutput)
         if let shard { options.shard = try Shard(parsing: shard) }
         options.allowEmpty = allowEmpty
-        if live { options.runtime.network = server.map { .server(adminURL: $0) } ?? .live }
+        if live {
+            let token = adminToken ?? ProcessInfo.processInfo.environment["PASSIM_ADMIN_TOKEN"]
+            options.runtime.network = server.map { .server(adminURL: $0, adminToken: token) } ?? .live
+        }
         if let port {
             var command = PortCommand(command: port, timeout: Millis(text: portTimeout) ?? .seconds(5))
             if let expect {

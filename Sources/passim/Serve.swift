@@ -16,17 +16,31 @@ struct Serve: ParsableCommand {
             The world file holds the header and world statements of a scenario (sp, mvpd, user, requestor, \
             default-sp, seed...); `scenario "title"` is optional and steps are not allowed. Each SP and IdP \
             listens on its own port (PORT, PORT+1, ... in declaration order, SPs first) and its base URL is \
-            rewritten to that port, so redirects and forms stay on loopback. One line per host is printed, \
-            then the admin URL (POST /admin/clock, POST /admin/net, GET /admin/log, GET /admin/hosts, \
-            POST /admin/world to serve another world file's text).
+            rewritten to that port (on --public-host), so redirects and forms point at the server. One line per \
+            host is printed, then `admin-token TOKEN` and `admin URL` (POST /admin/clock, POST /admin/net, \
+            GET /admin/log, GET /admin/hosts, POST /admin/world to serve another world file's text). The admin \
+            endpoint listens on 127.0.0.1 unless --admin-host says otherwise; every admin request carries \
+            `Authorization: Bearer TOKEN`, names the admin's own address in Host, and sends its parameters \
+            as a JSON body (Content-Type: application/json).
             Exit status: 0 after SIGINT/SIGTERM, 1 if a port cannot be bound, 2 if the world file is unusable.
             """)
 
     @Option(help: "The world file.")
     var world: String
 
-    @Option(help: "The address to listen on.")
+    @Option(help: "The address the hosts listen on.")
     var host = "127.0.0.1"
+
+    @Option(help: ArgumentHelp("The name written into URLs (redirects, form actions) (default: the machine's host name when --host is 0.0.0.0 or ::, else --host).",
+                               valueName: "NAME"))
+    var publicHost: String?
+
+    @Option(help: ArgumentHelp("The address the admin endpoint listens on.", valueName: "ADDR"))
+    var adminHost = "127.0.0.1"
+
+    @Option(help: ArgumentHelp("The admin token (default: $PASSIM_ADMIN_TOKEN, else a random one, printed at start).",
+                               valueName: "TOKEN"))
+    var adminToken: String?
 
     @Option(help: "The first host's port; the others follow it. 0 picks free ports.")
     var port = 8081
@@ -40,6 +54,10 @@ struct Serve: ParsableCommand {
     func validate() throws {
         guard (0...65535).contains(port) else { throw ValidationError("--port takes 0-65535") }
         if let adminPort, !(0...65535).contains(adminPort) { throw ValidationError("--admin-port takes 0-65535") }
+        if let token = adminToken ?? Serve.environmentToken, let problem = MockPassServer.tokenProblem(token) {
+            throw ValidationError("--admin-token: \(problem)")
+        }
+        if publicHost?.isEmpty == true { throw ValidationError("--public-host takes a name") }
         if adminPort == nil, port == 1 { throw ValidationError("--port 1 leaves no port below it for the admin endpoint: give --admin-port") }
     }
 
@@ -55,7 +73,8 @@ struct Serve: ParsableCommand {
         let setup = WorldBuilder.setup(for: file)
         let options = MockPassServer.Options(
             host: host, basePort: port, adminPort: adminPort ?? (port == 0 ? 0 : port - 1),
-            seed: setup.seed, conditions: setup.links, worldLoader: WorldBuilder.loadWorld)
+            seed: setup.seed, conditions: setup.links, worldLoader: WorldBuilder.loadWorld,
+            publicHost: publicHost, adminHost: adminHost, adminToken: adminToken ?? Serve.environmentToken)
 
         let server: MockPassServer
         do {
@@ -74,6 +93,8 @@ struct Serve: ParsableCommand {
             let state = mode == .down ? " (down)" : mode == .silent ? " (silent)" : ""
             lines += "\(kind) \(name) \(h.originalURL) -> \(h.liveURL)\(state)\n"
         }
+        // The token comes first: scripts wait for the `admin` line, then read both.
+        lines += "admin-token \(server.adminToken)\n"
         lines += "admin \(server.adminURL)\n"
         // Written at once, unbuffered: a script may read the ports from a pipe while the server runs.
         FileHandle.standardOutput.write(Data(lines.utf8))
@@ -91,6 +112,8 @@ struct Serve: ParsableCommand {
         }
         withExtendedLifetime(sources) { dispatchMain() }
     }
+
+    static var environmentToken: String? { ProcessInfo.processInfo.environment["PASSIM_ADMIN_TOKEN"] }
 
     static func read(_ path: String) throws(Diagnostic) -> String {
         func unreadable(_ why: String) -> Diagnostic {

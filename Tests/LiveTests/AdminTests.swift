@@ -7,9 +7,7 @@ import Testing
 @Suite(.serialized) struct AdminTests {
     func admin(_ curl: CurlTransport, _ server: MockPassServer, _ method: String, _ path: String,
                _ fields: [(String, String)] = []) throws -> HTTPResponse {
-        let url = server.adminURL + path
-        let request = method == "POST" ? HTTPRequest.form(url, fields) : HTTPRequest(method: method, url: url)
-        return try response(curl.perform(request, timeout: .seconds(5)))
+        try server.admin(curl, method, path, fields)
     }
 
     @Test func clockAdvances() async throws {

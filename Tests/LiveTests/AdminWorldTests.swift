@@ -19,8 +19,8 @@ import Testing
         }
     }
 
-    func post(_ curl: CurlTransport, _ url: String, _ body: String) throws -> HTTPResponse {
-        try response(curl.perform(HTTPRequest(method: "POST", url: url, body: Array(body.utf8)), timeout: .seconds(5)))
+    func post(_ curl: CurlTransport, _ server: MockPassServer, _ world: String, urls: String? = nil) throws -> HTTPResponse {
+        try server.admin(curl, "POST", "/admin/world", [("world", world)] + (urls.map { [("urls", $0)] } ?? []))
     }
 
     @Test func aNewWorldReplacesTheServedOne() async throws {
@@ -29,11 +29,11 @@ import Testing
         let oldConfig = try server.url(.sp("main")) + "/config/REQ1"
         #expect(try get(curl, oldConfig).status == 200)
 
-        let refused = try post(curl, server.adminURL + "/admin/world", "nonsense")
+        let refused = try post(curl, server, "nonsense")
         #expect(refused.status == 400 && refused.bodyText.contains("not a world"))
         #expect(try get(curl, oldConfig).status == 200, "a refused world leaves the served one alone")
 
-        let loaded = try post(curl, server.adminURL + "/admin/world?urls=as-written", "small")
+        let loaded = try post(curl, server, "small", urls: "as-written")
         #expect(loaded.status == 200)
         #expect(loaded.bodyText.hasPrefix(#"{"host":"sp:solo","url":"https://solo.test","live":"http://127.0.0.1:"#))
         #expect(server.hosts.map(\.name) == ["sp:solo", "idp:Dish"])
@@ -44,18 +44,18 @@ import Testing
         let old = curl.perform(HTTPRequest(method: "GET", url: oldConfig), timeout: .seconds(2))
         if case .response(let r) = old { #expect(r.status == 404) } else { #expect(old == .failure("connection refused")) }
         #expect(server.requestLog().map(\.path) == ["/config/REQ9"], "a new world starts a new log")
-        #expect(try post(curl, server.adminURL + "/admin/world?urls=sideways", "small").status == 400)
+        #expect(try post(curl, server, "small", urls: "sideways").status == 400)
         try await server.shutdown()
     }
 
     @Test func withoutALoaderTheEndpointIsAbsentAndTheClockCanBeHeld() async throws {
         try await withServer { server in
             let curl = try CurlTransport()
-            #expect(try post(curl, server.adminURL + "/admin/world", "small").status == 404)
-            let held = try response(curl.perform(.form(server.adminURL + "/admin/clock", [("hold", "1767225660000")]), timeout: .seconds(5)))
+            #expect(try post(curl, server, "small").status == 404)
+            let held = try server.admin(curl, "POST", "/admin/clock", [("hold", "1767225660000")])
             #expect(held.status == 200 && held.bodyText.hasPrefix("1767225660000 "))
             #expect(server.now() == Instant(milliseconds: 1_767_225_660_000))
-            #expect(try response(curl.perform(.form(server.adminURL + "/admin/clock", [("hold", "soon")]), timeout: .seconds(5))).status == 400)
+            #expect(try server.admin(curl, "POST", "/admin/clock", [("hold", "soon")]).status == 400)
         }
     }
 }

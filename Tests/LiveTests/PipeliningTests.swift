@@ -23,14 +23,30 @@ import Testing
             let body = config.bodyText
             let length = "Content-Length: \(config.body.count)\r\n"
             let ok = "HTTP/1.1 200 OK\r\nContent-Type: application/xml\r\n" + length
-            // The 405 and 404 heads and bodies are the mock's; only their status lines are checked.
+            // The 404's head and body are the mock's; only its status line is checked.
             // A body does not end with CRLF, so the next status line follows it on the same "line".
             let statuses = raw.components(separatedBy: "HTTP/1.1 ").dropFirst()
                 .map { $0.components(separatedBy: "\r\n")[0] }
-            #expect(statuses == ["200 OK", "405 Method Not Allowed", "404 Not Found", "200 OK", "200 OK"])
-            #expect(raw.hasPrefix(ok + "\r\n" + body + "HTTP/1.1 405"))
+            #expect(statuses == ["200 OK", "200 OK", "404 Not Found", "200 OK", "200 OK"])
+            // HEAD: the GET's head, Content-Length included, and no body.
+            #expect(raw.hasPrefix(ok + "\r\n" + body + ok + "\r\nHTTP/1.1 404"))
             #expect(raw.hasSuffix(ok + "\r\n" + body + ok + "Connection: close\r\n\r\n" + body))
             #expect(raw.components(separatedBy: body).count == 4)  // three whole bodies, none for HEAD
+        }
+    }
+
+    /// More requests in one write than `queuedRequests`: the server stops reading until it has
+    /// answered enough of them, and answers every one, in order.
+    @Test func aHundredPipelinedRequestsGetAHundredAnswersInOrder() async throws {
+        // A latency, so the requests really wait behind each other.
+        try await withServer([.sp("main"): HostConditions(latency: Millis(2))]) { server in
+            let paths = (0..<100).map { $0 % 3 == 0 ? "/config/NOPE" : "/config/REQ1" }
+            var raw = paths.map { "GET \($0) HTTP/1.1\r\nHost: x\r\n\r\n" }.joined()
+            raw += "GET /config/REQ1 HTTP/1.1\r\nHost: x\r\nConnection: close\r\n\r\n"
+            let answers = try rawExchange(port: try server.port(.sp("main")), Array(raw.utf8), timeout: 10)
+            let statuses = answers.components(separatedBy: "HTTP/1.1 ").dropFirst().compactMap { Int($0.prefix(3)) }
+            #expect(statuses == paths.map { $0 == "/config/NOPE" ? 404 : 200 } + [200])
+            #expect(server.requestLog().count == 101)
         }
     }
 }

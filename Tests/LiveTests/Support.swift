@@ -13,6 +13,16 @@ import Darwin
 
 let appRedirect = "adobepass://ios.app"
 
+/// The package root, found from this file so the tests run from any working directory.
+let packageRoot: String = {
+    var url = URL(fileURLWithPath: #filePath)
+    while url.path != "/" {
+        url.deleteLastPathComponent()
+        if FileManager.default.fileExists(atPath: url.appendingPathComponent("Package.swift").path) { return url.path }
+    }
+    return FileManager.default.currentDirectoryPath
+}()
+
 /// Two SPs (one with a path in its base URL), two MVPDs with IdPs.
 func liveWorld() -> World {
     let comcast = MVPD(id: "Comcast", displayName: "Comcast XFINITY")
@@ -29,14 +39,15 @@ func liveWorld() -> World {
 /// Starts a server on ephemeral loopback ports (every host without latency unless overridden),
 /// runs `body`, and shuts the server down whatever happens.
 func withServer<T>(_ overrides: [LoggedRequest.Host: HostConditions] = [:], urls: MockPassServer.URLs = .live,
-                   clock: LiveClock = LiveClock(),
+                   clock: LiveClock = LiveClock(), limits: ServerLimits = ServerLimits(), adminToken: String? = nil,
                    _ body: (MockPassServer) async throws -> T) async throws -> T {
     let world = liveWorld()
     var conditions: [LoggedRequest.Host: HostConditions] = [:]
     for sp in world.serviceProviders { conditions[.sp(sp.name)] = HostConditions(latency: .zero) }
     for idp in world.identityProviders { conditions[.idp(idp.mvpdID)] = HostConditions(latency: .zero) }
     conditions.merge(overrides) { $1 }
-    let server = try await MockPassServer.start(world: world, options: .init(seed: 7, conditions: conditions, clock: clock, urls: urls))
+    let server = try await MockPassServer.start(world: world, options: .init(seed: 7, conditions: conditions, limits: limits, clock: clock, urls: urls,
+                                                                                     adminToken: adminToken))
     do {
         let result = try await body(server)
         try await server.shutdown()
@@ -92,8 +103,8 @@ func elapsed(_ body: () throws -> Void) rethrows -> Duration {
 }
 
 /// Sends raw bytes to a loopback port on a plain socket and reads until the server closes (or
-/// `timeout` seconds pass): for what no HTTP client would send.
-func rawExchange(port: Int, _ bytes: [UInt8], timeout: Int = 3) throws -> String {
+/// `timeout` seconds pass): for what no HTTP client would send. `trickle`: one byte at a time, this far apart.
+func rawExchange(port: Int, _ bytes: [UInt8], timeout: Int = 3, trickle: Duration? = nil) throws -> String {
     #if canImport(Glibc)
     let fd = socket(AF_INET, Int32(SOCK_STREAM.rawValue), 0)
     #else
@@ -113,13 +124,15 @@ func rawExchange(port: Int, _ bytes: [UInt8], timeout: Int = 3) throws -> String
     guard connected == 0 else { throw TestFailure("connect() failed") }
     var sent = 0
     while sent < bytes.count {
+        let end = trickle == nil ? bytes.count : sent + 1
         #if canImport(Glibc)
-        let n = bytes[sent...].withUnsafeBytes { send(fd, $0.baseAddress, $0.count, Int32(MSG_NOSIGNAL)) }
+        let n = bytes[sent..<end].withUnsafeBytes { send(fd, $0.baseAddress, $0.count, Int32(MSG_NOSIGNAL)) }
         #else
-        let n = bytes[sent...].withUnsafeBytes { send(fd, $0.baseAddress, $0.count, 0) }
+        let n = bytes[sent..<end].withUnsafeBytes { send(fd, $0.baseAddress, $0.count, 0) }
         #endif
         if n <= 0 { break }  // the server may refuse before reading everything
         sent += n
+        if let trickle { Thread.sleep(forTimeInterval: Double(trickle.components.attoseconds) / 1e18 + Double(trickle.components.seconds)) }
     }
     var received: [UInt8] = []
     var buffer = [UInt8](repeating: 0, count: 4096)
@@ -129,4 +142,18 @@ func rawExchange(port: Int, _ bytes: [UInt8], timeout: Int = 3) throws -> String
         received += buffer[..<n]
     }
     return String(decoding: received, as: UTF8.self)
+}
+
+extension MockPassServer {
+    /// An admin request as `passim run --server` sends it: the token, and a POST's fields as JSON.
+    func admin(_ curl: CurlTransport, _ method: String, _ path: String, _ fields: [(String, String)] = []) throws -> HTTPResponse {
+        var headers: HTTPHeaders = [("Authorization", "Bearer " + adminToken)]
+        var body: [UInt8] = []
+        if method == "POST" {
+            headers.add("Content-Type", "application/json")
+            body = Array(Value.dict(fields.map { Value.Entry($0.0, .string($0.1)) }).jsonText.utf8)
+        }
+        return try response(curl.perform(HTTPRequest(method: method, url: adminURL + path, headers: headers, body: body),
+                                         timeout: .seconds(5)))
+    }
 }

@@ -93,7 +93,7 @@ import Testing
         try withServer { server in
             let paths = [packageRoot + "/Scenarios/authn", packageRoot + "/Scenarios/faults"]
             var options = SuiteRun.Options()
-            options.runtime = .liveServer(adminURL: server.adminURL)
+            options.runtime = .liveServer(adminURL: server.adminURL, adminToken: server.adminToken)
             let remote = SuiteRun(options: options).run(paths: paths)
             let simulated = SuiteRun().run(paths: paths)
             #expect(remote.status == .passed, "\(remote.output)")
@@ -109,7 +109,7 @@ import Testing
         try withServer { server in
             let paths = [packageRoot + "/Scenarios/faults", packageRoot + "/Scenarios/authn/classic-login.scenario"]
             var options = SuiteRun.Options()
-            options.runtime = ScenarioRunner.Runtime(network: .server(adminURL: server.adminURL),
+            options.runtime = ScenarioRunner.Runtime(network: .server(adminURL: server.adminURL, adminToken: server.adminToken),
                                                      port: PortCommand(command: PortRunTests.pythonPort))
             let remote = SuiteRun(options: options).run(paths: paths)
             #expect(remote.status == .passed, "\(remote.output)")
@@ -131,15 +131,18 @@ import Testing
             let posted = try RemoteServer.worldText(of: file)
             #expect(posted.split(separator: "\n", omittingEmptySubsequences: false).count == 5)
             #expect(!posted.contains("setRequestor") && posted.contains("latency 40ms"))
-            let remote = try RemoteServer(adminURL: server.adminURL + "/", file: file)
+            let remote = try RemoteServer(adminURL: server.adminURL + "/", token: server.adminToken, file: file)
             #expect(remote.origins.keys.contains(.sp("main")))
             try remote.hold(at: .simulationStart + .minutes(1))
             #expect(server.now() == .simulationStart + .minutes(1))
 
             let curl = try CurlTransport()
             let before = server.mapping
+            let world = Value.dict([Value.Entry("world", .string("sp main \"https://sp.test\"\n> logout()\n"))]).jsonText
             let refused = curl.perform(HTTPRequest(method: "POST", url: server.adminURL + "/admin/world",
-                                                   body: Array("sp main \"https://sp.test\"\n> logout()\n".utf8)), timeout: .seconds(5))
+                                                   headers: [("Authorization", "Bearer " + server.adminToken),
+                                                             ("Content-Type", "application/json")],
+                                                   body: Array(world.utf8)), timeout: .seconds(5))
             guard case .response(let answer) = refused else { Issue.record("no answer: \(refused)"); return }
             #expect(answer.status == 400)
             #expect(answer.bodyText.contains("(posted world):2:1: a world file has no steps"))
