@@ -223,15 +223,17 @@ public enum SafeXML {
     private static func contains(_ haystack: [UInt8], _ needle: String) -> Bool {
         let n = Array(needle.utf8)
         guard haystack.count >= n.count, let first = n.first else { return false }
-        var i = 0
-        while i <= haystack.count - n.count {
-            if haystack[i] == first {
-                var j = 1
-                while j < n.count && haystack[i + j] == n[j] { j += 1 }
-                if j == n.count { return true }
+        return haystack.withUnsafeBufferPointer { h in
+            var i = 0
+            while i <= h.count - n.count {
+                if h[i] == first {
+                    var j = 1
+                    while j < n.count && h[i + j] == n[j] { j += 1 }
+                    if j == n.count { return true }
+                }
+                i += 1
             }
-            i += 1
+            return false
         }
-        return false
     }
 }

@@ -9,8 +9,8 @@ import Testing
                              requestors: [World.Requestor(id: "REQ1")])
 
     /// A 900 KB POST, as in the issue: a urlencoded body of one huge field, plus a huge header.
-    static func bigPost(_ i: Int) -> HTTPRequest {
-        HTTPRequest.form("https://sp.test/preauthorize", [("requestor_id", "REQ1"), ("blob", String(repeating: "x", count: 900_000))],
+    static func bigPost(_ i: Int, bytes: Int = 900_000) -> HTTPRequest {
+        HTTPRequest.form("https://sp.test/preauthorize", [("requestor_id", "REQ1"), ("blob", String(repeating: "x", count: bytes))],
                          headers: [("X-Big", String(repeating: "é", count: 1000)), ("X-Seq", String(i))])
     }
 
@@ -36,11 +36,12 @@ import Testing
         var limits = MockLimits.standard
         limits.logBytes = 20_000
         var mock = MockPass(world: Self.world, seed: 1, limits: limits)
-        for i in 0..<400 { _ = mock.handle(Self.bigPost(i), at: .simulationStart) }
+        // 100 KB each rather than the issue's 900 KB: the debug build's form decoding is slow.
+        for i in 0..<60 { _ = mock.handle(Self.bigPost(i, bytes: 100_000), at: .simulationStart) }
         #expect(mock.requestLog.bytes <= 20_000)
         #expect(mock.log.count > 1 && mock.log.count < 20)
-        #expect(mock.logDropped + mock.log.count == 400)
-        #expect(mock.log.last?.headers["X-Seq"] == "399")
+        #expect(mock.logDropped + mock.log.count == 60)
+        #expect(mock.log.last?.headers["X-Seq"] == "59")
         #expect(mock.log.first?.headers["X-Seq"] == String(mock.logDropped))
     }
 
