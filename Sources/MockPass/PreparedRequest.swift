@@ -31,11 +31,13 @@ public struct RequestPreparer: Sendable {
         incoming.xml = PreparedXML(incoming, host: host)
         let limit = logValueBytes
         var headers = request.headers
-        if limit != nil {
-            for i in headers.fields.indices {
+        if let limit {
+            // Written only when cut: the hot path's headers stay shared with the request, not copied.
+            for i in headers.fields.indices where headers.fields[i].value.utf8.count > limit {
                 headers.fields[i].value = LoggedRequest.truncated(headers.fields[i].value, limit: limit)
             }
         }
+        // The time is the handling's, set by `MockPass.handle`.
         let logged = LoggedRequest(
             host: host, time: .simulationStart, method: request.method, path: path,
             parameters: incoming.parameters.map {
