@@ -101,9 +101,10 @@ public enum SafeXML {
             throw PassXMLError("document is \(bytes.count) bytes, over the limit of \(limits.maxBytes) bytes (limit: xml-bytes)")
         }
         guard bytes.contains(where: { !isXMLSpace($0) }) else { throw PassXMLError("document is empty") }
+        // First: it stops at the first limit hit, where the searches below always read every byte.
+        try XMLPrescan.check(bytes, limits: limits)
         if contains(bytes, "<!DOCTYPE") { throw PassXMLError("DOCTYPE is not allowed") }
         if contains(bytes, "<!ENTITY") { throw PassXMLError("entity declarations are not allowed") }
-        try XMLPrescan.check(bytes, limits: limits)
 
         _ = setUp
         guard let context = xmlNewParserCtxt() else { throw PassXMLError("cannot create an XML parser context") }
