@@ -101,3 +101,31 @@ import Testing
         #expect(kept == Array(900..<1000))
     }
 }
+
+/// Codes and authZ tokens are refused as expired for `mock-expired-memory` past their end, then as
+/// unknown, and are gone from the store.
+@Suite struct ExpiredMemoryTests {
+    @Test func aRegistrationCodeIsForgottenAfterItsMemory() throws {
+        var b = Browser(MockPass(world: deviceWorld(), seed: 51))
+        let code = try RegistrationCodeTests.makeCode(&b).code
+        let check = { (b: inout Browser) in b.engineGet("/api/v1/checkauthn/\(code)?requestor=REQ1&deviceId=tv-1") }
+        b.now = b.now + .minutes(31)
+        #expect(try errorBody(check(&b)).message == "Registration code expired")
+        b.now = b.now + .hours(24)
+        let late = check(&b)
+        #expect(late.status == 410)
+        #expect(try errorBody(late).message == "Unknown registration code")
+        #expect(b.mock.registrationCodes.count == 0)
+    }
+
+    @Test func anAuthzTokenIsForgottenAfterItsMemory() throws {
+        var b = Browser(MockPass(world: deviceWorld(), seed: 1))
+        let authn = try b.loginToken()
+        let authz = try authzToken(b.authorize(authn, "CNN"))
+        b.now = authz.expires + .minutes(1)
+        #expect(try errorBody(b.mediaToken(authz)).message == "Authorization token expired")
+        b.now = authz.expires + .hours(25)
+        #expect(try errorBody(b.mediaToken(authz)).message == "Unknown authorization token")
+        #expect(b.mock.issuedAuthz.count == 0)
+    }
+}
