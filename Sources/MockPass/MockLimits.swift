@@ -3,7 +3,9 @@ import PassModel
 /// Everything the mock keeps for later requests, bounded: the request log by entries, bytes and value
 /// length; each kind of session, code and token by a lifetime (its natural one: past it the handler
 /// would refuse it anyway, or nothing reads it) and by a count, past which the oldest goes first.
-/// Errors and `docs/LIMITS.md` use the names in backquotes.
+/// Errors and `docs/LIMITS.md` use the names in backquotes. The counts are far above what a test run
+/// holds at once, yet low enough that a load test reaches them within a minute, after which its
+/// memory stays flat (a login session is about 1 KB).
 public struct MockLimits: Hashable, Sendable {
     /// `mock-log-entries`: requests the log keeps (nil: all).
     public var logEntries: Int?
@@ -42,12 +44,12 @@ public struct MockLimits: Hashable, Sendable {
     public var tempPassUses: Int
 
     public init(logEntries: Int? = 10_000, logBytes: Int? = 64 << 20, logValueBytes: Int? = 1024,
-                loginSessionTTL: Millis = .minutes(30), loginSessions: Int = 100_000,
+                loginSessionTTL: Millis = .minutes(30), loginSessions: Int = 20_000,
                 logoutSessionTTL: Millis = .minutes(30), logoutSessions: Int = 10_000,
-                idpSessionTTL: Millis = .hours(24), idpSessions: Int = 100_000,
-                registrationCodes: Int = 100_000, deviceSessions: Int = 100_000,
-                authnTokens: Int = 100_000, authzTokens: Int = 100_000, expiredMemory: Millis = .hours(24),
-                tempPassUses: Int = 100_000) {
+                idpSessionTTL: Millis = .hours(24), idpSessions: Int = 20_000,
+                registrationCodes: Int = 20_000, deviceSessions: Int = 20_000,
+                authnTokens: Int = 20_000, authzTokens: Int = 20_000, expiredMemory: Millis = .hours(24),
+                tempPassUses: Int = 20_000) {
         self.logEntries = logEntries.map { max($0, 1) }
         self.logBytes = logBytes
         self.logValueBytes = logValueBytes.map { max($0, 0) }
