@@ -26,9 +26,11 @@ public struct RequestLog: Sendable {
     /// Up to `limit` entries with a sequence number greater than `after` (from the oldest kept when
     /// `after` is older), and the sequence number of the last one given (`after` when none was).
     public func page(after: Int, limit: Int) -> (entries: [LoggedRequest], last: Int) {
-        let first = max(after, dropped) - dropped + head
-        guard first < entries.count, limit > 0 else { return ([], max(after, dropped)) }
-        let end = min(entries.count, first + limit)
+        // Compared before adding, so no `after` a client sends can overflow.
+        let skip = max(after, dropped) - dropped
+        guard skip < count, limit > 0 else { return ([], max(after, dropped)) }
+        let first = head + skip
+        let end = first + min(limit, entries.count - first)
         return (Array(entries[first..<end]), dropped + (end - head))
     }
 

@@ -59,5 +59,7 @@ import Testing
         #expect(empty.entries.isEmpty && empty.last == 25)
         _ = mock.handle(HTTPRequest(method: "GET", url: "https://sp.test/config/R25"), at: .simulationStart)
         #expect(mock.logPage(after: 25, limit: 100).entries.map(\.path) == ["/config/R25"])
+        #expect(mock.logPage(after: .max, limit: .max).entries.isEmpty)
+        #expect(mock.logPage(after: 25, limit: .max).entries.count == 1)
     }
 }
