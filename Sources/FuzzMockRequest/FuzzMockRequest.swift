@@ -7,7 +7,8 @@ import PassModel
 @_cdecl("LLVMFuzzerTestOneInput")
 public func fuzzMockRequest(_ data: UnsafePointer<UInt8>?, _ size: Int) -> CInt {
     let bytes = Array(UnsafeBufferPointer(start: data, count: size))
-    var mock = MockPass(world: sampleWorld, seed: 1)
+    // The server's limits, so log truncation and the bounded stores are exercised too.
+    var mock = MockPass(world: sampleWorld, seed: 1, limits: .standard)
     let request = RawRequest.parse(bytes)
     let response = mock.handle(request, at: .simulationStart)
     // A response always has a status a client can act on.

@@ -12,7 +12,9 @@ import PassModel
 ///   Time is written `MILLISECONDS TOKEN-DATE`, e.g. `1767225630000 2026/01/01 00:00:30 GMT +0000`.
 /// - `POST /admin/net` `{"host":"sp:NAME|idp:ID"}` and one of `"mode":"up|down|silent"`, `"latency":"250ms"`,
 ///   `"fail":N` (with `"status":S`, default 503, and `"path":"REGEX"`).
-/// - `GET /admin/log`: the mock's request log, one JSON object a line.
+/// - `GET /admin/log[?after=N][&limit=M]`: the mock's request log, one JSON object a line: up to M
+///   (default 1000, at most 10,000) entries after sequence number N (0: from the oldest kept); the
+///   `X-Passim-Next-After` header gives the N of the next page (the last sequence number given).
 /// - `GET /admin/hosts`: each host with its original and live URL and its conditions, one JSON object a line.
 /// - `POST /admin/clock` `{"hold":MILLISECONDS}`: stop the clock at that instant (the live runtime of
 ///   `passim run --live --server` holds it at each request's virtual instant).
@@ -64,9 +66,17 @@ extension ServerCore {
             }
         case "/admin/log":
             if let refusal = only(["GET"]) { return refusal }
-            let log = state.withLockedValue { $0.mock?.log ?? [] }
+            let query = URLParts(request.url)
+            guard let after = Int(query?.parameter("after") ?? "0"), after >= 0,
+                  let limit = Int(query?.parameter("limit") ?? String(MockLimits.logPage)),
+                  (1...MockLimits.logPageMax).contains(limit) else {
+                return plain(400, "400 Bad Request: after takes a sequence number (0 or more), limit 1 to \(MockLimits.logPageMax) (limit: mock-log-page-max)\n")
+            }
+            let (entries, last) = state.withLockedValue { $0.mock?.logPage(after: after, limit: limit) ?? ([], after) }
+            // Serialized outside the lock: a page can be megabytes of JSON.
             return loop.makeSucceededFuture(HTTPResponse(
-                status: 200, contentType: ServerCore.jsonLines, text: log.map(JSONLine.logged).joined()))
+                status: 200, contentType: ServerCore.jsonLines, text: entries.map(JSONLine.logged).joined(),
+                headers: [("X-Passim-Next-After", String(last))]))
         case "/admin/hosts":
             if let refusal = only(["GET"]) { return refusal }
             let (mapping, conditions) = state.withLockedValue { ($0.mapping, $0.conditions) }

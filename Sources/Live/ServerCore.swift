@@ -159,28 +159,54 @@ final class ServerCore: Sendable {
 
     // MARK: - Answering a host's request
 
+    private enum Step {
+        case answered(HTTPResponse?, Millis)
+        case prepare(RequestPreparer, Millis)
+    }
+
+    /// The lock is held only to read the host's conditions and to run the mock's state transitions:
+    /// the request is prepared (URL, form, every XML it carries) outside it, and a large body on a
+    /// thread pool, so a slow parse delays only its own answer, never another host's.
     func answer(_ request: HTTPRequest, host: LoggedRequest.Host, basePath: String,
                 on loop: any EventLoop) -> EventLoopFuture<HTTPResponse?> {
         let now = clock.now()
-        let (response, latency) = state.withLockedValue { s -> (HTTPResponse?, Millis) in
+        let step = state.withLockedValue { s -> Step in
             var conditions = s.conditions[host] ?? HostConditions()
             // A request that slipped in as the host went down gets no answer; its connection is being closed.
-            guard conditions.mode == .up else { return (nil, .zero) }
+            guard conditions.mode == .up else { return .answered(nil, .zero) }
             // The path is parsed (and the conditions written back) only when a failure is pending:
             // on the hot path of a load test both were a measurable share of a request's cost.
             if !conditions.failures.isEmpty {
                 let failure = conditions.takeFailure(for: ServerCore.relativePath(of: request.url, basePath: basePath))
                 s.conditions[host] = conditions
-                if let failure { return (failure.response, conditions.latency) }
+                if let failure { return .answered(failure.response, conditions.latency) }
             }
-            guard s.mock != nil else {
-                return (HTTPResponse(status: 503, contentType: "text/plain", text: "503 Service Unavailable: starting\n"), .zero)
+            guard let mock = s.mock else {
+                return .answered(HTTPResponse(status: 503, contentType: "text/plain", text: "503 Service Unavailable: starting\n"), .zero)
             }
-            return (s.mock?.handle(request, at: now), conditions.latency)
+            return .prepare(mock.preparer, conditions.latency)
         }
-        guard let response else { return loop.makeSucceededFuture(nil) }
-        guard latency.value > 0 else { return loop.makeSucceededFuture(response) }
-        return loop.scheduleTask(in: .milliseconds(latency.value)) { Optional(response) }.futureResult
+        let delayed: @Sendable (HTTPResponse?, Millis) -> EventLoopFuture<HTTPResponse?> = { response, latency in
+            guard let response, latency.value > 0 else { return loop.makeSucceededFuture(response) }
+            return loop.scheduleTask(in: .milliseconds(latency.value)) { Optional(response) }.futureResult
+        }
+        switch step {
+        case .answered(let response, let latency):
+            return delayed(response, latency)
+        case .prepare(let preparer, let latency) where request.body.count < MockLimits.prepareInlineBytes:
+            let prepared = preparer.prepare(request)
+            return delayed(state.withLockedValue { $0.mock?.handle(prepared, at: now) }, latency)
+        case .prepare(let preparer, let latency):
+            return NIOThreadPool.singleton.runIfActive(eventLoop: loop) { preparer.prepare(request) }
+                .flatMapErrorThrowing { _ in preparer.prepare(request) }
+                .flatMap { [self] prepared in
+                    let response = state.withLockedValue { s -> HTTPResponse? in
+                        guard (s.conditions[host]?.mode ?? .up) == .up else { return nil }
+                        return s.mock?.handle(prepared, at: now)
+                    }
+                    return delayed(response, latency)
+                }
+        }
     }
 
     /// The path of `url` relative to the host's base path, `/` for the base itself.

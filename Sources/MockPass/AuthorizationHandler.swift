@@ -17,7 +17,7 @@ extension MockPass {
         let requestorID = try r.required("requestor_id")
         let mvpdID = try r.required("mso_id")
         let deviceID = try r.required("device_id")
-        let resourceName = try MockPass.resourceName(resource)
+        let resourceName = try r.resourceNames([resource])[0]
         let requestor = try knownRequestor(requestorID, at: sp)
         let issued = try verifiedAuthentication(r, at: now)
         guard mvpdID == issued.token.mvpdID else {
@@ -31,7 +31,7 @@ extension MockPass {
         }
         let token = AuthzToken(sessionGUID: issued.token.guid, requestorID: requestorID, resourceID: resource,
                                mvpdID: issued.token.mvpdID, deviceID: deviceID, expires: expires.wholeSeconds)
-        issuedAuthz.insert(token)
+        issuedAuthz.set(token, true, until: token.expires + limits.expiredMemory)
         return Reply.xml(AuthorizeDeviceXML.build(.token(token), issuedAt: now))
     }
 
@@ -41,13 +41,8 @@ extension MockPass {
         let sessionGUID = try r.required("session_guid")
         let text = try r.required("authz_token")
         if r.parameter("hashed_guid")?.lowercased() == "true" { throw .badRequest("hashed_guid=true is not supported") }
-        let token: AuthzToken
-        do {
-            token = try AuthzTokenXML.parse(Array(text.utf8))
-        } catch {
-            throw .badRequest("malformed authz_token: \(error.message)")
-        }
-        guard issuedAuthz.contains(token) else { throw .xml(403, "Unknown authorization token") }
+        let token = try r.authzToken(text)
+        guard issuedAuthz.value(token, at: now) != nil else { throw .xml(403, "Unknown authorization token") }
         guard now < token.expires else { throw .xml(403, "Authorization token expired") }
         guard token.sessionGUID == sessionGUID else {
             throw .xml(403, "session_guid does not match the authorization token")
@@ -62,11 +57,7 @@ extension MockPass {
     func preauthorize(_ sp: World.ServiceProvider, _ r: IncomingRequest, at now: Instant) throws(HandlerFailure) -> HTTPResponse {
         let requestorID = try r.required("requestor_id")
         let resources = r.parameters.filter { $0.0 == "resource_id" }.map(\.1)
-        var names: [String] = []
-        for resource in resources {
-            guard !resource.isEmpty else { throw .badRequest("empty resource_id") }
-            names.append(try MockPass.resourceName(resource))
-        }
+        let names = try r.resourceNames(resources)
         _ = try knownRequestor(requestorID, at: sp)
         let issued = try verifiedAuthentication(r, at: now)
         let decisions = zip(resources, names).map { resource, name in
@@ -94,13 +85,8 @@ extension MockPass {
     /// A field that is not a token at all (or hostile XML) is a 400.
     func verifiedAuthentication(_ r: IncomingRequest, at now: Instant) throws(HandlerFailure) -> IssuedAuthn {
         let text = try r.required("authentication_token")
-        let token: AuthnToken
-        do {
-            token = try AuthnTokenXML.parse(Array(text.utf8))
-        } catch {
-            throw .badRequest("malformed authentication_token: \(error.message)")
-        }
-        guard let issued = issuedAuthn[token.guid], issued.token == token, now < token.expires else {
+        let token = try r.authnToken(text)
+        guard let issued = issuedAuthn.value(token.guid, at: now), issued.token == token, now < token.expires else {
             throw .xml(401, MockPass.notAuthenticated)
         }
         return issued

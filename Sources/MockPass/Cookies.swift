@@ -2,7 +2,7 @@ import PassModel
 
 /// The `Cookie` request header(s) (`a=b; c=d`), in order. Repeated names are kept: a browser may send
 /// two `JSESSIONID`s (different paths or domains) and the SP picks the one it knows.
-struct Cookies {
+struct Cookies: Sendable {
     static let sessionName = "JSESSIONID"
 
     var pairs: [(name: String, value: String)]

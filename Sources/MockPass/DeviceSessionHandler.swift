@@ -12,9 +12,7 @@ extension MockPass {
             return Reply.xml(SessionDeviceXML.build(.none))
         }
         let key = DeviceKey(deviceID: deviceID, requestorID: requestorID)
-        guard let session = deviceSessions[key] else { return Reply.xml(SessionDeviceXML.build(.none)) }
-        guard now < session.token.expires else {
-            deviceSessions[key] = nil
+        guard let session = deviceSessions.value(key, at: now), now < session.token.expires else {
             return Reply.xml(SessionDeviceXML.build(.none))
         }
         return tokenReply(session.token, subject: session.subject, at: now)
@@ -54,9 +52,9 @@ extension MockPass {
     }
 
     mutating func bind(_ token: AuthnToken, subject: TokenSubject) {
-        deviceSessions[DeviceKey(deviceID: token.deviceID, requestorID: token.requestorID)] =
-            DeviceSession(token: token, subject: subject)
-        issuedAuthn[token.guid] = IssuedAuthn(token: token, subject: subject)
+        deviceSessions.set(DeviceKey(deviceID: token.deviceID, requestorID: token.requestorID),
+                           DeviceSession(token: token, subject: subject), until: token.expires)
+        issuedAuthn.set(token.guid, IssuedAuthn(token: token, subject: subject), until: token.expires)
     }
 
     /// `authenticate/freepreview` (facts §8). The first use of a TempPass on a device (and e-mail, for
@@ -91,14 +89,14 @@ extension MockPass {
         }
         let key = TempPassKey(deviceID: deviceID, mvpdID: mvpdID, email: email)
         let expires: Instant
-        if let known = tempPassExpiry[key] {
+        if let known = tempPassExpiry.value(key, at: now) {
             guard now < known else { throw .xml(403, "TempPass expired") }
             expires = known
         } else {
             expires = (now + tempPass.ttl).wholeSeconds
-            tempPassExpiry[key] = expires
+            tempPassExpiry.set(key, expires, until: ExpiringStore<TempPassKey, Instant>.forever)
         }
-        let existing = deviceSessions[DeviceKey(deviceID: deviceID, requestorID: requestorID)]
+        let existing = deviceSessions.value(DeviceKey(deviceID: deviceID, requestorID: requestorID), at: now)
         if existing?.subject != .tempPass(key) || existing?.token.expires != expires {
             bind(AuthnToken(guid: random.guid(), requestorID: requestorID, domainName: "adobe.com", expires: expires,
                             mvpdID: mvpdID, deviceID: deviceID, nameID: "", sessionIndex: ""),
@@ -112,7 +110,7 @@ extension MockPass {
     mutating func deviceLogout(_ r: IncomingRequest) throws(HandlerFailure) -> HTTPResponse {
         _ = try r.required("requestor")
         let deviceID = try r.required("deviceId")
-        deviceSessions = deviceSessions.filter { $0.key.deviceID != deviceID }
+        deviceSessions.removeAll { key, _ in key.deviceID == deviceID }
         return Reply.noContent
     }
 }

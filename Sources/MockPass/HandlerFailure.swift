@@ -4,7 +4,7 @@ import PassXML
 /// Why a request is refused: becomes a short `text/plain` answer, or an `ErrorXML` body for the
 /// endpoints the engine calls (which read `<error><details>`). Handlers throw it so every refusal
 /// takes one line and no path can forget to answer.
-struct HandlerFailure: Error {
+struct HandlerFailure: Error, Sendable {
     var status: Int
     var message: String
     var headers: HTTPHeaders = []

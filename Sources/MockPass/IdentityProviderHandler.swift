@@ -30,7 +30,7 @@ extension MockPass {
     /// form. Its destination and issuer are not checked (any SP may ask); only that it parses.
     func sso(_ idp: World.IdentityProvider, _ r: IncomingRequest) throws(HandlerFailure) -> HTTPResponse {
         let encoded = try r.required("SAMLRequest")
-        _ = try MockPass.decodeSAML(encoded, "SAMLRequest") { (b) throws(PassXMLError) in try SAML.parseAuthnRequest(b) }
+        _ = try r.authnRequest(encoded)
         return loginPage(idp, samlRequest: encoded, relayState: r.parameter("RelayState"), message: nil)
     }
 
@@ -40,9 +40,7 @@ extension MockPass {
     /// name) and the user's other metadata whose values are strings, numbers, booleans or lists of those.
     mutating func login(_ idp: World.IdentityProvider, _ r: IncomingRequest, at now: Instant) throws(HandlerFailure) -> HTTPResponse {
         let encoded = try r.required("SAMLRequest")
-        let request = try MockPass.decodeSAML(encoded, "SAMLRequest") { (b) throws(PassXMLError) in
-            try SAML.parseAuthnRequest(b)
-        }
+        let request = try r.authnRequest(encoded)
         let relay = r.parameter("RelayState")
         let name = r.parameter("username") ?? ""
         let password = r.parameter("password") ?? ""
@@ -69,7 +67,7 @@ extension MockPass {
         let session = IdPSession(mvpdID: idp.mvpdID, userName: user.name,
                                  nameID: nameID(mvpdID: idp.mvpdID, userName: user.name),
                                  sessionIndex: "_" + random.hex(32))
-        idpSessions.append(session)
+        idpSessions.set(session.sessionIndex, session, until: now + limits.idpSessionTTL)
         let assertion = Assertion(id: samlID(), issueInstant: now, issuer: issuer, nameID: session.nameID,
                                   sessionIndex: session.sessionIndex, notOnOrAfter: now + .minutes(5),
                                   audience: audience, attributes: MockPass.attributes(of: user))
@@ -81,14 +79,13 @@ extension MockPass {
     /// success either way) and answers at the issuer's logout-response endpoint.
     mutating func singleLogout(_ idp: World.IdentityProvider, _ r: IncomingRequest, at now: Instant) throws(HandlerFailure) -> HTTPResponse {
         let encoded = try r.required("SAMLRequest")
-        let request = try MockPass.decodeSAML(encoded, "LogoutRequest") { (b) throws(PassXMLError) in
-            try SAML.parseLogoutRequest(b)
-        }
+        let request = try r.logoutRequest(encoded)
         guard let issuer = URLParts(request.issuer), issuer.isHTTP else {
             throw .badRequest("the LogoutRequest's issuer is not an http(s) URL")
         }
-        idpSessions.removeAll {
-            $0.mvpdID == idp.mvpdID && $0.nameID == request.nameID && $0.sessionIndex == request.sessionIndex
+        if let session = idpSessions.value(request.sessionIndex, at: now),
+           session.mvpdID == idp.mvpdID, session.nameID == request.nameID {
+            idpSessions.remove(request.sessionIndex)
         }
         let destination = joinURL(request.issuer, MockPass.logoutResponsePath)
         let response = LogoutResponse(id: samlID(), inResponseTo: request.id, issueInstant: now,

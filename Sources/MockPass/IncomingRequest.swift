@@ -1,12 +1,14 @@
 import PassModel
 
 /// A request that reached a known host, with what every handler reads from it.
-struct IncomingRequest {
+struct IncomingRequest: Sendable {
     var request: HTTPRequest
     /// Relative to the host's base URL.
     var path: String
     var parameters: [(String, String)]
     var cookies: Cookies
+    /// Filled by `RequestPreparer` (see `PreparedXML`).
+    var xml = PreparedXML()
 
     /// `query`: the URL's query fields, from the split the host was found with (not parsed again).
     /// `parameters` is what `HTTPRequest.parameters` gives: the query, then a urlencoded body's fields.

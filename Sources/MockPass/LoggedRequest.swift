@@ -38,6 +38,27 @@ public struct LoggedRequest: Hashable, Sendable {
         self.headers = headers
     }
 
+    /// What the entry costs a log bounded by bytes: its text, plus a fixed overhead for the entry
+    /// and for each field (an estimate of the memory it holds, not an exact count).
+    public var size: Int {
+        var total = 64 + method.utf8.count + path.utf8.count
+        for p in parameters { total += 32 + p.name.utf8.count + p.value.utf8.count }
+        for h in headers.fields { total += 32 + h.name.utf8.count + h.value.utf8.count }
+        return total
+    }
+
+    /// `value` as the log keeps it: past `limit` bytes, cut at a character boundary and marked
+    /// `…[truncated N bytes]`, N being the bytes left out.
+    public static func truncated(_ value: String, limit: Int?) -> String {
+        guard let limit, value.utf8.count > limit else { return value }
+        let utf8 = value.utf8
+        var end = utf8.index(utf8.startIndex, offsetBy: limit)
+        // Back to the start of a scalar: UTF-8 continuation bytes are 10xxxxxx.
+        while end > utf8.startIndex, utf8[end] & 0xC0 == 0x80 { end = utf8.index(before: end) }
+        let kept = value[..<end]
+        return kept + "…[truncated \(value.utf8.count - kept.utf8.count) bytes]"
+    }
+
     /// The first parameter with this name.
     public func parameter(_ name: String) -> String? {
         parameters.first { $0.name == name }?.value

@@ -7,35 +7,35 @@ import PassXML
 /// Sessions live in dictionaries for lookup only: no answer depends on their iteration order.
 public struct MockPass: Sendable {
     public let world: World
-    /// The requests received, oldest first; at most `logLimit` of the latest when a limit is set.
-    public private(set) var log: [LoggedRequest] = []
-    /// A long-running server keeps a bounded log (a soak must not grow it for ever); a simulated run,
-    /// short by nature, keeps everything for `seen`.
-    public let logLimit: Int?
+    public let limits: MockLimits
+    /// The requests received, bounded by `limits` (see `RequestLog`).
+    public private(set) var requestLog: RequestLog
+    /// Every request the log keeps, oldest first.
+    public var log: [LoggedRequest] { requestLog.all }
     /// How many requests the log has dropped (so `log` indices stay meaningful to a reader).
-    public private(set) var logDropped = 0
+    public var logDropped: Int { requestLog.dropped }
 
     var random: SeededRandom
     let hosts: HostTable
     /// SP login sessions by `JSESSIONID`.
-    var loginSessions: [String: LoginSession] = [:]
+    var loginSessions: ExpiringStore<String, LoginSession>
     /// SP logout sessions by RelayState.
-    var logoutSessions: [String: LogoutSession] = [:]
-    /// IdP sessions, oldest first.
-    var idpSessions: [IdPSession] = []
-    /// The IdPs' opaque NameID for each (MVPD, user), and back.
+    var logoutSessions: ExpiringStore<String, LogoutSession>
+    /// IdP sessions by SessionIndex.
+    var idpSessions: ExpiringStore<String, IdPSession>
+    /// The IdPs' opaque NameID for each (MVPD, user), and back (bounded by the world's users).
     var nameIDs: [UserKey: String] = [:]
     var usersByNameID: [String: UserKey] = [:]
-    /// Every authN token the SPs issued, by GUID: `authorizeDevice` and `preauthorize` accept only these.
-    var issuedAuthn: [String: IssuedAuthn] = [:]
-    /// Every authZ token issued; `deviceShortAuthorize` accepts only these.
-    var issuedAuthz: Set<AuthzToken> = []
+    /// Every live authN token the SPs issued, by GUID: `authorizeDevice` and `preauthorize` accept only these.
+    var issuedAuthn: ExpiringStore<String, IssuedAuthn>
+    /// Every authZ token issued, kept `expiredMemory` past its expiry; `deviceShortAuthorize` accepts only these.
+    var issuedAuthz: ExpiringStore<AuthzToken, Bool>
     /// Sessions bound to a device rather than a browser cookie (TempPass, tvOS codes, Apple SSO).
-    var deviceSessions: [DeviceKey: DeviceSession] = [:]
+    var deviceSessions: ExpiringStore<DeviceKey, DeviceSession>
     /// When each TempPass ends, from its first use; kept across logouts, as Adobe keeps it.
-    var tempPassExpiry: [TempPassKey: Instant] = [:]
+    var tempPassExpiry: ExpiringStore<TempPassKey, Instant>
     /// tvOS registration codes by code.
-    var registrationCodes: [String: RegistrationCode] = [:]
+    var registrationCodes: ExpiringStore<String, RegistrationCode>
     /// `/config` answers already built (see `config(_:requestorID:)`); a cache, never part of an answer's logic.
     var configResponses: [ConfigKey: HTTPResponse] = [:]
 
@@ -49,11 +49,28 @@ public struct MockPass: Sendable {
         var userName: String
     }
 
+    /// `logLimit` set: a server's log (`MockLimits.standard` with that many entries); nil: a simulated
+    /// run's, which keeps every request whole.
     public init(world: World, seed: UInt64, logLimit: Int? = nil) {
+        var limits = logLimit == nil ? MockLimits.simulated : MockLimits.standard
+        if let logLimit { limits.logEntries = max(logLimit, 1) }
+        self.init(world: world, seed: seed, limits: limits)
+    }
+
+    public init(world: World, seed: UInt64, limits: MockLimits) {
         self.world = world
-        self.logLimit = logLimit.map { max($0, 1) }
+        self.limits = limits
+        requestLog = RequestLog(maxEntries: limits.logEntries, maxBytes: limits.logBytes)
         random = SeededRandom(seed: seed)
         hosts = HostTable(world: world)
+        loginSessions = ExpiringStore(capacity: limits.loginSessions)
+        logoutSessions = ExpiringStore(capacity: limits.logoutSessions)
+        idpSessions = ExpiringStore(capacity: limits.idpSessions)
+        issuedAuthn = ExpiringStore(capacity: limits.authnTokens)
+        issuedAuthz = ExpiringStore(capacity: limits.authzTokens)
+        deviceSessions = ExpiringStore(capacity: limits.deviceSessions)
+        tempPassExpiry = ExpiringStore(capacity: limits.tempPassUses)
+        registrationCodes = ExpiringStore(capacity: limits.registrationCodes)
     }
 
     /// Which host serves this URL (longest base-URL prefix on scheme, authority and path), or nil.
@@ -61,26 +78,35 @@ public struct MockPass: Sendable {
         RequestURL(url).flatMap { hosts.match($0)?.host }
     }
 
-    /// Handles one request at `now`. Never traps: an unknown host or path is 404, a wrong method 405,
+    /// What a server copies out from under its lock to prepare requests without it.
+    public var preparer: RequestPreparer { RequestPreparer(hosts: hosts, logValueBytes: limits.logValueBytes) }
+
+    /// The part of handling that reads only the request (see `PreparedRequest`).
+    public func prepare(_ request: HTTPRequest) -> PreparedRequest { preparer.prepare(request) }
+
+    /// Up to `limit` log entries after sequence number `after` (see `RequestLog.page`).
+    public func logPage(after: Int, limit: Int) -> (entries: [LoggedRequest], last: Int) {
+        requestLog.page(after: after, limit: limit)
+    }
+
+    /// Handles one request at `now`: `prepare`, then `handle` the prepared request.
+    public mutating func handle(_ request: HTTPRequest, at now: Instant) -> HTTPResponse {
+        handle(prepare(request), at: now)
+    }
+
+    /// Handles one prepared request at `now`. Never traps: an unknown host or path is 404, a wrong method 405,
     /// malformed parameters, SAML or XML 400, each with a short text body, except on the endpoints the
     /// engine calls itself (`DeviceEndpoints.swift`), whose refusals are `ErrorXML` bodies. Every request that reaches
     /// a known host is logged first, even when it is then refused. Form fields are read only from
     /// `application/x-www-form-urlencoded` bodies (as `HTTPRequest.parameters` does); methods are
     /// case-sensitive, as HTTP says.
-    public mutating func handle(_ request: HTTPRequest, at now: Instant) -> HTTPResponse {
-        guard let url = RequestURL(request.url), let (host, path) = hosts.match(url) else {
-            return HandlerFailure.notFound("no host serves \(request.url)").response
+    public mutating func handle(_ prepared: PreparedRequest, at now: Instant) -> HTTPResponse {
+        guard let host = prepared.host, let incoming = prepared.incoming, var logged = prepared.logged else {
+            return HandlerFailure.notFound("no host serves \(prepared.request.url)").response
         }
-        let incoming = IncomingRequest(request, path: path, query: url.query)
-        log.append(LoggedRequest(
-            host: host, time: now, method: request.method, path: path,
-            parameters: incoming.parameters.map { LoggedRequest.Parameter(name: $0.0, value: $0.1) },
-            headers: request.headers))
-        if let limit = logLimit, log.count >= 2 * limit {
-            // Dropped in batches so the cost per request stays constant.
-            logDropped += log.count - limit
-            log.removeFirst(log.count - limit)
-        }
+        logged.time = now
+        requestLog.append(logged)
+        expire(at: now)
         do throws(HandlerFailure) {
             switch host {
             case .sp(let name):
@@ -93,6 +119,17 @@ public struct MockPass: Sendable {
         } catch {
             return error.response
         }
+    }
+
+    /// Lets go of what ended by `now` (lookups check expiry themselves: this only bounds memory).
+    mutating func expire(at now: Instant) {
+        loginSessions.expire(at: now)
+        logoutSessions.expire(at: now)
+        idpSessions.expire(at: now)
+        issuedAuthn.expire(at: now)
+        issuedAuthz.expire(at: now)
+        deviceSessions.expire(at: now)
+        registrationCodes.expire(at: now)
     }
 
     // MARK: - Shared helpers
@@ -108,16 +145,6 @@ public struct MockPass: Sendable {
         nameIDs[key] = id
         usersByNameID[id] = key
         return id
-    }
-
-    /// Decodes a posted SAML message (base64 of XML); any failure is a 400 with PassXML's reason.
-    static func decodeSAML<T>(_ base64: String, _ what: String,
-                              _ parse: ([UInt8]) throws(PassXMLError) -> T) throws(HandlerFailure) -> T {
-        do {
-            return try parse(try SAML.decodeFromPost(base64))
-        } catch {
-            throw .badRequest("malformed \(what): \(error.message)")
-        }
     }
 }
 

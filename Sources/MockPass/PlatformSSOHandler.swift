@@ -38,7 +38,7 @@ extension MockPass {
         guard let idp = world.identityProvider(for: mvpdID) else {
             throw .badRequest("MVPD \(mvpdID) has no identity provider")
         }
-        let response = try MockPass.decodeSAML(encoded, "SAMLResponse") { (b) throws(PassXMLError) in try SAML.parseResponse(b) }
+        let response = try r.samlResponse(encoded)
         let issuer = idp.url.withoutTrailingSlashes
         guard response.issuer == issuer else { throw .xml(401, "the SAML response is not from the identity provider of \(mvpdID)") }
         guard response.success else { throw .xml(401, "the identity provider refused the login") }

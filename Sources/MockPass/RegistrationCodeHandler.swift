@@ -17,10 +17,10 @@ extension MockPass {
             throw .badRequest("MVPD \(mvpdID) is not offered to \(requestorID)")
         }
         var code = random.code(MockPass.regCodeLength)
-        while registrationCodes[code] != nil { code = random.code(MockPass.regCodeLength) }
+        while registrationCodes.value(code, at: now) != nil { code = random.code(MockPass.regCodeLength) }
         let rc = RegistrationCode(id: random.guid(), code: code, requestorID: requestorID, mvpdID: mvpdID,
                                   deviceID: deviceID, generated: now, expires: now + requestor.regcodeTTL)
-        registrationCodes[code] = rc
+        registrationCodes.set(code, rc, until: rc.expires + limits.expiredMemory)
         let body = Value.dict([
             Value.Entry("id", .string(rc.id)),
             Value.Entry("code", .string(rc.code)),
@@ -37,7 +37,7 @@ extension MockPass {
     func checkAuthentication(_ r: IncomingRequest, code: String, at now: Instant) throws(HandlerFailure) -> HTTPResponse {
         let requestorID = try r.required("requestor")
         let deviceID = try r.required("deviceId")
-        guard let rc = registrationCodes[code], rc.requestorID == requestorID, rc.deviceID == deviceID else {
+        guard let rc = registrationCodes.value(code, at: now), rc.requestorID == requestorID, rc.deviceID == deviceID else {
             throw .xml(410, "Unknown registration code")
         }
         if let mvpdID = rc.usedWithMVPD {
@@ -66,16 +66,18 @@ extension MockPass {
     /// binds the user to the code's device and requestor.
     mutating func completeCodeLogin(_ code: String, user: UserKey, assertion: Assertion, mvpdID: String,
                                     at now: Instant) throws(HandlerFailure) {
-        guard var rc = registrationCodes[code] else { throw .badRequest("unknown registration code \(code)") }
+        guard var rc = registrationCodes.value(code, at: now) else { throw .badRequest("unknown registration code \(code)") }
         try requireLiveCode(code, requestorID: rc.requestorID, at: now)
         rc.usedWithMVPD = mvpdID
-        registrationCodes[code] = rc
+        // The device polls `checkauthn` after the login: a used code answers for another TTL.
+        let ttl = world.requestor(rc.requestorID)?.regcodeTTL ?? .minutes(30)
+        registrationCodes.set(code, rc, until: max(rc.expires, now + ttl) + limits.expiredMemory)
         bindUser(user, deviceID: rc.deviceID, requestorID: rc.requestorID, nameID: assertion.nameID,
                  sessionIndex: assertion.sessionIndex, at: now)
     }
 
     private func requireLiveCode(_ code: String, requestorID: String, at now: Instant) throws(HandlerFailure) {
-        guard let rc = registrationCodes[code], rc.requestorID == requestorID else {
+        guard let rc = registrationCodes.value(code, at: now), rc.requestorID == requestorID else {
             throw .badRequest("unknown registration code \(code)")
         }
         guard rc.usedWithMVPD == nil else { throw .badRequest("registration code \(code) was already used") }

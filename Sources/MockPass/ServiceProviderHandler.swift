@@ -34,7 +34,7 @@ extension MockPass {
             return try logout(sp, r, at: now)
         case MockPass.logoutResponsePath:
             try r.expect("POST")
-            return try logoutResponse(sp, r)
+            return try logoutResponse(sp, r, at: now)
         default:
             throw .notFound()
         }
@@ -84,16 +84,16 @@ extension MockPass {
         guard let idp = world.identityProvider(for: mvpdID) else {
             throw .badRequest("MVPD \(mvpdID) has no identity provider")
         }
-        let existing = loginSession(of: sp, cookies: r.cookies)
+        let existing = loginSession(of: sp, cookies: r.cookies, at: now)
         let sessionID = existing?.id ?? random.hex(32)
         let sso = joinURL(idp.url, "/sso")
         let request = AuthnRequest(id: samlID(), issueInstant: now, issuer: sp.url.withoutTrailingSlashes,
                                    destination: sso,
                                    assertionConsumerServiceURL: joinURL(sp.url, MockPass.assertionConsumerPath),
                                    forceAuthn: false)
-        loginSessions[sessionID] = LoginSession(
+        loginSessions.set(sessionID, LoginSession(
             id: sessionID, spName: sp.name, requestorID: requestorID, mvpdID: mvpdID, redirectURL: redirectURL,
-            pendingAuthnRequestID: request.id, regCode: regCode)
+            pendingAuthnRequestID: request.id, regCode: regCode), until: now + limits.loginSessionTTL)
         return Reply.autoPost(
             title: "Redirecting to your TV provider", to: sso,
             fields: [FormField(name: "SAMLRequest", value: SAML.encodeForPost(SAML.build(request))),
@@ -109,10 +109,12 @@ extension MockPass {
     mutating func assertionConsumer(_ sp: World.ServiceProvider, _ r: IncomingRequest,
                                     at now: Instant) throws(HandlerFailure) -> HTTPResponse {
         let encoded = try r.required("SAMLResponse")
-        let byCookie = loginSession(of: sp, cookies: r.cookies)
-        let byRelay = r.parameter("RelayState").flatMap { id in loginSessions[id].flatMap { $0.spName == sp.name ? $0 : nil } }
+        let byCookie = loginSession(of: sp, cookies: r.cookies, at: now)
+        let byRelay = r.parameter("RelayState").flatMap { id in
+            loginSessions.value(id, at: now).flatMap { $0.spName == sp.name ? $0 : nil }
+        }
         guard var session = byCookie ?? byRelay else { throw .badRequest("no login session for this browser") }
-        let response = try MockPass.decodeSAML(encoded, "SAMLResponse") { (b) throws(PassXMLError) in try SAML.parseResponse(b) }
+        let response = try r.samlResponse(encoded)
         guard let pending = session.pendingAuthnRequestID else {
             throw .badRequest("no login is pending in this session")
         }
@@ -136,7 +138,9 @@ extension MockPass {
         session.authentication = .init(userName: user.userName, nameID: assertion.nameID,
                                        sessionIndex: assertion.sessionIndex)
         session.token = nil
-        loginSessions[session.id] = session
+        // Authenticated, the session lasts as long as the authN token it will give out.
+        let authnTTL = world.requestor(session.requestorID)?.authnTTL ?? .hours(24)
+        loginSessions.set(session.id, session, until: now + max(authnTTL, limits.loginSessionTTL))
         var headers: HTTPHeaders = []
         if byCookie == nil { headers.add("Set-Cookie", Cookies.setSession(session.id)) }
         return .redirect(session.redirectURL, headers: headers)
@@ -148,13 +152,13 @@ extension MockPass {
     /// Without an authenticated cookie session, the device-bound session of (`device_id`,
     /// `requestor_id`) answers, if any. A real user's token comes with `<userMeta>`.
     mutating func sessionDevice(_ sp: World.ServiceProvider, _ r: IncomingRequest, at now: Instant) -> HTTPResponse {
-        if var session = loginSession(of: sp, cookies: r.cookies), let auth = session.authentication {
+        if var session = loginSession(of: sp, cookies: r.cookies, at: now), let auth = session.authentication {
             let user = UserKey(mvpdID: session.mvpdID, userName: auth.userName)
             if let token = session.token {
                 if now < token.expires { return tokenReply(token, subject: .user(user), at: now) }
                 session.authentication = nil
                 session.token = nil
-                loginSessions[session.id] = session
+                loginSessions.set(session.id, session, until: now + limits.loginSessionTTL)
             } else {
                 let ttl = world.requestor(session.requestorID)?.authnTTL ?? .hours(24)
                 let token = AuthnToken(guid: random.guid(), requestorID: session.requestorID, domainName: "adobe.com",
@@ -162,8 +166,8 @@ extension MockPass {
                                        deviceID: r.parameter("device_id") ?? "",
                                        nameID: auth.nameID, sessionIndex: auth.sessionIndex)
                 session.token = token
-                loginSessions[session.id] = session
-                issuedAuthn[token.guid] = IssuedAuthn(token: token, subject: .user(user))
+                loginSessions.set(session.id, session, until: max(token.expires, now + limits.loginSessionTTL))
+                issuedAuthn.set(token.guid, IssuedAuthn(token: token, subject: .user(user)), until: token.expires)
                 return tokenReply(token, subject: .user(user), at: now)
             }
         }
@@ -175,7 +179,7 @@ extension MockPass {
     /// for an MVPD of this SP that has an IdP; `redirect_url` is required either way.
     mutating func logout(_ sp: World.ServiceProvider, _ r: IncomingRequest, at now: Instant) throws(HandlerFailure) -> HTTPResponse {
         let redirectURL = try r.required("redirect_url")
-        if let session = loginSession(of: sp, cookies: r.cookies) { loginSessions[session.id] = nil }
+        if let session = loginSession(of: sp, cookies: r.cookies, at: now) { loginSessions.remove(session.id) }
         guard let mvpdID = r.parameter("mso_id"), sp.mvpds.contains(where: { $0.id == mvpdID }),
               let idp = world.identityProvider(for: mvpdID),
               let nameID = r.parameter("name_id"), !nameID.isEmpty,
@@ -186,8 +190,9 @@ extension MockPass {
         let request = LogoutRequest(id: samlID(), issueInstant: now, issuer: sp.url.withoutTrailingSlashes,
                                     destination: slo, nameID: nameID, sessionIndex: sessionIndex)
         let relay = random.hex(32)
-        logoutSessions[relay] = LogoutSession(id: relay, spName: sp.name, redirectURL: redirectURL,
-                                              logoutRequestID: request.id, nameID: nameID, sessionIndex: sessionIndex)
+        logoutSessions.set(relay, LogoutSession(id: relay, spName: sp.name, redirectURL: redirectURL,
+                                                logoutRequestID: request.id, nameID: nameID, sessionIndex: sessionIndex),
+                           until: now + limits.logoutSessionTTL)
         return Reply.autoPost(
             title: "Signing out of your TV provider", to: slo,
             fields: [FormField(name: "SAMLRequest", value: SAML.encodeForPost(SAML.build(request))),
@@ -197,29 +202,28 @@ extension MockPass {
     /// Ends a logout: the LogoutResponse must answer the logout session's LogoutRequest. Every SP
     /// login session (of any SP) with that NameID and SessionIndex ends. The IdP's success flag is
     /// not checked: the user is logged out of the SP either way.
-    mutating func logoutResponse(_ sp: World.ServiceProvider, _ r: IncomingRequest) throws(HandlerFailure) -> HTTPResponse {
+    mutating func logoutResponse(_ sp: World.ServiceProvider, _ r: IncomingRequest,
+                                 at now: Instant) throws(HandlerFailure) -> HTTPResponse {
         let encoded = try r.required("SAMLResponse")
         let relay = try r.required("RelayState")
-        guard let logout = logoutSessions[relay], logout.spName == sp.name else {
+        guard let logout = logoutSessions.value(relay, at: now), logout.spName == sp.name else {
             throw .badRequest("no logout in progress for this RelayState")
         }
-        let response = try MockPass.decodeSAML(encoded, "LogoutResponse") { (b) throws(PassXMLError) in
-            try SAML.parseLogoutResponse(b)
-        }
+        let response = try r.logoutResponse(encoded)
         guard response.inResponseTo == logout.logoutRequestID else {
             throw .badRequest("InResponseTo does not match the LogoutRequest")
         }
-        logoutSessions[relay] = nil
-        loginSessions = loginSessions.filter { _, s in
-            s.authentication.map { $0.nameID != logout.nameID || $0.sessionIndex != logout.sessionIndex } ?? true
+        logoutSessions.remove(relay)
+        loginSessions.removeAll { _, s in
+            s.authentication.map { $0.nameID == logout.nameID && $0.sessionIndex == logout.sessionIndex } ?? false
         }
         return .redirect(logout.redirectURL)
     }
 
     /// The first `JSESSIONID` cookie that names a session of this SP.
-    func loginSession(of sp: World.ServiceProvider, cookies: Cookies) -> LoginSession? {
+    func loginSession(of sp: World.ServiceProvider, cookies: Cookies, at now: Instant) -> LoginSession? {
         for id in cookies.values(Cookies.sessionName) {
-            if let s = loginSessions[id], s.spName == sp.name { return s }
+            if let s = loginSessions.value(id, at: now), s.spName == sp.name { return s }
         }
         return nil
     }

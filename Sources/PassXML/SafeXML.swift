@@ -3,7 +3,7 @@ internal import CLibXML2
 /// The one door to libxml2: untrusted bytes in, a Swift tree out.
 ///
 /// Defences, in the order they apply:
-/// 1. the size limit, before libxml2 sees a byte;
+/// 1. the size limit, then `XMLPrescan`'s depth, attribute and element counts, before libxml2 sees a byte;
 /// 2. a byte search for `<!DOCTYPE` / `<!ENTITY`: SAML, the configuration, tokens and our XHTML pages
 ///    never carry a DTD, so any DTD is hostile (XXE, entity bombs). This also rejects a harmless
 ///    document that merely mentions `<!DOCTYPE` in a comment; that is the price of a cheap check;
@@ -98,9 +98,11 @@ public enum SafeXML {
         _ bytes: [UInt8], limits: XMLLimits, _ body: (xmlDocPtr) throws(PassXMLError) -> T
     ) throws(PassXMLError) -> T {
         guard bytes.count <= limits.maxBytes else {
-            throw PassXMLError("document is \(bytes.count) bytes, over the limit of \(limits.maxBytes) bytes")
+            throw PassXMLError("document is \(bytes.count) bytes, over the limit of \(limits.maxBytes) bytes (limit: xml-bytes)")
         }
         guard bytes.contains(where: { !isXMLSpace($0) }) else { throw PassXMLError("document is empty") }
+        // First: it stops at the first limit hit, where the searches below always read every byte.
+        try XMLPrescan.check(bytes, limits: limits)
         if contains(bytes, "<!DOCTYPE") { throw PassXMLError("DOCTYPE is not allowed") }
         if contains(bytes, "<!ENTITY") { throw PassXMLError("entity declarations are not allowed") }
 
@@ -153,7 +155,7 @@ public enum SafeXML {
         }
         // libxml2 stops at 256 levels on its own; say it in terms of our limit.
         if message.hasPrefix("Excessive depth") {
-            return PassXMLError("nesting deeper than \(limits.maxDepth) levels")
+            return PassXMLError("nesting deeper than \(limits.maxDepth) levels (limit: xml-depth) at line \(line)")
         }
         if code == Int(XML_ERR_ENTITY_LOOP.rawValue) {
             return PassXMLError("entity reference loop detected")
@@ -162,7 +164,9 @@ public enum SafeXML {
     }
 
     private static func copy(_ node: xmlNodePtr, depth: Int, limits: XMLLimits) throws(PassXMLError) -> XMLElement {
-        guard depth <= limits.maxDepth else { throw PassXMLError("nesting deeper than \(limits.maxDepth) levels") }
+        guard depth <= limits.maxDepth else {
+            throw PassXMLError("nesting deeper than \(limits.maxDepth) levels (limit: xml-depth) at line \(node.pointee.line)")
+        }
         let name = string(node.pointee.name)
         var element = XMLElement(name: name, namespace: node.pointee.ns.flatMap { $0.pointee.href.map(string) })
 
@@ -174,7 +178,8 @@ public enum SafeXML {
                 if let content = c.pointee.content {
                     guard value.utf8.count + Int(xmlStrlen(content)) <= limits.maxAttributeLength else {
                         throw PassXMLError(
-                            "attribute '\(string(a.pointee.name))' of <\(name)> is longer than \(limits.maxAttributeLength) bytes")
+                            "attribute '\(string(a.pointee.name))' of <\(name)> is longer than \(limits.maxAttributeLength) bytes"
+                            + " (limit: xml-attribute-bytes) at line \(node.pointee.line)")
                     }
                     value += string(content)
                 }
@@ -219,15 +224,17 @@ public enum SafeXML {
     private static func contains(_ haystack: [UInt8], _ needle: String) -> Bool {
         let n = Array(needle.utf8)
         guard haystack.count >= n.count, let first = n.first else { return false }
-        var i = 0
-        while i <= haystack.count - n.count {
-            if haystack[i] == first {
-                var j = 1
-                while j < n.count && haystack[i + j] == n[j] { j += 1 }
-                if j == n.count { return true }
+        return haystack.withUnsafeBufferPointer { h in
+            var i = 0
+            while i <= h.count - n.count {
+                if h[i] == first {
+                    var j = 1
+                    while j < n.count && h[i + j] == n[j] { j += 1 }
+                    if j == n.count { return true }
+                }
+                i += 1
             }
-            i += 1
+            return false
         }
-        return false
     }
 }

@@ -32,7 +32,7 @@ import Testing
 
         let slo = b.submit(toIdP, withCookies: false)
         #expect(slo.status == 200)
-        #expect(b.mock.idpSessions.isEmpty)
+        #expect(b.mock.idpSessions.count == 0)
         let toSP = try onlyForm(slo)
         #expect(toSP.autoSubmit)
         #expect(toSP.action == "https://sp.auth.test/sp/saml/LogoutServiceHTTPRedirectResponse")

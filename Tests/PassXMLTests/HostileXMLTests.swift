@@ -77,11 +77,11 @@ import PassXML
     }
 
     @Test func deepNesting() throws {
-        try Self.expectRejected("deep-nesting.xml", with: "nesting deeper than 64 levels")
+        try Self.expectRejected("deep-nesting.xml", with: "nesting deeper than 64 levels (limit: xml-depth) at line 1")
     }
 
     @Test func hugeAttribute() throws {
-        try Self.expectRejected("huge-attribute.xml", with: "attribute 'value' of <item> is longer than 65536 bytes")
+        try Self.expectRejected("huge-attribute.xml", with: "attribute 'value' of <item> is longer than 65536 bytes (limit: xml-attribute-bytes) at line 1")
     }
 
     @Test func notXML() throws {

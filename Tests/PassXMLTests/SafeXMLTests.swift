@@ -51,11 +51,11 @@ import PassModel
     @Test func maxBytesIsCheckedBeforeParsing() throws {
         let doc = "<a>" + String(repeating: "x", count: 100) + "</a>"
         let limits = XMLLimits(maxBytes: 50)
-        #expect(throws: PassXMLError("document is 107 bytes, over the limit of 50 bytes")) {
+        #expect(throws: PassXMLError("document is 107 bytes, over the limit of 50 bytes (limit: xml-bytes)")) {
             try SafeXML.parse(doc, limits: limits)
         }
         // Also for bytes that are not XML at all: the size is checked first.
-        #expect(throws: PassXMLError("document is 60 bytes, over the limit of 50 bytes")) {
+        #expect(throws: PassXMLError("document is 60 bytes, over the limit of 50 bytes (limit: xml-bytes)")) {
             try SafeXML.parse([UInt8](repeating: 0xFF, count: 60), limits: limits)
         }
         _ = try SafeXML.parse(doc, limits: XMLLimits(maxBytes: 107))
@@ -66,8 +66,8 @@ import PassModel
             String(repeating: "<a>", count: depth) + String(repeating: "</a>", count: depth)
         }
         _ = try SafeXML.parse(nested(64))
-        #expect(throws: PassXMLError("nesting deeper than 64 levels")) { try SafeXML.parse(nested(65)) }
-        #expect(throws: PassXMLError("nesting deeper than 3 levels")) {
+        #expect(throws: PassXMLError("nesting deeper than 64 levels (limit: xml-depth) at line 1")) { try SafeXML.parse(nested(65)) }
+        #expect(throws: PassXMLError("nesting deeper than 3 levels (limit: xml-depth) at line 1")) {
             try SafeXML.parse(nested(4), limits: XMLLimits(maxDepth: 3))
         }
     }
@@ -75,7 +75,7 @@ import PassModel
     @Test func maxAttributeLength() throws {
         let doc = #"<a v=""# + String(repeating: "y", count: 20) + #""/>"#
         _ = try SafeXML.parse(doc, limits: XMLLimits(maxAttributeLength: 20))
-        #expect(throws: PassXMLError("attribute 'v' of <a> is longer than 19 bytes")) {
+        #expect(throws: PassXMLError("attribute 'v' of <a> is longer than 19 bytes (limit: xml-attribute-bytes) at line 1")) {
             try SafeXML.parse(doc, limits: XMLLimits(maxAttributeLength: 19))
         }
     }

@@ -1,0 +1,84 @@
+import PassModel
+
+/// Everything the mock keeps for later requests, bounded: the request log by entries, bytes and value
+/// length; each kind of session, code and token by a lifetime (its natural one: past it the handler
+/// would refuse it anyway, or nothing reads it) and by a count, past which the oldest goes first.
+/// Errors and `docs/LIMITS.md` use the names in backquotes. The counts are far above what a test run
+/// holds at once, yet low enough that a load test reaches them within a minute, after which its
+/// memory stays flat (a login session is about 1 KB).
+public struct MockLimits: Hashable, Sendable {
+    /// `mock-log-entries`: requests the log keeps (nil: all).
+    public var logEntries: Int?
+    /// `mock-log-bytes`: the log's total size, as `LoggedRequest.size` counts it (nil: no cap).
+    public var logBytes: Int?
+    /// `mock-log-value-bytes`: a logged parameter or header value longer than this keeps its first
+    /// bytes and a `…[truncated N bytes]` mark (nil: values are logged whole).
+    public var logValueBytes: Int?
+
+    /// `mock-login-session-ttl`: how long an SP login session waits for the IdP's answer (and an
+    /// unauthenticated one waits for anything); an authenticated one lives as long as its authN token.
+    public var loginSessionTTL: Millis
+    /// `mock-login-sessions`.
+    public var loginSessions: Int
+    /// `mock-logout-session-ttl`: how long an SP logout waits for the IdP's LogoutResponse.
+    public var logoutSessionTTL: Millis
+    /// `mock-logout-sessions`.
+    public var logoutSessions: Int
+    /// `mock-idp-session-ttl`: an IdP's record of a login (only `/slo` reads it).
+    public var idpSessionTTL: Millis
+    /// `mock-idp-sessions`.
+    public var idpSessions: Int
+    /// `mock-registration-codes`: codes live until `expiredMemory` past their TTL (a used one, past a
+    /// TTL after its use).
+    public var registrationCodes: Int
+    /// `mock-device-sessions`: device-bound sessions live until their token expires.
+    public var deviceSessions: Int
+    /// `mock-authn-tokens`: issued authN tokens live until they expire.
+    public var authnTokens: Int
+    /// `mock-authz-tokens`: issued authZ tokens live until `expiredMemory` after they expire.
+    public var authzTokens: Int
+    /// `mock-expired-memory`: how long past its end an authZ token or a registration code is still
+    /// refused as expired rather than as unknown.
+    public var expiredMemory: Millis
+    /// `mock-temppass-devices`: TempPass uses remembered (an ended TempPass stays ended while kept).
+    public var tempPassUses: Int
+
+    public init(logEntries: Int? = 10_000, logBytes: Int? = 64 << 20, logValueBytes: Int? = 1024,
+                loginSessionTTL: Millis = .minutes(30), loginSessions: Int = 20_000,
+                logoutSessionTTL: Millis = .minutes(30), logoutSessions: Int = 10_000,
+                idpSessionTTL: Millis = .hours(24), idpSessions: Int = 20_000,
+                registrationCodes: Int = 20_000, deviceSessions: Int = 20_000,
+                authnTokens: Int = 20_000, authzTokens: Int = 20_000, expiredMemory: Millis = .hours(24),
+                tempPassUses: Int = 20_000) {
+        self.logEntries = logEntries.map { max($0, 1) }
+        self.logBytes = logBytes
+        self.logValueBytes = logValueBytes.map { max($0, 0) }
+        self.loginSessionTTL = loginSessionTTL
+        self.loginSessions = max(loginSessions, 1)
+        self.logoutSessionTTL = logoutSessionTTL
+        self.logoutSessions = max(logoutSessions, 1)
+        self.idpSessionTTL = idpSessionTTL
+        self.idpSessions = max(idpSessions, 1)
+        self.registrationCodes = max(registrationCodes, 1)
+        self.deviceSessions = max(deviceSessions, 1)
+        self.authnTokens = max(authnTokens, 1)
+        self.authzTokens = max(authzTokens, 1)
+        self.expiredMemory = expiredMemory
+        self.tempPassUses = max(tempPassUses, 1)
+    }
+
+    /// `mock-log-page`: entries `GET /admin/log` gives when no `limit` is asked for.
+    public static let logPage = 1000
+    /// `mock-log-page-max`: the most entries one `GET /admin/log` gives.
+    public static let logPageMax = 10_000
+    /// `mock-prepare-inline-bytes`: a request body under this is prepared on the event loop (the hot
+    /// path: a thread hop would cost more than the parse); a larger one on a thread pool.
+    public static let prepareInlineBytes = 4096
+
+    /// A long-running server's limits.
+    public static let standard = MockLimits()
+
+    /// A simulated run: short by nature, so its log keeps every request whole (`seen` reads it all);
+    /// the state limits are the server's.
+    public static let simulated = MockLimits(logEntries: nil, logBytes: nil, logValueBytes: nil)
+}

@@ -1,0 +1,186 @@
+import PassModel
+import PassXML
+
+/// A request with all the work that reads only the request done: the URL split and matched to a
+/// host, form fields and cookies decoded, the entry for the log built (values truncated), and every
+/// XML document it carries parsed (base64 SAML messages, tokens, MRSS resources). Made by
+/// `RequestPreparer` without touching the mock's state, so a server can make it outside its lock
+/// and off its event loop; `MockPass.handle(_:at:)` then only does the state transitions.
+public struct PreparedRequest: Sendable {
+    let request: HTTPRequest
+    /// nil when no host of the world serves the URL.
+    let incoming: IncomingRequest?
+    let host: LoggedRequest.Host?
+    let logged: LoggedRequest?
+
+    /// The host the request is for, if the world has it.
+    public var target: LoggedRequest.Host? { host }
+}
+
+/// What `prepare` needs of a mock: its host table and its log limit. A value, cheap to copy out
+/// from under a lock.
+public struct RequestPreparer: Sendable {
+    let hosts: HostTable
+    let logValueBytes: Int?
+
+    public func prepare(_ request: HTTPRequest) -> PreparedRequest {
+        guard let url = RequestURL(request.url), let (host, path) = hosts.match(url) else {
+            return PreparedRequest(request: request, incoming: nil, host: nil, logged: nil)
+        }
+        var incoming = IncomingRequest(request, path: path, query: url.query)
+        incoming.xml = PreparedXML(incoming, host: host)
+        let limit = logValueBytes
+        var headers = request.headers
+        if let limit {
+            // Written only when cut: the hot path's headers stay shared with the request, not copied.
+            for i in headers.fields.indices where headers.fields[i].value.utf8.count > limit {
+                headers.fields[i].value = LoggedRequest.truncated(headers.fields[i].value, limit: limit)
+            }
+        }
+        // The time is the handling's, set by `MockPass.handle`.
+        let logged = LoggedRequest(
+            host: host, time: .simulationStart, method: request.method, path: path,
+            parameters: incoming.parameters.map {
+                LoggedRequest.Parameter(name: $0.0, value: LoggedRequest.truncated($0.1, limit: limit))
+            },
+            headers: headers)
+        return PreparedRequest(request: request, incoming: incoming, host: host, logged: logged)
+    }
+}
+
+/// The XML a request carries, parsed by what its endpoint reads. A handler that finds a document
+/// not prepared (nil) parses it itself, so preparing is an optimisation, never a change of answer.
+struct PreparedXML: Sendable {
+    var samlResponse: Result<SAMLResponse, HandlerFailure>?
+    var logoutResponse: Result<LogoutResponse, HandlerFailure>?
+    var authnRequest: Result<AuthnRequest, HandlerFailure>?
+    var logoutRequest: Result<LogoutRequest, HandlerFailure>?
+    var authnToken: Result<AuthnToken, HandlerFailure>?
+    var authzToken: Result<AuthzToken, HandlerFailure>?
+    /// One per `resource_id` parameter, in order.
+    var resourceNames: [Result<String, HandlerFailure>]?
+
+    init() {}
+
+    init(_ r: IncomingRequest, host: LoggedRequest.Host) {
+        func present(_ name: String) -> String? { r.parameter(name).flatMap { $0.isEmpty ? nil : $0 } }
+        switch host {
+        case .sp:
+            switch r.path {
+            case MockPass.assertionConsumerPath, "/api/v1/tokens/authn":
+                samlResponse = present("SAMLResponse").map(PreparedXML.samlResponse)
+            case MockPass.logoutResponsePath:
+                logoutResponse = present("SAMLResponse").map(PreparedXML.logoutResponse)
+            case "/authorizeDevice", "/preauthorize":
+                authnToken = present("authentication_token").map(PreparedXML.authnToken)
+                resourceNames = r.parameters.filter { $0.0 == "resource_id" }.map { PreparedXML.resourceName($0.1) }
+            case "/deviceShortAuthorize":
+                authzToken = present("authz_token").map(PreparedXML.authzToken)
+            default:
+                break
+            }
+        case .idp:
+            switch r.path {
+            case "/sso", "/login": authnRequest = present("SAMLRequest").map(PreparedXML.authnRequest)
+            case "/slo": logoutRequest = present("SAMLRequest").map(PreparedXML.logoutRequest)
+            default: break
+            }
+        }
+    }
+
+    static func samlResponse(_ encoded: String) -> Result<SAMLResponse, HandlerFailure> {
+        Result { () throws(HandlerFailure) in
+            try decodeSAML(encoded, "SAMLResponse") { (b) throws(PassXMLError) in try SAML.parseResponse(b) }
+        }
+    }
+
+    static func logoutResponse(_ encoded: String) -> Result<LogoutResponse, HandlerFailure> {
+        Result { () throws(HandlerFailure) in
+            try decodeSAML(encoded, "LogoutResponse") { (b) throws(PassXMLError) in try SAML.parseLogoutResponse(b) }
+        }
+    }
+
+    static func authnRequest(_ encoded: String) -> Result<AuthnRequest, HandlerFailure> {
+        Result { () throws(HandlerFailure) in
+            try decodeSAML(encoded, "SAMLRequest") { (b) throws(PassXMLError) in try SAML.parseAuthnRequest(b) }
+        }
+    }
+
+    static func logoutRequest(_ encoded: String) -> Result<LogoutRequest, HandlerFailure> {
+        Result { () throws(HandlerFailure) in
+            try decodeSAML(encoded, "LogoutRequest") { (b) throws(PassXMLError) in try SAML.parseLogoutRequest(b) }
+        }
+    }
+
+    static func authnToken(_ text: String) -> Result<AuthnToken, HandlerFailure> {
+        Result { () throws(HandlerFailure) in
+            do throws(PassXMLError) {
+                return try AuthnTokenXML.parse(Array(text.utf8))
+            } catch {
+                throw .badRequest("malformed authentication_token: \(error.message)")
+            }
+        }
+    }
+
+    static func authzToken(_ text: String) -> Result<AuthzToken, HandlerFailure> {
+        Result { () throws(HandlerFailure) in
+            do throws(PassXMLError) {
+                return try AuthzTokenXML.parse(Array(text.utf8))
+            } catch {
+                throw .badRequest("malformed authz_token: \(error.message)")
+            }
+        }
+    }
+
+    static func resourceName(_ resource: String) -> Result<String, HandlerFailure> {
+        Result { () throws(HandlerFailure) in try MockPass.resourceName(resource) }
+    }
+
+    /// Decodes a posted SAML message (base64 of XML); any failure is a 400 with PassXML's reason.
+    static func decodeSAML<T>(_ base64: String, _ what: String,
+                              _ parse: ([UInt8]) throws(PassXMLError) -> T) throws(HandlerFailure) -> T {
+        do {
+            return try parse(try SAML.decodeFromPost(base64))
+        } catch {
+            throw .badRequest("malformed \(what): \(error.message)")
+        }
+    }
+}
+
+/// The handlers' way to the request's XML: the prepared result, else parsed now.
+extension IncomingRequest {
+    func samlResponse(_ encoded: String) throws(HandlerFailure) -> SAMLResponse {
+        try (xml.samlResponse ?? PreparedXML.samlResponse(encoded)).get()
+    }
+
+    func logoutResponse(_ encoded: String) throws(HandlerFailure) -> LogoutResponse {
+        try (xml.logoutResponse ?? PreparedXML.logoutResponse(encoded)).get()
+    }
+
+    func authnRequest(_ encoded: String) throws(HandlerFailure) -> AuthnRequest {
+        try (xml.authnRequest ?? PreparedXML.authnRequest(encoded)).get()
+    }
+
+    func logoutRequest(_ encoded: String) throws(HandlerFailure) -> LogoutRequest {
+        try (xml.logoutRequest ?? PreparedXML.logoutRequest(encoded)).get()
+    }
+
+    func authnToken(_ text: String) throws(HandlerFailure) -> AuthnToken {
+        try (xml.authnToken ?? PreparedXML.authnToken(text)).get()
+    }
+
+    func authzToken(_ text: String) throws(HandlerFailure) -> AuthzToken {
+        try (xml.authzToken ?? PreparedXML.authzToken(text)).get()
+    }
+
+    /// The names of the `resource_id` parameters, in order (`resources` are their values).
+    func resourceNames(_ resources: [String]) throws(HandlerFailure) -> [String] {
+        let results = xml.resourceNames ?? resources.map(PreparedXML.resourceName)
+        var names: [String] = []
+        for (resource, result) in zip(resources, results) {
+            guard !resource.isEmpty else { throw .badRequest("empty resource_id") }
+            names.append(try result.get())
+        }
+        return names
+    }
+}
