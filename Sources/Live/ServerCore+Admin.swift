@@ -23,6 +23,8 @@ import PassModel
 extension ServerCore {
     static let text = "text/plain; charset=utf-8"
     static let jsonLines = "application/x-ndjson"
+    /// Instants the admin may set: token dates are written with four-digit years.
+    static let clockRange: ClosedRange<Int64> = 0...253_402_300_799_999
 
     func adminAnswer(_ request: HTTPRequest, parameters: [String: String], on loop: any EventLoop) -> EventLoopFuture<HTTPResponse?> {
         let path = URLParts(request.url)?.path ?? ""
@@ -44,12 +46,19 @@ extension ServerCore {
             if let refusal = only(["GET", "POST"], keys: ["advance", "hold"]) { return refusal }
             if request.method == "GET" { return plain(200, ServerCore.timeText(clock.now())) }
             if let text = parameters["hold"] {
-                guard let ms = Int64(text) else { return plain(400, "400 Bad Request: hold takes milliseconds since the epoch\n") }
+                guard let ms = Int64(text), ServerCore.clockRange.contains(ms) else {
+                    return plain(400, "400 Bad Request: hold takes milliseconds since the epoch, up to the end of year 9999 (\(ServerCore.clockRange.upperBound))\n")
+                }
                 clock.hold(at: Instant(milliseconds: ms))
                 return plain(200, ServerCore.timeText(clock.now()))
             }
             guard let text = parameters["advance"], let span = ServerCore.signedMillis(text) else {
                 return plain(400, "400 Bad Request: expected {\"advance\":\"DURATION\"} (250ms, 30s, 5m, 2h, 1d; - to go back) or {\"hold\":MILLISECONDS}\n")
+            }
+            // Checked before moving: past the range, `now + TTL` in the mock would overflow and trap.
+            let (moved, overflow) = clock.now().milliseconds.addingReportingOverflow(span.value)
+            guard !overflow, ServerCore.clockRange.contains(moved) else {
+                return plain(400, "400 Bad Request: the clock must stay between 1970 and the end of year 9999\n")
             }
             return plain(200, ServerCore.timeText(clock.advance(by: span)))
         case "/admin/net":

@@ -111,13 +111,24 @@ final class RemoteServer: LiveServerControl {
     }
 
     /// The log; a log that cannot be read is empty (the `seen` step that needs it then fails and says what it got).
+    /// Read page by page (`after`, `X-Passim-Next-After`): the server answers at most a page at a time.
     func log() -> [LoggedRequest] {
-        let request = HTTPRequest(method: "GET", url: adminURL + "/admin/log", headers: authorization)
-        guard let answer = try? call(request, what: "the log") else {
-            return []
+        var entries: [LoggedRequest] = []
+        var after = 0
+        while true {
+            let url = adminURL + "/admin/log?after=\(after)&limit=\(RemoteServer.logPage)"
+            let request = HTTPRequest(method: "GET", url: url, headers: authorization)
+            guard let answer = try? call(request, what: "the log") else { return entries }
+            let lines = answer.bodyText.split(separator: "\n")
+            entries += lines.compactMap { RemoteServer.logged(String($0)) }
+            guard lines.count == RemoteServer.logPage,
+                  let next = answer.headers["X-Passim-Next-After"].flatMap({ Int($0) }), next > after
+            else { return entries }
+            after = next
         }
-        return answer.bodyText.split(separator: "\n").compactMap { RemoteServer.logged(String($0)) }
     }
+
+    static let logPage = 1000
 
     func close() {}
 
