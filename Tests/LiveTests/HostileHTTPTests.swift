@@ -68,6 +68,13 @@ import Testing
             let n = Int(spec.prefix { $0 != ":" }) ?? 0
             s.replaceSubrange(range, with: String(repeating: String(spec.last ?? "?"), count: n))
         }
+        // {SEQ:N:TEXT}: TEXT N times, its `#` numbered 0..<N (distinct attribute names, say).
+        while let range = s.range(of: #"\{SEQ:[0-9]+:[^}]*\}"#, options: .regularExpression) {
+            let spec = s[range].dropFirst(5).dropLast()
+            let n = Int(spec.prefix { $0 != ":" }) ?? 0
+            let text = String(spec.drop { $0 != ":" }.dropFirst())
+            s.replaceSubrange(range, with: (0..<n).map { text.replacingOccurrences(of: "#", with: String($0)) }.joined())
+        }
         if let end = s.range(of: "\r\n\r\n") {
             let length = s[end.upperBound...].utf8.count
             s = s.replacingOccurrences(of: "{LENGTH}", with: String(length))
