@@ -105,23 +105,9 @@ func elapsed(_ body: () throws -> Void) rethrows -> Duration {
 /// Sends raw bytes to a loopback port on a plain socket and reads until the server closes (or
 /// `timeout` seconds pass): for what no HTTP client would send. `trickle`: one byte at a time, this far apart.
 func rawExchange(port: Int, _ bytes: [UInt8], timeout: Int = 3, trickle: Duration? = nil) throws -> String {
-    #if canImport(Glibc)
-    let fd = socket(AF_INET, Int32(SOCK_STREAM.rawValue), 0)
-    #else
-    let fd = socket(AF_INET, SOCK_STREAM, 0)
-    #endif
-    guard fd >= 0 else { throw TestFailure("socket() failed") }
-    defer { close(fd) }
-    var tv = timeval(tv_sec: timeout, tv_usec: 0)
-    setsockopt(fd, SOL_SOCKET, SO_RCVTIMEO, &tv, socklen_t(MemoryLayout<timeval>.size))
-    var address = sockaddr_in()
-    address.sin_family = sa_family_t(AF_INET)
-    address.sin_port = in_port_t(UInt16(port).bigEndian)
-    address.sin_addr.s_addr = inet_addr("127.0.0.1")
-    let connected = withUnsafePointer(to: &address) {
-        $0.withMemoryRebound(to: sockaddr.self, capacity: 1) { connect(fd, $0, socklen_t(MemoryLayout<sockaddr_in>.size)) }
-    }
-    guard connected == 0 else { throw TestFailure("connect() failed") }
+    let socket = try RawSocket(port: port, timeout: timeout)
+    let fd = socket.fd
+    defer { withExtendedLifetime(socket) {} }  // it closes the descriptor when it goes
     var sent = 0
     while sent < bytes.count {
         let end = trickle == nil ? bytes.count : sent + 1
@@ -155,5 +141,68 @@ extension MockPassServer {
         }
         return try response(curl.perform(HTTPRequest(method: method, url: adminURL + path, headers: headers, body: body),
                                          timeout: .seconds(5)))
+    }
+}
+
+/// A blocking loopback socket for tests that hold connections open.
+final class RawSocket {
+    let fd: Int32
+
+    init(port: Int, timeout: Int = 2) throws {
+        #if canImport(Glibc)
+        fd = socket(AF_INET, Int32(SOCK_STREAM.rawValue), 0)
+        #else
+        fd = socket(AF_INET, SOCK_STREAM, 0)
+        #endif
+        guard fd >= 0 else { throw TestFailure("socket() failed") }
+        var tv = timeval(tv_sec: timeout, tv_usec: 0)
+        setsockopt(fd, SOL_SOCKET, SO_RCVTIMEO, &tv, socklen_t(MemoryLayout<timeval>.size))
+        var address = sockaddr_in()
+        address.sin_family = sa_family_t(AF_INET)
+        address.sin_port = in_port_t(UInt16(port).bigEndian)
+        address.sin_addr.s_addr = inet_addr("127.0.0.1")
+        let connected = withUnsafePointer(to: &address) {
+            $0.withMemoryRebound(to: sockaddr.self, capacity: 1) { connect(fd, $0, socklen_t(MemoryLayout<sockaddr_in>.size)) }
+        }
+        guard connected == 0 else {
+            close(fd)
+            throw TestFailure("connect() failed")
+        }
+    }
+
+    deinit { close(fd) }
+
+    func send(_ bytes: [UInt8]) throws {
+        #if canImport(Glibc)
+        let n = bytes.withUnsafeBytes { Glibc.send(fd, $0.baseAddress, $0.count, Int32(MSG_NOSIGNAL)) }
+        #else
+        let n = bytes.withUnsafeBytes { Darwin.send(fd, $0.baseAddress, $0.count, 0) }
+        #endif
+        guard n == bytes.count else { throw TestFailure("send() failed") }
+    }
+
+    /// One answer with a Content-Length body.
+    func readAnswer() throws -> String {
+        var received: [UInt8] = []
+        var buffer = [UInt8](repeating: 0, count: 65_536)
+        while true {
+            let text = String(decoding: received, as: UTF8.self)
+            if let end = text.range(of: "\r\n\r\n") {
+                let head = text[..<end.lowerBound]
+                let length = head.split(separator: "\r\n").first { $0.lowercased().hasPrefix("content-length:") }
+                    .flatMap { Int($0.dropFirst(15).trimmingCharacters(in: .whitespaces)) } ?? 0
+                if text[end.upperBound...].utf8.count >= length { return text }
+            }
+            let n = buffer.withUnsafeMutableBytes { recv(fd, $0.baseAddress, $0.count, 0) }
+            guard n > 0 else { throw TestFailure("the connection closed or timed out mid-answer: \(text)") }
+            received += buffer[..<n]
+        }
+    }
+
+    /// True when the server has closed the connection (reading gives end of file or a reset).
+    func isClosedByPeer() -> Bool {
+        var byte: UInt8 = 0
+        let n = recv(fd, &byte, 1, Int32(MSG_DONTWAIT))
+        return n == 0 || (n < 0 && errno != EAGAIN && errno != EWOULDBLOCK)
     }
 }
