@@ -17,6 +17,8 @@ public struct MockPass: Sendable {
 
     var random: SeededRandom
     let hosts: HostTable
+    /// Whether some requestor needs registered or signed clients (else the gate is skipped).
+    let gatesClients: Bool
     /// SP login sessions by `JSESSIONID`.
     var loginSessions: ExpiringStore<String, LoginSession>
     /// SP logout sessions by RelayState.
@@ -39,6 +41,14 @@ public struct MockPass: Sendable {
     var tempPassExpiry: ExpiringStore<TempPassKey, Instant>
     /// tvOS registration codes by code.
     var registrationCodes: ExpiringStore<String, RegistrationCode>
+    /// Clients registered through DCR, by `client_id`.
+    var registeredClients: ExpiringStore<String, RegisteredClient>
+    /// Bearer access tokens, by token.
+    var accessTokens: ExpiringStore<String, AccessToken>
+    /// Nonces of signed calls, by public key and nonce (only presence matters).
+    var nonces: ExpiringStore<String, Bool>
+    /// REST API v1 authorizations.
+    var restAuthorizations: ExpiringStore<RestAuthzKey, RestAuthz>
     /// `/config` answers already built (see `config(_:requestorID:)`); a cache, never part of an answer's logic.
     var configResponses: [ConfigKey: HTTPResponse] = [:]
 
@@ -66,6 +76,7 @@ public struct MockPass: Sendable {
         requestLog = RequestLog(maxEntries: limits.logEntries, maxBytes: limits.logBytes)
         random = SeededRandom(seed: seed)
         hosts = HostTable(world: world)
+        gatesClients = world.requestors.contains { $0.softwareStatement != nil || $0.key != nil }
         loginSessions = ExpiringStore(capacity: limits.loginSessions)
         logoutSessions = ExpiringStore(capacity: limits.logoutSessions)
         pendingLogouts = ExpiringStore(capacity: limits.logoutSessions)
@@ -75,6 +86,10 @@ public struct MockPass: Sendable {
         deviceSessions = ExpiringStore(capacity: limits.deviceSessions)
         tempPassExpiry = ExpiringStore(capacity: limits.tempPassUses)
         registrationCodes = ExpiringStore(capacity: limits.registrationCodes)
+        registeredClients = ExpiringStore(capacity: limits.registeredClients)
+        accessTokens = ExpiringStore(capacity: limits.accessTokens)
+        nonces = ExpiringStore(capacity: limits.nonces)
+        restAuthorizations = ExpiringStore(capacity: limits.restAuthorizations)
     }
 
     /// Which host serves this URL (longest base-URL prefix on scheme, authority and path), or nil.
@@ -115,7 +130,7 @@ public struct MockPass: Sendable {
             switch host {
             case .sp(let name):
                 guard let sp = world.serviceProvider(named: name) else { throw .notFound() }
-                return try handleServiceProvider(sp, incoming, at: now)
+                return try handleServiceProviderHost(sp, incoming, at: now)
             case .idp(let mvpdID):
                 guard let idp = world.identityProvider(for: mvpdID) else { throw .notFound() }
                 return try handleIdentityProvider(idp, incoming, at: now)
@@ -135,6 +150,10 @@ public struct MockPass: Sendable {
         issuedAuthz.expire(at: now)
         deviceSessions.expire(at: now)
         registrationCodes.expire(at: now)
+        registeredClients.expire(at: now)
+        accessTokens.expire(at: now)
+        nonces.expire(at: now)
+        restAuthorizations.expire(at: now)
     }
 
     // MARK: - Shared helpers
