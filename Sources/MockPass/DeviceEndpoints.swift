@@ -3,18 +3,17 @@ import PassXML
 
 /// Routing for the SDK device family's token endpoints (facts §1, §3-4: the paths of
 /// AccessEnablerConstants.h and AND-1.8) and the endpoints the engine itself calls beside them
-/// (TempPass, tvOS, Apple SSO, REST logout). They answer refusals with `ErrorXML` bodies, except a
+/// (TempPass, tvOS, Apple SSO). They answer refusals with `ErrorXML` bodies, except a
 /// wrong method (405, text). `HostTable` has already dropped a `/1.0` segment and doubled slashes.
 extension MockPass {
     private enum DeviceRoute {
         case sessionDevice, authorizeDevice, deviceShortAuthorize, preauthorize, getMetadataDevice, userMetadata
         case freePreview
-        case regcode(requestorID: String), checkAuthn(code: String), tokenExchange, restLogout
+        case regcode(requestorID: String), checkAuthn(code: String), tokenExchange
 
         var method: String {
             switch self {
             case .checkAuthn: return "GET"
-            case .restLogout: return "DELETE"
             default: return "POST"
             }
         }
@@ -31,7 +30,6 @@ extension MockPass {
         case "/getMetadataDevice": return .getMetadataDevice
         case "/authenticate/freepreview": return .freePreview
         case "/api/v1/tokens/authn": return .tokenExchange
-        case "/api/v1/logout": return .restLogout
         default: break
         }
         let segments = path.split(separator: "/", omittingEmptySubsequences: false).map(String.init)
@@ -62,7 +60,6 @@ extension MockPass {
             case .regcode(let requestorID): return try createRegistrationCode(sp, r, requestorID: requestorID, at: now)
             case .checkAuthn(let code): return try checkAuthentication(r, code: code, at: now)
             case .tokenExchange: return try exchangePlatformToken(sp, r, at: now)
-            case .restLogout: return try deviceLogout(r)
             }
         } catch {
             throw error.inXML

@@ -22,6 +22,10 @@ struct Serve: ParsableCommand {
             endpoint listens on 127.0.0.1 unless --admin-host says otherwise; every admin request carries \
             `Authorization: Bearer TOKEN`, names the admin's own address in Host, and sends its parameters \
             as a JSON body (Content-Type: application/json).
+            Every SP serves every protocol family real clients speak, sharing one state: the SDK device \
+            family (with or without /1.0), the web family (session, authorize, shortAuthorize...), client \
+            registration (/o/client/*), /indiv/devices, the regcode service and the REST API v1 (/api/v1/...). \
+            Each endpoint, its parameters and answers: docs/WIRE.md. Every limit: docs/LIMITS.md.
             Exit status: 0 after SIGINT/SIGTERM, 1 if a port cannot be bound, 2 if the world file is unusable.
             """)
 
