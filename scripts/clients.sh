@@ -1,0 +1,79 @@
+#!/usr/bin/env bash
+# Real clients against `passim serve` (README, "Real clients"): each pinned yt-dlp release runs its own
+# AdobePassIE flow (Fixtures/clients/ytdlp/run_adobepass.py) against one server started here.
+#
+#   scripts/clients.sh PASSIM_BINARY
+#
+# Builds nothing: takes the passim binary. Installs the pinned wheels (hash-checked) into
+# .venv-clients/ on first use; later runs reuse them. One line per client and flow; exit status 1 if
+# any flow failed, 2 if the set-up (install, server start) failed. The server is stopped on every exit.
+set -euo pipefail
+
+passim=${1:?usage: scripts/clients.sh PASSIM_BINARY}
+root=$(cd "$(dirname "$0")/.." && pwd)
+fixtures=$root/Fixtures/clients/ytdlp
+venv=$root/.venv-clients
+python=${PYTHON:-python3}
+
+[ -x "$passim" ] || { echo "clients: $passim is not an executable" >&2; exit 2; }
+
+# One venv (no system site-packages), each release in its own --target folder so two versions live
+# side by side; a folder is complete once its stamp exists.
+install() {
+  local version=$1 sha=$2 dir=$venv/yt-dlp-$1
+  [ -f "$dir/.installed" ] && return 0
+  [ -x "$venv/bin/python" ] || "$python" -m venv "$venv"
+  rm -rf "$dir"
+  local req
+  req=$(mktemp)
+  echo "yt-dlp==$version --hash=sha256:$sha" >"$req"
+  "$venv/bin/python" -m pip install --quiet --disable-pip-version-check --no-deps --only-binary :all: \
+    --require-hashes --target "$dir" -r "$req"
+  rm -f "$req"
+  touch "$dir/.installed"
+}
+
+versions=()
+while read -r version sha; do
+  case $version in ''|'#'*) continue ;; esac
+  install "$version" "$sha" || { echo "clients: installing yt-dlp $version failed" >&2; exit 2; }
+  versions+=("$version")
+done <"$fixtures/versions.txt"
+
+work=$(mktemp -d)
+server=""
+cleanup() {
+  if [ -n "$server" ]; then kill "$server" 2>/dev/null || true; wait "$server" 2>/dev/null || true; fi
+  rm -rf "$work"
+}
+trap cleanup EXIT INT TERM
+
+"$passim" serve --world "$fixtures/world.scenario" --port 0 >"$work/serve.out" 2>"$work/serve.err" &
+server=$!
+for _ in $(seq 100); do
+  grep -q '^admin http' "$work/serve.out" 2>/dev/null && break
+  kill -0 "$server" 2>/dev/null || break
+  sleep 0.1
+done
+if ! grep -q '^admin http' "$work/serve.out"; then
+  echo "clients: passim serve did not start" >&2
+  cat "$work/serve.out" "$work/serve.err" >&2
+  exit 2
+fi
+
+# "sp adobe https://sp.auth.adobe.com/adobe-services -> http://127.0.0.1:P/adobe-services"
+sp=$(awk '$1 == "sp" && $3 == "https://sp.auth.adobe.com/adobe-services" { print $5 }' "$work/serve.out")
+live=$(awk '($1 == "sp" || $1 == "idp") && $4 == "->" { print "--live=" $5 }' "$work/serve.out")
+token=$(awk '$1 == "admin-token" { print $2 }' "$work/serve.out")
+admin=$(awk '$1 == "admin" { print $2 }' "$work/serve.out")
+[ -n "$sp" ] && [ -n "$token" ] && [ -n "$admin" ] || { echo "clients: unexpected passim serve output" >&2; cat "$work/serve.out" >&2; exit 2; }
+
+status=0
+for version in "${versions[@]}"; do
+  # shellcheck disable=SC2086 # $live is one --live=URL word per host
+  PYTHONPATH=$venv/yt-dlp-$version "$venv/bin/python" "$fixtures/run_adobepass.py" \
+    --label "yt-dlp $version" --sp "$sp" $live --admin "$admin" --admin-token "$token" \
+    --requestor passimtv --mso PassimCable --username viewer --password s3cret \
+    --allowed passimtv --denied passimtv-ppv || status=1
+done
+exit $status
