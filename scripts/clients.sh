@@ -1,17 +1,19 @@
 #!/usr/bin/env bash
 # Real clients against `passim serve` (README, "Real clients"): each pinned yt-dlp release runs its own
-# AdobePassIE flow (Fixtures/clients/ytdlp/run_adobepass.py) against one server started here.
+# AdobePassIE flow (Fixtures/clients/ytdlp/run_adobepass.py) against a server started here, then the
+# recorded exchanges of other clients (Fixtures/clients/replays/*.json) replay, each on its own server.
 #
 #   scripts/clients.sh PASSIM_BINARY
 #
 # Builds nothing: takes the passim binary. Installs the pinned wheels (hash-checked) into
 # .venv-clients/ on first use; later runs reuse them. One line per client and flow; exit status 1 if
-# any flow failed, 2 if the set-up (install, server start) failed. The server is stopped on every exit.
+# any flow or replay failed, 2 if the set-up (install, server start) failed. The server is stopped on every exit.
 set -euo pipefail
 
 passim=${1:?usage: scripts/clients.sh PASSIM_BINARY}
 root=$(cd "$(dirname "$0")/.." && pwd)
 fixtures=$root/Fixtures/clients/ytdlp
+replays=$root/Fixtures/clients/replays
 venv=$root/.venv-clients
 python=${PYTHON:-python3}
 
@@ -42,38 +44,59 @@ done <"$fixtures/versions.txt"
 
 work=$(mktemp -d)
 server=""
-cleanup() {
+stop() {
   if [ -n "$server" ]; then kill "$server" 2>/dev/null || true; wait "$server" 2>/dev/null || true; fi
-  rm -rf "$work"
+  server=""
 }
-trap cleanup EXIT INT TERM
+cleanup() { stop; rm -rf "$work"; }
+trap cleanup EXIT
+trap 'exit 130' INT TERM
 
-"$passim" serve --world "$fixtures/world.scenario" --port 0 >"$work/serve.out" 2>"$work/serve.err" &
-server=$!
-for _ in $(seq 100); do
-  grep -q '^admin http' "$work/serve.out" 2>/dev/null && break
-  kill -0 "$server" 2>/dev/null || break
-  sleep 0.1
-done
-if ! grep -q '^admin http' "$work/serve.out"; then
-  echo "clients: passim serve did not start" >&2
-  cat "$work/serve.out" "$work/serve.err" >&2
-  exit 2
-fi
-
-# "sp adobe https://sp.auth.adobe.com/adobe-services -> http://127.0.0.1:P/adobe-services"
-sp=$(awk '$1 == "sp" && $3 == "https://sp.auth.adobe.com/adobe-services" { print $5 }' "$work/serve.out")
-live=$(awk '($1 == "sp" || $1 == "idp") && $4 == "->" { print "--live=" $5 }' "$work/serve.out")
-token=$(awk '$1 == "admin-token" { print $2 }' "$work/serve.out")
-admin=$(awk '$1 == "admin" { print $2 }' "$work/serve.out")
-[ -n "$sp" ] && [ -n "$token" ] && [ -n "$admin" ] || { echo "clients: unexpected passim serve output" >&2; cat "$work/serve.out" >&2; exit 2; }
+# Starts passim serve on a world; sets sp (the live URL of https://sp.auth.adobe.com/adobe-services),
+# live (one --live=URL word per host), token and admin. Returns 1 (the reason on standard error) when
+# the server does not come up.
+start() {
+  stop
+  : >"$work/serve.out"
+  "$passim" serve --world "$1" --port 0 >"$work/serve.out" 2>"$work/serve.err" &
+  server=$!
+  for _ in $(seq 100); do
+    grep -q '^admin http' "$work/serve.out" 2>/dev/null && break
+    kill -0 "$server" 2>/dev/null || break
+    sleep 0.1
+  done
+  if ! grep -q '^admin http' "$work/serve.out"; then
+    echo "clients: passim serve did not start on $1" >&2
+    cat "$work/serve.out" "$work/serve.err" >&2
+    return 1
+  fi
+  # "sp adobe https://sp.auth.adobe.com/adobe-services -> http://127.0.0.1:P/adobe-services"
+  sp=$(awk '$1 == "sp" && $3 == "https://sp.auth.adobe.com/adobe-services" { print $5 }' "$work/serve.out")
+  live=$(awk '($1 == "sp" || $1 == "idp") && $4 == "->" { print "--live=" $5 }' "$work/serve.out")
+  token=$(awk '$1 == "admin-token" { print $2 }' "$work/serve.out")
+  admin=$(awk '$1 == "admin" { print $2 }' "$work/serve.out")
+  if [ -z "$sp" ] || [ -z "$token" ] || [ -z "$admin" ]; then
+    echo "clients: unexpected passim serve output on $1" >&2; cat "$work/serve.out" >&2; return 1
+  fi
+}
 
 status=0
+start "$fixtures/world.scenario" || exit 2
 for version in "${versions[@]}"; do
   # shellcheck disable=SC2086 # $live is one --live=URL word per host
   PYTHONPATH=$venv/yt-dlp-$version "$venv/bin/python" "$fixtures/run_adobepass.py" \
     --label "yt-dlp $version" --sp "$sp" $live --admin "$admin" --admin-token "$token" \
     --requestor passimtv --mso PassimCable --username viewer --password s3cret \
     --allowed passimtv --denied passimtv-ppv || status=1
+done
+
+# Recorded exchanges: one server per world the replay files name, a fresh one for each file.
+for file in "$replays"/*.json; do
+  world=$("$venv/bin/python" -c 'import json, sys; print(json.load(open(sys.argv[1]))["world"])' "$file")
+  if ! start "$replays/$world"; then
+    echo "$(basename "$file") FAIL  passim serve refused its world $world (above)"; status=1; continue
+  fi
+  # shellcheck disable=SC2086
+  "$venv/bin/python" "$replays/replay.py" --sp "$sp" $live "$file" || status=1
 done
 exit $status
