@@ -10,20 +10,22 @@ extension MockPass {
 
     /// A resource in the user's `allow` list gets a token that ends with the authN token or after the
     /// requestor's authZ TTL, whichever comes first; a TempPass token authorizes everything until the
-    /// TempPass ends. Otherwise 403 with the MVPD's deny message (or "") as details.
+    /// TempPass ends. Otherwise 403 with the MVPD's deny message (or "") as details, and the
+    /// `Authzf-Error-Code`/`Authzf-Sub-Error-Code` headers the JS SDK reads. Without `device_id` (web
+    /// clients, and SDKs that take it as optional) the token carries the authN token's device id.
     mutating func authorizeDevice(_ sp: World.ServiceProvider, _ r: IncomingRequest,
                                   at now: Instant) throws(HandlerFailure) -> HTTPResponse {
         let resource = try r.required("resource_id")
         let requestorID = try r.required("requestor_id")
         let mvpdID = try r.required("mso_id")
-        let deviceID = try r.required("device_id")
         let resourceName = try r.resourceNames([resource])[0]
         let requestor = try knownRequestor(requestorID, at: sp)
         let issued = try verifiedAuthentication(r, at: now)
         guard mvpdID == issued.token.mvpdID else {
             throw .badRequest("mso_id \(mvpdID) does not match the authentication token's MVPD \(issued.token.mvpdID)")
         }
-        if let refusal = decision(for: issued.subject, resource: resourceName) { throw .xml(403, MockPass.notAuthorized, details: refusal) }
+        if let refusal = decision(for: issued.subject, resource: resourceName) { throw MockPass.authorizationRefused(refusal) }
+        let deviceID = r.parameter("device_id").flatMap { $0.isEmpty ? nil : $0 } ?? issued.token.deviceID
         let expires: Instant
         switch issued.subject {
         case .tempPass: expires = issued.token.expires
@@ -35,18 +37,16 @@ extension MockPass {
         return Reply.xml(AuthorizeDeviceXML.build(.token(token), issuedAt: now))
     }
 
-    /// The short media token for an authZ token this mock issued, still valid, for `session_guid`.
-    /// Only plain GUIDs are accepted (`hashed_guid` must not be `true`).
+    /// The short media token for an authZ token this mock issued and still valid. `session_guid` is
+    /// required but not compared with the token's: two device clients send a random one
+    /// (CONFORMANCE.md, "No session_guid check"). `hashed_guid=true` is refused.
     mutating func deviceShortAuthorize(_ r: IncomingRequest, at now: Instant) throws(HandlerFailure) -> HTTPResponse {
-        let sessionGUID = try r.required("session_guid")
+        _ = try r.required("session_guid")
         let text = try r.required("authz_token")
         if r.parameter("hashed_guid")?.lowercased() == "true" { throw .badRequest("hashed_guid=true is not supported") }
         let token = try r.authzToken(text)
         guard issuedAuthz.value(token, at: now) != nil else { throw .xml(403, "Unknown authorization token") }
         guard now < token.expires else { throw .xml(403, "Authorization token expired") }
-        guard token.sessionGUID == sessionGUID else {
-            throw .xml(403, "session_guid does not match the authorization token")
-        }
         let media = ShortMediaToken(sessionGUID: token.sessionGUID, requestorID: token.requestorID,
                                     resourceID: token.resourceID, ttl: MockPass.mediaTokenTTL, issueTime: now,
                                     mvpdID: token.mvpdID)
@@ -69,14 +69,33 @@ extension MockPass {
         return Reply.xml(PreauthorizeXML.build(decisions))
     }
 
-    /// The device id the request sent, when the requestor enables that metadata.
-    func metadataDevice(_ sp: World.ServiceProvider, _ r: IncomingRequest) throws(HandlerFailure) -> HTTPResponse {
+    /// The device id the request sent, when the requestor enables that metadata. A web client sends
+    /// none: then the device id of its `authentication_token` (a 400 names `device_id` when neither came).
+    func metadataDevice(_ sp: World.ServiceProvider, _ r: IncomingRequest, at now: Instant) throws(HandlerFailure) -> HTTPResponse {
         let requestorID = try r.required("requestor_id")
-        let deviceID = try r.required("device_id")
+        let deviceID: String
+        if let sent = r.parameter("device_id"), !sent.isEmpty {
+            deviceID = sent
+        } else if r.parameter("authentication_token").map({ !$0.isEmpty }) ?? false {
+            deviceID = try verifiedAuthentication(r, at: now).token.deviceID
+        } else {
+            throw .badRequest("missing parameter device_id")
+        }
         guard let requestor = world.requestor(requestorID), requestor.isAt(sp), requestor.deviceID else {
             throw .xml(403, "Device ID metadata is not available to requestor \(requestorID)")
         }
         return Reply.xml(MetadataXML.build(deviceID: deviceID))
+    }
+
+    /// Header values of an MVPD's refusal (the throttling page lists these headers as exposed to
+    /// browsers; the values are the codes real-clients.md says clients look for).
+    static let authzfErrorCode = "notAuthorized"
+    static let authzfSubErrorCode = deniedByMVPD
+
+    static func authorizationRefused(_ details: String) -> HandlerFailure {
+        var failure = HandlerFailure.xml(403, notAuthorized, details: details)
+        failure.headers = [("Authzf-Error-Code", authzfErrorCode), ("Authzf-Sub-Error-Code", authzfSubErrorCode)]
+        return failure
     }
 
     // MARK: - Shared checks

@@ -1,11 +1,14 @@
 import PassModel
 import PassXML
 
-/// Routing for the endpoints the engine itself calls (authorization, TempPass, tvOS, Apple SSO,
-/// REST logout). They answer refusals with `ErrorXML` bodies, except a wrong method (405, text).
+/// Routing for the SDK device family's token endpoints (facts §1, §3-4: the paths of
+/// AccessEnablerConstants.h and AND-1.8) and the endpoints the engine itself calls beside them
+/// (TempPass, tvOS, Apple SSO, REST logout). They answer refusals with `ErrorXML` bodies, except a
+/// wrong method (405, text). `HostTable` has already dropped a `/1.0` segment and doubled slashes.
 extension MockPass {
     private enum DeviceRoute {
-        case authorizeDevice, deviceShortAuthorize, preauthorize, getMetadataDevice, freePreview
+        case sessionDevice, authorizeDevice, deviceShortAuthorize, preauthorize, getMetadataDevice, userMetadata
+        case freePreview
         case regcode(requestorID: String), checkAuthn(code: String), tokenExchange, restLogout
 
         var method: String {
@@ -20,6 +23,8 @@ extension MockPass {
     /// nil when the path is not one of these endpoints.
     private static func deviceRoute(_ path: String) -> DeviceRoute? {
         switch path {
+        case "/sessionDevice": return .sessionDevice
+        case "/usermetadata": return .userMetadata
         case "/authorizeDevice": return .authorizeDevice
         case "/deviceShortAuthorize": return .deviceShortAuthorize
         case "/preauthorize": return .preauthorize
@@ -47,10 +52,12 @@ extension MockPass {
         try r.expect(route.method)
         do throws(HandlerFailure) {
             switch route {
+            case .sessionDevice: return try sessionDevice(sp, r, at: now)
+            case .userMetadata: return try userMetadata(sp, r, at: now)
             case .authorizeDevice: return try authorizeDevice(sp, r, at: now)
             case .deviceShortAuthorize: return try deviceShortAuthorize(r, at: now)
             case .preauthorize: return try preauthorize(sp, r, at: now)
-            case .getMetadataDevice: return try metadataDevice(sp, r)
+            case .getMetadataDevice: return try metadataDevice(sp, r, at: now)
             case .freePreview: return try freePreview(sp, r, at: now)
             case .regcode(let requestorID): return try createRegistrationCode(sp, r, requestorID: requestorID, at: now)
             case .checkAuthn(let code): return try checkAuthentication(r, code: code, at: now)

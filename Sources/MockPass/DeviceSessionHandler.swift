@@ -4,18 +4,13 @@ import PassXML
 /// Device-bound sessions: how `sessionDevice` answers a device with no browser login (TempPass,
 /// tvOS codes, Apple SSO), TempPass itself, and REST API v1 logout.
 extension MockPass {
-    /// The device-bound session of (`device_id`, `requestor_id`): its token while unexpired; an
-    /// expired one is removed and the answer is `<sessionDevice/>`.
-    mutating func deviceBoundSession(_ r: IncomingRequest, at now: Instant) -> HTTPResponse {
+    /// The device-bound session of (`device_id`, `requestor_id`), while its token is unexpired.
+    func deviceBoundSession(_ r: IncomingRequest, at now: Instant) -> DeviceSession? {
         guard let deviceID = r.parameter("device_id"), !deviceID.isEmpty,
-              let requestorID = r.parameter("requestor_id"), !requestorID.isEmpty else {
-            return Reply.xml(SessionDeviceXML.build(.none))
-        }
+              let requestorID = r.parameter("requestor_id"), !requestorID.isEmpty else { return nil }
         let key = DeviceKey(deviceID: deviceID, requestorID: requestorID)
-        guard let session = deviceSessions.value(key, at: now), now < session.token.expires else {
-            return Reply.xml(SessionDeviceXML.build(.none))
-        }
-        return tokenReply(session.token, subject: session.subject, at: now)
+        guard let session = deviceSessions.value(key, at: now), now < session.token.expires else { return nil }
+        return session
     }
 
     /// `<sessionDevice>` with the token, and `<userMeta>` when the subject is a real user.
@@ -25,6 +20,30 @@ extension MockPass {
             meta = MockPass.userMetadata(of: user, at: now)
         }
         return Reply.xml(SessionDeviceXML.build(.token(token), userMeta: meta))
+    }
+
+    /// `usermetadata` (both families; facts §4: `requestor`, `authn`, `metadata`): the user metadata of
+    /// the authN token in `authn` (or `authentication_token`), as JSON in the `tokens/usermetadata`
+    /// shape, encrypted keys still encrypted. A TempPass has no user: 404.
+    func userMetadata(_ sp: World.ServiceProvider, _ r: IncomingRequest, at now: Instant) throws(HandlerFailure) -> HTTPResponse {
+        let requestorID = try MockPass.either(r, "requestor", "requestor_id")
+        _ = try knownRequestor(requestorID, at: sp)
+        let text = try MockPass.either(r, "authn", "authentication_token")
+        let token = try r.authnToken(text)
+        guard let issued = issuedAuthn.value(token.guid, at: now), issued.token == token, now < token.expires else {
+            throw .xml(401, MockPass.notAuthenticated)
+        }
+        guard case .user(let key) = issued.subject, let user = world.user(mvpdID: key.mvpdID, name: key.userName) else {
+            throw .xml(404, "No user metadata for this authentication")
+        }
+        return HTTPResponse(status: 200, contentType: Reply.json, text: MockPass.userMetadata(of: user, at: now).jsonText)
+    }
+
+    /// The first of two names a client may send a parameter under; a 400 names the first.
+    static func either(_ r: IncomingRequest, _ name: String, _ other: String) throws(HandlerFailure) -> String {
+        if let v = r.parameter(name), !v.isEmpty { return v }
+        if let v = r.parameter(other), !v.isEmpty { return v }
+        throw .badRequest("missing parameter \(name)")
     }
 
     /// REST API v1's `tokens/usermetadata` shape: `{"updated": now, "encrypted": [keys], "data": {…}}`.

@@ -29,18 +29,45 @@ struct HostTable: Sendable {
     }
 
     /// The host and the path relative to its base URL (`/` when the URL is the base itself).
+    /// Runs of slashes count as one, as real front ends take them (an old client sends
+    /// `//adobe-services/1.0/…`), and an SP path loses a leading `/1.0` version segment, which the
+    /// SDKs put before every SDK endpoint (facts §1): handlers see one spelling of each path.
     func match(_ url: RequestURL) -> (host: LoggedRequest.Host, path: String)? {
         let authority = url.authority.lowercased()
+        let path = HostTable.collapsingSlashes(url.path)
         var best: Entry?
         for e in entries where e.scheme == url.scheme && e.authority == authority {
-            guard url.path == e.path || url.path.hasPrefix(e.pathAndSlash) else { continue }
+            guard path == e.path || path.hasPrefix(e.pathAndSlash) else { continue }
             if best.map({ e.path.count > $0.path.count }) ?? true { best = e }
         }
         guard let best else { return nil }
         // A base URL without a path (the usual case) takes nothing off: no copy, no counting.
-        if best.path.isEmpty { return (best.host, url.path.isEmpty ? "/" : url.path) }
-        let rest = String(url.path.dropFirst(best.path.count))
+        var rest = best.path.isEmpty ? path : String(path.dropFirst(best.path.count))
+        if case .sp = best.host, rest == HostTable.versionSegment || rest.hasPrefix(HostTable.versionSegment + "/") {
+            rest = String(rest.dropFirst(HostTable.versionSegment.count))
+        }
         return (best.host, rest.isEmpty ? "/" : rest)
+    }
+
+    /// The SDK family's version segment (AND-1.8 `/1.0/config/…`, iOS 1.9 `/adobe-services/1.0/…`).
+    static let versionSegment = "/1.0"
+
+    /// `path` with every run of `/` made one; the same string when it has none (the usual case).
+    static func collapsingSlashes(_ path: String) -> String {
+        var previousSlash = false
+        guard path.utf8.contains(where: { c in
+            defer { previousSlash = c == UInt8(ascii: "/") }
+            return previousSlash && c == UInt8(ascii: "/")
+        }) else { return path }
+        var out = ""
+        out.reserveCapacity(path.utf8.count)
+        previousSlash = false
+        for ch in path.unicodeScalars {
+            if ch == "/" && previousSlash { continue }
+            previousSlash = ch == "/"
+            out.unicodeScalars.append(ch)
+        }
+        return out
     }
 }
 

@@ -71,10 +71,10 @@ struct PreparedXML: Sendable {
                 samlResponse = present("SAMLResponse").map(PreparedXML.samlResponse)
             case MockPass.logoutResponsePath:
                 logoutResponse = present("SAMLResponse").map(PreparedXML.logoutResponse)
-            case "/authorizeDevice", "/preauthorize":
+            case "/authorizeDevice", "/authorize", "/preauthorize":
                 authnToken = present("authentication_token").map(PreparedXML.authnToken)
                 resourceNames = r.parameters.filter { $0.0 == "resource_id" }.map { PreparedXML.resourceName($0.1) }
-            case "/deviceShortAuthorize":
+            case "/deviceShortAuthorize", "/shortAuthorize":
                 authzToken = present("authz_token").map(PreparedXML.authzToken)
             default:
                 break

@@ -76,7 +76,7 @@ extension MockPass {
                  sessionIndex: assertion.sessionIndex, at: now)
     }
 
-    private func requireLiveCode(_ code: String, requestorID: String, at now: Instant) throws(HandlerFailure) {
+    func requireLiveCode(_ code: String, requestorID: String, at now: Instant) throws(HandlerFailure) {
         guard let rc = registrationCodes.value(code, at: now), rc.requestorID == requestorID else {
             throw .badRequest("unknown registration code \(code)")
         }

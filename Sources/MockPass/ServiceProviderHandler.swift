@@ -6,8 +6,10 @@ extension MockPass {
     static let assertionConsumerPath = "/sp/saml/SAMLAssertionConsumer"
     static let logoutResponsePath = "/sp/saml/LogoutServiceHTTPRedirectResponse"
 
-    /// Paths are matched exactly and case-sensitively, with no trailing slash and no percent-decoding
-    /// (requestor ids are plain identifiers).
+    /// The one dispatch point of an SP: each family in turn, then the browser's pages. Paths are
+    /// matched exactly and case-sensitively, with no trailing slash and no percent-decoding
+    /// (requestor ids are plain identifiers), after `HostTable` dropped a `/1.0` segment and doubled
+    /// slashes.
     mutating func handleServiceProvider(_ sp: World.ServiceProvider, _ r: IncomingRequest,
                                         at now: Instant) throws(HandlerFailure) -> HTTPResponse {
         if r.path.hasPrefix("/config/") {
@@ -16,6 +18,7 @@ extension MockPass {
             return try config(sp, requestorID: String(r.path[r.path.utf8.index(r.path.startIndex, offsetBy: 8)...]))
         }
         if let response = try handleDeviceEndpoint(sp, r, at: now) { return response }
+        if let response = try handleWebEndpoint(sp, r, at: now) { return response }
         switch r.path {
         case "/authenticate/saml":
             try r.expect("GET")
@@ -26,9 +29,9 @@ extension MockPass {
         case MockPass.assertionConsumerPath:
             try r.expect("POST")
             return try assertionConsumer(sp, r, at: now)
-        case "/sessionDevice":
-            try r.expect("POST")
-            return sessionDevice(sp, r, at: now)
+        case "/completePassiveAuthentication":
+            try r.expect("GET")
+            return Reply.page(HTMLPage(title: "Passive authentication complete", forms: []))
         case "/logout":
             try r.expect("GET")
             return try logout(sp, r, at: now)
@@ -36,9 +39,21 @@ extension MockPass {
             try r.expect("POST")
             return try logoutResponse(sp, r, at: now)
         default:
-            throw .notFound()
+            throw .notFound(MockPass.spFamilies)
         }
     }
+
+    /// The 404 body of an SP: what it does serve (docs/WIRE.md has the tables).
+    static let spFamilies = """
+        no such endpoint. This SP serves, under its base URL (optionally after /1.0): \
+        SDK device family: config/{requestor}, authenticate/saml, sessionDevice, authorizeDevice, \
+        deviceShortAuthorize, preauthorize, getMetadataDevice, usermetadata, logout, \
+        completePassiveAuthentication; \
+        web family: session, authorize, shortAuthorize, preauthorize, getMetadata, usermetadata, logout; \
+        SAML: sp/saml/SAMLAssertionConsumer, sp/saml/LogoutServiceHTTPRedirectResponse; \
+        REST API v1: api/v1/authenticate, api/v1/checkauthn/{code}, api/v1/tokens/authn, api/v1/logout, \
+        authenticate/freepreview; regcode: reggie/v1/{requestor}/regcode. See docs/WIRE.md.
+        """
 
     /// The configuration XML. The requestor's name is its id and `device`/`clientType`/`os` are left
     /// out: the world holds neither, and the engine takes them from its own options.
@@ -68,8 +83,11 @@ extension MockPass {
         let requestorID = try r.required("requestor_id")
         let mvpdID = try r.required("mso_id")
         let redirectURL = try r.required("redirect_url")
+        // yt-dlp since 2025-05 starts the login with its registration code, then finds it by that code.
+        let regCode = r.parameter("reg_code").flatMap { $0.isEmpty ? nil : $0 }
+        if let regCode { try requireLiveCode(regCode, requestorID: requestorID, at: now) }
         return try startLogin(sp, r, requestorID: requestorID, mvpdID: mvpdID, redirectURL: redirectURL,
-                              regCode: nil, at: now)
+                              regCode: regCode, at: now)
     }
 
     /// The login both `authenticate/saml` and the second screen's `/api/v1/authenticate` start.
@@ -146,33 +164,67 @@ extension MockPass {
         return .redirect(session.redirectURL, headers: headers)
     }
 
-    /// The authN token of the cookie's session. The token is made once and handed out again; once it
-    /// has expired the SP session is over (a new login is needed). The token's requestor and TTL are
-    /// the login's; the request's `requestor_id` is only logged. A missing `device_id` is "".
-    /// Without an authenticated cookie session, the device-bound session of (`device_id`,
-    /// `requestor_id`) answers, if any. A real user's token comes with `<userMeta>`.
-    mutating func sessionDevice(_ sp: World.ServiceProvider, _ r: IncomingRequest, at now: Instant) -> HTTPResponse {
+    /// `sessionDevice`: the token of `currentLogin`, else `<sessionDevice/>` (what the engine reads as
+    /// "no token"). A `reg_code` whose login has not completed is 401 "Data not found".
+    mutating func sessionDevice(_ sp: World.ServiceProvider, _ r: IncomingRequest,
+                                at now: Instant) throws(HandlerFailure) -> HTTPResponse {
+        switch currentLogin(sp, r, at: now) {
+        case .token(let token, let subject): return tokenReply(token, subject: subject, at: now)
+        case .none: return Reply.xml(SessionDeviceXML.build(.none))
+        case .codeNotFound: throw .xml(401, MockPass.dataNotFound)
+        }
+    }
+
+    enum CurrentLogin {
+        case token(AuthnToken, TokenSubject)
+        case none
+        /// A `reg_code` was sent and no completed login is bound to it.
+        case codeNotFound
+    }
+
+    /// The authN token of the login a request belongs to, looked up in order: the cookie's
+    /// authenticated SP session; the login started with `reg_code` (found by the code alone, from a
+    /// client without the browser's cookies: the second-screen model); the device-bound session of
+    /// (`device_id`, `requestor_id`).
+    /// A cookie session's token is made on the first request and handed out again (by both
+    /// families); once it has expired the SP session is over. Its requestor and TTL are the login's;
+    /// the request's `requestor_id` is only logged. Without a `device_id` (web clients) the token
+    /// carries a fresh `web-…` id (CONFORMANCE.md, "Tokens without a device id").
+    mutating func currentLogin(_ sp: World.ServiceProvider, _ r: IncomingRequest, at now: Instant) -> CurrentLogin {
         if var session = loginSession(of: sp, cookies: r.cookies, at: now), let auth = session.authentication {
             let user = UserKey(mvpdID: session.mvpdID, userName: auth.userName)
             if let token = session.token {
-                if now < token.expires { return tokenReply(token, subject: .user(user), at: now) }
+                if now < token.expires { return .token(token, .user(user)) }
                 session.authentication = nil
                 session.token = nil
                 loginSessions.set(session.id, session, until: now + limits.loginSessionTTL)
             } else {
                 let ttl = world.requestor(session.requestorID)?.authnTTL ?? .hours(24)
+                let deviceID = r.parameter("device_id").flatMap { $0.isEmpty ? nil : $0 }
+                    ?? MockPass.webDevicePrefix + random.hex(16)
                 let token = AuthnToken(guid: random.guid(), requestorID: session.requestorID, domainName: "adobe.com",
                                        expires: (now + ttl).wholeSeconds, mvpdID: session.mvpdID,
-                                       deviceID: r.parameter("device_id") ?? "",
-                                       nameID: auth.nameID, sessionIndex: auth.sessionIndex)
+                                       deviceID: deviceID, nameID: auth.nameID, sessionIndex: auth.sessionIndex)
                 session.token = token
                 loginSessions.set(session.id, session, until: max(token.expires, now + limits.loginSessionTTL))
                 issuedAuthn.set(token.guid, IssuedAuthn(token: token, subject: .user(user)), until: token.expires)
-                return tokenReply(token, subject: .user(user), at: now)
+                return .token(token, .user(user))
             }
         }
-        return deviceBoundSession(r, at: now)
+        if let code = r.parameter("reg_code"), !code.isEmpty {
+            guard let rc = registrationCodes.value(code, at: now), rc.usedWithMVPD != nil,
+                  let bound = deviceSessions.value(DeviceKey(deviceID: rc.deviceID, requestorID: rc.requestorID), at: now),
+                  now < bound.token.expires else { return .codeNotFound }
+            return .token(bound.token, bound.subject)
+        }
+        if let bound = deviceBoundSession(r, at: now) { return .token(bound.token, bound.subject) }
+        return .none
     }
+
+    /// What real servers answer for a session they do not hold (a client documents it).
+    static let dataNotFound = "Data not found"
+    /// The device id of a token issued to a client that sent none.
+    static let webDevicePrefix = "web-"
 
     /// Logs out. The cookie's SP session ends at once (whatever the browser does next); sessions
     /// found by NameID and SessionIndex end when the IdP answers. The SAML round trip happens only

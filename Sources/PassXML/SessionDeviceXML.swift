@@ -1,5 +1,7 @@
 /// The body of `POST sessionDevice`: `<sessionDevice><authnToken>ESCAPED token XML</authnToken></sessionDevice>`,
-/// `<sessionDevice><pendingLogout/></sessionDevice>`, or `<sessionDevice/>` when there is no token.
+/// `<sessionDevice><pendingLogout>true</pendingLogout></sessionDevice>` (the JS SDK accepts only that
+/// spelling; the empty `<pendingLogout/>` of older answers is read too), or `<sessionDevice/>` when
+/// there is no token. A `<pendingLogout>` whose text is `false` reports none.
 /// The token travels as escaped text (not as child elements) because the SDK stores and forwards it
 /// as an opaque string; it is parsed again, under the same defences, when read.
 public enum SessionDeviceXML {
@@ -15,7 +17,7 @@ public enum SessionDeviceXML {
         case .token(let token):
             w.element("sessionDevice") { w in w.leaf("authnToken", AuthnTokenXML.build(token)) }
         case .pendingLogout:
-            w.element("sessionDevice") { w in w.leaf("pendingLogout") }
+            w.element("sessionDevice") { w in w.leaf("pendingLogout", "true") }
         case .none:
             w.leaf("sessionDevice")
         }
@@ -26,7 +28,7 @@ public enum SessionDeviceXML {
         let root = try SafeXML.parse(bytes)
         try root.expectRoot("sessionDevice", namespace: nil)
         let token = root.child("authnToken")
-        let pending = root.child("pendingLogout")
+        let pending = root.child("pendingLogout").flatMap { $0.trimmedText.lowercased() == "false" ? nil : $0 }
         switch (token, pending) {
         case (.some, .some):
             throw PassXMLError("<sessionDevice> has both <authnToken> and <pendingLogout>")

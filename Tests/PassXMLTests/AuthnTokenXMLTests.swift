@@ -62,8 +62,16 @@ import PassXML
             #expect(try SessionDeviceXML.parse(Array(SessionDeviceXML.build(content).utf8)) == content)
         }
         #expect(SessionDeviceXML.build(.none) == "<sessionDevice/>")
-        #expect(SessionDeviceXML.build(.pendingLogout) == "<sessionDevice><pendingLogout/></sessionDevice>")
+        #expect(SessionDeviceXML.build(.pendingLogout) == "<sessionDevice><pendingLogout>true</pendingLogout></sessionDevice>")
         #expect(SessionDeviceXML.build(.token(AuthnTokenXMLTests.token)).hasPrefix("<sessionDevice><authnToken>&lt;authnToken&gt;"))
+    }
+
+    /// The JS SDK's spelling is written; the empty element of older answers still reads as pending,
+    /// and an explicit `false` as none.
+    @Test func pendingLogoutReadsInBothShapes() throws {
+        #expect(try SessionDeviceXML.parse(Array("<sessionDevice><pendingLogout/></sessionDevice>".utf8)) == .pendingLogout)
+        #expect(try SessionDeviceXML.parse(Array("<sessionDevice><pendingLogout>true</pendingLogout></sessionDevice>".utf8)) == .pendingLogout)
+        #expect(try SessionDeviceXML.parse(Array("<sessionDevice><pendingLogout>false</pendingLogout></sessionDevice>".utf8)) == .none)
     }
 
     @Test func badBodiesAreRejected() {
