@@ -20,19 +20,19 @@ python=${PYTHON:-python3}
 [ -x "$passim" ] || { echo "clients: $passim is not an executable" >&2; exit 2; }
 
 # One venv (no system site-packages), each release in its own --target folder so two versions live
-# side by side; a folder is complete once its stamp exists.
+# side by side. A folder is complete once its stamp holds the pinned hash (a new pin reinstalls).
+# Every step checks its own status: `set -e` does not apply inside a function called with `||`.
 install() {
-  local version=$1 sha=$2 dir=$venv/yt-dlp-$1
-  [ -f "$dir/.installed" ] && return 0
-  [ -x "$venv/bin/python" ] || "$python" -m venv "$venv"
+  local version=$1 sha=$2 dir=$venv/yt-dlp-$1 req
+  [ "$(cat "$dir/.installed" 2>/dev/null)" = "$sha" ] && return 0
+  [ -x "$venv/bin/python" ] || "$python" -m venv "$venv" || return 1
   rm -rf "$dir"
-  local req
-  req=$(mktemp)
+  req=$(mktemp) || return 1
   echo "yt-dlp==$version --hash=sha256:$sha" >"$req"
   "$venv/bin/python" -m pip install --quiet --disable-pip-version-check --no-deps --only-binary :all: \
-    --require-hashes --target "$dir" -r "$req"
+    --require-hashes --target "$dir" -r "$req" || { rm -f "$req"; return 1; }
   rm -f "$req"
-  touch "$dir/.installed"
+  echo "$sha" >"$dir/.installed"
 }
 
 versions=()
