@@ -21,7 +21,7 @@ let package = Package(
         .target(name: "PassModel"),
         .target(name: "PassXML", dependencies: ["PassModel", "CLibXML2"]),
         .target(name: "Entitlement", dependencies: ["PassModel", "PassXML", .product(name: "Crypto", package: "swift-crypto")]),
-        .target(name: "MockPass", dependencies: ["PassModel", "PassXML"]),
+        .target(name: "MockPass", dependencies: ["PassModel", "PassXML", .product(name: "Crypto", package: "swift-crypto")]),
         .target(name: "Simulation", dependencies: ["Entitlement", "MockPass", "PassXML", "PassModel"]),
         .target(name: "Live", dependencies: [
             "MockPass", "PassModel", "CCurl",

@@ -72,7 +72,7 @@ extension MockPass {
 
     mutating func bind(_ token: AuthnToken, subject: TokenSubject) {
         deviceSessions.set(DeviceKey(deviceID: token.deviceID, requestorID: token.requestorID),
-                           DeviceSession(token: token, subject: subject), until: token.expires)
+                           DeviceSession(token: token, subject: subject), until: token.expires + limits.expiredMemory)
         issuedAuthn.set(token.guid, IssuedAuthn(token: token, subject: subject), until: token.expires)
     }
 

@@ -10,6 +10,8 @@ struct HandlerFailure: Error, Sendable {
     var headers: HTTPHeaders = []
     /// When set, the answer is this `<error>` body (`application/xml`) instead of text.
     var errorBody: ErrorBody? = nil
+    /// When set, the answer is this JSON (`application/json`); wins over `errorBody`.
+    var jsonBody: Value? = nil
 
     static func badRequest(_ message: String) -> HandlerFailure { HandlerFailure(status: 400, message: message) }
     static func notFound(_ message: String = "no such resource") -> HandlerFailure {
@@ -35,6 +37,9 @@ struct HandlerFailure: Error, Sendable {
     }
 
     var response: HTTPResponse {
+        if let jsonBody {
+            return HTTPResponse(status: status, contentType: Reply.json, text: jsonBody.jsonText, headers: headers)
+        }
         if let errorBody {
             return HTTPResponse(status: status, contentType: Reply.xml, text: ErrorXML.build(errorBody), headers: headers)
         }

@@ -42,6 +42,19 @@ public struct MockLimits: Hashable, Sendable {
     public var expiredMemory: Millis
     /// `mock-temppass-devices`: TempPass uses remembered (an ended TempPass stays ended while kept).
     public var tempPassUses: Int
+    /// `mock-dcr-clients`: clients registered through `/o/client/register`.
+    public var registeredClients: Int
+    /// `mock-dcr-client-ttl`: how long a registered client can get access tokens.
+    public var registeredClientTTL: Millis
+    /// `mock-access-tokens`: Bearer access tokens live until their `token-ttl` ends.
+    public var accessTokens: Int
+    /// `mock-signature-window`: how far a signed call's `request_time` may be from the mock's clock
+    /// (BEHAVIOR.md: 5 minutes); a nonce is remembered for twice that.
+    public var signatureWindow: Millis
+    /// `mock-nonces`: nonces of signed calls remembered to refuse a replay.
+    public var nonces: Int
+    /// `mock-rest-authz`: REST API v1 authorizations (device, requestor, resource) kept until they end.
+    public var restAuthorizations: Int
 
     public init(logEntries: Int? = 10_000, logBytes: Int? = 64 << 20, logValueBytes: Int? = 1024,
                 loginSessionTTL: Millis = .minutes(30), loginSessions: Int = 20_000,
@@ -49,7 +62,15 @@ public struct MockLimits: Hashable, Sendable {
                 idpSessionTTL: Millis = .hours(24), idpSessions: Int = 20_000,
                 registrationCodes: Int = 20_000, deviceSessions: Int = 20_000,
                 authnTokens: Int = 20_000, authzTokens: Int = 20_000, expiredMemory: Millis = .hours(24),
-                tempPassUses: Int = 20_000) {
+                tempPassUses: Int = 20_000, registeredClients: Int = 20_000, registeredClientTTL: Millis = .hours(24),
+                accessTokens: Int = 20_000, signatureWindow: Millis = .minutes(5), nonces: Int = 20_000,
+                restAuthorizations: Int = 20_000) {
+        self.registeredClients = max(registeredClients, 1)
+        self.registeredClientTTL = registeredClientTTL
+        self.accessTokens = max(accessTokens, 1)
+        self.signatureWindow = signatureWindow
+        self.nonces = max(nonces, 1)
+        self.restAuthorizations = max(restAuthorizations, 1)
         self.logEntries = logEntries.map { max($0, 1) }
         self.logBytes = logBytes
         self.logValueBytes = logValueBytes.map { max($0, 0) }

@@ -36,6 +36,14 @@ public struct MockPass: Sendable {
     var tempPassExpiry: ExpiringStore<TempPassKey, Instant>
     /// tvOS registration codes by code.
     var registrationCodes: ExpiringStore<String, RegistrationCode>
+    /// Clients registered through DCR, by `client_id`.
+    var registeredClients: ExpiringStore<String, RegisteredClient>
+    /// Bearer access tokens, by token.
+    var accessTokens: ExpiringStore<String, AccessToken>
+    /// Nonces of signed calls, by public key and nonce (only presence matters).
+    var nonces: ExpiringStore<String, Bool>
+    /// REST API v1 authorizations.
+    var restAuthorizations: ExpiringStore<RestAuthzKey, RestAuthz>
     /// `/config` answers already built (see `config(_:requestorID:)`); a cache, never part of an answer's logic.
     var configResponses: [ConfigKey: HTTPResponse] = [:]
 
@@ -71,6 +79,10 @@ public struct MockPass: Sendable {
         deviceSessions = ExpiringStore(capacity: limits.deviceSessions)
         tempPassExpiry = ExpiringStore(capacity: limits.tempPassUses)
         registrationCodes = ExpiringStore(capacity: limits.registrationCodes)
+        registeredClients = ExpiringStore(capacity: limits.registeredClients)
+        accessTokens = ExpiringStore(capacity: limits.accessTokens)
+        nonces = ExpiringStore(capacity: limits.nonces)
+        restAuthorizations = ExpiringStore(capacity: limits.restAuthorizations)
     }
 
     /// Which host serves this URL (longest base-URL prefix on scheme, authority and path), or nil.
@@ -111,7 +123,7 @@ public struct MockPass: Sendable {
             switch host {
             case .sp(let name):
                 guard let sp = world.serviceProvider(named: name) else { throw .notFound() }
-                return try handleServiceProvider(sp, incoming, at: now)
+                return try handleServiceProviderHost(sp, incoming, at: now)
             case .idp(let mvpdID):
                 guard let idp = world.identityProvider(for: mvpdID) else { throw .notFound() }
                 return try handleIdentityProvider(idp, incoming, at: now)
@@ -130,6 +142,10 @@ public struct MockPass: Sendable {
         issuedAuthz.expire(at: now)
         deviceSessions.expire(at: now)
         registrationCodes.expire(at: now)
+        registeredClients.expire(at: now)
+        accessTokens.expire(at: now)
+        nonces.expire(at: now)
+        restAuthorizations.expire(at: now)
     }
 
     // MARK: - Shared helpers

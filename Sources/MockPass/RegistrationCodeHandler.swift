@@ -5,8 +5,13 @@ import PassXML
 /// `checkauthn`, and a second screen logs in through `/api/v1/authenticate` with that code.
 extension MockPass {
     static let regCodeLength = 7
+    /// Adobe refuses a longer `ttl` with 400 (facts §1 "REST API v1").
+    static let regCodeMaxTTLSeconds: Int64 = 36000
 
-    /// `POST /reggie/v1/{requestor}/regcode` → 201 JSON. Codes never repeat within one run (even
+    /// `POST /reggie/v1/{requestor}/regcode` → 201 with `id`, `code`, `requestor`, `mvpd` (null when
+    /// none), `generated`, `expires` (ms) and `info` (facts §1 "REST API v1"). JSON unless the client
+    /// asks for XML (`format=xml`): the engine sends neither and reads JSON. `ttl` (seconds,
+    /// at most 36000) overrides the requestor's `regcode-ttl`. Codes never repeat within one run (even
     /// expired ones), so an old code stays "expired" rather than becoming someone else's.
     mutating func createRegistrationCode(_ sp: World.ServiceProvider, _ r: IncomingRequest, requestorID: String,
                                          at now: Instant) throws(HandlerFailure) -> HTTPResponse {
@@ -16,20 +21,39 @@ extension MockPass {
         if !mvpdID.isEmpty, !world.mvpds(offeredBy: sp, to: requestor).contains(where: { $0.id == mvpdID }) {
             throw .badRequest("MVPD \(mvpdID) is not offered to \(requestorID)")
         }
+        var ttl = requestor.regcodeTTL
+        if let text = r.parameter("ttl") {
+            guard let seconds = Int64(text), seconds > 0, seconds <= MockPass.regCodeMaxTTLSeconds else {
+                throw .badRequest("ttl must be a number of seconds from 1 to \(MockPass.regCodeMaxTTLSeconds)")
+            }
+            ttl = .seconds(seconds)
+        }
         var code = random.code(MockPass.regCodeLength)
         while registrationCodes.value(code, at: now) != nil { code = random.code(MockPass.regCodeLength) }
         let rc = RegistrationCode(id: random.guid(), code: code, requestorID: requestorID, mvpdID: mvpdID,
-                                  deviceID: deviceID, generated: now, expires: now + requestor.regcodeTTL)
+                                  deviceID: deviceID, generated: now, expires: now + ttl)
         registrationCodes.set(code, rc, until: rc.expires + limits.expiredMemory)
-        let body = Value.dict([
-            Value.Entry("id", .string(rc.id)),
-            Value.Entry("code", .string(rc.code)),
-            Value.Entry("requestor", .string(rc.requestorID)),
-            Value.Entry("mvpd", .string(rc.mvpdID)),
-            Value.Entry("generated", .int(Int(rc.generated.milliseconds))),
-            Value.Entry("expires", .int(Int(rc.expires.milliseconds))),
+        let headers = r.request.headers
+        let deviceInfo = r.parameter("device_info") ?? headers.first(lowercased: "x-device-info")
+        let optional: (String?) -> Value = { $0.map(Value.string) ?? .null }
+        let record = RestRecord(root: "regcode", fields: [
+            ("id", .string(rc.id)),
+            ("code", .string(rc.code)),
+            ("requestor", .string(rc.requestorID)),
+            ("mvpd", rc.mvpdID.isEmpty ? .null : .string(rc.mvpdID)),
+            ("generated", .int(Int(rc.generated.milliseconds))),
+            ("expires", .int(Int(rc.expires.milliseconds))),
+            ("info", .dict([
+                Value.Entry("deviceId", .string(deviceID)),
+                Value.Entry("deviceType", optional(r.parameter("deviceType"))),
+                Value.Entry("deviceInfo", optional(deviceInfo)),
+                Value.Entry("userAgent", optional(headers.first(lowercased: "user-agent"))),
+                Value.Entry("appId", optional(r.parameter("appId"))),
+                Value.Entry("appVersion", optional(r.parameter("appVersion"))),
+                Value.Entry("registrationURL", optional(r.parameter("registrationURL"))),
+            ])),
         ])
-        return HTTPResponse(status: 201, contentType: Reply.json, text: body.jsonText)
+        return record.response(r.parameter("format")?.lowercased() == "xml" ? .xml : .json, status: 201)
     }
 
     /// `GET /api/v1/checkauthn/{code}?requestor&deviceId`: 200 once a login used the code, 404 while

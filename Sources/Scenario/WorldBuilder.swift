@@ -37,7 +37,9 @@ public enum WorldBuilder {
         }
         world.requestors = file.requestors.map { r in
             World.Requestor(id: r.id, sps: r.sps, mvpds: r.mvpds, authnTTL: r.authnTTL ?? .hours(24),
-                            authzTTL: r.authzTTL ?? .hours(24), deviceID: r.deviceID, regcodeTTL: r.regcodeTTL ?? .minutes(30))
+                            authzTTL: r.authzTTL ?? .hours(24), deviceID: r.deviceID, regcodeTTL: r.regcodeTTL ?? .minutes(30),
+                            softwareStatement: r.softwareStatement, tokenTTL: r.tokenTTL ?? .hours(6),
+                            key: r.publicKey.flatMap { pk in r.secret.map { World.KeyPair(publicKey: pk, secret: $0) } })
         }
 
         var links: [LoggedRequest.Host: HostConditions] = [:]

@@ -150,7 +150,8 @@ extension FileParser {
         let id = try c.name("a requestor id")
         try requestors.declare(id, in: c)
         var decl = RequestorDecl(id: id.text)
-        var options = OptionReader(["at", "mvpds", "authn-ttl", "authz-ttl", "device-id", "regcode-ttl"])
+        var options = OptionReader(["at", "mvpds", "authn-ttl", "authz-ttl", "device-id", "regcode-ttl",
+                                    "software-statement", "key"])
         while let option = try options.next(&c) {
             switch option {
             case "at":
@@ -164,7 +165,15 @@ extension FileParser {
             case "authn-ttl": decl.authnTTL = try c.duration()
             case "authz-ttl": decl.authzTTL = try c.duration()
             case "device-id": decl.deviceID = true
-            default: decl.regcodeTTL = try c.duration()
+            case "regcode-ttl": decl.regcodeTTL = try c.duration()
+            case "software-statement":
+                decl.softwareStatement = try c.requireString("the software statement in quotes").text
+                // `token-ttl` belongs to the statement: it is only valid right after it.
+                if c.keyword("token-ttl") { decl.tokenTTL = try c.duration() }
+            default:
+                decl.publicKey = try c.requireString("the public key in quotes").text
+                guard c.keyword("secret") else { throw c.diagnostic("expected 'secret' and the private key after the public key", at: c.pos) }
+                decl.secret = try c.requireString("the secret in quotes").text
             }
         }
         return .requestor(decl)

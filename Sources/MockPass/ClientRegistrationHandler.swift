@@ -1,0 +1,186 @@
+import Crypto
+import PassModel
+import PassXML
+
+/// Root services of an SP host (real-clients.md "yt-dlp's flow"; facts §1 "Registration"): Dynamic
+/// Client Registration and device individualisation, plus the gate that makes a requestor declared
+/// with a software statement or a key pair accept only registered or signed clients.
+extension MockPass {
+    static let clientRegisterPath = "/o/client/register"
+    static let clientTokenPath = "/o/client/token"
+    static let individualisationPath = "/indiv/devices"
+    /// The answer header a device sends back on later requests (with `Ap_21: deviceId`).
+    static let fingerprintHeader = "pass_sfp"
+
+    /// nil when the path is not a root service.
+    mutating func handleRootService(_ r: IncomingRequest, at now: Instant) throws(HandlerFailure) -> HTTPResponse? {
+        switch r.path {
+        case MockPass.clientRegisterPath:
+            try r.expect("POST")
+            return try registerClient(r, at: now)
+        case MockPass.clientTokenPath:
+            try r.expect("POST")
+            return try issueAccessToken(r, at: now)
+        case MockPass.individualisationPath:
+            try r.expect("POST")
+            return try individualiseDevice(r)
+        default:
+            return nil
+        }
+    }
+
+    /// `POST /o/client/register`, JSON `{"software_statement": S, "redirect_uri"?: U}` → 201 with the
+    /// DCR fields. A statement no requestor of the world declares is refused (400
+    /// `invalid_software_statement`, RFC 7591's code), so unknown clients cannot fill the store.
+    mutating func registerClient(_ r: IncomingRequest, at now: Instant) throws(HandlerFailure) -> HTTPResponse {
+        let body = try r.jsonObject()
+        guard let statement = body["software_statement"]?.stringValue, !statement.isEmpty else {
+            throw .oauth(400, "invalid_client_metadata", "missing software_statement")
+        }
+        guard world.requestors.contains(where: { $0.softwareStatement == statement }) else {
+            throw .oauth(400, "invalid_software_statement", "no requestor is registered with this software statement")
+        }
+        let redirectURIs = body["redirect_uri"]?.stringValue.map { [Value.string($0)] } ?? []
+        let clientID = random.hex(32)
+        let secret = random.hex(48)
+        registeredClients.set(clientID, RegisteredClient(secret: secret, softwareStatement: statement),
+                              until: now + limits.registeredClientTTL)
+        let answer = Value.dict([
+            Value.Entry("client_id", .string(clientID)),
+            Value.Entry("client_secret", .string(secret)),
+            Value.Entry("client_id_issued_at", .int(Int(now.milliseconds / 1000))),
+            Value.Entry("redirect_uris", .list(redirectURIs)),
+            Value.Entry("grant_types", .list([.string("client_credentials")])),
+        ])
+        return HTTPResponse(status: 201, contentType: Reply.json, text: answer.jsonText)
+    }
+
+    /// `POST /o/client/token`, form `grant_type=client_credentials`, `client_id`, `client_secret` →
+    /// `{access_token, expires_in (s), token_type, created_at (ms)}`. The TTL is the `token-ttl` of
+    /// the first requestor declaring the client's statement.
+    mutating func issueAccessToken(_ r: IncomingRequest, at now: Instant) throws(HandlerFailure) -> HTTPResponse {
+        guard let grant = r.parameter("grant_type"), !grant.isEmpty else {
+            throw .oauth(400, "invalid_request", "missing parameter grant_type")
+        }
+        guard grant == "client_credentials" else {
+            throw .oauth(400, "unsupported_grant_type", "grant_type must be client_credentials")
+        }
+        guard let clientID = r.parameter("client_id"), !clientID.isEmpty else {
+            throw .oauth(400, "invalid_request", "missing parameter client_id")
+        }
+        guard let secret = r.parameter("client_secret"), !secret.isEmpty else {
+            throw .oauth(400, "invalid_request", "missing parameter client_secret")
+        }
+        guard let client = registeredClients.value(clientID, at: now), client.secret == secret else {
+            throw .oauth(401, "invalid_client", "unknown client or wrong secret")
+        }
+        let ttl = world.requestors.first { $0.softwareStatement == client.softwareStatement }?.tokenTTL ?? .hours(6)
+        let token = random.hex(64)
+        accessTokens.set(token, AccessToken(softwareStatement: client.softwareStatement, expires: now + ttl),
+                         until: now + ttl)
+        let answer = Value.dict([
+            Value.Entry("access_token", .string(token)),
+            Value.Entry("expires_in", .int(Int(ttl.value / 1000))),
+            Value.Entry("token_type", .string("bearer")),
+            Value.Entry("created_at", .int(Int(now.milliseconds))),
+        ])
+        return HTTPResponse(status: 200, contentType: Reply.json, text: answer.jsonText)
+    }
+
+    /// `POST /indiv/devices`, JSON `{"fingerprint": F}` → `{"deviceId": D}` and a `pass_sfp` header.
+    /// Both derive from the fingerprint alone (SHA-256), so the mock keeps nothing and the same
+    /// device always gets the same id; neither is checked on later requests.
+    func individualiseDevice(_ r: IncomingRequest) throws(HandlerFailure) -> HTTPResponse {
+        let body = try r.jsonObject()
+        guard let fingerprint = body["fingerprint"]?.stringValue, !fingerprint.isEmpty else {
+            throw .json(400, "missing fingerprint")
+        }
+        let digest = SHA256.hash(data: Array(("indiv:" + fingerprint).utf8)).map { String($0, radix: 16).leftPadded(2) }.joined()
+        let deviceID = String(digest.prefix(40))
+        let answer = Value.dict([Value.Entry("deviceId", .string(deviceID))])
+        return HTTPResponse(status: 200, contentType: Reply.json, text: answer.jsonText,
+                            headers: [(MockPass.fingerprintHeader, String(digest.suffix(24)))])
+    }
+
+    // MARK: - The gate
+
+    /// Refuses (401, nothing changed) a request that names a requestor declared with a software
+    /// statement but carries no live Bearer token of a client registered with it, and a second-screen
+    /// call (`/reggie/v1`, `/api/v1`) of a requestor declared with a key pair whose signature does not
+    /// verify. Browser pages (the login and logout redirects) carry neither, so they pass.
+    mutating func admitClient(_ r: IncomingRequest, at now: Instant) throws(HandlerFailure) {
+        guard let requestorID = MockPass.requestorNamed(by: r), let requestor = world.requestor(requestorID) else { return }
+        let browserPage = MockPass.browserPaths.contains(r.path)
+        if let statement = requestor.softwareStatement, !browserPage {
+            try requireBearer(r, statement: statement, at: now)
+        }
+        if let key = requestor.key, !browserPage, MockPass.isSecondScreenPath(r.path) {
+            let signature = try RequestSignature.verify(r, requestorID: requestorID, key: key, at: now,
+                                                        window: limits.signatureWindow)
+            let nonceKey = key.publicKey + " " + signature.nonce
+            guard nonces.value(nonceKey, at: now) == nil else {
+                throw .unauthorized("nonce \(signature.nonce) was already used")
+            }
+            nonces.set(nonceKey, true, until: now + limits.signatureWindow + limits.signatureWindow)
+        }
+    }
+
+    private func requireBearer(_ r: IncomingRequest, statement: String, at now: Instant) throws(HandlerFailure) {
+        guard let header = r.request.headers.first(lowercased: "authorization") else {
+            throw .unauthorized("missing Authorization: Bearer access token")
+        }
+        let parts = header.split(separator: " ", maxSplits: 1)
+        guard parts.count == 2, parts[0].lowercased() == "bearer" else {
+            throw .unauthorized("Authorization is not a Bearer access token")
+        }
+        let token = String(parts[1])
+        guard let access = accessTokens.value(token, at: now) else {
+            throw .unauthorized("unknown or expired access token")
+        }
+        guard access.softwareStatement == statement else {
+            throw .unauthorized("access token of a client registered for another requestor")
+        }
+    }
+
+    /// Pages a browser loads, which carry no Bearer token or signature.
+    static let browserPaths: Set<String> = [
+        "/authenticate/saml", "/api/v1/authenticate", "/logout", assertionConsumerPath, logoutResponsePath,
+        "/completePassiveAuthentication",
+    ]
+
+    static func isSecondScreenPath(_ path: String) -> Bool {
+        path.hasPrefix("/reggie/v1/") || path.hasPrefix("/api/v1/")
+    }
+
+    /// The requestor a request is for: `requestor_id` or `requestor`, else the path's
+    /// (`/config/{r}`, `/reggie/v1/{r}/regcode`, `/api/v1/config/{r}`).
+    static func requestorNamed(by r: IncomingRequest) -> String? {
+        if let id = r.parameter("requestor_id"), !id.isEmpty { return id }
+        if let id = r.parameter("requestor"), !id.isEmpty { return id }
+        let segments = r.path.split(separator: "/", omittingEmptySubsequences: true)
+        if segments.count == 2, segments[0] == "config" { return String(segments[1]) }
+        if segments.count == 4, segments[0] == "api", segments[1] == "v1", segments[2] == "config" { return String(segments[3]) }
+        if segments.count == 4, segments[0] == "reggie", segments[1] == "v1", segments[3] == "regcode" { return String(segments[2]) }
+        return nil
+    }
+}
+
+extension IncomingRequest {
+    /// The body as a JSON object (any `Content-Type`: clients label it differently), else 400.
+    func jsonObject() throws(HandlerFailure) -> Value {
+        let value: Value
+        do {
+            value = try Value(jsonText: request.bodyText)
+        } catch {
+            throw .json(400, "malformed JSON body: \(error.message)")
+        }
+        guard case .dict = value else { throw .json(400, "the JSON body is not an object") }
+        return value
+    }
+}
+
+extension String {
+    func leftPadded(_ width: Int) -> String {
+        count >= width ? self : String(repeating: "0", count: width - count) + self
+    }
+}

@@ -1,0 +1,89 @@
+import Crypto
+import PassModel
+
+/// The clientless API's signed `Authorization` header (real-clients.md "Signed clientless calls";
+/// Kodi `script.module.adobepass` `create_authorization`): `METHOD requestor_id=R, nonce=N,
+/// signature_method=HMAC-SHA1, request_time=MS, request_uri=PATH, public_key=PK, signature=SIG`,
+/// SIG being the base64 HMAC-SHA1, keyed by the secret, of the text before `, public_key`.
+struct RequestSignature: Sendable {
+    var nonce: String
+    var requestTime: Int64
+
+    /// Checks the header of `r` against the requestor's key pair at `now`; every refusal is a 401
+    /// naming what failed. The fields must come in Kodi's order: the signed text is the header
+    /// itself, so a reordered header would sign other bytes anyway.
+    static func verify(_ r: IncomingRequest, requestorID: String, key: World.KeyPair, at now: Instant,
+                       window: Millis) throws(HandlerFailure) -> RequestSignature {
+        guard let header = r.request.headers.first(lowercased: "authorization") else {
+            throw .unauthorized("missing signed Authorization header")
+        }
+        guard let cut = header.range(of: ", public_key=") else {
+            throw .unauthorized("Authorization header has no public_key")
+        }
+        let signed = String(header[..<cut.lowerBound])
+        let tail = header[cut.upperBound...]
+        guard let sigCut = tail.range(of: ", signature=") else {
+            throw .unauthorized("Authorization header has no signature")
+        }
+        let publicKey = String(tail[..<sigCut.lowerBound])
+        let signature = String(tail[sigCut.upperBound...])
+        let head = signed.split(separator: " ", maxSplits: 1)
+        guard head.count == 2 else { throw .unauthorized("malformed Authorization header") }
+        let method = String(head[0])
+        var fields: [String: String] = [:]
+        for part in head[1].split(separator: ",") {
+            let trimmed = part.drop { $0 == " " }
+            guard let eq = trimmed.firstIndex(of: "=") else { throw .unauthorized("malformed Authorization field '\(trimmed)'") }
+            fields[String(trimmed[..<eq])] = String(trimmed[trimmed.index(after: eq)...])
+        }
+        guard method == r.method else { throw .unauthorized("signed method \(method) is not \(r.method)") }
+        guard fields["requestor_id"] == requestorID else { throw .unauthorized("signed requestor_id is not \(requestorID)") }
+        guard fields["signature_method"] == "HMAC-SHA1" else { throw .unauthorized("signature_method must be HMAC-SHA1") }
+        guard let nonce = fields["nonce"], !nonce.isEmpty else { throw .unauthorized("missing nonce") }
+        guard let uri = fields["request_uri"], uri == r.path || uri == RequestURL(r.request.url)?.path else {
+            throw .unauthorized("signed request_uri is not \(r.path)")
+        }
+        guard let timeText = fields["request_time"], let time = Int64(timeText) else {
+            throw .unauthorized("missing or malformed request_time")
+        }
+        // Written as a difference: a hostile request_time near Int64's ends must not overflow.
+        let skew = time >= now.milliseconds ? time.subtractingReportingOverflow(now.milliseconds)
+                                            : now.milliseconds.subtractingReportingOverflow(time)
+        guard !skew.overflow, skew.partialValue <= window.value else {
+            throw .unauthorized("request_time is more than \(window.value / 1000)s from the server's clock (limit: mock-signature-window)")
+        }
+        guard publicKey == key.publicKey else { throw .unauthorized("unknown public_key") }
+        guard signature == expectedSignature(of: signed, secret: key.secret) else {
+            throw .unauthorized("signature does not verify")
+        }
+        return RequestSignature(nonce: nonce, requestTime: time)
+    }
+
+    static func expectedSignature(of text: String, secret: String) -> String {
+        let mac = HMAC<Insecure.SHA1>.authenticationCode(for: Array(text.utf8), using: SymmetricKey(data: Array(secret.utf8)))
+        return base64(Array(mac))
+    }
+
+    /// The header a client would send (tests, and documentation of the format by example).
+    static func header(method: String, requestorID: String, nonce: String, requestTime: Int64, requestURI: String,
+                       key: World.KeyPair) -> String {
+        let signed = "\(method) requestor_id=\(requestorID), nonce=\(nonce), signature_method=HMAC-SHA1, "
+            + "request_time=\(requestTime), request_uri=\(requestURI)"
+        return signed + ", public_key=\(key.publicKey), signature=\(expectedSignature(of: signed, secret: key.secret))"
+    }
+
+    static func base64(_ bytes: [UInt8]) -> String {
+        let alphabet = Array("ABCDEFGHIJKLMNOPQRSTUVWXYZabcdefghijklmnopqrstuvwxyz0123456789+/".utf8)
+        var out: [UInt8] = []
+        var i = 0
+        while i < bytes.count {
+            let n = min(3, bytes.count - i)
+            var v = UInt32(bytes[i]) << 16
+            if n > 1 { v |= UInt32(bytes[i + 1]) << 8 }
+            if n > 2 { v |= UInt32(bytes[i + 2]) }
+            for j in 0..<4 { out.append(j <= n ? alphabet[Int((v >> UInt32(18 - 6 * j)) & 63)] : UInt8(ascii: "=")) }
+            i += 3
+        }
+        return String(decoding: out, as: UTF8.self)
+    }
+}

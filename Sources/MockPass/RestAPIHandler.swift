@@ -1,0 +1,205 @@
+import PassModel
+import PassXML
+
+/// The clientless REST API v1 (facts §1 "REST API v1"; pass.en `rest-api-v1/apis/*`), on every SP
+/// host, sharing the device-bound sessions of the tvOS and TempPass flows: a device is authenticated
+/// for a requestor when `deviceSessions` holds (deviceId, requestor). Endpoints the engine already
+/// calls (`checkauthn/{code}`, `tokens/authn` POST, `authenticate`, the regcode) keep their routes in
+/// `DeviceEndpoints.swift`/`ServiceProviderHandler.swift`; this takes the others, `logout` included.
+extension MockPass {
+    private enum RestRoute {
+        case checkAuthn, authnToken, authorize, authzToken, mediaToken, preauthorize, logout, userMetadata
+        case freePreview, config(requestorID: String)
+
+        var method: String {
+            switch self {
+            case .logout: return "DELETE"
+            case .freePreview: return "POST"
+            default: return "GET"
+            }
+        }
+    }
+
+    /// The route for (`method`, `path`), nil when another handler serves it. `tokens/authn` is ours
+    /// only for GET: its POST is Apple SSO's token exchange.
+    private static func restRoute(_ method: String, _ path: String) -> RestRoute? {
+        switch path {
+        case "/api/v1/checkauthn": return .checkAuthn
+        case "/api/v1/tokens/authn": return method == "POST" ? nil : .authnToken
+        case "/api/v1/authorize": return .authorize
+        case "/api/v1/tokens/authz": return .authzToken
+        case "/api/v1/tokens/media", "/api/v1/mediatoken": return .mediaToken
+        case "/api/v1/preauthorize": return .preauthorize
+        case "/api/v1/logout": return .logout
+        case "/api/v1/tokens/usermetadata": return .userMetadata
+        case "/api/v1/authenticate/freepreview": return .freePreview
+        default: break
+        }
+        let prefix = "/api/v1/config/"
+        if path.hasPrefix(prefix), path.count > prefix.count {
+            let id = String(path.dropFirst(prefix.count))
+            if !id.contains("/") { return .config(requestorID: id) }
+        }
+        return nil
+    }
+
+    /// The SP host's families in order: the client gate, root services, REST API v1, then the SDK
+    /// and web families (`handleServiceProvider`).
+    mutating func handleServiceProviderHost(_ sp: World.ServiceProvider, _ r: IncomingRequest,
+                                            at now: Instant) throws(HandlerFailure) -> HTTPResponse {
+        let (format, restPath) = RestFormat.of(r)
+        let isREST = MockPass.isSecondScreenPath(r.path)
+        do throws(HandlerFailure) {
+            try admitClient(r, at: now)
+        } catch {
+            throw isREST ? error.rest(format) : error
+        }
+        if let response = try handleRootService(r, at: now) { return response }
+        if let route = MockPass.restRoute(r.method, restPath) {
+            do throws(HandlerFailure) {
+                try r.expect(route.method)
+                return try handleREST(route, sp, r, format: format, at: now)
+            } catch {
+                throw error.rest(format)
+            }
+        }
+        return try handleServiceProvider(sp, r, at: now)
+    }
+
+    private mutating func handleREST(_ route: RestRoute, _ sp: World.ServiceProvider, _ r: IncomingRequest,
+                                     format: RestFormat, at now: Instant) throws(HandlerFailure) -> HTTPResponse {
+        switch route {
+        case .config(let id): return try config(sp, requestorID: id)
+        case .freePreview:
+            // REST v1 spells the device `deviceId`; the SDK endpoint `device_id`.
+            var sdk = r
+            sdk.parameters.append(("device_id", try r.required("deviceId")))
+            return try freePreview(sp, sdk, at: now)
+        case .logout:
+            let deviceID = try r.required("deviceId")
+            let response = try deviceLogout(r)
+            restAuthorizations.removeAll { key, _ in key.deviceID == deviceID }
+            return response
+        default: break
+        }
+        let requestorID = try r.required("requestor")
+        let deviceID = try r.required("deviceId")
+        let requestor = try knownRequestor(requestorID, at: sp)
+        let device = DeviceKey(deviceID: deviceID, requestorID: requestorID)
+        switch route {
+        case .checkAuthn:
+            guard let session = deviceSessions.value(device, at: now), now < session.token.expires else {
+                throw .xml(403, MockPass.notAuthenticated)
+            }
+            return RestRecord(root: "authentication", fields: [("requestor", .string(requestorID)),
+                                                                 ("mvpd", .string(session.token.mvpdID))]).response(format)
+        case .authnToken:
+            guard let session = deviceSessions.value(device, at: now) else { throw .xml(404, "Not found") }
+            guard now < session.token.expires else { throw .xml(410, "Gone", details: "authentication token expired") }
+            return RestRecord(root: "authentication", fields: [
+                ("expires", .string(String(session.token.expires.milliseconds))),
+                ("userId", .string(MockPass.userID(session))), ("mvpd", .string(session.token.mvpdID)),
+                ("requestor", .string(requestorID)),
+            ]).response(format)
+        case .authorize:
+            let session = try liveSession(device, at: now)
+            let resource = try r.required("resource")
+            let authz = try authorizeREST(session, requestor: requestor, resource: resource, at: now)
+            return authzRecord(authz, requestorID: requestorID, resource: resource).response(format)
+        case .authzToken:
+            let session = try liveSession(device, at: now)
+            let resource = try r.required("resource")
+            let key = RestAuthzKey(deviceID: deviceID, requestorID: requestorID, resource: resource)
+            guard let authz = restAuthorizations.value(key, at: now), authz.sessionGUID == session.token.guid else {
+                throw .xml(404, "Not found")
+            }
+            guard now < authz.expires else { throw .xml(410, "Gone", details: "authorization token expired") }
+            return authzRecord(authz, requestorID: requestorID, resource: resource).response(format)
+        case .mediaToken:
+            let session = try liveSession(device, at: now)
+            let resource = try r.required("resource")
+            let key = RestAuthzKey(deviceID: deviceID, requestorID: requestorID, resource: resource)
+            let live: RestAuthz
+            if let a = restAuthorizations.value(key, at: now), now < a.expires, a.sessionGUID == session.token.guid {
+                live = a
+            } else {
+                live = try authorizeREST(session, requestor: requestor, resource: resource, at: now)
+            }
+            let media = ShortMediaToken(sessionGUID: live.sessionGUID, requestorID: requestorID, resourceID: resource,
+                                        ttl: MockPass.mediaTokenTTL, issueTime: now, mvpdID: live.mvpdID)
+            return RestRecord(root: "play", fields: [
+                ("expires", .string(String((now + MockPass.mediaTokenTTL).milliseconds))),
+                ("mvpdId", .string(live.mvpdID)), ("requestor", .string(requestorID)),
+                ("resource", .string(resource)), ("serializedToken", .string(ShortMediaTokenXML.serialize(media))),
+                ("userId", .string(MockPass.userID(session))),
+            ]).response(format)
+        case .preauthorize:
+            let session = try liveSession(device, at: now)
+            let resources = try r.required("resource").split(separator: ",", omittingEmptySubsequences: false).map(String.init)
+            var entries: [Value] = []
+            for resource in resources {
+                guard !resource.isEmpty else { throw .badRequest("empty resource in the resource list") }
+                let name = try MockPass.resourceName(resource)
+                var fields = [Value.Entry("id", .string(resource))]
+                if let refusal = decision(for: session.subject, resource: name) {
+                    fields.append(Value.Entry("authorized", .bool(false)))
+                    fields.append(Value.Entry("error", .dict([
+                        Value.Entry("status", .int(403)), Value.Entry("code", .string(MockPass.deniedByMVPD)),
+                        Value.Entry("message", .string(MockPass.notAuthorized)), Value.Entry("details", .string(refusal)),
+                    ])))
+                } else {
+                    fields.append(Value.Entry("authorized", .bool(true)))
+                }
+                entries.append(.dict(fields))
+            }
+            return RestRecord(root: "preauthorization", fields: [("resources", .list(entries))]).response(format)
+        case .userMetadata:
+            let session = try liveSession(device, at: now)
+            guard case .user(let key) = session.subject, let user = world.user(mvpdID: key.mvpdID, name: key.userName) else {
+                throw .xml(404, "Not found", details: "no user metadata for this authentication")
+            }
+            // Always JSON: the documented answer is a JSON document (`data` holds JSON values).
+            return HTTPResponse(status: 200, contentType: Reply.json, text: MockPass.userMetadata(of: user, at: now).jsonText)
+        case .config, .freePreview, .logout:
+            throw .notFound()
+        }
+    }
+
+    /// The device's live authentication for the requestor, else 412 (facts: "User not authenticated").
+    private func liveSession(_ device: DeviceKey, at now: Instant) throws(HandlerFailure) -> DeviceSession {
+        guard let session = deviceSessions.value(device, at: now), now < session.token.expires else {
+            throw .xml(412, MockPass.notAuthenticated)
+        }
+        return session
+    }
+
+    /// The MVPD's decision, kept when it allows; 403 with the MVPD's message as details when not.
+    private mutating func authorizeREST(_ session: DeviceSession, requestor: World.Requestor, resource: String,
+                                        at now: Instant) throws(HandlerFailure) -> RestAuthz {
+        let name = try MockPass.resourceName(resource)
+        if let refusal = decision(for: session.subject, resource: name) {
+            throw .xml(403, MockPass.notAuthorized, details: refusal)
+        }
+        let expires: Instant
+        switch session.subject {
+        case .tempPass: expires = session.token.expires
+        case .user: expires = min(now + requestor.authzTTL, session.token.expires)
+        }
+        let authz = RestAuthz(mvpdID: session.token.mvpdID, sessionGUID: session.token.guid, expires: expires.wholeSeconds)
+        restAuthorizations.set(RestAuthzKey(deviceID: session.token.deviceID, requestorID: requestor.id, resource: resource),
+                               authz, until: authz.expires + limits.expiredMemory)
+        return authz
+    }
+
+    private func authzRecord(_ authz: RestAuthz, requestorID: String, resource: String) -> RestRecord {
+        RestRecord(root: "authorization", fields: [
+            ("expires", .string(String(authz.expires.milliseconds))), ("mvpd", .string(authz.mvpdID)),
+            ("requestor", .string(requestorID)), ("resource", .string(resource)),
+        ])
+    }
+
+    /// The user id a REST answer shows: the IdP's NameID, or the device for a TempPass (which has no user).
+    private static func userID(_ session: DeviceSession) -> String {
+        session.token.nameID.isEmpty ? session.token.deviceID : session.token.nameID
+    }
+}
