@@ -81,12 +81,13 @@ start() {
 }
 
 status=0
+statement=$(sed -n 's/^requestor passimtv-dcr software-statement "\([^"]*\)".*/\1/p' "$fixtures/world.scenario")
 start "$fixtures/world.scenario" || exit 2
 for version in "${versions[@]}"; do
   # shellcheck disable=SC2086 # $live is one --live=URL word per host
   PYTHONPATH=$venv/yt-dlp-$version "$venv/bin/python" "$fixtures/run_adobepass.py" \
     --label "yt-dlp $version" --sp "$sp" $live --admin "$admin" --admin-token "$token" \
-    --requestor passimtv --mso PassimCable --username viewer --password s3cret \
+    --requestor passimtv --dcr-requestor passimtv-dcr --software-statement "$statement" --mso PassimCable --username viewer --password s3cret \
     --allowed passimtv --denied passimtv-ppv || status=1
 done
 

@@ -14,6 +14,9 @@ the live SP"):
 Like a user adding a provider, it adds the world's MVPD to `MSO_INFO` with the generic login form
 fields. The video page yt-dlp passes as `redirect_url` is a page this harness serves on loopback.
 
+Releases that register (their `_extract_mvpd_auth` takes a software statement) use a requestor the
+world declares with that statement; older ones one that requires no registration.
+
 Flows, in order, sharing one yt-dlp cache directory (as a user's runs do): authn, authz-allowed and
 media-token (one call, fresh cache), cached-call (a new YoutubeDL, same cache: the server's request
 log must show no login and no new authorization, only shortAuthorize), authz-denied (the MVPD's
@@ -38,15 +41,6 @@ from yt_dlp.networking.exceptions import HTTPError
 from yt_dlp.utils import ExtractorError
 
 ADOBE_ORIGIN = 'https://sp.auth.adobe.com'
-
-# A software statement in the shape real programmers ship (a JWT); the world's requestor declares
-# none, so the mock takes any registration.
-SOFTWARE_STATEMENT = '.'.join(
-    base64.urlsafe_b64encode(json.dumps(part).encode()).decode().rstrip('=')
-    for part in ({'alg': 'RS256', 'typ': 'JWT'},
-                 {'iss': 'passim', 'software_id': 'passim-ytdlp-harness', 'software_version': '1'},
-                 {'sig': 'unsigned'}))
-
 
 class Exchanges:
     """What the client sent and what came back, for a failure line that names the step."""
@@ -128,7 +122,7 @@ def extract(args, ydl, page_url, channel):
     params = inspect.signature(ie._extract_mvpd_auth).parameters
     call = dict(url=page_url, video_id='passim-1', requestor_id=args.requestor, resource=resource(channel))
     if 'software_statement' in params:
-        call['software_statement'] = SOFTWARE_STATEMENT
+        call['software_statement'] = args.software_statement
     return ie._extract_mvpd_auth(**call)
 
 
@@ -178,7 +172,10 @@ def main():
     ap.add_argument('--live', action='append', default=[], help='every live host URL passim serve printed')
     ap.add_argument('--admin', required=True)
     ap.add_argument('--admin-token', required=True)
-    ap.add_argument('--requestor', required=True)
+    ap.add_argument('--requestor', required=True, help='the requestor of releases that do not register')
+    ap.add_argument('--dcr-requestor', required=True,
+                    help='the requestor of releases that register (declared with --software-statement)')
+    ap.add_argument('--software-statement', required=True)
     ap.add_argument('--mso', required=True)
     ap.add_argument('--username', required=True)
     ap.add_argument('--password', required=True)
@@ -189,6 +186,8 @@ def main():
     if urllib.parse.urlsplit(args.sp).path.rstrip('/') != '/adobe-services':
         print(f'{args.label} setup FAIL: the SP must be served at /adobe-services, got {args.sp}')
         return 1
+    if 'software_statement' in inspect.signature(adobepass.AdobePassIE._extract_mvpd_auth).parameters:
+        args.requestor = args.dcr_requestor
     adobepass.MSO_INFO[args.mso] = {'name': args.mso, 'username_field': 'username', 'password_field': 'password'}
     mapped = make_mapper(args.sp, [args.sp] + args.live)
     admin = Admin(args.admin, args.admin_token)
