@@ -52,8 +52,8 @@ cleanup() { stop; rm -rf "$work"; }
 trap cleanup EXIT
 trap 'exit 130' INT TERM
 
-# Starts passim serve on a world; sets sp (the live URL of https://sp.auth.adobe.com/adobe-services),
-# live (one --live=URL word per host), token and admin. Returns 1 (the reason on standard error) when
+# Starts passim serve on a world; sets hosts ("--host KIND WORLD_URL LIVE_URL" words, one triple per
+# host), token and admin. Returns 1 (the reason on standard error) when
 # the server does not come up.
 start() {
   stop
@@ -71,11 +71,10 @@ start() {
     return 1
   fi
   # "sp adobe https://sp.auth.adobe.com/adobe-services -> http://127.0.0.1:P/adobe-services"
-  sp=$(awk '$1 == "sp" && $3 == "https://sp.auth.adobe.com/adobe-services" { print $5 }' "$work/serve.out")
-  live=$(awk '($1 == "sp" || $1 == "idp") && $4 == "->" { print "--live=" $5 }' "$work/serve.out")
+  hosts=$(awk '($1 == "sp" || $1 == "idp") && $4 == "->" { print "--host", $1, $3, $5 }' "$work/serve.out")
   token=$(awk '$1 == "admin-token" { print $2 }' "$work/serve.out")
   admin=$(awk '$1 == "admin" { print $2 }' "$work/serve.out")
-  if [ -z "$sp" ] || [ -z "$token" ] || [ -z "$admin" ]; then
+  if [ -z "$hosts" ] || [ -z "$token" ] || [ -z "$admin" ]; then
     echo "clients: unexpected passim serve output on $1" >&2; cat "$work/serve.out" >&2; return 1
   fi
 }
@@ -84,9 +83,9 @@ status=0
 statement=$(sed -n 's/^requestor passimtv-dcr software-statement "\([^"]*\)".*/\1/p' "$fixtures/world.scenario")
 start "$fixtures/world.scenario" || exit 2
 for version in "${versions[@]}"; do
-  # shellcheck disable=SC2086 # $live is one --live=URL word per host
+  # shellcheck disable=SC2086 # $hosts is words without spaces inside, split on purpose
   PYTHONPATH=$venv/yt-dlp-$version "$venv/bin/python" "$fixtures/run_adobepass.py" \
-    --label "yt-dlp $version" --sp "$sp" $live --admin "$admin" --admin-token "$token" \
+    --label "yt-dlp $version" $hosts --admin "$admin" --admin-token "$token" \
     --requestor passimtv --dcr-requestor passimtv-dcr --software-statement "$statement" --mso PassimCable --username viewer --password s3cret \
     --allowed passimtv --denied passimtv-ppv || status=1
 done
@@ -98,6 +97,6 @@ for file in "$replays"/*.json; do
     echo "$(basename "$file") FAIL  passim serve refused its world $world (above)"; status=1; continue
   fi
   # shellcheck disable=SC2086
-  "$venv/bin/python" "$replays/replay.py" --sp "$sp" $live "$file" || status=1
+  "$venv/bin/python" "$replays/replay.py" $hosts "$file" || status=1
 done
 exit $status

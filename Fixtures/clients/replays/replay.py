@@ -1,11 +1,11 @@
 """Replays recorded exchanges of public Adobe Pass clients against a running `passim serve`.
 
-    replay.py --sp LIVE_SP_URL [--live URL ...] FILE.json ...
+    replay.py --host sp|idp WORLD_URL LIVE_URL ... FILE.json ...
 
 A replay file names its source (repository, file, commit) and lists the requests that client sends,
-in order, each with what the client reads from the answer (see README.md in this folder). Every
-`https://sp.auth.adobe.com` or `https://api.auth.adobe.com` URL goes to the live SP's origin (clients
-write those hosts literally); nothing else about a request is changed. Standard library only.
+in order, each with what the client reads from the answer (see README.md in this folder). URLs go
+where `passim serve` serves the world's hosts (`Fixtures/clients/hostmap.py`; `api.auth.adobe.com`
+counts as `sp.auth.adobe.com`); nothing else about a request is changed. Standard library only.
 One line per step; exit status 1 if any step of any file failed, 2 on an unusable file.
 """
 
@@ -16,6 +16,7 @@ import hmac
 import http.client
 import http.cookiejar
 import json
+import os
 import re
 import sys
 import urllib.parse
@@ -23,8 +24,11 @@ import urllib.request
 import uuid
 import xml.etree.ElementTree as ET
 
-ADOBE_ORIGINS = ('https://sp.auth.adobe.com', 'https://api.auth.adobe.com',
-                 'http://sp.auth.adobe.com', 'http://api.auth.adobe.com')
+sys.path.insert(0, os.path.join(os.path.dirname(os.path.abspath(__file__)), '..'))
+import hostmap  # noqa: E402 (the shared URL mapping, Fixtures/clients/hostmap.py)
+
+# Clients call the regcode and REST services on api.auth.adobe.com too; one service answers both.
+ALIASES = {'api.auth.adobe.com': 'sp.auth.adobe.com'}
 MAX_HOPS = 10
 
 
@@ -266,27 +270,12 @@ def run_file(path, mapped, is_live, variables):
 
 def main():
     ap = argparse.ArgumentParser()
-    ap.add_argument('--sp', required=True, help='the live URL of the SP at https://sp.auth.adobe.com')
-    ap.add_argument('--live', action='append', default=[], help='every live host URL passim serve printed')
+    hostmap.add_arguments(ap)
     ap.add_argument('--var', action='append', default=[], help='NAME=VALUE available as ${NAME}')
     ap.add_argument('files', nargs='+')
     args = ap.parse_args()
-
-    p = urllib.parse.urlsplit(args.sp)
-    sp_origin = f'{p.scheme}://{p.netloc}'
-    live = {urllib.parse.urlsplit(u).netloc for u in [args.sp] + args.live}
-
-    def mapped(url):
-        for origin in ADOBE_ORIGINS:
-            if url == origin or url.startswith(origin + '/'):
-                return sp_origin + url[len(origin):]
-        q = urllib.parse.urlsplit(url)
-        if q.scheme == 'https' and q.netloc in live:
-            return urllib.parse.urlunsplit(q._replace(scheme='http'))
-        return url
-
-    def is_live(url):
-        return urllib.parse.urlsplit(url).netloc in live
+    mapped = hostmap.from_arguments(args, ALIASES)
+    is_live = mapped.is_live
 
     variables = dict(v.split('=', 1) for v in args.var)
     status = 0

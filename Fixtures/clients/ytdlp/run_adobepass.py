@@ -1,15 +1,12 @@
 """Drives yt-dlp's own AdobePassIE flow against `passim serve` (scripts/clients.sh runs it).
 
-yt-dlp is used as shipped; the harness only maps URLs, at the one place every request passes
+yt-dlp is used as shipped; the harness only maps URLs (`Fixtures/clients/hostmap.py`: the world's
+URLs to the live ones `passim serve` printed), at the one place every request passes
 (`YoutubeDL.urlopen`), which issue 13 allows ("a small harness that maps https://sp.auth.adobe.com to
-the live SP"):
-
-- `https://sp.auth.adobe.com` -> the live SP's origin (yt-dlp writes that origin literally in
-  `_SERVICE_PROVIDER_TEMPLATE` and in its /indiv, /o/client and /reggie URLs, so patching the
-  template alone would not reach them);
-- `https://<live host>` -> `http://<live host>` for the ports `passim serve` printed: releases since
-  2025-05 upgrade the URL they post credentials to to https (`post_form(..., validate_url=True)`), and
-  passim serves plain HTTP.
+the live SP"). yt-dlp writes `https://sp.auth.adobe.com` literally in `_SERVICE_PROVIDER_TEMPLATE`
+and in its /indiv, /o/client and /reggie URLs, so patching the template alone would not reach them;
+releases since 2025-05 upgrade the URL they post credentials to to https (`post_form(...,
+validate_url=True)`), which the map turns back to http for passim's ports.
 
 Like a user adding a provider, it adds the world's MVPD to `MSO_INFO` with the generic login form
 fields. The video page yt-dlp passes as `redirect_url` is a page this harness serves on loopback.
@@ -28,19 +25,22 @@ import base64
 import http.server
 import inspect
 import json
+import os
 import sys
 import tempfile
 import threading
 import urllib.parse
 import urllib.request
 
-import yt_dlp
-from yt_dlp.extractor import adobepass
-from yt_dlp.networking import Request
-from yt_dlp.networking.exceptions import HTTPError
-from yt_dlp.utils import ExtractorError
+sys.path.insert(0, os.path.join(os.path.dirname(os.path.abspath(__file__)), '..'))
+import hostmap  # noqa: E402 (the shared URL mapping, Fixtures/clients/hostmap.py)
+import yt_dlp  # noqa: E402
+from yt_dlp.extractor import adobepass  # noqa: E402
+from yt_dlp.networking import Request  # noqa: E402
+from yt_dlp.networking.exceptions import HTTPError  # noqa: E402
+from yt_dlp.utils import ExtractorError  # noqa: E402
 
-ADOBE_ORIGIN = 'https://sp.auth.adobe.com'
+SP_BASE = 'https://sp.auth.adobe.com/adobe-services'
 
 class Exchanges:
     """What the client sent and what came back, for a failure line that names the step."""
@@ -60,25 +60,6 @@ class Exchanges:
         if body:
             text += ': ' + ' '.join(body.split())[:240]
         return text
-
-
-def origin(url):
-    p = urllib.parse.urlsplit(url)
-    return f'{p.scheme}://{p.netloc}'
-
-
-def make_mapper(sp_url, live_urls):
-    sp_origin = origin(sp_url)
-    live_netlocs = {urllib.parse.urlsplit(u).netloc for u in live_urls}
-
-    def mapped(url):
-        if url.startswith(ADOBE_ORIGIN + '/') or url == ADOBE_ORIGIN:
-            return sp_origin + url[len(ADOBE_ORIGIN):]
-        p = urllib.parse.urlsplit(url)
-        if p.scheme == 'https' and p.netloc in live_netlocs:
-            return urllib.parse.urlunsplit(p._replace(scheme='http'))
-        return url
-    return mapped
 
 
 def new_ydl(args, cache_dir, mapped, log):
@@ -168,8 +149,7 @@ class VideoSite(http.server.BaseHTTPRequestHandler):
 def main():
     ap = argparse.ArgumentParser()
     ap.add_argument('--label', required=True)
-    ap.add_argument('--sp', required=True, help='the live URL of the SP at https://sp.auth.adobe.com/adobe-services')
-    ap.add_argument('--live', action='append', default=[], help='every live host URL passim serve printed')
+    hostmap.add_arguments(ap)
     ap.add_argument('--admin', required=True)
     ap.add_argument('--admin-token', required=True)
     ap.add_argument('--requestor', required=True, help='the requestor of releases that do not register')
@@ -183,13 +163,13 @@ def main():
     ap.add_argument('--denied', required=True, help='a channel the MVPD refuses the user')
     args = ap.parse_args()
 
-    if urllib.parse.urlsplit(args.sp).path.rstrip('/') != '/adobe-services':
-        print(f'{args.label} setup FAIL: the SP must be served at /adobe-services, got {args.sp}')
+    if not any(kind == 'sp' and world.rstrip('/') == SP_BASE for kind, world, _ in args.host):
+        print(f'{args.label} setup FAIL: the world has no SP at {SP_BASE}')
         return 1
     if 'software_statement' in inspect.signature(adobepass.AdobePassIE._extract_mvpd_auth).parameters:
         args.requestor = args.dcr_requestor
     adobepass.MSO_INFO[args.mso] = {'name': args.mso, 'username_field': 'username', 'password_field': 'password'}
-    mapped = make_mapper(args.sp, [args.sp] + args.live)
+    mapped = hostmap.from_arguments(args)
     admin = Admin(args.admin, args.admin_token)
 
     site = http.server.ThreadingHTTPServer(('127.0.0.1', 0), VideoSite)
