@@ -47,6 +47,7 @@ port-python: build
 # Real clients (yt-dlp's Adobe Pass flow, pinned releases from PyPI) against `passim serve`
 # (README, "Real clients"); needs python3 with venv and pip, and PyPI on first use.
 clients: build
+	python3 -m unittest discover -s Fixtures/clients -p 'test_*.py'
 	scripts/clients.sh .build/debug/passim
 
 test: setup

@@ -79,6 +79,7 @@ start() {
   fi
 }
 
+touch "$work/results"
 status=0
 statement=$(sed -n 's/^requestor passimtv-dcr software-statement "\([^"]*\)".*/\1/p' "$fixtures/world.scenario")
 start "$fixtures/world.scenario" || exit 2
@@ -87,16 +88,18 @@ for version in "${versions[@]}"; do
   PYTHONPATH=$venv/yt-dlp-$version "$venv/bin/python" "$fixtures/run_adobepass.py" \
     --label "yt-dlp $version" $hosts --admin "$admin" --admin-token "$token" \
     --requestor passimtv --dcr-requestor passimtv-dcr --software-statement "$statement" --mso PassimCable --username viewer --password s3cret \
-    --allowed passimtv --denied passimtv-ppv || status=1
+    --allowed passimtv --denied passimtv-ppv | tee -a "$work/results" || status=1
 done
 
 # Recorded exchanges: one server per world the replay files name, a fresh one for each file.
 for file in "$replays"/*.json; do
   world=$("$venv/bin/python" -c 'import json, sys; print(json.load(open(sys.argv[1]))["world"])' "$file")
   if ! start "$replays/$world"; then
-    echo "$(basename "$file") FAIL  passim serve refused its world $world (above)"; status=1; continue
+    echo "$(basename "$file") FAIL  passim serve refused its world $world (above)" | tee -a "$work/results"
+    status=1; continue
   fi
   # shellcheck disable=SC2086
-  "$venv/bin/python" "$replays/replay.py" $hosts "$file" || status=1
+  "$venv/bin/python" "$replays/replay.py" $hosts "$file" | tee -a "$work/results" || status=1
 done
+echo "clients: $(grep -c ' ok' "$work/results") ok, $(grep -c ' FAIL' "$work/results") failed"
 exit $status
