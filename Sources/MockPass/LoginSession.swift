@@ -22,6 +22,12 @@ struct LoginSession: Sendable {
     var regCode: String? = nil
 }
 
+/// A user's SAML session at an IdP, as assertions and logout requests name it.
+struct SAMLSessionKey: Hashable, Sendable {
+    var nameID: String
+    var sessionIndex: String
+}
+
 /// An SP-initiated SAML logout on its way through the IdP (keyed by its RelayState).
 struct LogoutSession: Sendable {
     let id: String

@@ -21,6 +21,9 @@ public struct MockPass: Sendable {
     var loginSessions: ExpiringStore<String, LoginSession>
     /// SP logout sessions by RelayState.
     var logoutSessions: ExpiringStore<String, LogoutSession>
+    /// The SAML sessions (NameID, SessionIndex) an SP logout is under way for: their other SP sessions
+    /// answer `<pendingLogout>` until the IdP's answer ends them. One per logout session, same cap.
+    var pendingLogouts: ExpiringStore<SAMLSessionKey, Bool>
     /// IdP sessions by SessionIndex.
     var idpSessions: ExpiringStore<String, IdPSession>
     /// The IdPs' opaque NameID for each (MVPD, user), and back (bounded by the world's users).
@@ -73,6 +76,7 @@ public struct MockPass: Sendable {
         hosts = HostTable(world: world)
         loginSessions = ExpiringStore(capacity: limits.loginSessions)
         logoutSessions = ExpiringStore(capacity: limits.logoutSessions)
+        pendingLogouts = ExpiringStore(capacity: limits.logoutSessions)
         idpSessions = ExpiringStore(capacity: limits.idpSessions)
         issuedAuthn = ExpiringStore(capacity: limits.authnTokens)
         issuedAuthz = ExpiringStore(capacity: limits.authzTokens)
@@ -137,6 +141,7 @@ public struct MockPass: Sendable {
     mutating func expire(at now: Instant) {
         loginSessions.expire(at: now)
         logoutSessions.expire(at: now)
+        pendingLogouts.expire(at: now)
         idpSessions.expire(at: now)
         issuedAuthn.expire(at: now)
         issuedAuthz.expire(at: now)

@@ -170,6 +170,7 @@ extension MockPass {
                                 at now: Instant) throws(HandlerFailure) -> HTTPResponse {
         switch currentLogin(sp, r, at: now) {
         case .token(let token, let subject): return tokenReply(token, subject: subject, at: now)
+        case .pendingLogout: return Reply.xml(SessionDeviceXML.build(.pendingLogout))
         case .none: return Reply.xml(SessionDeviceXML.build(.none))
         case .codeNotFound: throw .xml(401, MockPass.dataNotFound)
         }
@@ -177,6 +178,8 @@ extension MockPass {
 
     enum CurrentLogin {
         case token(AuthnToken, TokenSubject)
+        /// The cookie's login is being logged out through its IdP (from another client).
+        case pendingLogout
         case none
         /// A `reg_code` was sent and no completed login is bound to it.
         case codeNotFound
@@ -193,6 +196,8 @@ extension MockPass {
     mutating func currentLogin(_ sp: World.ServiceProvider, _ r: IncomingRequest, at now: Instant) -> CurrentLogin {
         if var session = loginSession(of: sp, cookies: r.cookies, at: now), let auth = session.authentication {
             let user = UserKey(mvpdID: session.mvpdID, userName: auth.userName)
+            let saml = SAMLSessionKey(nameID: auth.nameID, sessionIndex: auth.sessionIndex)
+            if pendingLogouts.value(saml, at: now) != nil { return .pendingLogout }
             if let token = session.token {
                 if now < token.expires { return .token(token, .user(user)) }
                 session.authentication = nil
@@ -227,7 +232,7 @@ extension MockPass {
     static let webDevicePrefix = "web-"
 
     /// Logs out. The cookie's SP session ends at once (whatever the browser does next); sessions
-    /// found by NameID and SessionIndex end when the IdP answers. The SAML round trip happens only
+    /// found by NameID and SessionIndex answer `<pendingLogout>` until the IdP answers, then end. The SAML round trip happens only
     /// for an MVPD of this SP that has an IdP; `redirect_url` is required either way.
     mutating func logout(_ sp: World.ServiceProvider, _ r: IncomingRequest, at now: Instant) throws(HandlerFailure) -> HTTPResponse {
         let redirectURL = try r.required("redirect_url")
@@ -244,6 +249,8 @@ extension MockPass {
         let relay = random.hex(32)
         logoutSessions.set(relay, LogoutSession(id: relay, spName: sp.name, redirectURL: redirectURL,
                                                 logoutRequestID: request.id, nameID: nameID, sessionIndex: sessionIndex),
+                           until: now + limits.logoutSessionTTL)
+        pendingLogouts.set(SAMLSessionKey(nameID: nameID, sessionIndex: sessionIndex), true,
                            until: now + limits.logoutSessionTTL)
         return Reply.autoPost(
             title: "Signing out of your TV provider", to: slo,
@@ -266,6 +273,7 @@ extension MockPass {
             throw .badRequest("InResponseTo does not match the LogoutRequest")
         }
         logoutSessions.remove(relay)
+        pendingLogouts.remove(SAMLSessionKey(nameID: logout.nameID, sessionIndex: logout.sessionIndex))
         loginSessions.removeAll { _, s in
             s.authentication.map { $0.nameID == logout.nameID && $0.sessionIndex == logout.sessionIndex } ?? false
         }

@@ -132,4 +132,27 @@ import Testing
         #expect(r.status == 400)
         #expect(r.bodyText.contains("unknown registration code"))
     }
+
+    /// A logout started elsewhere for this login's SAML session: `<pendingLogout>true</pendingLogout>`
+    /// on both families until the IdP answers, then no session.
+    @Test func aLogoutUnderWayIsReportedAsPending() throws {
+        var b = Browser(MockPass(world: deviceWorld(), seed: 60))
+        let token = try b.loginToken()
+        var other = Browser(b.mock)
+        other.now = b.now
+        let start = other.get(spURL + "/logout?" + FormCoding.encode([
+            ("mso_id", "Comcast"), ("requestor_id", "REQ1"), ("name_id", token.nameID),
+            ("session_index", token.sessionIndex), ("redirect_url", redirect),
+        ]))
+        b.mock = other.mock
+        let pending = b.post(spURL + "/sessionDevice", [("_method", "GET"), ("requestor_id", "REQ1"), ("device_id", "dev-1")])
+        #expect(pending.bodyText == "<sessionDevice><pendingLogout>true</pendingLogout></sessionDevice>")
+        #expect(b.post(spURL + "/session", [("_method", "GET"), ("requestor_id", "REQ1")]).bodyText == pending.bodyText)
+
+        other.mock = b.mock
+        let slo = other.submit(try onlyForm(start))
+        #expect(other.submit(try onlyForm(slo)).status == 302)
+        b.mock = other.mock
+        #expect(try b.sessionDevice() == .none)
+    }
 }
