@@ -57,6 +57,8 @@ extension MockPass {
         if let response = try handleRootService(r, at: now) { return response }
         if let route = MockPass.restRoute(r.method, restPath) {
             do throws(HandlerFailure) {
+                // `tokens/authn` also takes POST (Apple SSO's exchange, routed elsewhere).
+                if case .authnToken = route, r.method != "GET" { throw .methodNotAllowed("GET, POST") }
                 try r.expect(route.method)
                 return try handleREST(route, sp, r, format: format, at: now)
             } catch {

@@ -41,7 +41,9 @@ import Testing
             ("GET", "https://sp.auth.test/reggie/v1/REQ1/regcode", "POST"),
             ("POST", "https://sp.auth.test/api/v1/checkauthn/ABCDEFG", "GET"),
             ("POST", "https://sp.auth.test/api/v1/authenticate", "GET"),
-            ("GET", "https://sp.auth.test/api/v1/tokens/authn", "POST"),
+            ("PUT", "https://sp.auth.test/api/v1/tokens/authn", "GET, POST"),
+            ("POST", "https://sp.auth.test/api/v1/authorize", "GET"),
+            ("GET", "https://sp.auth.test/o/client/register", "POST"),
             ("POST", "https://sp.auth.test/api/v1/logout", "DELETE"),
         ]
         for (method, url, allowed) in cases {

@@ -38,9 +38,11 @@ import Testing
         #expect(c.code.allSatisfy { "ABCDEFGHIJKLMNOPQRSTUVWXYZ23456789".contains($0) })
         let start = Int(b.now.milliseconds)
         guard case .dict(let entries) = c.json else { Issue.record("not an object"); return }
-        #expect(entries.map(\.key) == ["id", "code", "requestor", "mvpd", "generated", "expires"])
+        #expect(entries.map(\.key) == ["id", "code", "requestor", "mvpd", "generated", "expires", "info"])
         #expect(c.json["requestor"] == .string("REQ1"))
-        #expect(c.json["mvpd"] == .string(""))
+        // The JS SDK takes a code as usable only when `mvpd` is null and `info` is there.
+        #expect(c.json["mvpd"] == .null)
+        #expect(c.json["info"]?["deviceId"] == .string("tv-1"))
         #expect(c.json["generated"] == .int(start))
         #expect(c.json["expires"] == .int(start + 30 * 60_000))
         #expect(c.json["id"]?.stringValue?.count == 36)
