@@ -40,7 +40,7 @@ struct HostTable: Sendable {
             guard path == e.path || path.hasPrefix(e.pathAndSlash) else { continue }
             if best.map({ e.path.count > $0.path.count }) ?? true { best = e }
         }
-        guard let best else { return nil }
+        guard let best else { return rootService(url, authority: authority) }
         // A base URL without a path (the usual case) takes nothing off: no copy, no counting.
         var rest = best.path.isEmpty ? path : String(path.dropFirst(best.path.count))
         if case .sp = best.host, rest == HostTable.versionSegment || rest.hasPrefix(HostTable.versionSegment + "/") {
@@ -68,6 +68,20 @@ struct HostTable: Sendable {
             out.unicodeScalars.append(ch)
         }
         return out
+    }
+
+    /// Paths that live at the host's root whatever the SP's base path (real-clients.md "Paths"):
+    /// registration, device individualisation, the regcode service and REST API v1.
+    static let rootPrefixes = ["/o/client/", "/indiv/", "/reggie/", "/api/v1/"]
+
+    /// An SP whose base URL has a path (`…/adobe-services`) still serves the root services of its
+    /// origin: the first SP of that scheme and authority takes them, with the whole path.
+    private func rootService(_ url: RequestURL, authority: String) -> (host: LoggedRequest.Host, path: String)? {
+        guard HostTable.rootPrefixes.contains(where: { url.path.hasPrefix($0) }) else { return nil }
+        for e in entries where e.scheme == url.scheme && e.authority == authority {
+            if case .sp = e.host { return (e.host, url.path) }
+        }
+        return nil
     }
 }
 

@@ -96,6 +96,10 @@ public struct MockLimits: Hashable, Sendable {
     /// path: a thread hop would cost more than the parse); a larger one on a thread pool.
     public static let prepareInlineBytes = 4096
 
+    /// `mock-regcode-max-ttl`: the longest `ttl` (seconds) a regcode request may ask for; Adobe
+    /// refuses a longer one with 400 (facts §1 "REST API v1").
+    public static let regcodeMaxTTLSeconds: Int64 = 36000
+
     /// A long-running server's limits.
     public static let standard = MockLimits()
 

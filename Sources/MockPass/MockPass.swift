@@ -17,6 +17,8 @@ public struct MockPass: Sendable {
 
     var random: SeededRandom
     let hosts: HostTable
+    /// Whether some requestor needs registered or signed clients (else the gate is skipped).
+    let gatesClients: Bool
     /// SP login sessions by `JSESSIONID`.
     var loginSessions: ExpiringStore<String, LoginSession>
     /// SP logout sessions by RelayState.
@@ -74,6 +76,7 @@ public struct MockPass: Sendable {
         requestLog = RequestLog(maxEntries: limits.logEntries, maxBytes: limits.logBytes)
         random = SeededRandom(seed: seed)
         hosts = HostTable(world: world)
+        gatesClients = world.requestors.contains { $0.softwareStatement != nil || $0.key != nil }
         loginSessions = ExpiringStore(capacity: limits.loginSessions)
         logoutSessions = ExpiringStore(capacity: limits.logoutSessions)
         pendingLogouts = ExpiringStore(capacity: limits.logoutSessions)

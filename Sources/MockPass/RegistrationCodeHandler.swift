@@ -5,8 +5,6 @@ import PassXML
 /// `checkauthn`, and a second screen logs in through `/api/v1/authenticate` with that code.
 extension MockPass {
     static let regCodeLength = 7
-    /// Adobe refuses a longer `ttl` with 400 (facts §1 "REST API v1").
-    static let regCodeMaxTTLSeconds: Int64 = 36000
 
     /// `POST /reggie/v1/{requestor}/regcode` → 201 with `id`, `code`, `requestor`, `mvpd` (null when
     /// none), `generated`, `expires` (ms) and `info` (facts §1 "REST API v1"). JSON unless the client
@@ -23,8 +21,8 @@ extension MockPass {
         }
         var ttl = requestor.regcodeTTL
         if let text = r.parameter("ttl") {
-            guard let seconds = Int64(text), seconds > 0, seconds <= MockPass.regCodeMaxTTLSeconds else {
-                throw .badRequest("ttl must be a number of seconds from 1 to \(MockPass.regCodeMaxTTLSeconds)")
+            guard let seconds = Int64(text), seconds > 0, seconds <= MockLimits.regcodeMaxTTLSeconds else {
+                throw .badRequest("ttl must be a number of seconds from 1 to \(MockLimits.regcodeMaxTTLSeconds) (limit: mock-regcode-max-ttl)")
             }
             ttl = .seconds(seconds)
         }

@@ -47,22 +47,26 @@ extension MockPass {
     /// and web families (`handleServiceProvider`).
     mutating func handleServiceProviderHost(_ sp: World.ServiceProvider, _ r: IncomingRequest,
                                             at now: Instant) throws(HandlerFailure) -> HTTPResponse {
-        let (format, restPath) = RestFormat.of(r)
-        let isREST = MockPass.isSecondScreenPath(r.path)
-        do throws(HandlerFailure) {
-            try admitClient(r, at: now)
-        } catch {
-            throw isREST ? error.rest(format) : error
+        // The /config hot path pays for none of this when no requestor is gated.
+        if gatesClients {
+            do throws(HandlerFailure) {
+                try admitClient(r, at: now)
+            } catch {
+                throw MockPass.isSecondScreenPath(r.path) ? error.rest(RestFormat.of(r).format) : error
+            }
         }
         if let response = try handleRootService(r, at: now) { return response }
-        if let route = MockPass.restRoute(r.method, restPath) {
-            do throws(HandlerFailure) {
-                // `tokens/authn` also takes POST (Apple SSO's exchange, routed elsewhere).
-                if case .authnToken = route, r.method != "GET" { throw .methodNotAllowed("GET, POST") }
-                try r.expect(route.method)
-                return try handleREST(route, sp, r, format: format, at: now)
-            } catch {
-                throw error.rest(format)
+        if r.path.hasPrefix("/api/v1/") {
+            let (format, restPath) = RestFormat.of(r)
+            if let route = MockPass.restRoute(r.method, restPath) {
+                do throws(HandlerFailure) {
+                    // `tokens/authn` also takes POST (Apple SSO's exchange, routed elsewhere).
+                    if case .authnToken = route, r.method != "GET" { throw .methodNotAllowed("GET, POST") }
+                    try r.expect(route.method)
+                    return try handleREST(route, sp, r, format: format, at: now)
+                } catch {
+                    throw error.rest(format)
+                }
             }
         }
         return try handleServiceProvider(sp, r, at: now)

@@ -40,8 +40,7 @@ func liveWorld() -> World {
 /// runs `body`, and shuts the server down whatever happens.
 func withServer<T>(_ overrides: [LoggedRequest.Host: HostConditions] = [:], urls: MockPassServer.URLs = .live,
                    clock: LiveClock = LiveClock(), limits: ServerLimits = ServerLimits(), adminToken: String? = nil,
-                   _ body: (MockPassServer) async throws -> T) async throws -> T {
-    let world = liveWorld()
+                   world: World = liveWorld(), _ body: (MockPassServer) async throws -> T) async throws -> T {
     var conditions: [LoggedRequest.Host: HostConditions] = [:]
     for sp in world.serviceProviders { conditions[.sp(sp.name)] = HostConditions(latency: .zero) }
     for idp in world.identityProviders { conditions[.idp(idp.mvpdID)] = HostConditions(latency: .zero) }

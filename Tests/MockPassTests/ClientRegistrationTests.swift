@@ -112,6 +112,23 @@ import Testing
         #expect(b.get(spURL + "/indiv/devices").status == 405)
     }
 
+    /// yt-dlp calls `https://sp.auth.adobe.com/indiv/devices` while the SDK family lives under
+    /// `/adobe-services`: an SP with a base path still serves the root services of its origin.
+    @Test func rootServicesAreServedAtTheOriginOfAnSPWithABasePath() throws {
+        var b = Browser(MockPass(world: rootServiceWorld(), seed: 78))
+        let alt = "https://sp2.auth.test"
+        let device = b.send(HTTPRequest(method: "POST", url: alt + "/indiv/devices", body: Array(#"{"fingerprint": "f"}"#.utf8)),
+                            withCookies: false)
+        #expect(device.status == 200)
+        #expect(b.mock.log.last?.host == .sp("alt"))
+        #expect(b.engine("/reggie/v1/REQ3/regcode", [("deviceId", "tv-1")], sp: alt).status == 201)
+        #expect(b.engine("/reggie/v1/REQ3/regcode", [("deviceId", "tv-1")], sp: alt + "/adobe-services").status == 201)
+        #expect(b.engineGet("/api/v1/checkauthn?requestor=REQ3&deviceId=tv-1", sp: alt).status == 403)
+        // Other root paths of that origin are still no host's.
+        #expect(b.get(alt + "/config/REQ3").status == 404)
+        #expect(b.mock.host(for: alt + "/config/REQ3") == nil)
+    }
+
     @Test func hostileRegistrationBodiesAreRefusedNamingTheLimit() throws {
         var mock = MockPass(world: rootServiceWorld(), seed: 76)
         let deep = mock.handle(try PreparedRequestTests.hostileRequest("dcr-register-65-deep.txt"), at: .simulationStart)

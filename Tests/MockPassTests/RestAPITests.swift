@@ -145,7 +145,7 @@ import Testing
         for ttl in ["0", "36001", "ten"] {
             let bad = b.engine("/reggie/v1/REQ1/regcode", [("deviceId", "kodi-1"), ("ttl", ttl)])
             #expect(bad.status == 400)
-            #expect(try errorBody(bad).message == "ttl must be a number of seconds from 1 to 36000")
+            #expect(try errorBody(bad).message == "ttl must be a number of seconds from 1 to 36000 (limit: mock-regcode-max-ttl)")
         }
     }
 

@@ -117,6 +117,24 @@ import Testing
         #expect(try parseLast("requestor R3")?.value == .requestor(RequestorDecl(id: "R3")))
     }
 
+    /// Issue 13: the registration and signing options, as SCENARIO-FORMAT.md writes them.
+    @Test func requestorWithSoftwareStatementAndKey() throws {
+        let s = try parseLast("requestor R4 software-statement \"eyJ.s\" token-ttl 30m key \"PUB\" secret \"SEC\"")
+        #expect(s?.value == .requestor(RequestorDecl(id: "R4", softwareStatement: "eyJ.s", tokenTTL: .minutes(30),
+                                                     publicKey: "PUB", secret: "SEC")))
+        #expect(try parseLast("requestor R5 key \"P\" secret \"S\" software-statement \"x\"")?.value
+                == .requestor(RequestorDecl(id: "R5", softwareStatement: "x", publicKey: "P", secret: "S")))
+        for (line, message) in [
+            ("requestor R6 token-ttl 1h", "unexpected 'token-ttl'"),
+            ("requestor R6 key \"P\"", "expected 'secret' and the private key after the public key"),
+            ("requestor R6 software-statement", "expected the software statement in quotes"),
+            ("requestor R6 key \"P\" secret", "expected the secret in quotes"),
+        ] {
+            let d = diagnostic(preamble + "\n" + line)
+            #expect(d?.message.hasPrefix(message) == true, "\(line): \(d?.message ?? "parsed")")
+        }
+    }
+
     @Test func defaultSP() throws {
         let file = try parse(preamble + "\ndefault-sp backup")
         #expect(file.world.last?.value == .defaultSP("backup"))
