@@ -1,7 +1,7 @@
 # Two entry points for a fresh machine (README.md): `make suite` and `make test`.
 # Each installs the system libraries first when they are missing.
 
-.PHONY: setup build suite suite-live suite-live-server suite-shim suite-shim-live port-python test release docs docs-check bench fuzz-smoke clean
+.PHONY: setup build suite suite-live suite-live-server suite-shim suite-shim-live port-python clients test release docs docs-check bench fuzz-smoke clean
 
 setup:
 	@missing=""; for p in libxml2-dev libcurl4-openssl-dev pkg-config; do \
@@ -43,6 +43,12 @@ port-python: build
 	  --expect Fixtures/ports/python/port.expect --jobs 2 Scenarios
 	.build/debug/passim run --port 'python3 Fixtures/ports/python/port.py' \
 	  --expect Fixtures/ports/python/port.expect --live --jobs 2 Scenarios
+
+# Real clients (yt-dlp's Adobe Pass flow, pinned releases from PyPI) against `passim serve`
+# (README, "Real clients"); needs python3 with venv and pip, and PyPI on first use.
+clients: build
+	python3 -m unittest discover -s Fixtures/clients -p 'test_*.py'
+	scripts/clients.sh .build/debug/passim
 
 test: setup
 	swift test
