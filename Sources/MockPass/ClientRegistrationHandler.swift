@@ -111,7 +111,7 @@ extension MockPass {
     mutating func admitClient(_ r: IncomingRequest, at now: Instant) throws(HandlerFailure) {
         guard let requestorID = MockPass.requestorNamed(by: r), let requestor = world.requestor(requestorID) else { return }
         let browserPage = MockPass.browserPaths.contains(r.path)
-        if let statement = requestor.softwareStatement, !browserPage {
+        if let statement = requestor.softwareStatement, !browserPage, !MockPass.webOnlyPaths.contains(r.path) {
             try requireBearer(r, statement: statement, at: now)
         }
         if let key = requestor.key, !browserPage, MockPass.isSecondScreenPath(r.path) {
@@ -125,15 +125,21 @@ extension MockPass {
         }
     }
 
+    /// The token comes as `Authorization: Bearer T`, or as an `access_token` parameter, which is how
+    /// EPlusTV's NESN client sends it to the regcode service (Fixtures/clients/replays).
     private func requireBearer(_ r: IncomingRequest, statement: String, at now: Instant) throws(HandlerFailure) {
-        guard let header = r.request.headers.first(lowercased: "authorization") else {
+        let token: String
+        if let header = r.request.headers.first(lowercased: "authorization") {
+            let parts = header.split(separator: " ", maxSplits: 1)
+            guard parts.count == 2, parts[0].lowercased() == "bearer" else {
+                throw .unauthorized("Authorization is not a Bearer access token")
+            }
+            token = String(parts[1])
+        } else if let parameter = r.parameter("access_token"), !parameter.isEmpty {
+            token = parameter
+        } else {
             throw .unauthorized("missing Authorization: Bearer access token")
         }
-        let parts = header.split(separator: " ", maxSplits: 1)
-        guard parts.count == 2, parts[0].lowercased() == "bearer" else {
-            throw .unauthorized("Authorization is not a Bearer access token")
-        }
-        let token = String(parts[1])
         guard let access = accessTokens.value(token, at: now) else {
             throw .unauthorized("unknown or expired access token")
         }
@@ -148,12 +154,17 @@ extension MockPass {
         "/completePassiveAuthentication",
     ]
 
+    /// The web family's own endpoints take no Bearer token: yt-dlp's current release sends one only
+    /// while it logs in, and a call that finds its authN token in its cache sends `authorize` and
+    /// `shortAuthorize` without it (docs/WIRE.md, "Real clients"; CONFORMANCE choice 30).
+    static let webOnlyPaths: Set<String> = ["/session", "/authorize", "/shortAuthorize", "/getMetadata"]
+
     static func isSecondScreenPath(_ path: String) -> Bool {
         path.hasPrefix("/reggie/v1/") || path.hasPrefix("/api/v1/")
     }
 
     /// The requestor a request is for: `requestor_id` or `requestor`, else the path's
-    /// (`/config/{r}`, `/reggie/v1/{r}/regcode`, `/api/v1/config/{r}`).
+    /// (`/config/{r}`, `/reggie/v1/{r}/regcode`, `/api/v1/config/{r}`), else its signature's.
     static func requestorNamed(by r: IncomingRequest) -> String? {
         if let id = r.parameter("requestor_id"), !id.isEmpty { return id }
         if let id = r.parameter("requestor"), !id.isEmpty { return id }
@@ -161,7 +172,19 @@ extension MockPass {
         if segments.count == 2, segments[0] == "config" { return String(segments[1]) }
         if segments.count == 4, segments[0] == "api", segments[1] == "v1", segments[2] == "config" { return String(segments[3]) }
         if segments.count == 4, segments[0] == "reggie", segments[1] == "v1", segments[3] == "regcode" { return String(segments[2]) }
-        return nil
+        // Last: what the request names otherwise wins, and the signature is then checked against it.
+        return signedRequestorID(r)
+    }
+}
+
+extension MockPass {
+    /// The `requestor_id=` field of a signed `Authorization` header: Kodi's `checkauthn` names its
+    /// requestor only there.
+    static func signedRequestorID(_ r: IncomingRequest) -> String? {
+        guard let header = r.request.headers.first(lowercased: "authorization"),
+              let start = header.range(of: "requestor_id=") else { return nil }
+        let id = header[start.upperBound...].prefix { $0 != "," && $0 != " " }
+        return id.isEmpty ? nil : String(id)
     }
 }
 

@@ -88,7 +88,7 @@ extension MockPass {
             return response
         default: break
         }
-        let requestorID = try r.required("requestor")
+        guard let requestorID = MockPass.requestorNamed(by: r) else { throw .badRequest("missing parameter requestor") }
         let deviceID = try r.required("deviceId")
         let requestor = try knownRequestor(requestorID, at: sp)
         let device = DeviceKey(deviceID: deviceID, requestorID: requestorID)

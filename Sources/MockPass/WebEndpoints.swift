@@ -37,7 +37,16 @@ extension MockPass {
         do throws(HandlerFailure) {
             switch route {
             case .session: return try webSession(sp, r, at: now)
-            case .authorize: return try authorizeDevice(sp, r, at: now)
+            case .authorize:
+                do {
+                    return try authorizeDevice(sp, r, at: now)
+                } catch where error.status == 403 {
+                    // yt-dlp reads `<error><details>` (the MVPD's message) only from a 2xx answer:
+                    // the web family answers a refusal 200, its status inside the body (choice 30).
+                    var answer = error.response
+                    answer.status = 200
+                    return answer
+                }
             case .shortAuthorize: return try deviceShortAuthorize(r, at: now)
             case .getMetadata: return try metadataDevice(sp, r, at: now)
             }

@@ -83,6 +83,21 @@ import Testing
                        withCookies: false).status == 200)
     }
 
+    @Test func theTokenMayComeAsAnAccessTokenParameterAndTheWebFamilyTakesNone() throws {
+        var b = Browser(MockPass(world: rootServiceWorld(), seed: 74))
+        let token = try b.accessToken()
+        // EPlusTV's NESN client sends the token as a form field to the regcode service.
+        #expect(b.engine("/reggie/v1/DCR/regcode", [("deviceId", "tv-1"), ("access_token", token)]).status == 201)
+        #expect(b.engine("/reggie/v1/DCR/regcode", [("deviceId", "tv-1"), ("access_token", "nope")]).status == 401)
+        #expect(b.mock.registrationCodes.count == 1)
+        // yt-dlp's cached calls carry no token: the web family's own endpoints do not ask for one
+        // (here the answer is the endpoint's own refusal, a 401 for the missing login, not the gate's).
+        let web = b.post(spURL + "/session", [("_method", "GET"), ("requestor_id", "DCR")])
+        #expect(try errorBody(web).message == "Data not found")
+        let device = b.post(spURL + "/sessionDevice", [("_method", "GET"), ("requestor_id", "DCR"), ("device_id", "d")])
+        #expect(try errorBody(device).message == "missing Authorization: Bearer access token")
+    }
+
     @Test func aTokenOfAnotherStatementIsRefused() throws {
         var w = rootServiceWorld()
         w.requestors.append(World.Requestor(id: "OTHER", softwareStatement: "statement-other"))

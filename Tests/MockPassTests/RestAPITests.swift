@@ -225,6 +225,16 @@ import Testing
         }
     }
 
+    @Test func aSignedCallMayNameItsRequestorOnlyInItsSignature() throws {
+        var b = Browser(MockPass(world: rootServiceWorld(), seed: 90))
+        // Kodi's checkauthn sends deviceId and format only: the requestor is the signature's.
+        #expect(b.signed("GET", "/api/v1/checkauthn", query: "?deviceId=d&format=json", nonce: "k1").status == 403)
+        // Unsigned, there is no requestor to name: a 400 that says so.
+        let bare = b.engineGet("/api/v1/checkauthn?deviceId=d&format=json")
+        #expect(bare.status == 400)
+        #expect(bare.bodyText.contains("missing parameter requestor"))
+    }
+
     @Test func noncesAreCappedOldestFirst() throws {
         var limits = MockLimits.simulated
         limits.nonces = 2

@@ -94,7 +94,12 @@ import Testing
             ("resource_id", "HBO"), ("requestor_id", "REQ1"), ("authentication_token", AuthnTokenXML.build(authn)),
             ("mso_id", "Comcast"), ("userMeta", "1"),
         ])
-        #expect(try errorBody(r).details == "Upgrade your package.")
+        // 200, the refusal's status inside the body: yt-dlp reads <details> only from a 2xx answer.
+        #expect(r.status == 200)
+        #expect(r.headers["Content-Type"] == "application/xml")
+        let body = try ErrorXML.parse(r.body)
+        #expect(body.status == 403)
+        #expect(body.details == "Upgrade your package.")
         #expect(r.headers["Authzf-Error-Code"] == "notAuthorized")
         #expect(r.headers["Authzf-Sub-Error-Code"] == "authorization_denied_by_mvpd")
         // A forged token changes nothing and is a 401.
