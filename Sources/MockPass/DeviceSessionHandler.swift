@@ -13,7 +13,7 @@ extension MockPass {
         return session
     }
 
-    /// `<sessionDevice>` with the token, and `<userMeta>` when the subject is a real user.
+    /// `<result>` with the token, and `<userMeta>` when the subject is a real user.
     func tokenReply(_ token: AuthnToken, subject: TokenSubject, at now: Instant) -> HTTPResponse {
         var meta: Value?
         if case .user(let key) = subject, let user = world.user(mvpdID: key.mvpdID, name: key.userName) {

@@ -164,7 +164,7 @@ extension MockPass {
         return .redirect(session.redirectURL, headers: headers)
     }
 
-    /// `sessionDevice`: the token of `currentLogin`, else `<sessionDevice/>` (what the engine reads as
+    /// `sessionDevice`: the token of `currentLogin`, else `<result/>` (what the engine reads as
     /// "no token"). A `reg_code` whose login has not completed is 401 "Data not found".
     mutating func sessionDevice(_ sp: World.ServiceProvider, _ r: IncomingRequest,
                                 at now: Instant) throws(HandlerFailure) -> HTTPResponse {

@@ -56,7 +56,7 @@ extension MockPass {
     }
 
     /// `session`: as `sessionDevice`, but a client without a login gets 401 "Data not found" (yt-dlp
-    /// reads a 401 as "log in first") rather than an empty `<sessionDevice/>`.
+    /// reads a 401 as "log in first") rather than an empty `<result/>`.
     mutating func webSession(_ sp: World.ServiceProvider, _ r: IncomingRequest,
                              at now: Instant) throws(HandlerFailure) -> HTTPResponse {
         _ = try r.required("requestor_id")

@@ -1,7 +1,8 @@
 import PassModel
 
-/// The body of `POST authorizeDevice`: `<authorization><authzToken>ESCAPED token XML</authzToken></authorization>`
-/// on success, or an `<error>` body (facts §4). As with `SessionDeviceXML`, the token travels as
+/// The body of `POST authorizeDevice`: `<result><authzToken>ESCAPED token XML</authzToken></result>`
+/// on success, or an `<error>` body (facts §4). Device clients read `result.authzToken` (as for
+/// `SessionDeviceXML`); `<authorization>`, which passim wrote before, is still read. As with `SessionDeviceXML`, the token travels as
 /// escaped text because the SDK keeps it as an opaque string and sends it back to `deviceShortAuthorize`.
 public enum AuthorizeDeviceXML {
     public enum Content: Hashable, Sendable {
@@ -14,7 +15,7 @@ public enum AuthorizeDeviceXML {
         switch c {
         case .token(let token):
             var w = XMLWriter()
-            w.element("authorization") { w in w.leaf("authzToken", AuthzTokenXML.build(token, issuedAt: issuedAt)) }
+            w.element("result") { w in w.leaf("authzToken", AuthzTokenXML.build(token, issuedAt: issuedAt)) }
             return w.text
         case .error(let body):
             return ErrorXML.build(body)
@@ -26,17 +27,17 @@ public enum AuthorizeDeviceXML {
         switch root.name {
         case "error":
             return .error(try ErrorXML.parse(element: root))
-        case "authorization":
-            try root.expectRoot("authorization", namespace: nil)
+        case "result", "authorization":
+            try root.expectRoot(root.name, namespace: nil)
             let text = try root.require("authzToken").trimmedText
-            guard !text.isEmpty else { throw PassXMLError("empty element <authzToken> in <authorization>") }
+            guard !text.isEmpty else { throw PassXMLError("empty element <authzToken> in <\(root.name)>") }
             do throws(PassXMLError) {
                 return .token(try AuthzTokenXML.parse(Array(text.utf8)))
             } catch {
-                throw PassXMLError("invalid token in <authorization>: \(error.message)")
+                throw PassXMLError("invalid token in <\(root.name)>: \(error.message)")
             }
         default:
-            throw PassXMLError("expected root element <authorization> or <error>, found <\(root.name)>")
+            throw PassXMLError("expected root element <result> or <error>, found <\(root.name)>")
         }
     }
 }

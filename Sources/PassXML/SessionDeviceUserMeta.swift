@@ -8,7 +8,7 @@ extension SessionDeviceXML {
     public static func build(_ c: Content, userMeta: Value?) -> String {
         guard case .token(let token) = c, let userMeta else { return build(c) }
         var w = XMLWriter()
-        w.element("sessionDevice") { w in
+        w.element(root) { w in
             w.leaf("authnToken", AuthnTokenXML.build(token))
             w.leaf("userMeta", userMeta.jsonText)
         }
@@ -18,11 +18,9 @@ extension SessionDeviceXML {
     /// The `<userMeta>` JSON, or nil when the body has none. An empty element or text that is not
     /// JSON (integers only, at most 64 levels deep) is an error.
     public static func parseUserMeta(_ bytes: [UInt8]) throws(PassXMLError) -> Value? {
-        let root = try SafeXML.parse(bytes)
-        try root.expectRoot("sessionDevice", namespace: nil)
-        guard let meta = root.child("userMeta") else { return nil }
+        guard let meta = try readRoot(bytes).child("userMeta") else { return nil }
         let text = meta.trimmedText
-        guard !text.isEmpty else { throw PassXMLError("empty element <userMeta> in <sessionDevice>") }
+        guard !text.isEmpty else { throw PassXMLError("empty element <userMeta> in <result>") }
         do throws(JSONError) {
             return try Value(jsonText: text)
         } catch {

@@ -63,7 +63,7 @@ import Testing
     @Test func tokenFailuresAreGeneric() {
         let failures: [HTTPResult] = [
             .failure("refused"), .timeout, .response(HTTPResponse(status: 500)),
-            .response(HTTPResponse(status: 200, contentType: "application/xml", text: "<sessionDevice/>")),
+            .response(HTTPResponse(status: 200, contentType: "application/xml", text: "<result/>")),
             .response(HTTPResponse(status: 200, contentType: "text/plain", text: "garbage")),
             EngineHarness.token(mvpd: "X", expires: Instant.simulationStart),  // already expired
         ]

@@ -146,7 +146,7 @@ import Testing
         ]))
         b.mock = other.mock
         let pending = b.post(spURL + "/sessionDevice", [("_method", "GET"), ("requestor_id", "REQ1"), ("device_id", "dev-1")])
-        #expect(pending.bodyText == "<sessionDevice><pendingLogout>true</pendingLogout></sessionDevice>")
+        #expect(pending.bodyText == "<result><pendingLogout>true</pendingLogout></result>")
         #expect(b.post(spURL + "/session", [("_method", "GET"), ("requestor_id", "REQ1")]).bodyText == pending.bodyText)
 
         other.mock = b.mock

@@ -61,38 +61,38 @@ import PassXML
         for content in [SessionDeviceXML.Content.token(AuthnTokenXMLTests.token), .pendingLogout, .none] {
             #expect(try SessionDeviceXML.parse(Array(SessionDeviceXML.build(content).utf8)) == content)
         }
-        #expect(SessionDeviceXML.build(.none) == "<sessionDevice/>")
-        #expect(SessionDeviceXML.build(.pendingLogout) == "<sessionDevice><pendingLogout>true</pendingLogout></sessionDevice>")
-        #expect(SessionDeviceXML.build(.token(AuthnTokenXMLTests.token)).hasPrefix("<sessionDevice><authnToken>&lt;authnToken&gt;"))
+        #expect(SessionDeviceXML.build(.none) == "<result/>")
+        #expect(SessionDeviceXML.build(.pendingLogout) == "<result><pendingLogout>true</pendingLogout></result>")
+        #expect(SessionDeviceXML.build(.token(AuthnTokenXMLTests.token)).hasPrefix("<result><authnToken>&lt;authnToken&gt;"))
     }
 
     /// The JS SDK's spelling is written; the empty element of older answers still reads as pending,
     /// and an explicit `false` as none.
     @Test func pendingLogoutReadsInBothShapes() throws {
-        #expect(try SessionDeviceXML.parse(Array("<sessionDevice><pendingLogout/></sessionDevice>".utf8)) == .pendingLogout)
-        #expect(try SessionDeviceXML.parse(Array("<sessionDevice><pendingLogout>true</pendingLogout></sessionDevice>".utf8)) == .pendingLogout)
-        #expect(try SessionDeviceXML.parse(Array("<sessionDevice><pendingLogout>false</pendingLogout></sessionDevice>".utf8)) == .none)
+        #expect(try SessionDeviceXML.parse(Array("<result><pendingLogout/></result>".utf8)) == .pendingLogout)
+        #expect(try SessionDeviceXML.parse(Array("<result><pendingLogout>true</pendingLogout></result>".utf8)) == .pendingLogout)
+        #expect(try SessionDeviceXML.parse(Array("<result><pendingLogout>false</pendingLogout></result>".utf8)) == .none)
     }
 
     @Test func badBodiesAreRejected() {
-        #expect(throws: PassXMLError("<sessionDevice> has both <authnToken> and <pendingLogout>")) {
-            try SessionDeviceXML.parse(Array("<sessionDevice><authnToken>x</authnToken><pendingLogout/></sessionDevice>".utf8))
+        #expect(throws: PassXMLError("<result> has both <authnToken> and <pendingLogout>")) {
+            try SessionDeviceXML.parse(Array("<result><authnToken>x</authnToken><pendingLogout/></result>".utf8))
         }
-        #expect(throws: PassXMLError("empty element <authnToken> in <sessionDevice>")) {
-            try SessionDeviceXML.parse(Array("<sessionDevice><authnToken/></sessionDevice>".utf8))
+        #expect(throws: PassXMLError("empty element <authnToken> in <result>")) {
+            try SessionDeviceXML.parse(Array("<result><authnToken/></result>".utf8))
         }
         #expect {
-            try SessionDeviceXML.parse(Array("<sessionDevice><authnToken>&lt;nope</authnToken></sessionDevice>".utf8))
+            try SessionDeviceXML.parse(Array("<result><authnToken>&lt;nope</authnToken></result>".utf8))
         } throws: { error in
-            ((error as? PassXMLError)?.message ?? "").hasPrefix("invalid token in <sessionDevice>: document is not well-formed XML")
+            ((error as? PassXMLError)?.message ?? "").hasPrefix("invalid token in <result>: document is not well-formed XML")
         }
     }
 
     /// A token smuggling a DOCTYPE inside the escaped text is parsed with the same defences.
     @Test func nestedTokenGetsTheSameDefences() {
         let inner = SafeXML.escape(#"<!DOCTYPE a [<!ENTITY x SYSTEM "file:///etc/passwd">]><authnToken>&x;</authnToken>"#)
-        #expect(throws: PassXMLError("invalid token in <sessionDevice>: DOCTYPE is not allowed")) {
-            try SessionDeviceXML.parse(Array("<sessionDevice><authnToken>\(inner)</authnToken></sessionDevice>".utf8))
+        #expect(throws: PassXMLError("invalid token in <result>: DOCTYPE is not allowed")) {
+            try SessionDeviceXML.parse(Array("<result><authnToken>\(inner)</authnToken></result>".utf8))
         }
     }
 }

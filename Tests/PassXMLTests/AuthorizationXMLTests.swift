@@ -106,25 +106,36 @@ func compact(_ bytes: [UInt8]) -> String {
             #expect(try AuthorizeDeviceXML.parse(Array(AuthorizeDeviceXML.build(c).utf8)) == c)
         }
         #expect(AuthorizeDeviceXML.build(.error(error)) == ErrorXML.build(error))
-        #expect(AuthorizeDeviceXML.build(.token(fixtureAuthz)).hasPrefix("<authorization><authzToken>&lt;authzToken&gt;"))
+        #expect(AuthorizeDeviceXML.build(.token(fixtureAuthz)).hasPrefix("<result><authzToken>&lt;authzToken&gt;"))
+    }
+
+    /// Device clients read `result.authzToken`; the `<authorization>` root passim wrote before is still read.
+    @Test func theLegacyRootIsStillRead() throws {
+        let legacy = AuthorizeDeviceXML.build(.token(fixtureAuthz)).replacing("result>", with: "authorization>")
+        #expect(legacy.hasPrefix("<authorization>"))
+        #expect(try AuthorizeDeviceXML.parse(Array(legacy.utf8)) == .token(fixtureAuthz))
+        let session = SessionDeviceXML.build(.token(AuthnTokenXMLTests.token)).replacing("result>", with: "sessionDevice>")
+        #expect(session.hasPrefix("<sessionDevice>"))
+        #expect(try SessionDeviceXML.parse(Array(session.utf8)) == .token(AuthnTokenXMLTests.token))
+        #expect(try SessionDeviceXML.parse(Array("<sessionDevice/>".utf8)) == SessionDeviceXML.Content.none)
     }
 
     @Test func badBodiesAreRejected() {
-        #expect(throws: PassXMLError("empty element <authzToken> in <authorization>")) {
-            try AuthorizeDeviceXML.parse(Array("<authorization><authzToken/></authorization>".utf8))
+        #expect(throws: PassXMLError("empty element <authzToken> in <result>")) {
+            try AuthorizeDeviceXML.parse(Array("<result><authzToken/></result>".utf8))
         }
         #expect(throws: PassXMLError("missing element <authzToken> in <authorization>")) {
             try AuthorizeDeviceXML.parse(Array("<authorization/>".utf8))
         }
-        #expect(throws: PassXMLError("expected root element <authorization> or <error>, found <sessionDevice>")) {
+        #expect(throws: PassXMLError("expected root element <result> or <error>, found <sessionDevice>")) {
             try AuthorizeDeviceXML.parse(Array("<sessionDevice/>".utf8))
         }
-        #expect(throws: PassXMLError("invalid token in <authorization>: expected root element <authzToken>, found <x>")) {
-            try AuthorizeDeviceXML.parse(Array("<authorization><authzToken>&lt;x/&gt;</authzToken></authorization>".utf8))
+        #expect(throws: PassXMLError("invalid token in <result>: expected root element <authzToken>, found <x>")) {
+            try AuthorizeDeviceXML.parse(Array("<result><authzToken>&lt;x/&gt;</authzToken></result>".utf8))
         }
         let inner = SafeXML.escape(#"<!DOCTYPE a [<!ENTITY x SYSTEM "file:///etc/passwd">]><authzToken>&x;</authzToken>"#)
-        #expect(throws: PassXMLError("invalid token in <authorization>: DOCTYPE is not allowed")) {
-            try AuthorizeDeviceXML.parse(Array("<authorization><authzToken>\(inner)</authzToken></authorization>".utf8))
+        #expect(throws: PassXMLError("invalid token in <result>: DOCTYPE is not allowed")) {
+            try AuthorizeDeviceXML.parse(Array("<result><authzToken>\(inner)</authzToken></result>".utf8))
         }
     }
 }
@@ -242,18 +253,18 @@ func compact(_ bytes: [UInt8]) -> String {
         let plain = SessionDeviceXML.build(.token(AuthnTokenXMLTests.token))
         #expect(SessionDeviceXML.build(.token(AuthnTokenXMLTests.token), userMeta: nil) == plain)
         #expect(try SessionDeviceXML.parseUserMeta(Array(plain.utf8)) == nil)
-        #expect(SessionDeviceXML.build(.none, userMeta: Self.meta) == "<sessionDevice/>")
+        #expect(SessionDeviceXML.build(.none, userMeta: Self.meta) == "<result/>")
         #expect(SessionDeviceXML.build(.pendingLogout, userMeta: Self.meta) == SessionDeviceXML.build(.pendingLogout))
     }
 
     @Test func badUserMetaIsRejected() {
-        #expect(throws: PassXMLError("empty element <userMeta> in <sessionDevice>")) {
-            try SessionDeviceXML.parseUserMeta(Array("<sessionDevice><userMeta/></sessionDevice>".utf8))
+        #expect(throws: PassXMLError("empty element <userMeta> in <result>")) {
+            try SessionDeviceXML.parseUserMeta(Array("<result><userMeta/></result>".utf8))
         }
         #expect(throws: PassXMLError("invalid JSON in <userMeta>: number at offset 7: only integers are supported")) {
-            try SessionDeviceXML.parseUserMeta(Array("<sessionDevice><userMeta>{\"zip\":1.5}</userMeta></sessionDevice>".utf8))
+            try SessionDeviceXML.parseUserMeta(Array("<result><userMeta>{\"zip\":1.5}</userMeta></result>".utf8))
         }
-        #expect(throws: PassXMLError("expected root element <sessionDevice>, found <userMeta>")) {
+        #expect(throws: PassXMLError("expected root element <result> (or <sessionDevice>), found <userMeta>")) {
             try SessionDeviceXML.parseUserMeta(Array("<userMeta>{}</userMeta>".utf8))
         }
     }

@@ -239,8 +239,9 @@ def parse_session_device(body):
     The token travels as escaped text inside <authnToken>, so it is parsed a second time.
     """
     root = parse_xml(body)
-    if root.tag != "sessionDevice":
-        raise ValueError("expected <sessionDevice>, found <%s>" % root.tag)
+    # <result> is the root device clients read (docs/WIRE.md); <sessionDevice> is what passim wrote before.
+    if root.tag not in ("result", "sessionDevice"):
+        raise ValueError("expected <result>, found <%s>" % root.tag)
     token = root.find("authnToken")
     if token is not None:
         return "token", parse_authn_token((token.text or "").strip())

@@ -41,7 +41,7 @@ def token_xml(guid="0123-guid", mvpd="Comcast", expires="2026/01/02 00:00:00 GMT
 
 def session_device(token):
     escaped = token.replace("&", "&amp;").replace("<", "&lt;").replace(">", "&gt;")
-    return "<sessionDevice><authnToken>%s</authnToken></sessionDevice>" % escaped
+    return "<result><authnToken>%s</authnToken></result>" % escaped
 
 
 class PortProcess:
