@@ -14,8 +14,9 @@ typealias Responder = @Sendable (HTTPRequest, any EventLoop) -> EventLoopFuture<
 /// `read` event is held back, so the socket is not read again until answers drain the queue. HEAD is
 /// run as a GET and answered without the body (same head, same Content-Length).
 ///
-/// Timeouts: a request head not complete `headerTimeout` after its first byte is answered 408; a
-/// connection owed nothing that sends nothing for `idleTimeout` is closed. The first byte of a head
+/// Timeouts: a request head not complete `headerTimeout` after its first byte is answered 408, and so
+/// is a body not complete `bodyTimeout` after its head; a connection owed nothing that sends nothing
+/// for `idleTimeout` is closed. The first byte of a head
 /// is seen by `ByteWatcher`, in front of the decoder.
 ///
 /// NIO's `HTTPServerPipelineHandler` is not used: it asserts (in debug builds) when a response is
@@ -54,6 +55,8 @@ final class HTTPConnectionHandler: ChannelDuplexHandler, RemovableChannelHandler
     private var lastByte = NIODeadline.now()
     /// When the first byte of a head not yet decoded arrived.
     private var headStarted: NIODeadline?
+    /// When the head of the request being read arrived, until its end does.
+    private var bodyStarted: NIODeadline?
     private var timer: Scheduled<Void>?
     /// The last body sent and its buffer. The mock hands out the same body storage again for a
     /// cached answer (`/config`), so under load the copy into a new buffer is made once, not per request.
@@ -128,6 +131,7 @@ final class HTTPConnectionHandler: ChannelDuplexHandler, RemovableChannelHandler
                 context.writeAndFlush(wrapOutboundOut(.head(head)), promise: nil)
             }
             incoming = Incoming(head: head)
+            bodyStarted = .now()
         case .body(var buffer):
             guard var current = incoming else { return }
             if current.body.count + buffer.readableBytes > limits.bodyBytes {
@@ -140,6 +144,7 @@ final class HTTPConnectionHandler: ChannelDuplexHandler, RemovableChannelHandler
         case .end:
             guard let current = incoming else { return }
             incoming = nil
+            bodyStarted = nil
             let isHead = current.head.method == .HEAD
             let request = HTTPRequest(
                 method: isHead ? "GET" : current.head.method.rawValue, url: requestURL(current.head.uri),
@@ -181,15 +186,17 @@ final class HTTPConnectionHandler: ChannelDuplexHandler, RemovableChannelHandler
 
     // MARK: - Timeouts
 
-    /// One timer per connection, firing at least every `headerTimeout`: a head that starts between
-    /// two checks is caught at the next one, which then waits for that head's own deadline. So a busy
+    /// One timer per connection, firing at least every `headerTimeout` (or `bodyTimeout`, if shorter):
+    /// a head or body that starts between two checks is caught at the next one, which then waits for
+    /// its own deadline. So a busy
     /// connection costs no timer work per request, and a 408 comes on time.
     private func scheduleCheck(context: ChannelHandlerContext) {
         guard active else { return }
         let now = NIODeadline.now()
-        var next = now + TimeAmount(limits.headerTimeout)
+        var next = now + TimeAmount(min(limits.headerTimeout, limits.bodyTimeout))
         if !answering, queue.isEmpty { next = min(next, lastByte + TimeAmount(limits.idleTimeout)) }
         if let headStarted { next = headStarted + TimeAmount(limits.headerTimeout) }
+        if let bodyStarted { next = min(next, bodyStarted + TimeAmount(limits.bodyTimeout)) }
         timer = context.eventLoop.assumeIsolated().scheduleTask(deadline: max(next, now + .milliseconds(1))) {
             self.check(context: context)
         }
@@ -202,6 +209,11 @@ final class HTTPConnectionHandler: ChannelDuplexHandler, RemovableChannelHandler
         if let started = headStarted, now - started >= TimeAmount(limits.headerTimeout) {
             headStarted = nil
             refuse(408, "request head not complete within \(ServerLimits.text(limits.headerTimeout)) (limit: header-timeout)", context: context)
+            return
+        }
+        if let started = bodyStarted, now - started >= TimeAmount(limits.bodyTimeout) {
+            bodyStarted = nil
+            refuse(408, "request body not complete within \(ServerLimits.text(limits.bodyTimeout)) (limit: body-timeout)", context: context)
             return
         }
         if !answering, queue.isEmpty, now - lastByte >= TimeAmount(limits.idleTimeout) {
@@ -217,6 +229,7 @@ final class HTTPConnectionHandler: ChannelDuplexHandler, RemovableChannelHandler
     private func refuse(_ status: Int, _ message: String, context: ChannelHandlerContext) {
         refused = true
         incoming = nil
+        bodyStarted = nil
         let reason = HTTPResponseStatus(statusCode: status).reasonPhrase
         let response = HTTPResponse(status: status, contentType: "text/plain; charset=utf-8",
                                     text: "\(status) \(reason): \(message)\n")

@@ -27,6 +27,9 @@ public struct ServerLimits: Hashable, Sendable {
     public var idleTimeout: Duration
     /// A request head not complete this long after its first byte: 408 and close (limit `header-timeout`).
     public var headerTimeout: Duration
+    /// A request body not complete this long after its head: 408 and close (limit `body-timeout`).
+    /// Without it a body trickled a byte a minute would keep a connection busy, never idle, for ever.
+    public var bodyTimeout: Duration
     /// After a refusal the server shuts its side and reads what the client still sends, so the
     /// client sees the answer rather than a reset; the connection is closed after this long at most
     /// (limit `linger-timeout`).
@@ -35,7 +38,7 @@ public struct ServerLimits: Hashable, Sendable {
     public init(headBytes: Int = 16 * 1024, bodyBytes: Int = 1024 * 1024, queuedRequests: Int = 16,
                 connections: Int = 1024, descriptorMargin: Int = 64,
                 idleTimeout: Duration = .seconds(60), headerTimeout: Duration = .seconds(10),
-                lingerTimeout: Duration = .seconds(2)) {
+                bodyTimeout: Duration = .seconds(30), lingerTimeout: Duration = .seconds(2)) {
         self.headBytes = headBytes
         self.bodyBytes = bodyBytes
         self.queuedRequests = queuedRequests
@@ -43,6 +46,7 @@ public struct ServerLimits: Hashable, Sendable {
         self.descriptorMargin = descriptorMargin
         self.idleTimeout = idleTimeout
         self.headerTimeout = headerTimeout
+        self.bodyTimeout = bodyTimeout
         self.lingerTimeout = lingerTimeout
     }
 

@@ -49,6 +49,24 @@ import Darwin
         }
     }
 
+    /// A body trickled more slowly than `body-timeout` allows: 408 naming the limit, and the server
+    /// keeps serving. (Such a connection is never idle, so the idle timeout alone would not end it.)
+    @Test func aBodyNotCompleteInTimeIsRefused() async throws {
+        let limits = ServerLimits(idleTimeout: .seconds(5), headerTimeout: .seconds(5), bodyTimeout: .milliseconds(300))
+        try await withServer(limits: limits) { server in
+            let slow = try RawSocket(port: try server.port(.sp("main")))
+            try slow.send(Array("POST /sessionDevice HTTP/1.1\r\nHost: x\r\nContent-Type: application/x-www-form-urlencoded\r\nContent-Length: 100\r\n\r\na".utf8))
+            for _ in 0..<3 {
+                try await Task.sleep(for: .milliseconds(150))
+                try? slow.send(Array("b".utf8))
+            }
+            let answer = try slow.readAnswer()
+            #expect(answer.hasPrefix("HTTP/1.1 408"), "\(answer)")
+            #expect(answer.contains("(limit: body-timeout)"))
+            #expect(try get(try CurlTransport(), try server.url(.sp("main")) + "/config/REQ1").status == 200)
+        }
+    }
+
     @Test func aConnectionOwedAnAnswerIsNeitherTakenNorIdle() async throws {
         try await withServer([.sp("main"): HostConditions(latency: Millis(1_300))], limits: ConnectionLimitTests.limits) { server in
             let port = try server.port(.sp("main"))
