@@ -39,11 +39,6 @@ struct ExpiringStore<Key: Hashable & Sendable, Value: Sendable>: Sendable {
         return slot.value
     }
 
-    /// Every live entry; for filters whose cost is already linear (logout of every session of a user).
-    func values(at now: Instant) -> [Value] {
-        slots.values.compactMap { now < $0.expires ? $0.value : nil }
-    }
-
     /// Stores `value` until `expires`, as the newest entry; the oldest goes if the store is full.
     mutating func set(_ key: Key, _ value: Value, until expires: Instant) {
         slots[key] = Slot(value: value, expires: expires, stamp: nextStamp)
@@ -55,6 +50,7 @@ struct ExpiringStore<Key: Hashable & Sendable, Value: Sendable>: Sendable {
 
     mutating func remove(_ key: Key) { slots[key] = nil }
 
+    /// Order-free: which entries go depends only on the predicate, never on the dictionary's order.
     mutating func removeAll(where shouldRemove: (Key, Value) -> Bool) {
         slots = slots.filter { !shouldRemove($0.key, $0.value.value) }
     }
