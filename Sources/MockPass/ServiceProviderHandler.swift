@@ -51,8 +51,10 @@ extension MockPass {
         completePassiveAuthentication; \
         web family: session, authorize, shortAuthorize, preauthorize, getMetadata, usermetadata, logout; \
         SAML: sp/saml/SAMLAssertionConsumer, sp/saml/LogoutServiceHTTPRedirectResponse; \
-        REST API v1: api/v1/authenticate, api/v1/checkauthn/{code}, api/v1/tokens/authn, api/v1/logout, \
-        authenticate/freepreview; regcode: reggie/v1/{requestor}/regcode. See docs/WIRE.md.
+        authenticate/freepreview; at its origin's root: o/client/register, o/client/token, indiv/devices, \
+        reggie/v1/{requestor}/regcode, and the REST API v1 (api/v1/config, authenticate, checkauthn, \
+        tokens/authn, authorize, tokens/authz, tokens/media, mediatoken, preauthorize, logout, \
+        tokens/usermetadata, authenticate/freepreview). See docs/WIRE.md.
         """
 
     /// The configuration XML. The requestor's name is its id and `device`/`clientType`/`os` are left
