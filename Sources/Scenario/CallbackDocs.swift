@@ -97,6 +97,13 @@ public enum CallbackDocs {
         for p in participants {
             out += p.id == p.label ? "    participant \(p.id)\n" : "    participant \(p.id) as \(p.label)\n"
         }
+        // A passing run hands each app's callbacks to its `<` lines in order, so the k-th callback of
+        // an app is its k-th `<` line: those written `at T` show their time on the arrow.
+        var pins: [String: [Millis?]] = [:]
+        for step in e.file.steps {
+            if case .expect(let app, _, let at) = step.value { pins[app ?? apps[0], default: []].append(at) }
+        }
+        var taken: [String: Int] = [:]
         var last = e.result.trace.first?.time
         for event in e.result.trace {
             if let previous = last, (event.time - previous).value >= 1000 {
@@ -107,7 +114,11 @@ public enum CallbackDocs {
             case .call(let app, let call):
                 out += "    \(appID(app))->>\(engineID(app)): \(message(call.description))\n"
             case .callback(let app, let callback):
-                out += "    \(engineID(app))-->>\(appID(app)): \(message(callback.description))\n"
+                let k = taken[app, default: 0]
+                taken[app] = k + 1
+                let pin = pins[app].flatMap { k < $0.count ? $0[k] : nil }
+                out += "    \(engineID(app))-->>\(appID(app)): \(message(callback.description))"
+                    + (pin.map { " at \($0)" } ?? "") + "\n"
             case .request(let from, let method, let url, let host):
                 let target = hostParticipant(host).id
                 out += "    \(party(from))->>\(target): \(message(method + " " + shortURL(url, withHost: host == nil)))\n"

@@ -152,7 +152,7 @@ struct PatternWriter {
             }
         }
         switch step {
-        case .call(_, let call), .expect(_, let call): call.arguments.forEach { visit($0.value) }
+        case .call(_, let call), .expect(_, let call, _): call.arguments.forEach { visit($0.value) }
         case .browserAt(let pattern): visit(pattern)
         default: break
         }

@@ -68,11 +68,15 @@ extension RunState {
     /// A `<` line took `callback`: keep the line when its pattern matches (and the recording is not
     /// fresh), else write the callback there. Matching first also binds the file's own `$names`, so a
     /// later `> handleExternalURL($url)` still has its value.
-    mutating func write(_ callback: Callback, at step: Located<Step>, app name: String?, pattern: CallSyntax) {
+    /// A line's `at T` is kept as written (a pinned time is behaviour, not output); only a fresh
+    /// recording writes the time the callback came (SCENARIO-FORMAT.md, Semantics).
+    mutating func write(_ callback: Callback, at step: Located<Step>, app name: String?, pattern: CallSyntax,
+                        pinned: Millis?, delivered: Millis) {
         guard var session = recording else { return }
         let matched = Matcher.match(pattern, callback, bindings: &bindings)
         if !matched || session.fresh {
-            let text = RunState.prefix(name, "<") + session.writer.text(for: callback, bindings: bindings)
+            var text = RunState.prefix(name, "<") + session.writer.text(for: callback, bindings: bindings)
+            if let pinned { text += " at \(session.fresh ? delivered : pinned)" }
             if text != step.text { session.replace(step: stepIndex, with: text) }
         }
         recording = session

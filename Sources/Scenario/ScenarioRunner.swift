@@ -229,12 +229,12 @@ struct RunState {
             record(step)
             simulator.call(call, app: i)
 
-        case .expect(let name, let pattern):
+        case .expect(let name, let pattern, let pinned):
             let i = try app(name, loc)
             if !simulator.hasCallback(app: i) {
                 simulator.run { simulator.hasCallback(app: i) }
             }
-            guard let callback = simulator.popCallback(app: i) else {
+            guard let (callback, instant) = simulator.popTimedCallback(app: i) else {
                 // Recording: a `<` line that found nothing is removed.
                 if recording != nil {
                     recording?.remove(step: stepIndex)
@@ -243,16 +243,24 @@ struct RunState {
                 record(step, RunState.prefix(name, "<") + "(nothing: engine idle)")
                 throw StepError(message: "engine idle, expected \(pattern)", location: loc)
             }
-            let line = RunState.prefix(name, "<") + callback.description
+            // Counted from the scenario's start, which is the clock's start in every runtime.
+            let delivered = instant - .simulationStart
+            // With `at`, the transcript shows when it came, so a wrong time shows in the side-by-side diff.
+            let line = RunState.prefix(name, "<") + callback.description + (pinned == nil ? "" : " at \(delivered)")
             if recording != nil {
                 recording?.took(app: i, at: stepIndex)
-                write(callback, at: step, app: name, pattern: pattern)
+                write(callback, at: step, app: name, pattern: pattern, pinned: pinned, delivered: delivered)
                 record(step, line)
                 break
             }
             guard Matcher.match(pattern, callback, bindings: &bindings) else {
                 record(step, line)
                 throw StepError(message: "expected \(pattern), got \(callback)", location: loc)
+            }
+            if let pinned, pinned != delivered {
+                record(step, line)
+                throw StepError(message: "\(callback.description) was delivered at \(delivered), the line pins it at \(pinned)"
+                                + " (`passim record --fresh` rewrites a pinned time)", location: loc)
             }
             // The actual transcript shows the delivered values, so two runs compare byte for byte.
             record(step, line)

@@ -7,7 +7,16 @@ extension FileParser {
         let isCall = c.current == ">"
         c.advance()
         let call = try callSyntax(&c, isCall: isCall)
-        return .step(isCall ? .call(app: app, call) : .expect(app: app, call))
+        if isCall {
+            if let at = c.peekWord(), at.text == "at" {
+                throw c.diagnostic("'at' pins when a callback comes ('< CALLBACK at T'); a call happens when its step runs", at: at.start)
+            }
+            return .step(.call(app: app, call))
+        }
+        // `at T` pins when the callback comes (SCENARIO-FORMAT.md, Steps).
+        var at: Millis?
+        if c.keyword("at") { at = try c.duration() }
+        return .step(.expect(app: app, call, at: at))
     }
 
     /// `name(args)`; a call's arguments are values (and bound `$names`), a callback's are patterns.

@@ -4,8 +4,9 @@ import PassModel
 public enum Step: Hashable, Sendable {
     /// `> CALL` / `NAME> CALL`. `app` is nil without a prefix; `app>` names the first app explicitly.
     case call(app: String?, CallSyntax)
-    /// `< CALLBACK` / `NAME< CALLBACK`: the arguments are patterns.
-    case expect(app: String?, CallSyntax)
+    /// `< CALLBACK` / `NAME< CALLBACK`: the arguments are patterns. `at`: `< CALLBACK at T`, the
+    /// simulated time since the scenario's start at which it must be delivered.
+    case expect(app: String?, CallSyntax, at: Millis? = nil)
     case userLogin(user: String, password: String)
     case userBack
     case userPick(mvpd: String, asUser: String?)

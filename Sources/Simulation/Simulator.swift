@@ -60,7 +60,8 @@ public final class Simulator {
         var name: String
         var engine: any AppEngine
         var cookies = CookieJar()
-        var callbacks: [Callback] = []
+        /// Delivered and not yet taken, each with the instant it was delivered (`< … at T`).
+        var callbacks: [(callback: Callback, at: Instant)] = []
         /// nil for a port: the invariants are read off passim's engine state.
         var monitor: InvariantMonitor?
     }
@@ -122,11 +123,16 @@ public final class Simulator {
     public func hasCallback(app: Int = 0) -> Bool { !apps[app].callbacks.isEmpty }
 
     public func popCallback(app: Int = 0) -> Callback? {
+        popTimedCallback(app: app)?.callback
+    }
+
+    /// The next callback and the instant the engine delivered it.
+    public func popTimedCallback(app: Int = 0) -> (callback: Callback, at: Instant)? {
         apps[app].callbacks.isEmpty ? nil : apps[app].callbacks.removeFirst()
     }
 
     /// Callbacks delivered and not yet taken, per app (what is left at the end fails a scenario).
-    public func pendingCallbacks(app: Int) -> [Callback] { apps[app].callbacks }
+    public func pendingCallbacks(app: Int) -> [Callback] { apps[app].callbacks.map(\.callback) }
 
     /// passim's engine of that app (nil when the app runs a port).
     public func engine(app: Int = 0) -> Engine? { apps[app].engine.inspectable }
@@ -286,7 +292,7 @@ public final class Simulator {
         for action in actions {
             switch action {
             case .deliver(let callback):
-                apps[app].callbacks.append(callback)
+                apps[app].callbacks.append((callback, now))
                 trace.append(TraceEvent(time: now, kind: .callback(app: apps[app].name, callback)))
                 if let engine = apps[app].engine.inspectable { apps[app].monitor?.delivered(callback, engine: engine, at: now) }
                 if case .status(StatusCode.registrationCode, let code?) = callback { lastRegistrationCode = code }

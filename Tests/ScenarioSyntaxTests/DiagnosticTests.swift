@@ -54,6 +54,21 @@ import Testing
             clock +1.5s
                    ^
             """)
+        expectDiagnostic(preamble + "\n< setRequestorComplete(1) at soon", """
+            t.scenario:6:30: invalid duration 'soon' (expected e.g. 250ms, 30s, 5m, 2h or 1d)
+            < setRequestorComplete(1) at soon
+                                         ^
+            """)
+        expectDiagnostic(preamble + "\n< setRequestorComplete(1) at", """
+            t.scenario:6:29: expected a duration (e.g. 250ms, 30s, 5m, 2h or 1d)
+            < setRequestorComplete(1) at
+                                        ^
+            """)
+        expectDiagnostic(preamble + "\n> setRequestor(\"R\") at 3s", """
+            t.scenario:6:21: 'at' pins when a callback comes ('< CALLBACK at T'); a call happens when its step runs
+            > setRequestor("R") at 3s
+                                ^
+            """)
         expectDiagnostic(preamble + "\nclock 5s", """
             t.scenario:6:7: expected '+' and a duration (e.g. clock +30s)
             clock 5s

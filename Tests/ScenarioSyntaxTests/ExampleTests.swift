@@ -76,7 +76,7 @@ let formatExample = """
         let file = try parse(formatExample)
         for step in file.steps {
             guard case .call(_, let c) = step.value else {
-                if case .expect(_, let c) = step.value { #expect("< " + c.description == step.text) }
+                if case .expect(_, let c, _) = step.value { #expect("< " + c.description == step.text) }
                 continue
             }
             #expect("> " + c.description == step.text)

@@ -181,6 +181,12 @@ import Testing
         ("< status(N005)", .expect(app: nil, CallSyntax(
             name: "status", arguments: [ArgumentSyntax(value: .constant(symbol: "N005", value: .string("N005")), location: loc(6, 10))],
             location: loc(6, 3)))),
+        ("< setRequestorComplete(0) at 30s", .expect(app: nil, CallSyntax(
+            name: "setRequestorComplete", arguments: [ArgumentSyntax(value: .int(0), location: loc(6, 24))],
+            location: loc(6, 3)), at: .seconds(30))),
+        ("app< setRequestorComplete(_) at 0ms", .expect(app: "app", CallSyntax(
+            name: "setRequestorComplete", arguments: [ArgumentSyntax(value: .wildcard, location: loc(6, 27))],
+            location: loc(6, 6)), at: Millis(0))),
     ]
 
     @Test(arguments: cases) func step(_ line: String, _ expected: Step) throws {

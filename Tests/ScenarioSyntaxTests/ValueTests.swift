@@ -5,7 +5,7 @@ import Testing
 /// The value of the single argument of `< status(VALUE)`.
 func expectationValue(_ text: String) throws -> ValueSyntax? {
     let file = try parse("scenario \"t\"\n< status(\(text))")
-    guard case .expect(_, let call) = file.steps.first?.value else { return nil }
+    guard case .expect(_, let call, _) = file.steps.first?.value else { return nil }
     #expect(call.arguments.count == 1)
     return call.arguments.first?.value
 }

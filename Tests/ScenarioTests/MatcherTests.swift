@@ -6,7 +6,7 @@ import Testing
 @Suite struct MatcherTests {
     func pattern(_ text: String) throws -> CallSyntax {
         let file = try ScenarioParser.parse("scenario \"m\"\n< \(text)\n", path: "m.scenario")
-        guard case .expect(_, let call) = file.steps[0].value else { throw Failure() }
+        guard case .expect(_, let call, _) = file.steps[0].value else { throw Failure() }
         return call
     }
     struct Failure: Error {}

@@ -182,6 +182,49 @@ import Testing
         }
     }
 
+    // MARK: Pinned times (`< … at T`)
+
+    static let silentWorld = """
+        scenario "t"
+        sp main "https://sp.test" silent
+        requestor REQ1
+
+        """
+
+    func recordSilent(_ body: String, fresh: Bool = false) throws -> Recorder.Recording {
+        try Recorder(fresh: fresh).record(text: Self.silentWorld + body, path: "t.scenario")
+    }
+
+    @Test func aRightPinnedTimeIsKept() throws {
+        let body = "> setRequestor(\"REQ1\")\n< setRequestorComplete(_) at 30s   # the timeout\n"
+        let r = try recordSilent(body)
+        #expect(!r.changed)
+        #expect(r.text == Self.silentWorld + body)
+    }
+
+    @Test func aWrongPinnedTimeIsRewrittenOnlyWhenFresh() throws {
+        let body = "> setRequestor(\"REQ1\")\n< setRequestorComplete(0) at 1m\n"
+        do {
+            _ = try recordSilent(body)
+            Issue.record("a wrong pinned time was recorded without --fresh")
+        } catch {
+            #expect("\(error)".contains("was delivered at 30s, the line pins it at 1m"))
+        }
+        let r = try recordSilent(body, fresh: true)
+        #expect(String(r.text.dropFirst(Self.silentWorld.count)) == "> setRequestor(\"REQ1\")\n< setRequestorComplete(0) at 30s\n")
+    }
+
+    @Test func aRewrittenCallbackKeepsItsPin() throws {
+        // The callback is wrong, its time right: the line is rewritten with the pin as written.
+        let r = try recordSilent("> setRequestor(\"REQ1\")\n< setRequestorComplete(1) at 30000ms\n")
+        #expect(String(r.text.dropFirst(Self.silentWorld.count)) == "> setRequestor(\"REQ1\")\n< setRequestorComplete(0) at 30s\n")
+    }
+
+    @Test func newLinesAreNotPinned() throws {
+        let r = try recordSilent("> setRequestor(\"REQ1\")\n")
+        #expect(String(r.text.dropFirst(Self.silentWorld.count)) == "> setRequestor(\"REQ1\")\n< setRequestorComplete(0)\n")
+    }
+
     // MARK: Volatile values
 
     func writer(_ fileBody: String = "") throws -> PatternWriter {
@@ -210,7 +253,7 @@ import Testing
         #expect(w.text(for: .navigateToUrl("adobepass://ios.app", useSVC: nil), bindings: b) == #"navigateToUrl("adobepass://ios.app")"#)
         // The regex is valid scenario syntax and matches the URL it came from.
         let line = try ScenarioParser.parse(Self.world + "< " + w.text(for: .navigateToUrl("https://sp.test/p(1)?q", useSVC: nil), bindings: b) + "\n", path: "t")
-        guard case .expect(_, let pattern) = line.steps[0].value else { throw Failure() }
+        guard case .expect(_, let pattern, _) = line.steps[0].value else { throw Failure() }
         var bindings = Bindings()
         #expect(Matcher.match(pattern, .navigateToUrl("https://sp.test/p(1)?other", useSVC: nil), bindings: &bindings))
     }
@@ -264,6 +307,21 @@ import Testing
             .filter { !expectLines.contains($0.offset + 1) }.map(\.element).joined(separator: "\n")
     }
 
+    /// The file with its `< … at T` pins removed: a recording writes no pin of its own, so the
+    /// transcripts compare without them.
+    static func unpinned(_ text: String, _ file: ScenarioFile) -> String {
+        var lines = text.split(separator: "\n", omittingEmptySubsequences: false).map(String.init)
+        for step in file.steps {
+            guard case .expect(_, _, .some) = step.value else { continue }
+            let i = step.location.line - 1
+            let pin = " at \(step.text.split(separator: " ").last ?? "")"
+            if step.text.hasSuffix(pin) {
+                lines[i] = lines[i].replacingOccurrences(of: step.text, with: String(step.text.dropLast(pin.count)))
+            }
+        }
+        return lines.joined(separator: "\n")
+    }
+
     /// Which steps are `<` lines, in order: equal skeletons mean time runs at the same places.
     static func skeleton(_ file: ScenarioFile) -> [Bool] {
         file.steps.map { if case .expect = $0.value { return true } else { return false } }
@@ -277,7 +335,8 @@ import Testing
         var sameTiming = 0
         for path in paths {
             let text = try String(contentsOfFile: path, encoding: .utf8)
-            let original = try ScenarioParser.parse(text, path: path)
+            let pinned = try ScenarioParser.parse(text, path: path)
+            let original = try ScenarioParser.parse(Self.unpinned(text, pinned), path: path)
             let originalRun = ScenarioRunner().run(original)
             let recording = try Recorder().record(text: Self.stripped(text, original), path: path)
             #expect(recording.replay.status == .passed, "\(path)\n\(recording.replay.failureReport)")
