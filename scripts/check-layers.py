@@ -1,0 +1,112 @@
+#!/usr/bin/env python3
+"""The layering check of ARCHITECTURE.md ("Modules (Sources/)" and "Never: ..."), run by CI.
+
+Reads every `import X` line of each module under Sources/ and fails when a module imports what the
+architecture does not let it: each module may import what its row lists and, transitively, what
+those may import (each layer imports only layers below it); libxml2 is PassXML's alone and libcurl
+Live's alone, whatever sits above them. A module missing from the table fails too, so a new module
+must be placed in the architecture before it lands.
+
+Usage: scripts/check-layers.py [ROOT]   (ROOT: the package root, default: this script's parent)
+Exit status: 0 clean, 1 a forbidden import (each printed as file:line: message), 2 unusable input.
+"""
+import os
+import re
+import sys
+
+# System modules every layer above PassModel may use (PassModel's row: Foundation).
+SYSTEM = {"Foundation", "FoundationEssentials", "Glibc", "Musl", "Darwin", "Dispatch"}
+# Third-party products, by what the table calls them.
+NIO = {"NIO", "NIOCore", "NIOPosix", "NIOHTTP1", "NIOConcurrencyHelpers", "NIOSSL", "NIOTLS",
+       "NIOExtras", "X509", "SwiftASN1", "_CryptoExtras", "Crypto"}
+CRYPTO = {"Crypto", "_CryptoExtras"}
+
+# ARCHITECTURE.md, "Modules (Sources/)": the direct imports each module may have.
+ALLOWED = {
+    "CLibXML2": set(),
+    "CCurl": set(),
+    "PassModel": SYSTEM,
+    "PassXML": {"PassModel", "CLibXML2"},
+    # Crypto: HMAC-SHA1 for the REST API's signatures and the tvOS signed calls.
+    "Entitlement": {"PassModel", "PassXML"} | CRYPTO,
+    # Crypto: HMAC-SHA1 signatures, RSA for signed SAML (proposed for ARCHITECTURE.md's table).
+    "MockPass": {"PassModel", "PassXML"} | CRYPTO,
+    "Simulation": {"Entitlement", "MockPass"},
+    "Live": {"MockPass", "CCurl"} | NIO,
+    "Port": {"PassModel", "Entitlement", "Simulation"},
+    "Harness": {"Simulation", "Live", "Port"},
+    "ScenarioSyntax": {"PassModel"},
+    # Until the Harness module exists (issue 15) Scenario composes the runtimes itself: the imports
+    # are those Harness will hold, which the closure below allows either way.
+    "Scenario": {"ScenarioSyntax", "Harness"},
+    "Fuzz": {"Scenario", "Harness", "ScenarioSyntax"},
+    "FuzzSupport": SYSTEM,
+    "FuzzScenarioParser": {"FuzzSupport", "ScenarioSyntax"},
+    "FuzzPassXML": {"FuzzSupport", "PassXML"},
+    "FuzzMockRequest": {"FuzzSupport", "MockPass"},
+    "Passim": {"Scenario", "Harness", "Fuzz"},
+    "PassimConformance": {"Passim", "Scenario", "Harness"},
+    "PassimMock": {"Passim", "Live", "Harness"},
+    "passim": {"Passim", "PassimConformance", "PassimMock", "Scenario", "Harness", "Fuzz", "ArgumentParser"},
+}
+# Whatever sits above them: only these modules may import these.
+EXCLUSIVE = {"CLibXML2": {"PassXML"}, "CCurl": {"Live"}}
+
+IMPORT = re.compile(r"^\s*(?:@[A-Za-z_]+(?:\([^)]*\))?\s+)*(?:public\s+|package\s+|internal\s+)?import\s+"
+                    r"(?:(?:struct|class|enum|protocol|func|var|let|typealias)\s+)?([A-Za-z_][A-Za-z_0-9]*)")
+
+
+def closure(module):
+    seen, todo = set(), [module]
+    while todo:
+        for dep in ALLOWED.get(todo.pop(), set()):
+            if dep not in seen:
+                seen.add(dep)
+                todo.append(dep)
+    return seen if module in ("CLibXML2", "CCurl") else seen | SYSTEM
+
+
+def check(root):
+    sources = os.path.join(root, "Sources")
+    if not os.path.isdir(sources):
+        print(f"{sources}: no Sources folder", file=sys.stderr)
+        return 2
+    problems = []
+    for module in sorted(os.listdir(sources)):
+        path = os.path.join(sources, module)
+        if not os.path.isdir(path):
+            continue
+        if module not in ALLOWED:
+            problems.append(f"Sources/{module}: a module ARCHITECTURE.md does not place (add its row first)")
+            continue
+        allowed = closure(module)
+        for folder, _, files in sorted(os.walk(path)):
+            for name in sorted(files):
+                if not name.endswith(".swift"):
+                    continue
+                file = os.path.join(folder, name)
+                with open(file, encoding="utf-8") as f:
+                    for number, line in enumerate(f, 1):
+                        m = IMPORT.match(line)
+                        if not m:
+                            continue
+                        imported = m.group(1)
+                        where = os.path.relpath(file, root)
+                        if imported in EXCLUSIVE and module not in EXCLUSIVE[imported]:
+                            owners = ", ".join(sorted(EXCLUSIVE[imported]))
+                            problems.append(f"{where}:{number}: {module} imports {imported}, which only {owners} may import")
+                        elif imported not in allowed and imported != module:
+                            problems.append(f"{where}:{number}: {module} may not import {imported} "
+                                            f"(ARCHITECTURE.md allows: {', '.join(sorted(ALLOWED[module])) or 'nothing'})")
+    for p in problems:
+        print(p)
+    if problems:
+        print(f"{len(problems)} forbidden import(s)")
+        return 1
+    print("layers: every import is one ARCHITECTURE.md allows")
+    return 0
+
+
+if __name__ == "__main__":
+    root = sys.argv[1] if len(sys.argv) > 1 else os.path.join(os.path.dirname(os.path.abspath(__file__)), "..")
+    sys.exit(check(root))
