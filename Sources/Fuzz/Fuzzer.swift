@@ -16,10 +16,14 @@ public struct Fuzzer: Sendable {
         public var jobs: Int
         public var maxSteps: Int
         public var outDir: String
+        /// The number of the first run (`--seed-range A..B` starts at A): run `i` has the seed
+        /// `runSeed(seed, i)` whatever the range, so shards of one campaign never repeat a run.
+        public var firstRun: Int
 
         public init(seed: UInt64 = 1, runs: Int? = nil, time: Duration? = nil, jobs: Int = 1, maxSteps: Int = 40,
-                    outDir: String = "fuzz-failures") {
+                    outDir: String = "fuzz-failures", firstRun: Int = 0) {
             self.seed = seed
+            self.firstRun = firstRun
             self.runs = runs
             self.time = time
             self.jobs = jobs
@@ -54,6 +58,14 @@ public struct Fuzzer: Sendable {
         guard i > 0 else { return base }
         var r = SeededRandom(seed: base ^ (UInt64(i) &* 0x9E37_79B9_7F4A_7C15))
         return r.next() >> 1
+    }
+
+    /// `--seed-range A..B`: runs A through B, both included.
+    public static func runRange(_ text: String) -> ClosedRange<Int>? {
+        let parts = text.components(separatedBy: "..")
+        guard parts.count == 2, let a = Int(parts[0]), let b = Int(parts[1]), a >= 0, a <= b,
+              b < Int.max / 2 else { return nil }
+        return a...b
     }
 
     /// Explores one run; returns its program, its result and how many steps ran.
@@ -103,9 +115,10 @@ public struct Fuzzer: Sendable {
         CrashReport.install()
         let work: @Sendable (Int) -> Void = { worker in
             while true {
-                let i = results.claim()
-                if i >= total { return }
+                let claimed = results.claim()
+                if claimed >= total { return }
                 if let deadline, ContinuousClock.now >= deadline { return }
+                let i = options.firstRun + claimed
                 let seed = Fuzzer.runSeed(options.seed, i)
                 CrashReport.running(seed, worker: worker)
                 let (program, failure, steps) = Fuzzer.explore(seed: seed, maxSteps: options.maxSteps)

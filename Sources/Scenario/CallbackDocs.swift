@@ -40,6 +40,7 @@ public enum CallbackDocs {
             Page(name: area + ".md", text: areaPage(area, sorted.filter { $0.area == area }))
         }
         pages.append(Page(name: "index.md", text: index(sorted, areas: areas.sorted())))
+        pages.append(SeedElements.page(sorted))
         return pages
     }
 

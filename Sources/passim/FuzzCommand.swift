@@ -21,6 +21,10 @@ struct FuzzCommand: ParsableCommand {
     @Option(help: "How many runs (default 100 unless --time is given).")
     var runs: Int?
 
+    @Option(name: .customLong("seed-range"),
+            help: "Runs A through B of the campaign of --seed (e.g. 0..9999): shards given disjoint ranges never repeat a run.")
+    var seedRange: String?
+
     @Option(help: "Run for this long instead (e.g. 30s, 5m).")
     var time: String?
 
@@ -39,6 +43,12 @@ struct FuzzCommand: ParsableCommand {
     func validate() throws {
         if let runs, runs < 1 { throw ValidationError("--runs takes a number of at least 1") }
         if runs != nil && time != nil { throw ValidationError("give --runs or --time, not both") }
+        if let seedRange {
+            guard Fuzzer.runRange(seedRange) != nil else {
+                throw ValidationError("--seed-range takes two run numbers A..B with 0 <= A <= B, e.g. 0..9999")
+            }
+            if runs != nil || time != nil { throw ValidationError("--seed-range gives the runs; leave out --runs and --time") }
+        }
         if let time, Millis(text: time) == nil { throw ValidationError("--time takes a duration such as 30s or 5m") }
         guard jobs >= 1 else { throw ValidationError("--jobs takes a number of at least 1") }
         guard steps >= 1 else { throw ValidationError("--steps takes a number of at least 1") }
@@ -64,14 +74,17 @@ struct FuzzCommand: ParsableCommand {
             return
         }
         let budget = time.flatMap { Millis(text: $0) }.map { Duration.milliseconds($0.value) }
-        let fuzzer = Fuzzer(options: .init(seed: seed, runs: runs, time: budget, jobs: jobs, maxSteps: steps, outDir: out))
+        let range = seedRange.flatMap(Fuzzer.runRange)
+        let fuzzer = Fuzzer(options: .init(seed: seed, runs: range.map(\.count) ?? runs, time: budget, jobs: jobs,
+                                           maxSteps: steps, outDir: out, firstRun: range?.lowerBound ?? 0))
         let report = fuzzer.run { line in FileHandle.standardError.write(Data((line + "\n").utf8)) }
         for f in report.findings {
             print("FAIL run \(f.run) seed \(f.seed): \(f.failure)")
             print("  shrunk from \(f.steps) to \(f.shrunkSteps) steps: \(f.file ?? "(could not write the file)")")
             print("  replay: passim fuzz --seed \(f.seed) --runs 1")
         }
-        print("\(report.runs) runs, \(report.steps) steps, \(report.findings.count) failing")
+        let ran = range.map { " (runs \($0.lowerBound)..\($0.lowerBound + report.runs - 1) of seed \(seed))" } ?? ""
+        print("\(report.runs) runs\(ran), \(report.steps) steps, \(report.findings.count) failing")
         if !report.findings.isEmpty { throw ExitCode(1) }
     }
 }

@@ -51,6 +51,19 @@ import Testing
         #expect(report.findings.isEmpty, "\(report.findings.map(\.scenario))")
     }
 
+    @Test func seedRangesPartitionACampaign() {
+        func steps(_ first: Int, _ count: Int) -> Int {
+            Fuzzer(options: .init(seed: 9, runs: count, maxSteps: 15, outDir: "/tmp/passim-fuzz-test", firstRun: first)).run().steps
+        }
+        let whole = steps(0, 24)
+        let (a, b) = (steps(0, 12), steps(12, 12))
+        #expect(a != b)  // the shards are different runs...
+        #expect(a + b == whole)  // ...and together exactly the campaign's
+        #expect(Fuzzer.runRange("0..9999") == 0...9999)
+        #expect(Fuzzer.runRange("7..7") == 7...7)
+        for bad in ["9..1", "-1..3", "1...3", "1..", "a..b", "3"] { #expect(Fuzzer.runRange(bad) == nil, "\(bad)") }
+    }
+
     @Test func jobsDoNotChangeTheOutcome() {
         let one = Fuzzer(options: .init(seed: 5, runs: 30, jobs: 1, maxSteps: 20, outDir: "/tmp/passim-fuzz-test")).run()
         let two = Fuzzer(options: .init(seed: 5, runs: 30, jobs: 2, maxSteps: 20, outDir: "/tmp/passim-fuzz-test")).run()

@@ -89,7 +89,7 @@ import Testing
         #expect(a.status == .passed, "\(a.errors)")
         #expect(a.pages == b.pages)
         let names = a.pages.map(\.name)
-        #expect(names.contains("authn.md") && names.contains("tvos.md") && names.last == "index.md")
+        #expect(names.contains("authn.md") && names.contains("tvos.md") && names.suffix(2) == ["index.md", "seed-elements.md"])
         let authn = try #require(a.pages.first { $0.name == "authn.md" }).text
         #expect(authn.contains("## classic login through the SAML IdP\n\nA classic login: dialog, pick"))
         #expect(authn.contains("```mermaid\nsequenceDiagram\n    participant App\n    participant Engine\n    participant Browser as Browser/User\n    participant SP_main as SP main\n    participant IdP_Comcast as IdP Comcast\n"))
@@ -97,7 +97,7 @@ import Testing
         #expect(authn.contains("    Note over Browser: user login \"alice\" \"secret\"\n"))
         #expect(authn.contains("Browser->>IdP_Comcast: POST /"))
         #expect(!authn.contains("?mso_id"), "URLs are method and path")
-        let index = try #require(a.pages.last).text
+        let index = try #require(a.pages.first { $0.name == "index.md" }).text
         #expect(index.contains("## getAuthentication\n"))
         #expect(index.contains("| displayProviderDialog | "))
         #expect(index.contains("[authn/classic-login](authn.md#classic-login)"))
@@ -107,5 +107,49 @@ import Testing
         #expect(CallbackDocs.message("a; b # c") == "a#59; b #35; c")
         #expect(CallbackDocs.shortenStrings(#"setToken("PHNob3J0QXV0aG9yaXphdGlvblRva2Vu", "CNN")"#) == #"setToken("PHNob3J0QXV0…", "CNN")"#)
         #expect(CallbackDocs.shortenStrings(#"navigateToUrl("https://sp.test/a/b?x=1&y=\"2\"")"#) == #"navigateToUrl("https://sp.test/a/b?…")"#)
+    }
+}
+
+/// The seed-element table of `passim doc`.
+@Suite struct SeedElementTests {
+    func file(_ body: String, header: String = "") throws -> ScenarioFile {
+        try ScenarioParser.parse("scenario \"t\"\n\(header)sp main \"https://sp.test\"\nrequestor REQ1\n" + body, path: "Scenarios/x/t.scenario")
+    }
+
+    func matched(_ f: ScenarioFile) -> [String] {
+        SeedElements.elements.filter { $0.matches(f) }.map { $0.element + ($0.variant.isEmpty ? "" : " / " + $0.variant) }
+    }
+
+    @Test func everyPatternCompiles() throws {
+        // A pattern that does not compile matches nothing: a file that shows every element would not show it.
+        let source = try String(contentsOfFile: packageRoot + "/Sources/Scenario/SeedElements.swift", encoding: .utf8)
+        let patterns = source.matches(of: /(?:call|callback)\(#"(.*?)"#\)/).map { String($0.1) }
+        #expect(patterns.count >= 60)
+        for p in patterns { #expect((try? Regex(p)) != nil, "\(p)") }
+    }
+
+    @Test func overloadsAreToldApart() throws {
+        let signedWithSPs = try file("> setRequestor(\"REQ1\", signedRequestorID: \"x\", serviceProviders: [main])\n")
+        // The header's default device is mobile.
+        #expect(matched(signedWithSPs) == ["setRequestor:setSignedRequestorId:serviceProviders:", "device type / mobile"])
+        let tvos = try file("app> setRequestor(\"REQ1\", signedRequestorID: \"x\", secret: \"s\", publicKey: \"p\")\n")
+        #expect(matched(tvos) == ["setRequestor:setSignedRequestorId:secret:publicKey:", "device type / mobile"])
+        let both = try file("> getAuthentication(forceAuthn: false, withData: {a: \"b\"}, filter: [main])\n")
+        #expect(matched(both).contains("getAuthentication:withData:andFilter:"))
+        #expect(!matched(both).contains("getAuthentication:filter:"))
+    }
+
+    @Test func headersAndCallbacksCount() throws {
+        let f = try file("> setRequestor(\"REQ1\")\n< setRequestorComplete(0) at 30s\n", header: "platform tvos\ndevice computer\n")
+        let m = matched(f)
+        #expect(m.contains("setRequestorComplete: / failure"))
+        #expect(m.contains("device type / computer"))
+        #expect(!m.contains("device type / mobile"))
+    }
+
+    @Test func thePageListsGaps() {
+        let page = SeedElements.page([])
+        #expect(page.text.contains("\(SeedElements.elements.count) elements, 0 exercised by at least one scenario"))
+        #expect(page.text.contains("| `api#setReq_tvos` | `setRequestor:setSignedRequestorId:secret:publicKey:` |  | 0 | **none** |"))
     }
 }
