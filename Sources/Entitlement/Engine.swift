@@ -26,6 +26,14 @@ public struct Engine: Sendable {
     var options: [Value.Entry] = []
     var softwareStatement: String?
     var signedRequestorID: String?
+    /// SDK 3.x: the app's registration at each SP origin (scheme and authority), after
+    /// `init(softwareStatement:)`.
+    var origins: [String: OriginRegistration] = [:]
+    /// Requests out with a Bearer token, for the one resend a 401 earns.
+    var bearerRequests: [RequestID: BearerRequest] = [:]
+    /// The deprecated tvOS `setRequestor(…, secret:, publicKey:)`'s key pair.
+    var signer: RequestSigner?
+    var signedRequests = 0
 
     var authorizations: [Int: AuthorizationFlow] = [:]
     var preauthorizations: [Int: PreauthorizationFlow] = [:]
@@ -41,6 +49,8 @@ public struct Engine: Sendable {
         case preauthorize(Int)
         case metadata(Int)
         case logout
+        case clientRegistration(origin: String)
+        case accessToken(origin: String)
     }
     enum TimerPurpose: Hashable, Sendable {
         case configurationDeadline
@@ -75,6 +85,7 @@ public struct Engine: Sendable {
     /// A response (or transport failure) for a request the engine sent.
     public mutating func receive(_ result: HTTPResult, for id: RequestID, at now: Instant) -> [EngineAction] {
         sharingChanges {
+            if let resent = $0.resendAfterRefusedToken(result, for: id, at: now) { return resent }
             guard let purpose = $0.requests.removeValue(forKey: id) else { return [] }  // late: its flow is gone
             return $0.cancelDeadline(of: id) + $0.route(purpose, id, result, at: now)
         }
@@ -122,6 +133,7 @@ public struct Engine: Sendable {
             return configurationSettled(settled, at: now)
         case .requestDeadline(let request):
             // The request counts as unanswered; a late response finds no purpose and is dropped.
+            bearerRequests[request] = nil
             guard let purpose = requests.removeValue(forKey: request) else { return [] }
             return route(purpose, request, .timeout, at: now)
         case .codePoll(let loginID):
@@ -172,6 +184,10 @@ public struct Engine: Sendable {
         switch call {
         case .initialize(let statement):
             // The scenario's app already holds an engine; `init` only records its software statement.
+            // Clients registered with another statement are forgotten; registrations under way finish.
+            if statement != softwareStatement {
+                origins = origins.filter { if case .registered = $0.value { return false } else { return true } }
+            }
             softwareStatement = statement
             return []
         case .setOptions(let entries):
@@ -180,8 +196,12 @@ public struct Engine: Sendable {
                 options.append(entry)
             }
             return []
-        case .setRequestor(let requestorID, let sps, let signed, _, _):
+        case .setRequestor(let requestorID, let sps, let signed, let secret, let publicKey):
             signedRequestorID = signed
+            if secret != nil || publicKey != nil {
+                // Only the latest call of this variant counts (BEHAVIOR.md); the plain one keeps it.
+                signer = secret.flatMap { s in publicKey.map { RequestSigner(secret: s, publicKey: $0) } }
+            }
             return setRequestor(requestorID, serviceProviders: sps, at: now)
         case .checkAuthentication:
             return checkAuthentication(at: now)
@@ -208,7 +228,7 @@ public struct Engine: Sendable {
         }
     }
 
-    private mutating func route(_ purpose: RequestPurpose, _ id: RequestID, _ result: HTTPResult, at now: Instant) -> [EngineAction] {
+    mutating func route(_ purpose: RequestPurpose, _ id: RequestID, _ result: HTTPResult, at now: Instant) -> [EngineAction] {
         switch purpose {
         case .configuration: return configurationArrived(id, result, at: now)
         case .sessionDevice(let loginID): return authnTokenArrived(result, loginID: loginID, at: now)
@@ -219,6 +239,8 @@ public struct Engine: Sendable {
         case .preauthorize(let flow): return preauthorizationArrived(flow, result, at: now)
         case .metadata(let flow): return deviceIDArrived(flow, result)
         case .logout: return logoutAnswered()
+        case .clientRegistration(let origin): return clientRegistered(origin, id, result, at: now)
+        case .accessToken(let origin): return accessTokenArrived(origin, id, result, at: now)
         }
     }
 
@@ -232,20 +254,39 @@ public struct Engine: Sendable {
         startup.configuration?.mvpd(id)?.spURL ?? store.selectedMVPD?.spURL ?? defaultSP
     }
 
-    /// Sends a request with the app's options (BEHAVIOR.md: every request carries them) and a deadline.
-    mutating func send(_ request: HTTPRequest, for purpose: RequestPurpose, at now: Instant, deadline: Bool = true) -> (RequestID, [EngineAction]) {
-        nextRequest += 1
-        let id = RequestID(nextRequest)
-        requests[id] = purpose
-        var r = request
-        for option in options where option.key != "handleSVC" {
-            r.headers.add(option.key, option.value.stringValue ?? option.value.jsonText)
-        }
-        var actions: [EngineAction] = [.send(id, r)]
+    /// Sends a request with the app's options (BEHAVIOR.md: every request carries them) and a
+    /// deadline; after `init(softwareStatement:)`, once its origin has an access token (`transmit`).
+    /// `signed`: a call of the tvOS registration-code flow.
+    mutating func send(_ request: HTTPRequest, for purpose: RequestPurpose, at now: Instant, deadline: Bool = true,
+                       signed: Bool = false) -> (RequestID, [EngineAction]) {
+        let id = newRequest(for: purpose)
+        var actions = transmit(HeldRequest(id: id, request: withOptions(request), signed: signed, retried: false,
+                                           deadline: deadline), at: now)
         if deadline {
             actions.append(startTimer(.requestDeadline(id), at: now + configuration.requestTimeout).1)
         }
         return (id, actions)
+    }
+
+    mutating func newRequest(for purpose: RequestPurpose) -> RequestID {
+        nextRequest += 1
+        let id = RequestID(nextRequest)
+        requests[id] = purpose
+        return id
+    }
+
+    func withOptions(_ request: HTTPRequest) -> HTTPRequest {
+        var r = request
+        for option in options where option.key != "handleSVC" {
+            r.headers.add(option.key, option.value.stringValue ?? option.value.jsonText)
+        }
+        return r
+    }
+
+    /// Sends at once, outside registration: the registration's own requests.
+    mutating func sendUnheld(_ request: HTTPRequest, for purpose: RequestPurpose, at now: Instant) -> (RequestID, [EngineAction]) {
+        let id = newRequest(for: purpose)
+        return (id, [.send(id, withOptions(request)), startTimer(.requestDeadline(id), at: now + configuration.requestTimeout).1])
     }
 
     mutating func startTimer(_ purpose: TimerPurpose, at instant: Instant) -> (TimerID, EngineAction) {
