@@ -55,11 +55,11 @@ extension Engine {
             r.headers.add("Authorization", "Bearer " + token)
         }
         if let token, let origin {
-            // Entries of requests whose flows have gone (no answer will come) are dropped here.
-            bearerRequests = bearerRequests.filter { requests[$0.key] != nil }
-            bearerRequests[held.id] = BearerRequest(held: held, origin: origin, token: token)
+            // Entries of requests whose flows have gone (no answer may ever come) are dropped here.
+            bearerRequests = bearerRequests.filter { requests[$0.value.held.id] != nil }
+            bearerRequests[held.wireID] = BearerRequest(held: held, origin: origin, token: token)
         }
-        return .send(held.id, r)
+        return .send(held.wireID, r)
     }
 
     mutating func requestToken(_ client: RegisteredClient, at origin: String, renewal: Bool, waiting: [HeldRequest],
@@ -123,19 +123,21 @@ extension Engine {
     }
 
     /// A request sent with a Bearer token and answered 401 gets a new token (a token request only)
-    /// and goes once more, under a new id and deadline; nil when the answer is the flow's to read.
-    mutating func resendAfterRefusedToken(_ result: HTTPResult, for id: RequestID, at now: Instant) -> [EngineAction]? {
-        guard let sent = bearerRequests.removeValue(forKey: id) else { return nil }
-        guard case .response(let r) = result, r.status == 401, !sent.held.retried,
-              let purpose = requests.removeValue(forKey: id) else { return nil }
-        var actions = cancelDeadline(of: id)
+    /// and goes once more, with a new wire id and deadline; nil when the answer is the flow's to read.
+    mutating func resendAfterRefusedToken(_ result: HTTPResult, for wireID: RequestID, at now: Instant) -> [EngineAction]? {
+        guard let sent = bearerRequests.removeValue(forKey: wireID) else { return nil }
+        guard case .response(let r) = result, r.status == 401, !sent.held.retried, requests[sent.held.id] != nil else { return nil }
+        var actions = cancelDeadline(of: sent.held.id)
         var held = sent.held
-        held.id = newRequest(for: purpose)
+        nextRequest += 1
+        held.wireID = RequestID(nextRequest)
         held.retried = true
+        resentAs = resentAs.filter { requests[$0.value] != nil }
+        resentAs[held.wireID] = held.id
         if case .registered(let client, let grant)? = origins[sent.origin], grant.token == sent.token {
             actions += requestToken(client, at: sent.origin, renewal: true, waiting: [held], at: now)
         } else {
-            // Another request already renewed it (or renewal is under way): wait for or use that.
+            // Another request already renewed it (or a renewal is under way): wait for or use that.
             actions += transmit(held, at: now)
         }
         if held.deadline {

@@ -29,8 +29,10 @@ public struct Engine: Sendable {
     /// SDK 3.x: the app's registration at each SP origin (scheme and authority), after
     /// `init(softwareStatement:)`.
     var origins: [String: OriginRegistration] = [:]
-    /// Requests out with a Bearer token, for the one resend a 401 earns.
+    /// Requests out with a Bearer token, by wire id, for the one resend a 401 earns.
     var bearerRequests: [RequestID: BearerRequest] = [:]
+    /// Wire ids of resent requests, and the ids their flows know them by.
+    var resentAs: [RequestID: RequestID] = [:]
     /// The deprecated tvOS `setRequestor(…, secret:, publicKey:)`'s key pair.
     var signer: RequestSigner?
     var signedRequests = 0
@@ -59,7 +61,7 @@ public struct Engine: Sendable {
     }
     var requests: [RequestID: RequestPurpose] = [:]
     var timers: [TimerID: TimerPurpose] = [:]
-    private var nextRequest = 0
+    var nextRequest = 0
     private var nextTimer = 0
     var nextFlow = 0
 
@@ -83,9 +85,10 @@ public struct Engine: Sendable {
     }
 
     /// A response (or transport failure) for a request the engine sent.
-    public mutating func receive(_ result: HTTPResult, for id: RequestID, at now: Instant) -> [EngineAction] {
+    public mutating func receive(_ result: HTTPResult, for wireID: RequestID, at now: Instant) -> [EngineAction] {
         sharingChanges {
-            if let resent = $0.resendAfterRefusedToken(result, for: id, at: now) { return resent }
+            if let resent = $0.resendAfterRefusedToken(result, for: wireID, at: now) { return resent }
+            let id = $0.resentAs.removeValue(forKey: wireID) ?? wireID
             guard let purpose = $0.requests.removeValue(forKey: id) else { return [] }  // late: its flow is gone
             return $0.cancelDeadline(of: id) + $0.route(purpose, id, result, at: now)
         }
@@ -133,7 +136,6 @@ public struct Engine: Sendable {
             return configurationSettled(settled, at: now)
         case .requestDeadline(let request):
             // The request counts as unanswered; a late response finds no purpose and is dropped.
-            bearerRequests[request] = nil
             guard let purpose = requests.removeValue(forKey: request) else { return [] }
             return route(purpose, request, .timeout, at: now)
         case .codePoll(let loginID):
@@ -260,7 +262,7 @@ public struct Engine: Sendable {
     mutating func send(_ request: HTTPRequest, for purpose: RequestPurpose, at now: Instant, deadline: Bool = true,
                        signed: Bool = false) -> (RequestID, [EngineAction]) {
         let id = newRequest(for: purpose)
-        var actions = transmit(HeldRequest(id: id, request: withOptions(request), signed: signed, retried: false,
+        var actions = transmit(HeldRequest(id: id, wireID: id, request: withOptions(request), signed: signed, retried: false,
                                            deadline: deadline), at: now)
         if deadline {
             actions.append(startTimer(.requestDeadline(id), at: now + configuration.requestTimeout).1)

@@ -20,7 +20,11 @@ struct AccessGrant: Hashable, Sendable {
 /// A request built by a flow, kept as built (without `Authorization`) so it can wait for its
 /// origin's token and be sent once more after a 401.
 struct HeldRequest: Hashable, Sendable {
+    /// The id its flow knows it by, whatever id it goes on the wire with.
     var id: RequestID
+    /// The id it goes on the wire with: `id`, or a fresh one for the resend after a 401 (a runtime,
+    /// and a port's driver, takes each id once).
+    var wireID: RequestID
     var request: HTTPRequest
     /// A call of the tvOS registration-code flow, signed when the app gave a key pair.
     var signed: Bool
