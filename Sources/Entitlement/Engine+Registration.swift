@@ -89,6 +89,11 @@ extension Engine {
         guard case .requestingToken(let t)? = origins[origin], t.request == id else { return [] }
         origins[origin] = nil
         guard case .response(let r) = result, (200..<300).contains(r.status) else {
+            if t.renewal, Engine.isAnswer(result) {
+                // The SP no longer knows the client (the mock forgets one after a day): register
+                // afresh, the waiting requests with it; a refusal of that one is final.
+                return t.waiting.filter { requests[$0.id] != nil }.flatMap { transmit($0, at: now) }
+            }
             return registrationFailed(result, refused: !t.renewal && Engine.isAnswer(result), waiting: t.waiting, at: now)
         }
         guard let json = try? Value(jsonText: r.bodyText), let token = json["access_token"]?.stringValue, !token.isEmpty else {

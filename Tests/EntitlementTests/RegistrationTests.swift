@@ -102,6 +102,24 @@ import Testing
         #expect(h.engine.footprint.requests == 0)
     }
 
+    @Test func aRefusedRenewalRegistersAfresh() throws {
+        var h = try registeredEngine(expiresIn: 60)
+        h.advance(.seconds(60))
+        h.call(HostileAnswerTests.deviceID)
+        h.call(HostileAnswerTests.deviceID)
+        #expect(h.sent.map(\.1.url) == ["https://sp.test/o/client/token"])
+        h.answer(h.sent[0].0, RegistrationTests.json(401, #"{"error":"invalid_client"}"#))
+        // One new registration for both waiting requests, no R400.
+        #expect(h.sent.map(\.1.url).last == "https://sp.test/o/client/register" && h.sent.count == 2)
+        #expect(h.callbacks.isEmpty)
+        h.answer(h.sent[1].0, RegistrationTests.json(201, #"{"client_id":"c-2","client_secret":"s-2"}"#))
+        #expect(h.sent.last?.1.parameter("client_id") == "c-2")
+        h.answer(try #require(h.sent.last).0, RegistrationTests.accessToken("T3"))
+        let resent = h.sent.suffix(2).map(\.1)
+        #expect(resent.map(\.url) == ["https://sp.test/getMetadataDevice", "https://sp.test/getMetadataDevice"])
+        #expect(resent.allSatisfy { $0.headers["Authorization"] == "Bearer T3" })
+    }
+
     @Test func aResentConfigurationStillSettlesTheFetch() throws {
         var h = EngineHarness()
         h.call(.initialize(softwareStatement: "ss-1"))
