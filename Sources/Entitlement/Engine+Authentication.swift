@@ -114,7 +114,7 @@ extension Engine {
         if configuration.platform == .tvos {
             let fields = [("deviceId", configuration.deviceID), ("mvpd", mvpd.id)]
             let url = spURL(forMVPD: mvpd.id) + "/reggie/v1/" + FormCoding.escape(requestorID) + "/regcode"
-            let (id, actions) = send(.form(url, fields), for: .startLogin(loginID: login.id), at: now)
+            let (id, actions) = send(.form(url, fields), for: .startLogin(loginID: login.id), at: now, signed: true)
             authentication = .starting(login, mvpd, id, .registrationCode)
             return actions
         }
@@ -184,6 +184,12 @@ extension Engine {
         guard case .starting(let login, let mvpd, _, let kind) = authentication, login.id == loginID else { return [] }
         guard case .response(let r) = result, (200..<300).contains(r.status) else {
             authentication = .idle
+            if kind == .registrationCode, case .response(let r) = result, r.status == 401 {
+                // Refused for want of a signature or an access token (BEHAVIOR.md; the real SDK is
+                // reported to crash here, KB-REGCODE).
+                return [.deliver(.status(code: StatusCode.registrationCodeFailed, message: nil))]
+                    + authenticationFailure(Constants.genericAuthenticationError)
+            }
             return authenticationFailure(Constants.genericAuthenticationError)
         }
         if kind == .registrationCode {
@@ -210,7 +216,7 @@ extension Engine {
         }
         let url = spURL(forMVPD: mvpd.id) + "/api/v1/checkauthn/" + FormCoding.escape(code.code) + "?"
             + FormCoding.encode([("requestor", requestorID), ("deviceId", configuration.deviceID)])
-        let (id, actions) = send(HTTPRequest(method: "GET", url: url), for: .checkCode(loginID: loginID), at: now)
+        let (id, actions) = send(HTTPRequest(method: "GET", url: url), for: .checkCode(loginID: loginID), at: now, signed: true)
         authentication = .awaitingCode(login, mvpd, code, poll: .asking(id, next: now + Engine.codePollInterval))
         return actions
     }
@@ -218,7 +224,7 @@ extension Engine {
     mutating func codeChecked(_ result: HTTPResult, loginID: Int, at now: Instant) -> [EngineAction] {
         guard case .awaitingCode(let login, let mvpd, let code, .asking(_, let next)) = authentication, login.id == loginID else { return [] }
         if case .response(let r) = result, r.status == 200 {
-            return fetchToken(login, mvpd, .sp, at: now)
+            return fetchToken(login, mvpd, .sp, signed: true, at: now)
         }
         if case .response(let r) = result, r.status == 410 {
             authentication = .idle
@@ -242,10 +248,12 @@ extension Engine {
         return []
     }
 
-    private mutating func fetchToken(_ login: Login, _ mvpd: MVPD, _ source: TokenSource, at now: Instant) -> [EngineAction] {
+    /// `signed`: the token fetch of the registration-code flow.
+    private mutating func fetchToken(_ login: Login, _ mvpd: MVPD, _ source: TokenSource, signed: Bool = false, at now: Instant) -> [EngineAction] {
         var fields = [("_method", "GET"), ("requestor_id", requestorID), ("device_id", configuration.deviceID)]
         if let signedRequestorID { fields.append(("signed_requestor_id", signedRequestorID)) }
-        let (id, actions) = send(.form(spURL(forMVPD: mvpd.id) + "/sessionDevice", fields), for: .sessionDevice(loginID: login.id), at: now)
+        let (id, actions) = send(.form(spURL(forMVPD: mvpd.id) + "/sessionDevice", fields), for: .sessionDevice(loginID: login.id),
+                                 at: now, signed: signed)
         authentication = .fetchingToken(login, mvpd, id, source)
         return actions
     }

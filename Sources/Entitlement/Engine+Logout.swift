@@ -19,7 +19,7 @@ extension Engine {
         if configuration.platform == .tvos {
             // No browser on tvOS: the engine calls the logout endpoint itself.
             let url = sp + "/api/v1/logout?" + FormCoding.encode([("requestor", requestorID), ("deviceId", configuration.deviceID)])
-            let (id, sent) = send(HTTPRequest(method: "DELETE", url: url), for: .logout, at: now)
+            let (id, sent) = send(HTTPRequest(method: "DELETE", url: url), for: .logout, at: now, signed: true)
             logoutState = .requesting(id)
             return actions + sent
         }

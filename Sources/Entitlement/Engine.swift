@@ -26,6 +26,16 @@ public struct Engine: Sendable {
     var options: [Value.Entry] = []
     var softwareStatement: String?
     var signedRequestorID: String?
+    /// SDK 3.x: the app's registration at each SP origin (scheme and authority), after
+    /// `init(softwareStatement:)`.
+    var origins: [String: OriginRegistration] = [:]
+    /// Requests out with a Bearer token, by wire id, for the one resend a 401 earns.
+    var bearerRequests: [RequestID: BearerRequest] = [:]
+    /// Wire ids of resent requests, and the ids their flows know them by.
+    var resentAs: [RequestID: RequestID] = [:]
+    /// The deprecated tvOS `setRequestor(…, secret:, publicKey:)`'s key pair.
+    var signer: RequestSigner?
+    var signedRequests = 0
 
     var authorizations: [Int: AuthorizationFlow] = [:]
     var preauthorizations: [Int: PreauthorizationFlow] = [:]
@@ -41,6 +51,8 @@ public struct Engine: Sendable {
         case preauthorize(Int)
         case metadata(Int)
         case logout
+        case clientRegistration(origin: String)
+        case accessToken(origin: String)
     }
     enum TimerPurpose: Hashable, Sendable {
         case configurationDeadline
@@ -49,7 +61,7 @@ public struct Engine: Sendable {
     }
     var requests: [RequestID: RequestPurpose] = [:]
     var timers: [TimerID: TimerPurpose] = [:]
-    private var nextRequest = 0
+    var nextRequest = 0
     private var nextTimer = 0
     var nextFlow = 0
 
@@ -73,8 +85,10 @@ public struct Engine: Sendable {
     }
 
     /// A response (or transport failure) for a request the engine sent.
-    public mutating func receive(_ result: HTTPResult, for id: RequestID, at now: Instant) -> [EngineAction] {
+    public mutating func receive(_ result: HTTPResult, for wireID: RequestID, at now: Instant) -> [EngineAction] {
         sharingChanges {
+            if let resent = $0.resendAfterRefusedToken(result, for: wireID, at: now) { return resent }
+            let id = $0.resentAs.removeValue(forKey: wireID) ?? wireID
             guard let purpose = $0.requests.removeValue(forKey: id) else { return [] }  // late: its flow is gone
             return $0.cancelDeadline(of: id) + $0.route(purpose, id, result, at: now)
         }
@@ -172,6 +186,10 @@ public struct Engine: Sendable {
         switch call {
         case .initialize(let statement):
             // The scenario's app already holds an engine; `init` only records its software statement.
+            // Clients registered with another statement are forgotten; registrations under way finish.
+            if statement != softwareStatement {
+                origins = origins.filter { if case .registered = $0.value { return false } else { return true } }
+            }
             softwareStatement = statement
             return []
         case .setOptions(let entries):
@@ -180,8 +198,12 @@ public struct Engine: Sendable {
                 options.append(entry)
             }
             return []
-        case .setRequestor(let requestorID, let sps, let signed, _, _):
+        case .setRequestor(let requestorID, let sps, let signed, let secret, let publicKey):
             signedRequestorID = signed
+            if secret != nil || publicKey != nil {
+                // Only the latest call of this variant counts (BEHAVIOR.md); the plain one keeps it.
+                signer = secret.flatMap { s in publicKey.map { RequestSigner(secret: s, publicKey: $0) } }
+            }
             return setRequestor(requestorID, serviceProviders: sps, at: now)
         case .checkAuthentication:
             return checkAuthentication(at: now)
@@ -208,7 +230,7 @@ public struct Engine: Sendable {
         }
     }
 
-    private mutating func route(_ purpose: RequestPurpose, _ id: RequestID, _ result: HTTPResult, at now: Instant) -> [EngineAction] {
+    mutating func route(_ purpose: RequestPurpose, _ id: RequestID, _ result: HTTPResult, at now: Instant) -> [EngineAction] {
         switch purpose {
         case .configuration: return configurationArrived(id, result, at: now)
         case .sessionDevice(let loginID): return authnTokenArrived(result, loginID: loginID, at: now)
@@ -219,6 +241,8 @@ public struct Engine: Sendable {
         case .preauthorize(let flow): return preauthorizationArrived(flow, result, at: now)
         case .metadata(let flow): return deviceIDArrived(flow, result)
         case .logout: return logoutAnswered()
+        case .clientRegistration(let origin): return clientRegistered(origin, id, result, at: now)
+        case .accessToken(let origin): return accessTokenArrived(origin, id, result, at: now)
         }
     }
 
@@ -232,20 +256,39 @@ public struct Engine: Sendable {
         startup.configuration?.mvpd(id)?.spURL ?? store.selectedMVPD?.spURL ?? defaultSP
     }
 
-    /// Sends a request with the app's options (BEHAVIOR.md: every request carries them) and a deadline.
-    mutating func send(_ request: HTTPRequest, for purpose: RequestPurpose, at now: Instant, deadline: Bool = true) -> (RequestID, [EngineAction]) {
-        nextRequest += 1
-        let id = RequestID(nextRequest)
-        requests[id] = purpose
-        var r = request
-        for option in options where option.key != "handleSVC" {
-            r.headers.add(option.key, option.value.stringValue ?? option.value.jsonText)
-        }
-        var actions: [EngineAction] = [.send(id, r)]
+    /// Sends a request with the app's options (BEHAVIOR.md: every request carries them) and a
+    /// deadline; after `init(softwareStatement:)`, once its origin has an access token (`transmit`).
+    /// `signed`: a call of the tvOS registration-code flow.
+    mutating func send(_ request: HTTPRequest, for purpose: RequestPurpose, at now: Instant, deadline: Bool = true,
+                       signed: Bool = false) -> (RequestID, [EngineAction]) {
+        let id = newRequest(for: purpose)
+        var actions = transmit(HeldRequest(id: id, wireID: id, request: withOptions(request), signed: signed, retried: false,
+                                           deadline: deadline), at: now)
         if deadline {
             actions.append(startTimer(.requestDeadline(id), at: now + configuration.requestTimeout).1)
         }
         return (id, actions)
+    }
+
+    mutating func newRequest(for purpose: RequestPurpose) -> RequestID {
+        nextRequest += 1
+        let id = RequestID(nextRequest)
+        requests[id] = purpose
+        return id
+    }
+
+    func withOptions(_ request: HTTPRequest) -> HTTPRequest {
+        var r = request
+        for option in options where option.key != "handleSVC" {
+            r.headers.add(option.key, option.value.stringValue ?? option.value.jsonText)
+        }
+        return r
+    }
+
+    /// Sends at once, outside registration: the registration's own requests.
+    mutating func sendUnheld(_ request: HTTPRequest, for purpose: RequestPurpose, at now: Instant) -> (RequestID, [EngineAction]) {
+        let id = newRequest(for: purpose)
+        return (id, [.send(id, withOptions(request)), startTimer(.requestDeadline(id), at: now + configuration.requestTimeout).1])
     }
 
     mutating func startTimer(_ purpose: TimerPurpose, at instant: Instant) -> (TimerID, EngineAction) {

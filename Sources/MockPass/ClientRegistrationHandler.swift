@@ -126,16 +126,18 @@ extension MockPass {
     }
 
     /// The token comes as `Authorization: Bearer T`, or as an `access_token` parameter, which is how
-    /// EPlusTV's NESN client sends it to the regcode service (Fixtures/clients/replays).
+    /// EPlusTV's NESN client sends it to the regcode service (Fixtures/clients/replays), and how the
+    /// engine sends it beside a signed `Authorization` header (docs/CONFORMANCE.md).
     private func requireBearer(_ r: IncomingRequest, statement: String, at now: Instant) throws(HandlerFailure) {
         let token: String
-        if let header = r.request.headers.first(lowercased: "authorization") {
+        let parameter = r.parameter("access_token").flatMap { $0.isEmpty ? nil : $0 }
+        if let header = r.request.headers.first(lowercased: "authorization"), parameter == nil || MockPass.isBearer(header) {
             let parts = header.split(separator: " ", maxSplits: 1)
             guard parts.count == 2, parts[0].lowercased() == "bearer" else {
                 throw .unauthorized("Authorization is not a Bearer access token")
             }
             token = String(parts[1])
-        } else if let parameter = r.parameter("access_token"), !parameter.isEmpty {
+        } else if let parameter {
             token = parameter
         } else {
             throw .unauthorized("missing Authorization: Bearer access token")
@@ -147,6 +149,8 @@ extension MockPass {
             throw .unauthorized("access token of a client registered for another requestor")
         }
     }
+
+    static func isBearer(_ header: String) -> Bool { header.lowercased().hasPrefix("bearer ") }
 
     /// Pages a browser loads, which carry no Bearer token or signature.
     static let browserPaths: Set<String> = [

@@ -61,29 +61,15 @@ struct RequestSignature: Sendable {
 
     static func expectedSignature(of text: String, secret: String) -> String {
         let mac = HMAC<Insecure.SHA1>.authenticationCode(for: Array(text.utf8), using: SymmetricKey(data: Array(secret.utf8)))
-        return base64(Array(mac))
+        return ClientlessSignature.base64(Array(mac))
     }
 
     /// The header a client would send (tests, and documentation of the format by example).
     static func header(method: String, requestorID: String, nonce: String, requestTime: Int64, requestURI: String,
                        key: World.KeyPair) -> String {
-        let signed = "\(method) requestor_id=\(requestorID), nonce=\(nonce), signature_method=HMAC-SHA1, "
-            + "request_time=\(requestTime), request_uri=\(requestURI)"
-        return signed + ", public_key=\(key.publicKey), signature=\(expectedSignature(of: signed, secret: key.secret))"
-    }
-
-    static func base64(_ bytes: [UInt8]) -> String {
-        let alphabet = Array("ABCDEFGHIJKLMNOPQRSTUVWXYZabcdefghijklmnopqrstuvwxyz0123456789+/".utf8)
-        var out: [UInt8] = []
-        var i = 0
-        while i < bytes.count {
-            let n = min(3, bytes.count - i)
-            var v = UInt32(bytes[i]) << 16
-            if n > 1 { v |= UInt32(bytes[i + 1]) << 8 }
-            if n > 2 { v |= UInt32(bytes[i + 2]) }
-            for j in 0..<4 { out.append(j <= n ? alphabet[Int((v >> UInt32(18 - 6 * j)) & 63)] : UInt8(ascii: "=")) }
-            i += 3
-        }
-        return String(decoding: out, as: UTF8.self)
+        let signed = ClientlessSignature.signedText(method: method, requestorID: requestorID, nonce: nonce,
+                                                    requestTime: requestTime, requestURI: requestURI)
+        return ClientlessSignature.header(signedText: signed, publicKey: key.publicKey,
+                                          signature: expectedSignature(of: signed, secret: key.secret))
     }
 }

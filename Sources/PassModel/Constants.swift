@@ -56,6 +56,8 @@ public enum Constants {
         ("N003", .string(StatusCode.otherProvider)),
         ("N005", .string(StatusCode.pickerCancelled)),
         ("REGCODE", .string(StatusCode.registrationCode)),
+        ("R400", .string(StatusCode.registrationRefused)),
+        ("REG500", .string(StatusCode.registrationCodeFailed)),
     ]
 
     private static let table: [String: Value] = Dictionary(uniqueKeysWithValues: all.map { ($0.symbol, $0.value) })
@@ -72,7 +74,7 @@ public enum Constants {
     ]
     public static let trackingEvents = ["TRACKING_AUTHENTICATION", "TRACKING_AUTHORIZATION", "TRACKING_GET_SELECTED_PROVIDER"]
     public static let metadataOpcodes = ["METADATA_AUTHENTICATION", "METADATA_AUTHORIZATION", "METADATA_DEVICE_ID", "METADATA_USER_META"]
-    public static let statusCodes = ["VSA203", "N003", "N005", "REGCODE"]
+    public static let statusCodes = ["VSA203", "N003", "N005", "REGCODE", "R400", "REG500"]
 
     /// The first symbol among `candidates` whose value is `value`.
     public static func symbol(for value: Value, among candidates: [String]) -> String? {
@@ -86,6 +88,10 @@ public enum StatusCode {
     public static let otherProvider = "N003"
     public static let pickerCancelled = "N005"
     public static let registrationCode = "REGCODE"
+    /// An SP origin refused the app's client registration (SDK 3.x).
+    public static let registrationRefused = "R400"
+    /// tvOS: the registration-code request was refused for want of a signature or an access token.
+    public static let registrationCodeFailed = "REG500"
 }
 
 /// The platform the engine runs on (`platform ios|tvos`).

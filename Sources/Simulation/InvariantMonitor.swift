@@ -144,7 +144,8 @@ struct InvariantMonitor: Sendable {
         switch callback {
         case .displayProviderDialog, .presentTvProviderDialog, .dismissTvProviderDialog: return true
         case .setAuthenticationStatus(let status, _): return status == Constants.statusSuccess
-        case .status(let code, _): return code != StatusCode.vsa203
+        // VSA203 comes with a logout; R400 with any request that finds its SP refusing registration.
+        case .status(let code, _): return code != StatusCode.vsa203 && code != StatusCode.registrationRefused
         default: return false
         }
     }

@@ -115,7 +115,8 @@ import Testing
         #expect(steps?.message == "more than 10000 steps (limit: steps)")
         #expect(steps?.location == loc(10_002, 1))
 
-        let world = "scenario \"t\"\n" + (0...2_000).map { "requestor R\($0)" }.joined(separator: "\n")
+        // `REQ` rather than `R`: `R400` names a status code (a constant, not a name).
+        let world = "scenario \"t\"\n" + (0...2_000).map { "requestor REQ\($0)" }.joined(separator: "\n")
         #expect(diagnostic(world)?.message == "more than 2000 world statements (limit: world-statements)")
 
         let big = String(repeating: "# comment\n", count: 500_000)

@@ -107,7 +107,9 @@ import Testing
     /// of each scenario's world, the harness holding the server's clock at each message's instant.
     @Test func aPortTalksToARunningServer() throws {
         try withServer { server in
-            let paths = [packageRoot + "/Scenarios/faults", packageRoot + "/Scenarios/authn/classic-login.scenario"]
+            // Not the access-token scenarios: the Python port does not register (its port.expect).
+            let faults = try SuiteLoader.files(in: [packageRoot + "/Scenarios/faults"]).filter { !$0.contains("/access-token-") }
+            let paths = faults + [packageRoot + "/Scenarios/authn/classic-login.scenario"]
             var options = SuiteRun.Options()
             options.runtime = ScenarioRunner.Runtime(network: .server(adminURL: server.adminURL, adminToken: server.adminToken),
                                                      port: PortCommand(command: PortRunTests.pythonPort))

@@ -1,0 +1,153 @@
+import PassModel
+
+/// SDK 3.x registration and SDK 2.x tvOS signatures (BEHAVIOR.md "Client registration and request
+/// signing"): every request of a flow passes through `transmit`, which sends it at once, or holds it
+/// until its origin has an access token.
+extension Engine {
+    /// The origin a URL belongs to: registration lives at the host's root, whatever the SP's path.
+    static func origin(of url: String) -> String? {
+        guard let parts = URLParts(url), !parts.authority.isEmpty else { return nil }
+        return parts.scheme + "://" + parts.authority.lowercased()
+    }
+
+    /// Sends `held` now, or once its origin has a live access token (registering there first).
+    mutating func transmit(_ held: HeldRequest, at now: Instant) -> [EngineAction] {
+        // The deprecated init (no statement) registers nothing and sends no Authorization.
+        guard let statement = softwareStatement, let origin = Engine.origin(of: held.request.url) else {
+            return [dispatch(held, token: nil, origin: nil, at: now)]
+        }
+        switch origins[origin] {
+        case nil:
+            let body = Value.dict([Value.Entry("software_statement", .string(statement)),
+                                   Value.Entry("redirect_uri", .string(Constants.adobePassRedirectURL))]).jsonText
+            let register = HTTPRequest(method: "POST", url: origin + Engine.clientRegisterPath,
+                                       headers: [("Content-Type", "application/json")], body: Array(body.utf8))
+            let (id, actions) = sendUnheld(register, for: .clientRegistration(origin: origin), at: now)
+            origins[origin] = .registering(id, waiting: [held])
+            return actions
+        case .registered(let client, let grant)?:
+            // A token the engine's clock knows expired is renewed before the request goes.
+            if grant.isExpired(at: now) {
+                return requestToken(client, at: origin, renewal: true, waiting: [held], at: now)
+            }
+            return [dispatch(held, token: grant.token, origin: origin, at: now)]
+        case let state?:
+            origins[origin] = state.holding(held)
+            return []
+        }
+    }
+
+    static let clientRegisterPath = "/o/client/register"
+    static let clientTokenPath = "/o/client/token"
+
+    /// The request as it goes on the wire: signed (tvOS key pair), or with its Bearer token, or both
+    /// (the signature takes `Authorization`, so the token goes as an `access_token` parameter, as
+    /// EPlusTV's regcode call sends it; docs/CONFORMANCE.md).
+    mutating func dispatch(_ held: HeldRequest, token: String?, origin: String?, at now: Instant) -> EngineAction {
+        var r = held.request
+        if held.signed, let signer {
+            signedRequests += 1
+            r.headers.add("Authorization", signer.authorization(for: r, requestorID: requestorID, count: signedRequests, at: now))
+            if let token {
+                r.url += (r.url.contains("?") ? "&" : "?") + FormCoding.encode([("access_token", token)])
+            }
+        } else if let token {
+            r.headers.add("Authorization", "Bearer " + token)
+        }
+        if let token, let origin {
+            // Entries of requests whose flows have gone (no answer may ever come) are dropped here.
+            bearerRequests = bearerRequests.filter { requests[$0.value.held.id] != nil }
+            bearerRequests[held.wireID] = BearerRequest(held: held, origin: origin, token: token)
+        }
+        return .send(held.wireID, r)
+    }
+
+    mutating func requestToken(_ client: RegisteredClient, at origin: String, renewal: Bool, waiting: [HeldRequest],
+                               at now: Instant) -> [EngineAction] {
+        let fields = [("grant_type", "client_credentials"), ("client_id", client.id), ("client_secret", client.secret)]
+        let (id, actions) = sendUnheld(.form(origin + Engine.clientTokenPath, fields), for: .accessToken(origin: origin), at: now)
+        origins[origin] = .requestingToken(.init(client: client, request: id, sentAt: now, renewal: renewal, waiting: waiting))
+        return actions
+    }
+
+    /// `POST /o/client/register` answered: on to the token request, or the registration failed.
+    mutating func clientRegistered(_ origin: String, _ id: RequestID, _ result: HTTPResult, at now: Instant) -> [EngineAction] {
+        guard case .registering(let request, let waiting)? = origins[origin], request == id else { return [] }
+        origins[origin] = nil
+        guard case .response(let r) = result, (200..<300).contains(r.status) else {
+            return registrationFailed(result, refused: Engine.isAnswer(result), waiting: waiting, at: now)
+        }
+        guard let json = try? Value(jsonText: r.bodyText), let clientID = json["client_id"]?.stringValue, !clientID.isEmpty,
+              let secret = json["client_secret"]?.stringValue, !secret.isEmpty else {
+            return registrationFailed(.failure("unusable client registration answer"), refused: true, waiting: waiting, at: now)
+        }
+        return requestToken(RegisteredClient(id: clientID, secret: secret), at: origin, renewal: false, waiting: waiting, at: now)
+    }
+
+    /// `POST /o/client/token` answered: the waiting requests go with the new token, or fail.
+    mutating func accessTokenArrived(_ origin: String, _ id: RequestID, _ result: HTTPResult, at now: Instant) -> [EngineAction] {
+        guard case .requestingToken(let t)? = origins[origin], t.request == id else { return [] }
+        origins[origin] = nil
+        guard case .response(let r) = result, (200..<300).contains(r.status) else {
+            if t.renewal, Engine.isAnswer(result) {
+                // The SP no longer knows the client (the mock forgets one after a day): register
+                // afresh, the waiting requests with it; a refusal of that one is final.
+                return t.waiting.filter { requests[$0.id] != nil }.flatMap { transmit($0, at: now) }
+            }
+            return registrationFailed(result, refused: !t.renewal && Engine.isAnswer(result), waiting: t.waiting, at: now)
+        }
+        guard let json = try? Value(jsonText: r.bodyText), let token = json["access_token"]?.stringValue, !token.isEmpty else {
+            return registrationFailed(.failure("unusable access token answer"), refused: !t.renewal, waiting: t.waiting, at: now)
+        }
+        let expires = json["expires_in"]?.intValue.map { seconds in
+            let limit = EngineLimits.accessTokenLifetime.value / 1000
+            return t.sentAt + .seconds(min(max(Int64(seconds), 0), limit))
+        }
+        origins[origin] = .registered(t.client, AccessGrant(token: token, expires: expires))
+        return t.waiting.filter { requests[$0.id] != nil }.map { dispatch($0, token: token, origin: origin, at: now) }
+    }
+
+    static func isAnswer(_ result: HTTPResult) -> Bool {
+        if case .response = result { return true }
+        return false
+    }
+
+    /// Registration (or a renewal) failed: the origin is forgotten (a later request registers anew)
+    /// and every request waiting on it ends with the failure as its own answer, so a configuration
+    /// fetch counts that SP as one that refused. A refused registration (an SP's answer, not an
+    /// unreachable or silent SP) first delivers `status(R400)`.
+    mutating func registrationFailed(_ result: HTTPResult, refused: Bool, waiting: [HeldRequest], at now: Instant) -> [EngineAction] {
+        var actions: [EngineAction] = []
+        if refused { actions.append(.deliver(.status(code: StatusCode.registrationRefused, message: nil))) }
+        for held in waiting {
+            guard let purpose = requests.removeValue(forKey: held.id) else { continue }
+            actions += cancelDeadline(of: held.id)
+            actions += route(purpose, held.id, result, at: now)
+        }
+        return actions
+    }
+
+    /// A request sent with a Bearer token and answered 401 gets a new token (a token request only)
+    /// and goes once more, with a new wire id and deadline; nil when the answer is the flow's to read.
+    mutating func resendAfterRefusedToken(_ result: HTTPResult, for wireID: RequestID, at now: Instant) -> [EngineAction]? {
+        guard let sent = bearerRequests.removeValue(forKey: wireID) else { return nil }
+        guard case .response(let r) = result, r.status == 401, !sent.held.retried, requests[sent.held.id] != nil else { return nil }
+        var actions = cancelDeadline(of: sent.held.id)
+        var held = sent.held
+        nextRequest += 1
+        held.wireID = RequestID(nextRequest)
+        held.retried = true
+        resentAs = resentAs.filter { requests[$0.value] != nil }
+        resentAs[held.wireID] = held.id
+        if case .registered(let client, let grant)? = origins[sent.origin], grant.token == sent.token {
+            actions += requestToken(client, at: sent.origin, renewal: true, waiting: [held], at: now)
+        } else {
+            // Another request already renewed it (or a renewal is under way): wait for or use that.
+            actions += transmit(held, at: now)
+        }
+        if held.deadline {
+            actions.append(startTimer(.requestDeadline(held.id), at: now + configuration.requestTimeout).1)
+        }
+        return actions
+    }
+}
