@@ -305,10 +305,12 @@ class CancelTests(PortTestCase):
 
 
 class RobustnessTests(PortTestCase):
-    def test_unknown_call_is_unimplemented(self):
+    def test_unknown_call_is_an_error_and_the_port_goes_on(self):
         self.configure()
-        answer = self.port.send(call("checkAuthorization", resource="CNN", data=None))
-        self.assertEqual(answer, [{"type": "unimplemented", "what": "checkAuthorization"}])
+        answer = self.port.send(call("fly", resource="CNN"))
+        self.assertEqual(answer[0]["type"], "error")
+        self.assertIn("fly", answer[0]["message"])
+        self.assertEqual(callbacks(self.port.send(call("getSelectedProvider"))), [("selectedProvider", [None])])
 
     def test_malformed_lines_answer_error_and_the_port_goes_on(self):
         self.hello()
