@@ -81,9 +81,12 @@ class Port:
         if kind == "hello":
             if message.get("protocol") != PROTOCOL_VERSION:
                 raise ProtocolError("this port speaks protocol %d only" % PROTOCOL_VERSION)
+            # Protocol 1.1: every hello is a new world. The apps, the shared store and every request
+            # and timer of the previous scenario go with the old Device and engines.
+            self.device, self.transport, self.apps = None, None, {}
             transport = transport_for(message)
-            self.device, self.transport, self.apps = Device(message), transport, {}
-            self.write({"type": "ready", "protocol": PROTOCOL_VERSION, "implementation": IMPLEMENTATION})
+            self.device, self.transport = Device(message), transport
+            self.write({"type": "ready", "protocol": PROTOCOL_VERSION, "implementation": IMPLEMENTATION, "reset": True})
             return
         if kind not in ("call", "response", "deliver", "timer", "picker"):
             raise ProtocolError("unknown message type %r" % kind)

@@ -443,6 +443,23 @@ class RobustnessTests(PortTestCase):
         self.assertIn("fly", answer[0]["message"])
         self.assertEqual(callbacks(self.port.send(call("getSelectedProvider"))), [("selectedProvider", [None])])
 
+    def test_a_second_hello_is_a_reset_to_a_new_world(self):
+        self.assertTrue(self.hello()[0]["reset"])
+        self.configure()
+        self.login()
+        answer = self.port.send({"type": "hello", "protocol": 1, "network": "harness", "apps": ["app"],
+                                 "platform": "tvos", "device": "gameconsole", "defaultServiceProvider": SP})
+        self.assertEqual(answer[0]["type"], "ready")
+        # The old world's login, selection and configuration are gone: calls queue again.
+        self.assertEqual(callbacks(self.port.send(call("getSelectedProvider"))), [("selectedProvider", [None])])
+        self.assertEqual(callbacks(self.port.send(call("checkAuthentication"))), [])
+        answer = self.port.send(call("setRequestor", requestorID="REQ1", serviceProviders=None))
+        (request,) = of_type(answer, "request")
+        self.assertEqual(request["id"], 1)
+        answer = respond(self.port, request, body=CONFIG.format(mvpd_xml("Comcast", "Xfinity")))
+        self.assertEqual(callbacks(answer)[1], ("setAuthenticationStatus", [0, "User Not Authenticated Error"]))
+        self.assertEqual(callbacks(answer)[2][1][1][-1], "tvOS")
+
     def test_malformed_lines_answer_error_and_the_port_goes_on(self):
         self.hello()
         self.assertEqual(self.port.send_raw("{not json")[0]["type"], "error")
