@@ -8,11 +8,12 @@ import json
 import sys
 import urllib.parse
 
+from registration import Registrar, sign
 from state import AuthenticationState, StartupState, TokenStore
 from wire import (ADOBEPASS_REDIRECT_URL, GENERIC_AUTHENTICATION_ERROR, GENERIC_AUTHORIZATION_ERROR,
                   METADATA_AUTHENTICATION, METADATA_AUTHORIZATION, METADATA_DEVICE_ID, METADATA_OPCODE_KEY,
                   METADATA_RESOURCE_ID_KEY, METADATA_USER_META, METADATA_USER_META_KEY, MVPD, N003, N005,
-                  POLL_INTERVAL_MS, PROVIDER_NOT_SELECTED_ERROR, QUEUED_CALLS, REG500, REGCODE,
+                  POLL_INTERVAL_MS, PROVIDER_NOT_SELECTED_ERROR, QUEUED_CALLS, R400, REG500, REGCODE,
                   STATUS_ERROR, STATUS_SUCCESS, TRACKING_AUTHENTICATION, TRACKING_AUTHORIZATION,
                   TRACKING_GET_SELECTED_PROVIDER, USER_AUTHENTICATED, USER_NOT_AUTHENTICATED_ERROR,
                   USER_NOT_AUTHORIZED_ERROR, VSA203, HTTPResult, ProtocolError, error_details,
@@ -63,6 +64,12 @@ class AppEngine:
         self.logout_waiting = False  # an iOS logout waits for its handleExternalURL
         self.clear_shared_store = False
         self.service_providers = []
+        self.registrar = None      # init(softwareStatement:): client registration per SP origin
+        self.signing = None        # (secret, public key) of the deprecated tvOS setRequestor
+        self.wire = {}             # request id -> [method, url, headers, body, retried] until answered
+        self.wire_ids = {}         # id of a resent request -> the engine's request id
+        self.sent = set()          # request ids sent at least once
+        self.signed_calls = 0
 
     # -- output ------------------------------------------------------------------------------
 
@@ -82,21 +89,116 @@ class AppEngine:
         self.status(False, code)
         self.callback("sendTrackingData", TRACKING_AUTHENTICATION, ["false", None, None, None] + self.device.tracking_tail)
 
-    def send(self, method, url, headers, body, kind, now, data=None, deadline=True):
+    def send(self, method, url, headers, body, kind, now, data=None, deadline=True, signed=False):
         self.next_request += 1
         request_id = self.next_request
-        headers = [list(h) for h in headers]
-        # setOptions values travel as headers named by the option; handleSVC is not sent (choice 14).
-        for key, value in self.options:
-            if key != "handleSVC":
-                headers.append([key, value if isinstance(value, str) else json_text(value)])
-        # On the live network this sends it now and reports `fetched` in the place of `request`.
-        self.out.append(self.transport.send(self.name, request_id, method, url, headers, body))
+        headers = [list(h) for h in headers] + self.option_headers()
+        if signed and self.signing is not None:
+            # SDK 2.x tvOS: the registration-code flow's calls are signed (BEHAVIOR.md).
+            secret, public_key = self.signing
+            # Unique per app and instant, as the mock's replay check (10 minutes) needs.
+            self.signed_calls += 1
+            nonce = "%d-%d" % (self.signed_calls, now)
+            headers.append(["Authorization", sign(method, url, self.requestor(), secret, public_key, nonce, now)])
         self.requests[request_id] = (kind, data)
+        self.wire[request_id] = [method, url, headers, body, signed and self.signing is not None, False]
         if deadline:
             # Choice 4: every engine request gives up after the request timeout (30 s).
             self.start_timer(("request", request_id), now + self.device.request_timeout)
+        self.transmit_when_registered(request_id, now)
         return request_id
+
+    def option_headers(self):
+        # setOptions values travel as headers named by the option; handleSVC is not sent (choice 14).
+        return [[k, v if isinstance(v, str) else json_text(v)] for k, v in self.options if k != "handleSVC"]
+
+    def transmit_when_registered(self, request_id, now):
+        """Sends a request, after its origin's registration when init(softwareStatement:) asked for one."""
+        url = self.wire[request_id][1]
+        if self.registrar is None:
+            self.transmit(request_id, None)
+            return
+        state = self.registrar.origin(url)
+        if state.token_valid(now):
+            self.transmit(request_id, state.access_token)
+            return
+        state.waiting.append(request_id)
+        if state.in_flight is None:
+            self.register_step(url, now)
+
+    def transmit(self, request_id, access_token):
+        method, url, headers, body, signed, _ = self.wire[request_id]
+        if access_token is not None and signed:
+            # Authorization holds the signature: the access token goes beside it, as a parameter.
+            param = form_encode([("access_token", access_token)])
+            if method == "POST":
+                body = body + ("&" if body else "") + param
+            else:
+                url = url + ("&" if "?" in url else "?") + param
+        elif access_token is not None:
+            headers = headers + [["Authorization", "Bearer " + access_token]]
+        wire_id = request_id
+        if request_id in self.sent:
+            # Sent once already (a 401): the new request goes out under an id of its own, and its
+            # answer comes back to this request.
+            self.next_request += 1
+            wire_id = self.next_request
+            self.wire_ids[wire_id] = request_id
+        self.sent.add(request_id)
+        # On the live network this sends it now and reports `fetched` in the place of `request`.
+        self.out.append(self.transport.send(self.name, wire_id, method, url, headers, body))
+
+    def register_step(self, url, now):
+        method, step_url, headers, body = self.registrar.next_step(url)
+        self.next_request += 1
+        step_id = self.next_request
+        self.requests[step_id] = ("registration", url)
+        self.wire[step_id] = [method, step_url, headers + self.option_headers(), body, False, False]
+        self.start_timer(("request", step_id), now + self.device.request_timeout)
+        self.transmit(step_id, None)
+
+    def on_registration(self, request_id, result, url, now):
+        state = self.registrar.origin(url)
+        step, state.in_flight = state.in_flight, None
+        if step == "register":
+            client = Registrar.read_client(result)
+            if client is not None:
+                state.client_id, state.client_secret = client
+                self.register_step(url, now)
+                return
+        else:
+            token = Registrar.read_token(result, now)
+            if token is not None:
+                state.access_token, state.expires_ms = token
+                waiting, state.waiting = state.waiting, []
+                for waiter in waiting:
+                    if waiter in self.requests:
+                        self.transmit(waiter, state.access_token)
+                return
+        # The origin refused: R400 first (BEHAVIOR.md), then every waiting request ends with that answer
+        # (for setRequestor, an SP that refused).
+        if result.status is not None:
+            self.callback("status", R400)
+        waiting, state.waiting = state.waiting, []
+        for waiter in waiting:
+            entry = self.requests.pop(waiter, None)
+            if entry is not None:
+                self.forget_request(waiter)
+                self.wire.pop(waiter, None)
+                getattr(self, "on_" + entry[0])(waiter, result, entry[1], now)
+
+    def retried_after_401(self, request_id, result, now):
+        """A request answered 401 gets a new access token and is sent once more (BEHAVIOR.md)."""
+        wire = self.wire.get(request_id)
+        if result.status != 401 or self.registrar is None or wire is None or wire[5] or self.requests[request_id][0] == "registration":
+            return False
+        wire[5] = True  # once only: a second 401 is a refusal
+        state = self.registrar.origin(wire[1])
+        state.access_token = None
+        state.waiting.append(request_id)
+        if state.in_flight is None:
+            self.register_step(wire[1], now)
+        return True
 
     def start_timer(self, purpose, at):
         self.next_timer += 1
@@ -111,6 +213,7 @@ class AppEngine:
     def forget_request(self, request_id):
         """Drops a request: its answer, if it ever comes, is ignored; its deadline goes too."""
         self.requests.pop(request_id, None)
+        self.wire.pop(request_id, None)
         for timer_id, purpose in list(self.timers.items()):
             if purpose == ("request", request_id):
                 self.cancel_timer(timer_id)
@@ -143,7 +246,11 @@ class AppEngine:
 
     def dispatch(self, call, args, now):
         if call == "init":
-            return  # the engine already exists (choice 12)
+            # The engine already exists (choice 12). A software statement means client registration
+            # (SDK 3.x); the deprecated init registers nothing.
+            statement = args.get("softwareStatement")
+            self.registrar = Registrar(statement) if isinstance(statement, str) else None
+            return
         if call == "setOptions":
             self.set_options(args.get("options"))
         elif call == "setRequestor":
@@ -179,10 +286,13 @@ class AppEngine:
             raise ProtocolError("an authorization needs a resource string")
         return resource
 
-    def handle_response(self, request_id, result, now):
-        entry = self.requests.pop(request_id, None)
-        if entry is None:
+    def handle_response(self, wire_id, result, now):
+        request_id = self.wire_ids.pop(wire_id, wire_id)
+        if request_id not in self.requests:
             return  # a request given up (timed out or superseded): its late answer changes nothing
+        if self.retried_after_401(request_id, result, now):
+            return
+        entry = self.requests.pop(request_id)
         self.forget_request(request_id)
         kind, data = entry
         handler = getattr(self, "on_" + kind)
@@ -203,6 +313,7 @@ class AppEngine:
         elif purpose[0] == "request":
             request_id = purpose[1]
             entry = self.requests.pop(request_id, None)
+            self.wire.pop(request_id, None)
             if entry is not None:
                 kind, data = entry
                 getattr(self, "on_" + kind)(request_id, HTTPResult.timed_out(), data, now)
@@ -252,6 +363,9 @@ class AppEngine:
             raise ProtocolError("serviceProviders must be strings")
         if isinstance(args.get("signedRequestorID"), str):
             self.signed_requestor_id = args["signedRequestorID"]
+        if isinstance(args.get("secret"), str) and isinstance(args.get("publicKey"), str):
+            # Only the latest call of the deprecated tvOS variant counts.
+            self.signing = (args["secret"], args["publicKey"])
         # A login running now ends with no callback (BEHAVIOR.md, Overlapping calls).
         self.abandon_login()
         # Choice 1: a fetch still in flight is superseded and its setRequestor ends now with 0.
@@ -528,7 +642,7 @@ class AppEngine:
         sp = self.auth.mvpd.sp_url if self.auth.mvpd is not None else self.sp_for()
         self.auth.phase = AuthenticationState.FETCHING
         self.auth.request_id = self.send("POST", sp + "/sessionDevice", FORM, form_encode(fields), "token", now,
-                                         data=from_apple)
+                                         data=from_apple, signed=code is not None)
 
     def on_token(self, request_id, result, from_apple, now):
         if self.auth.phase != AuthenticationState.FETCHING or self.auth.request_id != request_id:
@@ -569,7 +683,8 @@ class AppEngine:
         fields = [("deviceId", self.device.device_id), ("mvpd", mvpd.id), ("deviceType", self.device.device_type)]
         self.auth.phase = AuthenticationState.CODE
         self.auth.request_id = self.send("POST", mvpd.sp_url + "/reggie/v1/" + urllib.parse.quote(self.requestor(), safe="")
-                                         + "/regcode", FORM, form_encode(fields), "regcode", now)
+                                         + "/regcode", FORM, form_encode(fields), "regcode", now,
+                                         signed=True)
 
     def on_regcode(self, request_id, result, data, now):
         if self.auth.request_id != request_id:
@@ -603,7 +718,7 @@ class AppEngine:
         self.auth.poll_timer = self.start_timer("poll", now + POLL_INTERVAL_MS)
         query = form_encode([("requestor", self.requestor()), ("deviceId", self.device.device_id)])
         self.send("GET", self.auth.mvpd.sp_url + "/api/v1/checkauthn/" + urllib.parse.quote(self.auth.code, safe="")
-                  + "?" + query, [], "", "poll", now, data=self.auth.code)
+                  + "?" + query, [], "", "poll", now, data=self.auth.code, signed=True)
 
     def on_poll(self, request_id, result, code, now):
         if self.auth.phase != AuthenticationState.CODE or self.auth.code != code:
@@ -803,7 +918,7 @@ class AppEngine:
         if self.device.platform == "tvos":
             query = form_encode([("requestor", self.requestor()), ("deviceId", self.device.device_id)])
             sp = mvpd.sp_url if mvpd is not None and mvpd.sp_url else self.sp_for()
-            self.send("DELETE", sp + "/api/v1/logout?" + query, [], "", "logout", now)
+            self.send("DELETE", sp + "/api/v1/logout?" + query, [], "", "logout", now, signed=True)
             return
         self.logout_waiting = True
         if token is None:

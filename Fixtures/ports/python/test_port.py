@@ -435,6 +435,51 @@ class LogoutAndTvTests(PortTestCase):
         self.assertEqual(callbacks(answer)[1][1], [{"$symbol": "N005"}])
 
 
+class RegistrationTests(PortTestCase):
+    def test_registration_then_bearer_then_one_retry_after_401(self):
+        self.hello()
+        self.port.send(call("init", softwareStatement="ss-1"))
+        answer = self.port.send(call("setRequestor", requestorID="REQ1", serviceProviders=["https://sp.auth.test/base"]))
+        (register,) = of_type(answer, "request")
+        self.assertEqual(register["url"], "https://sp.auth.test/o/client/register")
+        self.assertEqual(json.loads(register["body"]), {"software_statement": "ss-1", "redirect_uri": "adobepass://ios.app"})
+        (token,) = of_type(respond(self.port, register, 201, json.dumps({"client_id": "c", "client_secret": "s"}), T0), "request")
+        self.assertEqual(token["url"], "https://sp.auth.test/o/client/token")
+        self.assertIn("client_id=c", token["body"])
+        (config,) = of_type(respond(self.port, token, 200, json.dumps({"access_token": "t1", "expires_in": 60}), T0), "request")
+        self.assertEqual(config["url"], "https://sp.auth.test/base/config/REQ1")
+        self.assertIn(["Authorization", "Bearer t1"], config["headers"])
+        # A 401 gets a new access token, then the request once more, under a new id.
+        (token,) = of_type(respond(self.port, config, 401, "", T0), "request")
+        self.assertTrue(token["url"].endswith("/o/client/token"))
+        (again,) = of_type(respond(self.port, token, 200, json.dumps({"access_token": "t2"}), T0), "request")
+        self.assertIn(["Authorization", "Bearer t2"], again["headers"])
+        self.assertNotEqual(again["id"], config["id"])
+        # A second 401 is a refusal: this SP gave no configuration.
+        self.assertEqual(callbacks(respond(self.port, again, 401, "", T0)), [("setRequestorComplete", [0])])
+
+    def test_a_refused_registration_says_r400_before_the_sp_counts_as_refused(self):
+        self.hello()
+        self.port.send(call("init", softwareStatement="unknown"))
+        (register,) = of_type(self.port.send(call("setRequestor", requestorID="REQ1", serviceProviders=None)), "request")
+        answer = respond(self.port, register, 400, json.dumps({"error": "invalid_software_statement"}), T0)
+        self.assertEqual(callbacks(answer), [("status", [{"$symbol": "R400"}]), ("setRequestorComplete", [0])])
+
+    def test_signed_tvos_calls_carry_the_hmac_header(self):
+        self.hello(platform="tvos")
+        answer = self.port.send(call("setRequestor", requestorID="REQ1", serviceProviders=None, secret="sk", publicKey="pk"))
+        respond(self.port, of_type(answer, "request")[0], body=CONFIG.format(mvpd_xml("Comcast", "Xfinity")), now=T0)
+        self.port.send(call("getAuthentication", forceAuthn=False, data=None, filter=None))
+        (code,) = of_type(self.port.send(call("setSelectedProvider", mvpd="Comcast", now=T0 + 5)), "request")
+        (authorization,) = [v for k, v in code["headers"] if k == "Authorization"]
+        text, signature = authorization.split(", public_key=pk, signature=")
+        self.assertEqual(text, "POST requestor_id=REQ1, nonce=1-%d, signature_method=HMAC-SHA1, request_time=%d, "
+                               "request_uri=/reggie/v1/REQ1/regcode" % (T0 + 5, T0 + 5))
+        import base64, hmac
+        expected = base64.b64encode(hmac.new(b"sk", text.encode(), hashlib.sha1).digest()).decode()
+        self.assertEqual(signature, expected)
+
+
 class RobustnessTests(PortTestCase):
     def test_unknown_call_is_an_error_and_the_port_goes_on(self):
         self.configure()
