@@ -107,16 +107,20 @@ import Testing
 
     /// A port for the protocol 1.1 tests: it logs each start to `log`, announces `reset` when asked,
     /// answers `setRequestor` and `getSelectedProvider`, and breaks the protocol on `checkAuthentication`.
-    func countingPort(log: String, reset: Bool) -> String {
+    func countingPort(log: String, reset: Bool, exitOnSecondHello: Bool = false) -> String {
         let script = """
             import json, sys
             with open(sys.argv[1], "a") as f:
                 f.write("start\\n")
+            hellos = 0
             for line in sys.stdin:
                 m = json.loads(line)
                 t, call = m["type"], m.get("call")
                 if t == "hello":
-                    out = [{"type": "ready", "protocol": 1, "implementation": "counting", "reset": sys.argv[2] == "1"}]
+                    hellos += 1
+                    if sys.argv[2] == "once" and hellos == 2:
+                        sys.exit(0)
+                    out = [{"type": "ready", "protocol": 1, "implementation": "counting", "reset": sys.argv[2] != "0"}]
                 elif call == "setRequestor":
                     out = [{"type": "request", "app": m["app"], "id": 1, "method": "GET",
                             "url": "https://sp.test/config/REQ1", "headers": [], "body": ""}, {"type": "idle"}]
@@ -132,7 +136,7 @@ import Testing
             """
         let path = temporaryScenario(script, name: "counting").replacingOccurrences(of: ".scenario", with: ".py")
         try? FileManager.default.moveItem(atPath: path.replacingOccurrences(of: ".py", with: ".scenario"), toPath: path)
-        return "python3 \(path) \(log) \(reset ? 1 : 0)"
+        return "python3 \(path) \(log) \(exitOnSecondHello ? "once" : reset ? "1" : "0")"
     }
 
     /// Runs `texts` in order through `command` with a pool; the outcomes and the processes started.
@@ -163,6 +167,14 @@ import Testing
         // One process for the first three; the one that broke is ended, a fresh one serves the rest.
         #expect(run.started == 2)
         #expect(try String(contentsOfFile: log, encoding: .utf8) == "start\nstart\n")
+    }
+
+    @Test func aKeptPortThatFailsItsNextHelloIsReplacedQuietly() throws {
+        let log = temporaryScenario("", name: "starts")
+        let good = PortRunTests.scenario
+        let run = pooledRun(countingPort(log: log, reset: true, exitOnSecondHello: true), [good, good, good])
+        #expect(run.statuses == [.passed, .passed, .passed], "\(run.report.output)")
+        #expect(run.started == 3)
     }
 
     @Test func aVersion1PortStillGetsAProcessPerScenario() {
