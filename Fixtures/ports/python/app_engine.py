@@ -853,7 +853,7 @@ class AppEngine:
     def answer_preauth(self, flow, decisions):
         allowed = []
         for r in flow.resources:
-            if (flow.known.get(r) or decisions.get(r)) and r not in allowed:
+            if flow.known.get(r) or decisions.get(r):
                 allowed.append(r)
         self.callback("preauthorizedResources", allowed)
 
