@@ -5,4 +5,7 @@ public enum PortLimits {
     /// Bytes of the port's standard error kept: the last ones (the tail is what a failure report
     /// shows). A port writing 300 MB of stderr grew a file without bound.
     public static let stderrBytes = 64 << 10
+    /// Scenarios one port process serves before the harness starts a fresh one (protocol 1.1 resets):
+    /// a port that leaks a little per world cannot grow without bound over a long run or a fuzz campaign.
+    public static let scenariosPerProcess = 1000
 }

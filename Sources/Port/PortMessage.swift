@@ -4,6 +4,9 @@ import PassModel
 /// The messages of the driver protocol, version 1 (docs/PORTING.md), as JSON lines.
 public enum PortMessage {
     public static let version = 1
+    /// Version 1.1: a port whose `ready` says `"reset": true` takes another `hello` as a reset to a new
+    /// world, so one process serves scenario after scenario (see `PortPool`).
+    public static let resetField = "reset"
 
     static func line(_ type: String, _ fields: [(String, Value)]) -> String {
         Value.dict([Value.Entry("type", .string(type))] + fields.map { Value.Entry($0.0, $0.1) }).jsonText
@@ -46,7 +49,8 @@ public enum PortMessage {
 
 /// One line a port wrote (port → harness), read and checked.
 public enum PortOutput: Hashable, Sendable {
-    case ready(protocol: Int, implementation: String)
+    /// `reset`: the port takes a later `hello` as a reset to a new world (protocol 1.1).
+    case ready(protocol: Int, implementation: String, reset: Bool)
     case callback(app: String, Callback)
     case request(app: String, id: Int, HTTPRequest)
     /// Live network: the port sent the request itself and got this (a status only, or a failure).
@@ -71,7 +75,8 @@ public enum PortOutput: Hashable, Sendable {
         let m = Fields(value, context: type)
         switch type {
         case "ready":
-            return .ready(protocol: try m.int("protocol"), implementation: try m.optionalString("implementation") ?? "")
+            return .ready(protocol: try m.int("protocol"), implementation: try m.optionalString("implementation") ?? "",
+                          reset: try m.optionalBool(PortMessage.resetField) ?? false)
         case "callback":
             guard let args = m.value("args")?.listValue else { throw PortError("callback: args must be an array") }
             return .callback(app: try m.string("app"), try PortCodec.callback(named: try m.string("callback"), args, constants: constants))

@@ -26,6 +26,8 @@ final class PortProcess {
     private var closed = false
     /// `waitpid`'s status once the shell has exited.
     private var exitStatus: Int32?
+    /// Scenarios this process has served (protocol 1.1 resets; see `PortPool`).
+    var scenariosServed = 0
 
     private static let spawning = NSLock()
 
@@ -110,6 +112,13 @@ final class PortProcess {
         if waitpid(pid, &status, WNOHANG) == pid { exitStatus = status }
         return exitStatus == nil
     }
+
+    /// Whether the shell is still running: a kept process that has exited is not reused.
+    var alive: Bool { !closed && isRunning }
+
+    /// Forgets the standard error written so far: a reused process's failure report shows only what
+    /// it wrote for the scenario at hand.
+    func forgetErrorTail() { stderrTail.clear() }
 
     /// Writes one line (a newline is added).
     func write(_ line: String) throws(PortError) {

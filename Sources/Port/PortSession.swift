@@ -8,11 +8,15 @@ public struct PortCommand: Sendable {
     /// How long the port may take to answer one message (until its `idle`).
     public var timeout: Millis
     public var constants: ConstantMap
+    /// Where processes of ports that speak protocol 1.1 wait between scenarios; nil: a process per
+    /// scenario, as protocol 1 has it.
+    public var pool: PortPool?
 
-    public init(command: String, timeout: Millis = .seconds(5), constants: ConstantMap = ConstantMap()) {
+    public init(command: String, timeout: Millis = .seconds(5), constants: ConstantMap = ConstantMap(), pool: PortPool? = nil) {
         self.command = command
         self.timeout = timeout
         self.constants = constants
+        self.pool = pool
     }
 }
 
@@ -46,14 +50,19 @@ public final class PortSession {
     /// The port's `implementation` text from `ready`.
     public private(set) var implementation = ""
 
+    /// Whether the port takes a later `hello` as a reset (its `ready` said so: protocol 1.1).
+    public private(set) var resettable = false
+    private var ended = false
+
     /// Starts the process and says hello; the port must answer `ready` with protocol 1.
     /// A port that answers with `unimplemented` (one without the live network) gets its session, with
     /// that as its `failure`: its scenarios are unimplemented, not broken.
+    /// With a pool, a process kept from an earlier scenario is reset with this `hello` instead; one
+    /// that fails to answer it is ended and a fresh process started.
     public init(_ settings: PortCommand, apps: [String], engine: EngineConfiguration, network live: LiveNetwork? = nil,
                 at now: Instant) throws(PortError) {
         self.settings = settings
         self.live = live
-        process = try PortProcess(command: settings.command)
         var network: [(String, Value)] = [("network", .string("harness"))]
         if let live {
             network = [("network", .string("live")),
@@ -67,24 +76,53 @@ public final class PortSession {
             ("clientVersion", .string(engine.clientVersion)), ("requestTimeout", .int(Int(engine.requestTimeout.value))),
             PortMessage.now(now),
         ])
-        do throws(PortError) {
-            try process.write(hello)
-            let line = try process.readLine(timeout: settings.timeout)
-            switch try PortOutput.parse(line) {
-            case .ready(let version, let name):
-                guard version == PortMessage.version else {
-                    throw PortError("the port speaks protocol \(version); this harness speaks \(PortMessage.version)")
-                }
-                implementation = name
-            case .unimplemented(let what):
-                failure = .unimplemented(what)
-            default:
-                throw PortError("the port must answer hello with ready, got: \(line)")
+        let (process, greeting) = try PortSession.greeted(settings, hello)
+        self.process = process
+        process.scenariosServed += 1
+        implementation = greeting.implementation
+        resettable = greeting.reset
+        if let what = greeting.unimplemented { failure = .unimplemented(what) }
+    }
+
+    private struct Greeting {
+        var implementation = ""
+        var reset = false
+        var unimplemented: String?
+    }
+
+    /// A process that has answered `hello`: a kept one when the pool has a sound one, else a new one.
+    private static func greeted(_ settings: PortCommand, _ hello: String) throws(PortError) -> (PortProcess, Greeting) {
+        if let pool = settings.pool, let kept = pool.take() {
+            if kept.alive, kept.unaskedLine() == nil {
+                kept.forgetErrorTail()
+                if let greeting = try? greet(kept, hello, settings) { return (kept, greeting) }
             }
+            kept.close()
+        }
+        let process = try PortProcess(command: settings.command)
+        settings.pool?.countStart()
+        do throws(PortError) {
+            return (process, try greet(process, hello, settings))
         } catch {
             let tail = process.errorTail()
             process.close()
             throw PortError(error.message + (tail.isEmpty ? "" : "\nport stderr:\n" + tail))
+        }
+    }
+
+    private static func greet(_ process: PortProcess, _ hello: String, _ settings: PortCommand) throws(PortError) -> Greeting {
+        try process.write(hello)
+        let line = try process.readLine(timeout: settings.timeout)
+        switch try PortOutput.parse(line) {
+        case .ready(let version, let name, let reset):
+            guard version == PortMessage.version else {
+                throw PortError("the port speaks protocol \(version); this harness speaks \(PortMessage.version)")
+            }
+            return Greeting(implementation: name, reset: reset)
+        case .unimplemented(let what):
+            return Greeting(unimplemented: what)
+        default:
+            throw PortError("the port must answer hello with ready, got: \(line)")
         }
     }
 
@@ -142,8 +180,27 @@ public final class PortSession {
         failure = .broken("port: the port wrote after its idle, without new input\n  in the port's line: \(late)")
     }
 
-    /// Ends the conversation (closes the port's input; it has a second to exit).
-    public func close() { process.close() }
+    /// Ends the conversation: a port that speaks protocol 1.1 and ended in a known state goes back to
+    /// the pool for the next scenario; any other closes its input and has a second to exit.
+    public func close() {
+        guard !ended else { return }
+        ended = true
+        if let pool = settings.pool, resettable, soundAfterwards, process.alive,
+           process.scenariosServed < PortLimits.scenariosPerProcess, process.unaskedLine() == nil {
+            pool.give(process)
+        } else {
+            process.close()
+        }
+    }
+
+    /// No failure, or only `unimplemented` (a final answer: the port is waiting for input). A port
+    /// that broke (an error, a timeout, an exit, a line after `idle`) may be in any state.
+    private var soundAfterwards: Bool {
+        switch failure {
+        case nil, .unimplemented?: return true
+        default: return false
+        }
+    }
 }
 
 /// One app's engine in a port: `AppEngine` over the port's conversation, so the simulated runtime

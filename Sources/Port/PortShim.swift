@@ -48,12 +48,20 @@ public final class PortShim {
             let version = try f.int("protocol")
             guard version == PortMessage.version else { throw PortError("passim shim speaks protocol \(PortMessage.version), not \(version)") }
             configuration = try PortShim.configuration(f)
+            // Every hello is a new world (protocol 1.1): nothing of the previous scenario survives it.
+            engines = [:]
+            sharedStore = nil
+            answers = [:]
+            cookies = [:]
+            live = nil
+            greeted = false
             if try f.optionalString("network") == "live" {
                 guard fetch != nil else { return [PortMessage.line("unimplemented", [("what", .string("network live"))])] }
                 live = (try PortShim.hosts(f), Millis(Int64(try f.int("fetchTimeout"))))
             }
             greeted = true
-            return [PortMessage.line("ready", [("protocol", .int(PortMessage.version)), ("implementation", .string("passim shim"))])]
+            return [PortMessage.line("ready", [("protocol", .int(PortMessage.version)), ("implementation", .string("passim shim")),
+                                               (PortMessage.resetField, .bool(true))])]
         }
         guard greeted else { throw PortError("hello must come first") }
         let app = try f.string("app")

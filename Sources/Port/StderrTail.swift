@@ -25,6 +25,12 @@ final class StderrTail: @unchecked Sendable {
         thread.start()
     }
 
+    /// Drops what is held, once what is already in the pipe has been read.
+    func clear() {
+        _ = tail()
+        lock.withLock { kept = [] }
+    }
+
     /// Bytes held now: never more than the cap.
     var count: Int { lock.withLock { kept.count } }
 

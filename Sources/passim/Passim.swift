@@ -116,7 +116,8 @@ struct Run: ParsableCommand {
             options.runtime.network = server.map { .server(adminURL: $0, adminToken: token) } ?? .live
         }
         if let port {
-            var command = PortCommand(command: port, timeout: Millis(text: portTimeout) ?? .seconds(5))
+            // Ports that speak protocol 1.1 serve scenario after scenario from one process per job.
+            var command = PortCommand(command: port, timeout: Millis(text: portTimeout) ?? .seconds(5), pool: PortPool())
             if let expect {
                 do {
                     let expectations = try Expectations.load(expect)
@@ -136,6 +137,7 @@ struct Run: ParsableCommand {
             if let refusal = SuiteUpdate.refusal() { throw Terminal.fail(refusal, status: 1) }
         }
         var report = SuiteRun(options: options).run(paths: paths)
+        options.runtime.port?.pool?.closeAll()
         progress?.finish()
         if let mode = update {
             let outcome = SuiteUpdate.record(SuiteUpdate.candidates(report, mode: mode), mode: mode)

@@ -9,7 +9,7 @@ import Testing
                 == [#"{"type":"error","message":"hello must come first"}"#])
         #expect(shim.handle(#"{"type":"hello","protocol":2,"now":0}"#).first?.contains("speaks protocol 1, not 2") == true)
         #expect(shim.handle(#"{"type":"hello","protocol":1,"now":1767225600000}"#)
-                == [#"{"type":"ready","protocol":1,"implementation":"passim shim"}"#])
+                == [#"{"type":"ready","protocol":1,"implementation":"passim shim","reset":true}"#])
         let start = shim.handle(#"{"type":"call","app":"app","call":"setRequestor","args":{"requestorID":"REQ1","serviceProviders":["https://sp.test"]},"now":1767225600000}"#)
         #expect(start.last == #"{"type":"idle"}"#)
         let outputs = try start.dropLast().map { try PortOutput.parse($0) }
@@ -24,6 +24,16 @@ import Testing
         #expect(shim.handle("{").first?.hasPrefix(#"{"type":"error","message":"not JSON"#) == true)
     }
 
+    /// Protocol 1.1: a second hello is a new world; the first world's engines and requests are gone.
+    @Test func aSecondHelloResetsTheShim() throws {
+        let shim = PortShim()
+        _ = shim.handle(#"{"type":"hello","protocol":1,"now":1767225600000}"#)
+        _ = shim.handle(#"{"type":"call","app":"app","call":"setRequestor","args":{"requestorID":"REQ1","serviceProviders":["https://sp.test"]},"now":1767225600000}"#)
+        #expect(shim.handle(#"{"type":"hello","protocol":1,"platform":"tvos","now":1767225600000}"#).first?.contains(#""reset":true"#) == true)
+        // The old world's setRequestor is gone: the answer to its request no longer completes it.
+        #expect(shim.handle(#"{"type":"response","app":"app","id":1,"error":"connection refused","now":1767225600010}"#) == [#"{"type":"idle"}"#])
+    }
+
     /// On the live network the shim sends each request itself, to its host's listener with the world's
     /// `Host` and the message's cookies, reports `fetched`, and hands the answer to the engine on `deliver`.
     @Test func onTheLiveNetworkTheShimFetchesAndWaitsForDeliver() throws {
@@ -33,7 +43,7 @@ import Testing
             return .response(HTTPResponse(status: 404, headers: [("Content-Type", "text/plain")], body: Array("no".utf8)))
         }
         #expect(shim.handle(#"{"type":"hello","protocol":1,"network":"live","hosts":{"https://sp.test":"http://127.0.0.1:4000"},"fetchTimeout":2000,"now":1767225600000}"#)
-                == [#"{"type":"ready","protocol":1,"implementation":"passim shim"}"#])
+                == [#"{"type":"ready","protocol":1,"implementation":"passim shim","reset":true}"#])
         let start = shim.handle(#"{"type":"call","app":"app","call":"setRequestor","args":{"requestorID":"REQ1","serviceProviders":["https://sp.test","https://elsewhere.test"]},"now":1767225600000,"cookies":{"sp.test":"JSESSIONID=s1"}}"#)
         #expect(start.contains(#"{"type":"fetched","app":"app","id":1,"method":"GET","url":"https://sp.test/config/REQ1","status":404}"#), "\(start)")
         // Not on the live network: never connected.

@@ -105,6 +105,101 @@ import Testing
         #expect(failure.contains(message), "\(report.output)")
     }
 
+    /// A port for the protocol 1.1 tests: it logs each start to `log`, announces `reset` when asked,
+    /// answers `setRequestor` and `getSelectedProvider`, and breaks the protocol on `checkAuthentication`.
+    func countingPort(log: String, reset: Bool, exitOnSecondHello: Bool = false) -> String {
+        let script = """
+            import json, sys
+            with open(sys.argv[1], "a") as f:
+                f.write("start\\n")
+            hellos = 0
+            for line in sys.stdin:
+                m = json.loads(line)
+                t, call = m["type"], m.get("call")
+                if t == "hello":
+                    hellos += 1
+                    if sys.argv[2] == "once" and hellos == 2:
+                        sys.exit(0)
+                    out = [{"type": "ready", "protocol": 1, "implementation": "counting", "reset": sys.argv[2] != "0"}]
+                elif call == "setRequestor":
+                    out = [{"type": "request", "app": m["app"], "id": 1, "method": "GET",
+                            "url": "https://sp.test/config/REQ1", "headers": [], "body": ""}, {"type": "idle"}]
+                elif t == "response":
+                    out = [{"type": "callback", "app": m["app"], "callback": "setRequestorComplete", "args": [1]}, {"type": "idle"}]
+                elif call == "checkAuthentication":
+                    out = ["this is not json"]
+                else:
+                    out = [{"type": "callback", "app": m["app"], "callback": "selectedProvider", "args": [None]}, {"type": "idle"}]
+                for o in out:
+                    sys.stdout.write((o if isinstance(o, str) else json.dumps(o)) + "\\n")
+                sys.stdout.flush()
+            """
+        let path = temporaryScenario(script, name: "counting").replacingOccurrences(of: ".scenario", with: ".py")
+        try? FileManager.default.moveItem(atPath: path.replacingOccurrences(of: ".py", with: ".scenario"), toPath: path)
+        return "python3 \(path) \(log) \(exitOnSecondHello ? "once" : reset ? "1" : "0")"
+    }
+
+    /// Runs `texts` in order through `command` with a pool; the outcomes and the processes started.
+    func pooledRun(_ command: String, _ texts: [String]) -> (statuses: [ScenarioResult.Status], started: Int, report: SuiteRun.Report) {
+        let pool = PortPool()
+        defer { pool.closeAll() }
+        var options = SuiteRun.Options()
+        options.runtime = ScenarioRunner.Runtime(network: .simulated, port: PortCommand(command: command, pool: pool))
+        let report = SuiteRun(options: options).run(paths: texts.map { temporaryScenario($0) })
+        return (report.results.map(\.status), pool.processesStarted, report)
+    }
+
+    static let breaking = """
+        scenario "the port breaks here"
+        sp main "https://sp.test"
+        mvpd Comcast "Xfinity" at main
+        requestor REQ1
+        > setRequestor("REQ1")
+        < setRequestorComplete(1)
+        > checkAuthentication()
+        """
+
+    @Test func aResettablePortServesScenarioAfterScenarioAndABrokenOneIsReplaced() throws {
+        let log = temporaryScenario("", name: "starts")
+        let good = PortRunTests.scenario
+        let run = pooledRun(countingPort(log: log, reset: true), [good, good, PortRunTests.breaking, good, good])
+        #expect(run.statuses == [.passed, .passed, .failed, .passed, .passed], "\(run.report.output)")
+        // One process for the first three; the one that broke is ended, a fresh one serves the rest.
+        #expect(run.started == 2)
+        #expect(try String(contentsOfFile: log, encoding: .utf8) == "start\nstart\n")
+    }
+
+    @Test func aKeptPortThatFailsItsNextHelloIsReplacedQuietly() throws {
+        let log = temporaryScenario("", name: "starts")
+        let good = PortRunTests.scenario
+        let run = pooledRun(countingPort(log: log, reset: true, exitOnSecondHello: true), [good, good, good])
+        #expect(run.statuses == [.passed, .passed, .passed], "\(run.report.output)")
+        #expect(run.started == 3)
+    }
+
+    @Test func aVersion1PortStillGetsAProcessPerScenario() {
+        let log = temporaryScenario("", name: "starts")
+        let run = pooledRun(countingPort(log: log, reset: false), [PortRunTests.scenario, PortRunTests.scenario])
+        #expect(run.statuses == [.passed, .passed], "\(run.report.output)")
+        #expect(run.started == 2)
+    }
+
+    @Test func thePythonPortAndTheShimAreReset() throws {
+        let folder = packageRoot + "/Scenarios/authz"
+        // The shim when the debug binary is built (`swift build`; `make test` builds it first).
+        let shim = packageRoot + "/.build/debug/passim"
+        let shimCommand = FileManager.default.isExecutableFile(atPath: shim) ? [shim + " shim"] : []
+        for command in [PortRunTests.pythonPort] + shimCommand {
+            let pool = PortPool()
+            defer { pool.closeAll() }
+            var options = SuiteRun.Options()
+            options.runtime = ScenarioRunner.Runtime(network: .simulated, port: PortCommand(command: command, pool: pool))
+            let report = SuiteRun(options: options).run(paths: [folder])
+            #expect(report.status == .passed, "\(report.output)")
+            #expect(report.results.count > 10 && pool.processesStarted == 1, "\(command)")
+        }
+    }
+
     @Test func aSilentPortTimesOutInsteadOfHanging() throws {
         let started = Date()
         let report = try run(port("import time; time.sleep(30); return []"), timeout: Millis(300))

@@ -304,11 +304,206 @@ class CancelTests(PortTestCase):
         self.assertEqual(callbacks(self.port.send(call("getSelectedProvider"))), [("selectedProvider", [None])])
 
 
-class RobustnessTests(PortTestCase):
-    def test_unknown_call_is_unimplemented(self):
+def authz_result(resource="CNN", expires="2026/01/02 00:00:00 GMT +0000"):
+    token = ("<authzToken><simpleAuthorizationToken><simpleTokenResourceID>%s</simpleTokenResourceID>"
+             "<simpleTokenExpires>%s</simpleTokenExpires></simpleAuthorizationToken></authzToken>" % (resource, expires))
+    escaped = token.replace("&", "&amp;").replace("<", "&lt;").replace(">", "&gt;")
+    return "<result><authzToken>%s</authzToken></result>" % escaped
+
+
+def respond(port, request, status=200, body="", now=T0 + 100, app="app"):
+    return port.send({"type": "response", "app": app, "id": request["id"], "status": status, "headers": [],
+                      "body": body}, now)
+
+
+class AuthorizationTests(PortTestCase):
+    def authorize(self, resource, now=T0 + 100):
+        answer = self.port.send(call("checkAuthorization", now, resource=resource, data=None))
+        return of_type(answer, "request")
+
+    def test_cached_authz_token_skips_authorize_and_tracking_says_cached(self):
         self.configure()
-        answer = self.port.send(call("checkAuthorization", resource="CNN", data=None))
-        self.assertEqual(answer, [{"type": "unimplemented", "what": "checkAuthorization"}])
+        self.login()
+        (authorize,) = self.authorize("CNN")
+        self.assertEqual(authorize["url"], SP + "/authorizeDevice")
+        self.assertIn("resource_id=CNN", authorize["body"])
+        (media,) = of_type(respond(self.port, authorize, body=authz_result(expires="2026/01/01 12:00:00 GMT +0000")),
+                          "request")
+        self.assertEqual(media["url"], SP + "/deviceShortAuthorize")
+        answer = respond(self.port, media, body="bWVkaWE=")
+        self.assertEqual(callbacks(answer)[0], ("setToken", ["bWVkaWE=", "CNN"]))
+        self.assertEqual(callbacks(answer)[1][1][1][3], "false")
+        (media,) = self.authorize("CNN", T0 + 200)
+        self.assertEqual(media["url"], SP + "/deviceShortAuthorize")
+        self.assertEqual(callbacks(respond(self.port, media, body="bWVkaWE=", now=T0 + 200))[1][1][1][3], "true")
+        # Past the authZ token's expiry the SP is asked again.
+        (media,) = self.authorize("CNN", T0 + 43_200_000 - 1)
+        self.assertEqual(media["url"], SP + "/deviceShortAuthorize")
+        (authorize,) = self.authorize("CNN", T0 + 43_200_000)
+        self.assertEqual(authorize["url"], SP + "/authorizeDevice")
+
+    def test_refusal_carries_the_mvpds_message_and_other_failures_are_generic(self):
+        self.configure()
+        self.login()
+        (authorize,) = self.authorize("ESPN")
+        answer = respond(self.port, authorize, 403, "<error><status>403</status><message>User not authorized</message>"
+                                                    "<details>Upgrade</details></error>")
+        self.assertEqual(callbacks(answer), [
+            ("tokenRequestFailed", ["ESPN", "User Not Authorized Error", "Upgrade"]),
+            ("sendTrackingData", [1, ["false", None, None, None, "User Not Authorized Error", "Upgrade",
+                                      "mobile", "ios", "iOS"]])])
+        (authorize,) = self.authorize("CNN")
+        self.assertEqual(callbacks(respond(self.port, authorize, 503, "busy"))[0],
+                         ("tokenRequestFailed", ["CNN", "Generic Authorization Error", "HTTP 503"]))
+
+    def test_get_authorization_without_token_logs_in_first(self):
+        self.configure()
+        answer = self.port.send(call("getAuthorization", resource="HBO", data=None))
+        self.assertEqual(callbacks(answer)[0][0], "displayProviderDialog")
+        self.port.send(call("setSelectedProvider", mvpd="Comcast"))
+        (token,) = of_type(self.port.send(call("handleExternalURL", url="adobepass://ios.app")), "request")
+        answer = respond(self.port, token, body=session_device(token_xml()))
+        self.assertEqual([name for name, _ in callbacks(answer)], ["setAuthenticationStatus", "sendTrackingData"])
+        (authorize,) = of_type(answer, "request")
+        self.assertIn("resource_id=HBO", authorize["body"])
+
+    def test_preauthorization_answers_from_the_cache_in_request_order(self):
+        self.configure()
+        self.login()
+        answer = self.port.send(call("checkPreauthorizedResources", T0 + 100, resources=["HBO", "CNN"], cache=True))
+        (request,) = of_type(answer, "request")
+        body = ("<resources><resource><id>HBO</id><authorized>false</authorized></resource>"
+                "<resource><id>CNN</id><authorized>true</authorized></resource></resources>")
+        self.assertEqual(callbacks(respond(self.port, request, body=body)), [("preauthorizedResources", [["CNN"]])])
+        answer = self.port.send(call("checkPreauthorizedResources", T0 + 100, resources=["CNN", "HBO"], cache=True))
+        self.assertEqual(of_type(answer, "request"), [])
+        self.assertEqual(callbacks(answer), [("preauthorizedResources", [["CNN"]])])
+        answer = self.port.send(call("checkPreauthorizedResources", T0 + 100, resources=["CNN"], cache=False))
+        (request,) = of_type(answer, "request")
+        self.assertEqual(callbacks(respond(self.port, request, 500, "")), [("preauthorizedResources", [[]])])
+
+
+class LogoutAndTvTests(PortTestCase):
+    def test_logout_clears_at_once_and_ends_on_handle_external_url(self):
+        self.configure()
+        self.login()
+        answer = self.port.send(call("logout", T0 + 100))
+        ((name, args),) = callbacks(answer)
+        self.assertEqual(name, "navigateToUrl")
+        self.assertTrue(args[0].startswith(SP + "/logout?"))
+        self.assertIn("name_id=n", args[0])
+        self.assertEqual(callbacks(self.port.send(call("checkAuthentication", T0 + 100)))[0],
+                         ("setAuthenticationStatus", [0, "User Not Authenticated Error"]))
+        self.assertEqual(callbacks(self.port.send(call("handleExternalURL", T0 + 100, url="adobepass://ios.app"))),
+                         [("setAuthenticationStatus", [0, "User Not Authenticated Error"])])
+        # A second handleExternalURL belongs to nothing.
+        self.assertEqual(callbacks(self.port.send(call("handleExternalURL", T0 + 100, url="adobepass://ios.app"))), [])
+
+    def test_tvos_code_is_polled_every_ten_seconds_until_used(self):
+        self.hello(platform="tvos", device="gameconsole")
+        answer = self.port.send(call("setRequestor", requestorID="REQ1", serviceProviders=None))
+        respond(self.port, of_type(answer, "request")[0], body=CONFIG.format(mvpd_xml("Comcast", "Xfinity")), now=T0)
+        self.port.send(call("getAuthentication", forceAuthn=False, data=None, filter=None))
+        (code_request,) = of_type(self.port.send(call("setSelectedProvider", mvpd="Comcast")), "request")
+        self.assertEqual(code_request["url"], SP + "/reggie/v1/REQ1/regcode")
+        answer = respond(self.port, code_request, 201, json.dumps({"code": "ABC2345", "expires": T0 + 1_800_000}), T0)
+        self.assertEqual(callbacks(answer), [("status", [{"$symbol": "REGCODE"}, "ABC2345"])])
+        (poll,) = [t for t in of_type(answer, "timer") if t["at"] == T0 + 10_000]
+        answer = self.port.send({"type": "timer", "app": "app", "id": poll["id"]}, T0 + 10_000)
+        (check,) = of_type(answer, "request")
+        self.assertTrue(check["url"].startswith(SP + "/api/v1/checkauthn/ABC2345?"))
+        (poll,) = [t for t in of_type(answer, "timer") if t["at"] == T0 + 20_000]
+        self.assertEqual(callbacks(respond(self.port, check, 404, "", T0 + 10_000)), [])
+        check2 = of_type(self.port.send({"type": "timer", "app": "app", "id": poll["id"]}, T0 + 20_000), "request")
+        (token,) = of_type(respond(self.port, check2[0], 200, "<authentication/>", T0 + 20_000), "request")
+        self.assertIn("reg_code=ABC2345", token["body"])
+        answer = respond(self.port, token, body=session_device(token_xml()), now=T0 + 20_000)
+        self.assertEqual(callbacks(answer)[0], ("setAuthenticationStatus", [1, ""]))
+        self.assertEqual(callbacks(answer)[1][1][1][6], "tvOS")
+
+    def test_apple_picker_cancel_dismisses_then_n005(self):
+        self.hello()
+        answer = self.port.send(call("setRequestor", requestorID="REQ1", serviceProviders=None))
+        sso = mvpd_xml("Comcast", "Xfinity").replace("<enablePlatformServices>false", "<enablePlatformServices>true")
+        respond(self.port, of_type(answer, "request")[0], body=CONFIG.format(sso + mvpd_xml("Dish", "DISH")), now=T0)
+        answer = self.port.send(call("getAuthentication", forceAuthn=False, data=None, filter=None))
+        ((name, (shown, featured)),) = callbacks(answer)
+        self.assertEqual((name, [m["id"] for m in shown], featured), ("presentTvProviderDialog", ["Comcast"], []))
+        answer = self.port.send({"type": "picker", "app": "app", "outcome": "cancelled"})
+        self.assertEqual([name for name, _ in callbacks(answer)],
+                         ["dismissTvProviderDialog", "status", "setAuthenticationStatus", "sendTrackingData"])
+        self.assertEqual(callbacks(answer)[1][1], [{"$symbol": "N005"}])
+
+
+class RegistrationTests(PortTestCase):
+    def test_registration_then_bearer_then_one_retry_after_401(self):
+        self.hello()
+        self.port.send(call("init", softwareStatement="ss-1"))
+        answer = self.port.send(call("setRequestor", requestorID="REQ1", serviceProviders=["https://sp.auth.test/base"]))
+        (register,) = of_type(answer, "request")
+        self.assertEqual(register["url"], "https://sp.auth.test/o/client/register")
+        self.assertEqual(json.loads(register["body"]), {"software_statement": "ss-1", "redirect_uri": "adobepass://ios.app"})
+        (token,) = of_type(respond(self.port, register, 201, json.dumps({"client_id": "c", "client_secret": "s"}), T0), "request")
+        self.assertEqual(token["url"], "https://sp.auth.test/o/client/token")
+        self.assertIn("client_id=c", token["body"])
+        (config,) = of_type(respond(self.port, token, 200, json.dumps({"access_token": "t1", "expires_in": 60}), T0), "request")
+        self.assertEqual(config["url"], "https://sp.auth.test/base/config/REQ1")
+        self.assertIn(["Authorization", "Bearer t1"], config["headers"])
+        # A 401 gets a new access token, then the request once more, under a new id.
+        (token,) = of_type(respond(self.port, config, 401, "", T0), "request")
+        self.assertTrue(token["url"].endswith("/o/client/token"))
+        (again,) = of_type(respond(self.port, token, 200, json.dumps({"access_token": "t2"}), T0), "request")
+        self.assertIn(["Authorization", "Bearer t2"], again["headers"])
+        self.assertNotEqual(again["id"], config["id"])
+        # A second 401 is a refusal: this SP gave no configuration.
+        self.assertEqual(callbacks(respond(self.port, again, 401, "", T0)), [("setRequestorComplete", [0])])
+
+    def test_a_refused_registration_says_r400_before_the_sp_counts_as_refused(self):
+        self.hello()
+        self.port.send(call("init", softwareStatement="unknown"))
+        (register,) = of_type(self.port.send(call("setRequestor", requestorID="REQ1", serviceProviders=None)), "request")
+        answer = respond(self.port, register, 400, json.dumps({"error": "invalid_software_statement"}), T0)
+        self.assertEqual(callbacks(answer), [("status", [{"$symbol": "R400"}]), ("setRequestorComplete", [0])])
+
+    def test_signed_tvos_calls_carry_the_hmac_header(self):
+        self.hello(platform="tvos")
+        answer = self.port.send(call("setRequestor", requestorID="REQ1", serviceProviders=None, secret="sk", publicKey="pk"))
+        respond(self.port, of_type(answer, "request")[0], body=CONFIG.format(mvpd_xml("Comcast", "Xfinity")), now=T0)
+        self.port.send(call("getAuthentication", forceAuthn=False, data=None, filter=None))
+        (code,) = of_type(self.port.send(call("setSelectedProvider", mvpd="Comcast", now=T0 + 5)), "request")
+        (authorization,) = [v for k, v in code["headers"] if k == "Authorization"]
+        text, signature = authorization.split(", public_key=pk, signature=")
+        self.assertEqual(text, "POST requestor_id=REQ1, nonce=1-%d, signature_method=HMAC-SHA1, request_time=%d, "
+                               "request_uri=/reggie/v1/REQ1/regcode" % (T0 + 5, T0 + 5))
+        import base64, hmac
+        expected = base64.b64encode(hmac.new(b"sk", text.encode(), hashlib.sha1).digest()).decode()
+        self.assertEqual(signature, expected)
+
+
+class RobustnessTests(PortTestCase):
+    def test_unknown_call_is_an_error_and_the_port_goes_on(self):
+        self.configure()
+        answer = self.port.send(call("fly", resource="CNN"))
+        self.assertEqual(answer[0]["type"], "error")
+        self.assertIn("fly", answer[0]["message"])
+        self.assertEqual(callbacks(self.port.send(call("getSelectedProvider"))), [("selectedProvider", [None])])
+
+    def test_a_second_hello_is_a_reset_to_a_new_world(self):
+        self.assertTrue(self.hello()[0]["reset"])
+        self.configure()
+        self.login()
+        answer = self.port.send({"type": "hello", "protocol": 1, "network": "harness", "apps": ["app"],
+                                 "platform": "tvos", "device": "gameconsole", "defaultServiceProvider": SP})
+        self.assertEqual(answer[0]["type"], "ready")
+        # The old world's login, selection and configuration are gone: calls queue again.
+        self.assertEqual(callbacks(self.port.send(call("getSelectedProvider"))), [("selectedProvider", [None])])
+        self.assertEqual(callbacks(self.port.send(call("checkAuthentication"))), [])
+        answer = self.port.send(call("setRequestor", requestorID="REQ1", serviceProviders=None))
+        (request,) = of_type(answer, "request")
+        self.assertEqual(request["id"], 1)
+        answer = respond(self.port, request, body=CONFIG.format(mvpd_xml("Comcast", "Xfinity")))
+        self.assertEqual(callbacks(answer)[1], ("setAuthenticationStatus", [0, "User Not Authenticated Error"]))
+        self.assertEqual(callbacks(answer)[2][1][1][-1], "tvOS")
 
     def test_malformed_lines_answer_error_and_the_port_goes_on(self):
         self.hello()
