@@ -704,7 +704,12 @@ class AppEngine:
             return
         self.auth.code, self.auth.code_expires = code, expires
         self.callback("status", REGCODE, code)
-        self.auth.poll_timer = self.start_timer("poll", now + POLL_INTERVAL_MS)
+        self.auth.poll_timer = self.start_timer("poll", self.next_poll(now))
+
+    def next_poll(self, now):
+        # The login gives up at the instant the code expires (as the SP said), not at the next poll:
+        # tvos/code-expires pins it with `at`.
+        return min(now + POLL_INTERVAL_MS, self.auth.code_expires)
 
     def poll_code(self, now):
         self.auth.poll_timer = None
@@ -715,7 +720,7 @@ class AppEngine:
             self.login_failed(GENERIC_AUTHENTICATION_ERROR)
             return
         # Choice 18: every 10 s from the previous poll, however long an answer takes.
-        self.auth.poll_timer = self.start_timer("poll", now + POLL_INTERVAL_MS)
+        self.auth.poll_timer = self.start_timer("poll", self.next_poll(now))
         query = form_encode([("requestor", self.requestor()), ("deviceId", self.device.device_id)])
         self.send("GET", self.auth.mvpd.sp_url + "/api/v1/checkauthn/" + urllib.parse.quote(self.auth.code, safe="")
                   + "?" + query, [], "", "poll", now, data=self.auth.code, signed=True)
