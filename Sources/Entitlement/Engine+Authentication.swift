@@ -38,8 +38,9 @@ extension Engine {
             // Nothing to pick from (other SDKs: AND-1.8 and JS answer a generic failure).
             return actions + authenticationFailure(Constants.genericAuthenticationError)
         }
-        if mvpds.contains(where: \.enablePlatformServices) {
-            let picker = Engine.picker(mvpds, filter: filter)
+        // A filter that leaves no SSO MVPD is ignored, and the classic dialog follows (BEHAVIOR.md, Apple SSO).
+        if mvpds.contains(where: \.enablePlatformServices), case let picker = Engine.picker(mvpds, filter: filter),
+           !picker.shown.isEmpty {
             authentication = .picking(login, picker)
             actions.append(.deliver(.presentTvProviderDialog(shown: picker.shown, featured: picker.featured)))
             return actions
@@ -50,7 +51,9 @@ extension Engine {
     }
 
     /// Apple's picker: the SSO MVPDs, filtered (`{TV_PROVIDERS, FEATURED_TV_PROVIDERS}` or a plain
-    /// array) with non-SSO MVPDs dropped and the filter's order kept; without one, merged order.
+    /// array) with non-SSO MVPDs dropped and the filter's order kept; without one, merged order. A
+    /// featured MVPD must also be shown (seeds: "doivent également être spécifiés dans la liste
+    /// TV_PROVIDERS"), so one the shown list lacks is dropped from `featured`.
     static func picker(_ mvpds: [MVPD], filter: Value?) -> Picker {
         let sso = mvpds.filter(\.enablePlatformServices)
         func pick(_ ids: [Value]?) -> [MVPD] {
@@ -64,7 +67,8 @@ extension Engine {
             return Picker(shown: pick(ids), featured: [])
         case .dict?:
             let shown = filter?[Constants.tvProviders].map { pick($0.listValue) } ?? sso
-            return Picker(shown: shown, featured: pick(filter?[Constants.featuredTvProviders]?.listValue))
+            let featured = pick(filter?[Constants.featuredTvProviders]?.listValue).filter { f in shown.contains { $0.id == f.id } }
+            return Picker(shown: shown, featured: featured)
         default:
             return Picker(shown: sso, featured: [])
         }
@@ -74,7 +78,12 @@ extension Engine {
         guard let id, let mvpd = startup.configuration?.mvpd(id) else {
             // nil, or an id the configuration does not offer (other SDKs): reset the authentication
             // state machine. Outside a login the same answer is given (AND-1.8; docs/CONFORMANCE.md).
-            var actions = abandonLogin()
+            // Apple's picker, if up, is taken down first (BEHAVIOR.md, Cancel via nil).
+            var actions: [EngineAction] = []
+            if case .picking(_, let picker) = authentication {
+                actions.append(.deliver(.dismissTvProviderDialog(shown: picker.shown, featured: picker.featured)))
+            }
+            actions += abandonLogin()
             store.selectedMVPD = nil
             actions += authenticationFailure(Constants.providerNotSelectedError)
             return actions

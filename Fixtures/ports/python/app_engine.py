@@ -542,8 +542,11 @@ class AppEngine:
     def set_selected_provider(self, mvpd_id, now):
         mvpd = self.startup.mvpd(mvpd_id) if isinstance(mvpd_id, str) else None
         if mvpd is None:
-            # nil or an unknown id resets the state machine, in a login or not (choice 2). The suite
-            # shows no dismissTvProviderDialog when the picker is up (sso/cancel-with-nil).
+            # nil or an unknown id resets the state machine, in a login or not (choice 2); Apple's
+            # picker, if up, is taken down first (BEHAVIOR.md, Cancel via nil).
+            if self.auth.phase == AuthenticationState.PICKER:
+                self.callback("dismissTvProviderDialog", *self.picker_args())
+                self.auth.picker = None
             self.abandon_login()
             self.store.selected = None
             self.authn_failure(PROVIDER_NOT_SELECTED_ERROR)
