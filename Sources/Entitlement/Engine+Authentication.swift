@@ -127,20 +127,24 @@ extension Engine {
             authentication = .starting(login, mvpd, id, .registrationCode)
             return actions
         }
-        let svc = usesSVC(mvpd)
         var query: [(String, String)] = [
             ("domain_name", "adobe.com"), ("noflash", "true"), ("no_iframe", "true"),
             ("mso_id", mvpd.id), ("requestor_id", requestorID),
-            ("redirect_url", svc ? configuration.svcScheme : Constants.adobePassRedirectURL),
+            ("redirect_url", mvpd.requiresSVC ? configuration.svcScheme : Constants.adobePassRedirectURL),
             ("client_type", configuration.platform.osName), ("client_version", configuration.clientVersion),
         ]
         if let data = login.data { query.append(("generic_data", data.jsonText)) }
         authentication = .browsing(login, mvpd)
-        return [.deliver(.navigateToUrl(spURL(forMVPD: mvpd.id) + "/authenticate/saml?" + FormCoding.encode(query), useSVC: svc ? true : nil))]
+        return [openBrowser(spURL(forMVPD: mvpd.id) + "/authenticate/saml?" + FormCoding.encode(query), for: mvpd)]
     }
 
-    func usesSVC(_ mvpd: MVPD) -> Bool {
-        mvpd.requiresSVC && options.first { $0.key == "handleSVC" }?.value == .bool(true)
+    /// Where a login or logout page opens: `navigateToUrl(url)` for the app; for an MVPD that requires
+    /// SVC, `navigateToUrl(url, true)` under `handleSVC`, else SFSafariViewController presented by the
+    /// SDK itself, no callback (BEHAVIOR.md, Authentication 3).
+    func openBrowser(_ url: String, for mvpd: MVPD?) -> EngineAction {
+        guard let mvpd, mvpd.requiresSVC else { return .deliver(.navigateToUrl(url, useSVC: nil)) }
+        let handleSVC = options.first { $0.key == "handleSVC" }?.value == .bool(true)
+        return handleSVC ? .deliver(.navigateToUrl(url, useSVC: true)) : .presentBrowser(url: url)
     }
 
     private mutating func startTempPass(_ login: Login, _ mvpd: MVPD, data: Value?, at now: Instant) -> [EngineAction] {

@@ -29,13 +29,15 @@ extension Engine {
             actions.append(.deliver(.navigateToUrl(Constants.adobePassRedirectURL, useSVC: nil)))
             return actions
         }
-        let svc = (startup.configuration?.mvpd(token.mvpdID) ?? mvpd).map(usesSVC) ?? false
+        // Logout of an MVPD that requires SVC opens as its login did (BEHAVIOR.md, Authentication 3).
+        let tokenMVPD = startup.configuration?.mvpd(token.mvpdID) ?? mvpd
+        let svc = tokenMVPD?.requiresSVC ?? false
         let query: [(String, String)] = [
             ("mso_id", token.mvpdID), ("requestor_id", requestorID.isEmpty ? token.requestorID : requestorID),
             ("name_id", token.nameID), ("session_index", token.sessionIndex),
             ("redirect_url", svc ? configuration.svcScheme : Constants.adobePassRedirectURL),
         ]
-        actions.append(.deliver(.navigateToUrl(sp + "/logout?" + FormCoding.encode(query), useSVC: svc ? true : nil)))
+        actions.append(openBrowser(sp + "/logout?" + FormCoding.encode(query), for: tokenMVPD))
         return actions
     }
 

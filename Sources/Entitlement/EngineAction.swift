@@ -28,6 +28,10 @@ public enum EngineAction: Hashable, Sendable {
     /// Call `Engine.timerFired(_:at:)` at that instant unless cancelled first.
     case startTimer(TimerID, at: Instant)
     case cancelTimer(TimerID)
+    /// The SDK presents SFSafariViewController itself at this URL (an MVPD that requires SVC while
+    /// `handleSVC` is false: no `navigateToUrl`; BEHAVIOR.md, Authentication 3): the runtime opens the
+    /// device's browser there, as the app does on `navigateToUrl`.
+    case presentBrowser(url: String)
     /// The app's authN token changed: write it to the device's shared store (iOS passive SSO;
     /// nil clears it). Read back with `Engine.adoptSharedStore(_:)` before `setRequestor`.
     case writeSharedStore(SharedAuthentication?)

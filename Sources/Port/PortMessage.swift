@@ -52,6 +52,9 @@ public enum PortOutput: Hashable, Sendable {
     /// `reset`: the port takes a later `hello` as a reset to a new world (protocol 1.1).
     case ready(protocol: Int, implementation: String, reset: Bool)
     case callback(app: String, Callback)
+    /// Protocol 1.1: the SDK presents SFSafariViewController itself at `url` (no callback; the
+    /// harness opens the device's browser there).
+    case present(app: String, url: String)
     case request(app: String, id: Int, HTTPRequest)
     /// Live network: the port sent the request itself and got this (a status only, or a failure).
     case fetched(app: String, id: Int, HTTPRequest, HTTPResult)
@@ -80,6 +83,10 @@ public enum PortOutput: Hashable, Sendable {
         case "callback":
             guard let args = m.value("args")?.listValue else { throw PortError("callback: args must be an array") }
             return .callback(app: try m.string("app"), try PortCodec.callback(named: try m.string("callback"), args, constants: constants))
+        case "present":
+            let url = try m.string("url")
+            guard URLParts(url)?.isHTTP == true else { throw PortError("present: url must be an http(s) URL, got \(url)") }
+            return .present(app: try m.string("app"), url: url)
         case "request":
             let url = try m.string("url")
             guard URLParts(url)?.isHTTP == true else { throw PortError("request: url must be an http(s) URL, got \(url)") }

@@ -158,7 +158,7 @@ public final class PortSession {
                     throw PortError("request on the live network: send it yourself and report fetched\n  in the port's line: \(line)")
                 case .fetched where live == nil:
                     throw PortError("fetched on the harness network: write request and the harness sends it\n  in the port's line: \(line)")
-                case .callback(let a, _), .request(let a, _, _), .fetched(let a, _, _, _), .timer(let a, _, _), .cancelTimer(let a, _):
+                case .callback(let a, _), .present(let a, _), .request(let a, _, _), .fetched(let a, _, _, _), .timer(let a, _, _), .cancelTimer(let a, _):
                     guard a == app else {
                         throw PortError("an answer for app \(a) to a message for app \(app)\n  in the port's line: \(line)")
                     }
@@ -256,6 +256,7 @@ public struct PortEngine: AppEngine {
                 if case .presentTvProviderDialog(let shown, _) = callback { pickerShown = shown }
                 if case .dismissTvProviderDialog = callback { pickerShown = nil }
                 return .deliver(callback)
+            case .present(_, let url): return .presentBrowser(url: url)
             case .request(_, let id, let request): return .send(RequestID(id), request)
             case .fetched(_, let id, let request, let result):
                 fetched[id] = result

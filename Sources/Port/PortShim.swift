@@ -105,6 +105,8 @@ public final class PortShim {
             }
             return PortMessage.line("request", [a, ("id", .int(id.value)), ("method", .string(request.method)), ("url", .string(request.url)),
                                                 ("headers", PortMessage.headers(request.headers)), ("body", PortMessage.body(request.body))])
+        case .presentBrowser(let url):
+            return PortMessage.line("present", [a, ("url", .string(url))])
         case .startTimer(let id, let at):
             return PortMessage.line("timer", [a, ("id", .int(id.value)), ("at", .int(Int(at.milliseconds)))])
         case .cancelTimer(let id):

@@ -297,10 +297,10 @@ public final class Simulator {
                 if let engine = apps[app].engine.inspectable { apps[app].monitor?.delivered(callback, engine: engine, at: now) }
                 if case .status(StatusCode.registrationCode, let code?) = callback { lastRegistrationCode = code }
                 // The app's delegate opens the browser on navigateToUrl, as a real app does.
-                if case .navigateToUrl(let url, _) = callback {
-                    userBack()
-                    if let fetch = browser.open(url, owner: apps[app].name) { load(fetch) }
-                }
+                if case .navigateToUrl(let url, _) = callback { openBrowser(url, app: app) }
+            case .presentBrowser(let url):
+                // SFSafariViewController presented by the SDK itself: the same browser, no callback.
+                openBrowser(url, app: app)
             case .send(let id, let request):
                 let party = TraceEvent.Party.engine(app: apps[app].name)
                 let outcome = if let fetched = apps[app].engine.takeOwnFetch(id) {
@@ -322,6 +322,11 @@ public final class Simulator {
                 sharedStore = shared
             }
         }
+    }
+
+    private func openBrowser(_ url: String, app: Int) {
+        userBack()
+        if let fetch = browser.open(url, owner: apps[app].name) { load(fetch) }
     }
 
     private var browserOwner: Int { appIndex(browser.owner) ?? 0 }

@@ -605,17 +605,23 @@ class AppEngine:
         if self.device.platform == "tvos":
             self.request_code(mvpd, now)
             return
-        svc = mvpd.requires_svc and self.option("handleSVC") is True
         query = [("domain_name", "adobe.com"), ("noflash", "true"), ("no_iframe", "true"),
                  ("mso_id", mvpd.id), ("requestor_id", self.requestor()),
-                 ("redirect_url", self.device.svc_scheme if svc else ADOBEPASS_REDIRECT_URL),
+                 ("redirect_url", self.device.svc_scheme if mvpd.requires_svc else ADOBEPASS_REDIRECT_URL),
                  ("client_type", self.device.os_name), ("client_version", self.device.client_version)]
         if self.auth.data is not None:
             query.append(("generic_data", json_text(self.auth.data)))
         self.auth.phase = AuthenticationState.BROWSING
-        url = mvpd.sp_url + "/authenticate/saml?" + form_encode(query)
-        if svc:
-            self.callback("navigateToUrl", url, True)
+        self.show_page(mvpd, mvpd.sp_url + "/authenticate/saml?" + form_encode(query))
+
+    def show_page(self, mvpd, url):
+        # An MVPD that requires SVC: navigateToUrl(url, true) under handleSVC, else the SDK presents
+        # SFSafariViewController itself, no callback (BEHAVIOR.md, Authentication 3; protocol 1.1 `present`).
+        if mvpd is not None and mvpd.requires_svc:
+            if self.option("handleSVC") is True:
+                self.callback("navigateToUrl", url, True)
+            else:
+                self.out.append({"type": "present", "app": self.name, "url": url})
         else:
             self.callback("navigateToUrl", url)
 
@@ -932,18 +938,14 @@ class AppEngine:
         if token is None:
             self.callback("navigateToUrl", ADOBEPASS_REDIRECT_URL)
             return
-        svc = mvpd is not None and mvpd.requires_svc and self.option("handleSVC") is True
+        svc = mvpd is not None and mvpd.requires_svc
         query = [("mso_id", token.mvpd_id), ("requestor_id", self.requestor())]
         if token.name_id:
             query.append(("name_id", token.name_id))
         if token.session_index:
             query.append(("session_index", token.session_index))
         query.append(("redirect_url", self.device.svc_scheme if svc else ADOBEPASS_REDIRECT_URL))
-        url = self.sp_for(token.mvpd_id) + "/logout?" + form_encode(query)
-        if svc:
-            self.callback("navigateToUrl", url, True)
-        else:
-            self.callback("navigateToUrl", url)
+        self.show_page(mvpd, self.sp_for(token.mvpd_id) + "/logout?" + form_encode(query))
 
     def on_logout(self, request_id, result, data, now):
         # Each tvOS logout ends with its own status, whatever the endpoint answered.
