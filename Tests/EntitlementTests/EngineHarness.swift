@@ -10,6 +10,8 @@ struct EngineHarness {
     var sent: [(RequestID, HTTPRequest)] = []
     var timers: [TimerID: Instant] = [:]
     var sharedStore: SharedAuthentication?
+    /// Pages the SDK presented itself (SFSafariViewController, no callback).
+    var presented: [String] = []
 
     mutating func absorb(_ actions: [EngineAction]) {
         for a in actions {
@@ -19,6 +21,7 @@ struct EngineHarness {
             case .startTimer(let id, let at): timers[id] = at
             case .cancelTimer(let id): timers[id] = nil
             case .writeSharedStore(let shared): sharedStore = shared
+            case .presentBrowser(let url): presented.append(url)
             }
         }
     }

@@ -91,6 +91,9 @@ import Testing
         #expect(throws: PortError.self) { try PortOutput.parse(#"{"type":"request","app":"app","id":1,"method":"GET","url":"file:///etc/passwd"}"#) }
         #expect(throws: PortError.self) { try PortOutput.parse(#"{"type":"teleport"}"#) }
         #expect(try PortOutput.parse(#"{"type":"idle"}"#) == .idle)
+        #expect(try PortOutput.parse(#"{"type":"present","app":"a","url":"https://sp.test/authenticate/saml?x=1"}"#)
+                == .present(app: "a", url: "https://sp.test/authenticate/saml?x=1"))
+        #expect(throws: PortError.self) { try PortOutput.parse(#"{"type":"present","app":"a","url":"adbe.x://y"}"#) }
         // Live network: what the port's own request got, without its body.
         #expect(try PortOutput.parse(#"{"type":"fetched","app":"a","id":2,"method":"GET","url":"https://sp.test/config/R","status":200}"#)
                 == .fetched(app: "a", id: 2, HTTPRequest(method: "GET", url: "https://sp.test/config/R"), .response(HTTPResponse(status: 200))))
