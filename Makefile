@@ -72,6 +72,10 @@ docs-check: build
 	if ! diff -r docs/callbacks "$$tmp"; then \
 	  echo "docs/callbacks is stale: run 'make docs' and commit the result"; rm -rf "$$tmp"; exit 1; fi; \
 	rm -rf "$$tmp"; echo "docs/callbacks is up to date"
+	@if grep -q '\*\*none\*\*' docs/callbacks/seed-elements.md; then \
+	  grep '\*\*none\*\*' docs/callbacks/seed-elements.md; \
+	  echo "seed elements above have no scenario (docs/callbacks/seed-elements.md)"; exit 1; fi; \
+	echo "every seed element has a scenario"
 
 # The fuzzing checks CI runs: the libFuzzer targets' seed corpora replayed through their entry
 # points, and a short state-machine fuzz (README, "Fuzzing").
