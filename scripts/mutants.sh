@@ -1,0 +1,61 @@
+#!/usr/bin/env bash
+# The mutation check (issue 16): each patch under Tests/Mutants/ is one realistic port bug in the
+# engine (its first line says which). For each, the patch is applied to the working tree, passim is
+# rebuilt incrementally (only the engine module and what links it), and the conformance suite runs;
+# the check fails unless the suite fails on every mutant. The tree is restored after each one, and
+# on exit whatever happens.
+#
+# Usage: scripts/mutants.sh [PASSIM_SCRATCH] [PATCH...]
+#   PASSIM_SCRATCH: the build folder to reuse (default .build, as `make build` leaves it; debug).
+#   PATCH...: only these patches (default every Tests/Mutants/*.patch).
+# Exit status: 0 every mutant caught, 1 a mutant survived, 2 a patch no longer applies or builds.
+set -uo pipefail
+cd "$(dirname "$0")/.."
+scratch="${1:-.build}"
+shift || true
+patches=("$@")
+[ ${#patches[@]} -gt 0 ] || patches=(Tests/Mutants/*.patch)
+
+if ! git diff --quiet -- Sources/Entitlement; then
+  echo "Sources/Entitlement has uncommitted changes: commit or stash them first" >&2
+  exit 2
+fi
+applied=""
+restore() { if [ -n "$applied" ]; then patch -p1 -R -s < "$applied" || git checkout -- Sources/Entitlement; applied=""; fi; }
+trap restore EXIT INT TERM
+
+build() { swift build --product passim --scratch-path "$scratch" >"$log" 2>&1; }
+run_suite() { "$scratch/debug/passim" run --jobs 2 Scenarios >/dev/null 2>&1; }
+
+log=$(mktemp)
+start=$(date +%s)
+if ! build || ! run_suite; then
+  echo "the unmutated engine does not build or pass the suite" >&2; cat "$log" >&2; exit 2
+fi
+
+caught=0; survived=(); broken=()
+for p in "${patches[@]}"; do
+  name=$(basename "$p" .patch)
+  what=$(head -1 "$p" | sed 's/^Mutant: //')
+  t0=$(date +%s)
+  if ! patch -p1 -s --dry-run < "$p" >/dev/null 2>&1; then
+    broken+=("$name (does not apply)"); echo "BROKEN   $name: the patch does not apply"; continue
+  fi
+  patch -p1 -s < "$p"; applied="$p"
+  if ! build; then
+    broken+=("$name (does not build)"); echo "BROKEN   $name: does not build"; restore; continue
+  fi
+  if run_suite; then
+    survived+=("$name: $what"); echo "SURVIVED $name: $what ($(( $(date +%s) - t0 )) s)"
+  else
+    caught=$((caught + 1)); echo "caught   $name ($(( $(date +%s) - t0 )) s)"
+  fi
+  restore
+done
+build >/dev/null 2>&1 || true   # leave the build as the tree is
+rm -f "$log"
+
+echo "${#patches[@]} mutants: $caught caught, ${#survived[@]} survived, ${#broken[@]} broken ($(( $(date +%s) - start )) s)"
+for s in "${survived[@]}"; do echo "  survived: $s"; done
+[ ${#broken[@]} -eq 0 ] || exit 2
+[ ${#survived[@]} -eq 0 ] || exit 1
