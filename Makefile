@@ -1,7 +1,7 @@
 # Two entry points for a fresh machine (README.md): `make suite` and `make test`.
 # Each installs the system libraries first when they are missing.
 
-.PHONY: layers setup build suite suite-live suite-live-server suite-shim suite-shim-live port-python clients test release docs docs-check bench fuzz-smoke clean
+.PHONY: layers mutants setup build suite suite-live suite-live-server suite-shim suite-shim-live port-python clients test release docs docs-check bench fuzz-smoke clean
 
 setup:
 	@missing=""; for p in libxml2-dev libcurl4-openssl-dev pkg-config; do \
@@ -52,6 +52,10 @@ clients: build
 
 test: setup
 	swift test
+
+# The mutation check: every patch of Tests/Mutants/ (a realistic engine bug) must fail the suite.
+mutants: build
+	scripts/mutants.sh .build
 
 # ARCHITECTURE.md's import rules, read off every module's import lines (and the check's own tests).
 layers:
