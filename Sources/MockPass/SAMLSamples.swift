@@ -22,8 +22,9 @@ public struct SAMLSamples: Sendable {
     public var idpSLOURL: String
 
     /// Runs the exchange on a small world (one SP, one MVPD whose user has metadata, so the assertion
-    /// carries several attributes). Throws a description of the step that did not go as a browser expects.
-    public static func generate(seed: UInt64) throws(SampleError) -> SAMLSamples {
+    /// carries several attributes), every message issued at `now`. Throws a description of the step
+    /// that did not go as a browser expects.
+    public static func generate(seed: UInt64, at now: Instant = .simulationStart) throws(SampleError) -> SAMLSamples {
         let sp = "https://sp.auth.test"
         let world = World(
             serviceProviders: [World.ServiceProvider(name: "main", url: sp, mvpds: [MVPD(id: "Comcast", displayName: "Xfinity")])],
@@ -34,7 +35,6 @@ public struct SAMLSamples: Sendable {
             requestors: [World.Requestor(id: "REQ1")])
         var mock = MockPass(world: world, seed: seed)
         let idp = World.defaultIdPURL(for: "Comcast")
-        let now = Instant.simulationStart
         var messages: [Message] = []
 
         let start = try step(&mock, "GET", sp + "/authenticate/saml?requestor_id=REQ1&mso_id=Comcast&redirect_url=adobepass%3A%2F%2Fios.app", at: now)
@@ -47,7 +47,8 @@ public struct SAMLSamples: Sendable {
         let consumed = try step(&mock, "POST", answer.action, fields: answer.fields, cookie: cookie, at: now)
         guard consumed.status == 302 else { throw SampleError("the SP refused the Response: \(String(decoding: consumed.body, as: UTF8.self))") }
 
-        let session = try step(&mock, "GET", sp + "/sessionDevice?requestor_id=REQ1", cookie: cookie, at: now)
+        let session = try step(&mock, "POST", sp + "/sessionDevice", fields: [("_method", "GET"), ("requestor_id", "REQ1")],
+                               cookie: cookie, at: now)
         let token = try sessionToken(session)
         let query = "mso_id=Comcast&redirect_url=adobepass%3A%2F%2Fios.app&name_id=\(token.nameID)&session_index=\(token.sessionIndex)"
         let logout = try form(try step(&mock, "GET", sp + "/logout?" + query, cookie: cookie, at: now), "SAMLRequest")

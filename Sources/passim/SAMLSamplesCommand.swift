@@ -1,6 +1,7 @@
 import ArgumentParser
 import Foundation
 import MockPass
+import PassModel
 
 /// Writes the SAML messages of one mock login and logout, for checkers outside Swift (pysaml2 in
 /// `Fixtures/clients/saml/`): the messages as the mock really sends them, not a copy kept in git.
@@ -16,10 +17,16 @@ struct SAMLSamplesCommand: ParsableCommand {
     @Option(help: "The seed (it picks the IdP's signing key and every ID).")
     var seed: UInt64 = 0x5EED
 
+    @Option(help: ArgumentHelp("When the messages are issued, in seconds since 1970 (default: the simulation's start, "
+                               + "2026-01-01; a checker that compares with its own clock passes the time it runs at).",
+                               valueName: "SECONDS"))
+    var at: Int64?
+
     func run() throws {
         let samples: SAMLSamples
         do {
-            samples = try SAMLSamples.generate(seed: seed)
+            samples = try SAMLSamples.generate(
+                seed: seed, at: at.map { Instant(milliseconds: $0 * 1000) } ?? .simulationStart)
         } catch {
             throw ValidationError("saml-samples: \(error.description)")
         }
