@@ -21,18 +21,22 @@ public struct SAMLSamples: Sendable {
     public var idpSSOURL: String
     public var idpSLOURL: String
 
+    static let spURL = "https://sp.auth.test"
+
+    /// The world of the exchange (the hostile SAML fixtures were made from its messages at seed 0x5EED).
+    static let world = World(
+        serviceProviders: [World.ServiceProvider(name: "main", url: spURL, mvpds: [MVPD(id: "Comcast", displayName: "Xfinity")])],
+        identityProviders: [World.IdentityProvider(mvpdID: "Comcast")],
+        users: [World.User(name: "alice", password: "secret", mvpdID: "Comcast",
+                           meta: [Value.Entry("zip", .list([.string("12345"), .string("67890")])),
+                                  Value.Entry("householdID", .string("h-1")), Value.Entry("maxRating", .int(17))])],
+        requestors: [World.Requestor(id: "REQ1")])
+
     /// Runs the exchange on a small world (one SP, one MVPD whose user has metadata, so the assertion
     /// carries several attributes), every message issued at `now`. Throws a description of the step
     /// that did not go as a browser expects.
     public static func generate(seed: UInt64, at now: Instant = .simulationStart) throws(SampleError) -> SAMLSamples {
-        let sp = "https://sp.auth.test"
-        let world = World(
-            serviceProviders: [World.ServiceProvider(name: "main", url: sp, mvpds: [MVPD(id: "Comcast", displayName: "Xfinity")])],
-            identityProviders: [World.IdentityProvider(mvpdID: "Comcast")],
-            users: [World.User(name: "alice", password: "secret", mvpdID: "Comcast",
-                               meta: [Value.Entry("zip", .list([.string("12345"), .string("67890")])),
-                                      Value.Entry("householdID", .string("h-1")), Value.Entry("maxRating", .int(17))])],
-            requestors: [World.Requestor(id: "REQ1")])
+        let sp = SAMLSamples.spURL
         var mock = MockPass(world: world, seed: seed)
         let idp = World.defaultIdPURL(for: "Comcast")
         var messages: [Message] = []
