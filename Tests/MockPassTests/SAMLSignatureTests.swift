@@ -22,6 +22,9 @@ import Testing
         var used: Set<String> = []
         for seed in UInt64(0)..<32 { used.insert(IdPSigningKey.key(seed: seed, mvpdID: "Comcast")?.certificate ?? "") }
         #expect(used.count == IdPSigningKey.pool.count)
+        // Scenarios/faults/saml-signed.scenario relies on seed 2 signing Comcast with another key than the default seed.
+        #expect(IdPSigningKey.key(seed: 2, mvpdID: "Comcast")?.certificate
+                != IdPSigningKey.key(seed: 0x5EED, mvpdID: "Comcast")?.certificate)
     }
 
     /// Deterministic: the same seed gives the same signed Response, byte for byte.
