@@ -73,7 +73,7 @@ docs-check: build
 # points, and a short state-machine fuzz (README, "Fuzzing").
 fuzz-smoke: build
 	.build/debug/FuzzScenarioParser Scenarios
-	.build/debug/FuzzPassXML Fixtures/xml
+	.build/debug/FuzzPassXML Fixtures/xml Fixtures/hostile/xml/saml
 	.build/debug/FuzzMockRequest Fixtures/requests
 	.build/debug/passim fuzz --runs 300 --jobs 2 --seed 2026 --out .build/fuzz-failures
 
