@@ -1,6 +1,8 @@
 // Test keys, published on purpose: they sign only the mock IdPs' SAML and protect nothing.
-// Made once with `openssl req -x509 -newkey rsa:2048 -nodes -days 36500` (docs/CONFORMANCE.md,
-// "SAML signing keys"); a new key here changes every transcript's SAMLResponse bytes.
+// Keys made once with `openssl req -x509 -newkey rsa:2048 -nodes`; their self-signed certificates
+// (serial 1-4, valid 2025-01-01 to 2125-01-01, so from before the simulation's start) then remade
+// with Python's `cryptography`. A new key here changes every SAMLResponse's bytes and the fixtures of
+// Fixtures/hostile/xml/saml/ (docs/CONFORMANCE.md, "SAML signing keys").
 
 /// The PEM private keys and PEM certificates of `IdPSigningKey.pool`, in pool order.
 enum IdPKeyMaterial {
@@ -40,7 +42,7 @@ enum IdPKeyMaterial {
                 -----BEGIN CERTIFICATE-----
                 MIIDWDCCAkCgAwIBAgIBATANBgkqhkiG9w0BAQsFADBEMRowGAYDVQQDDBFwYXNz
                 aW0gdGVzdCBJZFAgMDEmMCQGA1UECgwdcGFzc2ltICh0ZXN0IGtleSwgbm90IHNl
-                Y3JldCkwIBcNMjYxMTIzMDYzMTExWhgPMjEyNjEwMzAwNjMxMTFaMEQxGjAYBgNV
+                Y3JldCkwIBcNMjUwMTAxMDAwMDAwWhgPMjEyNTAxMDEwMDAwMDBaMEQxGjAYBgNV
                 BAMMEXBhc3NpbSB0ZXN0IElkUCAwMSYwJAYDVQQKDB1wYXNzaW0gKHRlc3Qga2V5
                 LCBub3Qgc2VjcmV0KTCCASIwDQYJKoZIhvcNAQEBBQADggEPADCCAQoCggEBANr/
                 6VBxurmtISfin1AXyCYjRjH0e+wBDI2XmukjKWULT29YVrx2q41T4Fal6acsEdx2
@@ -50,12 +52,12 @@ enum IdPKeyMaterial {
                 kka+2tw6Sg+VB+mhQ2dFEGZ6GA52zK4VweuoQZextqLAnLehxuucC9c8+/N2KEjS
                 hTRlMXrcfCd60OVDZlECAwEAAaNTMFEwHQYDVR0OBBYEFNT4Y43GPf0x91SH7LZ0
                 fLV+VhkVMB8GA1UdIwQYMBaAFNT4Y43GPf0x91SH7LZ0fLV+VhkVMA8GA1UdEwEB
-                /wQFMAMBAf8wDQYJKoZIhvcNAQELBQADggEBADVRyqg2t2egzcUmGu2NLD9elqtu
-                E7dCjO2FSyhTCQHB+9L9ps7P/RU7rD4nlIqPHGlM5RDAbhfC3gSt/VjYXy8rxPdk
-                0hhI/c/E8plps0g7Q4B17bTgdTWLczih2fZajSiumfgJiLFLIZGm3lzZo0t0AUJl
-                pbDz9vT3DMZKgAD4XvdZ6UdywTpO1JHxrgzKySGBbaH2Vn2oadL2pe3cQMYQn8Am
-                0hXYO7H3cgMSeRwjwFd7XiHK04gQqnjo7xsdMCN9Tfr+em8aQupG7Tkb5t2H309d
-                9vEyzAi4DFR7S1sTWNxp/TJrtLQ+hDQHk0dhim7YuAzabKxSMhI4bDEMcYA=
+                /wQFMAMBAf8wDQYJKoZIhvcNAQELBQADggEBACdNODSYIsWhTHKWGkRo1ciezwmm
+                ky77NgHUK3BIJ1rDBxAJvVks3shGwxHuG6yD55zTj0pcYNO6VH/fUfNPBr1ro3VI
+                SIp7XdeD2QYunl16cmnSqA1vVCizYa5NRmT3pS3Lv0EieQRTY/DX7fTEqjEWvfI+
+                wYoF5SOfKSi8+RfRrc2QM+YyZiP/dDZX+ptxdgLEVIaEaoTHcQGDU154qitkkodV
+                g0+bQ0vRpZ8L1f4lAC/xkot7DfAV0OEBE3Q0l3IX/tTWFICbge37SZHIlyJ4FXF4
+                K7h2YePCNP7U/w/lVktPFlvrUfsg8BhfqbpPRGVsQ80xivD9H4ATpZIBCZA=
                 -----END CERTIFICATE-----
                 """),
         (
@@ -93,7 +95,7 @@ enum IdPKeyMaterial {
                 -----BEGIN CERTIFICATE-----
                 MIIDWDCCAkCgAwIBAgIBAjANBgkqhkiG9w0BAQsFADBEMRowGAYDVQQDDBFwYXNz
                 aW0gdGVzdCBJZFAgMTEmMCQGA1UECgwdcGFzc2ltICh0ZXN0IGtleSwgbm90IHNl
-                Y3JldCkwIBcNMjYxMTIzMDYzMTEyWhgPMjEyNjEwMzAwNjMxMTJaMEQxGjAYBgNV
+                Y3JldCkwIBcNMjUwMTAxMDAwMDAwWhgPMjEyNTAxMDEwMDAwMDBaMEQxGjAYBgNV
                 BAMMEXBhc3NpbSB0ZXN0IElkUCAxMSYwJAYDVQQKDB1wYXNzaW0gKHRlc3Qga2V5
                 LCBub3Qgc2VjcmV0KTCCASIwDQYJKoZIhvcNAQEBBQADggEPADCCAQoCggEBAIbz
                 bbUUg5QWhHBbCPIoOWL1N9MzwdsMe9mO2ytqxg2W2rM5O570wXu08nwzf1/mqY6R
@@ -103,12 +105,12 @@ enum IdPKeyMaterial {
                 0AX8Ya1V1Ml9lq3RJK5mNWyZubuQf5zwVdY/Ai829zehDVYq9BfSRzjrq14q39le
                 A3XlFbLI1PdrW095STcCAwEAAaNTMFEwHQYDVR0OBBYEFKnxReyh0oIMarWXWe3X
                 1MUSwITaMB8GA1UdIwQYMBaAFKnxReyh0oIMarWXWe3X1MUSwITaMA8GA1UdEwEB
-                /wQFMAMBAf8wDQYJKoZIhvcNAQELBQADggEBAFV+VJiYdgz68Y65d/z2mQ5Rxecl
-                Bg3W9Vr7dgzacinJCX7Lumj/uj/pDJGuIbRC8BCKnQAPC8gAtZiCfSbJ5zPQV3ce
-                21Auk3xIrRyCgvU/Q8vSOo7fXBedJpaZN3AHMmmPQV3f9DbsAaQoHDTE1la4vePT
-                jx75V5+WyUsggytXdDlAjiL/MlqZWbAda4/EXGWuN8Zjz8gEje8Kviw34JJUQHdu
-                tadV+e5dSDsvIAjuK73bE2U/RnPyqiIj0xI6Phxvii2XSjZHwtTIPJ+7OFfz4RVt
-                MOhD4ptZHKTsNql9nJxdxn+puyo/oJj/x3OSvbo3xdaLRJMpJSxfrzMS4Qk=
+                /wQFMAMBAf8wDQYJKoZIhvcNAQELBQADggEBAE9GNgcfFH0oxxLboGqAfnmynNfu
+                B2FonMCcwuhDNYDAIzOWc0PrPrPNFU7TTiKBaARixAlwLlPMS9Iph2Tceo7XGH1D
+                dchxo0F3IYl++JvAGjIFpURUX7rifSa1GXeFgDNEcqk6zI7wOm+qRyGpsDDWQ9a6
+                g35KXfwBuLR47quad2bpBhVmDRwr9csCFCYxQHPhNz9NYSyCfFJC0WNgvUqB2pBL
+                +5FWSsgEBrpR7txV9Y035/XBmY/vBCSol7HJZh+GdOEdcbBeCMu/iG77RCAg+k/p
+                1pFBUEvjElsUWOgm7ZyP9bo1nzJ5Hj2VI8qsKkBeI7AjY21qfwmngKkogQ0=
                 -----END CERTIFICATE-----
                 """),
         (
@@ -146,7 +148,7 @@ enum IdPKeyMaterial {
                 -----BEGIN CERTIFICATE-----
                 MIIDWDCCAkCgAwIBAgIBAzANBgkqhkiG9w0BAQsFADBEMRowGAYDVQQDDBFwYXNz
                 aW0gdGVzdCBJZFAgMjEmMCQGA1UECgwdcGFzc2ltICh0ZXN0IGtleSwgbm90IHNl
-                Y3JldCkwIBcNMjYxMTIzMDYzMTE0WhgPMjEyNjEwMzAwNjMxMTRaMEQxGjAYBgNV
+                Y3JldCkwIBcNMjUwMTAxMDAwMDAwWhgPMjEyNTAxMDEwMDAwMDBaMEQxGjAYBgNV
                 BAMMEXBhc3NpbSB0ZXN0IElkUCAyMSYwJAYDVQQKDB1wYXNzaW0gKHRlc3Qga2V5
                 LCBub3Qgc2VjcmV0KTCCASIwDQYJKoZIhvcNAQEBBQADggEPADCCAQoCggEBANfD
                 wPvBXAnwUqJsFVwXuEBtBbIVUX3FKCZuikxHaefC68esq8caWbqxOCF3940e+S1x
@@ -156,12 +158,12 @@ enum IdPKeyMaterial {
                 QjEh2KdZAzVEorQhdkLCfn2NBtM7ohxS6K+aT+n8e8HHksGDeUXDAkp4+RG/pri3
                 Z05cRDqbaKz33Hf9AIECAwEAAaNTMFEwHQYDVR0OBBYEFBkLP12HgF2L671XrN0m
                 2odPPog9MB8GA1UdIwQYMBaAFBkLP12HgF2L671XrN0m2odPPog9MA8GA1UdEwEB
-                /wQFMAMBAf8wDQYJKoZIhvcNAQELBQADggEBAIKBP4UUInspV1oaeHvJMvgVTN+l
-                J46POP2Bc9ElpuoByMzMY02KDvvZOcJr8nQkcOGi9GOH/A0GwRCEaNNu/3eI4juQ
-                u+UrKvsdxmqbHLqsfhDgGPv+tbOOcd/Xx6m8/88XLnqXdnhgL4eBvFIaK5tb3QZL
-                ASHRaNUx2aAGLS5Xc08uUAUMJTQ5XN6AEEzlrR65DAGXkq7V8SUTvGrX9RPbjrun
-                KO7WDhFiLsCA+dmWz4RC7NznNvArpFXxuYtN7fkl+sVPwMh+sFLjm/6GRuX5SvQ0
-                nPwMXTZrQnD6QC+K7/D/waH3ALEhxOwgFJcqryGxnCUXTYrXCP4ZiuielEA=
+                /wQFMAMBAf8wDQYJKoZIhvcNAQELBQADggEBAGcs9+yFlarEKotMWwg12bg+xeLl
+                IcG5uJuma8tem6s+QcDiLICKcvpXTQwyGwmVpJQxpe68ZV8JAAlMT2VhnIi6vpci
+                XSYYvDhSeqo48P3SB9EVyKDUAZrkQPZpdYBHbDAzhiNkSx5Yl34EJuwj6SFS/6bd
+                EVKqXfZdN9zxKfYmuwUq/7FNE07qwg6ClF5l0qkoDQ7DyXXr9i5/haxkdS1jekbh
+                wGg2A1Mj3qms6n5Nvi986XkVtZS/Mc5eMR0iXg4ri+oq9Y4SFcjIbhjzFj5YMDH+
+                b0LUkB30aEAtRsVgFgrfL8LRMzB+qewsT0Yc38jqieWQrYtq0uO09spEG1I=
                 -----END CERTIFICATE-----
                 """),
         (
@@ -199,7 +201,7 @@ enum IdPKeyMaterial {
                 -----BEGIN CERTIFICATE-----
                 MIIDWDCCAkCgAwIBAgIBBDANBgkqhkiG9w0BAQsFADBEMRowGAYDVQQDDBFwYXNz
                 aW0gdGVzdCBJZFAgMzEmMCQGA1UECgwdcGFzc2ltICh0ZXN0IGtleSwgbm90IHNl
-                Y3JldCkwIBcNMjYxMTIzMDYzMTE4WhgPMjEyNjEwMzAwNjMxMThaMEQxGjAYBgNV
+                Y3JldCkwIBcNMjUwMTAxMDAwMDAwWhgPMjEyNTAxMDEwMDAwMDBaMEQxGjAYBgNV
                 BAMMEXBhc3NpbSB0ZXN0IElkUCAzMSYwJAYDVQQKDB1wYXNzaW0gKHRlc3Qga2V5
                 LCBub3Qgc2VjcmV0KTCCASIwDQYJKoZIhvcNAQEBBQADggEPADCCAQoCggEBALL/
                 rZcpU3T5dncX0sRrYFJW7Bak6JyFPS3G2bf7vYRotC/jtDQbo0MpqfcsKJFNkpUS
@@ -209,12 +211,12 @@ enum IdPKeyMaterial {
                 cDJMAL9FeB60FOE0Day/05tdUhvo+DSlCVKDb1aT7yDD6JbLX+Cq+NJLnPyDmRgy
                 phsFo1di9l75ZEkDIssCAwEAAaNTMFEwHQYDVR0OBBYEFE5mxLKu30JmadX+VgJD
                 zyL++qK0MB8GA1UdIwQYMBaAFE5mxLKu30JmadX+VgJDzyL++qK0MA8GA1UdEwEB
-                /wQFMAMBAf8wDQYJKoZIhvcNAQELBQADggEBAA/QPLl/77U0GuFDCD1FScuvO/rK
-                Um47KLfsOxBcsnlgkwm5EF5Hdcs1vJEHYXh7frbEHE4hQQGJ6QptSVvNYrL6QLO1
-                kEPcsYp07HGaSHwH62dNcGIoHx4eXS0u+a+6Z+IKMnghon6Afmheq+tRp39SMahK
-                nftanODR+n4DDxt80c/YuasAKUKNvrC9WR7D0fiZXx1bOOCg9XQ8qwlebneCYI/3
-                HxIJiPMCQliNfDwbdr2OyxHo2ELokRL7RuesiPaer0+ua9Dr4dgLgUkK4gGANSJ8
-                0tyVlmupRTA2QKviWJXVxi/EpR8qCqxHJZ7hUUMv6NrifB3lfb+9dnlVC1Y=
+                /wQFMAMBAf8wDQYJKoZIhvcNAQELBQADggEBAEvAXEAk7TOdpYQN4yaxsBQAPnso
+                Q8AS2ENBpHtKtLgW5+BT0UEg8PTr0oFU0aGivufaInj5E5x1Q+uyDPrM6WKZNS+c
+                b58StinmD9+ZSjsO1IvatbNHyfFwVzeUZm3/isjNbqmr9+NeVubUWHiEvEklxgON
+                yALla6Sd+E8T0K28NP75+S+MjMRo7UU7mfxUhUgHyRu2GHVbNCwblsiFfYP14CRo
+                noKQStexbHDJ7M2s/csO3FUe5OxXBjxKH9G0HVaxTXN4eSw4uWqFM1O1PX062rSD
+                vMsdNNlkcYv/z4L1tFehjESYUvDtV2HwzHMVMHHULqnjWqEDkb4BcWGnTyI=
                 -----END CERTIFICATE-----
                 """),
     ]
