@@ -4,7 +4,7 @@
 .PHONY: layers mutants setup build suite suite-live suite-live-server suite-shim suite-shim-live port-python clients test release docs docs-check bench fuzz-smoke clean
 
 setup:
-	@missing=""; for p in libxml2-dev libcurl4-openssl-dev pkg-config; do \
+	@missing=""; for p in libxml2-dev libcurl4-openssl-dev pkg-config xmlsec1; do \
 	  dpkg -s $$p >/dev/null 2>&1 || missing="$$missing $$p"; done; \
 	if [ -n "$$missing" ]; then \
 	  echo "installing$$missing"; \
@@ -49,6 +49,7 @@ port-python: build
 clients: build
 	python3 -m unittest discover -s Fixtures/clients -p 'test_*.py'
 	scripts/clients.sh .build/debug/passim
+	scripts/saml-clients.sh .build/debug/passim
 
 test: setup
 	swift test
@@ -85,7 +86,7 @@ docs-check: build
 # points, and a short state-machine fuzz (README, "Fuzzing").
 fuzz-smoke: build
 	.build/debug/FuzzScenarioParser Scenarios
-	.build/debug/FuzzPassXML Fixtures/xml
+	.build/debug/FuzzPassXML Fixtures/xml Fixtures/hostile/xml/saml
 	.build/debug/FuzzMockRequest Fixtures/requests
 	.build/debug/passim fuzz --runs 300 --jobs 2 --seed 2026 --out .build/fuzz-failures
 

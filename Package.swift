@@ -21,7 +21,10 @@ let package = Package(
         .target(name: "PassModel"),
         .target(name: "PassXML", dependencies: ["PassModel", "CLibXML2"]),
         .target(name: "Entitlement", dependencies: ["PassModel", "PassXML", .product(name: "Crypto", package: "swift-crypto")]),
-        .target(name: "MockPass", dependencies: ["PassModel", "PassXML", .product(name: "Crypto", package: "swift-crypto")]),
+        .target(name: "MockPass", dependencies: [
+            "PassModel", "PassXML", .product(name: "Crypto", package: "swift-crypto"),
+            .product(name: "_CryptoExtras", package: "swift-crypto"),
+        ]),
         .target(name: "Simulation", dependencies: ["Entitlement", "MockPass", "PassXML", "PassModel"]),
         .target(name: "Live", dependencies: [
             "MockPass", "PassModel", "CCurl",
@@ -40,7 +43,7 @@ let package = Package(
         .executableTarget(name: "FuzzPassXML", dependencies: ["FuzzSupport", "PassXML"]),
         .executableTarget(name: "FuzzMockRequest", dependencies: ["FuzzSupport", "MockPass", "PassModel"]),
         .executableTarget(name: "passim", dependencies: [
-            "Scenario", "ScenarioSyntax", "Live", "Port", "Fuzz",
+            "Scenario", "ScenarioSyntax", "Live", "Port", "Fuzz", "MockPass",
             .product(name: "ArgumentParser", package: "swift-argument-parser"),
         ]),
 

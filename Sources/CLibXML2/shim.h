@@ -10,6 +10,8 @@
 #include <libxml/xpathInternals.h>
 #include <libxml/xmlerror.h>
 #include <libxml/xmlsave.h>
+#include <libxml/xmlIO.h>
+#include <libxml/c14n.h>
 
 // xmlFree is a global function pointer, which Swift 6 rejects as shared mutable state.
 static inline void passim_xmlFree(void *p) { xmlFree(p); }

@@ -54,25 +54,63 @@ extension MockPass {
         }
         let response = signIn(user, at: idp, inResponseTo: request.id, destination: request.assertionConsumerServiceURL,
                               audience: request.issuer, at: now)
-        var fields = [FormField(name: "SAMLResponse", value: SAML.encodeForPost(SAML.build(response)))]
+        var fields = [FormField(name: "SAMLResponse", value: SAML.encodeForPost(try responseXML(response, from: idp)))]
         if let relay { fields.append(FormField(name: "RelayState", value: relay)) }
         return Reply.autoPost(title: "Signing you in", to: request.assertionConsumerServiceURL, fields: fields)
     }
 
     /// Opens an IdP session for `user` and answers with a successful SAML Response carrying an
     /// assertion valid 5 minutes (a login through the browser, or Apple's token for the device).
+    /// An IdP set to misbehave with `expired` or `wrong-audience` writes the assertion that way.
     mutating func signIn(_ user: World.User, at idp: World.IdentityProvider, inResponseTo: String, destination: String,
                          audience: String, at now: Instant) -> SAMLResponse {
+        var issued = now
+        var audience = audience
+        switch idp.saml {
+        case .expired: issued = now + Millis(-MockPass.slowIdPClock.value)
+        case .wrongAudience: audience = MockPass.foreignAudience
+        case .signed, .unsigned, .tampered: break
+        }
         let issuer = idp.url.withoutTrailingSlashes
         let session = IdPSession(mvpdID: idp.mvpdID, userName: user.name,
                                  nameID: nameID(mvpdID: idp.mvpdID, userName: user.name),
                                  sessionIndex: "_" + random.hex(32))
         idpSessions.set(session.sessionIndex, session, until: now + limits.idpSessionTTL)
-        let assertion = Assertion(id: samlID(), issueInstant: now, issuer: issuer, nameID: session.nameID,
-                                  sessionIndex: session.sessionIndex, notOnOrAfter: now + .minutes(5),
+        let assertion = Assertion(id: samlID(), issueInstant: issued, issuer: issuer, nameID: session.nameID,
+                                  sessionIndex: session.sessionIndex, notOnOrAfter: issued + MockPass.assertionLifetime,
                                   audience: audience, attributes: MockPass.attributes(of: user))
         return SAMLResponse(id: samlID(), inResponseTo: inResponseTo, issueInstant: now, issuer: issuer,
                             destination: destination, success: true, assertion: assertion)
+    }
+
+    /// How long an assertion is valid from its IssueInstant.
+    static let assertionLifetime = Millis.minutes(5)
+    /// How far behind the clock of an IdP with `saml expired` runs: more than `assertionLifetime`.
+    static let slowIdPClock = Millis.minutes(10)
+    /// The audience an IdP with `saml wrong-audience` writes: an SP that is none of ours.
+    static let foreignAudience = "https://sp.other-federation.invalid"
+
+    /// The Response as `idp` sends it: its assertion signed with its key, or misbehaving as the
+    /// world says. Signing fails only if the committed key pool does (500, never a silent unsigned answer).
+    func responseXML(_ response: SAMLResponse, from idp: World.IdentityProvider) throws(HandlerFailure) -> String {
+        guard let key = IdPSigningKey.key(seed: seed, mvpdID: idp.mvpdID) else {
+            throw HandlerFailure(status: 500, message: "the identity provider has no signing key")
+        }
+        do throws(PassXMLError) {
+            switch idp.saml {
+            case .unsigned:
+                return SAML.build(response)
+            case .tampered:
+                let signature = try SAML.assertionSignature(response, signer: key.signer)
+                var altered = response
+                if let a = altered.assertion { altered.assertion?.notOnOrAfter = a.notOnOrAfter + .hours(1) }
+                return SAML.build(altered, assertionSignature: signature)
+            case .signed, .expired, .wrongAudience:
+                return try SAML.build(response, signedBy: key.signer)
+            }
+        } catch {
+            throw HandlerFailure(status: 500, message: "signing the SAML Response failed: \(error.message)")
+        }
     }
 
     /// Ends the IdP sessions with the request's NameID and SessionIndex (none is fine: the answer is

@@ -16,6 +16,8 @@ public struct MockPass: Sendable {
     public var logDropped: Int { requestLog.dropped }
 
     var random: SeededRandom
+    /// Picks the IdPs' signing keys (`IdPSigningKey.key(seed:mvpdID:)`); never advances `random`.
+    let seed: UInt64
     let hosts: HostTable
     /// Whether some requestor needs registered or signed clients (else the gate is skipped).
     let gatesClients: Bool
@@ -75,6 +77,7 @@ public struct MockPass: Sendable {
         self.limits = limits
         requestLog = RequestLog(maxEntries: limits.logEntries, maxBytes: limits.logBytes)
         random = SeededRandom(seed: seed)
+        self.seed = seed
         hosts = HostTable(world: world)
         gatesClients = world.requestors.contains { $0.softwareStatement != nil || $0.key != nil }
         loginSessions = ExpiringStore(capacity: limits.loginSessions)

@@ -18,7 +18,7 @@ extension MockPass {
             throw .xml(401, MockPass.invalidCredentials)
         }
         let response = signIn(user, at: idp, inResponseTo: "", destination: "", audience: MockPass.platformAudience, at: now)
-        return Reply.xml(SAML.build(response))
+        return Reply.xml(try responseXML(response, from: idp))
     }
 
     /// `POST /api/v1/tokens/authn`: a successful, unexpired assertion from the MVPD's own IdP, for a
@@ -45,7 +45,9 @@ extension MockPass {
         guard let assertion = response.assertion, assertion.issuer == issuer else {
             throw .xml(401, "the SAML response has no assertion from the identity provider of \(mvpdID)")
         }
-        guard now < assertion.notOnOrAfter else { throw .xml(401, "the assertion has expired") }
+        if let problem = assertionProblem(assertion, from: idp, audience: MockPass.platformAudience, at: now) {
+            throw .xml(401, problem)
+        }
         guard let user = usersByNameID[assertion.nameID], user.mvpdID == mvpdID else { throw .xml(401, "unknown NameID") }
         bindUser(user, deviceID: deviceID, requestorID: requestorID, nameID: assertion.nameID,
                  sessionIndex: assertion.sessionIndex, at: now)

@@ -147,6 +147,9 @@ extension MockPass {
         }
         guard response.success else { throw .badRequest("the identity provider refused the login") }
         guard let assertion = response.assertion else { throw .badRequest("the response has no assertion") }
+        if let problem = assertionProblem(assertion, from: idp, audience: sp.url.withoutTrailingSlashes, at: now) {
+            throw .badRequest(problem)
+        }
         guard let user = usersByNameID[assertion.nameID], user.mvpdID == session.mvpdID else {
             throw .badRequest("unknown NameID")
         }
@@ -280,6 +283,23 @@ extension MockPass {
             s.authentication.map { $0.nameID == logout.nameID && $0.sessionIndex == logout.sessionIndex } ?? false
         }
         return .redirect(logout.redirectURL)
+    }
+
+    /// Why an SP refuses `assertion` from `idp` (nil: it accepts it), checked in this order: signed
+    /// with the IdP's key (digest, then signature; the key is the one the SP knows for that IdP,
+    /// never one the message carries), meant for `audience`, not expired at `now`.
+    func assertionProblem(_ assertion: Assertion, from idp: World.IdentityProvider, audience: String,
+                          at now: Instant) -> String? {
+        guard let signed = assertion.signature else { return "the assertion is not signed" }
+        guard let key = IdPSigningKey.key(seed: seed, mvpdID: idp.mvpdID) else {
+            return "no signing key is known for the identity provider of \(idp.mvpdID)"
+        }
+        if let problem = key.problem(with: signed) { return problem }
+        guard assertion.audience == audience else {
+            return "the assertion is for the audience \(assertion.audience), not \(audience)"
+        }
+        guard now < assertion.notOnOrAfter else { return "the assertion has expired" }
+        return nil
     }
 
     /// The first `JSESSIONID` cookie that names a session of this SP.

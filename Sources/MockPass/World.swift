@@ -21,16 +21,34 @@ public struct World: Sendable {
         public var mvpdID: String
         /// Base URL, e.g. `https://comcast.idp.test`.
         public var url: String
+        /// How it sends its SAML Responses (SCENARIO-FORMAT.md, `mvpd … saml`).
+        public var saml: SAMLBehavior
 
-        public init(mvpdID: String, url: String) {
+        public init(mvpdID: String, url: String, saml: SAMLBehavior = .signed) {
             self.mvpdID = mvpdID
             self.url = url
+            self.saml = saml
         }
 
         /// An IdP at `World.defaultIdPURL(for:)`.
-        public init(mvpdID: String) {
-            self.init(mvpdID: mvpdID, url: World.defaultIdPURL(for: mvpdID))
+        public init(mvpdID: String, saml: SAMLBehavior = .signed) {
+            self.init(mvpdID: mvpdID, url: World.defaultIdPURL(for: mvpdID), saml: saml)
         }
+    }
+
+    /// What an IdP does to the assertions it sends. Only `signed` is accepted by the SPs; each other
+    /// value is a misbehaviour of real IdPs that Adobe's SP refuses (docs/WIRE.md, "SAML").
+    public enum SAMLBehavior: String, Sendable, CaseIterable {
+        /// Enveloped RSA-SHA256 signature with the IdP's key (`IdPSigningKey`).
+        case signed
+        /// No signature at all.
+        case unsigned
+        /// Signed, then its validity moved an hour later: the digest no longer matches.
+        case tampered
+        /// Signed by an IdP whose clock runs 10 minutes slow: expired 5 minutes before it is sent.
+        case expired
+        /// Signed, but for another SP's entity id.
+        case wrongAudience = "wrong-audience"
     }
 
     public struct User: Sendable {

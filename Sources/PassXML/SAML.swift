@@ -1,8 +1,8 @@
 import PassModel
 
-/// SAML 2.0 messages as the mock IdPs and SP exchange them (unsigned: the simulator checks flows,
-/// not cryptography). Builders write `samlp:`/`saml:` prefixes; parsers match on namespace URIs,
-/// so any prefix works.
+/// SAML 2.0 messages as the mock IdPs and SP exchange them. An IdP's assertion may carry an enveloped
+/// XML-DSig (`XMLSignature`); the requests and the LogoutResponse are unsigned (docs/WIRE.md, "SAML").
+/// Builders write `samlp:`/`saml:` prefixes; parsers match on namespace URIs, so any prefix works.
 public enum SAML {
     public static let protocolNamespace = "urn:oasis:names:tc:SAML:2.0:protocol"
     public static let assertionNamespace = "urn:oasis:names:tc:SAML:2.0:assertion"
@@ -14,6 +14,8 @@ public enum SAML {
     static let transientNameID = "urn:oasis:names:tc:SAML:2.0:nameid-format:transient"
     static let bearer = "urn:oasis:names:tc:SAML:2.0:cm:bearer"
     static let passwordContext = "urn:oasis:names:tc:SAML:2.0:ac:classes:PasswordProtectedTransport"
+    /// Attribute names are plain words (`userID`, `zip`), the basic name format's xs:Name.
+    public static let basicNameFormat = "urn:oasis:names:tc:SAML:2.0:attrname-format:basic"
 
     private static let namespaces = [("xmlns:samlp", protocolNamespace), ("xmlns:saml", assertionNamespace)]
 
@@ -32,7 +34,21 @@ public enum SAML {
         return w.text
     }
 
-    public static func build(_ r: SAMLResponse) -> String {
+    /// The Response with its assertion signed by `signer` (nil: unsigned).
+    public static func build(_ r: SAMLResponse, signedBy signer: XMLSignature.Signer?) throws(PassXMLError) -> String {
+        guard let signer, r.assertion != nil else { return build(r) }
+        return build(r, assertionSignature: try assertionSignature(r, signer: signer))
+    }
+
+    /// The `<ds:Signature>` of `r`'s assertion, to pass to `build(_:assertionSignature:)`. Kept apart
+    /// so a test (or a misbehaving IdP) can put one assertion's signature on another.
+    public static func assertionSignature(_ r: SAMLResponse, signer: XMLSignature.Signer) throws(PassXMLError) -> String {
+        guard let a = r.assertion else { throw PassXMLError("the Response has no assertion to sign") }
+        return try XMLSignature.signature(of: a.id, in: build(r), signer: signer)
+    }
+
+    /// The Response, with `assertionSignature` (markup) as its assertion's first child after Issuer.
+    public static func build(_ r: SAMLResponse, assertionSignature: String? = nil) -> String {
         var w = XMLWriter(declaration: true)
         w.element("samlp:Response", namespaces + [
             ("ID", r.id), ("InResponseTo", r.inResponseTo), ("Version", "2.0"),
@@ -40,7 +56,7 @@ public enum SAML {
         ]) { w in
             w.leaf("saml:Issuer", r.issuer)
             writeStatus(r.success, failure: authnFailedStatus, &w)
-            if let a = r.assertion { write(a, response: r, &w) }
+            if let a = r.assertion { write(a, response: r, signature: assertionSignature, &w) }
         }
         return w.text
     }
@@ -86,11 +102,12 @@ public enum SAML {
         }
     }
 
-    private static func write(_ a: Assertion, response r: SAMLResponse, _ w: inout XMLWriter) {
+    private static func write(_ a: Assertion, response r: SAMLResponse, signature: String?, _ w: inout XMLWriter) {
         let issued = ISO8601.format(a.issueInstant)
         let expires = ISO8601.format(a.notOnOrAfter)
         w.element("saml:Assertion", [("ID", a.id), ("Version", "2.0"), ("IssueInstant", issued)]) { w in
             w.leaf("saml:Issuer", a.issuer)
+            if let signature { w.appendMarkup(signature) }
             w.element("saml:Subject") { w in
                 w.leaf("saml:NameID", a.nameID, [("Format", transientNameID)])
                 w.element("saml:SubjectConfirmation", [("Method", bearer)]) { w in
@@ -108,7 +125,7 @@ public enum SAML {
             if !a.attributes.isEmpty {
                 w.element("saml:AttributeStatement") { w in
                     for attribute in a.attributes {
-                        w.element("saml:Attribute", [("Name", attribute.name)]) { w in
+                        w.element("saml:Attribute", [("Name", attribute.name), ("NameFormat", basicNameFormat)]) { w in
                             for value in attribute.values { w.leaf("saml:AttributeValue", value) }
                         }
                     }
@@ -132,8 +149,15 @@ public enum SAML {
             isPassive: try optionalBool(root, "IsPassive"))
     }
 
+    /// A signed assertion comes back with `signature` set: its structure checked, its reference its
+    /// own ID, its canonical bytes ready for the caller's digest and RSA checks.
     public static func parseResponse(_ bytes: [UInt8]) throws(PassXMLError) -> SAMLResponse {
-        let root = try SafeXML.parse(bytes)
+        let (root, canonical) = try SafeXML.parse(bytes) {
+            (doc, rootNode) throws(PassXMLError) -> (element: [UInt8], signedInfo: [UInt8])? in
+            let nodes = XMLSignature.elementChildren(rootNode).filter { XMLSignature.isElement($0, "Assertion", assertionNamespace) }
+            guard nodes.count == 1 else { return nil }
+            return try XMLSignature.canonicalParts(doc, element: nodes[0])
+        }
         try root.expectRoot("Response", namespace: protocolNamespace)
         if root.child("EncryptedAssertion", namespace: assertionNamespace) != nil {
             throw PassXMLError("encrypted assertions are not supported")
@@ -150,7 +174,9 @@ public enum SAML {
             issuer: try root.requireText("Issuer", namespace: assertionNamespace),
             destination: try root.requireAttribute("Destination"),
             success: try status(root),
-            assertion: try assertions.first.map { (a: XMLElement) throws(PassXMLError) -> Assertion in try assertion(a) })
+            assertion: try assertions.first.map { (a: XMLElement) throws(PassXMLError) -> Assertion in
+                try assertion(a, canonical: canonical)
+            })
     }
 
     public static func parseLogoutRequest(_ bytes: [UInt8]) throws(PassXMLError) -> LogoutRequest {
@@ -189,8 +215,14 @@ public enum SAML {
         return try code.requireAttribute("Value") == successStatus
     }
 
-    private static func assertion(_ a: XMLElement) throws(PassXMLError) -> Assertion {
+    private static func assertion(_ a: XMLElement, canonical: (element: [UInt8], signedInfo: [UInt8])?)
+        throws(PassXMLError) -> Assertion {
         let ns = assertionNamespace
+        let id = try a.requireAttribute("ID")
+        var signature: XMLSignature.Signed?
+        if let canonical, let element = a.child("Signature", namespace: XMLSignature.namespace) {
+            signature = try XMLSignature.read(element, signedElementID: id, canonical: canonical)
+        }
         let subject = try a.require("Subject", namespace: ns)
         let conditions = try a.require("Conditions", namespace: ns)
         let audience = try conditions.require("AudienceRestriction", namespace: ns).requireText("Audience", namespace: ns)
@@ -206,14 +238,15 @@ public enum SAML {
             }
         }
         return Assertion(
-            id: try a.requireAttribute("ID"),
+            id: id,
             issueInstant: try a.requireInstant("IssueInstant"),
             issuer: try a.requireText("Issuer", namespace: ns),
             nameID: try subject.requireText("NameID", namespace: ns),
             sessionIndex: try statement.requireAttribute("SessionIndex"),
             notOnOrAfter: try conditions.requireInstant("NotOnOrAfter"),
             audience: audience,
-            attributes: attributes)
+            attributes: attributes,
+            signature: signature)
     }
 
     // MARK: - HTTP-POST binding

@@ -39,9 +39,13 @@ public struct Assertion: Hashable, Sendable {
     public var notOnOrAfter: Instant
     public var audience: String
     public var attributes: [SAMLAttribute]
+    /// Set by the parser when the assertion carries an enveloped signature in our profile; builders
+    /// ignore it (signing is `SAML.build(_:signedBy:)`).
+    public var signature: XMLSignature.Signed?
 
     public init(id: String, issueInstant: Instant, issuer: String, nameID: String, sessionIndex: String,
-                notOnOrAfter: Instant, audience: String, attributes: [SAMLAttribute] = []) {
+                notOnOrAfter: Instant, audience: String, attributes: [SAMLAttribute] = [],
+                signature: XMLSignature.Signed? = nil) {
         self.id = id
         self.issueInstant = issueInstant
         self.issuer = issuer
@@ -50,6 +54,7 @@ public struct Assertion: Hashable, Sendable {
         self.notOnOrAfter = notOnOrAfter
         self.audience = audience
         self.attributes = attributes
+        self.signature = signature
     }
 }
 

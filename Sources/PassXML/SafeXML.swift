@@ -20,6 +20,17 @@ public enum SafeXML {
         }
     }
 
+    /// `parse`, and `body` run on libxml2's document while it is still there (signature checks).
+    static func parse<T>(
+        _ bytes: [UInt8], limits: XMLLimits = .standard, _ body: (xmlDocPtr, xmlNodePtr) throws(PassXMLError) -> T
+    ) throws(PassXMLError) -> (XMLElement, T) {
+        try withDocument(bytes, limits: limits) { (doc: xmlDocPtr) throws(PassXMLError) -> (XMLElement, T) in
+            guard let root = xmlDocGetRootElement(doc) else { throw PassXMLError("document has no root element") }
+            let tree = try copy(root, depth: 1, limits: limits)
+            return (tree, try body(doc, root))
+        }
+    }
+
     public static func parse(_ text: String, limits: XMLLimits = .standard) throws(PassXMLError) -> XMLElement {
         try parse(Array(text.utf8), limits: limits)
     }
@@ -94,7 +105,8 @@ public enum SafeXML {
     private static let options = Int32(
         XML_PARSE_NONET.rawValue | XML_PARSE_NOERROR.rawValue | XML_PARSE_NOWARNING.rawValue)
 
-    private static func withDocument<T>(
+    /// Parses under every defence above and hands libxml2's document to `body` (PassXML only: C14N).
+    static func withDocument<T>(
         _ bytes: [UInt8], limits: XMLLimits, _ body: (xmlDocPtr) throws(PassXMLError) -> T
     ) throws(PassXMLError) -> T {
         guard bytes.count <= limits.maxBytes else {

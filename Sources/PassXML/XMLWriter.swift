@@ -15,6 +15,9 @@ struct XMLWriter {
 
     mutating func appendEscaped(_ value: String) { text += SafeXML.escape(value) }
 
+    /// Markup built elsewhere (a signature), taken as it is.
+    mutating func appendMarkup(_ markup: String) { text += markup }
+
     /// `<name attrs>escaped text</name>`, or `<name attrs/>` when the text is empty.
     mutating func leaf(_ name: String, _ value: String = "", _ attributes: [(String, String)] = []) {
         if value.isEmpty {

@@ -21,7 +21,11 @@ public enum WorldBuilder {
         // TempPass pseudo-MVPDs have no identity provider: the SP grants them by itself.
         var idps: [String] = []
         for m in mvpds where m.tempPass == nil && m.promoTempPass == nil && !idps.contains(m.id) { idps.append(m.id) }
-        world.identityProviders = idps.map { World.IdentityProvider(mvpdID: $0) }
+        world.identityProviders = idps.map { id in
+            // As with the IdP's other settings, the last line of the MVPD that sets a mode wins.
+            let mode = mvpds.filter { $0.id == id }.compactMap(\.saml).last
+            return World.IdentityProvider(mvpdID: id, saml: mode.map(samlBehavior) ?? .signed)
+        }
         var passes: [String] = []
         for m in mvpds where !passes.contains(m.id) {
             if let ttl = m.tempPass ?? m.promoTempPass {
@@ -69,6 +73,16 @@ public enum WorldBuilder {
             return .success(MockPassServer.LoadedWorld(world: setup.world, conditions: setup.links, seed: setup.seed))
         } catch {
             return .failure(LiveError(error.description))
+        }
+    }
+
+    static func samlBehavior(_ mode: MVPDDecl.SAMLMode) -> World.SAMLBehavior {
+        switch mode {
+        case .signed: return .signed
+        case .unsigned: return .unsigned
+        case .tampered: return .tampered
+        case .expired: return .expired
+        case .wrongAudience: return .wrongAudience
         }
     }
 

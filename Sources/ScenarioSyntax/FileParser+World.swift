@@ -88,7 +88,7 @@ extension FileParser {
             try mvpds.declare(id, at: sp.text, in: c)
             decl.sps.append(sp.text)
         }
-        var options = OptionReader(["logo", "sso", "temppass", "promo-temppass", "svc", "idp-latency", "idp-down"])
+        var options = OptionReader(["logo", "sso", "temppass", "promo-temppass", "svc", "idp-latency", "idp-down", "saml"])
         while let option = try options.next(&c) {
             switch option {
             case "logo": decl.logo = try c.requireString("the logo URL in quotes").text
@@ -103,6 +103,13 @@ extension FileParser {
             case "promo-temppass": decl.promoTempPass = try c.duration()
             case "svc": decl.svc = true
             case "idp-latency": decl.idpLatency = try c.duration()
+            case "saml":
+                let w = try c.requireWord("a SAML mode")
+                guard let mode = MVPDDecl.SAMLMode(rawValue: w.text) else {
+                    let modes = MVPDDecl.SAMLMode.allCases.map(\.rawValue).joined(separator: ", ")
+                    throw c.diagnostic("unknown saml mode '\(w.text)' (expected one of \(modes))", at: w.start)
+                }
+                decl.saml = mode
             default: decl.idpDown = true
             }
         }

@@ -94,7 +94,7 @@ public struct SPDecl: Hashable, Sendable {
 }
 
 /// `mvpd ID "Display Name" at SP[, SP...] [logo "URL"] [sso picker|supported] [temppass D]
-/// [promo-temppass D] [svc] [idp-latency D] [idp-down]`
+/// [promo-temppass D] [svc] [idp-latency D] [idp-down] [saml MODE]`
 public struct MVPDDecl: Hashable, Sendable {
     public var id: String
     public var displayName: String
@@ -111,11 +111,19 @@ public struct MVPDDecl: Hashable, Sendable {
     /// nil: the default IdP round trip (10ms).
     public var idpLatency: Millis?
     public var idpDown: Bool
+    /// nil: the default, `signed`.
+    public var saml: SAMLMode?
+
+    /// How the MVPD's IdP sends its SAML Response.
+    public enum SAMLMode: String, Hashable, Sendable, CaseIterable {
+        case signed, unsigned, tampered, expired
+        case wrongAudience = "wrong-audience"
+    }
 
     public init(
         id: String, displayName: String, sps: [String], logo: String? = nil, sso: BoardingStatus? = nil,
         tempPass: Millis? = nil, promoTempPass: Millis? = nil, svc: Bool = false,
-        idpLatency: Millis? = nil, idpDown: Bool = false
+        idpLatency: Millis? = nil, idpDown: Bool = false, saml: SAMLMode? = nil
     ) {
         self.id = id
         self.displayName = displayName
@@ -127,6 +135,7 @@ public struct MVPDDecl: Hashable, Sendable {
         self.svc = svc
         self.idpLatency = idpLatency
         self.idpDown = idpDown
+        self.saml = saml
     }
 }
 

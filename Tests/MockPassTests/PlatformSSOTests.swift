@@ -81,7 +81,10 @@ import Testing
         var parsed = try SAML.parseResponse(Array(apple.utf8))
         var unknown = parsed
         unknown.assertion?.nameID = "someone-else"
-        #expect(try errorBody(Self.exchange(&b, SAML.encodeForPost(SAML.build(unknown)))).message == "unknown NameID")
+        // Signed with the IdP's own key, so only the NameID is wrong.
+        let key = try #require(IdPSigningKey.key(seed: b.mock.seed, mvpdID: "Comcast"))
+        #expect(try errorBody(Self.exchange(&b, SAML.encodeForPost(try SAML.build(unknown, signedBy: key.signer)))).message
+                == "unknown NameID")
         parsed.success = false
         #expect(try errorBody(Self.exchange(&b, SAML.encodeForPost(SAML.build(parsed)))).status == 401)
         b.now = b.now + .minutes(5)

@@ -22,6 +22,19 @@ import Testing
             """)
     }
 
+    @Test func unknownSAMLMode() {
+        expectDiagnostic("scenario \"t\"\nsp main \"https://sp.test\"\nmvpd C \"C\" at main saml forged", """
+            t.scenario:3:25: unknown saml mode 'forged' (expected one of signed, unsigned, tampered, expired, wrong-audience)
+            mvpd C "C" at main saml forged
+                                    ^
+            """)
+        expectDiagnostic("scenario \"t\"\nsp main \"https://sp.test\"\nmvpd C \"C\" at main saml", """
+            t.scenario:3:24: expected a SAML mode
+            mvpd C "C" at main saml
+                                   ^
+            """)
+    }
+
     @Test func unterminatedString() {
         expectDiagnostic("scenario \"t\"\nsp main \"https://x # y", """
             t.scenario:2:9: unterminated string

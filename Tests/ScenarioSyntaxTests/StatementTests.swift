@@ -78,6 +78,14 @@ import Testing
             == .mvpd(MVPDDecl(id: "Dish", displayName: "DISH", sps: ["main"], sso: .picker)))
     }
 
+    @Test func mvpdSAMLModes() throws {
+        for mode in MVPDDecl.SAMLMode.allCases {
+            #expect(try parseLast("mvpd Dish \"DISH\" at main idp-latency 5ms saml \(mode.rawValue)")?.value
+                == .mvpd(MVPDDecl(id: "Dish", displayName: "DISH", sps: ["main"], idpLatency: Millis(5), saml: mode)))
+        }
+        #expect(MVPDDecl.SAMLMode.allCases.map(\.rawValue) == ["signed", "unsigned", "tampered", "expired", "wrong-audience"])
+    }
+
     @Test func mvpdRedeclaredAtAnotherSP() throws {
         let file = try parse(preamble + "\nmvpd Comcast \"Comcast (backup)\" at backup")
         #expect(file.mvpds.map(\.sps) == [["main"], ["backup"]])
