@@ -55,6 +55,7 @@ extension ServerCore {
             core.state.withLockedValue { s in
                 s.mock = MockPass(world: served, seed: seed, logLimit: logLimit)
                 s.mapping = mapping
+                s.urls = urls
                 for (i, h) in hosts.enumerated() {
                     s.bindings[h.host] = ServerCore.Binding(port: h.port, basePath: basePaths[i], origin: origins[i])
                     s.listeners[h.host] = .open(channels[i])
