@@ -38,9 +38,12 @@ extension ServerCore {
     }
 
     /// Each distinct host name of the world now served, with the origin its requests are built on,
-    /// in world order (SPs first).
+    /// in world order (SPs first). Made once per world served (`serve(world:…)`), not per request.
     func proxyRoutes() -> [(name: String, route: ProxyRoute)] {
-        let (mapping, urls) = state.withLockedValue { ($0.mapping, $0.urls) }
+        state.withLockedValue { $0.proxyRoutes }
+    }
+
+    static func proxyRoutes(_ mapping: URLMapping, urls: MockPassServer.URLs) -> [(name: String, route: ProxyRoute)] {
         var out: [(name: String, route: ProxyRoute)] = []
         for h in mapping.hosts {
             guard let original = URLParts(h.originalURL), let name = ServerCore.hostName(of: original.authority) else { continue }

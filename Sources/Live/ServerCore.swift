@@ -35,9 +35,9 @@ final class ServerCore: Sendable {
         var connections: [LoggedRequest.Host: [ObjectIdentifier: any Channel]] = [:]
         var admin: (any Channel)?
         var proxy: (any Channel)?
-        /// How the world now served was built (`POST /admin/world` may change it): the proxy needs it
-        /// to know which origin a host's requests are built on.
-        var urls = MockPassServer.URLs.live
+        /// The proxy's host names and where each is served, for the world now served (`POST
+        /// /admin/world` may change it; `ServerCore.proxyRoutes(_:urls:)`).
+        var proxyRoutes: [(name: String, route: ProxyRoute)] = []
         var shuttingDown = false
     }
 

@@ -170,6 +170,24 @@ import Darwin
         }
     }
 
+    @Test func aWorldLoadedThroughTheAdminEndpointIsWhatTheProxyServes() async throws {
+        try await withTemporaryDirectory { dir in
+            let ca = try CertificateAuthority()
+            try ca.write(certificateTo: dir + "/ca.pem", keyTo: dir + "/ca-key.pem")
+            let server = try await MockPassServer.start(world: adobeWorld(), options: .init(
+                urls: .asWritten, worldLoader: AdminWorldTests.loader, tls: MockPassServer.TLS(authority: ca, direct: false), proxyPort: 0))
+            let curl = ProxyCurl(proxy: try #require(server.proxyURL), caFile: dir + "/ca.pem")
+            #expect(try curl.send("GET", "https://sp.auth.adobe.com/adobe-services/config/passimtv").1?.status == 200)
+            let loaded = try AdminWorldTests().post(try CurlTransport(), server, "small", urls: "as-written")
+            #expect(loaded.status == 200)
+            #expect(try curl.send("GET", "https://solo.test/config/REQ9").1?.status == 200)
+            let (_, gone) = try curl.send("GET", "http://sp.auth.adobe.com/adobe-services/config/passimtv")
+            #expect(gone?.status == 502)
+            #expect(gone.map { String(decoding: $0.body, as: UTF8.self).contains("Its hosts: solo.test, dish.idp.test") } == true)
+            try await server.shutdown()
+        }
+    }
+
     /// Polls `condition` for up to 2 s: the server logs a failed handshake on its own event loop.
     func waitFor(_ condition: () -> Bool) async throws {
         for _ in 0..<100 where !condition() { try await Task.sleep(for: .milliseconds(20)) }
