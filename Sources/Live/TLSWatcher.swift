@@ -46,13 +46,23 @@ final class TLSWatcher: ChannelInboundHandler, RemovableChannelHandler {
     }
 
     func errorCaught(context: ChannelHandlerContext, error: any Error) {
-        // A client closing without close_notify after its answers is ordinary, not worth a line.
-        if handshakeDone, case NIOSSLError.uncleanShutdown = error {
-            context.fireErrorCaught(error)
-            return
+        // After the handshake, a client closing without close_notify or resetting the connection once
+        // it has its answers is ordinary, not worth a line; only TLS protocol errors are.
+        if handshakeDone {
+            let protocolError = (error is NIOSSLError || error is BoringSSLError) && !Self.isUncleanShutdown(error)
+            guard protocolError else {
+                context.fireErrorCaught(error)
+                return
+            }
         }
-        report("TLS with \(peer) failed\(handshakeDone ? "" : " during the handshake"): \(error)")
+        let hint = handshakeDone ? "" : " during the handshake (does the client trust passim's CA, and speak TLS 1.2 or later?)"
+        report("TLS with \(peer) failed\(hint): \(error)")
         context.fireErrorCaught(error)
+    }
+
+    private static func isUncleanShutdown(_ error: any Error) -> Bool {
+        if case NIOSSLError.uncleanShutdown = error { return true }
+        return false
     }
 
     private func report(_ line: String) {
