@@ -207,6 +207,7 @@ enum RunAuthority {
     struct Files: Sendable {
         var authority: CertificateAuthority
         var certificateFile: String
+        var directory: String
     }
 
     static let shared: Files? = {
@@ -217,6 +218,11 @@ enum RunAuthority {
         let dir = String(cString: made)
         let certificate = dir + "/ca.pem"
         do { try authority.write(certificateTo: certificate, keyTo: dir + "/ca-key.pem") } catch { return nil }
-        return Files(authority: authority, certificateFile: certificate)
+        // The key must not outlive the run: the files go when the process exits normally.
+        atexit {
+            guard let dir = RunAuthority.shared?.directory else { return }
+            try? FileManager.default.removeItem(atPath: dir)
+        }
+        return Files(authority: authority, certificateFile: certificate, directory: dir)
     }()
 }
