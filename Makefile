@@ -4,7 +4,7 @@
 .PHONY: layers mutants setup build suite suite-live suite-live-server suite-shim suite-shim-live port-python clients test release docs docs-check bench fuzz-smoke clean
 
 setup:
-	@missing=""; for p in libxml2-dev libcurl4-openssl-dev pkg-config xmlsec1; do \
+	@missing=""; for p in libxml2-dev libcurl4-openssl-dev pkg-config xmlsec1 curl openssl; do \
 	  dpkg -s $$p >/dev/null 2>&1 || missing="$$missing $$p"; done; \
 	if [ -n "$$missing" ]; then \
 	  echo "installing$$missing"; \

@@ -34,7 +34,12 @@ done
 # libxml2 and what it pulls in that is not in every runner image.
 for lib in $(ldd "$OUT/FuzzPassXML" | awk '/libxml2|libicu|liblzma/ {print $3}'); do cp -L "$lib" "$OUT/lib/"; done
 # Seed corpora: the suite for the parser, the XML samples (good and hostile), the recorded requests.
-corpus() { local name=$1; shift; rm -f "$OUT/${name}_seed_corpus.zip"; zip -q -j "$OUT/${name}_seed_corpus.zip" "$@"; }
+# Files are named after their path (two folders may hold files of one name).
+corpus() {
+  local name=$1 dir; shift; dir=$(mktemp -d)
+  for f in "$@"; do cp "$f" "$dir/$(echo "$f" | tr '/' '_')"; done
+  rm -f "$OUT/${name}_seed_corpus.zip"; (cd "$dir" && zip -q "$OUT/${name}_seed_corpus.zip" ./*); rm -rf "$dir"
+}
 corpus FuzzScenarioParser $(find Scenarios -name '*.scenario')
 corpus FuzzPassXML $(find Fixtures/xml -type f)
 corpus FuzzMockRequest $(find Fixtures/requests -type f)

@@ -1,6 +1,7 @@
 #!/usr/bin/env bash
 # Real clients against `passim serve` (README, "Real clients"): each pinned yt-dlp release runs its own
-# AdobePassIE flow (Fixtures/clients/ytdlp/run_adobepass.py) against a server started here, then the
+# AdobePassIE flow (Fixtures/clients/ytdlp/run_adobepass.py) through the forward proxy of a server
+# started here (`--proxy`, its CA trusted through SSL_CERT_FILE; yt-dlp keeps Adobe's URLs), then the
 # recorded exchanges of other clients (Fixtures/clients/replays/*.json) replay, each on its own server.
 #
 #   scripts/clients.sh PASSIM_BINARY
@@ -52,13 +53,13 @@ cleanup() { stop; rm -rf "$work"; }
 trap cleanup EXIT
 trap 'exit 130' INT TERM
 
-# Starts passim serve on a world; sets hosts ("--host KIND WORLD_URL LIVE_URL" words, one triple per
-# host), token and admin. Returns 1 (the reason on standard error) when
-# the server does not come up.
+# Starts passim serve on a world (more options after it go to passim serve); sets hosts ("--host KIND
+# WORLD_URL LIVE_URL" words, one triple per host), token and admin, and proxy and ca when it was given
+# --proxy. Returns 1 (the reason on standard error) when the server does not come up.
 start() {
   stop
   : >"$work/serve.out"
-  "$passim" serve --world "$1" --port 0 >"$work/serve.out" 2>"$work/serve.err" &
+  "$passim" serve --world "$@" --port 0 >"$work/serve.out" 2>"$work/serve.err" &
   server=$!
   for _ in $(seq 100); do
     grep -q '^admin http' "$work/serve.out" 2>/dev/null && break
@@ -74,6 +75,8 @@ start() {
   hosts=$(awk '($1 == "sp" || $1 == "idp") && $4 == "->" { print "--host", $1, $3, $5 }' "$work/serve.out")
   token=$(awk '$1 == "admin-token" { print $2 }' "$work/serve.out")
   admin=$(awk '$1 == "admin" { print $2 }' "$work/serve.out")
+  proxy=$(awk '$1 == "proxy" { print $2 }' "$work/serve.out")
+  ca=$(awk '$1 == "ca" { print $2 }' "$work/serve.out")
   if [ -z "$hosts" ] || [ -z "$token" ] || [ -z "$admin" ]; then
     echo "clients: unexpected passim serve output on $1" >&2; cat "$work/serve.out" >&2; return 1
   fi
@@ -82,11 +85,11 @@ start() {
 touch "$work/results"
 status=0
 statement=$(sed -n 's/^requestor passimtv-dcr software-statement "\([^"]*\)".*/\1/p' "$fixtures/world.scenario")
-start "$fixtures/world.scenario" || exit 2
+start "$fixtures/world.scenario" --proxy 0 --ca-out "$work/ca.pem" || exit 2
+if [ -z "$proxy" ] || [ -z "$ca" ]; then echo "clients: passim serve printed no proxy or ca line" >&2; exit 2; fi
 for version in "${versions[@]}"; do
-  # shellcheck disable=SC2086 # $hosts is words without spaces inside, split on purpose
   PYTHONPATH=$venv/yt-dlp-$version "$venv/bin/python" "$fixtures/run_adobepass.py" \
-    --label "yt-dlp $version" $hosts --admin "$admin" --admin-token "$token" \
+    --label "yt-dlp $version" --proxy "$proxy" --ca "$ca" --admin "$admin" --admin-token "$token" \
     --requestor passimtv --dcr-requestor passimtv-dcr --software-statement "$statement" --mso PassimCable --username viewer --password s3cret \
     --allowed passimtv --denied passimtv-ppv | tee -a "$work/results" || status=1
 done

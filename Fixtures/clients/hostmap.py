@@ -1,4 +1,5 @@
-"""The one change the client harnesses make to a client's requests: where they go.
+"""The one change the replays (`replays/replay.py`) make to a recorded client's requests: where they go.
+(yt-dlp needs none: it runs through `passim serve --proxy`, see `ytdlp/run_adobepass.py`.)
 
 `passim serve` prints each host as `WORLD_URL -> LIVE_URL`; clients write Adobe's hosts literally.
 A URL under a world URL goes to that host's live URL (the longest match, on whole path segments); a

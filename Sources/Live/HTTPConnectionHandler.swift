@@ -37,7 +37,8 @@ final class HTTPConnectionHandler: ChannelDuplexHandler, RemovableChannelHandler
         var body: [UInt8] = []
     }
 
-    private let origin: String
+    /// nil on a forward proxy's connection: each request names its own target (absolute form).
+    private let origin: String?
     private let limits: ServerLimits
     private let respond: Responder
     /// Tells `OpenConnections` when this connection turns idle or busy.
@@ -72,8 +73,8 @@ final class HTTPConnectionHandler: ChannelDuplexHandler, RemovableChannelHandler
     }
 
     /// `origin` is `http://HOST:PORT`: every request URL is built on it, so each port serves one host
-    /// whatever `Host` header the client sends.
-    init(origin: String, limits: ServerLimits, respond: @escaping Responder, reportIdle: @escaping (Bool) -> Void = { _ in }) {
+    /// whatever `Host` header the client sends (nil: a proxy's connection, see `origin`).
+    init(origin: String?, limits: ServerLimits, respond: @escaping Responder, reportIdle: @escaping (Bool) -> Void = { _ in }) {
         self.reportIdle = reportIdle
         self.origin = origin
         self.limits = limits
@@ -346,6 +347,8 @@ final class HTTPConnectionHandler: ChannelDuplexHandler, RemovableChannelHandler
     /// The absolute URL of a request: origin-form (`/path?q`) as is, absolute-form reduced to its path
     /// and query, anything else left for the mock to refuse (404).
     private func requestURL(_ uri: String) -> String {
+        // A proxy keeps the target whole; a relative one stays relative for the proxy to refuse (400).
+        guard let origin else { return uri }
         if uri.hasPrefix("/") { return origin + uri }
         if let parts = URLParts(uri), parts.isHTTP {
             return origin + (parts.path.isEmpty ? "/" : parts.path) + (parts.rawQuery.map { "?" + $0 } ?? "")

@@ -47,12 +47,22 @@ public final class MockPassServer: Sendable {
         /// Reads a world file's text for `POST /admin/world` (the command line's world parser: Live does
         /// not know the scenario format); nil refuses that endpoint.
         public var worldLoader: WorldLoader?
+        /// The CA of the proxy's tunnels and of `direct` TLS; nil: plain HTTP only (and no proxy tunnels).
+        public var tls: TLS?
+        /// The forward proxy's port (0: a free one); nil: no proxy.
+        public var proxyPort: Int?
+        /// Each refusal of the proxy and each failed TLS handshake, one line (never a key).
+        public var log: @Sendable (String) -> Void
 
         public init(host: String = "127.0.0.1", basePort: Int = 0, adminPort: Int? = nil, seed: UInt64 = 0x5EED,
                     conditions: [LoggedRequest.Host: HostConditions] = [:], limits: ServerLimits = ServerLimits(),
                     clock: LiveClock = LiveClock(), threads: Int = 1, logLimit: Int = 10_000, urls: URLs = .live,
                     worldLoader: WorldLoader? = nil, publicHost: String? = nil, adminHost: String = "127.0.0.1",
-                    adminToken: String? = nil) {
+                    adminToken: String? = nil, tls: TLS? = nil, proxyPort: Int? = nil,
+                    log: @escaping @Sendable (String) -> Void = { _ in }) {
+            self.tls = tls
+            self.proxyPort = proxyPort
+            self.log = log
             self.publicHost = publicHost
             self.adminHost = adminHost
             self.adminToken = adminToken
@@ -67,6 +77,17 @@ public final class MockPassServer: Sendable {
             self.limits = limits
             self.clock = clock
             self.threads = threads
+        }
+    }
+
+    /// TLS for `passim serve --proxy/--tls`.
+    public struct TLS: Sendable {
+        public var authority: CertificateAuthority
+        /// Every host's own port speaks HTTPS (`--tls`), its URLs `https://HOST:PORT`.
+        public var direct: Bool
+        public init(authority: CertificateAuthority, direct: Bool) {
+            self.authority = authority
+            self.direct = direct
         }
     }
 
@@ -105,6 +126,10 @@ public final class MockPassServer: Sendable {
     /// `http://HOST:PORT` of the admin endpoint.
     public let adminURL: String
     public let adminPort: Int
+    /// The forward proxy's port, when it has one.
+    public let proxyPort: Int?
+    /// `http://HOST:PORT` of the forward proxy (what a client's proxy setting takes), when it has one.
+    public var proxyURL: String? { proxyPort.map { "http://\(core.urlHost):\($0)" } }
     /// What every admin request carries as `Authorization: Bearer TOKEN`.
     public let adminToken: String
     public let clock: LiveClock
@@ -112,8 +137,9 @@ public final class MockPassServer: Sendable {
 
     public var hosts: [LiveHost] { mapping.hosts }
 
-    private init(adminPort: Int, core: ServerCore) {
+    private init(adminPort: Int, proxyPort: Int?, core: ServerCore) {
         self.adminPort = adminPort
+        self.proxyPort = proxyPort
         self.adminURL = core.adminOrigin(port: adminPort)
         self.adminToken = core.adminToken
         self.clock = core.clock
@@ -191,13 +217,24 @@ public final class MockPassServer: Sendable {
         let core = ServerCore(group: group, options: options, adminToken: options.adminToken ?? randomToken())
         let hostCount = world.serviceProviders.count + world.identityProviders.count
         let started = core.serve(world: world, seed: options.seed, conditions: options.conditions, urls: options.urls)
-            .flatMap { _ -> EventLoopFuture<MockPassServer> in
+            .flatMap { _ -> EventLoopFuture<Int> in
                 let adminPort = options.adminPort ?? (options.basePort == 0 ? 0 : options.basePort + hostCount)
                 return core.bindAdmin(port: adminPort).flatMapError { error in
                     core.closeAll().flatMapThrowing { throw LiveError("cannot listen on \(options.adminHost):\(adminPort) (admin): \(error)") }
                 }.map { admin in
                     core.state.withLockedValue { $0.admin = admin }
-                    return MockPassServer(adminPort: admin.localAddress?.port ?? adminPort, core: core)
+                    return admin.localAddress?.port ?? adminPort
+                }
+            }
+            .flatMap { adminPort -> EventLoopFuture<MockPassServer> in
+                guard let proxyPort = options.proxyPort else {
+                    return core.group.next().makeSucceededFuture(MockPassServer(adminPort: adminPort, proxyPort: nil, core: core))
+                }
+                return core.bindProxy(port: proxyPort).flatMapError { error in
+                    core.closeAll().flatMapThrowing { throw LiveError("cannot listen on \(options.host):\(proxyPort) (proxy): \(error)") }
+                }.map { proxy in
+                    core.state.withLockedValue { $0.proxy = proxy }
+                    return MockPassServer(adminPort: adminPort, proxyPort: proxy.localAddress?.port ?? proxyPort, core: core)
                 }
             }
         // A server that failed to start leaves no threads behind.

@@ -55,6 +55,7 @@ extension ServerCore {
             core.state.withLockedValue { s in
                 s.mock = MockPass(world: served, seed: seed, logLimit: logLimit)
                 s.mapping = mapping
+                s.proxyRoutes = ServerCore.proxyRoutes(mapping, urls: urls)
                 for (i, h) in hosts.enumerated() {
                     s.bindings[h.host] = ServerCore.Binding(port: h.port, basePath: basePaths[i], origin: origins[i])
                     s.listeners[h.host] = .open(channels[i])
@@ -76,6 +77,7 @@ extension ServerCore {
             for (_, connections) in s.connections { out += connections.values }
             s.mock = nil
             s.mapping = URLMapping(hosts: [])
+            s.proxyRoutes = []
             s.bindings = [:]
             s.listeners = [:]
             s.connections = [:]

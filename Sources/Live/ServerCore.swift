@@ -3,6 +3,7 @@ import NIOConcurrencyHelpers
 import NIOCore
 import NIOHTTP1
 import NIOPosix
+import NIOSSL
 import PassModel
 
 /// The shared heart of `MockPassServer`: the mock, the per-host conditions, the listeners and open
@@ -33,6 +34,10 @@ final class ServerCore: Sendable {
         var listeners: [LoggedRequest.Host: Listener] = [:]
         var connections: [LoggedRequest.Host: [ObjectIdentifier: any Channel]] = [:]
         var admin: (any Channel)?
+        var proxy: (any Channel)?
+        /// The proxy's host names and where each is served, for the world now served (`POST
+        /// /admin/world` may change it; `ServerCore.proxyRoutes(_:urls:)`).
+        var proxyRoutes: [(name: String, route: ProxyRoute)] = []
         var shuttingDown = false
     }
 
@@ -53,6 +58,13 @@ final class ServerCore: Sendable {
     let logLimit: Int
     let worldLoader: MockPassServer.WorldLoader?
     let state = NIOLockedValueBox(State())
+    /// The CA and whether the hosts' own ports speak TLS (`--tls`); nil: plain HTTP, no proxy tunnels.
+    let tls: MockPassServer.TLS?
+    /// Where refusals of the proxy and failed TLS handshakes are reported (`passim serve`: standard error).
+    let log: @Sendable (String) -> Void
+    /// TLS contexts by the names their certificate covers (see `tlsContext(for:requireSNI:)`); bounded
+    /// by the host names of the worlds served, since a CONNECT to any other host gets none.
+    let tlsContexts = NIOLockedValueBox([String: NIOSSLContext]())
 
     init(group: MultiThreadedEventLoopGroup, options: MockPassServer.Options, adminToken: String) {
         self.basePort = options.basePort
@@ -68,9 +80,11 @@ final class ServerCore: Sendable {
         self.limits = options.limits
         self.openConnections = OpenConnections(cap: options.limits.connectionCap)
         self.clock = options.clock
+        self.tls = options.tls
+        self.log = options.log
     }
 
-    func origin(port: Int) -> String { "http://\(urlHost):\(port)" }
+    func origin(port: Int) -> String { "\(tls?.direct == true ? "https" : "http")://\(urlHost):\(port)" }
 
     func adminOrigin(port: Int) -> String { "http://\(adminURLHost):\(port)" }
 
@@ -120,23 +134,35 @@ final class ServerCore: Sendable {
                 let origin = fixedOrigin ?? (adminOrigin ? core.adminOrigin(port: localPort) : core.origin(port: localPort))
                 let respond = responder(channel)
                 return channel.eventLoop.makeCompletedFuture {
-                    var decoderLimits = NIOHTTPDecoderLimitConfiguration()
-                    decoderLimits.maxHeaderFieldSize = limits.headBytes
-                    decoderLimits.maxHeaderListSize = limits.headBytes
-                    let decoder = HTTPRequestDecoder(leftOverBytesStrategy: .dropBytes, informationalResponseStrategy: .drop,
-                                                     limitConfiguration: decoderLimits)
-                    let connection = HTTPConnectionHandler(origin: origin, limits: limits, respond: respond) { idle in
-                        core.openConnections.setIdle(idle, channel)
+                    if !adminOrigin, core.tls?.direct == true {
+                        let names = core.directTLSNames(origin: fixedOrigin)
+                        try core.addTLS(to: channel, context: try core.tlsContext(for: names, requireSNI: false),
+                                        peer: "a client of port \(localPort)")
                     }
-                    let sync = channel.pipeline.syncOperations
-                    try sync.addHandler(ByteWatcher(connection))
-                    try sync.addHandler(HTTPResponseEncoder())
-                    // The buffer bound stops a request line that never ends (the decoder only bounds headers).
-                    try sync.addHandler(ByteToMessageHandler(decoder, maximumBufferSize: limits.headBytes + 1024))
-                    try sync.addHandler(connection)
+                    try core.addHTTPHandlers(to: channel, origin: origin, respond: respond)
                 }
             }
             .bind(host: bindHost, port: port)
+    }
+
+    /// The HTTP/1.1 server handlers every connection ends with (after TLS, when there is TLS).
+    /// `origin` nil: a forward proxy's connection, whose requests name their target in absolute form.
+    func addHTTPHandlers(to channel: any Channel, origin: String?, respond: @escaping Responder) throws {
+        var decoderLimits = NIOHTTPDecoderLimitConfiguration()
+        decoderLimits.maxHeaderFieldSize = limits.headBytes
+        decoderLimits.maxHeaderListSize = limits.headBytes
+        let decoder = HTTPRequestDecoder(leftOverBytesStrategy: .dropBytes, informationalResponseStrategy: .drop,
+                                         limitConfiguration: decoderLimits)
+        let core = self
+        let connection = HTTPConnectionHandler(origin: origin, limits: limits, respond: respond) { idle in
+            core.openConnections.setIdle(idle, channel)
+        }
+        let sync = channel.pipeline.syncOperations
+        try sync.addHandler(ByteWatcher(connection))
+        try sync.addHandler(HTTPResponseEncoder())
+        // The buffer bound stops a request line that never ends (the decoder only bounds headers).
+        try sync.addHandler(ByteToMessageHandler(decoder, maximumBufferSize: limits.headBytes + 1024))
+        try sync.addHandler(connection)
     }
 
     /// Tracks a host's connections so `down` can cut them too: a client reusing a kept-alive
@@ -302,9 +328,11 @@ final class ServerCore: Sendable {
             }
             for (_, connections) in s.connections { out += connections.values }
             if let admin = s.admin { out.append(admin) }
+            if let proxy = s.proxy { out.append(proxy) }
             s.listeners = s.listeners.mapValues { _ in .closed }
             s.connections = [:]
             s.admin = nil
+            s.proxy = nil
             return out
         }
         return EventLoopFuture.andAllComplete(channels.map { $0.close() }, on: group.next())

@@ -34,11 +34,16 @@ public struct ServerLimits: Hashable, Sendable {
     /// client sees the answer rather than a reset; the connection is closed after this long at most
     /// (limit `linger-timeout`).
     public var lingerTimeout: Duration
+    /// A TLS handshake (a proxy tunnel's or a `--tls` port's) not done this long after it may start:
+    /// logged and closed (limit `handshake-timeout`).
+    public var handshakeTimeout: Duration
 
     public init(headBytes: Int = 16 * 1024, bodyBytes: Int = 1024 * 1024, queuedRequests: Int = 16,
                 connections: Int = 1024, descriptorMargin: Int = 64,
                 idleTimeout: Duration = .seconds(60), headerTimeout: Duration = .seconds(10),
-                bodyTimeout: Duration = .seconds(30), lingerTimeout: Duration = .seconds(2)) {
+                bodyTimeout: Duration = .seconds(30), lingerTimeout: Duration = .seconds(2),
+                handshakeTimeout: Duration = .seconds(10)) {
+        self.handshakeTimeout = handshakeTimeout
         self.headBytes = headBytes
         self.bodyBytes = bodyBytes
         self.queuedRequests = queuedRequests

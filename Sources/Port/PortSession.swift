@@ -31,9 +31,17 @@ public struct LiveNetwork {
     /// reach the SP at that virtual instant.
     public var hold: (Instant) throws(PortError) -> Void
 
-    public init(hosts: [(origin: String, connect: String)], fetchTimeout: Millis, hold: @escaping (Instant) throws(PortError) -> Void) {
+    /// The server's forward proxy (`http://HOST:PORT`) and the file of the CA its TLS certificates
+    /// chain to, when it has them: a port may send the world's own URLs through it instead.
+    public var proxy: String?
+    public var caFile: String?
+
+    public init(hosts: [(origin: String, connect: String)], fetchTimeout: Millis, proxy: String? = nil, caFile: String? = nil,
+                hold: @escaping (Instant) throws(PortError) -> Void) {
         self.hosts = hosts
         self.fetchTimeout = fetchTimeout
+        self.proxy = proxy
+        self.caFile = caFile
         self.hold = hold
     }
 }
@@ -68,6 +76,9 @@ public final class PortSession {
             network = [("network", .string("live")),
                        ("hosts", .dict(live.hosts.map { Value.Entry($0.origin, .string($0.connect)) })),
                        ("fetchTimeout", .int(Int(live.fetchTimeout.value)))]
+            if let proxy = live.proxy, let caFile = live.caFile {
+                network += [("proxy", .string(proxy)), ("ca", .string(caFile))]
+            }
         }
         let hello = PortMessage.line("hello", [("protocol", .int(PortMessage.version))] + network + [
             ("apps", .list(apps.map(Value.string))), ("platform", .string(engine.platform.rawValue)),

@@ -17,15 +17,24 @@ protocol LiveServerControl: AnyObject {
     func close()
 }
 
-/// A server started for one scenario, in this process, serving its world as written.
+/// A server started for one scenario, in this process, serving its world as written. It also
+/// listens as a forward proxy whose tunnels use the run's CA (`RunAuthority`), handed to a port in
+/// `hello` (docs/PORTING.md); when no CA could be made the server has no proxy, and nothing else changes.
 final class InProcessServer: LiveServerControl {
     let server: MockPassServer
     let origins: [LoggedRequest.Host: String]
+    /// The proxy's URL and the CA's certificate file.
+    let proxy: (url: String, caFile: String)?
 
     init(_ setup: SimulationSetup) throws(LiveError) {
-        let options = MockPassServer.Options(seed: setup.seed, conditions: setup.links,
+        var options = MockPassServer.Options(seed: setup.seed, conditions: setup.links,
                                              clock: LiveClock(heldAt: .simulationStart), logLimit: Int(Int32.max),
                                              urls: .asWritten)
+        let authority = RunAuthority.shared
+        if let authority {
+            options.tls = MockPassServer.TLS(authority: authority.authority, direct: false)
+            options.proxyPort = 0
+        }
         do {
             server = try MockPassServer.startAndWait(world: setup.world, options: options)
         } catch let error as LiveError {
@@ -36,6 +45,11 @@ final class InProcessServer: LiveServerControl {
         var origins: [LoggedRequest.Host: String] = [:]
         for h in server.hosts { origins[h.host] = URLParts(h.liveURL)?.origin }
         self.origins = origins
+        if let authority, let url = server.proxyURL {
+            proxy = (url, authority.certificateFile)
+        } else {
+            proxy = nil
+        }
     }
 
     func hold(at instant: Instant) { server.clock.hold(at: instant) }
@@ -184,4 +198,31 @@ final class RemoteServer: LiveServerControl {
 
 extension String {
     var withoutTrailingSlash: String { hasSuffix("/") ? String(dropLast()) : self }
+}
+
+/// One CA for a whole `passim run --live`, made on first use and written (certificate, and its key
+/// with mode 0600) to a fresh private temporary directory, so every scenario's proxy chains to the file
+/// a port was told about. nil when it cannot be made or written.
+enum RunAuthority {
+    struct Files: Sendable {
+        var authority: CertificateAuthority
+        var certificateFile: String
+        var directory: String
+    }
+
+    static let shared: Files? = {
+        let template = NSTemporaryDirectory() + "passim-run-ca-XXXXXX"
+        var bytes = Array(template.utf8CString)
+        let made = bytes.withUnsafeMutableBufferPointer { buffer in buffer.baseAddress.flatMap { mkdtemp($0) } }
+        guard let made, let authority = try? CertificateAuthority() else { return nil }
+        let dir = String(cString: made)
+        let certificate = dir + "/ca.pem"
+        do { try authority.write(certificateTo: certificate, keyTo: dir + "/ca-key.pem") } catch { return nil }
+        // The key must not outlive the run: the files go when the process exits normally.
+        atexit {
+            guard let dir = RunAuthority.shared?.directory else { return }
+            try? FileManager.default.removeItem(atPath: dir)
+        }
+        return Files(authority: authority, certificateFile: certificate, directory: dir)
+    }()
 }

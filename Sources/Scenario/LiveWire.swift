@@ -79,7 +79,8 @@ final class LiveWire: Wire {
                   !hosts.contains(where: { $0.origin == origin }) else { continue }
             hosts.append((origin, connect))
         }
-        return LiveNetwork(hosts: hosts, fetchTimeout: fetchTimeout) { [server] now throws(PortError) in
+        let proxy = (server as? InProcessServer)?.proxy
+        return LiveNetwork(hosts: hosts, fetchTimeout: fetchTimeout, proxy: proxy?.url, caFile: proxy?.caFile) { [server] now throws(PortError) in
             do throws(LiveError) {
                 try server.hold(at: now)
             } catch {

@@ -26,11 +26,40 @@ struct Serve: ParsableCommand {
             family (with or without /1.0), the web family (session, authorize, shortAuthorize...), client \
             registration (/o/client/*), /indiv/devices, the regcode service and the REST API v1 (/api/v1/...). \
             Each endpoint, its parameters and answers: docs/WIRE.md. Every limit: docs/LIMITS.md.
-            Exit status: 0 after SIGINT/SIGTERM, 1 if a port cannot be bound, 2 if the world file is unusable.
+            --adobe serves the production host layout instead of a world file (Fixtures/worlds/adobe.scenario: \
+            sp.auth.adobe.com/adobe-services and api.auth.adobe.com).
+            --proxy PORT adds a forward proxy (HTTP_PROXY/HTTPS_PROXY, curl --proxy): absolute-form requests and \
+            CONNECT to a host of the world are answered by passim itself, which terminates TLS with a certificate \
+            for that host signed by its CA; any other host gets 502 naming the world's hosts. Nothing is ever \
+            forwarded: passim makes no outgoing connection. With --proxy the world's URLs are served as written \
+            (the client keeps https://sp.auth.adobe.com). --tls makes every host's own port HTTPS with the same CA. \
+            The CA is made at start and written with --ca-out (the key beside it, NAME-key.pem, mode 0600), or read \
+            with --ca and --ca-key; the line `ca PATH` names the certificate clients must trust \
+            (curl --cacert, SSL_CERT_FILE, REQUESTS_CA_BUNDLE). Refused proxy requests and failed TLS handshakes \
+            are logged on standard error. README, "Point a real client at passim".
+            Exit status: 0 after SIGINT/SIGTERM, 1 if a port cannot be bound, 2 if the world file or the CA is unusable.
             """)
 
-    @Option(help: "The world file.")
-    var world: String
+    @Option(help: "The world file (or --adobe).")
+    var world: String?
+
+    @Flag(help: "Serve Adobe's production host layout (sp.auth.adobe.com, api.auth.adobe.com) instead of a world file.")
+    var adobe = false
+
+    @Option(help: ArgumentHelp("Also listen as a forward proxy on this port (0: a free one).", valueName: "PORT"))
+    var proxy: Int?
+
+    @Flag(help: "Every host's own port speaks HTTPS, with a certificate from passim's CA.")
+    var tls = false
+
+    @Option(help: ArgumentHelp("Where to write the CA's certificate (PEM) made at start; its key goes beside it as NAME-key.pem, mode 0600 (default: passim-ca.pem).", valueName: "FILE"))
+    var caOut: String?
+
+    @Option(help: ArgumentHelp("Reuse this CA certificate (PEM) instead of making one; needs --ca-key.", valueName: "FILE"))
+    var ca: String?
+
+    @Option(help: ArgumentHelp("The key (PEM) of the --ca certificate.", valueName: "FILE"))
+    var caKey: String?
 
     @Option(help: "The address the hosts listen on.")
     var host = "127.0.0.1"
@@ -56,6 +85,11 @@ struct Serve: ParsableCommand {
     var seed: UInt64?
 
     func validate() throws {
+        if world == nil, !adobe { throw ValidationError("give --world FILE or --adobe") }
+        if world != nil, adobe { throw ValidationError("--world and --adobe are two worlds: give one") }
+        if let proxy, !(0...65535).contains(proxy) { throw ValidationError("--proxy takes 0-65535") }
+        if (ca == nil) != (caKey == nil) { throw ValidationError("--ca and --ca-key go together") }
+        if proxy == nil, !tls, ca != nil || caOut != nil { throw ValidationError("--ca, --ca-key and --ca-out need --proxy or --tls") }
         guard (0...65535).contains(port) else { throw ValidationError("--port takes 0-65535") }
         if let adminPort, !(0...65535).contains(adminPort) { throw ValidationError("--admin-port takes 0-65535") }
         if let token = adminToken ?? Serve.environmentToken, let problem = MockPassServer.tokenProblem(token) {
@@ -68,17 +102,38 @@ struct Serve: ParsableCommand {
     func run() throws {
         var file: ScenarioFile
         do throws(Diagnostic) {
-            file = try ScenarioParser.parseWorld(try Serve.read(world), path: world)
+            if let world {
+                file = try ScenarioParser.parseWorld(try Serve.read(world), path: world)
+            } else {
+                file = try ScenarioParser.parseWorld(StarterWorld.adobe, path: "--adobe")
+            }
         } catch {
             FileHandle.standardError.write(Data((error.description + "\n").utf8))
             throw ExitCode(2)
         }
         if let seed { file.seed = seed }
         let setup = WorldBuilder.setup(for: file)
-        let options = MockPassServer.Options(
+        var caLines = ""
+        var tlsOptions: MockPassServer.TLS?
+        if proxy != nil || tls {
+            do throws(LiveError) {
+                let (authority, lines) = try makeAuthority()
+                tlsOptions = MockPassServer.TLS(authority: authority, direct: tls)
+                caLines = lines
+            } catch {
+                FileHandle.standardError.write(Data("passim serve: \(error.message)\n".utf8))
+                throw ExitCode(2)
+            }
+        }
+        var options = MockPassServer.Options(
             host: host, basePort: port, adminPort: adminPort ?? (port == 0 ? 0 : port - 1),
             seed: setup.seed, conditions: setup.links, worldLoader: WorldBuilder.loadWorld,
-            publicHost: publicHost, adminHost: adminHost, adminToken: adminToken ?? Serve.environmentToken)
+            publicHost: publicHost, adminHost: adminHost, adminToken: adminToken ?? Serve.environmentToken,
+            tls: tlsOptions, proxyPort: proxy, log: { line in
+                FileHandle.standardError.write(Data(("passim serve: " + line + "\n").utf8))
+            })
+        // Through the proxy a client keeps the world's own URLs, so the mock writes those, not loopback ones.
+        if proxy != nil { options.urls = .asWritten }
 
         let server: MockPassServer
         do {
@@ -97,6 +152,8 @@ struct Serve: ParsableCommand {
             let state = mode == .down ? " (down)" : mode == .silent ? " (silent)" : ""
             lines += "\(kind) \(name) \(h.originalURL) -> \(h.liveURL)\(state)\n"
         }
+        if let proxyURL = server.proxyURL { lines += "proxy \(proxyURL)\n" }
+        lines += caLines
         // The token comes first: scripts wait for the `admin` line, then read both.
         lines += "admin-token \(server.adminToken)\n"
         lines += "admin \(server.adminURL)\n"
@@ -115,6 +172,48 @@ struct Serve: ParsableCommand {
             return source
         }
         withExtendedLifetime(sources) { dispatchMain() }
+    }
+
+    /// The CA from --ca/--ca-key, or a new one written to --ca-out (and its key beside it); the
+    /// lines to print (paths only: the key itself is never printed or logged).
+    private func makeAuthority() throws(LiveError) -> (CertificateAuthority, String) {
+        if let ca, let caKey {
+            let certificate: String, key: String
+            do throws(Diagnostic) {
+                certificate = try Serve.read(ca)
+                key = try Serve.read(caKey)
+            } catch {
+                throw LiveError(error.description)
+            }
+            let authority = try CertificateAuthority(certificatePEM: certificate, keyPEM: key)
+            var lines = ""
+            if let caOut {
+                do { try Data(certificate.utf8).write(to: URL(fileURLWithPath: caOut)) } catch {
+                    throw LiveError("cannot write the CA certificate to \(caOut): \(error)")
+                }
+                lines += "ca \(Serve.absolute(caOut))\n"
+            } else {
+                lines += "ca \(Serve.absolute(ca))\n"
+            }
+            return (authority, lines)
+        }
+        let authority: CertificateAuthority
+        do { authority = try CertificateAuthority() } catch {
+            throw LiveError("cannot make a certificate authority: \(error)")
+        }
+        let certificatePath = caOut ?? "passim-ca.pem"
+        let keyPath = Serve.keyPath(beside: certificatePath)
+        try authority.write(certificateTo: certificatePath, keyTo: keyPath)
+        return (authority, "ca \(Serve.absolute(certificatePath))\nca-key \(Serve.absolute(keyPath))\n")
+    }
+
+    /// `ca.pem` -> `ca-key.pem`; a name without `.pem` gets `-key.pem` added.
+    static func keyPath(beside certificatePath: String) -> String {
+        certificatePath.hasSuffix(".pem") ? String(certificatePath.dropLast(4)) + "-key.pem" : certificatePath + "-key.pem"
+    }
+
+    static func absolute(_ path: String) -> String {
+        path.hasPrefix("/") ? path : FileManager.default.currentDirectoryPath + "/" + path
     }
 
     static var environmentToken: String? { ProcessInfo.processInfo.environment["PASSIM_ADMIN_TOKEN"] }

@@ -1,15 +1,16 @@
-"""Drives yt-dlp's own AdobePassIE flow against `passim serve` (scripts/clients.sh runs it).
+"""Drives yt-dlp's own AdobePassIE flow through `passim serve --proxy` (scripts/clients.sh runs it).
 
-yt-dlp is used as shipped; the harness only maps URLs (`Fixtures/clients/hostmap.py`: the world's
-URLs to the live ones `passim serve` printed), at the one place every request passes
-(`YoutubeDL.urlopen`), which issue 13 allows ("a small harness that maps https://sp.auth.adobe.com to
-the live SP"). yt-dlp writes `https://sp.auth.adobe.com` literally in `_SERVICE_PROVIDER_TEMPLATE`
-and in its /indiv, /o/client and /reggie URLs, so patching the template alone would not reach them;
-releases since 2025-05 upgrade the URL they post credentials to to https (`post_form(...,
-validate_url=True)`), which the map turns back to http for passim's ports.
+yt-dlp is used as shipped, its network code untouched: it talks to `https://sp.auth.adobe.com` as
+it always does, and only its proxy and certificate settings point it at passim, both as yt-dlp
+documents them: the proxy through the standard `HTTP_PROXY`/`HTTPS_PROXY` variables (yt-dlp reads
+them when `--proxy` is not given), with `NO_PROXY` for this harness's own loopback page, and passim's
+CA through `SSL_CERT_FILE` with yt-dlp's `--compat-options no-certifi` (use the system's trust store,
+which honours that variable, rather than a bundled certifi). passim answers every Adobe host itself
+over TLS with that CA; nothing goes to Adobe.
 
 Like a user adding a provider, it adds the world's MVPD to `MSO_INFO` with the generic login form
-fields. The video page yt-dlp passes as `redirect_url` is a page this harness serves on loopback.
+fields. The video page yt-dlp passes as `redirect_url` is a page this harness serves on loopback (not
+a host of the world, so it bypasses the proxy: `NO_PROXY`).
 
 Releases that register (their `_extract_mvpd_auth` takes a software statement) use a requestor the
 world declares with that statement; older ones one that requires no registration.
@@ -17,7 +18,8 @@ world declares with that statement; older ones one that requires no registration
 Flows, in order, sharing one yt-dlp cache directory (as a user's runs do): authn, authz-allowed and
 media-token (one call, fresh cache), cached-call (a new YoutubeDL, same cache: the server's request
 log must show no login and no new authorization, only shortAuthorize), authz-denied (the MVPD's
-message must reach the user as yt-dlp's error). One line per flow; exit status 1 on any failure.
+message must reach the user as yt-dlp's error). One line per flow; a failure names the last request
+the server saw. Exit status 1 on any failure.
 """
 
 import argparse
@@ -32,66 +34,25 @@ import threading
 import urllib.parse
 import urllib.request
 
-sys.path.insert(0, os.path.join(os.path.dirname(os.path.abspath(__file__)), '..'))
-import hostmap  # noqa: E402 (the shared URL mapping, Fixtures/clients/hostmap.py)
-import yt_dlp  # noqa: E402
-from yt_dlp.extractor import adobepass  # noqa: E402
-from yt_dlp.networking import Request  # noqa: E402
-from yt_dlp.networking.exceptions import HTTPError  # noqa: E402
-from yt_dlp.utils import ExtractorError  # noqa: E402
+import yt_dlp
+from yt_dlp.extractor import adobepass
+from yt_dlp.utils import ExtractorError
 
-SP_BASE = 'https://sp.auth.adobe.com/adobe-services'
-
-class Exchanges:
-    """What the client sent and what came back, for a failure line that names the step."""
-
-    def __init__(self):
-        self.items = []
-
-    def add(self, method, url, status, body=''):
-        self.items.append((method, url, status, body))
-
-    def last(self):
-        if not self.items:
-            return 'no request was sent'
-        method, url, status, body = self.items[-1]
-        path = urllib.parse.urlsplit(url).path
-        text = f'last request {method} {path} -> {status}'
-        if body:
-            text += ': ' + ' '.join(body.split())[:240]
-        return text
+def point_at_passim(proxy, ca_file):
+    """yt-dlp's proxy and trust settings, the documented way (see the module's docstring)."""
+    for name in ('HTTP_PROXY', 'HTTPS_PROXY', 'http_proxy', 'https_proxy'):
+        os.environ[name] = proxy
+    for name in ('NO_PROXY', 'no_proxy'):
+        os.environ[name] = '127.0.0.1,localhost'
+    os.environ['SSL_CERT_FILE'] = ca_file
 
 
-def new_ydl(args, cache_dir, mapped, log):
-    ydl = yt_dlp.YoutubeDL({
+def new_ydl(args, cache_dir):
+    return yt_dlp.YoutubeDL({
         'quiet': True, 'no_warnings': True, 'cachedir': cache_dir,
         'ap_mso': args.mso, 'ap_username': args.username, 'ap_password': args.password,
-        'socket_timeout': 10,
+        'socket_timeout': 10, 'compat_opts': ['no-certifi'],
     })
-    original = ydl.urlopen
-
-    def urlopen(req):
-        if isinstance(req, str):
-            req = Request(req)
-        req.url = mapped(req.url)
-        method = req.method or ('POST' if req.data else 'GET')
-        try:
-            res = original(req)
-        except HTTPError as e:
-            body = ''
-            try:
-                body = e.response.read(2048).decode('utf-8', 'replace')
-            except Exception:
-                pass
-            log.add(method, req.url, e.status, body)
-            raise
-        except Exception as e:
-            log.add(method, req.url, type(e).__name__, str(e))
-            raise
-        log.add(method, req.url, res.status)
-        return res
-    ydl.urlopen = urlopen
-    return ydl
 
 
 def resource(provider_id):
@@ -111,6 +72,8 @@ class Admin:
     def __init__(self, url, token):
         self.url = url.rstrip('/')
         self.token = token
+        # The admin endpoint is reached directly, never through the proxy.
+        self.opener = urllib.request.build_opener(urllib.request.ProxyHandler({}))
 
     def entries(self):
         """Every logged request, page by page (`X-Passim-Next-After` names the next page)."""
@@ -118,13 +81,25 @@ class Admin:
         while True:
             req = urllib.request.Request(f'{self.url}/admin/log?after={after}',
                                          headers={'Authorization': 'Bearer ' + self.token})
-            with urllib.request.urlopen(req, timeout=10) as res:
+            with self.opener.open(req, timeout=10) as res:
                 page = [json.loads(line) for line in res.read().decode().splitlines() if line.strip()]
                 nxt = int(res.headers.get('X-Passim-Next-After') or after)
             out += page
             if not page or nxt == after:
                 return out
             after = nxt
+
+
+    def last(self):
+        """The last request the server saw, for a failure line."""
+        try:
+            entries = self.entries()
+        except Exception as e:  # the failure line still gets written
+            return f'(the request log is unreadable: {e})'
+        if not entries:
+            return 'the server saw no request'
+        e = entries[-1]
+        return f'last request the server saw: {describe(e)}'
 
 
 def describe(entry):
@@ -149,7 +124,8 @@ class VideoSite(http.server.BaseHTTPRequestHandler):
 def main():
     ap = argparse.ArgumentParser()
     ap.add_argument('--label', required=True)
-    hostmap.add_arguments(ap)
+    ap.add_argument('--proxy', required=True, help="passim serve's proxy line: http://HOST:PORT")
+    ap.add_argument('--ca', required=True, help="passim serve's ca line: the CA certificate (PEM) to trust")
     ap.add_argument('--admin', required=True)
     ap.add_argument('--admin-token', required=True)
     ap.add_argument('--requestor', required=True, help='the requestor of releases that do not register')
@@ -163,13 +139,10 @@ def main():
     ap.add_argument('--denied', required=True, help='a channel the MVPD refuses the user')
     args = ap.parse_args()
 
-    if not any(kind == 'sp' and world.rstrip('/') == SP_BASE for kind, world, _ in args.host):
-        print(f'{args.label} setup FAIL: the world has no SP at {SP_BASE}')
-        return 1
+    point_at_passim(args.proxy, args.ca)
     if 'software_statement' in inspect.signature(adobepass.AdobePassIE._extract_mvpd_auth).parameters:
         args.requestor = args.dcr_requestor
     adobepass.MSO_INFO[args.mso] = {'name': args.mso, 'username_field': 'username', 'password_field': 'password'}
-    mapped = hostmap.from_arguments(args)
     admin = Admin(args.admin, args.admin_token)
 
     site = http.server.ThreadingHTTPServer(('127.0.0.1', 0), VideoSite)
@@ -184,15 +157,14 @@ def main():
 
     with tempfile.TemporaryDirectory(prefix='passim-ytdlp-cache-') as cache_dir:
         # authn, authz-allowed, media-token: one call from a fresh cache.
-        log = Exchanges()
-        ydl = new_ydl(args, cache_dir, mapped, log)
+        ydl = new_ydl(args, cache_dir)
         token, error = None, None
         try:
             token = extract(args, ydl, page_url, args.allowed)
         except Exception as e:  # the failure is reported per flow below
             error = f'{type(e).__name__}: {e}'
         cached = ydl.cache.load(adobepass.AdobePassIE._MVPD_CACHE, args.requestor) or {}
-        where = f'{error}; {log.last()}' if error else ''
+        where = f'{error}; {admin.last()}' if error else ''
         authn_ok = bool(cached.get('authn_token'))
         report('authn', authn_ok, '' if authn_ok else where)
         authz_ok = bool(cached.get(args.allowed + '-ep1'))
@@ -206,9 +178,8 @@ def main():
         # cached-call: a new process's worth of state (new YoutubeDL), the same cache directory.
         if media_ok:
             before = len(admin.entries())
-            log = Exchanges()
             try:
-                again = extract(args, new_ydl(args, cache_dir, mapped, log), page_url, args.allowed)
+                again = extract(args, new_ydl(args, cache_dir), page_url, args.allowed)
                 new = admin.entries()[before:]
                 sent = [describe(e) for e in new]
                 others = [s for s in sent if not s.endswith('/shortAuthorize')]
@@ -218,24 +189,23 @@ def main():
                 else:
                     report('cached-call', True, 'server log: 1 shortAuthorize, no login')
             except Exception as e:
-                report('cached-call', False, f'{type(e).__name__}: {e}; {log.last()}')
+                report('cached-call', False, f'{type(e).__name__}: {e}; {admin.last()}')
         else:
             report('cached-call', False, 'skipped: the first call did not finish')
 
         # authz-denied: the user is logged in (cached authN); the MVPD refuses this channel.
         if authn_ok:
-            log = Exchanges()
             try:
-                got = extract(args, new_ydl(args, cache_dir, mapped, log), page_url, args.denied)
+                got = extract(args, new_ydl(args, cache_dir), page_url, args.denied)
                 report('authz-denied', False, f'a token came back: {got[:120]!r}')
             except ExtractorError as e:
                 message = e.orig_msg if hasattr(e, 'orig_msg') else str(e)
                 # yt-dlp shows the MVPD's <details> only when the denial is a 2xx with <error>;
                 # any other status surfaces as a bare "HTTP Error".
                 clear = e.expected and 'HTTP Error' not in message and message.strip() != ''
-                report('authz-denied', clear, f'error: {message}' + ('' if clear else '; ' + log.last()))
+                report('authz-denied', clear, f'error: {message}' + ('' if clear else '; ' + admin.last()))
             except Exception as e:
-                report('authz-denied', False, f'{type(e).__name__}: {e}; {log.last()}')
+                report('authz-denied', False, f'{type(e).__name__}: {e}; {admin.last()}')
         else:
             report('authz-denied', False, 'skipped: no authN')
 
