@@ -22,19 +22,12 @@ extension ServerCore {
 
     func bindProxy(port: Int) -> EventLoopFuture<any Channel> {
         let core = self
-        return ServerBootstrap(group: group)
-            .serverChannelOption(.backlog, value: 256)
-            .serverChannelOption(.socketOption(.so_reuseaddr), value: 1)
-            .childChannelInitializer { channel in
-                guard core.openConnections.admit(channel) else {
-                    return channel.eventLoop.makeFailedFuture(
-                        LiveError("\(core.openConnections.cap) connections open, none idle (limit: connections)"))
-                }
-                return channel.eventLoop.makeCompletedFuture {
-                    try channel.pipeline.syncOperations.addHandler(ProxyFrontHandler(core: core))
-                }
+        return admittingBootstrap { channel in
+            channel.eventLoop.makeCompletedFuture {
+                try channel.pipeline.syncOperations.addHandler(ProxyFrontHandler(core: core))
             }
-            .bind(host: bindHost, port: port)
+        }
+        .bind(host: bindHost, port: port)
     }
 
     /// Each distinct host name of the world now served, with the origin its requests are built on,

@@ -119,30 +119,37 @@ final class ServerCore: Sendable {
     /// the connection cap keeps them from happening in the first place.
     private func bind(host bindHost: String, port: Int, origin fixedOrigin: String? = nil, adminOrigin: Bool = false,
                       responder: @escaping @Sendable (any Channel) -> Responder) -> EventLoopFuture<any Channel> {
-        let limits = self.limits
+        let core = self
+        return admittingBootstrap { channel in
+            let localPort = channel.localAddress?.port ?? port
+            let origin = fixedOrigin ?? (adminOrigin ? core.adminOrigin(port: localPort) : core.origin(port: localPort))
+            let respond = responder(channel)
+            return channel.eventLoop.makeCompletedFuture {
+                if !adminOrigin, core.tls?.direct == true {
+                    let names = core.directTLSNames(origin: fixedOrigin)
+                    try core.addTLS(to: channel, context: try core.tlsContext(for: names, requireSNI: false),
+                                    peer: "a client of port \(localPort)")
+                }
+                try core.addHTTPHandlers(to: channel, origin: origin, respond: respond)
+            }
+        }
+        .bind(host: bindHost, port: port)
+    }
+
+    /// A listener whose every accepted connection passes the connection cap before `initialize` sets
+    /// it up; one over the cap is refused (a failed initializer makes NIO close the socket at once).
+    func admittingBootstrap(_ initialize: @escaping @Sendable (any Channel) -> EventLoopFuture<Void>) -> ServerBootstrap {
         let core = self
         return ServerBootstrap(group: group)
             .serverChannelOption(.backlog, value: 256)
             .serverChannelOption(.socketOption(.so_reuseaddr), value: 1)
             .childChannelInitializer { channel in
                 guard core.openConnections.admit(channel) else {
-                    // A failed initializer makes NIO close the accepted socket at once.
                     return channel.eventLoop.makeFailedFuture(
                         LiveError("\(core.openConnections.cap) connections open, none idle (limit: connections)"))
                 }
-                let localPort = channel.localAddress?.port ?? port
-                let origin = fixedOrigin ?? (adminOrigin ? core.adminOrigin(port: localPort) : core.origin(port: localPort))
-                let respond = responder(channel)
-                return channel.eventLoop.makeCompletedFuture {
-                    if !adminOrigin, core.tls?.direct == true {
-                        let names = core.directTLSNames(origin: fixedOrigin)
-                        try core.addTLS(to: channel, context: try core.tlsContext(for: names, requireSNI: false),
-                                        peer: "a client of port \(localPort)")
-                    }
-                    try core.addHTTPHandlers(to: channel, origin: origin, respond: respond)
-                }
+                return initialize(channel)
             }
-            .bind(host: bindHost, port: port)
     }
 
     /// The HTTP/1.1 server handlers every connection ends with (after TLS, when there is TLS).
