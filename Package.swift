@@ -44,7 +44,7 @@ let package = Package(
         .target(name: "ScenarioSyntax", dependencies: ["PassModel"]),
         .target(name: "Port", dependencies: ["Simulation", "Entitlement", "PassModel"]),
         .target(name: "Scenario", dependencies: ["ScenarioSyntax", "Simulation", "Live", "Port", "Entitlement", "MockPass", "PassModel"]),
-        .target(name: "Fuzz", dependencies: ["Scenario", "ScenarioSyntax", "Simulation", "Entitlement", "PassModel"]),
+        .target(name: "Fuzz", dependencies: ["Scenario", "ScenarioSyntax", "Simulation", "Entitlement", "PassModel", "Port"]),
         // libFuzzer targets (README, "Fuzzing"); a normal build makes corpus replayers of them.
         .target(name: "FuzzSupport"),
         .executableTarget(name: "FuzzScenarioParser", dependencies: ["FuzzSupport", "ScenarioSyntax"]),

@@ -250,11 +250,11 @@ extension Engine {
     }
 
     /// The app intercepted the redirect. Honoured once per waiting flow; ignored otherwise.
-    mutating func handleExternalURL(at now: Instant) -> [EngineAction] {
+    mutating func handleExternalURL(at now: Instant, loginOnly: Bool = false) -> [EngineAction] {
         if case .browsing(let login, let mvpd) = authentication {
             return fetchToken(login, mvpd, .sp, at: now)
         }
-        if logoutState == .awaitingRedirect {
+        if !loginOnly, logoutState == .awaitingRedirect {
             logoutState = .idle
             return [status(false, Constants.userNotAuthenticatedError)]
         }

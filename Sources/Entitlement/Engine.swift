@@ -211,10 +211,13 @@ public struct Engine: Sendable {
             return startLogin(forceAuthn: force, data: data, filter: filter, authorization: nil, at: now)
         case .setSelectedProvider(let id):
             return setSelectedProvider(id, at: now)
-        case .handleExternalURL, .getAuthenticationToken:
-            // The deprecated getAuthenticationToken is what old apps call where new ones call
-            // handleExternalURL (docs/CONFORMANCE.md).
+        case .handleExternalURL:
             return handleExternalURL(at: now)
+        case .getAuthenticationToken:
+            // The deprecated getAuthenticationToken is what old apps call where new ones call
+            // handleExternalURL to finish a login; it finishes nothing else, a logout's browser
+            // included (docs/CONFORMANCE.md, choice 19).
+            return handleExternalURL(at: now, loginOnly: true)
         case .getSelectedProvider:
             return [.deliver(.selectedProvider(store.selectedMVPD))]
         case .logout:

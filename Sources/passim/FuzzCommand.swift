@@ -2,6 +2,7 @@ import ArgumentParser
 import Foundation
 import Fuzz
 import PassModel
+import Port
 import Scenario
 import ScenarioSyntax
 
@@ -40,6 +41,15 @@ struct FuzzCommand: ParsableCommand {
     @Option(help: "Explore one written case again and report its failure.")
     var replay: String?
 
+    @Option(help: "Differential: run each program on this port (driver protocol, docs/PORTING.md) too; a difference from the reference is a failure.")
+    var port: String?
+
+    @Option(help: "Differential against another build of passim: the same as --port 'BIN shim'.")
+    var against: String?
+
+    @Flag(help: "With --port or --against: the port sends its own requests (the protocol's live network).")
+    var live = false
+
     func validate() throws {
         if let runs, runs < 1 { throw ValidationError("--runs takes a number of at least 1") }
         if runs != nil && time != nil { throw ValidationError("give --runs or --time, not both") }
@@ -52,6 +62,11 @@ struct FuzzCommand: ParsableCommand {
         if let time, Millis(text: time) == nil { throw ValidationError("--time takes a duration such as 30s or 5m") }
         guard jobs >= 1 else { throw ValidationError("--jobs takes a number of at least 1") }
         guard steps >= 1 else { throw ValidationError("--steps takes a number of at least 1") }
+        if port != nil && against != nil { throw ValidationError("give --port or --against, not both") }
+        if live && port == nil && against == nil { throw ValidationError("--live needs --port or --against") }
+        if (port != nil || against != nil) && (time != nil || replay != nil) {
+            throw ValidationError("a differential run takes --runs or --seed-range, not --time or --replay")
+        }
     }
 
     func run() throws {
@@ -73,6 +88,10 @@ struct FuzzCommand: ParsableCommand {
             print("ok   \(replay): no failure")
             return
         }
+        if let command = port ?? against.map({ "'" + $0.replacingOccurrences(of: "'", with: "'\\''") + "' shim" }) {
+            try differential(command)
+            return
+        }
         let budget = time.flatMap { Millis(text: $0) }.map { Duration.milliseconds($0.value) }
         let range = seedRange.flatMap(Fuzzer.runRange)
         let fuzzer = Fuzzer(options: .init(seed: seed, runs: range.map(\.count) ?? runs, time: budget, jobs: jobs,
@@ -85,6 +104,23 @@ struct FuzzCommand: ParsableCommand {
         }
         let ran = range.map { " (runs \($0.lowerBound)..\($0.lowerBound + report.runs - 1) of seed \(seed))" } ?? ""
         print("\(report.runs) runs\(ran), \(report.steps) steps, \(report.findings.count) failing")
+        if !report.findings.isEmpty { throw ExitCode(1) }
+    }
+
+    /// `--port`/`--against`: where the port's transcript differs from the reference's.
+    func differential(_ command: String) throws {
+        let range = seedRange.flatMap(Fuzzer.runRange)
+        let pool = PortPool()
+        defer { pool.closeAll() }
+        let fuzzer = DifferentialFuzzer(options: .init(
+            seed: seed, runs: range.map(\.count) ?? runs ?? 100, firstRun: range?.lowerBound ?? 0, maxSteps: steps,
+            outDir: out, port: PortCommand(command: command, pool: pool), live: live))
+        let report = fuzzer.run { line in FileHandle.standardError.write(Data((line + "\n").utf8)) }
+        for f in report.findings {
+            print("DIFF run \(f.run) seed \(f.seed): \(f.difference.split(separator: "\n").first ?? "")")
+            print("  shrunk from \(f.steps) to \(f.shrunkSteps) steps: \(f.file ?? "(could not write the file)")")
+        }
+        print("\(report.runs) runs (\(report.skipped) not compared), \(report.findings.count) differing")
         if !report.findings.isEmpty { throw ExitCode(1) }
     }
 }
