@@ -21,10 +21,11 @@ import re
 import sys
 
 # BEHAVIOR.md's sections (`##`, without their parenthesised tails) and its named paragraphs (the bold
-# run that opens them), the names a citation may start with.
+# run that opens them), the names a citation may start with ("Client registration" stands for its
+# section, "Client registration and request signing").
 CLAUSES = (
     "Vocabulary", "Constants", "The MVPD object", "Invariants", "Startup", "Queueing",
-    "Client registration and request signing", "SDK 3.x: registration",
+    "Client registration", "SDK 3.x: registration",
     "SDK 2.x tvOS: signed second-screen calls", "The mock enforces what the world declares",
     "Authentication", "Cancel via nil", "Promotional TempPass", "Apple SSO", "tvOS",
     "Authorization", "Logout", "Overlapping calls", "Queries", "Tracking data", "Time",
