@@ -1,7 +1,7 @@
 # Two entry points for a fresh machine (README.md): `make suite` and `make test`.
 # Each installs the system libraries first when they are missing.
 
-.PHONY: layers mutants setup build suite suite-live suite-live-server suite-shim suite-shim-live port-python clients test release docs docs-check bench fuzz-smoke clean
+.PHONY: layers provenance mutants setup build suite suite-live suite-live-server suite-shim suite-shim-live port-python clients test release docs docs-check bench fuzz-smoke clean
 
 setup:
 	@missing=""; for p in libxml2-dev libcurl4-openssl-dev pkg-config xmlsec1 curl openssl; do \
@@ -62,6 +62,12 @@ mutants: build
 layers:
 	python3 -m unittest discover -s scripts -p 'test_check_layers.py'
 	python3 scripts/check-layers.py
+
+# Issue 16: every scenario's first comment cites its BEHAVIOR.md clause, every choice of
+# docs/CONFORMANCE.md its seed passage or "seeds silent" (and the check's own tests).
+provenance:
+	python3 -m unittest discover -s scripts -p 'test_check_provenance.py'
+	python3 scripts/check-provenance.py
 
 release: setup
 	swift build -c release
