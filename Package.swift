@@ -66,7 +66,7 @@ let package = Package(
                                                 .product(name: "X509", package: "swift-certificates")]),
         .testTarget(name: "PortTests", dependencies: ["Port", "Entitlement", "PassModel"]),
         .testTarget(name: "ScenarioTests", dependencies: ["Scenario", "ScenarioSyntax", "Port", "Live", "MockPass", "PassModel"]),
-        .testTarget(name: "FuzzTests", dependencies: ["Fuzz", "Scenario", "ScenarioSyntax", "PassModel"]),
+        .testTarget(name: "FuzzTests", dependencies: ["Fuzz", "Scenario", "ScenarioSyntax", "PassModel", "Port"]),
     ],
     swiftLanguageModes: [.v6]
 )

@@ -79,9 +79,10 @@ enum AuthenticationState: Hashable, Sendable {
 }
 
 /// The logout flow: between `navigateToUrl(logoutUrl)` and `handleExternalURL` (iOS), or the
-/// logout request (tvOS).
+/// logout requests (tvOS): each `logout()` waits for its own request, so two logouts in a row get
+/// two answers, each when its request returns (BEHAVIOR.md, Logout: an answer belongs to its logout).
 enum LogoutState: Hashable, Sendable {
     case idle
     case awaitingRedirect
-    case requesting(RequestID)
+    case requesting(Set<RequestID>)
 }

@@ -20,7 +20,11 @@ extension Engine {
             // No browser on tvOS: the engine calls the logout endpoint itself.
             let url = sp + "/api/v1/logout?" + FormCoding.encode([("requestor", requestorID), ("deviceId", configuration.deviceID)])
             let (id, sent) = send(HTTPRequest(method: "DELETE", url: url), for: .logout, at: now, signed: true)
-            logoutState = .requesting(id)
+            if case .requesting(let waiting) = logoutState {
+                logoutState = .requesting(waiting.union([id]))
+            } else {
+                logoutState = .requesting([id])
+            }
             return actions + sent
         }
         logoutState = .awaitingRedirect
@@ -41,10 +45,12 @@ extension Engine {
         return actions
     }
 
-    /// tvOS: the logout request ended, however it ended.
-    mutating func logoutAnswered() -> [EngineAction] {
-        guard case .requesting = logoutState else { return [] }
-        logoutState = .idle
+    /// tvOS: a logout request ended, however it ended: that logout's answer.
+    mutating func logoutAnswered(_ id: RequestID) -> [EngineAction] {
+        guard case .requesting(var waiting) = logoutState, waiting.remove(id) != nil else {
+            return []  // a request of a logout that setRequestor has ended since: no answer
+        }
+        logoutState = waiting.isEmpty ? .idle : .requesting(waiting)
         return [status(false, Constants.userNotAuthenticatedError)]
     }
 }

@@ -243,7 +243,7 @@ public struct Engine: Sendable {
         case .mediaToken(let flow): return mediaTokenArrived(flow, result, at: now)
         case .preauthorize(let flow): return preauthorizationArrived(flow, result, at: now)
         case .metadata(let flow): return deviceIDArrived(flow, result)
-        case .logout: return logoutAnswered()
+        case .logout: return logoutAnswered(id)
         case .clientRegistration(let origin): return clientRegistered(origin, id, result, at: now)
         case .accessToken(let origin): return accessTokenArrived(origin, id, result, at: now)
         }

@@ -366,8 +366,13 @@ class AppEngine:
         if isinstance(args.get("secret"), str) and isinstance(args.get("publicKey"), str):
             # Only the latest call of the deprecated tvOS variant counts.
             self.signing = (args["secret"], args["publicKey"])
-        # A login running now ends with no callback (BEHAVIOR.md, Overlapping calls).
+        # A login running now ends with no callback (BEHAVIOR.md, Overlapping calls), and so does a
+        # logout waiting for its browser or, on tvOS, its requests (CONFORMANCE choice 45).
         self.abandon_login()
+        self.logout_waiting = False
+        for request_id, (kind, _) in list(self.requests.items()):
+            if kind == "logout":
+                self.requests.pop(request_id, None)
         # Choice 1: a fetch still in flight is superseded and its setRequestor ends now with 0.
         if self.startup.fetching:
             for request_id in list(self.startup.outstanding):
@@ -707,8 +712,10 @@ class AppEngine:
             except (ValueError, AttributeError):
                 code = None
         if not isinstance(code, str) or not isinstance(expires, int):
-            # The registration-code request failed (BEHAVIOR.md: REG500).
-            self.callback("status", REG500)
+            # REG500 only when refused for want of a signature or token, a 401 (BEHAVIOR.md, Client
+            # registration; CONFORMANCE choice 35); any other failure is the plain login failure.
+            if result.status == 401:
+                self.callback("status", REG500)
             self.login_failed(GENERIC_AUTHENTICATION_ERROR)
             return
         self.auth.code, self.auth.code_expires = code, expires
@@ -939,11 +946,10 @@ class AppEngine:
             self.callback("navigateToUrl", ADOBEPASS_REDIRECT_URL)
             return
         svc = mvpd is not None and mvpd.requires_svc
-        query = [("mso_id", token.mvpd_id), ("requestor_id", self.requestor())]
-        if token.name_id:
-            query.append(("name_id", token.name_id))
-        if token.session_index:
-            query.append(("session_index", token.session_index))
+        # name_id and session_index always go, empty for a token without them (a TempPass's):
+        # CONFORMANCE choice 43.
+        query = [("mso_id", token.mvpd_id), ("requestor_id", self.requestor()),
+                 ("name_id", token.name_id or ""), ("session_index", token.session_index or "")]
         query.append(("redirect_url", self.device.svc_scheme if svc else ADOBEPASS_REDIRECT_URL))
         self.show_page(mvpd, self.sp_for(token.mvpd_id) + "/logout?" + form_encode(query))
 
