@@ -1,4 +1,3 @@
-import Foundation
 import Port
 import Scenario
 import ScenarioSyntax
@@ -111,12 +110,7 @@ public struct DifferentialFuzzer: Sendable {
         lines.append("")
         lines += body
         let text = lines.joined(separator: "\n") + "\n"
-        var path: String?
-        let dir = URL(fileURLWithPath: options.outDir)
-        if (try? FileManager.default.createDirectory(at: dir, withIntermediateDirectories: true)) != nil {
-            let file = dir.appendingPathComponent("differential-\(seed).scenario")
-            if FileManager.default.createFile(atPath: file.path, contents: Data(text.utf8)) { path = file.path }
-        }
+        let path = Fuzzer.writeCase(text, named: "differential-\(seed).scenario", in: options.outDir)
         return Finding(run: run, seed: seed, difference: final, steps: program.steps.count, shrunkSteps: small.steps.count,
                        scenario: text, file: path)
     }

@@ -153,15 +153,18 @@ public struct Fuzzer: Sendable {
         lines.append("")
         lines += recorded?.lines ?? small.steps
         let text = lines.joined(separator: "\n") + "\n"
-        var path: String?
-        let name = "fuzz-\(seed)-\(final.key.replacingOccurrences(of: " ", with: "-")).scenario"
-        let dir = URL(fileURLWithPath: options.outDir)
-        if (try? FileManager.default.createDirectory(at: dir, withIntermediateDirectories: true)) != nil {
-            let file = dir.appendingPathComponent(name)
-            if FileManager.default.createFile(atPath: file.path, contents: Data(text.utf8)) { path = file.path }
-        }
+        let path = Fuzzer.writeCase(text, named: "fuzz-\(seed)-\(final.key.replacingOccurrences(of: " ", with: "-")).scenario",
+                                    in: options.outDir)
         return Finding(run: run, seed: seed, failure: final, steps: program.steps.count, shrunkSteps: small.steps.count,
                        scenario: text, file: path)
+    }
+
+    /// Writes a found case into `dir` (made if missing); its path, or nil when it cannot be written.
+    static func writeCase(_ text: String, named name: String, in dir: String) -> String? {
+        let folder = URL(fileURLWithPath: dir)
+        guard (try? FileManager.default.createDirectory(at: folder, withIntermediateDirectories: true)) != nil else { return nil }
+        let file = folder.appendingPathComponent(name)
+        return FileManager.default.createFile(atPath: file.path, contents: Data(text.utf8)) ? file.path : nil
     }
 
     /// `passim fuzz --replay FILE`: explores a written case again (liveness included).
