@@ -32,7 +32,7 @@ for target in FuzzScenarioParser FuzzPassXML FuzzMockRequest; do
   cp "$SCRATCH/release/$target" "$OUT/"
   # Swift's lazily made globals (a `static let` table) are never freed, and LeakSanitizer reports
   # them at exit (FuzzScenarioParser: 792 bytes in Constants.all): not leaks per input.
-  printf '[libfuzzer]\ndetect_leaks=0\n' > "$OUT/$target.options"
+  printf '[libfuzzer]\ndetect_leaks=0\n[asan]\ndetect_leaks=0\n' > "$OUT/$target.options"
 done
 # libxml2 and what it pulls in that is not in every runner image.
 for lib in $(ldd "$OUT/FuzzPassXML" | awk '/libxml2|libicu|liblzma/ {print $3}'); do cp -L "$lib" "$OUT/lib/"; done
