@@ -17,9 +17,12 @@ public struct DifferentialFuzzer: Sendable {
         public var port: PortCommand
         /// The port sends its own requests (the protocol's live network).
         public var live: Bool
+        /// Differences already known (`differ /regex/ reason` lines): not findings.
+        public var expectations: Expectations?
 
         public init(seed: UInt64 = 1, runs: Int = 100, firstRun: Int = 0, maxSteps: Int = 30,
-                    outDir: String = "fuzz-failures", port: PortCommand, live: Bool = false) {
+                    outDir: String = "fuzz-failures", port: PortCommand, live: Bool = false, expectations: Expectations? = nil) {
+            self.expectations = expectations
             self.seed = seed
             self.runs = runs
             self.firstRun = firstRun
@@ -45,6 +48,8 @@ public struct DifferentialFuzzer: Sendable {
 
     public struct Report: Sendable {
         public var runs: Int
+        /// Programs on which the port differed as the expectations file says it does.
+        public var known = 0
         /// Programs the reference itself failed (an invariant), or the port left unimplemented: not compared.
         public var skipped: Int
         public var findings: [Finding]
@@ -65,11 +70,13 @@ public struct DifferentialFuzzer: Sendable {
         return try? ScenarioParser.parse(text, path: "differential.scenario")
     }
 
-    /// How the port differs on `program`: nil when it agrees (or cannot be compared).
+    /// How the port differs on `program` in a way not already known: nil when it agrees, cannot be
+    /// compared, or differs only as the expectations file says.
     func difference(_ program: FuzzProgram) -> (message: String, line: Int)? {
         guard let file = DifferentialFuzzer.referenceScenario(program) else { return nil }
         let result = ScenarioRunner(runtime: runtime).run(file)
-        guard result.status == .failed, let failure = result.failure else { return nil }
+        guard result.status == .failed, let failure = result.failure,
+              options.expectations?.knownDifference(failure.message) == nil else { return nil }
         return (failure.message, failure.location.line)
     }
 
@@ -86,6 +93,11 @@ public struct DifferentialFuzzer: Sendable {
             let result = ScenarioRunner(runtime: runtime).run(file)
             if result.status == .unimplemented { report.skipped += 1 }
             guard result.status == .failed, let first = result.failure else { continue }
+            if let known = options.expectations?.knownDifference(first.message) {
+                report.known += 1
+                progress("run \(i) (seed \(seed)): a known difference (\(known.reason))")
+                continue
+            }
             progress("run \(i) (seed \(seed)): the port differs: \(first.message)")
             report.findings.append(finding(run: i, seed: seed, program: program, difference: first.message))
         }

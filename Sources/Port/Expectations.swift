@@ -16,9 +16,28 @@ public struct Expectations: Sendable {
         public var line: Int
     }
 
+    /// `differ /REGEX/ reason`: a difference the differential fuzzer (`passim fuzz --port`) already
+    /// knows, matched against its first differing line's message; suite runs ignore these.
+    public struct KnownDifference: Sendable {
+        public var regex: String
+        public var reason: String
+        public var line: Int
+
+        public func matches(_ message: String) -> Bool {
+            guard let r = try? Regex(regex) else { return false }
+            return message.contains(r)
+        }
+    }
+
     public var path: String
     public var rules: [Rule] = []
     public var constants = ConstantMap()
+    public var differences: [KnownDifference] = []
+
+    /// The known difference `message` is, if any.
+    public func knownDifference(_ message: String) -> KnownDifference? {
+        differences.first { $0.matches(message) }
+    }
 
     public init(path: String, rules: [Rule] = [], constants: ConstantMap = ConstantMap()) {
         self.path = path
@@ -46,6 +65,16 @@ public struct Expectations: Sendable {
                 }
                 result.rules.append(Rule(kind: words[0] == "fail" ? .fail : .skip, pattern: words[1],
                                          reason: words[2].trimmingCharacters(in: .whitespaces), line: i + 1))
+            case "differ":
+                let rest = line.dropFirst("differ".count).trimmingCharacters(in: .whitespaces)
+                guard rest.hasPrefix("/"), let close = rest.dropFirst().firstIndex(of: "/") else {
+                    throw fail("differ needs a /regex/ and a reason")
+                }
+                let body = String(rest[rest.index(after: rest.startIndex)..<close])
+                let reason = rest[rest.index(after: close)...].trimmingCharacters(in: .whitespaces)
+                guard !body.isEmpty, (try? Regex(body)) != nil else { throw fail("differ: /\(body)/ is not a regex") }
+                guard !reason.isEmpty else { throw fail("differ needs a reason after its /regex/") }
+                result.differences.append(KnownDifference(regex: body, reason: reason, line: i + 1))
             case "constant":
                 guard words.count == 3 else { throw fail("constant needs a symbol and a JSON value") }
                 let value: Value
@@ -60,7 +89,7 @@ public struct Expectations: Sendable {
                     throw fail(error.message)
                 }
             default:
-                throw fail("unknown directive \(words[0]) (fail, skip or constant)")
+                throw fail("unknown directive \(words[0]) (fail, skip, differ or constant)")
             }
         }
         return result

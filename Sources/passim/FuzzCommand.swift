@@ -50,6 +50,9 @@ struct FuzzCommand: ParsableCommand {
     @Flag(help: "With --port or --against: the port sends its own requests (the protocol's live network).")
     var live = false
 
+    @Option(help: "With --port: the port's expectations file; its `differ /regex/ reason` lines are known differences, not failures, and its constants map the port's values.")
+    var expect: String?
+
     func validate() throws {
         if let runs, runs < 1 { throw ValidationError("--runs takes a number of at least 1") }
         if runs != nil && time != nil { throw ValidationError("give --runs or --time, not both") }
@@ -64,6 +67,7 @@ struct FuzzCommand: ParsableCommand {
         guard steps >= 1 else { throw ValidationError("--steps takes a number of at least 1") }
         if port != nil && against != nil { throw ValidationError("give --port or --against, not both") }
         if live && port == nil && against == nil { throw ValidationError("--live needs --port or --against") }
+        if expect != nil && port == nil && against == nil { throw ValidationError("--expect needs --port or --against") }
         if (port != nil || against != nil) && (time != nil || replay != nil) {
             throw ValidationError("a differential run takes --runs or --seed-range, not --time or --replay")
         }
@@ -110,17 +114,27 @@ struct FuzzCommand: ParsableCommand {
     /// `--port`/`--against`: where the port's transcript differs from the reference's.
     func differential(_ command: String) throws {
         let range = seedRange.flatMap(Fuzzer.runRange)
+        var expectations: Expectations?
+        if let expect {
+            do {
+                expectations = try Expectations.load(expect)
+            } catch {
+                FileHandle.standardError.write(Data("\(error.message)\n".utf8))
+                throw ExitCode(2)
+            }
+        }
         let pool = PortPool()
         defer { pool.closeAll() }
         let fuzzer = DifferentialFuzzer(options: .init(
             seed: seed, runs: range.map(\.count) ?? runs ?? 100, firstRun: range?.lowerBound ?? 0, maxSteps: steps,
-            outDir: out, port: PortCommand(command: command, pool: pool), live: live))
+            outDir: out, port: PortCommand(command: command, constants: expectations?.constants ?? ConstantMap(), pool: pool),
+            live: live, expectations: expectations))
         let report = fuzzer.run { line in FileHandle.standardError.write(Data((line + "\n").utf8)) }
         for f in report.findings {
             print("DIFF run \(f.run) seed \(f.seed): \(f.difference.split(separator: "\n").first ?? "")")
             print("  shrunk from \(f.steps) to \(f.shrunkSteps) steps: \(f.file ?? "(could not write the file)")")
         }
-        print("\(report.runs) runs (\(report.skipped) not compared), \(report.findings.count) differing")
+        print("\(report.runs) runs (\(report.skipped) not compared, \(report.known) known differences), \(report.findings.count) differing")
         if !report.findings.isEmpty { throw ExitCode(1) }
     }
 }

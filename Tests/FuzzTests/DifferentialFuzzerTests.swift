@@ -25,12 +25,13 @@ import Testing
         return "python3 " + dir.appendingPathComponent("port.py").path
     }
 
-    func fuzz(_ command: String, runs: Int) -> DifferentialFuzzer.Report {
+    func fuzz(_ command: String, runs: Int, expectations: Expectations? = nil) -> DifferentialFuzzer.Report {
         let pool = PortPool()
         defer { pool.closeAll() }
         let out = FileManager.default.temporaryDirectory.appendingPathComponent("passim-diff-\(UUID().uuidString)").path
         return DifferentialFuzzer(options: .init(seed: 1, runs: runs, maxSteps: 40, outDir: out,
-                                                 port: PortCommand(command: command, pool: pool))).run()
+                                                 port: PortCommand(command: command, pool: pool),
+                                                 expectations: expectations)).run()
     }
 
     @Test func aPortBugIsFoundAndShrunkIntoAScenarioThatFailsOnlyOnThePort() throws {
@@ -42,6 +43,13 @@ import Testing
         let file = try ScenarioParser.parse(finding.scenario, path: "finding.scenario")
         #expect(ScenarioRunner().run(file).status == .passed, "the reference passes its own transcript")
         #expect(ScenarioRunner(runtime: .port(PortCommand(command: port))).run(file).status == .failed)
+    }
+
+    @Test func aKnownDifferenceIsNoFinding() throws {
+        let known = try Expectations.parse("differ /TRACKING_AUTHENTICATION/ the port never reports a cached login\n", path: "p.expect")
+        let report = fuzz(try Self.buggyPort(), runs: 80, expectations: known)
+        #expect(report.findings.isEmpty, "\(report.findings.map(\.difference))")
+        #expect(report.known >= 1)
     }
 
     @Test func theFaithfulPortGivesNoFindingOnTheSameRuns() {

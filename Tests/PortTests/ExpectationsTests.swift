@@ -19,8 +19,18 @@ import Testing
         #expect(e.unused(among: ["Scenarios/authn/classic-login.scenario"]).count == 3)
     }
 
+    @Test func knownDifferencesAreRegexesOverTheFirstDifference() throws {
+        let e = try Expectations.parse("differ /sendTrackingData\\(TRACKING_AUTHORIZATION/ tracking of authZ not done\n", path: "p.expect")
+        #expect(e.differences.count == 1 && e.rules.isEmpty)
+        #expect(e.knownDifference("expected sendTrackingData(TRACKING_AUTHORIZATION, [...]), got setToken(...)")?.reason == "tracking of authZ not done")
+        #expect(e.knownDifference("expected setToken(_, \"CNN\"), got nothing") == nil)
+    }
+
     @Test(arguments: [
-        ("frobnicate x y", "p.expect:1: unknown directive frobnicate (fail, skip or constant)"),
+        ("frobnicate x y", "p.expect:1: unknown directive frobnicate (fail, skip, differ or constant)"),
+        ("differ TRACKING reason", "p.expect:1: differ needs a /regex/ and a reason"),
+        ("differ /(/ reason", "p.expect:1: differ: /(/ is not a regex"),
+        ("differ /x/", "p.expect:1: differ needs a reason after its /regex/"),
         ("fail authn/x", "p.expect:1: fail needs a pattern and a reason"),
         ("skip /abs/x reason", "p.expect:1: a pattern is a path relative to the suite folder, without .scenario, with * and ** (got /abs/x)"),
         ("constant NO_SUCH 1", "p.expect:1: unknown constant NO_SUCH"),
