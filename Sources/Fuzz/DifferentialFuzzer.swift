@@ -19,10 +19,14 @@ public struct DifferentialFuzzer: Sendable {
         public var live: Bool
         /// Differences already known (`differ /regex/ reason` lines): not findings.
         public var expectations: Expectations?
+        /// Stop after this many findings (nil: run every program).
+        public var maxFindings: Int?
 
         public init(seed: UInt64 = 1, runs: Int = 100, firstRun: Int = 0, maxSteps: Int = 30,
-                    outDir: String = "fuzz-failures", port: PortCommand, live: Bool = false, expectations: Expectations? = nil) {
+                    outDir: String = "fuzz-failures", port: PortCommand, live: Bool = false, expectations: Expectations? = nil,
+                    maxFindings: Int? = nil) {
             self.expectations = expectations
+            self.maxFindings = maxFindings
             self.seed = seed
             self.runs = runs
             self.firstRun = firstRun
@@ -100,6 +104,7 @@ public struct DifferentialFuzzer: Sendable {
             }
             progress("run \(i) (seed \(seed)): the port differs: \(first.message)")
             report.findings.append(finding(run: i, seed: seed, program: program, difference: first.message))
+            if let most = options.maxFindings, report.findings.count >= most { break }
         }
         return report
     }

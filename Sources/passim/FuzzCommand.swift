@@ -50,6 +50,9 @@ struct FuzzCommand: ParsableCommand {
     @Flag(help: "With --port or --against: the port sends its own requests (the protocol's live network).")
     var live = false
 
+    @Option(name: .customLong("max-findings"), help: "With --port or --against: stop after this many differences.")
+    var maxFindings: Int?
+
     @Option(help: "With --port: the port's expectations file; its `differ /regex/ reason` lines are known differences, not failures, and its constants map the port's values.")
     var expect: String?
 
@@ -68,6 +71,7 @@ struct FuzzCommand: ParsableCommand {
         if port != nil && against != nil { throw ValidationError("give --port or --against, not both") }
         if live && port == nil && against == nil { throw ValidationError("--live needs --port or --against") }
         if expect != nil && port == nil && against == nil { throw ValidationError("--expect needs --port or --against") }
+        if let maxFindings, maxFindings < 1 { throw ValidationError("--max-findings takes a number of at least 1") }
         if (port != nil || against != nil) && (time != nil || replay != nil) {
             throw ValidationError("a differential run takes --runs or --seed-range, not --time or --replay")
         }
@@ -128,7 +132,7 @@ struct FuzzCommand: ParsableCommand {
         let fuzzer = DifferentialFuzzer(options: .init(
             seed: seed, runs: range.map(\.count) ?? runs ?? 100, firstRun: range?.lowerBound ?? 0, maxSteps: steps,
             outDir: out, port: PortCommand(command: command, constants: expectations?.constants ?? ConstantMap(), pool: pool),
-            live: live, expectations: expectations))
+            live: live, expectations: expectations, maxFindings: maxFindings))
         let report = fuzzer.run { line in FileHandle.standardError.write(Data((line + "\n").utf8)) }
         for f in report.findings {
             print("DIFF run \(f.run) seed \(f.seed): \(f.difference.split(separator: "\n").first ?? "")")
