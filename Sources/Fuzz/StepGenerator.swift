@@ -36,7 +36,11 @@ struct StepGenerator {
         case 6: call = "handleExternalURL(\"adobepass://ios.app\")"
         case 7: call = "checkAuthentication()"
         case 8, 9: call = "\(pick(["getAuthorization", "checkAuthorization"]))(\"\(resource)\")"
-        case 10: call = "checkPreauthorizedResources([\(FuzzWorld.resources.filter { _ in chance(0.6) }.map { "\"\($0)\"" }.joined(separator: ", "))]" + (chance(0.3) ? ", cache: false)" : ")")
+        case 10:
+            // In a random order: an answer must keep the request's order, whatever it is.
+            var asked = FuzzWorld.resources.filter { _ in chance(0.6) }
+            asked.shuffle(using: &rng)
+            call = "checkPreauthorizedResources([\(asked.map { "\"\($0)\"" }.joined(separator: ", "))]" + (chance(0.3) ? ", cache: false)" : ")")
         case 11: call = pick(["getMetadata({METADATA_OPCODE_KEY: METADATA_AUTHENTICATION})",
                               "getMetadata({METADATA_OPCODE_KEY: METADATA_AUTHORIZATION, METADATA_RESOURCE_ID_KEY: \"\(resource)\"})",
                               "getMetadata({METADATA_OPCODE_KEY: METADATA_DEVICE_ID})",
