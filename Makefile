@@ -58,6 +58,11 @@ test: setup
 mutants: build
 	scripts/mutants.sh .build
 
+# The differential fuzzer against ten injected bugs: each must be found within 60 s and shrunk to a
+# scenario of at most 15 steps that passes on the reference and fails on the bugged build.
+differential-mutants: build
+	scripts/differential-mutants.sh .build
+
 # ARCHITECTURE.md's import rules, read off every module's import lines (and the check's own tests).
 layers:
 	python3 -m unittest discover -s scripts -p 'test_check_layers.py'
