@@ -1,7 +1,7 @@
 # Two entry points for a fresh machine (README.md): `make suite` and `make test`.
 # Each installs the system libraries first when they are missing.
 
-.PHONY: layers provenance mutants setup build suite suite-live suite-live-server suite-shim suite-shim-live port-python clients test release docs docs-check bench fuzz-smoke clean
+.PHONY: layers provenance mutants differential-mutants setup build suite suite-live suite-live-server suite-shim suite-shim-live port-python clients test release docs docs-check bench fuzz-smoke clean
 
 setup:
 	@missing=""; for p in libxml2-dev libcurl4-openssl-dev pkg-config xmlsec1 curl openssl; do \
