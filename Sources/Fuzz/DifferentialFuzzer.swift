@@ -76,12 +76,12 @@ public struct DifferentialFuzzer: Sendable {
 
     /// How the port differs on `program` in a way not already known: nil when it agrees, cannot be
     /// compared, or differs only as the expectations file says.
-    func difference(_ program: FuzzProgram) -> (message: String, line: Int)? {
+    func difference(_ program: FuzzProgram) -> String? {
         guard let file = DifferentialFuzzer.referenceScenario(program) else { return nil }
         let result = ScenarioRunner(runtime: runtime).run(file)
         guard result.status == .failed, let failure = result.failure,
               options.expectations?.knownDifference(failure.message) == nil else { return nil }
-        return (failure.message, failure.location.line)
+        return failure.message
     }
 
     public func run(progress: (String) -> Void = { _ in }) -> Report {
@@ -113,7 +113,7 @@ public struct DifferentialFuzzer: Sendable {
     func finding(run: Int, seed: UInt64, program: FuzzProgram, difference first: String) -> Finding {
         var shrinker = Shrinker { self.difference($0) != nil }
         let small = shrinker.shrink(program)
-        let final = difference(small)?.message ?? first
+        let final = difference(small) ?? first
         let reference = DifferentialFuzzer.referenceScenario(small)
         let body = reference.map { $0.steps.map(\.text) } ?? small.steps
         var againFlag = options.live ? " --live" : ""
