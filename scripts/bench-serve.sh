@@ -9,6 +9,8 @@
 # DURATION (10s), WARMUP (3s), ROUNDS (alternating passim/nginx measurements, median reported; 3),
 # SOAK_THREADS (2), SOAK_CONNS (256), SOAK_DURATION (60s; 0 skips the soak),
 # NGINX_WORKERS (1: passim serves on one event loop), SKIP_BUILD=1 (use the existing binary),
+# PIN=1 (each server on CPU 1 and wrk on CPU 0, with taskset: on a 2-core machine the scheduler otherwise
+# moves the server and the load generator onto one core now and then, which scatters rounds by ±20%),
 # KEEP_TMP=1 (keep the temp folder: world file, nginx config, every wrk output).
 set -euo pipefail
 cd "$(dirname "$0")/.."
@@ -174,7 +176,7 @@ ticks_per_s=$(getconf CLK_TCK)
 run_wrk() { # $1 = name, $2 = URL, $3 = duration, $4 = threads, $5 = connections, $6... = server pids
   local out="$tmp/wrk-$1.txt" before after summary
   before=$(cpu_ticks "${@:6}")
-  wrk -t"$4" -c"$5" -d"$3" --latency "$2" >"$out" 2>&1 || { cat "$out" >&2; die "wrk failed against $1"; }
+  $wrk_prefix wrk -t"$4" -c"$5" -d"$3" --latency "$2" >"$out" 2>&1 || { cat "$out" >&2; die "wrk failed against $1"; }
   after=$(cpu_ticks "${@:6}")
   summary=$(summarize "$out") || die "cannot read wrk's output for $1"
   # appends the server's CPU microseconds per request
@@ -187,6 +189,14 @@ rss_kb() { awk '/^VmRSS:/ { print $2 }' "/proc/$passim_pid/status"; }
 # nginx's master and its workers (processes whose parent is the master)
 nginx_pids=("$nginx_pid" $(awk -v p="$nginx_pid" '{ pid = $1; sub(/.*\) /, ""); if ($2 == p) print pid }' /proc/[0-9]*/stat 2>/dev/null))
 
+wrk_prefix=""
+if [[ ${PIN:-0} == 1 ]]; then
+  command -v taskset >/dev/null || die "PIN=1 needs taskset (util-linux)"
+  (( $(nproc) >= 2 )) || die "PIN=1 needs 2 cores"
+  for p in "$passim_pid" "${nginx_pids[@]}"; do taskset -a -pc 1 "$p" >/dev/null || die "cannot pin $p"; done
+  wrk_prefix="taskset -c 0"
+  echo "pinned: servers on CPU 1, wrk on CPU 0"
+fi
 echo "passim: $passim_target ($body_bytes bytes, $content_type), one event loop"
 echo "nginx:  $nginx_target (worker_processes $nginx_workers)"
 echo "machine: $(nproc) cores, Linux $(uname -r), load average $(cut -d' ' -f1-3 /proc/loadavg)"

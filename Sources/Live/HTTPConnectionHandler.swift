@@ -23,8 +23,9 @@ typealias Responder = @Sendable (HTTPRequest, any EventLoop) -> EventLoopFuture<
 /// written for an error it did not classify, and these refusals must never take the process down.
 final class HTTPConnectionHandler: ChannelDuplexHandler, RemovableChannelHandler {
     typealias InboundIn = HTTPServerRequestPart
-    typealias OutboundIn = HTTPServerResponsePart
-    typealias OutboundOut = HTTPServerResponsePart
+    // Answers go out as bytes: heads are encoded here (`ResponseHead`), not by NIO's encoder.
+    typealias OutboundIn = ByteBuffer
+    typealias OutboundOut = ByteBuffer
 
     private enum Work {
         case request(HTTPRequest, keepAlive: Bool, isHead: Bool)
@@ -69,7 +70,7 @@ final class HTTPConnectionHandler: ChannelDuplexHandler, RemovableChannelHandler
         var headers: PassModel.HTTPHeaders
         var bodyCount: Int
         var keepAlive: Bool
-        var head: HTTPResponseHead
+        var bytes: ByteBuffer
     }
 
     /// `origin` is `http://HOST:PORT`: every request URL is built on it, so each port serves one host
@@ -128,8 +129,7 @@ final class HTTPConnectionHandler: ChannelDuplexHandler, RemovableChannelHandler
             }
             // Answer `Expect: 100-continue` only when nothing is owed before it, to keep answers in order.
             if head.headers.first(name: "expect")?.lowercased() == "100-continue", queue.isEmpty, !answering {
-                let head = HTTPResponseHead(version: head.version, status: .continue)
-                context.writeAndFlush(wrapOutboundOut(.head(head)), promise: nil)
+                context.writeAndFlush(wrapOutboundOut(ByteBuffer(bytes: ResponseHead.continueBytes)), promise: nil)
             }
             incoming = Incoming(head: head)
             bodyStarted = .now()
@@ -285,18 +285,21 @@ final class HTTPConnectionHandler: ChannelDuplexHandler, RemovableChannelHandler
     private func write(_ response: HTTPResponse, keepAlive: Bool, isHead: Bool, lingering: Bool = false,
                        context: ChannelHandlerContext) {
         guard active else { return }
-        let head = responseHead(response, keepAlive: keepAlive)
-        // The promise goes with the last part that puts bytes on the wire. With a Content-Length the
-        // encoder writes nothing for `.end`, except an empty buffer when `.end` carries the promise.
-        let written = context.eventLoop.makePromise(of: Void.self)
-        if !isHead, !response.body.isEmpty {
-            context.write(wrapOutboundOut(.head(head)), promise: nil)
-            context.write(wrapOutboundOut(.body(.byteBuffer(bodyBuffer(response.body, context: context)))),
-                          promise: written)
-        } else {
-            context.write(wrapOutboundOut(.head(head)), promise: written)
+        guard let head = responseHead(response, keepAlive: keepAlive, context: context) else {
+            // A header that would break the framing (the mock put a CR or LF in a value): never sent.
+            let refusal = HTTPResponse(status: 500, contentType: "text/plain; charset=utf-8",
+                                       text: "500 Internal Server Error: a response header holds a line break\n")
+            write(refusal, keepAlive: false, isHead: isHead, lingering: lingering, context: context)
+            return
         }
-        context.writeAndFlush(wrapOutboundOut(.end(nil)), promise: nil)
+        // The promise goes with the last part that puts bytes on the wire.
+        let written = context.eventLoop.makePromise(of: Void.self)
+        if !isHead, !response.body.isEmpty, ResponseHead.mayHaveBody(response.status) {
+            context.write(wrapOutboundOut(head), promise: nil)
+            context.writeAndFlush(wrapOutboundOut(bodyBuffer(response.body, context: context)), promise: written)
+        } else {
+            context.writeAndFlush(wrapOutboundOut(head), promise: written)
+        }
         written.futureResult.assumeIsolated().whenComplete { _ in
             self.answering = false
             if lingering {
@@ -315,22 +318,17 @@ final class HTTPConnectionHandler: ChannelDuplexHandler, RemovableChannelHandler
 
     /// The head depends only on the status, the headers, the body's length and `keepAlive`; the last
     /// one is kept, since a client repeating a request (a load test, a poll) gets the same head again.
-    private func responseHead(_ response: HTTPResponse, keepAlive: Bool) -> HTTPResponseHead {
+    private func responseHead(_ response: HTTPResponse, keepAlive: Bool, context: ChannelHandlerContext) -> ByteBuffer? {
         if let last = lastHead, last.status == response.status, last.bodyCount == response.body.count,
            last.keepAlive == keepAlive, last.headers == response.headers {
-            return last.head
+            return last.bytes
         }
-        var headers = NIOHTTP1.HTTPHeaders(response.headers.fields.map { ($0.name, $0.value) })
-        headers.remove(name: "connection")
-        if !headers.contains(name: "content-length") {
-            headers.add(name: "Content-Length", value: String(response.body.count))
-        }
-        if !keepAlive { headers.add(name: "Connection", value: "close") }
-        let head = HTTPResponseHead(version: .http1_1, status: HTTPResponseStatus(statusCode: response.status),
-                                    headers: headers)
+        guard let encoded = ResponseHead.encode(status: response.status, headers: response.headers,
+                                                bodyCount: response.body.count, keepAlive: keepAlive) else { return nil }
+        let bytes = context.channel.allocator.buffer(bytes: encoded)
         lastHead = LastHead(status: response.status, headers: response.headers, bodyCount: response.body.count,
-                            keepAlive: keepAlive, head: head)
-        return head
+                            keepAlive: keepAlive, bytes: bytes)
+        return bytes
     }
 
     private func bodyBuffer(_ body: [UInt8], context: ChannelHandlerContext) -> ByteBuffer {

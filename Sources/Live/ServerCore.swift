@@ -166,7 +166,6 @@ final class ServerCore: Sendable {
         }
         let sync = channel.pipeline.syncOperations
         try sync.addHandler(ByteWatcher(connection))
-        try sync.addHandler(HTTPResponseEncoder())
         // The buffer bound stops a request line that never ends (the decoder only bounds headers).
         try sync.addHandler(ByteToMessageHandler(decoder, maximumBufferSize: limits.headBytes + 1024))
         try sync.addHandler(connection)
