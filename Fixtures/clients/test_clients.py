@@ -69,6 +69,29 @@ class ExpectationTests(unittest.TestCase):
         with self.assertRaises(replay.Failure):
             replay.check(expect, 200, {}, '<result><authzToken>x</authzToken></result>')
 
+    def test_tag_and_token_read_as_the_js_sdk_does(self):
+        inner = '<simpleAuthenticationToken><simpleTokenMsoID>Cable</simpleTokenMsoID></simpleAuthenticationToken>'
+        escaped = ('&lt;signatureInfo&gt;c2ln&lt;signatureInfo&gt;' + inner.replace('<', '&lt;').replace('>', '&gt;'))
+        body = '<result><authnToken>%s</authnToken><userMeta>{}</userMeta></result>' % escaped
+        replay.check({'tag': {'userMeta': '{}'}, 'token': {'authnToken simpleTokenMsoID': 'Cable',
+                                                           'authnToken zAll': 'absent'}}, 200, {}, body)
+        # passim's former shape: one marker, closed, inside an <authnToken> root: no fields for the SDK.
+        old = ('&lt;authnToken&gt;&lt;signatureInfo&gt;x&lt;/signatureInfo&gt;'
+               + inner.replace('<', '&lt;').replace('>', '&gt;') + '&lt;/authnToken&gt;')
+        with self.assertRaises(replay.Failure):
+            replay.check({'token': {'authnToken simpleTokenMsoID': 'Cable'}}, 200, {},
+                         '<result><authnToken>%s</authnToken></result>' % old)
+
+    def test_present_match_and_null(self):
+        expect = {'json': {'redirect_uris': 'present', 'mvpd': None, 'expires': {'match': r'\d+'}}}
+        replay.check(expect, 200, {}, '{"redirect_uris": [], "mvpd": null, "expires": "17"}')
+        with self.assertRaises(replay.Failure):
+            replay.check(expect, 200, {}, '{"redirect_uris": null, "mvpd": null, "expires": "17"}')
+        with self.assertRaises(replay.Failure):
+            replay.check(expect, 200, {}, '{"redirect_uris": [], "mvpd": "Cable", "expires": "17"}')
+        with self.assertRaises(replay.Failure):
+            replay.check(expect, 200, {}, '{"redirect_uris": [], "expires": "17 ms"}')
+
     def test_signature_is_kodis(self):
         header = replay.signed('GET', '/api/v1/authorize', 'REQ', 'pub', 'priv')
         text, _, rest = header.partition(', public_key=')

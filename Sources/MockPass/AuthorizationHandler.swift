@@ -69,9 +69,14 @@ extension MockPass {
         return Reply.xml(PreauthorizeXML.build(decisions))
     }
 
-    /// The device id the request sent, when the requestor enables that metadata. A web client sends
-    /// none: then the device id of its `authentication_token` (a 400 names `device_id` when neither came).
+    /// `getMetadataDevice`: the device id in `<metadata><deviceID>`.
     func metadataDevice(_ sp: World.ServiceProvider, _ r: IncomingRequest, at now: Instant) throws(HandlerFailure) -> HTTPResponse {
+        Reply.xml(MetadataXML.build(deviceID: try metadataDeviceID(sp, r, at: now)))
+    }
+
+    /// The device id the request sent, when the requestor enables that metadata. A web client may send
+    /// none: then the device id of its `authentication_token` (a 400 names `device_id` when neither came).
+    func metadataDeviceID(_ sp: World.ServiceProvider, _ r: IncomingRequest, at now: Instant) throws(HandlerFailure) -> String {
         let requestorID = try r.required("requestor_id")
         let deviceID: String
         if let sent = r.parameter("device_id"), !sent.isEmpty {
@@ -84,7 +89,7 @@ extension MockPass {
         guard let requestor = world.requestor(requestorID), requestor.isAt(sp), requestor.deviceID else {
             throw .xml(403, "Device ID metadata is not available to requestor \(requestorID)")
         }
-        return Reply.xml(MetadataXML.build(deviceID: deviceID))
+        return deviceID
     }
 
     /// Header values of an MVPD's refusal (the throttling page lists these headers as exposed to

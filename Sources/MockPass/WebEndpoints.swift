@@ -48,7 +48,10 @@ extension MockPass {
                     return answer
                 }
             case .shortAuthorize: return try deviceShortAuthorize(r, at: now)
-            case .getMetadata: return try metadataDevice(sp, r, at: now)
+            case .getMetadata:
+                // The JS AccessEnabler asks for `text/plain` and hands the whole body to the app as the
+                // DEVICEID value, so the web family answers the bare id (choice in CONFORMANCE.md).
+                return HTTPResponse(status: 200, contentType: Reply.plainToken, text: try metadataDeviceID(sp, r, at: now))
             }
         } catch {
             throw error.inXML

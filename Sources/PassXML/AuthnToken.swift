@@ -24,35 +24,37 @@ public struct AuthnToken: Hashable, Sendable {
     }
 }
 
-/// The token's XML. Adobe's wire form is `<signatureInfo>…</signatureInfo>` followed by
-/// `<simpleAuthenticationToken>…`; two top-level elements are not a document, so both are wrapped
-/// in a root `<authnToken>` (our choice). Tokens are unsigned here: `<signatureInfo>` holds a fixed
-/// marker and is not read back.
+/// The token's XML in Adobe's envelope (`TokenEnvelope`):
+/// `<signatureInfo>…<signatureInfo><simpleAuthenticationToken>…</simpleAuthenticationToken>`.
+/// Tokens are unsigned here: the signature is a fixed marker and is not read back.
 public enum AuthnTokenXML {
-    static let signatureMarker = "unsigned (passim mock)"
-
     public static func build(_ t: AuthnToken) -> String {
         var w = XMLWriter()
-        w.element("authnToken") { w in
-            w.leaf("signatureInfo", signatureMarker)
-            w.element("simpleAuthenticationToken") { w in
-                w.leaf("simpleTokenAuthenticationGuid", t.guid)
-                w.leaf("simpleTokenRequestorID", t.requestorID)
-                w.leaf("simpleTokenDomainName", t.domainName)
-                w.leaf("simpleTokenExpires", t.expires.tokenDate)
-                w.leaf("simpleTokenMsoID", t.mvpdID)
-                w.leaf("simpleTokenDeviceID", t.deviceID)
-                w.leaf("simpleSamlNameID", t.nameID)
-                w.leaf("simpleSamlSessionIndex", t.sessionIndex)
-            }
+        w.element("simpleAuthenticationToken") { w in
+            w.leaf("simpleTokenAuthenticationGuid", t.guid)
+            w.leaf("simpleTokenRequestorID", t.requestorID)
+            w.leaf("simpleTokenDomainName", t.domainName)
+            w.leaf("simpleTokenExpires", t.expires.tokenDate)
+            w.leaf("simpleTokenMsoID", t.mvpdID)
+            w.leaf("simpleTokenDeviceID", t.deviceID)
+            w.leaf("simpleSamlNameID", t.nameID)
+            w.leaf("simpleSamlSessionIndex", t.sessionIndex)
         }
-        return w.text
+        return TokenEnvelope.wrap(w.text)
     }
 
-    /// Reads `<authnToken>` (also a bare `<simpleAuthenticationToken>` root). Every field is required;
-    /// the domain name, NameID and SessionIndex may be empty (a TempPass token has no SAML session).
+    /// Reads Adobe's envelope, and the `<authnToken>` root passim wrote before (also a bare
+    /// `<simpleAuthenticationToken>`). Every field is required; the domain name, NameID and
+    /// SessionIndex may be empty (a TempPass token has no SAML session).
     public static func parse(_ bytes: [UInt8]) throws(PassXMLError) -> AuthnToken {
-        try parse(element: SafeXML.parse(bytes))
+        if let inner = try TokenEnvelope.unwrap(bytes) {
+            let root = try SafeXML.parse(Array(inner))
+            guard root.name == "simpleAuthenticationToken" else {
+                throw PassXMLError("expected <simpleAuthenticationToken> after \(TokenEnvelope.marker), found <\(root.name)>")
+            }
+            return try parse(element: root)
+        }
+        return try parse(element: SafeXML.parse(bytes))
     }
 
     static func parse(element root: XMLElement) throws(PassXMLError) -> AuthnToken {

@@ -22,32 +22,37 @@ public struct AuthzToken: Hashable, Sendable {
     }
 }
 
-/// `<authzToken><signatureInfo/><simpleAuthorizationToken>…</simpleAuthorizationToken></authzToken>`,
-/// wrapped in a root for the same reason as `AuthnTokenXML`. `simpleTokenTTL` is the milliseconds
-/// left at issue time; the struct has no issue time, so it is written only when `issuedAt` is given
-/// and is checked (an integer) but not kept when read.
+/// `<signatureInfo>…<signatureInfo><simpleAuthorizationToken>…</simpleAuthorizationToken>`, in
+/// Adobe's envelope as `AuthnTokenXML`. `simpleTokenTTL` is the milliseconds left at issue time; the
+/// struct has no issue time, so it is written only when `issuedAt` is given and is checked (an
+/// integer) but not kept when read.
 public enum AuthzTokenXML {
     public static func build(_ t: AuthzToken, issuedAt: Instant? = nil) -> String {
         var w = XMLWriter()
-        w.element("authzToken") { w in
-            w.leaf("signatureInfo", AuthnTokenXML.signatureMarker)
-            w.element("simpleAuthorizationToken") { w in
-                w.leaf("simpleTokenAuthenticationGuid", t.sessionGUID)
-                w.leaf("simpleTokenRequestorID", t.requestorID)
-                w.leaf("simpleTokenResourceID", t.resourceID)
-                w.leaf("simpleTokenMsoID", t.mvpdID)
-                w.leaf("simpleTokenDeviceID", t.deviceID)
-                w.leaf("simpleTokenExpires", t.expires.tokenDate)
-                if let issuedAt { w.leaf("simpleTokenTTL", String(max(0, (t.expires - issuedAt).value))) }
-            }
+        w.element("simpleAuthorizationToken") { w in
+            w.leaf("simpleTokenAuthenticationGuid", t.sessionGUID)
+            w.leaf("simpleTokenRequestorID", t.requestorID)
+            w.leaf("simpleTokenResourceID", t.resourceID)
+            w.leaf("simpleTokenMsoID", t.mvpdID)
+            w.leaf("simpleTokenDeviceID", t.deviceID)
+            w.leaf("simpleTokenExpires", t.expires.tokenDate)
+            if let issuedAt { w.leaf("simpleTokenTTL", String(max(0, (t.expires - issuedAt).value))) }
         }
-        return w.text
+        return TokenEnvelope.wrap(w.text)
     }
 
-    /// Reads `<authzToken>` (also a bare `<simpleAuthorizationToken>` root). Every field is required
-    /// and non-empty except the device id; `simpleTokenTTL` is optional.
+    /// Reads Adobe's envelope, and the `<authzToken>` root passim wrote before (also a bare
+    /// `<simpleAuthorizationToken>`). Every field is required and non-empty except the device id;
+    /// `simpleTokenTTL` is optional.
     public static func parse(_ bytes: [UInt8]) throws(PassXMLError) -> AuthzToken {
-        try parse(element: SafeXML.parse(bytes))
+        if let inner = try TokenEnvelope.unwrap(bytes) {
+            let root = try SafeXML.parse(Array(inner))
+            guard root.name == "simpleAuthorizationToken" else {
+                throw PassXMLError("expected <simpleAuthorizationToken> after \(TokenEnvelope.marker), found <\(root.name)>")
+            }
+            return try parse(element: root)
+        }
+        return try parse(element: SafeXML.parse(bytes))
     }
 
     static func parse(element root: XMLElement) throws(PassXMLError) -> AuthzToken {

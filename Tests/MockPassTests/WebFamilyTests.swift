@@ -117,9 +117,39 @@ import Testing
         let authn = try b.loginToken()
         let r = b.post(spURL + "/getMetadata", [("requestor_id", "REQ1"), ("authentication_token", AuthnTokenXML.build(authn))])
         #expect(r.status == 200)
-        #expect(try MetadataXML.parse(r.body) == authn.deviceID)
+        #expect(r.headers["Content-Type"] == "text/plain")
+        #expect(r.bodyText == authn.deviceID)
+        // The JS AccessEnabler sends its individualised device id and takes the whole body as the value.
+        let sent = b.post(spURL + "/getMetadata", [("requestor_id", "REQ1"), ("device_id", "js-device-1")])
+        #expect(sent.bodyText == "js-device-1")
+        // The device family keeps its XML answer.
+        let device = b.post(spURL + "/getMetadataDevice", [("requestor_id", "REQ1"), ("device_id", "js-device-1")])
+        #expect(try MetadataXML.parse(device.body) == "js-device-1")
         let missing = b.post(spURL + "/getMetadata", [("requestor_id", "REQ1")])
         #expect(try errorBody(missing).message == "missing parameter device_id")
+    }
+
+    /// The JS AccessEnabler 4.x reads a token as Adobe documents it: the text of `<authnToken>` split at
+    /// `<signatureInfo>`, the third piece parsed as XML. Any other shape reads as a token with no fields.
+    @Test func tokensCarryAdobesEnvelopeAsTheJSSDKReadsThem() throws {
+        var b = Browser(MockPass(world: deviceWorld(), seed: 67))
+        let authn = try b.loginToken()
+        let session = b.post(spURL + "/session", [("_method", "GET"), ("requestor_id", "REQ1")])
+        let text = WebFamilyTests.unescapeHTML(try #require(WebFamilyTests.xmlText(session.bodyText, "authnToken")))
+        let pieces = text.split(separator: "<signatureInfo>", omittingEmptySubsequences: false)
+        #expect(pieces.count == 3 && pieces[0].isEmpty)
+        let inner = try SafeXML.parse(String(try #require(pieces.last)))
+        #expect(inner.name == "simpleAuthenticationToken")
+        #expect(inner.child("simpleTokenMsoID")?.trimmedText == "Comcast")
+        #expect(try AuthnTokenXML.parse(Array(text.utf8)) == authn)
+
+        let authorize = b.post(spURL + "/authorize", [
+            ("resource_id", "CNN"), ("requestor_id", "REQ1"), ("authentication_token", text), ("mso_id", "Comcast"),
+        ])
+        let authz = WebFamilyTests.unescapeHTML(try #require(WebFamilyTests.xmlText(authorize.bodyText, "authzToken")))
+        let authzPieces = authz.split(separator: "<signatureInfo>", omittingEmptySubsequences: false)
+        #expect(authzPieces.count == 3)
+        #expect(try SafeXML.parse(String(try #require(authzPieces.last))).child("simpleTokenResourceID")?.trimmedText == "CNN")
     }
 
     @Test func webEndpointsRefuseOtherMethods() {

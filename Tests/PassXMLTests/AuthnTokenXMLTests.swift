@@ -18,7 +18,7 @@ import PassXML
         odd.domainName = ""
         for t in [Self.token, odd] {
             let xml = AuthnTokenXML.build(t)
-            #expect(xml.hasPrefix("<authnToken><signatureInfo>"))
+            #expect(xml.hasPrefix("<signatureInfo>unsigned (passim mock)<signatureInfo><simpleAuthenticationToken>"))
             #expect(xml.contains("<simpleTokenExpires>2026/01/08 00:00:07 GMT +0000</simpleTokenExpires>"))
             #expect(try AuthnTokenXML.parse(Array(xml.utf8)) == t)
         }
@@ -32,6 +32,29 @@ import PassXML
             return
         }
         #expect(try AuthnTokenXML.parse(Array(xml[start.lowerBound..<end.upperBound].utf8)) == Self.token)
+    }
+
+    /// pass.en's token format page lays the token out over lines; the envelope tolerates that.
+    @Test func readsAdobesEnvelopeAsDocumented() throws {
+        let xml = AuthnTokenXML.build(Self.token)
+        let laidOut = "\n  " + xml.replacingFirst("<simpleAuthenticationToken>", with: "\n  <simpleAuthenticationToken>\n")
+        #expect(try AuthnTokenXML.parse(Array(laidOut.utf8)) == Self.token)
+    }
+
+    @Test func hostileEnvelopesAreRefused() throws {
+        let cases: [(String, String)] = [
+            ("authn-one-marker.txt", "a token that starts with <signatureInfo> must have it twice, before its XML"),
+            ("authn-three-markers.txt", "a token must have <signatureInfo> exactly twice"),
+            ("authn-authz-root-after-envelope.txt",
+             "expected <simpleAuthenticationToken> after <signatureInfo>, found <simpleAuthorizationToken>"),
+        ]
+        for (name, message) in cases {
+            let bytes = try Fixtures.bytes("../hostile/xml/tokens/" + name)
+            #expect(throws: PassXMLError(message)) { try AuthnTokenXML.parse(bytes) }
+        }
+        let doctype = try Fixtures.bytes("../hostile/xml/tokens/authn-doctype-after-envelope.txt")
+        #expect(throws: PassXMLError.self) { try AuthnTokenXML.parse(doctype) }
+        #expect(throws: PassXMLError.self) { try AuthzTokenXML.parse(doctype) }
     }
 
     @Test func missingOrBadFieldsAreNamed() {
@@ -63,7 +86,7 @@ import PassXML
         }
         #expect(SessionDeviceXML.build(.none) == "<result/>")
         #expect(SessionDeviceXML.build(.pendingLogout) == "<result><pendingLogout>true</pendingLogout></result>")
-        #expect(SessionDeviceXML.build(.token(AuthnTokenXMLTests.token)).hasPrefix("<result><authnToken>&lt;authnToken&gt;"))
+        #expect(SessionDeviceXML.build(.token(AuthnTokenXMLTests.token)).hasPrefix("<result><authnToken>&lt;signatureInfo&gt;"))
     }
 
     /// The JS SDK's spelling is written; the empty element of older answers still reads as pending,

@@ -104,6 +104,29 @@ def xml_find(text, path):
     return (node.text or '').strip()
 
 
+def tag_find(text, tag):
+    """The text of the first element named `tag` anywhere in the document (the JS AccessEnabler reads
+    answers with getElementsByTagName); None when absent or the body is not XML."""
+    try:
+        root = ET.fromstring(text)
+    except ET.ParseError:
+        return None
+    node = next((n for n in root.iter() if n.tag.split('}')[-1] == tag), None)
+    return None if node is None else ''.join(node.itertext()).strip()
+
+
+def token_find(text, spec):
+    """`authnToken simpleTokenMsoID`: a property of the Adobe token held by the first element
+    `authnToken`, read as Adobe's SDKs read a token (the JS AccessEnabler 4.x, the Android SDK 1.8):
+    split at `<signatureInfo>`, the third piece parsed as XML, the first element of that name."""
+    holder, prop = spec.split()
+    token = tag_find(text, holder)
+    pieces = (token or '').split('<signatureInfo>')
+    if len(pieces) < 3:
+        return None
+    return tag_find(pieces[2], prop)
+
+
 def json_find(text, path):
     try:
         value = json.loads(text)
@@ -121,6 +144,10 @@ def read_field(kind, path, status, headers, body):
         return xml_find(body, path)
     if kind == 'json':
         return json_find(body, path)
+    if kind == 'tag':
+        return tag_find(body, path)
+    if kind == 'token':
+        return token_find(body, path)
     if kind == 'header':
         return headers.get(path)
     if kind == 'regex':
@@ -145,11 +172,15 @@ def check(expect, status, headers, body):
     statuses = statuses if isinstance(statuses, list) else [statuses]
     if status not in statuses:
         raise Failure(f'status {status}, expected {"/".join(map(str, statuses))}')
-    for kind in ('xml', 'json', 'header', 'regex', 'body'):
+    for kind in ('xml', 'tag', 'token', 'json', 'header', 'regex', 'body'):
         for path, want in (expect.get(kind) or {}).items():
             got = read_field(kind, path, status, headers, body)
             if want == 'nonempty':
                 ok = got not in (None, '', [], {})
+            elif want == 'present':
+                ok = got is not None
+            elif isinstance(want, dict) and 'match' in want:
+                ok = isinstance(got, str) and re.fullmatch(want['match'], got, re.S) is not None
             elif want == 'absent':
                 ok = got is None
             else:
@@ -193,7 +224,7 @@ def request_step(step, client, env):
                                           s['public_key'], s['private_key'])
     status, res_headers, text, sent_to = client.send(method, url, body, headers)
     try:
-        check(step.get('expect') or {}, status, res_headers, text)
+        check(substitute(step.get('expect') or {}, env), status, res_headers, text)
     except Failure as e:
         raise Failure(f'{method} {urllib.parse.urlsplit(sent_to).path} -> {status}: {e}; body: '
                       + ' '.join(text.split())[:200])

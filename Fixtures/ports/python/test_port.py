@@ -44,6 +44,20 @@ def session_device(token):
     return "<result><authnToken>%s</authnToken></result>" % escaped
 
 
+class TokenEnvelopeTests(unittest.TestCase):
+    """Adobe's token envelope, `<signatureInfo>SIG<signatureInfo><simple…Token>`, as passim writes it;
+    the `<authnToken>` root it wrote before still reads."""
+
+    def test_both_shapes_read_and_a_third_marker_is_refused(self):
+        import wire
+        old = token_xml(guid="g-1")
+        inner = old[old.index("<simpleAuthenticationToken>"):old.index("</authnToken>")]
+        for text in (old, "<signatureInfo>c2ln<signatureInfo>" + inner):
+            self.assertEqual(wire.parse_authn_token(text).guid, "g-1")
+        with self.assertRaises(ValueError):
+            wire.parse_authn_token("<signatureInfo>c2ln<signatureInfo>" + inner + "<signatureInfo>")
+
+
 class PortProcess:
     """One port process; `send` writes a message and returns the answer up to its final message."""
 

@@ -214,9 +214,24 @@ class AuthnToken:
         self.from_apple = False    # obtained from Apple's token (a SUPPORTED MVPD): logout says VSA203
 
 
+SIGNATURE_INFO = "<signatureInfo>"
+
+
+def token_document(text):
+    """The XML of a token in Adobe's envelope, `<signatureInfo>SIG<signatureInfo><simple…Token>…`: the
+    third piece, as Adobe's SDKs read it; a text without the envelope is returned as it is."""
+    if not text.strip().startswith(SIGNATURE_INFO):
+        return text
+    pieces = text.strip().split(SIGNATURE_INFO)
+    if len(pieces) != 3:
+        raise ValueError("a token must have %s exactly twice, before its XML" % SIGNATURE_INFO)
+    return pieces[2]
+
+
 def parse_authn_token(text):
-    """`<authnToken><signatureInfo/><simpleAuthenticationToken>…` (also a bare inner element)."""
-    root = parse_xml(text)
+    """Adobe's envelope around `<simpleAuthenticationToken>` (also the `<authnToken>` root passim
+    wrote before, and a bare inner element)."""
+    root = parse_xml(token_document(text))
     simple = root if root.tag == "simpleAuthenticationToken" else root.find("simpleAuthenticationToken")
     if root.tag not in ("authnToken", "simpleAuthenticationToken") or simple is None:
         raise ValueError("not an authN token")
@@ -269,7 +284,7 @@ def parse_authorize(body, resource, now):
     if element is None:
         raise ValueError("no <authzToken> in <%s>" % root.tag)
     text = (element.text or "").strip()
-    inner = parse_xml(text)
+    inner = parse_xml(token_document(text))
     expires = None
     for node in inner.iter("simpleTokenExpires"):
         expires = parse_token_date(node.text or "")
