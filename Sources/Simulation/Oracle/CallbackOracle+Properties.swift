@@ -132,12 +132,16 @@ extension CallbackOracle {
         authorizedSinceChange = Set(authorizeInFlight.values)
     }
 
-    /// The SP's answer that made the token: its expiry, for the TTL boundaries.
+    /// The SP's answer that made a new token: its expiry, for the TTL boundaries. The SP may issue
+    /// again a token the app logged out of (a TempPass still running): that one may be sent again.
     mutating func tokenResponse(_ id: RequestID, _ result: HTTPResult, callbacks: [Callback]) {
-        guard case .token(let mvpd, nil) = holder, case .response(let r) = result, r.status == 200,
-              callbacks.contains(where: { if case .sendTrackingData(Constants.trackingAuthentication, let d) = $0 { return d.count > 3 && d[3] == "false" } else { return false } }),
-              case .token(let token)? = try? SessionDeviceXML.parse(r.body), token.mvpdID == mvpd else { return }
-        holder = .token(mvpd: mvpd, expires: token.expires)
+        guard callbacks.contains(where: { if case .sendTrackingData(Constants.trackingAuthentication, let d) = $0 { return d.count > 3 && d[3] == "false" } else { return false } }) else { return }
+        guard case .response(let r) = result, r.status == 200, case .token(let token)? = try? SessionDeviceXML.parse(r.body) else {
+            retiredTokens = []
+            return
+        }
+        retiredTokens.remove(AuthnTokenXML.build(token))
+        if case .token(let mvpd, nil) = holder, token.mvpdID == mvpd { holder = .token(mvpd: mvpd, expires: token.expires) }
     }
 
     /// `checkAuthentication`: valid until the token's expiry, gone from that instant (BEHAVIOR.md, Time).

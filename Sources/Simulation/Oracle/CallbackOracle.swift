@@ -251,10 +251,10 @@ struct CallbackOracle: Sendable {
         }
     }
 
-    /// A logout queued before this input's `setRequestorComplete(1)` may answer in it.
+    /// A logout queued before this input's `setRequestorComplete(1)` answers in it.
     private func queuedLogoutDrained(_ input: OracleInput) -> Bool {
-        guard case .response = input else { return false }
-        return logoutsOwed > 0
+        if case .logout? = drainCurrent { return true }
+        return false
     }
 
     /// Only a running login delivers these (invariant 7: nothing after its terminal callback).
