@@ -132,15 +132,20 @@ extension CallbackOracle {
         authorizedSinceChange = Set(authorizeInFlight.values)
     }
 
-    /// The SP's answer that made a new token: its expiry, for the TTL boundaries. The SP may issue
-    /// again a token the app logged out of (a TempPass still running): that one may be sent again.
-    mutating func tokenResponse(_ id: RequestID, _ result: HTTPResult, callbacks: [Callback]) {
-        guard callbacks.contains(where: { if case .sendTrackingData(Constants.trackingAuthentication, let d) = $0 { return d.count > 3 && d[3] == "false" } else { return false } }) else { return }
+    /// The token a response made, when it delivers a fresh success: the SP may issue again a token
+    /// the app logged out of (a TempPass still running), and that one may be sent again.
+    mutating func issuedToken(_ result: HTTPResult, callbacks: [Callback]) -> AuthnToken? {
+        guard callbacks.contains(where: { if case .sendTrackingData(Constants.trackingAuthentication, let d) = $0 { return d.count > 3 && d[3] == "false" } else { return false } }) else { return nil }
         guard case .response(let r) = result, r.status == 200, case .token(let token)? = try? SessionDeviceXML.parse(r.body) else {
             retiredTokens = []
-            return
+            return nil
         }
         retiredTokens.remove(AuthnTokenXML.build(token))
+        return token
+    }
+
+    /// Its expiry, for the TTL boundaries, once the tracking has named the new token's MVPD.
+    mutating func tokenIssued(_ token: AuthnToken) {
         if case .token(let mvpd, nil) = holder, token.mvpdID == mvpd { holder = .token(mvpd: mvpd, expires: token.expires) }
     }
 

@@ -1,6 +1,7 @@
 import Entitlement
 import MockPass
 import PassModel
+import PassXML
 
 /// The invariants of BEHAVIOR.md and the properties that follow from it, judged from what an app
 /// and the network see: the calls, the callbacks in their order, the requests sent and the timers
@@ -84,7 +85,11 @@ struct CallbackOracle: Sendable {
         // A getAuthorization either authorizes or first logs in; the login shows at once.
         let loginShows = callbacks.contains(where: CallbackOracle.startsALogin)
         if case .call(let call) = input { called(call, loginShows: loginShows, at: now) }
-        if case .response(let id, _) = input { authorizeInFlight[id] = nil }
+        var issued: AuthnToken?
+        if case .response(let id, let result) = input {
+            authorizeInFlight[id] = nil
+            issued = issuedToken(result, callbacks: callbacks)
+        }
         if case .timer(let id) = input { timers[id] = nil }
         var index = 0
         for action in actions {
@@ -111,7 +116,7 @@ struct CallbackOracle: Sendable {
             checksOwed = 0
         }
         cancelAnswerAllowed = false
-        if case .response(let id, let result) = input { tokenResponse(id, result, callbacks: callbacks) }
+        if let issued { tokenIssued(issued) }
     }
 
     private mutating func called(_ call: Call, loginShows: Bool, at now: Instant) {
