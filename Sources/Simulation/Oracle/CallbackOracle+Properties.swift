@@ -182,15 +182,19 @@ extension CallbackOracle {
 
     // MARK: Requests
 
+    /// Only the requests that carry the authN token are decoded (the fuzzer's hot path).
     mutating func sent(_ id: RequestID, _ request: HTTPRequest) {
-        let path = URLParts(request.url)?.path ?? request.url
-        if path.hasSuffix("/authorizeDevice"), let r = request.parameter("resource_id") {
+        let url = request.url
+        let authorizes = url.hasSuffix("/authorizeDevice")
+        guard authorizes || url.hasSuffix("/preauthorize") || url.hasSuffix("/deviceShortAuthorize") else { return }
+        let parameters = request.parameters
+        if authorizes, let r = parameters.first(where: { $0.0 == "resource_id" })?.1 {
             authorizeInFlight[id] = r
             authorizedSinceChange?.insert(r)
         }
-        guard request.body.count > 20, let token = request.parameter("authentication_token") else { return }
+        guard let token = parameters.first(where: { $0.0 == "authentication_token" })?.1 else { return }
         if retiredTokens.contains(token) {
-            violate(property: "logout-token", "\(request.method) \(path) after logout carries the authN token logout cleared")
+            violate(property: "logout-token", "\(request.method) \(url) after logout carries the authN token logout cleared")
         }
         tokensSent.insert(token)
     }
