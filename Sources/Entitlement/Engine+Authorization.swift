@@ -22,7 +22,8 @@ extension Engine {
 
     mutating func getAuthorization(_ resource: String, data: Value?, at now: Instant) -> [EngineAction] {
         if store.validAuthnToken(at: now) != nil {
-            return authorize(resource, data: data, at: now)
+            // It supersedes a running login all the same (BEHAVIOR.md, Overlapping calls): a forced one.
+            return abandonLogin() + authorize(resource, data: data, at: now)
         }
         // Authenticate first; authZ continues after the status and its tracking (invariant 3).
         return startLogin(forceAuthn: false, data: nil, filter: nil,

@@ -38,7 +38,7 @@ public struct ExploratoryRunner {
         /// A short key: two failures with the same key are "the same bug" while shrinking.
         public var key: String {
             switch self {
-            case .invariant(let v): return "invariant \(v.number)"
+            case .invariant(let v): return v.key
             case .liveness: return "liveness"
             case .growth: return "growth"
             case .hang: return "hang"
@@ -101,6 +101,7 @@ public struct ExploratoryRunner {
             sim.network.links[host]?.failures = []
         }
         sim.advance(by: .hours(3))
+        if let leftover = sim.checkQuiescent() { return leftover.description }
         for (i, name) in sim.appNames.enumerated() {
             guard let f = sim.engine(app: i)?.footprint else { continue }
             if f.requests > 0 || f.timers > 0 || f.flows > 0 {

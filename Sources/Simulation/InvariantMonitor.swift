@@ -1,12 +1,17 @@
 import Entitlement
 import PassModel
 
-/// A broken invariant of BEHAVIOR.md ("Invariants"), by its number.
+/// A broken invariant of BEHAVIOR.md ("Invariants"), by its number, or a broken property that
+/// follows from it, by its name (docs/ORACLE.md).
 public struct InvariantViolation: Hashable, Sendable, CustomStringConvertible {
     public var number: Int
     public var app: String
     public var message: String
-    public var description: String { "invariant \(number) violated in \(app): \(message)" }
+    /// The property's name; nil for an invariant.
+    public var property: String? = nil
+    public var description: String { "\(key) violated in \(app): \(message)" }
+    /// Two violations with the same key are the same bug while shrinking.
+    public var key: String { property.map { "property \($0)" } ?? "invariant \(number)" }
 }
 
 /// Watches every call and every delivered callback of one app and checks the invariants that can be
@@ -21,8 +26,6 @@ struct InvariantMonitor: Sendable {
     private var preauthorizations: [[String]] = []
     private var preauthorizationAnswers: [[String]] = []
     private var metadata: [Value] = []
-    /// Calls made while the engine had no configuration, not yet started by a `setRequestorComplete(1)`.
-    private var queued = 0
     private(set) var violations: [InvariantViolation] = []
 
     init(app: String) { self.app = app }
@@ -32,7 +35,6 @@ struct InvariantMonitor: Sendable {
     }
 
     mutating func called(_ call: Call, engine: Engine) {
-        if call.isQueuedUntilConfigured && engine.currentConfiguration == nil { queued += 1 }
         switch call {
         case .setRequestor: setRequestors += 1
         case .getSelectedProvider: selectedProviderQueries += 1
@@ -44,16 +46,9 @@ struct InvariantMonitor: Sendable {
     }
 
     mutating func delivered(_ callback: Callback, engine: Engine, at now: Instant) {
-        if engine.currentConfiguration == nil, engine.queuedCalls.count < queued {
-            violate(5, "a queued call left the queue before the engine was configured (\(callback.name) delivered)")
-        }
         switch callback {
         case .setRequestorComplete(let status):
             if setRequestors == 0 { violate(1, "setRequestorComplete with no setRequestor waiting for it") }
-            if status == Constants.statusSuccess {
-                if !engine.queuedCalls.isEmpty { violate(5, "\(engine.queuedCalls.count) queued call(s) not started by setRequestorComplete(1)") }
-                queued = 0
-            }
             setRequestors = max(0, setRequestors - 1)
         case .setToken(_, let r), .tokenRequestFailed(let r, _, _):
             if authorizations[r, default: 0] == 0 { violate(3, "\(callback.name) for \"\(r)\" that no authorization asked for") }

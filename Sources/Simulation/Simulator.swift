@@ -64,6 +64,8 @@ public final class Simulator {
         var callbacks: [(callback: Callback, at: Instant)] = []
         /// nil for a port: the invariants are read off passim's engine state.
         var monitor: InvariantMonitor?
+        /// nil for a port: the invariants and properties judged from what the app and the network see.
+        var oracle: CallbackOracle?
     }
     private var apps: [App]
     private let world: World
@@ -87,7 +89,8 @@ public final class Simulator {
         world = setup.world
         let engines = engines ?? setup.apps.map { _ in Engine(configuration: setup.engine) }
         apps = zip(setup.apps, engines).map { name, engine in
-            App(name: name, engine: engine, monitor: engine.inspectable == nil ? nil : InvariantMonitor(app: name))
+            App(name: name, engine: engine, monitor: engine.inspectable == nil ? nil : InvariantMonitor(app: name),
+                oracle: engine.inspectable.map { CallbackOracle(app: name, context: OracleContext(world: setup.world, configuration: $0.configuration)) })
         }
         bases = setup.bases
         for (host, _) in bases { network.links[host] = setup.links[host] ?? HostConditions() }
@@ -100,11 +103,13 @@ public final class Simulator {
         if let engine = apps[app].engine.inspectable { apps[app].monitor?.called(call, engine: engine) }
         trace.append(TraceEvent(time: now, kind: .call(app: apps[app].name, call)))
         if case .setRequestor = call { apps[app].engine.adoptSharedStore(sharedStore) }
-        drive(app, call: call) { $0.handle(call, at: now) }
+        drive(app, .call(call), call: call) { $0.handle(call, at: now) }
     }
 
     /// Invariant violations seen so far, across apps, in the order found.
-    public var violations: [InvariantViolation] { apps.flatMap { $0.monitor?.violations ?? [] } }
+    public var violations: [InvariantViolation] {
+        apps.flatMap { ($0.monitor?.violations ?? []) + ($0.oracle?.violations ?? []) }
+    }
 
     /// The first app whose engine cannot go on (a port), with why.
     public var engineFailure: (app: String, failure: EngineFailure)? {
@@ -114,7 +119,19 @@ public final class Simulator {
 
     /// Checks what must hold once nothing is pending (call when the run is idle).
     public func checkSettled() {
-        for i in apps.indices { apps[i].monitor?.settled() }
+        for i in apps.indices {
+            apps[i].monitor?.settled()
+            apps[i].oracle?.settled()
+        }
+    }
+
+    /// After faults healed and hours passed: every timer an engine set has fired or been cancelled.
+    /// The first violation found, if any.
+    @discardableResult
+    public func checkQuiescent() -> InvariantViolation? {
+        let before = violations.count
+        for i in apps.indices { apps[i].oracle?.quiescent() }
+        return violations.count > before ? violations[before] : nil
     }
 
     public func appIndex(_ name: String) -> Int? { apps.firstIndex { $0.name == name } }
@@ -168,13 +185,13 @@ public final class Simulator {
             }
             token = SAML.encodeForPost(response.bodyText)
         }
-        drive(app) { $0.tvProviderPicker(.picked(mvpdID: mvpdID, appleToken: token), at: now) }
+        drive(app, .picker) { $0.tvProviderPicker(.picked(mvpdID: mvpdID, appleToken: token), at: now) }
     }
 
     /// `user pick other` / `user cancel` in Apple's picker.
     public func userPick(_ outcome: PickerOutcome) throws(SimulationError) {
         let app = try pickerApp()
-        drive(app) { $0.tvProviderPicker(outcome, at: now) }
+        drive(app, .picker) { $0.tvProviderPicker(outcome, at: now) }
     }
 
     private func pickerApp() throws(SimulationError) -> Int {
@@ -255,9 +272,9 @@ public final class Simulator {
         }
         switch entry.payload {
         case .engineResult(let app, let id, let result, _):
-            drive(app) { $0.receive(result, for: id, at: now) }
+            drive(app, .response(id, result)) { $0.receive(result, for: id, at: now) }
         case .engineTimer(let app, let id):
-            drive(app) { $0.timerFired(id, at: now) }
+            drive(app, .timer(id)) { $0.timerFired(id, at: now) }
         case .browserResult(let loadID, let result, _):
             if case .response(let r) = result, case .loading(let url, _) = browser.state {
                 apps[browserOwner].cookies.store(from: r, url: url)
@@ -275,11 +292,12 @@ public final class Simulator {
     // MARK: Doing what the engine asks
 
     /// Gives the engine one input and carries out what it asks; the monitor sees how logins end.
-    private func drive(_ app: Int, call: Call? = nil, _ input: (inout any AppEngine) -> [EngineAction]) {
+    private func drive(_ app: Int, _ observed: OracleInput, call: Call? = nil, _ input: (inout any AppEngine) -> [EngineAction]) {
         let before = apps[app].engine.inspectable?.loginID
         apps[app].engine.useCookies(apps[app].cookies.headers)
         let actions = input(&apps[app].engine)
         perform(actions, app: app)
+        apps[app].oracle?.observe(observed, actions, at: now)
         let delivered = actions.compactMap { action -> Callback? in
             if case .deliver(let c) = action { return c }
             return nil

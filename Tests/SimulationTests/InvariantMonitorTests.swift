@@ -65,15 +65,6 @@ import Testing
         #expect(m.violations.count == 1)
     }
 
-    @Test func aQueuedCallMustNotLeaveTheQueueBeforeConfiguration() {
-        var m = InvariantMonitor(app: "app")
-        let unconfigured = Engine(configuration: EngineConfiguration())
-        // The call was queued (the engine had no configuration), yet the engine's queue is empty.
-        m.called(.checkPreauthorizedResources(["A"], cache: true), engine: unconfigured)
-        m.delivered(.preauthorizedResources([]), engine: unconfigured, at: now)
-        #expect(m.violations.map(\.number) == [5])
-    }
-
     @Test func anAnswerToACallMadeWhileConfiguredMayComeDuringReconfiguration() {
         var m = InvariantMonitor(app: "app")
         let d = Value.dict([Value.Entry("opCode", .int(2))])

@@ -1,0 +1,323 @@
+import Entitlement
+import MockPass
+import PassModel
+import PassXML
+import Testing
+@testable import Simulation
+
+/// The observational oracle on hand-built traces: for each invariant and property, the faithful
+/// trace passes and a trace with the bug injected is caught.
+@Suite struct CallbackOracleTests {
+    static let t0 = Instant.simulationStart
+    static let world = World(
+        serviceProviders: [World.ServiceProvider(name: "sp", url: "https://sp.test", mvpds: [
+            MVPD(id: "M1", displayName: "M1"), MVPD(id: "M2", displayName: "M2"), MVPD(id: "T", displayName: "T"),
+        ])],
+        users: [World.User(name: "u1", password: "p", mvpdID: "M1", allow: ["R1"]),
+                World.User(name: "u2", password: "p", mvpdID: "M2", allow: ["R2"])],
+        requestors: [World.Requestor(id: "REQ")],
+        tempPasses: [World.TempPass(mvpdID: "T", ttl: .minutes(2))])
+    static let tail: [String?] = ["mobile", "ios", "iOS"]
+    static let guidA = String(repeating: "a", count: 32)
+    static let guidB = String(repeating: "b", count: 32)
+
+    struct Trace {
+        var oracle = CallbackOracle(app: "app", context: OracleContext(world: CallbackOracleTests.world,
+                                                                       configuration: EngineConfiguration()))
+        var now = CallbackOracleTests.t0
+        var nextID = 0
+
+        var found: [String] { oracle.violations.map(\.key) }
+
+        mutating func call(_ c: Call, _ callbacks: [Callback] = [], sends: [HTTPRequest] = []) {
+            var actions: [EngineAction] = callbacks.map { .deliver($0) }
+            for r in sends { actions.append(send(r)) }
+            oracle.observe(.call(c), actions, at: now)
+        }
+
+        var outstanding: [RequestID] = []
+
+        /// The answer to the oldest request out (or to one the trace never showed).
+        mutating func response(_ callbacks: [Callback], sends: [HTTPRequest] = [], result: HTTPResult = .timeout) {
+            nextID += 1
+            let id = outstanding.isEmpty ? RequestID(10_000 + nextID) : outstanding.removeFirst()
+            var actions: [EngineAction] = callbacks.map { .deliver($0) }
+            for r in sends { actions.append(send(r)) }
+            oracle.observe(.response(id, result), actions, at: now)
+        }
+
+        mutating func send(_ r: HTTPRequest) -> EngineAction {
+            nextID += 1
+            outstanding.append(RequestID(nextID))
+            return .send(RequestID(nextID), r)
+        }
+
+        mutating func configured() {
+            call(.setRequestor(requestorID: "REQ", serviceProviders: nil))
+            response([.setRequestorComplete(status: 1)])
+        }
+
+        /// A login through the dialog that succeeds with a fresh token.
+        mutating func login(_ mvpd: String, guid: String, authorization: String? = nil) {
+            let start: Call = authorization.map { .getAuthorization(resource: $0, data: nil) }
+                ?? .getAuthentication(forceAuthn: false, data: nil, filter: nil)
+            call(start, [.displayProviderDialog([])])
+            response([.setAuthenticationStatus(status: 1, errorCode: ""),
+                      .sendTrackingData(event: 0, data: ["true", mvpd, guid, "false"] + CallbackOracleTests.tail)],
+                     sends: authorization.map { [Trace.authorize($0)] } ?? [])
+        }
+
+        static func authzTracking(_ mvpd: String, _ guid: String, cached: Bool = false) -> Callback {
+            .sendTrackingData(event: 1, data: ["true", mvpd, guid, cached ? "true" : "false", nil, nil] + CallbackOracleTests.tail)
+        }
+
+        static func authorize(_ r: String, token: String = "tok") -> HTTPRequest {
+            .form("https://sp.test/authorizeDevice", [("resource_id", r), ("authentication_token", token)])
+        }
+    }
+
+    static let failedAuthN = Callback.sendTrackingData(event: 0, data: ["false", nil, nil, nil] + tail)
+
+    // MARK: Invariant 5: queued calls, judged from the order of callbacks
+
+    @Test func aQueuedCallIsAnsweredAfterSetRequestorCompleteNeverBefore() {
+        var good = Trace()
+        good.call(.setRequestor(requestorID: "REQ", serviceProviders: nil))
+        good.call(.checkAuthentication)
+        good.response([.setRequestorComplete(status: 1), .setAuthenticationStatus(status: 0, errorCode: Constants.userNotAuthenticatedError),
+                       CallbackOracleTests.failedAuthN])
+        #expect(good.found.isEmpty)
+
+        var early = Trace()
+        early.call(.setRequestor(requestorID: "REQ", serviceProviders: nil))
+        early.call(.checkAuthentication)
+        early.response([.setAuthenticationStatus(status: 0, errorCode: Constants.userNotAuthenticatedError),
+                        CallbackOracleTests.failedAuthN, .setRequestorComplete(status: 1)])
+        #expect(early.found.first == "invariant 5")
+
+        var failed = Trace()
+        failed.call(.setRequestor(requestorID: "REQ", serviceProviders: nil))
+        failed.call(.checkPreauthorizedResources(["R1"], cache: true))
+        failed.response([.setRequestorComplete(status: 0)])
+        failed.response([.preauthorizedResources([])])
+        #expect(failed.found == ["invariant 5"], "still queued after setRequestorComplete(0)")
+    }
+
+    // MARK: Invariant 7 within one input; 3's superseded getAuthorization
+
+    @Test func nothingOfALoginAfterItsCancellationInTheSameInput() {
+        var good = Trace()
+        good.configured()
+        good.call(.getAuthentication(forceAuthn: false, data: nil, filter: nil), [.displayProviderDialog([])])
+        good.call(.setSelectedProvider(nil), [.setAuthenticationStatus(status: 0, errorCode: Constants.providerNotSelectedError),
+                                              CallbackOracleTests.failedAuthN])
+        #expect(good.found.isEmpty)
+
+        var bad = Trace()
+        bad.configured()
+        bad.call(.getAuthentication(forceAuthn: false, data: nil, filter: nil), [.displayProviderDialog([])])
+        bad.call(.setSelectedProvider(nil), [.setAuthenticationStatus(status: 0, errorCode: Constants.providerNotSelectedError),
+                                             CallbackOracleTests.failedAuthN, .navigateToUrl("https://sp.test/x", useSVC: nil)])
+        #expect(bad.found == ["invariant 7"])
+    }
+
+    @Test func aSupersededGetAuthorizationEndsWithNothing() {
+        var good = Trace()
+        good.configured()
+        good.login("M1", guid: CallbackOracleTests.guidA, authorization: "R1")
+        good.response([.setToken(token: "m", resource: "R1"), Trace.authzTracking("M1", CallbackOracleTests.guidA)])
+        #expect(good.found.isEmpty)
+
+        var bad = Trace()
+        bad.configured()
+        bad.call(.getAuthorization(resource: "R1", data: nil), [.displayProviderDialog([])])
+        bad.call(.getAuthentication(forceAuthn: false, data: nil, filter: nil), [.displayProviderDialog([])])
+        bad.response([.setAuthenticationStatus(status: 1, errorCode: ""),
+                      .sendTrackingData(event: 0, data: ["true", "M1", CallbackOracleTests.guidA, "false"] + CallbackOracleTests.tail)],
+                     sends: [Trace.authorize("R1")])
+        bad.response([.setToken(token: "m", resource: "R1"), Trace.authzTracking("M1", CallbackOracleTests.guidA)])
+        #expect(bad.found == ["invariant 3"])
+    }
+
+    @Test func aLoginStatusNobodyWaitsForIsCaught() {
+        var bad = Trace()
+        bad.configured()
+        bad.login("M1", guid: CallbackOracleTests.guidA)
+        bad.response([.setAuthenticationStatus(status: 1, errorCode: ""),
+                      .sendTrackingData(event: 0, data: ["true", "M1", CallbackOracleTests.guidA, "false"] + CallbackOracleTests.tail)])
+        #expect(bad.found == ["invariant 2"])
+    }
+
+    // MARK: Invariant 6: another user's data
+
+    @Test func preauthorizationNamesOnlyWhatTheTokensUserMaySee() {
+        var good = Trace()
+        good.configured()
+        good.login("M1", guid: CallbackOracleTests.guidA)
+        good.call(.checkPreauthorizedResources(["R1", "R2"], cache: true))
+        good.response([.preauthorizedResources(["R1"])])
+        #expect(good.found.isEmpty)
+
+        var bad = Trace()
+        bad.configured()
+        bad.login("M2", guid: CallbackOracleTests.guidB)
+        bad.call(.checkPreauthorizedResources(["R1", "R2"], cache: true))
+        bad.response([.preauthorizedResources(["R1", "R2"])])
+        #expect(bad.found == ["invariant 6"], "R1 is u1's, the token is u2's")
+
+        var cleared = Trace()
+        cleared.configured()
+        cleared.login("M1", guid: CallbackOracleTests.guidA)
+        cleared.call(.logout, [.navigateToUrl("https://sp.test/logout", useSVC: nil)])
+        cleared.call(.checkPreauthorizedResources(["R1"], cache: true), [.preauthorizedResources(["R1"])])
+        #expect(cleared.found == ["invariant 6"], "a cache that outlived the logout")
+    }
+
+    @Test func setTokenAfterLogoutIsCaught() {
+        var bad = Trace()
+        bad.configured()
+        bad.login("M1", guid: CallbackOracleTests.guidA)
+        bad.call(.checkAuthorization(resource: "R1", data: nil), sends: [Trace.authorize("R1")])
+        bad.call(.logout, [.navigateToUrl("https://sp.test/logout", useSVC: nil)])
+        bad.response([.setToken(token: "m", resource: "R1"), Trace.authzTracking("M1", CallbackOracleTests.guidA)])
+        #expect(bad.found == ["invariant 6"])
+    }
+
+    // MARK: Tracking
+
+    @Test func trackingComesRightAfterItsTerminalWithTheTablesFields() {
+        var good = Trace()
+        good.configured()
+        good.call(.checkAuthorization(resource: "R1", data: nil),
+                  [.tokenRequestFailed(resource: "R1", errorCode: Constants.userNotAuthenticatedError, details: ""),
+                   .sendTrackingData(event: 1, data: ["false", nil, nil, nil, Constants.userNotAuthenticatedError, ""] + CallbackOracleTests.tail)])
+        #expect(good.found.isEmpty)
+
+        var missing = Trace()
+        missing.configured()
+        missing.call(.checkAuthentication, [.setAuthenticationStatus(status: 0, errorCode: Constants.userNotAuthenticatedError)])
+        #expect(missing.found == ["property tracking"])
+
+        var wrongDetails = Trace()
+        wrongDetails.configured()
+        wrongDetails.call(.checkAuthorization(resource: "R1", data: nil),
+                          [.tokenRequestFailed(resource: "R1", errorCode: Constants.userNotAuthorizedError, details: "No"),
+                           .sendTrackingData(event: 1, data: ["false", nil, nil, nil, Constants.userNotAuthorizedError, nil] + CallbackOracleTests.tail)])
+        #expect(wrongDetails.found == ["property tracking"])
+
+        var wrongOS = Trace()
+        wrongOS.configured()
+        wrongOS.call(.checkAuthentication, [.setAuthenticationStatus(status: 0, errorCode: Constants.userNotAuthenticatedError),
+                                            .sendTrackingData(event: 0, data: ["false", nil, nil, nil, "mobile", "ios", "tvOS"])])
+        #expect(wrongOS.found == ["property tracking"])
+
+        var stray = Trace()
+        stray.configured()
+        stray.call(.getSelectedProvider, [.selectedProvider(nil), CallbackOracleTests.failedAuthN])
+        #expect(stray.found == ["property tracking"])
+
+        var guid = Trace()
+        guid.configured()
+        guid.login("M1", guid: "NOT-A-HASH")
+        #expect(guid.found == ["property tracking"])
+    }
+
+    // MARK: authZ tokens dropped with the authN token; the logged-out token never sent again
+
+    @Test func everyAuthZTokenIsDroppedWhenTheAuthNTokenChanges() {
+        var good = Trace()
+        good.configured()
+        good.login("M1", guid: CallbackOracleTests.guidA)
+        good.call(.getAuthorization(resource: "R1", data: nil), sends: [Trace.authorize("R1")])
+        good.response([.setToken(token: "m", resource: "R1"), Trace.authzTracking("M1", CallbackOracleTests.guidA)])
+        good.call(.getAuthorization(resource: "R1", data: nil))
+        good.response([.setToken(token: "m", resource: "R1"), Trace.authzTracking("M1", CallbackOracleTests.guidA, cached: true)])
+        #expect(good.found.isEmpty, "the same authN token: the cached authZ token serves")
+
+        var bad = good
+        bad.login("M1", guid: CallbackOracleTests.guidB)
+        bad.call(.getAuthorization(resource: "R1", data: nil))
+        bad.response([.setToken(token: "m", resource: "R1"), Trace.authzTracking("M1", CallbackOracleTests.guidB, cached: true)])
+        #expect(bad.found == ["property authz-dropped"])
+    }
+
+    @Test func noRequestAfterLogoutCarriesTheOldToken() {
+        var good = Trace()
+        good.configured()
+        good.call(.checkPreauthorizedResources(["R1"], cache: true), sends: [.form("https://sp.test/preauthorize", [("authentication_token", "<old token/>"), ("resource_id", "R1")])])
+        good.response([.preauthorizedResources([])])
+        good.call(.logout, [.navigateToUrl(Constants.adobePassRedirectURL, useSVC: nil)])
+        good.call(.checkPreauthorizedResources(["R1"], cache: true), sends: [.form("https://sp.test/preauthorize", [("authentication_token", "<new token/>"), ("resource_id", "R1")])])
+        #expect(good.found.isEmpty)
+        var bad = good
+        bad.call(.checkPreauthorizedResources(["R1"], cache: true), sends: [.form("https://sp.test/preauthorize", [("authentication_token", "<old token/>"), ("resource_id", "R1")])])
+        #expect(bad.found == ["property logout-token"])
+    }
+
+    // MARK: TempPass
+
+    @Test func aUsedUpTempPassNeverAuthenticatesAgain() {
+        var good = Trace()
+        good.configured()
+        good.login("T", guid: CallbackOracleTests.guidA)
+        good.now = CallbackOracleTests.t0 + .minutes(1)
+        good.login("T", guid: CallbackOracleTests.guidB)
+        #expect(good.found.isEmpty, "within its two minutes")
+        var bad = good
+        bad.now = CallbackOracleTests.t0 + .minutes(2)
+        bad.login("T", guid: CallbackOracleTests.guidA)
+        #expect(bad.found == ["property temppass"])
+    }
+
+    // MARK: Timers
+
+    @Test func everyTimerIsCancelledOrFires() {
+        var good = Trace()
+        good.oracle.observe(.call(.setOptions([])), [.startTimer(TimerID(1), at: CallbackOracleTests.t0), .startTimer(TimerID(2), at: CallbackOracleTests.t0)],
+                            at: CallbackOracleTests.t0)
+        good.oracle.observe(.timer(TimerID(1)), [.cancelTimer(TimerID(2))], at: CallbackOracleTests.t0)
+        good.oracle.quiescent()
+        #expect(good.found.isEmpty)
+
+        var reused = Trace()
+        reused.oracle.observe(.timer(TimerID(9)), [.startTimer(TimerID(1), at: CallbackOracleTests.t0), .startTimer(TimerID(1), at: CallbackOracleTests.t0)], at: CallbackOracleTests.t0)
+        #expect(reused.found == ["property timers"])
+
+        var unknown = Trace()
+        unknown.oracle.observe(.timer(TimerID(9)), [.startTimer(TimerID(1), at: CallbackOracleTests.t0)], at: CallbackOracleTests.t0)
+        unknown.oracle.observe(.timer(TimerID(1)), [.cancelTimer(TimerID(1))], at: CallbackOracleTests.t0)
+        #expect(unknown.found == ["property timers"], "cancelled after it fired")
+
+        var leaked = Trace()
+        leaked.oracle.observe(.timer(TimerID(9)), [.startTimer(TimerID(1), at: CallbackOracleTests.t0 + .hours(10))], at: CallbackOracleTests.t0)
+        leaked.oracle.quiescent()
+        #expect(leaked.found == ["property timers"])
+    }
+
+    // MARK: TTL boundaries
+
+    @Test func aTokenIsValidUntilTtlMinusOneMillisecondAndGoneAtTtl() {
+        let expires = CallbackOracleTests.t0 + .hours(1)
+        let token = AuthnToken(guid: "g", requestorID: "REQ", domainName: "", expires: expires, mvpdID: "M1",
+                               deviceID: "d", nameID: "n", sessionIndex: "s")
+        let body = SessionDeviceXML.build(.token(token))
+        func run(at: Instant, status: Int) -> [String] {
+            var t = Trace()
+            t.configured()
+            t.call(.getAuthentication(forceAuthn: false, data: nil, filter: nil), [.displayProviderDialog([])])
+            t.response([.setAuthenticationStatus(status: 1, errorCode: ""),
+                        .sendTrackingData(event: 0, data: ["true", "M1", CallbackOracleTests.guidA, "false"] + CallbackOracleTests.tail)],
+                       result: .response(HTTPResponse(status: 200, contentType: "application/xml", text: body)))
+            t.now = at
+            let tracking: Callback = status == 1
+                ? .sendTrackingData(event: 0, data: ["true", "M1", CallbackOracleTests.guidA, "true"] + CallbackOracleTests.tail)
+                : CallbackOracleTests.failedAuthN
+            t.call(.checkAuthentication, [.setAuthenticationStatus(status: status, errorCode: status == 1 ? "" : Constants.userNotAuthenticatedError), tracking])
+            return t.found
+        }
+        #expect(run(at: expires + Millis(-1), status: 1).isEmpty)
+        #expect(run(at: expires, status: 0).isEmpty)
+        #expect(run(at: expires, status: 1) == ["property ttl"], "an inclusive expiry")
+        #expect(run(at: expires + Millis(-1), status: 0) == ["property ttl"], "an expiry one millisecond early")
+    }
+}
