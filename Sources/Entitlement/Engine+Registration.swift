@@ -16,14 +16,14 @@ extension Engine {
         guard let statement = softwareStatement, let origin = Engine.origin(of: held.request.url) else {
             return [dispatch(held, token: nil, origin: nil, at: now)]
         }
-        switch origins[origin] {
+        switch registration.origins[origin] {
         case nil:
             let body = Value.dict([Value.Entry("software_statement", .string(statement)),
                                    Value.Entry("redirect_uri", .string(Constants.adobePassRedirectURL))]).jsonText
             let register = HTTPRequest(method: "POST", url: origin + Engine.clientRegisterPath,
                                        headers: [("Content-Type", "application/json")], body: Array(body.utf8))
-            let (id, actions) = sendUnheld(register, for: .clientRegistration(origin: origin), at: now)
-            origins[origin] = .registering(id, waiting: [held])
+            let (request, actions) = sendUnheld(register, at: now)
+            registration.origins[origin] = .registering(request, waiting: [held])
             return actions
         case .registered(let client, let grant)?:
             // A token the engine's clock knows expired is renewed before the request goes.
@@ -32,7 +32,7 @@ extension Engine {
             }
             return [dispatch(held, token: grant.token, origin: origin, at: now)]
         case let state?:
-            origins[origin] = state.holding(held)
+            registration.origins[origin] = state.holding(held)
             return []
         }
     }
@@ -55,9 +55,7 @@ extension Engine {
             r.headers.add("Authorization", "Bearer " + token)
         }
         if let token, let origin {
-            // Entries of requests whose flows have gone (no answer may ever come) are dropped here.
-            bearerRequests = bearerRequests.filter { requests[$0.value.held.id] != nil }
-            bearerRequests[held.wireID] = BearerRequest(held: held, origin: origin, token: token)
+            registration.bearerRequests[held.wireID] = BearerRequest(held: held, origin: origin, token: token)
         }
         return .send(held.wireID, r)
     }
@@ -65,15 +63,37 @@ extension Engine {
     mutating func requestToken(_ client: RegisteredClient, at origin: String, renewal: Bool, waiting: [HeldRequest],
                                at now: Instant) -> [EngineAction] {
         let fields = [("grant_type", "client_credentials"), ("client_id", client.id), ("client_secret", client.secret)]
-        let (id, actions) = sendUnheld(.form(origin + Engine.clientTokenPath, fields), for: .accessToken(origin: origin), at: now)
-        origins[origin] = .requestingToken(.init(client: client, request: id, sentAt: now, renewal: renewal, waiting: waiting))
+        let (request, actions) = sendUnheld(.form(origin + Engine.clientTokenPath, fields), at: now)
+        registration.origins[origin] = .requestingToken(.init(client: client, request: request, sentAt: now, renewal: renewal, waiting: waiting))
         return actions
     }
 
+    /// An answer to the origin's own request (`owner(of:)` found it): which one its state says.
+    mutating func registrationAnswered(_ origin: String, _ result: HTTPResult, at now: Instant) -> [EngineAction] {
+        switch registration.origins[origin] {
+        case .registering(_, let waiting)?:
+            return clientRegistered(origin, waiting, result, at: now)
+        case .requestingToken(let t)?:
+            return accessTokenArrived(origin, t, result, at: now)
+        case .registered?, nil:
+            return []  // no request out at that origin (the owner check makes this unreachable)
+        }
+    }
+
+    /// Drops what the registration keeps of requests no flow waits on any more (no answer may ever
+    /// come for them): run once the input's flows have taken their new requests.
+    mutating func forgetRequestsOfEndedFlows() {
+        if !registration.bearerRequests.isEmpty {
+            registration.bearerRequests = registration.bearerRequests.filter { isOutstanding($0.value.held.id) }
+        }
+        if !registration.resentAs.isEmpty {
+            registration.resentAs = registration.resentAs.filter { isOutstanding($0.value) }
+        }
+    }
+
     /// `POST /o/client/register` answered: on to the token request, or the registration failed.
-    mutating func clientRegistered(_ origin: String, _ id: RequestID, _ result: HTTPResult, at now: Instant) -> [EngineAction] {
-        guard case .registering(let request, let waiting)? = origins[origin], request == id else { return [] }
-        origins[origin] = nil
+    private mutating func clientRegistered(_ origin: String, _ waiting: [HeldRequest], _ result: HTTPResult, at now: Instant) -> [EngineAction] {
+        registration.origins[origin] = nil
         guard case .response(let r) = result, (200..<300).contains(r.status) else {
             return registrationFailed(result, refused: Engine.isAnswer(result), waiting: waiting, at: now)
         }
@@ -85,14 +105,14 @@ extension Engine {
     }
 
     /// `POST /o/client/token` answered: the waiting requests go with the new token, or fail.
-    mutating func accessTokenArrived(_ origin: String, _ id: RequestID, _ result: HTTPResult, at now: Instant) -> [EngineAction] {
-        guard case .requestingToken(let t)? = origins[origin], t.request == id else { return [] }
-        origins[origin] = nil
+    private mutating func accessTokenArrived(_ origin: String, _ t: OriginRegistration.TokenRequest, _ result: HTTPResult,
+                                             at now: Instant) -> [EngineAction] {
+        registration.origins[origin] = nil
         guard case .response(let r) = result, (200..<300).contains(r.status) else {
             if t.renewal, Engine.isAnswer(result) {
                 // The SP no longer knows the client (the mock forgets one after a day): register
                 // afresh, the waiting requests with it; a refusal of that one is final.
-                return t.waiting.filter { requests[$0.id] != nil }.flatMap { transmit($0, at: now) }
+                return t.waiting.filter { isOutstanding($0.id) }.flatMap { transmit($0, at: now) }
             }
             return registrationFailed(result, refused: !t.renewal && Engine.isAnswer(result), waiting: t.waiting, at: now)
         }
@@ -103,8 +123,8 @@ extension Engine {
             let limit = EngineLimits.accessTokenLifetime.value / 1000
             return t.sentAt + .seconds(min(max(Int64(seconds), 0), limit))
         }
-        origins[origin] = .registered(t.client, AccessGrant(token: token, expires: expires))
-        return t.waiting.filter { requests[$0.id] != nil }.map { dispatch($0, token: token, origin: origin, at: now) }
+        registration.origins[origin] = .registered(t.client, AccessGrant(token: token, expires: expires))
+        return t.waiting.filter { isOutstanding($0.id) }.map { dispatch($0, token: token, origin: origin, at: now) }
     }
 
     static func isAnswer(_ result: HTTPResult) -> Bool {
@@ -120,9 +140,9 @@ extension Engine {
         var actions: [EngineAction] = []
         if refused { actions.append(.deliver(.status(code: StatusCode.registrationRefused, message: nil))) }
         for held in waiting {
-            guard let purpose = requests.removeValue(forKey: held.id) else { continue }
-            actions += cancelDeadline(of: held.id)
-            actions += route(purpose, held.id, result, at: now)
+            guard let (owner, request) = owner(of: held.id) else { continue }  // its flow has ended: nobody to tell
+            actions += Engine.cancelDeadline(of: request)
+            actions += route(owner, held.id, result, at: now)
         }
         return actions
     }
@@ -130,23 +150,24 @@ extension Engine {
     /// A request sent with a Bearer token and answered 401 gets a new token (a token request only)
     /// and goes once more, with a new wire id and deadline; nil when the answer is the flow's to read.
     mutating func resendAfterRefusedToken(_ result: HTTPResult, for wireID: RequestID, at now: Instant) -> [EngineAction]? {
-        guard let sent = bearerRequests.removeValue(forKey: wireID) else { return nil }
-        guard case .response(let r) = result, r.status == 401, !sent.held.retried, requests[sent.held.id] != nil else { return nil }
-        var actions = cancelDeadline(of: sent.held.id)
+        guard let sent = registration.bearerRequests.removeValue(forKey: wireID) else { return nil }
+        guard case .response(let r) = result, r.status == 401, !sent.held.retried,
+              let (owner, request) = owner(of: sent.held.id) else { return nil }
+        var actions = Engine.cancelDeadline(of: request)
         var held = sent.held
-        nextRequest += 1
-        held.wireID = RequestID(nextRequest)
+        held.wireID = newRequestID()
         held.retried = true
-        resentAs = resentAs.filter { requests[$0.value] != nil }
-        resentAs[held.wireID] = held.id
-        if case .registered(let client, let grant)? = origins[sent.origin], grant.token == sent.token {
+        registration.resentAs[held.wireID] = held.id
+        if case .registered(let client, let grant)? = registration.origins[sent.origin], grant.token == sent.token {
             actions += requestToken(client, at: sent.origin, renewal: true, waiting: [held], at: now)
         } else {
             // Another request already renewed it (or a renewal is under way): wait for or use that.
             actions += transmit(held, at: now)
         }
         if held.deadline {
-            actions.append(startTimer(.requestDeadline(held.id), at: now + configuration.requestTimeout).1)
+            let (timer, start) = startTimer(at: now + configuration.requestTimeout)
+            rearm(owner, held.id, deadline: timer)
+            actions.append(start)
         }
         return actions
     }

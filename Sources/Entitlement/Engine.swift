@@ -1,66 +1,32 @@
 import PassModel
 import PassXML
 
-/// What the user did in Apple's TV-provider picker (an input from the runtime, which plays
-/// Apple's VideoSubscriberAccount framework).
-public enum PickerOutcome: Hashable, Sendable {
-    /// `appleToken`: the SAML response Apple's framework holds for the device's account, for a
-    /// `SUPPORTED` MVPD (base64); nil for a `PICKER` MVPD.
-    case picked(mvpdID: String, appleToken: String?)
-    case otherProvider
-    case cancelled
-}
-
-/// The AccessEnabler entitlement engine: a pure state machine (ARCHITECTURE.md). Inputs are API calls,
-/// HTTP results, timers and the picker's outcome, each with the instant it happens at; outputs are
-/// `EngineAction`s. It never reads a clock, opens a socket or sleeps, so the simulated runtime, a
-/// live runtime and a fuzzer all drive the same code.
+/// The AccessEnabler entitlement engine: a pure state machine (ARCHITECTURE.md). One input type,
+/// `EngineInput` (API calls, HTTP results, timers and the picker's outcome), each with the instant
+/// it happens at; outputs are `EngineAction`s. It never reads a clock, opens a socket or sleeps, so
+/// the simulated runtime, a live runtime and a fuzzer all drive the same code.
+///
+/// Each flow is its own state machine that owns its requests and timers: startup (which also holds
+/// the calls waiting for a configuration), authentication, authorizations, preauthorizations,
+/// metadata queries, logout, and the SDK 3.x registration at each SP origin. An answer or a timer
+/// goes to the flow that says it is its own; one that no flow claims is stale.
 public struct Engine: Sendable {
     public let configuration: EngineConfiguration
-    var startup = StartupStateMachine()
-    var authentication = AuthenticationState.idle
-    var logoutState = LogoutState.idle
+    var startup = StartupFlow()
+    var authentication = AuthenticationFlow()
+    var authorizations = AuthorizationFlows()
+    var preauthorizations = PreauthorizationFlows()
+    var metadata = MetadataFlows()
+    var logout = LogoutFlow()
+    var registration = Registration()
     var store = TokenStore()
-    /// Calls waiting for a configuration (BEHAVIOR.md, Queueing), in call order.
-    var queue: [Call] = []
     var options: [Value.Entry] = []
     var softwareStatement: String?
     var signedRequestorID: String?
-    /// SDK 3.x: the app's registration at each SP origin (scheme and authority), after
-    /// `init(softwareStatement:)`.
-    var origins: [String: OriginRegistration] = [:]
-    /// Requests out with a Bearer token, by wire id, for the one resend a 401 earns.
-    var bearerRequests: [RequestID: BearerRequest] = [:]
-    /// Wire ids of resent requests, and the ids their flows know them by.
-    var resentAs: [RequestID: RequestID] = [:]
     /// The deprecated tvOS `setRequestor(…, secret:, publicKey:)`'s key pair.
     var signer: RequestSigner?
     var signedRequests = 0
 
-    var authorizations: [Int: AuthorizationFlow] = [:]
-    var preauthorizations: [Int: PreauthorizationFlow] = [:]
-    var metadataRequests: [Int: Value] = [:]
-
-    enum RequestPurpose: Hashable, Sendable {
-        case configuration
-        case sessionDevice(loginID: Int)
-        case startLogin(loginID: Int)
-        case checkCode(loginID: Int)
-        case authorize(Int)
-        case mediaToken(Int)
-        case preauthorize(Int)
-        case metadata(Int)
-        case logout
-        case clientRegistration(origin: String)
-        case accessToken(origin: String)
-    }
-    enum TimerPurpose: Hashable, Sendable {
-        case configurationDeadline
-        case requestDeadline(RequestID)
-        case codePoll(loginID: Int)
-    }
-    var requests: [RequestID: RequestPurpose] = [:]
-    var timers: [TimerID: TimerPurpose] = [:]
     var nextRequest = 0
     private var nextTimer = 0
     var nextFlow = 0
@@ -71,37 +37,29 @@ public struct Engine: Sendable {
         self.configuration = configuration
     }
 
-    // MARK: Inputs
+    // MARK: The one input
 
-    /// The app calls the API.
-    public mutating func handle(_ call: Call, at now: Instant) -> [EngineAction] {
-        sharingChanges {
-            if call.isQueuedUntilConfigured && $0.startup.configuration == nil {
-                $0.queue.append(call)
-                return []
+    public mutating func step(_ input: EngineInput, at now: Instant) -> [EngineAction] {
+        if case .call(.setRequestor, let shared) = input { adoptSharedStore(shared) }
+        let actions = sharingChanges { engine in
+            switch input {
+            case .call(let call, _): return engine.called(call, at: now)
+            case .response(let id, let result): return engine.answered(id, result, at: now)
+            case .timer(let id): return engine.timerFired(id, at: now)
+            case .picker(let outcome): return engine.pickerFinished(outcome, at: now)
             }
-            return $0.dispatch(call, at: now)
         }
+        forgetRequestsOfEndedFlows()
+        return actions
     }
 
-    /// A response (or transport failure) for a request the engine sent.
-    public mutating func receive(_ result: HTTPResult, for wireID: RequestID, at now: Instant) -> [EngineAction] {
-        sharingChanges {
-            if let resent = $0.resendAfterRefusedToken(result, for: wireID, at: now) { return resent }
-            let id = $0.resentAs.removeValue(forKey: wireID) ?? wireID
-            guard let purpose = $0.requests.removeValue(forKey: id) else { return [] }  // late: its flow is gone
-            return $0.cancelDeadline(of: id) + $0.route(purpose, id, result, at: now)
-        }
+    private mutating func called(_ call: Call, at now: Instant) -> [EngineAction] {
+        if call.isQueuedUntilConfigured, startup.enqueue(call) { return [] }
+        return dispatch(call, at: now)
     }
 
-    /// A timer the engine started has fired.
-    public mutating func timerFired(_ id: TimerID, at now: Instant) -> [EngineAction] {
-        sharingChanges { $0.timerFiredUnshared(id, at: now) }
-    }
-
-    /// iOS passive SSO: `setRequestor` replaces the app's authN token with the shared store's. The
-    /// runtime calls this just before it hands the engine a `setRequestor`.
-    public mutating func adoptSharedStore(_ shared: SharedAuthentication?) {
+    /// iOS passive SSO: `setRequestor` replaces the app's authN token with the shared store's.
+    private mutating func adoptSharedStore(_ shared: SharedAuthentication?) {
         guard configuration.platform == .ios else { return }  // tvOS apps share nothing
         guard let shared else {
             store.clearTokens()
@@ -127,51 +85,46 @@ public struct Engine: Sendable {
         return actions
     }
 
-    private mutating func timerFiredUnshared(_ id: TimerID, at now: Instant) -> [EngineAction] {
-        guard let purpose = timers.removeValue(forKey: id) else { return [] }
-        switch purpose {
-        case .configurationDeadline:
-            for r in startup.outstandingRequests { requests[r] = nil }
-            guard let settled = startup.deadlinePassed(id) else { return [] }
-            return configurationSettled(settled, at: now)
-        case .requestDeadline(let request):
-            // The request counts as unanswered; a late response finds no purpose and is dropped.
-            guard let purpose = requests.removeValue(forKey: request) else { return [] }
-            return route(purpose, request, .timeout, at: now)
-        case .codePoll(let loginID):
-            return pollCode(loginID: loginID, at: now)
+    /// An answer goes to the flow that holds its request, its deadline cancelled first.
+    private mutating func answered(_ wireID: RequestID, _ result: HTTPResult, at now: Instant) -> [EngineAction] {
+        if let resent = resendAfterRefusedToken(result, for: wireID, at: now) { return resent }
+        let id = registration.flowID(ofWire: wireID)
+        guard let (owner, request) = owner(of: id) else {
+            return []  // stale: a late answer (its deadline passed, or its flow ended or was superseded)
         }
+        return (request.deadline.map { [.cancelTimer($0)] } ?? []) + route(owner, id, result, at: now)
     }
 
-    /// The user acted in Apple's TV-provider picker.
-    public mutating func tvProviderPicker(_ outcome: PickerOutcome, at now: Instant) -> [EngineAction] {
-        sharingChanges { $0.pickerFinished(outcome, at: now) }
+    private mutating func timerFired(_ id: TimerID, at now: Instant) -> [EngineAction] {
+        if startup.isDeadline(id) { return configurationDeadlinePassed(at: now) }
+        if authentication.isPollTimer(id) { return pollCode(at: now) }
+        if let (owner, request) = owner(ofDeadline: id) {
+            // The request counts as unanswered; a late response finds no owner and is dropped.
+            return route(owner, request.id, .timeout, at: now)
+        }
+        return []  // stale: no flow set it, or the one that did has ended (a cancelled timer that fired anyway)
     }
 
     // MARK: Queries for runtimes, tests and the invariant checker
 
     public var currentConfiguration: Configuration? { startup.configuration }
-    public var queuedCalls: [Call] { queue }
+    public var queuedCalls: [Call] { startup.queue }
     public var selectedMVPD: MVPD? { store.selectedMVPD }
-    public var isLoginWaiting: Bool { authentication != .idle }
+    public var isLoginWaiting: Bool { authentication.login != nil }
     /// The running login's identity (nil when none): the invariant checker watches how logins end.
-    public var loginID: Int? { authentication.login?.id }
+    public var loginID: Int? { authentication.login?.id.value }
     public var currentOptions: [Value.Entry] { options }
     /// The MVPDs Apple's picker shows now, or nil when it is not up.
-    public var pickerShown: [MVPD]? {
-        if case .picking(_, let p) = authentication { return p.shown }
-        return nil
-    }
+    public var pickerShown: [MVPD]? { authentication.picker?.shown }
+    /// tvOS: the registration code a login is waiting on, if any.
+    public var awaitingRegistrationCode: String? { authentication.registrationCode?.code }
+
     /// How much the engine holds for flows in progress: requests out, timers set, authorizations,
     /// preauthorizations and metadata queries waiting, calls queued. The fuzzer's growth and liveness oracle.
     public var footprint: (requests: Int, timers: Int, flows: Int, queued: Int) {
-        (requests.count, timers.count, authorizations.count + preauthorizations.count + metadataRequests.count, queue.count)
-    }
-
-    /// tvOS: the registration code a login is waiting on, if any.
-    public var awaitingRegistrationCode: String? {
-        if case .awaitingCode(_, _, let code, _) = authentication { return code.code }
-        return nil
+        let requests = holders.flatMap(\.outstanding)
+        let timers = requests.filter { $0.deadline != nil }.count + (startup.hasDeadline ? 1 : 0) + (authentication.hasPollTimer ? 1 : 0)
+        return (requests.count, timers, authorizations.count + preauthorizations.count + metadata.count, startup.queue.count)
     }
 
     /// The authN token, if one is stored and valid at `now` (read only: nothing is removed).
@@ -187,9 +140,7 @@ public struct Engine: Sendable {
         case .initialize(let statement):
             // The scenario's app already holds an engine; `init` only records its software statement.
             // Clients registered with another statement are forgotten; registrations under way finish.
-            if statement != softwareStatement {
-                origins = origins.filter { if case .registered = $0.value { return false } else { return true } }
-            }
+            if statement != softwareStatement { registration.forgetRegisteredClients() }
             softwareStatement = statement
             return []
         case .setOptions(let entries):
@@ -233,19 +184,60 @@ public struct Engine: Sendable {
         }
     }
 
-    mutating func route(_ purpose: RequestPurpose, _ id: RequestID, _ result: HTTPResult, at now: Instant) -> [EngineAction] {
-        switch purpose {
-        case .configuration: return configurationArrived(id, result, at: now)
-        case .sessionDevice(let loginID): return authnTokenArrived(result, loginID: loginID, at: now)
-        case .startLogin(let loginID): return loginStarted(result, loginID: loginID, at: now)
-        case .checkCode(let loginID): return codeChecked(result, loginID: loginID, at: now)
-        case .authorize(let flow): return authorizeArrived(flow, result, at: now)
-        case .mediaToken(let flow): return mediaTokenArrived(flow, result, at: now)
-        case .preauthorize(let flow): return preauthorizationArrived(flow, result, at: now)
+    // MARK: Who owns a request or a timer
+
+    private var holders: [any RequestHolder] {
+        [startup, authentication, authorizations, preauthorizations, metadata, logout, registration]
+    }
+
+    /// The flow waiting on request `id`, and the request as it holds it; nil when none is (stale).
+    func owner(of id: RequestID) -> (RequestOwner, PendingRequest)? {
+        if let r = startup.pending(id) { return (.startup, r) }
+        if let r = authentication.pending(id) { return (.authentication, r) }
+        if let (flow, r) = authorizations.owner(of: id) { return (.authorization(flow), r) }
+        if let (flow, r) = preauthorizations.owner(of: id) { return (.preauthorization(flow), r) }
+        if let (flow, r) = metadata.owner(of: id) { return (.metadata(flow), r) }
+        if let r = logout.pending(id) { return (.logout, r) }
+        if let (origin, r) = registration.owner(of: id) { return (.registration(origin: origin), r) }
+        return nil
+    }
+
+    func isOutstanding(_ id: RequestID) -> Bool { owner(of: id) != nil }
+
+    private func owner(ofDeadline timer: TimerID) -> (RequestOwner, PendingRequest)? {
+        if let r = startup.pending(deadline: timer) { return (.startup, r) }
+        if let r = authentication.pending(deadline: timer) { return (.authentication, r) }
+        if let (flow, r) = authorizations.owner(ofDeadline: timer) { return (.authorization(flow), r) }
+        if let (flow, r) = preauthorizations.owner(ofDeadline: timer) { return (.preauthorization(flow), r) }
+        if let (flow, r) = metadata.owner(ofDeadline: timer) { return (.metadata(flow), r) }
+        if let r = logout.pending(deadline: timer) { return (.logout, r) }
+        if let (origin, r) = registration.owner(ofDeadline: timer) { return (.registration(origin: origin), r) }
+        return nil
+    }
+
+    /// Gives request `id` of `owner` a new deadline (it is being sent again).
+    mutating func rearm(_ owner: RequestOwner, _ id: RequestID, deadline: TimerID) {
+        switch owner {
+        case .startup: startup.rearm(id, deadline: deadline)
+        case .authentication: authentication.rearm(id, deadline: deadline)
+        case .authorization: authorizations.rearm(id, deadline: deadline)
+        case .preauthorization: preauthorizations.rearm(id, deadline: deadline)
+        case .metadata: metadata.rearm(id, deadline: deadline)
+        case .logout: logout.rearm(id, deadline: deadline)
+        case .registration: registration.rearm(id, deadline: deadline)
+        }
+    }
+
+    /// The request's answer (or its failure) to the flow that owns it.
+    mutating func route(_ owner: RequestOwner, _ id: RequestID, _ result: HTTPResult, at now: Instant) -> [EngineAction] {
+        switch owner {
+        case .startup: return configurationArrived(id, result, at: now)
+        case .authentication: return authenticationAnswered(result, at: now)
+        case .authorization(let flow): return authorizationAnswered(flow, result, at: now)
+        case .preauthorization(let flow): return preauthorizationArrived(flow, result, at: now)
         case .metadata(let flow): return deviceIDArrived(flow, result)
         case .logout: return logoutAnswered(id)
-        case .clientRegistration(let origin): return clientRegistered(origin, id, result, at: now)
-        case .accessToken(let origin): return accessTokenArrived(origin, id, result, at: now)
+        case .registration(let origin): return registrationAnswered(origin, result, at: now)
         }
     }
 
@@ -261,23 +253,24 @@ public struct Engine: Sendable {
 
     /// Sends a request with the app's options (BEHAVIOR.md: every request carries them) and a
     /// deadline; after `init(softwareStatement:)`, once its origin has an access token (`transmit`).
-    /// `signed`: a call of the tvOS registration-code flow.
-    mutating func send(_ request: HTTPRequest, for purpose: RequestPurpose, at now: Instant, deadline: Bool = true,
-                       signed: Bool = false) -> (RequestID, [EngineAction]) {
-        let id = newRequest(for: purpose)
+    /// `signed`: a call of the tvOS registration-code flow. The caller's flow holds the result.
+    mutating func send(_ request: HTTPRequest, at now: Instant, deadline: Bool = true,
+                       signed: Bool = false) -> (PendingRequest, [EngineAction]) {
+        let id = newRequestID()
         var actions = transmit(HeldRequest(id: id, wireID: id, request: withOptions(request), signed: signed, retried: false,
                                            deadline: deadline), at: now)
+        var pending = PendingRequest(id: id, deadline: nil)
         if deadline {
-            actions.append(startTimer(.requestDeadline(id), at: now + configuration.requestTimeout).1)
+            let (timer, start) = startTimer(at: now + configuration.requestTimeout)
+            pending.deadline = timer
+            actions.append(start)
         }
-        return (id, actions)
+        return (pending, actions)
     }
 
-    mutating func newRequest(for purpose: RequestPurpose) -> RequestID {
+    mutating func newRequestID() -> RequestID {
         nextRequest += 1
-        let id = RequestID(nextRequest)
-        requests[id] = purpose
-        return id
+        return RequestID(nextRequest)
     }
 
     func withOptions(_ request: HTTPRequest) -> HTTPRequest {
@@ -289,45 +282,25 @@ public struct Engine: Sendable {
     }
 
     /// Sends at once, outside registration: the registration's own requests.
-    mutating func sendUnheld(_ request: HTTPRequest, for purpose: RequestPurpose, at now: Instant) -> (RequestID, [EngineAction]) {
-        let id = newRequest(for: purpose)
-        return (id, [.send(id, withOptions(request)), startTimer(.requestDeadline(id), at: now + configuration.requestTimeout).1])
+    mutating func sendUnheld(_ request: HTTPRequest, at now: Instant) -> (PendingRequest, [EngineAction]) {
+        let id = newRequestID()
+        let (timer, start) = startTimer(at: now + configuration.requestTimeout)
+        return (PendingRequest(id: id, deadline: timer), [.send(id, withOptions(request)), start])
     }
 
-    mutating func startTimer(_ purpose: TimerPurpose, at instant: Instant) -> (TimerID, EngineAction) {
+    mutating func startTimer(at instant: Instant) -> (TimerID, EngineAction) {
         nextTimer += 1
         let id = TimerID(nextTimer)
-        timers[id] = purpose
         return (id, .startTimer(id, at: instant))
     }
 
-    mutating func cancelTimer(_ id: TimerID) -> [EngineAction] {
-        timers.removeValue(forKey: id) == nil ? [] : [.cancelTimer(id)]
+    /// Cancels the deadline of a request its flow gives up on.
+    static func cancelDeadline(of request: PendingRequest) -> [EngineAction] {
+        request.deadline.map { [.cancelTimer($0)] } ?? []
     }
 
-    mutating func cancelDeadline(of request: RequestID) -> [EngineAction] {
-        guard let timer = timers.first(where: { $0.value == .requestDeadline(request) })?.key else { return [] }
-        return cancelTimer(timer)
-    }
-
-    mutating func newLogin(forceAuthn: Bool, data: Value?, authorization: PendingAuthorization?) -> Login {
+    mutating func newFlowID<Kind>() -> FlowID<Kind> {
         nextFlow += 1
-        return Login(id: nextFlow, forceAuthn: forceAuthn, data: data, authorization: authorization)
-    }
-
-    /// Ends the running login with no callback (a superseding call, `logout`, `setRequestor`).
-    mutating func abandonLogin() -> [EngineAction] {
-        var actions: [EngineAction] = []
-        switch authentication {
-        case .starting(_, _, let request, _), .fetchingToken(_, _, let request, _), .awaitingCode(_, _, _, .asking(let request, _)):
-            requests[request] = nil
-            actions += cancelDeadline(of: request)
-        case .awaitingCode(_, _, _, .waiting(let timer)):
-            actions += cancelTimer(timer)
-        case .idle, .selecting, .picking, .browsing, .awaitingPromotionData:
-            break
-        }
-        authentication = .idle
-        return actions
+        return FlowID(value: nextFlow)
     }
 }

@@ -22,10 +22,10 @@ public struct TimerID: Hashable, Comparable, Sendable, CustomStringConvertible {
 public enum EngineAction: Hashable, Sendable {
     /// Deliver a callback to the app, now, in this order.
     case deliver(Callback)
-    /// Send a request; answer later with `Engine.receive(_:for:at:)`. The runtime adds the device's
+    /// Send a request; answer later with `.response` to `Engine.step(_:at:)`. The runtime adds the device's
     /// cookies, as iOS's URL loading system would.
     case send(RequestID, HTTPRequest)
-    /// Call `Engine.timerFired(_:at:)` at that instant unless cancelled first.
+    /// Give the engine `.timer` at that instant unless cancelled first.
     case startTimer(TimerID, at: Instant)
     case cancelTimer(TimerID)
     /// The SDK presents SFSafariViewController itself at this URL (an MVPD that requires SVC while
@@ -33,7 +33,8 @@ public enum EngineAction: Hashable, Sendable {
     /// device's browser there, as the app does on `navigateToUrl`.
     case presentBrowser(url: String)
     /// The app's authN token changed: write it to the device's shared store (iOS passive SSO;
-    /// nil clears it). Read back with `Engine.adoptSharedStore(_:)` before `setRequestor`.
+    /// nil clears it). It goes back with the next
+    /// `setRequestor` (`EngineInput.call`).
     case writeSharedStore(SharedAuthentication?)
 }
 

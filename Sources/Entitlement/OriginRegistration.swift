@@ -46,7 +46,7 @@ struct BearerRequest: Hashable, Sendable {
 /// meanwhile wait in the state that holds them, so an origin registers once however many are made.
 enum OriginRegistration: Hashable, Sendable {
     /// `POST {origin}/o/client/register` is out.
-    case registering(RequestID, waiting: [HeldRequest])
+    case registering(PendingRequest, waiting: [HeldRequest])
     /// `POST {origin}/o/client/token` is out: the first token (`renewal` false) or a later one.
     case requestingToken(TokenRequest)
     /// A token is known; requests go at once with it.
@@ -54,7 +54,7 @@ enum OriginRegistration: Hashable, Sendable {
 
     struct TokenRequest: Hashable, Sendable {
         var client: RegisteredClient
-        var request: RequestID
+        var request: PendingRequest
         var sentAt: Instant
         var renewal: Bool
         var waiting: [HeldRequest]
@@ -72,5 +72,56 @@ enum OriginRegistration: Hashable, Sendable {
         case .registered:
             return nil
         }
+    }
+
+    /// The registration's own request out, if any.
+    var request: PendingRequest? {
+        switch self {
+        case .registering(let r, _): return r
+        case .requestingToken(let t): return t.request
+        case .registered: return nil
+        }
+    }
+}
+
+/// SDK 3.x registration at every SP origin, and the requests sent with a Bearer token that a 401
+/// sends once more.
+struct Registration: Sendable, RequestHolder {
+    /// The app's registration at each SP origin (scheme and authority), after `init(softwareStatement:)`.
+    var origins: [String: OriginRegistration] = [:]
+    /// Requests out with a Bearer token, by wire id, for the one resend a 401 earns.
+    var bearerRequests: [RequestID: BearerRequest] = [:]
+    /// Wire ids of resent requests, and the ids their flows know them by.
+    var resentAs: [RequestID: RequestID] = [:]
+
+    var outstanding: [PendingRequest] { origins.keys.sorted().compactMap { origins[$0]?.request } }
+
+    func owner(of id: RequestID) -> (String, PendingRequest)? {
+        origins.first { $0.value.request?.id == id }.flatMap { o in o.value.request.map { (o.key, $0) } }
+    }
+
+    func owner(ofDeadline timer: TimerID) -> (String, PendingRequest)? {
+        origins.first { $0.value.request?.deadline == timer }.flatMap { o in o.value.request.map { (o.key, $0) } }
+    }
+
+    mutating func rearm(_ id: RequestID, deadline: TimerID) {
+        guard let (origin, _) = owner(of: id) else { return }
+        switch origins[origin] {
+        case .registering(let r, let waiting)?: origins[origin] = .registering(r.rearmed(id, deadline), waiting: waiting)
+        case .requestingToken(var t)?:
+            t.request = t.request.rearmed(id, deadline)
+            origins[origin] = .requestingToken(t)
+        case .registered?, nil: break
+        }
+    }
+
+    /// The id a flow knows a request by, given the id it was answered on.
+    mutating func flowID(ofWire wireID: RequestID) -> RequestID {
+        resentAs.removeValue(forKey: wireID) ?? wireID
+    }
+
+    /// Clients registered with another statement are forgotten; registrations under way finish.
+    mutating func forgetRegisteredClients() {
+        origins = origins.filter { if case .registered = $0.value { return false } else { return true } }
     }
 }

@@ -215,8 +215,10 @@ public final class PortSession {
 }
 
 /// One app's engine in a port: `AppEngine` over the port's conversation, so the simulated runtime
-/// drives a port exactly as it drives passim's engine. Request and timer ids are the port's own.
-public struct PortEngine: AppEngine {
+/// drives a port exactly as it drives passim's engine. Request and timer ids are the port's own. On
+/// the live network the port sends its requests itself: this adapter carries the device's cookies to
+/// it and hands the runtime what each request got (`SelfSendingEngine`).
+public struct PortEngine: SelfSendingEngine {
     let session: PortSession
     let app: String
     public private(set) var pickerShown: [MVPD]?
@@ -230,29 +232,24 @@ public struct PortEngine: AppEngine {
         self.app = app
     }
 
-    public var inspectable: Engine? { nil }
     public var failure: EngineFailure? { session.failure }
 
-    public mutating func handle(_ call: Call, at now: Instant) -> [EngineAction] {
-        exchange("call", [("call", .string(call.name)), ("args", PortCodec.arguments(of: call))], at: now)
+    /// The port keeps the device's shared store itself (all apps live in its one process), so a
+    /// call's snapshot is not sent.
+    public mutating func step(_ input: EngineInput, at now: Instant) -> [EngineAction] {
+        switch input {
+        case .call(let call, _):
+            return exchange("call", [("call", .string(call.name)), ("args", PortCodec.arguments(of: call))], at: now)
+        case .response(let id, let result):
+            // On the live network the port holds the answer itself: the harness only says it has arrived.
+            if session.live != nil { return exchange("deliver", [("id", .int(id.value))], at: now) }
+            return exchange("response", [("id", .int(id.value))] + PortMessage.outcome(result), at: now)
+        case .timer(let id):
+            return exchange("timer", [("id", .int(id.value))], at: now)
+        case .picker(let outcome):
+            return exchange("picker", [("outcome", PortMessage.picker(outcome))], at: now)
+        }
     }
-
-    /// On the live network the port holds the answer itself: the harness only says it has arrived.
-    public mutating func receive(_ result: HTTPResult, for id: RequestID, at now: Instant) -> [EngineAction] {
-        if session.live != nil { return exchange("deliver", [("id", .int(id.value))], at: now) }
-        return exchange("response", [("id", .int(id.value))] + PortMessage.outcome(result), at: now)
-    }
-
-    public mutating func timerFired(_ id: TimerID, at now: Instant) -> [EngineAction] {
-        exchange("timer", [("id", .int(id.value))], at: now)
-    }
-
-    public mutating func tvProviderPicker(_ outcome: PickerOutcome, at now: Instant) -> [EngineAction] {
-        exchange("picker", [("outcome", PortMessage.picker(outcome))], at: now)
-    }
-
-    /// The port keeps the device's shared store itself (all apps live in its one process).
-    public mutating func adoptSharedStore(_ shared: SharedAuthentication?) {}
 
     public mutating func useCookies(_ cookies: [(host: String, header: String)]) { self.cookies = cookies }
 

@@ -72,18 +72,18 @@ public final class PortShim {
         case "call":
             guard let args = f.value("args") else { throw PortError("call: args missing") }
             let call = try PortCodec.call(named: try f.string("call"), args)
-            if case .setRequestor = call { engine.adoptSharedStore(sharedStore) }
-            actions = engine.handle(call, at: now)
+            actions = engine.step(.call(call, sharedStore: sharedStore), at: now)
         case "response":
-            actions = engine.receive(try f.outcome(), for: RequestID(try f.int("id")), at: now)
+            let outcome = try f.outcome()
+            actions = engine.step(.response(RequestID(try f.int("id")), outcome), at: now)
         case "deliver":
             let id = try f.int("id")
             guard let answer = answers[app]?.removeValue(forKey: id) else { throw PortError("deliver: no request \(id) of \(app) was fetched") }
-            actions = engine.receive(answer, for: RequestID(id), at: now)
+            actions = engine.step(.response(RequestID(id), answer), at: now)
         case "timer":
-            actions = engine.timerFired(TimerID(try f.int("id")), at: now)
+            actions = engine.step(.timer(TimerID(try f.int("id"))), at: now)
         case "picker":
-            actions = engine.tvProviderPicker(try PortShim.outcome(f.value("outcome")), at: now)
+            actions = engine.step(.picker(try PortShim.outcome(f.value("outcome"))), at: now)
         default:
             throw PortError("unknown message type \(type)")
         }

@@ -5,26 +5,31 @@ import PassModel
 /// driver protocol of docs/PORTING.md (the `Port` module). Inputs go in, `EngineAction`s come out,
 /// exactly as for the sans-I/O engine, so the same runtime, wire, browser and user serve both.
 public protocol AppEngine {
-    mutating func handle(_ call: Call, at now: Instant) -> [EngineAction]
-    mutating func receive(_ result: HTTPResult, for id: RequestID, at now: Instant) -> [EngineAction]
-    mutating func timerFired(_ id: TimerID, at now: Instant) -> [EngineAction]
-    mutating func tvProviderPicker(_ outcome: PickerOutcome, at now: Instant) -> [EngineAction]
-    /// Reads the device's shared store before `setRequestor` (a port keeps its own, docs/PORTING.md).
-    mutating func adoptSharedStore(_ shared: SharedAuthentication?)
-    /// The device's cookies for this app (the `Cookie` header of each host), given before each input.
-    /// A port on the live network adds them to the requests it sends itself; passim's engine leaves
-    /// cookies to the runtime.
-    mutating func useCookies(_ cookies: [(host: String, header: String)])
-    /// What the engine's request `id` got when the engine sent it itself (a port on the live network),
-    /// for the runtime to deliver in virtual time; nil when the runtime is to send it.
-    mutating func takeOwnFetch(_ id: RequestID) -> HTTPResult?
+    /// One input (a call, with the device's shared store as the call is made; an answer; a timer;
+    /// the picker's outcome) and the actions it causes.
+    mutating func step(_ input: EngineInput, at now: Instant) -> [EngineAction]
     /// The MVPDs of Apple's picker while it is shown.
     var pickerShown: [MVPD]? { get }
-    /// passim's own engine, whose state the invariant monitor reads; nil for a port, which is judged
-    /// by its transcripts alone.
-    var inspectable: Engine? { get }
     /// Why this engine cannot go on (a port that broke the protocol or does not implement a call).
     var failure: EngineFailure? { get }
+    /// passim's own engine when this is it, or wraps it (a test's altered engine): the invariant
+    /// monitor and the oracle's context read it. nil for a port.
+    var reference: Engine? { get }
+}
+
+extension AppEngine {
+    public var reference: Engine? { self as? Engine }
+}
+
+/// An engine that sends its requests itself, over the live network (a port's: the `Port` module's
+/// adapter adopts this). The runtime gives it the device's cookies before each input, and takes
+/// what each of its requests got instead of sending it.
+public protocol SelfSendingEngine: AppEngine {
+    /// The device's cookies for this app (the `Cookie` header of each host).
+    mutating func useCookies(_ cookies: [(host: String, header: String)])
+    /// What the engine's request `id` got when the engine sent it itself, for the runtime to deliver
+    /// in virtual time; nil when the runtime is to send it.
+    mutating func takeOwnFetch(_ id: RequestID) -> HTTPResult?
 }
 
 /// A port that cannot go on; the scenario ends with it.
@@ -43,8 +48,5 @@ public enum EngineFailure: Hashable, Sendable, CustomStringConvertible {
 }
 
 extension Engine: AppEngine {
-    public var inspectable: Engine? { self }
     public var failure: EngineFailure? { nil }
-    public func useCookies(_ cookies: [(host: String, header: String)]) {}
-    public func takeOwnFetch(_ id: RequestID) -> HTTPResult? { nil }
 }

@@ -89,8 +89,8 @@ public final class Simulator {
         world = setup.world
         let engines = engines ?? setup.apps.map { _ in Engine(configuration: setup.engine) }
         apps = zip(setup.apps, engines).map { name, engine in
-            App(name: name, engine: engine, monitor: engine.inspectable == nil ? nil : InvariantMonitor(app: name),
-                oracle: engine.inspectable.map { CallbackOracle(app: name, context: OracleContext(world: setup.world, configuration: $0.configuration)) })
+            App(name: name, engine: engine, monitor: engine.reference == nil ? nil : InvariantMonitor(app: name),
+                oracle: engine.reference.map { CallbackOracle(app: name, context: OracleContext(world: setup.world, configuration: $0.configuration)) })
         }
         bases = setup.bases
         for (host, _) in bases { network.links[host] = setup.links[host] ?? HostConditions() }
@@ -100,10 +100,9 @@ public final class Simulator {
 
     /// The app (by index) calls the API at the current instant.
     public func call(_ call: Call, app: Int = 0) {
-        if let engine = apps[app].engine.inspectable { apps[app].monitor?.called(call, engine: engine) }
+        if let engine = apps[app].engine.reference { apps[app].monitor?.called(call, engine: engine) }
         trace.append(TraceEvent(time: now, kind: .call(app: apps[app].name, call)))
-        if case .setRequestor = call { apps[app].engine.adoptSharedStore(sharedStore) }
-        drive(app, .call(call), call: call) { $0.handle(call, at: now) }
+        drive(app, .call(call, sharedStore: sharedStore))
     }
 
     /// Invariant violations seen so far, across apps, in the order found.
@@ -152,7 +151,7 @@ public final class Simulator {
     public func pendingCallbacks(app: Int) -> [Callback] { apps[app].callbacks.map(\.callback) }
 
     /// passim's engine of that app (nil when the app runs a port).
-    public func engine(app: Int = 0) -> Engine? { apps[app].engine.inspectable }
+    public func engine(app: Int = 0) -> Engine? { apps[app].engine.reference }
 
     /// `user login`: fills the login form the browser shows and submits it. False when no such form shows.
     public func userLogin(user: String, password: String) -> Bool {
@@ -185,13 +184,13 @@ public final class Simulator {
             }
             token = SAML.encodeForPost(response.bodyText)
         }
-        drive(app, .picker) { $0.tvProviderPicker(.picked(mvpdID: mvpdID, appleToken: token), at: now) }
+        drive(app, .picker(.picked(mvpdID: mvpdID, appleToken: token)))
     }
 
     /// `user pick other` / `user cancel` in Apple's picker.
     public func userPick(_ outcome: PickerOutcome) throws(SimulationError) {
         let app = try pickerApp()
-        drive(app, .picker) { $0.tvProviderPicker(outcome, at: now) }
+        drive(app, .picker(outcome))
     }
 
     private func pickerApp() throws(SimulationError) -> Int {
@@ -272,9 +271,9 @@ public final class Simulator {
         }
         switch entry.payload {
         case .engineResult(let app, let id, let result, _):
-            drive(app, .response(id, result)) { $0.receive(result, for: id, at: now) }
+            drive(app, .response(id, result))
         case .engineTimer(let app, let id):
-            drive(app, .timer(id)) { $0.timerFired(id, at: now) }
+            drive(app, .timer(id))
         case .browserResult(let loadID, let result, _):
             if case .response(let r) = result, case .loading(let url, _) = browser.state {
                 apps[browserOwner].cookies.store(from: r, url: url)
@@ -292,17 +291,22 @@ public final class Simulator {
     // MARK: Doing what the engine asks
 
     /// Gives the engine one input and carries out what it asks; the monitor sees how logins end.
-    private func drive(_ app: Int, _ observed: OracleInput, call: Call? = nil, _ input: (inout any AppEngine) -> [EngineAction]) {
-        let before = apps[app].engine.inspectable?.loginID
-        apps[app].engine.useCookies(apps[app].cookies.headers)
-        let actions = input(&apps[app].engine)
+    private func drive(_ app: Int, _ input: EngineInput) {
+        let before = (apps[app].engine.reference)?.loginID
+        if var own = apps[app].engine as? any SelfSendingEngine {
+            own.useCookies(apps[app].cookies.headers)
+            apps[app].engine = own
+        }
+        let actions = apps[app].engine.step(input, at: now)
         perform(actions, app: app)
-        apps[app].oracle?.observe(observed, actions, at: now)
+        apps[app].oracle?.observe(OracleInput(input), actions, at: now)
         let delivered = actions.compactMap { action -> Callback? in
             if case .deliver(let c) = action { return c }
             return nil
         }
-        let after = apps[app].engine.inspectable?.loginID
+        let after = (apps[app].engine.reference)?.loginID
+        var call: Call?
+        if case .call(let c, _) = input { call = c }
         apps[app].monitor?.input(call: call, loginBefore: before, loginAfter: after, delivered: delivered)
     }
 
@@ -312,7 +316,7 @@ public final class Simulator {
             case .deliver(let callback):
                 apps[app].callbacks.append((callback, now))
                 trace.append(TraceEvent(time: now, kind: .callback(app: apps[app].name, callback)))
-                if let engine = apps[app].engine.inspectable { apps[app].monitor?.delivered(callback, engine: engine, at: now) }
+                if let engine = apps[app].engine.reference { apps[app].monitor?.delivered(callback, engine: engine, at: now) }
                 if case .status(StatusCode.registrationCode, let code?) = callback { lastRegistrationCode = code }
                 // The app's delegate opens the browser on navigateToUrl, as a real app does.
                 if case .navigateToUrl(let url, _) = callback { openBrowser(url, app: app) }
@@ -321,7 +325,7 @@ public final class Simulator {
                 openBrowser(url, app: app)
             case .send(let id, let request):
                 let party = TraceEvent.Party.engine(app: apps[app].name)
-                let outcome = if let fetched = apps[app].engine.takeOwnFetch(id) {
+                let outcome = if let fetched = takeOwnFetch(id, app: app) {
                     exchange(request, from: party, fetched: fetched)
                 } else {
                     exchange(apps[app].cookies.apply(to: request), from: party)
@@ -340,6 +344,13 @@ public final class Simulator {
                 sharedStore = shared
             }
         }
+    }
+
+    /// What a self-sending engine's request got (nil: the runtime sends it).
+    private func takeOwnFetch(_ id: RequestID, app: Int) -> HTTPResult? {
+        guard var own = apps[app].engine as? any SelfSendingEngine else { return nil }
+        defer { apps[app].engine = own }
+        return own.takeOwnFetch(id)
     }
 
     private func openBrowser(_ url: String, app: Int) {

@@ -26,9 +26,10 @@ struct EngineHarness {
         }
     }
 
-    mutating func call(_ c: Call) { absorb(engine.handle(c, at: now)) }
+    /// The app calls the API; the harness plays the device's shared store, as a runtime does.
+    mutating func call(_ c: Call) { absorb(engine.step(.call(c, sharedStore: sharedStore), at: now)) }
 
-    mutating func answer(_ id: RequestID, _ result: HTTPResult) { absorb(engine.receive(result, for: id, at: now)) }
+    mutating func answer(_ id: RequestID, _ result: HTTPResult) { absorb(engine.step(.response(id, result), at: now)) }
 
     mutating func takeCallbacks() -> [String] {
         defer { callbacks = [] }
@@ -41,7 +42,7 @@ struct EngineHarness {
         while let (id, at) = timers.filter({ $0.value <= target }).min(by: { ($0.value, $0.key) < ($1.value, $1.key) }) {
             timers[id] = nil
             now = at
-            absorb(engine.timerFired(id, at: now))
+            absorb(engine.step(.timer(id), at: now))
         }
         now = target
     }

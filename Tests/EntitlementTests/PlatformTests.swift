@@ -38,7 +38,7 @@ import Testing
         #expect(a.sharedStore?.token.guid == "guid-1")
 
         var b = EngineHarness()
-        b.engine.adoptSharedStore(a.sharedStore)
+        b.sharedStore = a.sharedStore  // one device: b reads what a wrote
         b.call(.setRequestor(requestorID: "REQ2", serviceProviders: nil))
         b.answer(b.sent[0].0, EngineHarness.config("REQ2", [("X", "X from B")]))
         b.call(.checkAuthentication)
@@ -47,7 +47,10 @@ import Testing
 
         a.call(.logout)
         #expect(a.sharedStore == nil)
-        b.engine.adoptSharedStore(a.sharedStore)
+        b.sharedStore = a.sharedStore
+        b.call(.setRequestor(requestorID: "REQ2", serviceProviders: nil))
+        b.answer(b.sent.last!.0, EngineHarness.config("REQ2", [("X", "X from B")]))
+        _ = b.takeCallbacks()
         b.call(.checkAuthentication)
         #expect(b.takeCallbacks().first == "setAuthenticationStatus(0, USER_NOT_AUTHENTICATED_ERROR)")
     }

@@ -8,9 +8,9 @@ import Testing
     /// A configured engine with no token, so only the invariant under test can fire.
     let engine: Engine = {
         var e = Engine(configuration: EngineConfiguration())
-        for case .send(let id, _) in e.handle(.setRequestor(requestorID: "R", serviceProviders: nil), at: .simulationStart) {
+        for case .send(let id, _) in e.step(.call(.setRequestor(requestorID: "R", serviceProviders: nil), sharedStore: nil), at: .simulationStart) {
             let xml = "<config><requestor><id>R</id><name>R</name><mvpds/></requestor></config>"
-            _ = e.receive(.response(HTTPResponse(status: 200, contentType: "application/xml", text: xml)), for: id, at: .simulationStart)
+            _ = e.step(.response(id, .response(HTTPResponse(status: 200, contentType: "application/xml", text: xml))), at: .simulationStart)
         }
         return e
     }()

@@ -10,19 +10,9 @@ struct MutantEngine: AppEngine {
     var inner: Engine
     let mutate: @Sendable ([EngineAction]) -> [EngineAction]
 
-    mutating func handle(_ call: Call, at now: Instant) -> [EngineAction] { mutate(inner.handle(call, at: now)) }
-    mutating func receive(_ result: HTTPResult, for id: RequestID, at now: Instant) -> [EngineAction] {
-        mutate(inner.receive(result, for: id, at: now))
-    }
-    mutating func timerFired(_ id: TimerID, at now: Instant) -> [EngineAction] { mutate(inner.timerFired(id, at: now)) }
-    mutating func tvProviderPicker(_ outcome: PickerOutcome, at now: Instant) -> [EngineAction] {
-        mutate(inner.tvProviderPicker(outcome, at: now))
-    }
-    mutating func adoptSharedStore(_ shared: SharedAuthentication?) { inner.adoptSharedStore(shared) }
-    func useCookies(_ cookies: [(host: String, header: String)]) {}
-    func takeOwnFetch(_ id: RequestID) -> HTTPResult? { nil }
+    mutating func step(_ input: EngineInput, at now: Instant) -> [EngineAction] { mutate(inner.step(input, at: now)) }
     var pickerShown: [MVPD]? { inner.pickerShown }
-    var inspectable: Engine? { inner }
+    var reference: Engine? { inner }
     var failure: EngineFailure? { nil }
 }
 

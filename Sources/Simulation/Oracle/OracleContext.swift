@@ -10,6 +10,15 @@ enum OracleInput: Sendable {
     case timer(TimerID)
     /// The user acted in Apple's picker.
     case picker
+
+    init(_ input: EngineInput) {
+        switch input {
+        case .call(let call, _): self = .call(call)
+        case .response(let id, let result): self = .response(id, result)
+        case .timer(let id): self = .timer(id)
+        case .picker: self = .picker
+        }
+    }
 }
 
 /// What the observational oracle knows besides the run: the world and the app's configuration,

@@ -1,6 +1,36 @@
 import PassModel
 import PassXML
 
+typealias MetadataID = FlowID<MetadataFlow>
+
+/// One `getMetadata` of the device id waiting on its request; the others are answered at once.
+struct MetadataFlow: Hashable, Sendable {
+    /// The call's argument, echoed in the answer.
+    var arguments: Value
+    fileprivate var request: PendingRequest
+}
+
+/// The device-id queries in progress, each waiting on its one request.
+struct MetadataFlows: Sendable, RequestHolder {
+    fileprivate var flows: [MetadataID: MetadataFlow] = [:]
+
+    var count: Int { flows.count }
+    var outstanding: [PendingRequest] { flows.values.map(\.request) }
+
+    func owner(of id: RequestID) -> (MetadataID, PendingRequest)? {
+        flows.first { $0.value.request.id == id }.map { ($0.key, $0.value.request) }
+    }
+
+    func owner(ofDeadline timer: TimerID) -> (MetadataID, PendingRequest)? {
+        flows.first { $0.value.request.deadline == timer }.map { ($0.key, $0.value.request) }
+    }
+
+    mutating func rearm(_ id: RequestID, deadline: TimerID) {
+        guard let (flow, _) = owner(of: id) else { return }
+        flows[flow]?.request = PendingRequest(id: id, deadline: deadline)
+    }
+}
+
 extension Engine {
     /// `getMetadata(d)` → `setMetadataStatus(value, encrypted, opcode, d)`, echoing `d`.
     mutating func getMetadata(_ request: Value, at now: Instant) -> [EngineAction] {
@@ -16,11 +46,12 @@ extension Engine {
                   let token = store.validAuthzToken(for: resource, at: now) else { return answer(.null) }
             return answer(.string(token.expires.tokenDate))
         case Constants.metadataDeviceID:
-            nextFlow += 1
-            metadataRequests[nextFlow] = request
+            let id: MetadataID = newFlowID()
             let fields = [("requestor_id", requestorID), ("device_id", configuration.deviceID)]
             let sp = store.authnToken.map { spURL(forMVPD: $0.mvpdID) } ?? defaultSP
-            return send(.form(sp + "/getMetadataDevice", fields), for: .metadata(nextFlow), at: now).1
+            let (pending, actions) = send(.form(sp + "/getMetadataDevice", fields), at: now)
+            metadata.flows[id] = MetadataFlow(arguments: request, request: pending)
+            return actions
         case Constants.metadataUserMeta:
             guard store.validAuthnToken(at: now) != nil, let key = request[Constants.metadataUserMetaKey]?.stringValue,
                   let meta = store.userMeta, let value = meta["data"]?[key] else { return answer(.null) }
@@ -31,12 +62,14 @@ extension Engine {
         }
     }
 
-    mutating func deviceIDArrived(_ id: Int, _ result: HTTPResult) -> [EngineAction] {
-        guard let request = metadataRequests.removeValue(forKey: id) else { return [] }
+    mutating func deviceIDArrived(_ id: MetadataID, _ result: HTTPResult) -> [EngineAction] {
+        guard let flow = metadata.flows.removeValue(forKey: id) else {
+            return []  // no such flow: nothing can be answered (the owner check makes this unreachable)
+        }
         var value = Value.null
         if case .response(let r) = result, r.status == 200, let deviceID = try? MetadataXML.parse(r.body) {
             value = .string(deviceID)
         }
-        return [.deliver(.setMetadataStatus(value: value, encrypted: false, opcode: Constants.metadataDeviceID, arguments: request))]
+        return [.deliver(.setMetadataStatus(value: value, encrypted: false, opcode: Constants.metadataDeviceID, arguments: flow.arguments))]
     }
 }

@@ -1,6 +1,127 @@
 import PassModel
 import PassXML
 
+/// A `getAuthorization` waiting for the authentication it started.
+struct PendingAuthorization: Hashable, Sendable {
+    var resource: String
+    var data: Value?
+}
+
+typealias LoginID = FlowID<Login>
+
+/// One `getAuthentication` (or the authentication a `getAuthorization` drives) from its start to
+/// its terminal callback.
+struct Login: Hashable, Sendable {
+    var id: LoginID
+    var forceAuthn: Bool
+    var data: Value?
+    var authorization: PendingAuthorization?
+}
+
+/// What Apple's TV-provider picker shows.
+struct Picker: Hashable, Sendable {
+    var shown: [MVPD]
+    var featured: [MVPD]
+}
+
+/// A tvOS registration code being polled.
+struct RegistrationCode: Hashable, Sendable {
+    var code: String
+    var expires: Instant
+}
+
+/// The request that starts a login without a browser.
+enum StartKind: Hashable, Sendable {
+    case tempPass
+    case platformSSO
+    case registrationCode
+}
+
+/// How the authN token is being obtained after the user is done.
+enum TokenSource: Hashable, Sendable {
+    /// A SAML login in the browser (cookie session), a TempPass or a used registration code.
+    case sp
+    /// Apple's token, exchanged at the SP (a `SUPPORTED` MVPD): logout answers `VSA203` first.
+    case platformSSO
+}
+
+/// The authentication state machine. A "login" (BEHAVIOR.md, Overlapping calls) is any state but
+/// `idle`; each case carries only what that state needs, the request or timer it waits on included,
+/// so an answer is the login's exactly when its state holds that request.
+struct AuthenticationFlow: Sendable, RequestHolder {
+    fileprivate enum State: Hashable, Sendable {
+        case idle
+        /// `displayProviderDialog` was delivered; waiting for `setSelectedProvider`.
+        case selecting(Login)
+        /// `presentTvProviderDialog` was delivered; waiting for the user.
+        case picking(Login, Picker)
+        /// `navigateToUrl` was delivered; waiting for `handleExternalURL`.
+        case browsing(Login, MVPD)
+        /// A promotional TempPass was selected; waiting for `getAuthentication(false, withData:)`.
+        case awaitingPromotionData(Login, MVPD)
+        /// A TempPass request, an Apple token exchange or a registration-code request is out.
+        case starting(Login, MVPD, PendingRequest, StartKind)
+        /// tvOS: `status(REGCODE, code)` was delivered; polling until the code is used.
+        case awaitingCode(Login, MVPD, RegistrationCode, poll: Poll)
+        /// The authN token request is out.
+        case fetchingToken(Login, MVPD, PendingRequest, TokenSource)
+    }
+
+    fileprivate enum Poll: Hashable, Sendable {
+        case waiting(TimerID)
+        /// A poll is out; the next one is due at `next` (every 10 s from the previous one, as a
+        /// repeating timer would, however long the answer takes).
+        case asking(PendingRequest, next: Instant)
+    }
+
+    fileprivate var state = State.idle
+
+    var login: Login? {
+        switch state {
+        case .idle: return nil
+        case .selecting(let l), .picking(let l, _), .browsing(let l, _), .awaitingPromotionData(let l, _),
+             .starting(let l, _, _, _), .awaitingCode(let l, _, _, _), .fetchingToken(let l, _, _, _):
+            return l
+        }
+    }
+
+    var picker: Picker? {
+        if case .picking(_, let p) = state { return p }
+        return nil
+    }
+
+    var registrationCode: RegistrationCode? {
+        if case .awaitingCode(_, _, let code, _) = state { return code }
+        return nil
+    }
+
+    var outstanding: [PendingRequest] {
+        switch state {
+        case .starting(_, _, let r, _), .fetchingToken(_, _, let r, _), .awaitingCode(_, _, _, .asking(let r, _)): return [r]
+        case .idle, .selecting, .picking, .browsing, .awaitingPromotionData, .awaitingCode(_, _, _, .waiting): return []
+        }
+    }
+
+    mutating func rearm(_ id: RequestID, deadline: TimerID) {
+        switch state {
+        case .starting(let l, let m, let r, let k): state = .starting(l, m, r.rearmed(id, deadline), k)
+        case .fetchingToken(let l, let m, let r, let s): state = .fetchingToken(l, m, r.rearmed(id, deadline), s)
+        case .awaitingCode(let l, let m, let c, .asking(let r, let next)): state = .awaitingCode(l, m, c, poll: .asking(r.rearmed(id, deadline), next: next))
+        case .idle, .selecting, .picking, .browsing, .awaitingPromotionData, .awaitingCode(_, _, _, .waiting): break
+        }
+    }
+
+    func isPollTimer(_ timer: TimerID) -> Bool {
+        if case .awaitingCode(_, _, _, .waiting(let t)) = state { return t == timer }
+        return false
+    }
+
+    var hasPollTimer: Bool {
+        if case .awaitingCode(_, _, _, .waiting) = state { return true }
+        return false
+    }
+}
+
 extension Engine {
     func status(_ ok: Bool, _ code: String) -> EngineAction {
         .deliver(.setAuthenticationStatus(status: ok ? Constants.statusSuccess : Constants.statusError, errorCode: code))
@@ -8,6 +129,26 @@ extension Engine {
 
     func authenticationFailure(_ code: String) -> [EngineAction] {
         [status(false, code), .deliver(tracking.authenticationFailure())]
+    }
+
+    mutating func newLogin(forceAuthn: Bool, data: Value?, authorization: PendingAuthorization?) -> Login {
+        Login(id: newFlowID(), forceAuthn: forceAuthn, data: data, authorization: authorization)
+    }
+
+    /// Ends the running login with no callback (a superseding call, `logout`, `setRequestor`): its
+    /// request or poll timer goes with it.
+    mutating func abandonLogin() -> [EngineAction] {
+        var actions: [EngineAction] = []
+        switch authentication.state {
+        case .starting(_, _, let request, _), .fetchingToken(_, _, let request, _), .awaitingCode(_, _, _, .asking(let request, _)):
+            actions += Engine.cancelDeadline(of: request)
+        case .awaitingCode(_, _, _, .waiting(let timer)):
+            actions.append(.cancelTimer(timer))
+        case .idle, .selecting, .picking, .browsing, .awaitingPromotionData:
+            break
+        }
+        authentication.state = .idle
+        return actions
     }
 
     /// `checkAuthentication` reads the token store only.
@@ -23,7 +164,7 @@ extension Engine {
     mutating func startLogin(forceAuthn: Bool, data: Value?, filter: Value?, authorization: PendingAuthorization?, at now: Instant) -> [EngineAction] {
         // A new login supersedes a running one, and a logout waiting on its browser, with no callback.
         var actions = abandonLogin()
-        if logoutState == .awaitingRedirect { logoutState = .idle }
+        logout.supersededByLogin()
         if !forceAuthn, authorization == nil, let token = store.validAuthnToken(at: now) {
             return actions + [status(true, Constants.userAuthenticated),
                               .deliver(tracking.authenticationSuccess(mvpdID: token.mvpdID, sessionGUID: token.guid, fromStore: true))]
@@ -41,11 +182,11 @@ extension Engine {
         // A filter that leaves no SSO MVPD is ignored, and the classic dialog follows (BEHAVIOR.md, Apple SSO).
         if mvpds.contains(where: \.enablePlatformServices), case let picker = Engine.picker(mvpds, filter: filter),
            !picker.shown.isEmpty {
-            authentication = .picking(login, picker)
+            authentication.state = .picking(login, picker)
             actions.append(.deliver(.presentTvProviderDialog(shown: picker.shown, featured: picker.featured)))
             return actions
         }
-        authentication = .selecting(login)
+        authentication.state = .selecting(login)
         actions.append(.deliver(.displayProviderDialog(mvpds)))
         return actions
     }
@@ -80,7 +221,7 @@ extension Engine {
             // state machine. Outside a login the same answer is given (AND-1.8; docs/CONFORMANCE.md).
             // Apple's picker, if up, is taken down first (BEHAVIOR.md, Cancel via nil).
             var actions: [EngineAction] = []
-            if case .picking(_, let picker) = authentication {
+            if case .picking(_, let picker) = authentication.state {
                 actions.append(.deliver(.dismissTvProviderDialog(shown: picker.shown, featured: picker.featured)))
             }
             actions += abandonLogin()
@@ -89,7 +230,7 @@ extension Engine {
             return actions
         }
         var actions = select(mvpd)
-        switch authentication {
+        switch authentication.state {
         case .idle:
             // No flow running: this just selects, and a TempPass authenticates at once.
             if mvpd.tempPass {
@@ -114,17 +255,17 @@ extension Engine {
 
     /// The login with a chosen MVPD: TempPass at once, promotional TempPass waits for its data,
     /// tvOS shows a registration code, iOS opens the browser.
-    mutating func beginMVPDLogin(_ login: Login, _ mvpd: MVPD, at now: Instant) -> [EngineAction] {
+    private mutating func beginMVPDLogin(_ login: Login, _ mvpd: MVPD, at now: Instant) -> [EngineAction] {
         if mvpd.tempPass { return startTempPass(login, mvpd, data: nil, at: now) }
         if mvpd.promoTempPass {
-            authentication = .awaitingPromotionData(login, mvpd)
+            authentication.state = .awaitingPromotionData(login, mvpd)
             return []
         }
         if configuration.platform == .tvos {
             let fields = [("deviceId", configuration.deviceID), ("mvpd", mvpd.id)]
             let url = spURL(forMVPD: mvpd.id) + "/reggie/v1/" + FormCoding.escape(requestorID) + "/regcode"
-            let (id, actions) = send(.form(url, fields), for: .startLogin(loginID: login.id), at: now, signed: true)
-            authentication = .starting(login, mvpd, id, .registrationCode)
+            let (request, actions) = send(.form(url, fields), at: now, signed: true)
+            authentication.state = .starting(login, mvpd, request, .registrationCode)
             return actions
         }
         var query: [(String, String)] = [
@@ -134,7 +275,7 @@ extension Engine {
             ("client_type", configuration.platform.osName), ("client_version", configuration.clientVersion),
         ]
         if let data = login.data { query.append(("generic_data", data.jsonText)) }
-        authentication = .browsing(login, mvpd)
+        authentication.state = .browsing(login, mvpd)
         return [openBrowser(spURL(forMVPD: mvpd.id) + "/authenticate/saml?" + FormCoding.encode(query), for: mvpd)]
     }
 
@@ -150,29 +291,36 @@ extension Engine {
     private mutating func startTempPass(_ login: Login, _ mvpd: MVPD, data: Value?, at now: Instant) -> [EngineAction] {
         var fields = [("requestor_id", requestorID), ("mso_id", mvpd.id), ("device_id", configuration.deviceID)]
         if let data { fields.append(("generic_data", data.jsonText)) }
-        let (id, actions) = send(.form(spURL(forMVPD: mvpd.id) + "/authenticate/freepreview", fields),
-                                 for: .startLogin(loginID: login.id), at: now)
-        authentication = .starting(login, mvpd, id, .tempPass)
+        let (request, actions) = send(.form(spURL(forMVPD: mvpd.id) + "/authenticate/freepreview", fields), at: now)
+        authentication.state = .starting(login, mvpd, request, .tempPass)
         return actions
     }
 
     /// The user acted in Apple's picker: it is dismissed first, then the outcome is acted on.
     mutating func pickerFinished(_ outcome: PickerOutcome, at now: Instant) -> [EngineAction] {
-        guard case .picking(let login, let picker) = authentication else { return [] }
+        switch authentication.state {
+        case .picking(let login, let picker):
+            return picked(outcome, login, picker, at: now)
+        case .idle, .selecting, .browsing, .awaitingPromotionData, .starting, .awaitingCode, .fetchingToken:
+            return []  // stale: the picker is not up (taken down by a later call before the user acted)
+        }
+    }
+
+    private mutating func picked(_ outcome: PickerOutcome, _ login: Login, _ picker: Picker, at now: Instant) -> [EngineAction] {
         var actions: [EngineAction] = [.deliver(.dismissTvProviderDialog(shown: picker.shown, featured: picker.featured))]
         switch outcome {
         case .cancelled:
-            authentication = .idle
+            authentication.state = .idle
             store.selectedMVPD = nil
             actions.append(.deliver(.status(code: StatusCode.pickerCancelled, message: nil)))
             actions += authenticationFailure(Constants.providerNotSelectedError)
         case .otherProvider:
-            authentication = .selecting(login)
+            authentication.state = .selecting(login)
             actions.append(.deliver(.status(code: StatusCode.otherProvider, message: nil)))
             actions.append(.deliver(.displayProviderDialog(startup.configuration?.mvpds ?? [])))
         case .picked(let id, let appleToken):
             guard let mvpd = picker.shown.first(where: { $0.id == id }) else {
-                authentication = .idle
+                authentication.state = .idle
                 actions += authenticationFailure(Constants.providerNotSelectedError)
                 return actions
             }
@@ -180,9 +328,8 @@ extension Engine {
             if mvpd.boardingStatus == .supported, let appleToken {
                 let fields = [("requestor", requestorID), ("deviceId", configuration.deviceID), ("mvpd", mvpd.id),
                               ("deviceType", configuration.platform.osName), ("SAMLResponse", appleToken)]
-                let (rid, sent) = send(.form(spURL(forMVPD: mvpd.id) + "/api/v1/tokens/authn", fields),
-                                       for: .startLogin(loginID: login.id), at: now)
-                authentication = .starting(login, mvpd, rid, .platformSSO)
+                let (request, sent) = send(.form(spURL(forMVPD: mvpd.id) + "/api/v1/tokens/authn", fields), at: now)
+                authentication.state = .starting(login, mvpd, request, .platformSSO)
                 actions += sent
             } else {
                 actions += beginMVPDLogin(login, mvpd, at: now)
@@ -191,12 +338,25 @@ extension Engine {
         return actions
     }
 
+    /// An answer to the login's request (`owner(of:)` found it in the state): which one the state says.
+    mutating func authenticationAnswered(_ result: HTTPResult, at now: Instant) -> [EngineAction] {
+        switch authentication.state {
+        case .starting(let login, let mvpd, _, let kind):
+            return loginStarted(result, login, mvpd, kind, at: now)
+        case .awaitingCode(let login, let mvpd, let code, .asking(_, let next)):
+            return codeChecked(result, login, mvpd, code, next: next, at: now)
+        case .fetchingToken(let login, _, _, let source):
+            return authnTokenArrived(result, login, source, at: now)
+        case .idle, .selecting, .picking, .browsing, .awaitingPromotionData, .awaitingCode(_, _, _, .waiting):
+            return []  // no request out: nothing can be answered (the owner check makes this unreachable)
+        }
+    }
+
     /// The answer to the request that starts a login without a browser: TempPass, an Apple token
     /// exchange (both 204), or a tvOS registration code (201 with its JSON).
-    mutating func loginStarted(_ result: HTTPResult, loginID: Int, at now: Instant) -> [EngineAction] {
-        guard case .starting(let login, let mvpd, _, let kind) = authentication, login.id == loginID else { return [] }
+    private mutating func loginStarted(_ result: HTTPResult, _ login: Login, _ mvpd: MVPD, _ kind: StartKind, at now: Instant) -> [EngineAction] {
         guard case .response(let r) = result, (200..<300).contains(r.status) else {
-            authentication = .idle
+            authentication.state = .idle
             if kind == .registrationCode, case .response(let r) = result, r.status == 401 {
                 // Refused for want of a signature or an access token (BEHAVIOR.md; the real SDK is
                 // reported to crash here, KB-REGCODE).
@@ -208,11 +368,12 @@ extension Engine {
         if kind == .registrationCode {
             guard let json = try? Value(jsonText: r.bodyText), let code = json["code"]?.stringValue,
                   let expires = json["expires"]?.intValue else {
-                authentication = .idle
+                authentication.state = .idle
                 return authenticationFailure(Constants.genericAuthenticationError)
             }
-            let (timer, start) = startTimer(.codePoll(loginID: login.id), at: now + Engine.codePollInterval)
-            authentication = .awaitingCode(login, mvpd, RegistrationCode(code: code, expires: Instant(milliseconds: Int64(expires))), poll: .waiting(timer))
+            let (timer, start) = startTimer(at: now + Engine.codePollInterval)
+            authentication.state = .awaitingCode(login, mvpd, RegistrationCode(code: code, expires: Instant(milliseconds: Int64(expires))),
+                                                 poll: .waiting(timer))
             return [.deliver(.status(code: StatusCode.registrationCode, message: code)), start]
         }
         return fetchToken(login, mvpd, kind == .platformSSO ? .platformSSO : .sp, at: now)
@@ -221,41 +382,43 @@ extension Engine {
     /// tvOS polls the SP every 10 s until the code is used (IOS-CONST: CLIENTLESS_POLL_TIMER_INTERVAL).
     static let codePollInterval = Millis.seconds(10)
 
-    mutating func pollCode(loginID: Int, at now: Instant) -> [EngineAction] {
-        guard case .awaitingCode(let login, let mvpd, let code, .waiting) = authentication, login.id == loginID else { return [] }
+    /// The poll timer fired (`isPollTimer` said it is the login's).
+    mutating func pollCode(at now: Instant) -> [EngineAction] {
+        guard case .awaitingCode(let login, let mvpd, let code, .waiting) = authentication.state else {
+            return []  // no poll waiting: the timer is not the login's (the owner check makes this unreachable)
+        }
         if now >= code.expires {
-            authentication = .idle
+            authentication.state = .idle
             return authenticationFailure(Constants.genericAuthenticationError)
         }
         let url = spURL(forMVPD: mvpd.id) + "/api/v1/checkauthn/" + FormCoding.escape(code.code) + "?"
             + FormCoding.encode([("requestor", requestorID), ("deviceId", configuration.deviceID)])
-        let (id, actions) = send(HTTPRequest(method: "GET", url: url), for: .checkCode(loginID: loginID), at: now, signed: true)
-        authentication = .awaitingCode(login, mvpd, code, poll: .asking(id, next: now + Engine.codePollInterval))
+        let (request, actions) = send(HTTPRequest(method: "GET", url: url), at: now, signed: true)
+        authentication.state = .awaitingCode(login, mvpd, code, poll: .asking(request, next: now + Engine.codePollInterval))
         return actions
     }
 
-    mutating func codeChecked(_ result: HTTPResult, loginID: Int, at now: Instant) -> [EngineAction] {
-        guard case .awaitingCode(let login, let mvpd, let code, .asking(_, let next)) = authentication, login.id == loginID else { return [] }
+    private mutating func codeChecked(_ result: HTTPResult, _ login: Login, _ mvpd: MVPD, _ code: RegistrationCode, next: Instant,
+                                      at now: Instant) -> [EngineAction] {
         if case .response(let r) = result, r.status == 200 {
             return fetchToken(login, mvpd, .sp, signed: true, at: now)
         }
         if case .response(let r) = result, r.status == 410 {
-            authentication = .idle
+            authentication.state = .idle
             return authenticationFailure(Constants.genericAuthenticationError)
         }
         // Not used yet (or the poll failed): ask again in 10 s, or give up at the code's expiry.
-        let (timer, start) = startTimer(.codePoll(loginID: login.id), at: max(min(next, code.expires), now))
-        authentication = .awaitingCode(login, mvpd, code, poll: .waiting(timer))
+        let (timer, start) = startTimer(at: max(min(next, code.expires), now))
+        authentication.state = .awaitingCode(login, mvpd, code, poll: .waiting(timer))
         return [start]
     }
 
     /// The app intercepted the redirect. Honoured once per waiting flow; ignored otherwise.
     mutating func handleExternalURL(at now: Instant, loginOnly: Bool = false) -> [EngineAction] {
-        if case .browsing(let login, let mvpd) = authentication {
+        if case .browsing(let login, let mvpd) = authentication.state {
             return fetchToken(login, mvpd, .sp, at: now)
         }
-        if !loginOnly, logoutState == .awaitingRedirect {
-            logoutState = .idle
+        if !loginOnly, logout.redirectArrived() {
             return [status(false, Constants.userNotAuthenticatedError)]
         }
         return []
@@ -265,16 +428,14 @@ extension Engine {
     private mutating func fetchToken(_ login: Login, _ mvpd: MVPD, _ source: TokenSource, signed: Bool = false, at now: Instant) -> [EngineAction] {
         var fields = [("_method", "GET"), ("requestor_id", requestorID), ("device_id", configuration.deviceID)]
         if let signedRequestorID { fields.append(("signed_requestor_id", signedRequestorID)) }
-        let (id, actions) = send(.form(spURL(forMVPD: mvpd.id) + "/sessionDevice", fields), for: .sessionDevice(loginID: login.id),
-                                 at: now, signed: signed)
-        authentication = .fetchingToken(login, mvpd, id, source)
+        let (request, actions) = send(.form(spURL(forMVPD: mvpd.id) + "/sessionDevice", fields), at: now, signed: signed)
+        authentication.state = .fetchingToken(login, mvpd, request, source)
         return actions
     }
 
     /// The authN token request ended: success, no token, a refusal, an error status or a timeout.
-    mutating func authnTokenArrived(_ result: HTTPResult, loginID: Int, at now: Instant) -> [EngineAction] {
-        guard case .fetchingToken(let login, _, _, let source) = authentication, login.id == loginID else { return [] }
-        authentication = .idle
+    private mutating func authnTokenArrived(_ result: HTTPResult, _ login: Login, _ source: TokenSource, at now: Instant) -> [EngineAction] {
+        authentication.state = .idle
         if case .response(let r) = result, r.status == 200, let content = try? SessionDeviceXML.parse(r.body) {
             switch content {
             case .token(let token) where token.expires > now:

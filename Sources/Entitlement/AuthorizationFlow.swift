@@ -1,14 +1,59 @@
 import PassModel
 import PassXML
 
+typealias AuthorizationID = FlowID<AuthorizationFlow>
+
 /// One `checkAuthorization`/`getAuthorization` past authentication: the authorize request (unless a
-/// cached authZ token serves), then the short media token.
+/// cached authZ token serves), then the short media token. A flow asking for its media token holds
+/// the authZ token it asks with, and where that came from; one still authorizing holds neither.
 struct AuthorizationFlow: Hashable, Sendable {
     var resource: String
     var data: Value?
-    /// The authZ token came from the store (tracking's "cached").
-    var cached = false
-    var authzToken: AuthzToken?
+    fileprivate var state: State
+
+    /// Where the authZ token came from (tracking's "cached").
+    fileprivate enum Source: Hashable, Sendable {
+        case cache
+        case sp
+    }
+
+    fileprivate enum State: Hashable, Sendable {
+        /// The authorize request is out.
+        case authorizing(PendingRequest)
+        /// The media token request is out, with the authZ token it asks with.
+        case fetchingMediaToken(AuthzToken, Source, PendingRequest)
+    }
+
+    fileprivate var request: PendingRequest {
+        switch state {
+        case .authorizing(let r), .fetchingMediaToken(_, _, let r): return r
+        }
+    }
+}
+
+/// The authorizations in progress, each waiting on its one request.
+struct AuthorizationFlows: Sendable, RequestHolder {
+    fileprivate var flows: [AuthorizationID: AuthorizationFlow] = [:]
+
+    var count: Int { flows.count }
+    var outstanding: [PendingRequest] { flows.values.map(\.request) }
+
+    func owner(of id: RequestID) -> (AuthorizationID, PendingRequest)? {
+        flows.first { $0.value.request.id == id }.map { ($0.key, $0.value.request) }
+    }
+
+    func owner(ofDeadline timer: TimerID) -> (AuthorizationID, PendingRequest)? {
+        flows.first { $0.value.request.deadline == timer }.map { ($0.key, $0.value.request) }
+    }
+
+    mutating func rearm(_ id: RequestID, deadline: TimerID) {
+        guard let (flow, _) = owner(of: id), var f = flows[flow] else { return }
+        switch f.state {
+        case .authorizing(let r): f.state = .authorizing(r.rearmed(id, deadline))
+        case .fetchingMediaToken(let t, let s, let r): f.state = .fetchingMediaToken(t, s, r.rearmed(id, deadline))
+        }
+        flows[flow] = f
+    }
 }
 
 extension Engine {
@@ -32,61 +77,67 @@ extension Engine {
 
     /// authZ with a valid authN token.
     mutating func authorize(_ resource: String, data: Value?, at now: Instant) -> [EngineAction] {
-        nextFlow += 1
-        let id = nextFlow
-        var flow = AuthorizationFlow(resource: resource, data: data)
+        let id: AuthorizationID = newFlowID()
         if let cached = store.validAuthzToken(for: resource, at: now) {
-            flow.cached = true
-            flow.authzToken = cached
-            authorizations[id] = flow
-            return requestMediaToken(id, at: now)
+            return requestMediaToken(id, resource, data, cached, .cache, at: now)
         }
         guard let token = store.authnToken else { return authorizationFailed(resource, Constants.userNotAuthenticatedError, "") }
-        authorizations[id] = flow
         var fields: [(String, String)] = [
             ("resource_id", resource), ("requestor_id", requestorID), ("mso_id", token.mvpdID),
             ("device_id", configuration.deviceID), ("userMeta", "1"), ("authentication_token", AuthnTokenXML.build(token)),
         ]
         if let data { fields.append(("generic_data", data.jsonText)) }
-        return send(.form(spURL(forMVPD: token.mvpdID) + "/authorizeDevice", fields), for: .authorize(id), at: now).1
+        let (request, actions) = send(.form(spURL(forMVPD: token.mvpdID) + "/authorizeDevice", fields), at: now)
+        authorizations.flows[id] = AuthorizationFlow(resource: resource, data: data, state: .authorizing(request))
+        return actions
     }
 
-    private mutating func requestMediaToken(_ id: Int, at now: Instant) -> [EngineAction] {
-        guard let flow = authorizations[id], let authz = flow.authzToken else { return [] }
+    private mutating func requestMediaToken(_ id: AuthorizationID, _ resource: String, _ data: Value?, _ authz: AuthzToken,
+                                            _ source: AuthorizationFlow.Source, at now: Instant) -> [EngineAction] {
         let fields: [(String, String)] = [
             ("session_guid", authz.sessionGUID), ("hashed_guid", "false"), ("authz_token", AuthzTokenXML.build(authz)),
             ("requestor_id", requestorID), ("mso_id", authz.mvpdID), ("device_id", configuration.deviceID),
         ]
-        return send(.form(spURL(forMVPD: authz.mvpdID) + "/deviceShortAuthorize", fields), for: .mediaToken(id), at: now).1
+        let (request, actions) = send(.form(spURL(forMVPD: authz.mvpdID) + "/deviceShortAuthorize", fields), at: now)
+        authorizations.flows[id] = AuthorizationFlow(resource: resource, data: data, state: .fetchingMediaToken(authz, source, request))
+        return actions
     }
 
-    mutating func authorizeArrived(_ id: Int, _ result: HTTPResult, at now: Instant) -> [EngineAction] {
-        guard var flow = authorizations[id] else { return [] }
+    /// An answer to the flow's request (`owner(of:)` found it): which one the state says.
+    mutating func authorizationAnswered(_ id: AuthorizationID, _ result: HTTPResult, at now: Instant) -> [EngineAction] {
+        guard let flow = authorizations.flows.removeValue(forKey: id) else {
+            return []  // no such flow: nothing can be answered (the owner check makes this unreachable)
+        }
+        switch flow.state {
+        case .authorizing:
+            return authorizeArrived(id, flow, result, at: now)
+        case .fetchingMediaToken(_, let source, _):
+            return mediaTokenArrived(flow, source, result, at: now)
+        }
+    }
+
+    private mutating func authorizeArrived(_ id: AuthorizationID, _ flow: AuthorizationFlow, _ result: HTTPResult, at now: Instant) -> [EngineAction] {
         if case .response(let r) = result, let content = try? AuthorizeDeviceXML.parse(r.body) {
             switch content {
             case .token(let token) where r.status == 200 && token.expires > now:
                 store.store(token)
-                flow.authzToken = token
-                authorizations[id] = flow
-                return requestMediaToken(id, at: now)
+                return requestMediaToken(id, flow.resource, flow.data, token, .sp, at: now)
             case .error(let body) where r.status == 403 || r.status == 401:
                 // The MVPD said no: its message, `""` when none.
-                authorizations[id] = nil
                 return authorizationFailed(flow.resource, Constants.userNotAuthorizedError, body.details)
             default:
                 break
             }
         }
-        authorizations[id] = nil
         return authorizationFailed(flow.resource, Constants.genericAuthorizationError, Engine.describe(result))
     }
 
-    mutating func mediaTokenArrived(_ id: Int, _ result: HTTPResult, at now: Instant) -> [EngineAction] {
-        guard let flow = authorizations.removeValue(forKey: id) else { return [] }
+    private mutating func mediaTokenArrived(_ flow: AuthorizationFlow, _ source: AuthorizationFlow.Source, _ result: HTTPResult,
+                                            at now: Instant) -> [EngineAction] {
         if case .response(let r) = result, r.status == 200, !r.body.isEmpty, let token = store.validAuthnToken(at: now) {
             // The short media token is handed over as the SP sent it, and never cached.
             return [.deliver(.setToken(token: r.bodyText, resource: flow.resource)),
-                    .deliver(tracking.authorizationSuccess(mvpdID: token.mvpdID, sessionGUID: token.guid, cached: flow.cached))]
+                    .deliver(tracking.authorizationSuccess(mvpdID: token.mvpdID, sessionGUID: token.guid, cached: source == .cache))]
         }
         if case .response(let r) = result, r.status == 403, let body = try? ErrorXML.parse(r.body) {
             return authorizationFailed(flow.resource, Constants.userNotAuthorizedError, body.details)

@@ -1,12 +1,36 @@
 import PassModel
 import PassXML
 
+typealias PreauthorizationID = FlowID<PreauthorizationFlow>
+
 /// One `checkPreauthorizedResources` waiting on its request.
 struct PreauthorizationFlow: Hashable, Sendable {
     var resources: [String]
     var useCache: Bool
     /// The authN token it was asked for: decisions for another token are not cached.
     var sessionGUID: String
+    fileprivate var request: PendingRequest
+}
+
+/// The preauthorizations in progress, each waiting on its one request.
+struct PreauthorizationFlows: Sendable, RequestHolder {
+    fileprivate var flows: [PreauthorizationID: PreauthorizationFlow] = [:]
+
+    var count: Int { flows.count }
+    var outstanding: [PendingRequest] { flows.values.map(\.request) }
+
+    func owner(of id: RequestID) -> (PreauthorizationID, PendingRequest)? {
+        flows.first { $0.value.request.id == id }.map { ($0.key, $0.value.request) }
+    }
+
+    func owner(ofDeadline timer: TimerID) -> (PreauthorizationID, PendingRequest)? {
+        flows.first { $0.value.request.deadline == timer }.map { ($0.key, $0.value.request) }
+    }
+
+    mutating func rearm(_ id: RequestID, deadline: TimerID) {
+        guard let (flow, _) = owner(of: id) else { return }
+        flows[flow]?.request = PendingRequest(id: id, deadline: deadline)
+    }
 }
 
 extension Engine {
@@ -18,16 +42,19 @@ extension Engine {
         if unknown.isEmpty {
             return [.deliver(.preauthorizedResources(resources.filter { store.preauthorizations[$0] == true }))]
         }
-        nextFlow += 1
-        preauthorizations[nextFlow] = PreauthorizationFlow(resources: resources, useCache: cache, sessionGUID: token.guid)
+        let id: PreauthorizationID = newFlowID()
         var fields: [(String, String)] = [("authentication_token", AuthnTokenXML.build(token)), ("requestor_id", requestorID)]
         var asked = Set<String>()
         for r in unknown where asked.insert(r).inserted { fields.append(("resource_id", r)) }
-        return send(.form(spURL(forMVPD: token.mvpdID) + "/preauthorize", fields), for: .preauthorize(nextFlow), at: now).1
+        let (request, actions) = send(.form(spURL(forMVPD: token.mvpdID) + "/preauthorize", fields), at: now)
+        preauthorizations.flows[id] = PreauthorizationFlow(resources: resources, useCache: cache, sessionGUID: token.guid, request: request)
+        return actions
     }
 
-    mutating func preauthorizationArrived(_ id: Int, _ result: HTTPResult, at now: Instant) -> [EngineAction] {
-        guard let flow = preauthorizations.removeValue(forKey: id) else { return [] }
+    mutating func preauthorizationArrived(_ id: PreauthorizationID, _ result: HTTPResult, at now: Instant) -> [EngineAction] {
+        guard let flow = preauthorizations.flows.removeValue(forKey: id) else {
+            return []  // no such flow: nothing can be answered (the owner check makes this unreachable)
+        }
         var fresh: [String: Bool] = [:]
         if case .response(let r) = result, r.status == 200, let decisions = try? PreauthorizeXML.parse(r.body) {
             for d in decisions { fresh[d.resourceID] = d.authorized }

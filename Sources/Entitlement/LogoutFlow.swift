@@ -1,0 +1,104 @@
+import PassModel
+import PassXML
+
+/// The logout flow: between `navigateToUrl(logoutUrl)` and `handleExternalURL` (iOS), or the
+/// logout requests (tvOS): each `logout()` waits for its own request, so two logouts in a row get
+/// two answers, each when its request returns (BEHAVIOR.md, Logout: an answer belongs to its logout).
+struct LogoutFlow: Sendable, RequestHolder {
+    fileprivate enum State: Hashable, Sendable {
+        case idle
+        /// iOS: the logout page is open; the redirect's `handleExternalURL` answers.
+        case awaitingRedirect
+        /// tvOS: one request per `logout()` whose answer is still owed.
+        case requesting([PendingRequest])
+    }
+
+    fileprivate var state = State.idle
+    /// tvOS: requests of logouts that `setRequestor` has ended since. No answer is owed for them,
+    /// but each is still out, its deadline running, until it returns.
+    fileprivate var ended: [PendingRequest] = []
+
+    var outstanding: [PendingRequest] {
+        if case .requesting(let owed) = state { return owed + ended }
+        return ended
+    }
+
+    mutating func rearm(_ id: RequestID, deadline: TimerID) {
+        if case .requesting(let owed) = state { state = .requesting(owed.map { $0.rearmed(id, deadline) }) }
+        ended = ended.map { $0.rearmed(id, deadline) }
+    }
+
+    /// A new login takes down a logout's page with no answer.
+    mutating func supersededByLogin() {
+        if state == .awaitingRedirect { state = .idle }
+    }
+
+    /// `setRequestor` ends every logout with no answer.
+    mutating func endedBySetRequestor() {
+        if case .requesting(let owed) = state { ended += owed }
+        state = .idle
+    }
+
+    /// The app intercepted a redirect: true when it finishes a logout (which then answers).
+    mutating func redirectArrived() -> Bool {
+        guard state == .awaitingRedirect else { return false }
+        state = .idle
+        return true
+    }
+}
+
+extension Engine {
+    /// `logout`: whether a valid token exists is judged now; everything is cleared at once.
+    mutating func logout(at now: Instant) -> [EngineAction] {
+        let token = store.validAuthnToken(at: now)
+        let fromPlatformSSO = token != nil && store.fromPlatformSSO
+        let mvpd = store.selectedMVPD
+        var actions = abandonLogin()
+        store.clearTokens()
+        store.selectedMVPD = nil
+        if fromPlatformSSO {
+            // Signed in through Apple SSO: the user must also sign out in Settings.
+            actions.append(.deliver(.status(code: StatusCode.vsa203, message: nil)))
+        }
+        let sp = token.map { spURL(forMVPD: $0.mvpdID) } ?? mvpd?.spURL ?? defaultSP
+
+        if configuration.platform == .tvos {
+            // No browser on tvOS: the engine calls the logout endpoint itself.
+            let url = sp + "/api/v1/logout?" + FormCoding.encode([("requestor", requestorID), ("deviceId", configuration.deviceID)])
+            let (request, sent) = send(HTTPRequest(method: "DELETE", url: url), at: now, signed: true)
+            if case .requesting(let owed) = logout.state {
+                logout.state = .requesting(owed + [request])
+            } else {
+                logout.state = .requesting([request])
+            }
+            return actions + sent
+        }
+        logout.state = .awaitingRedirect
+        guard let token else {
+            // No valid token: straight to the redirect URL (other SDKs).
+            actions.append(.deliver(.navigateToUrl(Constants.adobePassRedirectURL, useSVC: nil)))
+            return actions
+        }
+        // Logout of an MVPD that requires SVC opens as its login did (BEHAVIOR.md, Authentication 3).
+        let tokenMVPD = startup.configuration?.mvpd(token.mvpdID) ?? mvpd
+        let svc = tokenMVPD?.requiresSVC ?? false
+        let query: [(String, String)] = [
+            ("mso_id", token.mvpdID), ("requestor_id", requestorID.isEmpty ? token.requestorID : requestorID),
+            ("name_id", token.nameID), ("session_index", token.sessionIndex),
+            ("redirect_url", svc ? configuration.svcScheme : Constants.adobePassRedirectURL),
+        ]
+        actions.append(openBrowser(sp + "/logout?" + FormCoding.encode(query), for: tokenMVPD))
+        return actions
+    }
+
+    /// tvOS: a logout request ended, however it ended: that logout's answer.
+    mutating func logoutAnswered(_ id: RequestID) -> [EngineAction] {
+        if case .requesting(var owed) = logout.state, let i = owed.firstIndex(where: { $0.id == id }) {
+            owed.remove(at: i)
+            logout.state = owed.isEmpty ? .idle : .requesting(owed)
+            return [status(false, Constants.userNotAuthenticatedError)]
+        }
+        logout.ended.removeAll { $0.id == id }
+        return []  // stale: a request of a logout that setRequestor has ended since, no answer owed
+    }
+}
