@@ -23,35 +23,60 @@ struct StepGenerator {
         if roll < 50 { return "clock +" + pick(["10ms", "50ms", "100ms", "1s", "10s", "31s", "5m", "31m", "2h"]) }
 
         let app = world.apps.count > 1 && chance(0.3) ? world.apps[1] + "> " : "> "
+        let total = Call.Name.allCases.reduce(0) { $0 + StepGenerator.weight($1) }
+        var slot = Int(rng.next() % UInt64(total))
+        var name = Call.Name.handleExternalURL
+        for candidate in Call.Name.allCases {
+            slot -= StepGenerator.weight(candidate)
+            if slot < 0 { name = candidate; break }
+        }
+        return app + call(name, &rng)
+    }
+
+    /// How often the fuzzer calls each method, of every random call; exhaustive, so that a new
+    /// method of the vocabulary does not build until it is given a weight and a generator.
+    static func weight(_ name: Call.Name) -> Int {
+        switch name {
+        // The header's init is the only one an app makes; a second is outside the SDK's contract.
+        case .initialize: return 0
+        case .setRequestor, .getAuthentication, .setSelectedProvider, .handleExternalURL: return 2
+        case .checkAuthentication, .checkAuthorization, .getAuthorization, .checkPreauthorizedResources, .getMetadata,
+             .logout, .getSelectedProvider, .setOptions, .getAuthenticationToken: return 1
+        }
+    }
+
+    /// A call of `name` as a step writes it: well-formed or not (nil, unknown ids, missing resources).
+    func call(_ name: Call.Name, _ rng: inout SeededRandom) -> String {
+        func chance(_ p: Double) -> Bool { Double(rng.next() % 1000) < p * 1000 }
+        func pick<T>(_ xs: [T]) -> T { xs[Int(rng.next() % UInt64(xs.count))] }
         let mvpdIDs = world.mvpds.map(\.id)
-        let anyMVPD = pick(mvpdIDs + ["Nope", "nil"])
-        let resource = pick(FuzzWorld.resources)
-        let call: String
-        switch rng.next() % 17 {
-        case 0, 1: call = "setRequestor(\"\(pick(world.requestors + ["NOPE"]))\"" + (chance(0.3) ? ", serviceProviders: [\(world.sps.joined(separator: ", "))])" : ")")
-        case 2, 3: call = pick(["getAuthentication()", "getAuthentication(forceAuthn: true)",
-                                "getAuthentication(forceAuthn: false, withData: {email: \"f@z.z\"})",
-                                "getAuthentication(filter: [\(mvpdIDs.joined(separator: ", "))])"])
-        case 4, 5: call = "setSelectedProvider(\(anyMVPD))"
-        case 6: call = "handleExternalURL(\"adobepass://ios.app\")"
-        case 7: call = "checkAuthentication()"
-        case 8, 9: call = "\(pick(["getAuthorization", "checkAuthorization"]))(\"\(resource)\")"
-        case 10:
+        switch name {
+        case .initialize: return "init()"
+        case .setRequestor:
+            return "setRequestor(\"\(pick(world.requestors + ["NOPE"]))\"" + (chance(0.3) ? ", serviceProviders: [\(world.sps.joined(separator: ", "))])" : ")")
+        case .getAuthentication:
+            return pick(["getAuthentication()", "getAuthentication(forceAuthn: true)",
+                         "getAuthentication(forceAuthn: false, withData: {email: \"f@z.z\"})",
+                         "getAuthentication(filter: [\(mvpdIDs.joined(separator: ", "))])"])
+        case .setSelectedProvider: return "setSelectedProvider(\(pick(mvpdIDs + ["Nope", "nil"])))"
+        case .handleExternalURL: return "handleExternalURL(\"adobepass://ios.app\")"
+        case .checkAuthentication: return "checkAuthentication()"
+        case .checkAuthorization, .getAuthorization: return "\(name.rawValue)(\"\(pick(FuzzWorld.resources))\")"
+        case .checkPreauthorizedResources:
             // In a random order: an answer must keep the request's order, whatever it is.
             var asked = FuzzWorld.resources.filter { _ in chance(0.6) }
             asked.shuffle(using: &rng)
-            call = "checkPreauthorizedResources([\(asked.map { "\"\($0)\"" }.joined(separator: ", "))]" + (chance(0.3) ? ", cache: false)" : ")")
-        case 11: call = pick(["getMetadata({METADATA_OPCODE_KEY: METADATA_AUTHENTICATION})",
-                              "getMetadata({METADATA_OPCODE_KEY: METADATA_AUTHORIZATION, METADATA_RESOURCE_ID_KEY: \"\(resource)\"})",
-                              "getMetadata({METADATA_OPCODE_KEY: METADATA_DEVICE_ID})",
-                              "getMetadata({METADATA_OPCODE_KEY: METADATA_USER_META, METADATA_USER_META_KEY: \"\(pick(["zip", "householdID", "none"]))\"})"])
-        case 12: call = "logout()"
-        case 13: call = "getSelectedProvider()"
-        case 14: call = "setOptions({handleSVC: \(chance(0.5)), visitorID: \"v\(rng.next() % 9)\"})"
-        case 15: call = "getAuthenticationToken()"
-        default: call = "handleExternalURL(\"adobepass://ios.app\")"
+            return "checkPreauthorizedResources([\(asked.map { "\"\($0)\"" }.joined(separator: ", "))]" + (chance(0.3) ? ", cache: false)" : ")")
+        case .getMetadata:
+            return pick(["getMetadata({METADATA_OPCODE_KEY: METADATA_AUTHENTICATION})",
+                         "getMetadata({METADATA_OPCODE_KEY: METADATA_AUTHORIZATION, METADATA_RESOURCE_ID_KEY: \"\(pick(FuzzWorld.resources))\"})",
+                         "getMetadata({METADATA_OPCODE_KEY: METADATA_DEVICE_ID})",
+                         "getMetadata({METADATA_OPCODE_KEY: METADATA_USER_META, METADATA_USER_META_KEY: \"\(pick(["zip", "householdID", "none"]))\"})"])
+        case .logout: return "logout()"
+        case .getSelectedProvider: return "getSelectedProvider()"
+        case .setOptions: return "setOptions({handleSVC: \(chance(0.5)), visitorID: \"v\(rng.next() % 9)\"})"
+        case .getAuthenticationToken: return "getAuthenticationToken()"
         }
-        return app + call
     }
 
     private func progress(_ rng: inout SeededRandom, _ sim: Simulator) -> String? {

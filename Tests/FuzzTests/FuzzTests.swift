@@ -12,6 +12,22 @@ import Testing
         }
     }
 
+    /// The generator reads the vocabulary (`Call.Name.allCases`): every method it may pick writes a
+    /// step of that method which parses, and a method it never picks says why in `weight`.
+    @Test func theGeneratorCoversTheVocabulary() throws {
+        var rng = SeededRandom(seed: 5)
+        let world = FuzzWorld.random(&rng, seed: 5)
+        let generator = StepGenerator(world: world)
+        for name in Call.Name.allCases where StepGenerator.weight(name) > 0 {
+            for _ in 0..<5 {
+                let step = generator.call(name, &rng)
+                #expect(step.hasPrefix(name.rawValue + "("), "\(name): \(step)")
+                #expect(FuzzProgram(world: world.lines, steps: ["> " + step]).parsed() != nil, "\(step) does not parse")
+            }
+        }
+        #expect(Call.Name.allCases.contains { StepGenerator.weight($0) > 0 })
+    }
+
     @Test func aRunIsAFunctionOfItsSeed() {
         for seed in [UInt64(3), 77, 4242] {
             let (a, failA, stepsA) = Fuzzer.explore(seed: seed, maxSteps: 30)
