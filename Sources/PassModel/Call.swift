@@ -21,13 +21,15 @@ public enum Call: Hashable, Sendable {
     case getMetadata(Value)
     case logout
     case getAuthenticationToken
+    /// The SDK's version, a getter that returns at once (docs/CONFORMANCE.md, choice 46).
+    case getVersion
 
     /// The API's methods, in the order the docs list them (`passim doc` keeps it).
     public enum Name: String, CaseIterable, Hashable, Sendable {
         case initialize = "init"
         case setOptions, setRequestor, checkAuthentication, getAuthentication, setSelectedProvider
         case handleExternalURL, getSelectedProvider, checkAuthorization, getAuthorization
-        case checkPreauthorizedResources, getMetadata, logout, getAuthenticationToken
+        case checkPreauthorizedResources, getMetadata, logout, getAuthenticationToken, getVersion
     }
 
     public var kind: Name {
@@ -46,6 +48,7 @@ public enum Call: Hashable, Sendable {
         case .getMetadata: return .getMetadata
         case .logout: return .logout
         case .getAuthenticationToken: return .getAuthenticationToken
+        case .getVersion: return .getVersion
         }
     }
 
@@ -71,7 +74,7 @@ extension Call.Name {
                     P(label: "serviceProviders", name: "serviceProviders", kind: .serviceProviders),
                     P(label: "secret", name: "secret", kind: .text),
                     P(label: "publicKey", name: "publicKey", kind: .text)]
-        case .checkAuthentication, .getSelectedProvider, .logout, .getAuthenticationToken: return []
+        case .checkAuthentication, .getSelectedProvider, .logout, .getAuthenticationToken, .getVersion: return []
         case .getAuthentication:
             return [P(label: "filter", name: "filter", kind: .any),
                     P(label: "forceAuthn", name: "forceAuthn", kind: .bool, positional: true, positionalUnlessGiven: "filter", defaultValue: .bool(false)),
@@ -183,6 +186,7 @@ extension Call {
         case .getMetadata: self = .getMetadata(a["key"] ?? .null)
         case .logout: self = .logout
         case .getAuthenticationToken: self = .getAuthenticationToken
+        case .getVersion: self = .getVersion
         }
     }
 
@@ -196,7 +200,7 @@ extension Call {
         case .setRequestor(let id, let sps, let signed, let secret, let key):
             out = ["requestorID": .string(id), "serviceProviders": sps.map(texts), "signedRequestorID": signed.map(Value.string),
                    "secret": secret.map(Value.string), "publicKey": key.map(Value.string)]
-        case .checkAuthentication, .getSelectedProvider, .logout, .getAuthenticationToken: out = [:]
+        case .checkAuthentication, .getSelectedProvider, .logout, .getAuthenticationToken, .getVersion: out = [:]
         case .getAuthentication(let force, let data, let filter): out = ["forceAuthn": .bool(force), "data": data, "filter": filter]
         case .setSelectedProvider(let id): out = ["mvpd": id.map(Value.string)]
         case .handleExternalURL(let url): out = ["url": .string(url)]
