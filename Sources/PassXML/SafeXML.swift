@@ -81,16 +81,22 @@ public enum SafeXML {
         var out = ""
         out.reserveCapacity(s.utf8.count)
         for c in s.unicodeScalars {
-            switch c {
-            case "&": out += "&amp;"
-            case "<": out += "&lt;"
-            case ">": out += "&gt;"
-            case "\"": out += "&quot;"
-            case "'": out += "&apos;"
-            default: out.unicodeScalars.append(c)
-            }
+            if let entity = entity(for: c) { out += entity } else { out.unicodeScalars.append(c) }
         }
         return out
+    }
+
+    /// The entity of one of `& < > " '`; nil for any other character. Every XML text passim writes
+    /// (SAML, configuration, JUnit reports) escapes through this.
+    public static func entity(for c: Unicode.Scalar) -> String? {
+        switch c {
+        case "&": return "&amp;"
+        case "<": return "&lt;"
+        case ">": return "&gt;"
+        case "\"": return "&quot;"
+        case "'": return "&apos;"
+        default: return nil
+        }
     }
 
     // MARK: - libxml2

@@ -40,12 +40,7 @@ public enum WorldBuilder {
                        meta: u.meta.compactMap { e in e.value.literal.map { Value.Entry(e.key, $0) } },
                        encrypted: u.encrypted)
         }
-        world.requestors = file.requestors.map { r in
-            World.Requestor(id: r.id, sps: r.sps, mvpds: r.mvpds, authnTTL: r.authnTTL ?? .hours(24),
-                            authzTTL: r.authzTTL ?? .hours(24), deviceID: r.deviceID, regcodeTTL: r.regcodeTTL ?? .minutes(30),
-                            softwareStatement: r.softwareStatement, tokenTTL: r.tokenTTL ?? .hours(6),
-                            key: r.publicKey.flatMap { pk in r.secret.map { World.KeyPair(publicKey: pk, secret: $0) } })
-        }
+        world.requestors = file.requestors
 
         var links: [LoggedRequest.Host: HostConditions] = [:]
         for sp in sps {
