@@ -43,15 +43,17 @@ let package = Package(
         ]),
         .target(name: "ScenarioSyntax", dependencies: ["PassModel"]),
         .target(name: "Port", dependencies: ["Simulation", "Entitlement", "PassModel"]),
-        .target(name: "Scenario", dependencies: ["ScenarioSyntax", "Simulation", "Live", "Port", "Entitlement", "MockPass", "PassModel"]),
-        .target(name: "Fuzz", dependencies: ["Scenario", "ScenarioSyntax", "Simulation", "Entitlement", "PassModel", "Port"]),
+        // Harness composes the runtimes (ARCHITECTURE.md); Scenario runs steps on what it composes.
+        .target(name: "Harness", dependencies: ["Simulation", "Live", "Port", "Entitlement", "MockPass", "PassModel"]),
+        .target(name: "Scenario", dependencies: ["ScenarioSyntax", "Harness", "Simulation", "Entitlement", "MockPass", "PassXML", "PassModel"]),
+        .target(name: "Fuzz", dependencies: ["Scenario", "Harness", "ScenarioSyntax", "Simulation", "Entitlement", "PassModel", "Port"]),
         // libFuzzer targets (README, "Fuzzing"); a normal build makes corpus replayers of them.
         .target(name: "FuzzSupport"),
         .executableTarget(name: "FuzzScenarioParser", dependencies: ["FuzzSupport", "ScenarioSyntax"]),
         .executableTarget(name: "FuzzPassXML", dependencies: ["FuzzSupport", "PassXML"]),
         .executableTarget(name: "FuzzMockRequest", dependencies: ["FuzzSupport", "MockPass", "PassModel"]),
         .executableTarget(name: "passim", dependencies: [
-            "Scenario", "ScenarioSyntax", "Live", "Port", "Fuzz", "MockPass",
+            "Scenario", "Harness", "ScenarioSyntax", "Live", "Port", "Fuzz", "MockPass",
             .product(name: "ArgumentParser", package: "swift-argument-parser"),
         ]),
 
@@ -65,7 +67,8 @@ let package = Package(
                                                 .product(name: "Crypto", package: "swift-crypto"),
                                                 .product(name: "X509", package: "swift-certificates")]),
         .testTarget(name: "PortTests", dependencies: ["Port", "Entitlement", "PassModel"]),
-        .testTarget(name: "ScenarioTests", dependencies: ["Scenario", "ScenarioSyntax", "Port", "Live", "MockPass", "PassModel"]),
+        .testTarget(name: "HarnessTests", dependencies: ["Harness", "Simulation", "Live", "MockPass", "PassModel"]),
+        .testTarget(name: "ScenarioTests", dependencies: ["Scenario", "Harness", "ScenarioSyntax", "Port", "Live", "MockPass", "PassModel"]),
         .testTarget(name: "FuzzTests", dependencies: ["Fuzz", "Scenario", "ScenarioSyntax", "PassModel", "Port"]),
     ],
     swiftLanguageModes: [.v6]

@@ -36,8 +36,6 @@ ALLOWED = {
     "Port": {"PassModel", "Entitlement", "Simulation"},
     "Harness": {"Simulation", "Live", "Port"},
     "ScenarioSyntax": {"PassModel"},
-    # Until the Harness module exists (issue 15) Scenario composes the runtimes itself: the imports
-    # are those Harness will hold, which the closure below allows either way.
     "Scenario": {"ScenarioSyntax", "Harness"},
     "Fuzz": {"Scenario", "Harness", "ScenarioSyntax"},
     "FuzzSupport": SYSTEM,
@@ -51,6 +49,9 @@ ALLOWED = {
 }
 # Whatever sits above them: only these modules may import these.
 EXCLUSIVE = {"CLibXML2": {"PassXML"}, "CCurl": {"Live"}}
+# Below a module yet not its to import. "Never: Scenario building runtimes itself": what builds them
+# (servers, libcurl, port processes) is Harness's; Scenario drives the Simulator Harness hands it.
+FORBIDDEN = {"Scenario": {"Live", "Port", "CCurl"} | NIO}
 
 IMPORT = re.compile(r"^\s*(?:@[A-Za-z_]+(?:\([^)]*\))?\s+)*(?:public\s+|package\s+|internal\s+)?import\s+"
                     r"(?:(?:struct|class|enum|protocol|func|var|let|typealias)\s+)?([A-Za-z_][A-Za-z_0-9]*)")
@@ -95,6 +96,9 @@ def check(root):
                         if imported in EXCLUSIVE and module not in EXCLUSIVE[imported]:
                             owners = ", ".join(sorted(EXCLUSIVE[imported]))
                             problems.append(f"{where}:{number}: {module} imports {imported}, which only {owners} may import")
+                        elif imported in FORBIDDEN.get(module, set()):
+                            problems.append(f"{where}:{number}: {module} may not import {imported}: "
+                                            f"the runtimes are composed by Harness (ARCHITECTURE.md, \"Never\")")
                         elif imported not in allowed and imported != module:
                             problems.append(f"{where}:{number}: {module} may not import {imported} "
                                             f"(ARCHITECTURE.md allows: {', '.join(sorted(ALLOWED[module])) or 'nothing'})")

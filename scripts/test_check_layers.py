@@ -58,8 +58,16 @@ class CheckLayersTests(unittest.TestCase):
         self.assertEqual(status, 1)
         self.assertIn("Sources/Extra: a module ARCHITECTURE.md does not place", out)
 
+    def test_the_dsl_building_runtimes_fails(self):
+        status, out = run(self.tree({"Scenario/S.swift": "import Harness\nimport Live\n",
+                                     "Scenario/T.swift": "@testable import Port\n"}))
+        self.assertEqual(status, 1)
+        self.assertIn("Sources/Scenario/S.swift:2: Scenario may not import Live: the runtimes are composed by Harness", out)
+        self.assertIn("Sources/Scenario/T.swift:1: Scenario may not import Port", out)
+
     def test_what_is_below_is_allowed(self):
-        status, out = run(self.tree({"Scenario/S.swift": "import Foundation\nimport Live\nimport PassXML\n",
+        status, out = run(self.tree({"Scenario/S.swift": "import Foundation\nimport Simulation\nimport PassXML\n",
+                                     "Harness/H.swift": "import Live\nimport Port\n",
                                      "Simulation/S.swift": "import PassModel\nimport PassXML\n"}))
         self.assertEqual(status, 0, out)
 

@@ -171,6 +171,9 @@ public struct Engine: Sendable {
             return handleExternalURL(at: now, loginOnly: true)
         case .getSelectedProvider:
             return [.deliver(.selectedProvider(store.selectedMVPD))]
+        case .getVersion:
+            // A getter: its answer is its return value, which no callback carries (choice 46).
+            return []
         case .logout:
             return logout(at: now)
         case .checkAuthorization(let r, let data):

@@ -74,54 +74,10 @@ public struct World: Sendable {
         }
     }
 
-    public struct Requestor: Sendable {
-        public var id: String
-        /// SP names that know this requestor; nil = every SP.
-        public var sps: [String]?
-        /// MVPD ids offered to this requestor; nil = every MVPD of that SP.
-        public var mvpds: [String]?
-        public var authnTTL: Millis
-        public var authzTTL: Millis
-        public var deviceID: Bool
-        public var regcodeTTL: Millis
-        /// Set: SP requests naming this requestor need a Bearer access token of a client registered
-        /// with this statement (BEHAVIOR.md, "Client registration and request signing").
-        public var softwareStatement: String?
-        /// How long the access tokens of that registration live.
-        public var tokenTTL: Millis
-        /// Set: its second-screen calls (`/reggie/v1`, `/api/v1`) must be signed with this pair.
-        public var key: KeyPair?
-
-        /// TTL defaults are SCENARIO-FORMAT.md's: 24h, 24h, 30m and 6h.
-        public init(id: String, sps: [String]? = nil, mvpds: [String]? = nil, authnTTL: Millis = .hours(24),
-                    authzTTL: Millis = .hours(24), deviceID: Bool = false, regcodeTTL: Millis = .minutes(30),
-                    softwareStatement: String? = nil, tokenTTL: Millis = .hours(6), key: KeyPair? = nil) {
-            self.softwareStatement = softwareStatement
-            self.tokenTTL = tokenTTL
-            self.key = key
-            self.id = id
-            self.sps = sps
-            self.mvpds = mvpds
-            self.authnTTL = authnTTL
-            self.authzTTL = authzTTL
-            self.deviceID = deviceID
-            self.regcodeTTL = regcodeTTL
-        }
-
-        /// Whether `sp` knows this requestor.
-        public func isAt(_ sp: ServiceProvider) -> Bool { sps.map { $0.contains(sp.name) } ?? true }
-    }
-
-    /// A programmer's clientless key pair: the public key names it, the secret keys the HMAC.
-    public struct KeyPair: Sendable, Hashable {
-        public var publicKey: String
-        public var secret: String
-
-        public init(publicKey: String, secret: String) {
-            self.publicKey = publicKey
-            self.secret = secret
-        }
-    }
+    /// A programmer as the SPs know it: one type with the scenario language's declaration (PassModel).
+    public typealias Requestor = PassModel.Requestor
+    /// A programmer's clientless key pair.
+    public typealias KeyPair = PassModel.Requestor.KeyPair
 
     /// A TempPass pseudo-MVPD's terms (facts §8). The MVPD itself is still declared by the SPs that
     /// offer it; being listed here is what makes `authenticate/freepreview` accept it, and it needs no IdP.
@@ -202,4 +158,9 @@ public struct World: Sendable {
         guard let allowed = requestor.mvpds else { return sp.mvpds }
         return sp.mvpds.filter { allowed.contains($0.id) }
     }
+}
+
+extension World.Requestor {
+    /// Whether `sp` knows this requestor.
+    public func isAt(_ sp: World.ServiceProvider) -> Bool { sps.map { $0.contains(sp.name) } ?? true }
 }

@@ -45,8 +45,10 @@ public struct Instant: Hashable, Comparable, Sendable, CustomStringConvertible {
 
     public var description: String { tokenDate }
 
-    // Howard Hinnant's days-from-civil algorithms.
-    static func civil(fromDays z0: Int64) -> (Int64, Int64, Int64) {
+    // Howard Hinnant's days-from-civil algorithms, public for the other date texts (SAML's ISO 8601
+    // in PassXML), which must not depend on a locale or a Foundation formatter either.
+    /// (year, month, day) of the proleptic Gregorian calendar, `z0` days after 1970-01-01.
+    public static func civil(fromDays z0: Int64) -> (Int64, Int64, Int64) {
         let z = z0 + 719_468
         let era = (z >= 0 ? z : z - 146_096) / 146_097
         let doe = z - era * 146_097
@@ -58,7 +60,8 @@ public struct Instant: Hashable, Comparable, Sendable, CustomStringConvertible {
         return (yoe + era * 400 + (m <= 2 ? 1 : 0), m, d)
     }
 
-    static func days(fromCivil y0: Int64, _ m: Int64, _ d: Int64) -> Int64 {
+    /// Days from 1970-01-01 to year `y0`, month `m`, day `d`.
+    public static func days(fromCivil y0: Int64, _ m: Int64, _ d: Int64) -> Int64 {
         let y = m <= 2 ? y0 - 1 : y0
         let era = (y >= 0 ? y : y - 399) / 400
         let yoe = y - era * 400

@@ -58,16 +58,7 @@ public enum AuthnTokenXML {
     }
 
     static func parse(element root: XMLElement) throws(PassXMLError) -> AuthnToken {
-        let simple: XMLElement
-        switch root.name {
-        case "authnToken": simple = try root.require("simpleAuthenticationToken")
-        case "simpleAuthenticationToken": simple = root
-        default: throw PassXMLError("expected root element <authnToken>, found <\(root.name)>")
-        }
-        let expiresText = try simple.requireText("simpleTokenExpires")
-        guard let expires = Instant(tokenDate: expiresText) else {
-            throw PassXMLError("invalid date '\(expiresText)' in <simpleTokenExpires> (expected yyyy/MM/dd HH:mm:ss GMT +hhmm)")
-        }
+        let (simple, expires) = try root.simpleToken(wrapper: "authnToken", "simpleAuthenticationToken")
         return AuthnToken(
             guid: try simple.requireText("simpleTokenAuthenticationGuid"),
             requestorID: try simple.requireText("simpleTokenRequestorID"),
@@ -77,5 +68,23 @@ public enum AuthnTokenXML {
             deviceID: try simple.requireText("simpleTokenDeviceID"),
             nameID: try simple.require("simpleSamlNameID").trimmedText,
             sessionIndex: try simple.require("simpleSamlSessionIndex").trimmedText)
+    }
+}
+
+extension XMLElement {
+    /// The prologue of every simple token: the `<simple…Token>` element, found under its `wrapper`
+    /// root or as the root itself, and its `simpleTokenExpires` date (the SDK's token date format).
+    func simpleToken(wrapper: String, _ name: String) throws(PassXMLError) -> (XMLElement, Instant) {
+        let simple: XMLElement
+        switch self.name {
+        case wrapper: simple = try require(name)
+        case name: simple = self
+        default: throw PassXMLError("expected root element <\(wrapper)>, found <\(self.name)>")
+        }
+        let expiresText = try simple.requireText("simpleTokenExpires")
+        guard let expires = Instant(tokenDate: expiresText) else {
+            throw PassXMLError("invalid date '\(expiresText)' in <simpleTokenExpires> (expected yyyy/MM/dd HH:mm:ss GMT +hhmm)")
+        }
+        return (simple, expires)
     }
 }

@@ -56,16 +56,7 @@ public enum AuthzTokenXML {
     }
 
     static func parse(element root: XMLElement) throws(PassXMLError) -> AuthzToken {
-        let simple: XMLElement
-        switch root.name {
-        case "authzToken": simple = try root.require("simpleAuthorizationToken")
-        case "simpleAuthorizationToken": simple = root
-        default: throw PassXMLError("expected root element <authzToken>, found <\(root.name)>")
-        }
-        let expiresText = try simple.requireText("simpleTokenExpires")
-        guard let expires = Instant(tokenDate: expiresText) else {
-            throw PassXMLError("invalid date '\(expiresText)' in <simpleTokenExpires> (expected yyyy/MM/dd HH:mm:ss GMT +hhmm)")
-        }
+        let (simple, expires) = try root.simpleToken(wrapper: "authzToken", "simpleAuthorizationToken")
         if let ttl = simple.optionalText("simpleTokenTTL"), Int64(ttl) == nil {
             throw PassXMLError("invalid TTL '\(ttl)' in <simpleTokenTTL> (expected milliseconds)")
         }

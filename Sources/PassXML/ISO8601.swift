@@ -9,7 +9,7 @@ enum ISO8601 {
         let milli = ms - secs * 1000
         let days = secs >= 0 ? secs / 86_400 : (secs - 86_399) / 86_400
         let rem = secs - days * 86_400
-        let (y, m, d) = civil(fromDays: days)
+        let (y, m, d) = Instant.civil(fromDays: days)
         var s = "\(pad(y, 4))-\(pad(m))-\(pad(d))T\(pad(rem / 3600)):\(pad(rem % 3600 / 60)):\(pad(rem % 60))"
         if milli != 0 { s += ".\(pad(milli, 3))" }
         return s + "Z"
@@ -53,35 +53,13 @@ enum ISO8601 {
         } else {
             return nil
         }
-        let secs = days(fromCivil: y, mo, d) * 86_400 + h * 3600 + mi * 60 + s - offset
+        let secs = Instant.days(fromCivil: y, mo, d) * 86_400 + h * 3600 + mi * 60 + s - offset
         return Instant(milliseconds: secs * 1000 + milli)
     }
 
     private static func pad(_ v: Int64, _ n: Int = 2) -> String {
         let s = String(v)
         return s.count >= n ? s : String(repeating: "0", count: n - s.count) + s
-    }
-
-    // Howard Hinnant's civil-from-days algorithms (PassModel has its own copy, but it is internal there).
-    private static func civil(fromDays z0: Int64) -> (Int64, Int64, Int64) {
-        let z = z0 + 719_468
-        let era = (z >= 0 ? z : z - 146_096) / 146_097
-        let doe = z - era * 146_097
-        let yoe = (doe - doe / 1460 + doe / 36_524 - doe / 146_096) / 365
-        let doy = doe - (365 * yoe + yoe / 4 - yoe / 100)
-        let mp = (5 * doy + 2) / 153
-        let d = doy - (153 * mp + 2) / 5 + 1
-        let m = mp < 10 ? mp + 3 : mp - 9
-        return (yoe + era * 400 + (m <= 2 ? 1 : 0), m, d)
-    }
-
-    private static func days(fromCivil y0: Int64, _ m: Int64, _ d: Int64) -> Int64 {
-        let y = m <= 2 ? y0 - 1 : y0
-        let era = (y >= 0 ? y : y - 399) / 400
-        let yoe = y - era * 400
-        let doy = (153 * (m > 2 ? m - 3 : m + 9) + 2) / 5 + d - 1
-        let doe = yoe * 365 + yoe / 4 - yoe / 100 + doy
-        return era * 146_097 + doe - 719_468
     }
 }
 

@@ -82,16 +82,23 @@ public enum SafeXML {
         var out: [UInt8] = []
         out.reserveCapacity(s.utf8.count + 16)
         for b in s.utf8 {
-            switch b {
-            case UInt8(ascii: "&"): out += "&amp;".utf8
-            case UInt8(ascii: "<"): out += "&lt;".utf8
-            case UInt8(ascii: ">"): out += "&gt;".utf8
-            case UInt8(ascii: "\""): out += "&quot;".utf8
-            case UInt8(ascii: "'"): out += "&apos;".utf8
-            default: out.append(b)
-            }
+            // The five characters are ASCII: any byte of a multi-byte character is copied as it is.
+            if b < 0x80, let entity = entity(for: Unicode.Scalar(b)) { out += entity.utf8 } else { out.append(b) }
         }
         return String(decoding: out, as: UTF8.self)
+    }
+
+    /// The entity of one of `& < > " '`; nil for any other character. Every XML text passim writes
+    /// (SAML, configuration, JUnit reports) escapes through this.
+    public static func entity(for c: Unicode.Scalar) -> String? {
+        switch c {
+        case "&": return "&amp;"
+        case "<": return "&lt;"
+        case ">": return "&gt;"
+        case "\"": return "&quot;"
+        case "'": return "&apos;"
+        default: return nil
+        }
     }
 
     // MARK: - libxml2

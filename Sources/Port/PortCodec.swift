@@ -6,63 +6,24 @@ import PassModel
 public enum PortCodec {
     // MARK: Calls
 
-    /// The `args` object of a `call` message.
+    /// The `args` object of a `call` message: every field of the call (`Call.Name.fields`), absent
+    /// ones as `null`.
     public static func arguments(of call: Call) -> Value {
-        func opt(_ s: String?) -> Value { s.map(Value.string) ?? .null }
-        func entries(_ pairs: [(String, Value)]) -> Value { .dict(pairs.map { Value.Entry($0.0, $0.1) }) }
-        switch call {
-        case .initialize(let statement): return entries([("softwareStatement", opt(statement))])
-        case .setOptions(let options): return entries([("options", .dict(options))])
-        case .setRequestor(let id, let sps, let signed, let secret, let key):
-            return entries([("requestorID", .string(id)), ("serviceProviders", sps.map { .list($0.map(Value.string)) } ?? .null),
-                            ("signedRequestorID", opt(signed)), ("secret", opt(secret)), ("publicKey", opt(key))])
-        case .checkAuthentication, .getSelectedProvider, .logout, .getAuthenticationToken: return .dict([])
-        case .getAuthentication(let force, let data, let filter):
-            return entries([("forceAuthn", .bool(force)), ("data", data ?? .null), ("filter", filter ?? .null)])
-        case .setSelectedProvider(let id): return entries([("mvpd", opt(id))])
-        case .handleExternalURL(let url): return entries([("url", .string(url))])
-        case .checkAuthorization(let r, let data), .getAuthorization(let r, let data):
-            return entries([("resource", .string(r)), ("data", data ?? .null)])
-        case .checkPreauthorizedResources(let rs, let cache):
-            return entries([("resources", .list(rs.map(Value.string))), ("cache", .bool(cache))])
-        case .getMetadata(let key): return entries([("key", key)])
-        }
+        let values = call.fields
+        return .dict(call.kind.fields.map { Value.Entry($0, values[$0] ?? .null) })
     }
 
     /// The call a `call` message names (for `passim shim`).
     public static func call(named name: String, _ args: Value) throws(PortError) -> Call {
-        let a = Fields(args, context: "call \(name)")
-        switch name {
-        case "init": return .initialize(softwareStatement: try a.optionalString("softwareStatement"))
-        case "setOptions":
-            guard case .dict(let entries) = a.value("options") else { throw PortError("call setOptions: options must be an object") }
-            return .setOptions(entries)
-        case "setRequestor":
-            let sps = try a.optionalList("serviceProviders")?.map { (v: Value) throws(PortError) -> String in
-                guard let s = v.stringValue else { throw PortError("call setRequestor: serviceProviders must hold URLs") }
-                return s
-            }
-            return .setRequestor(requestorID: try a.string("requestorID"), serviceProviders: sps,
-                                 signedRequestorID: try a.optionalString("signedRequestorID"),
-                                 secret: try a.optionalString("secret"), publicKey: try a.optionalString("publicKey"))
-        case "checkAuthentication": return .checkAuthentication
-        case "getSelectedProvider": return .getSelectedProvider
-        case "logout": return .logout
-        case "getAuthenticationToken": return .getAuthenticationToken
-        case "getAuthentication":
-            return .getAuthentication(forceAuthn: try a.optionalBool("forceAuthn") ?? false, data: a.optional("data"), filter: a.optional("filter"))
-        case "setSelectedProvider": return .setSelectedProvider(try a.optionalString("mvpd"))
-        case "handleExternalURL": return .handleExternalURL(try a.string("url"))
-        case "checkAuthorization": return .checkAuthorization(resource: try a.string("resource"), data: a.optional("data"))
-        case "getAuthorization": return .getAuthorization(resource: try a.string("resource"), data: a.optional("data"))
-        case "checkPreauthorizedResources":
-            let resources = try (try a.optionalList("resources") ?? []).map { (v: Value) throws(PortError) -> String in
-                guard let s = v.stringValue else { throw PortError("call checkPreauthorizedResources: resources must be strings") }
-                return s
-            }
-            return .checkPreauthorizedResources(resources, cache: try a.optionalBool("cache") ?? true)
-        case "getMetadata": return .getMetadata(a.value("key") ?? .null)
-        default: throw PortError("unknown call \(name)")
+        guard let kind = Call.Name(rawValue: name) else { throw PortError("unknown call \(name)") }
+        var fields: [String: Value] = [:]
+        for field in kind.fields {
+            if let v = args[field] { fields[field] = v }
+        }
+        do throws(ArgumentError) {
+            return try Call(kind, fields: fields)
+        } catch {
+            throw PortError("call \(name): \(error.description)")
         }
     }
 
@@ -75,58 +36,21 @@ public enum PortCodec {
 
     /// The callback a `callback` message names. An argument `{"$symbol": "NAME"}` is that constant;
     /// a top-level string or number listed in `constants` (the port's own values) is the constant it
-    /// stands for.
+    /// stands for. Each argument is read by its kind (`Callback.Name.parameters`).
     public static func callback(named name: String, _ raw: [Value], constants: ConstantMap = ConstantMap()) throws(PortError) -> Callback {
+        guard let kind = Callback.Name(rawValue: name) else { throw PortError("unknown callback \(name)") }
         let args = try raw.map { (v: Value) throws(PortError) -> Value in try constants.resolve(v) }
         let a = Positional(args, callback: name)
-        switch name {
-        case "setRequestorComplete":
-            try a.count(1)
-            return .setRequestorComplete(status: try a.int(0))
-        case "setAuthenticationStatus":
-            try a.count(2)
-            return .setAuthenticationStatus(status: try a.int(0), errorCode: try a.string(1))
-        case "displayProviderDialog":
-            try a.count(1)
-            return .displayProviderDialog(try a.mvpds(0))
-        case "navigateToUrl":
-            try a.count(1...2)
-            return .navigateToUrl(try a.string(0), useSVC: args.count == 2 ? try a.bool(1) : nil)
-        case "setToken":
-            try a.count(2)
-            return .setToken(token: try a.string(0), resource: try a.string(1))
-        case "tokenRequestFailed":
-            try a.count(3)
-            return .tokenRequestFailed(resource: try a.string(0), errorCode: try a.string(1), details: try a.string(2))
-        case "preauthorizedResources":
-            try a.count(1)
-            return .preauthorizedResources(try a.strings(0))
-        case "selectedProvider":
-            try a.count(1)
-            return .selectedProvider(args[0] == .null ? nil : try mvpd(args[0], in: name))
-        case "setMetadataStatus":
-            try a.count(4)
-            return .setMetadataStatus(value: args[0], encrypted: try a.bool(1), opcode: try a.int(2), arguments: args[3])
-        case "presentTvProviderDialog":
-            try a.count(2)
-            return .presentTvProviderDialog(shown: try a.mvpds(0), featured: try a.mvpds(1))
-        case "dismissTvProviderDialog":
-            try a.count(2)
-            return .dismissTvProviderDialog(shown: try a.mvpds(0), featured: try a.mvpds(1))
-        case "status":
-            try a.count(1...2)
-            return .status(code: try a.string(0), message: args.count == 2 ? try a.string(1) : nil)
-        case "sendTrackingData":
-            try a.count(2)
-            guard let items = args[1].listValue else { throw PortError("sendTrackingData: argument 2 must be an array") }
-            let data = try items.map { (v: Value) throws(PortError) -> String? in
-                if v == .null { return nil }
-                guard let s = v.stringValue else { throw PortError("sendTrackingData: the data array holds strings or nulls") }
-                return s
-            }
-            return .sendTrackingData(event: try a.int(0), data: data)
-        default:
-            throw PortError("unknown callback \(name)")
+        let parameters = kind.parameters
+        try a.count(parameters.filter { !$0.optional }.count...parameters.count)
+        var values: [Value] = []
+        for (i, p) in parameters.enumerated() where i < args.count {
+            values.append(try a.value(i, p.kind))
+        }
+        do throws(ArgumentError) {
+            return try Callback(kind, values: values)
+        } catch {
+            throw PortError("\(name): \(error.description)")
         }
     }
 
@@ -301,6 +225,29 @@ struct Positional {
         return try items.map { (v: Value) throws(PortError) -> String in
             guard let s = v.stringValue else { throw fail(i, "an array of strings") }
             return s
+        }
+    }
+
+    /// Argument `i` read as `kind`, MVPD objects made MVPDs.
+    func value(_ i: Int, _ kind: ArgumentKind) throws(PortError) -> Value {
+        switch kind {
+        case .int: return .int(try int(i))
+        case .text: return .string(try string(i))
+        case .bool: return .bool(try bool(i))
+        case .textList, .serviceProviders: return .list(try strings(i).map(Value.string))
+        case .mvpds: return .list(try mvpds(i).map(Value.mvpd))
+        case .mvpdOrNil, .mvpdIDOrNil:
+            if args[i] == .null { return .null }
+            return kind == .mvpdOrNil ? .mvpd(try PortCodec.mvpd(args[i], in: callback)) : .string(try string(i))
+        case .textOrNilList:
+            guard let items = args[i].listValue, items.allSatisfy({ $0 == .null || $0.stringValue != nil }) else {
+                throw fail(i, "an array of strings or nulls")
+            }
+            return args[i]
+        case .dict:
+            guard case .dict = args[i] else { throw fail(i, "an object") }
+            return args[i]
+        case .any: return args[i]
         }
     }
 

@@ -8,82 +8,37 @@ struct StepError: Error {
     var location: SourceLocation
 }
 
-/// Turns a `> call(...)` into an API call, resolving SP names, constants and bound `$names`.
-/// The parser has already checked each call's arguments against `CallSignature` (ScenarioSyntax),
-/// so what fails here is what only a run knows: the value a `$name` was bound to.
+/// Turns a `> call(...)` into an API call, resolving SP names, constants and bound `$names`, by the
+/// parameters of `Call.Name` (PassModel). The parser has already checked each call's arguments
+/// against them (`CallSignature`, ScenarioSyntax), so what fails here is what only a run knows: the
+/// value a `$name` was bound to.
 struct CallBuilder {
     var spURLs: [String: String]
     var bindings: Bindings
 
     func build(_ syntax: CallSyntax) throws(StepError) -> Call {
-        var args = Arguments(syntax: syntax, builder: self)
-        let call: Call
-        switch syntax.name {
-        case "init":
-            call = .initialize(softwareStatement: try args.optionalString("softwareStatement", positional: true))
-        case "setOptions":
-            guard case .dict(let entries)? = try args.value(nil, required: true) else { throw args.error("setOptions takes a dictionary") }
-            call = .setOptions(entries)
-        case "setRequestor":
-            let id = try args.string(nil)
-            var signed = try args.optionalString("signedRequestorID")
-            if signed == nil { signed = try args.optionalString("setSignedRequestorId") }
-            var sps: [String]?
-            if let list = try args.value("serviceProviders", required: false) {
-                guard case .list(let items) = list else { throw args.error("serviceProviders: takes a list") }
-                var urls: [String] = []
-                for item in items {
-                    guard let s = Matcher.textOf(item) else { throw args.error("serviceProviders: lists SP names or URLs") }
-                    urls.append(spURLs[s] ?? s)
-                }
-                sps = urls
-            }
-            call = .setRequestor(requestorID: id, serviceProviders: sps, signedRequestorID: signed,
-                                 secret: try args.optionalString("secret"), publicKey: try args.optionalString("publicKey"))
-        case "checkAuthentication": call = .checkAuthentication
-        case "getSelectedProvider": call = .getSelectedProvider
-        case "logout": call = .logout
-        case "getAuthenticationToken": call = .getAuthenticationToken
-        case "getAuthentication":
-            let filter = try args.value("filter", required: false)
-            var force = false
-            if let f = try args.value("forceAuthn", required: false, positional: filter == nil) {
-                guard case .bool(let b) = f else { throw args.error("forceAuthn: takes true or false") }
-                force = b
-            }
-            call = .getAuthentication(forceAuthn: force, data: try args.value("withData", required: false), filter: filter)
-        case "setSelectedProvider":
-            let v = try args.value(nil, required: true)
-            if v == .null { call = .setSelectedProvider(nil) }
-            else if let id = v.flatMap(Matcher.textOf) { call = .setSelectedProvider(id) }
-            else { throw args.error("setSelectedProvider takes an MVPD id or nil") }
-        case "handleExternalURL":
-            call = .handleExternalURL(try args.string(nil))
-        case "checkAuthorization", "getAuthorization":
-            let r = try args.string(nil)
-            let data = try args.value("withData", required: false)
-            call = syntax.name == "checkAuthorization" ? .checkAuthorization(resource: r, data: data) : .getAuthorization(resource: r, data: data)
-        case "checkPreauthorizedResources":
-            guard case .list(let items)? = try args.value(nil, required: true) else { throw args.error("checkPreauthorizedResources takes a list") }
-            var resources: [String] = []
-            for item in items {
-                guard let s = Matcher.textOf(item) else { throw args.error("resources are strings") }
-                resources.append(s)
-            }
-            var cache = true
-            if let c = try args.value("cache", required: false) {
-                guard case .bool(let b) = c else { throw args.error("cache: takes true or false") }
-                cache = b
-            }
-            call = .checkPreauthorizedResources(resources, cache: cache)
-        case "getMetadata":
-            guard let v = try args.value(nil, required: true) else { throw args.error("getMetadata takes a dictionary") }
-            call = .getMetadata(v)
-        default:
+        guard let name = Call.Name(rawValue: syntax.name) else {
             throw StepError(message: "unknown call '\(syntax.name)'", location: syntax.location)
         }
+        var args = Arguments(syntax: syntax, builder: self)
+        let given = Set(syntax.arguments.compactMap(\.label))
+        var fields: [String: Value] = [:]
+        for p in name.parameters {
+            if let primary = p.aliasOf, given.contains(primary) { continue }
+            let positional = p.positional && (p.positionalUnlessGiven.map { !given.contains($0) } ?? true)
+            guard var v = try args.value(p.label, required: p.required, positional: positional) else { continue }
+            if p.kind == .serviceProviders, let items = v.listValue {
+                v = .list(items.map { item in Matcher.textOf(item).map { Value.string(spURLs[$0] ?? $0) } ?? item })
+            }
+            guard p.kind.canonical(v) != nil else { throw args.error("\(p.label ?? p.name) takes \(p.kind.what)") }
+            if fields[p.field] == nil { fields[p.field] = v }
+        }
         try args.finish()
-        return call
+        do throws(ArgumentError) {
+            return try Call(name, fields: fields)
+        } catch {
+            throw args.error(error.description)
+        }
     }
 
     /// Takes a call's arguments one by one; whatever is left over is an error.
@@ -116,17 +71,6 @@ struct CallBuilder {
                 throw StepError(message: "'\(arg.value)' is not a value a call can take (unbound $name or pattern)", location: arg.location)
             }
             return v
-        }
-
-        mutating func string(_ label: String?) throws(StepError) -> String {
-            guard let v = try value(label, required: true), let s = Matcher.textOf(v) else { throw error("expected a string") }
-            return s
-        }
-
-        mutating func optionalString(_ label: String?, positional: Bool = false) throws(StepError) -> String? {
-            guard let v = try value(label, required: false, positional: positional) else { return nil }
-            guard let s = Matcher.textOf(v) else { throw error("'\(label ?? "argument")' takes a string") }
-            return s
         }
 
         func finish() throws(StepError) {

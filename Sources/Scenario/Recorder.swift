@@ -67,11 +67,11 @@ public struct Recorder: Sendable {
             throw .unusable(error.description)
         }
         let runner = ScenarioRunner()
-        var (result, recorded) = runner.run(file, recording: RecordingSession(file: file, fresh: fresh))
+        var session = RecordingSession(file: file, fresh: fresh)
+        var result = runner.run(file, &session)
         if let failure = result.failure {
             throw .failed("cannot record \(failure.location): \(failure.message)")
         }
-        guard let session = recorded else { throw .failed("cannot record \(path): no recording") }
         result.actual = session.transcript(file, actual: result.actual)
         let newText = session.isEmpty ? text : ScenarioRewriter.rewrite(text, file: file, session: session)
         let newFile: ScenarioFile

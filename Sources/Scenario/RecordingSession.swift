@@ -63,67 +63,78 @@ struct RecordingSession {
     }
 }
 
-/// The recording side of a run: where callbacks go instead of being checked.
-extension RunState {
+/// `passim record`: the recording side of a run, where callbacks go instead of being checked.
+extension RecordingSession: ExpectationPolicy {
+    /// Callbacks of the app that no `<` line took become new `<` lines before its `>` step.
+    mutating func beforeCall(app: Int, name: String?, _ step: Located<Step>, _ run: inout RunState) {
+        writeUntaken(app: app, &run)
+    }
+
+    /// A `<` line that found nothing is removed.
+    mutating func nothingCame(_ e: Expectation, _ run: inout RunState) {
+        remove(step: run.stepIndex)
+    }
+
     /// A `<` line took `callback`: keep the line when its pattern matches (and the recording is not
     /// fresh), else write the callback there. Matching first also binds the file's own `$names`, so a
     /// later `> handleExternalURL($url)` still has its value.
     /// A line's `at T` is kept as written (a pinned time is behaviour, not output); only a fresh
     /// recording writes the time the callback came (SCENARIO-FORMAT.md, Semantics).
-    mutating func write(_ callback: Callback, at step: Located<Step>, app name: String?, pattern: CallSyntax,
-                        pinned: Millis?, delivered: Millis) {
-        guard var session = recording else { return }
-        let matched = Matcher.match(pattern, callback, bindings: &bindings)
-        if !matched || session.fresh {
-            var text = RunState.prefix(name, "<") + session.writer.text(for: callback, bindings: bindings)
-            if let pinned { text += " at \(session.fresh ? delivered : pinned)" }
-            if text != step.text { session.replace(step: stepIndex, with: text) }
+    mutating func took(_ callback: Callback, delivered: Millis, _ e: Expectation, _ run: inout RunState) {
+        took(app: e.app, at: run.stepIndex)
+        let matched = Matcher.match(e.pattern, callback, bindings: &run.bindings)
+        if !matched || fresh {
+            var text = RunState.prefix(e.name, "<") + writer.text(for: callback, bindings: run.bindings)
+            if let pinned = e.pinned { text += " at \(fresh ? delivered : pinned)" }
+            if text != e.step.text { replace(step: run.stepIndex, with: text) }
         }
-        recording = session
+        run.record(e.step, e.line(callback, delivered: delivered))
     }
 
-    /// After each step of a recording run: the rule for files without `<` lines, then which
-    /// callbacks arrived during the step.
-    mutating func recordAfter(_ step: Located<Step>) {
-        guard let session = recording else { return }
-        if session.runsTimeAfterCalls {
+    /// After each step: the rule for files without `<` lines, then which callbacks arrived during the step.
+    mutating func after(_ step: Located<Step>, _ run: inout RunState) {
+        if runsTimeAfterCalls {
             switch step.value {
             case .call, .userLogin, .userBack, .userPick, .userPickOther, .userCancel, .userEnterCode:
-                runUntilAnswered()
+                RecordingSession.runUntilAnswered(run)
             case .expect, .browserAt, .clock, .net, .seen:
                 break
             }
         }
-        noteDeliveries()
+        noteDeliveries(run)
+    }
+
+    /// Whatever is left at the end is written after the step it came in.
+    mutating func finish(at location: SourceLocation, _ run: inout RunState) {
+        noteDeliveries(run)
+        for i in run.simulator.appNames.indices { writeUntaken(app: i, &run) }
     }
 
     /// Notes which callbacks arrived during the current step.
-    mutating func noteDeliveries() {
-        let sim = simulator
-        recording?.noteQueues(sim.appNames.indices.map { sim.pendingCallbacks(app: $0).count }, step: stepIndex)
+    mutating func noteDeliveries(_ run: RunState) {
+        let sim = run.simulator
+        noteQueues(sim.appNames.indices.map { sim.pendingCallbacks(app: $0).count }, step: run.stepIndex)
     }
 
     /// Callbacks of `app` that no `<` line took (found before its `>` step or at the end) become new `<` lines.
-    mutating func writeUntaken(app i: Int) {
-        guard var session = recording else { return }
-        let name: String? = i == 0 ? nil : simulator.appNames[i]
-        while let callback = simulator.popCallback(app: i) {
-            let text = RunState.prefix(name, "<") + session.writer.text(for: callback, bindings: bindings)
-            session.insertUntaken(app: i, .init(text: text, canonical: RunState.prefix(name, "<") + callback.description),
-                                  currentStep: stepIndex - 1)
+    mutating func writeUntaken(app i: Int, _ run: inout RunState) {
+        let name: String? = i == 0 ? nil : run.simulator.appNames[i]
+        while let callback = run.simulator.popCallback(app: i) {
+            let text = RunState.prefix(name, "<") + writer.text(for: callback, bindings: run.bindings)
+            insertUntaken(app: i, .init(text: text, canonical: RunState.prefix(name, "<") + callback.description),
+                          currentStep: run.stepIndex - 1)
         }
-        recording = session
     }
 
     /// The rule for a file without `<` lines: after a call or a user step, time runs until none of
     /// the engines' HTTP requests awaits its answer (a request to a silent host never gets one and is
     /// not waited for). What came is written after the step it came in.
-    mutating func runUntilAnswered() {
-        let sim = simulator
+    static func runUntilAnswered(_ run: RunState) {
+        let sim = run.simulator
         // Per host: requests the engines sent since the call that still await their answer.
         var awaiting: [LoggedRequest.Host: Int] = [:]
         // From the step's first event: the requests it sent count too.
-        var scanned = stepTraceStart
+        var scanned = run.stepTraceStart
         var budget = ScenarioRunner.maxEvents
         func settled() -> Bool {
             let trace = sim.trace

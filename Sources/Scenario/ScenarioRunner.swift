@@ -1,53 +1,15 @@
 import Entitlement
+import Harness
 import MockPass
 import PassModel
-import Port
 import ScenarioSyntax
 import Simulation
 
-/// Runs a parsed scenario in the simulated runtime with the semantics of SCENARIO-FORMAT.md:
+/// Runs a parsed scenario on a runtime composed by `Harness` with the semantics of SCENARIO-FORMAT.md:
 /// per-app callback queues, `>` requires an empty queue, time runs on `<`, nothing may be left at the end.
 public struct ScenarioRunner: Sendable {
-    /// Whose engine runs, and where the requests go.
-    public struct Runtime: Sendable {
-        public enum Network: Sendable, Hashable {
-            /// The in-process mock, in virtual time.
-            case simulated
-            /// Over loopback HTTP to a server started for each scenario (`LiveWire`).
-            case live
-            /// Over loopback HTTP to a running `passim serve`, through its admin endpoint at this URL,
-            /// each admin request carrying this token.
-            case server(adminURL: String, adminToken: String?)
-        }
-        public var network: Network
-        /// A port of the SDK behind the driver protocol (docs/PORTING.md) in place of passim's engine.
-        /// On a live network the port sends its own requests ("Live network").
-        public var port: PortCommand?
-
-        public init(network: Network = .simulated, port: PortCommand? = nil) {
-            self.network = network
-            self.port = port
-        }
-
-        public static let simulated = Runtime()
-        public static let live = Runtime(network: .live)
-        public static func liveServer(adminURL: String, adminToken: String?) -> Runtime {
-            Runtime(network: .server(adminURL: adminURL, adminToken: adminToken))
-        }
-        public static func port(_ command: PortCommand) -> Runtime { Runtime(port: command) }
-
-        /// The options of `passim run` that choose this runtime, each followed by a space.
-        var flags: String {
-            var flags = ""
-            switch network {
-            case .simulated: break
-            case .live: flags += "--live "
-            case .server(let url, _): flags += "--live --server \(url) "
-            }
-            if let port { flags += "--port '" + port.command.replacingOccurrences(of: "'", with: "'\\''") + "' " }
-            return flags
-        }
-    }
+    /// The runtimes are Harness's; the name stays for the runner's callers.
+    public typealias Runtime = Harness.Runtime
 
     public var runtime: Runtime
 
@@ -56,64 +18,60 @@ public struct ScenarioRunner: Sendable {
     /// Guard against a run that never settles (a flow that re-arms a timer forever).
     static let maxEvents = 1_000_000
 
-    public func run(_ file: ScenarioFile) -> ScenarioResult {
-        run(file, recording: nil).result
+    /// Runs `file` on `runtime` and checks its `<` lines: the one entry point of every caller that
+    /// runs a scenario (`passim run`, the library products, the fuzzer's replays).
+    public static func run(_ file: ScenarioFile, on runtime: Runtime = .simulated) -> ScenarioResult {
+        ScenarioRunner(runtime: runtime).run(file)
     }
 
-    /// With a `RecordingSession` the run records instead of checking `<` lines (see `Recorder`);
-    /// everything else (calls, user steps, `seen`, invariants) is checked as usual.
-    func run(_ file: ScenarioFile, recording: RecordingSession?) -> (result: ScenarioResult, recording: RecordingSession?) {
+    public func run(_ file: ScenarioFile) -> ScenarioResult {
+        var checking = Checking()
+        return run(file, &checking)
+    }
+
+    /// Runs `file` under `policy`, which checks the `<` lines (`Checking`) or writes them
+    /// (`RecordingSession`); everything else (calls, user steps, `seen`, invariants) is checked either way.
+    func run<Policy: ExpectationPolicy>(_ file: ScenarioFile, _ policy: inout Policy) -> ScenarioResult {
         var result = ScenarioResult(path: file.path, title: file.title, status: .passed, steps: 0,
                                     expected: file.steps.map { TranscriptLine(line: $0.location.line, text: $0.text) },
                                     actual: [], failure: nil)
         result.runtimeFlags = runtime.flags
-        let setup = WorldBuilder.setup(for: file)
         let top = SourceLocation(file: file.path, line: 1, column: 1)
-        var liveWire: LiveWire?
-        var port: PortSession?
-        do throws(StepError) {
-            liveWire = try ScenarioRunner.liveWire(runtime.network, setup, file)
-            if let command = runtime.port {
-                port = try ScenarioRunner.portSession(command, setup, file, on: liveWire)
-            }
+        let running: RunningRuntime
+        do throws(HarnessError) {
+            running = try runtime.start(WorldBuilder.runtimeWorld(for: file))
         } catch {
-            liveWire?.close()
             result.status = .failed
             result.failure = (error.message, top)
-            return (result, recording)
+            return result
         }
-        defer {
-            liveWire?.close()
-            port?.close()
-        }
-        if let port, let failure = port.failure, case .unimplemented = failure {
+        defer { running.close() }
+        if let unimplemented = running.unimplemented {
             result.status = .unimplemented
-            result.failure = ("port: \(failure)", top)
-            return (result, recording)
+            result.failure = (unimplemented, top)
+            return result
         }
-        let engines = port.map { session in setup.apps.map { PortEngine(session: session, app: $0) as any AppEngine } }
-        var state = RunState(file: file, setup: setup, wire: liveWire, engines: engines)
-        state.recording = recording
+        var state = RunState(file: file, simulator: running.simulator)
         for (index, step) in file.steps.enumerated() {
             result.steps += 1
             state.stepIndex = index
             state.stepTraceStart = state.simulator.trace.count
             do {
-                try state.perform(step)
+                try state.perform(step, &policy)
             } catch {
                 result.actual = state.actual
                 result.trace = state.simulator.trace
                 result.status = .failed
                 result.failure = (error.message, error.location)
-                port?.checkNothingUnasked(wait: Millis(100))
+                running.checkNothingUnasked(wait: Millis(100))
                 state.blamePort(&result, at: error.location)
-                return (result, state.recording)
+                return result
             }
         }
         state.stepIndex = file.steps.count
         do throws(StepError) {
-            try state.finish(at: file.steps.last?.location ?? SourceLocation(file: file.path, line: 1, column: 1))
-            port?.checkNothingUnasked()
+            try state.finish(at: file.steps.last?.location ?? top, &policy)
+            running.checkNothingUnasked()
             if let (app, failure) = state.simulator.engineFailure {
                 throw StepError(message: "\(app): \(failure)", location: file.steps.last?.location ?? top)
             }
@@ -124,48 +82,7 @@ public struct ScenarioRunner: Sendable {
         }
         result.actual = state.actual
         result.trace = state.simulator.trace
-        return (result, state.recording)
-    }
-}
-
-extension ScenarioRunner {
-    /// How long a port on the live network waits for an answer, beyond the largest latency the
-    /// scenario gives a host: long enough for a busy machine, and what a silent host costs in real time.
-    static let portFetchSlack = Millis.seconds(2)
-
-    /// The live wire of a live runtime (nil: simulated).
-    static func liveWire(_ network: Runtime.Network, _ setup: SimulationSetup, _ file: ScenarioFile) throws(StepError) -> LiveWire? {
-        let top = SourceLocation(file: file.path, line: 1, column: 1)
-        do {
-            switch network {
-            case .simulated: return nil
-            case .live: return try LiveWire(setup)
-            case .server(let url, let token):
-                return try LiveWire(setup, server: try RemoteServer(adminURL: url, token: token, file: file))
-            }
-        } catch {
-            throw StepError(message: "live mode: \(error.message)", location: top)
-        }
-    }
-
-    /// The largest latency the scenario gives a host, plus the slack.
-    static func portFetchTimeout(_ setup: SimulationSetup, _ file: ScenarioFile) -> Millis {
-        let latencies = setup.links.values.map(\.latency) + file.steps.compactMap { step -> Millis? in
-            if case .net(_, .latency(let d)) = step.value { return d }
-            return nil
-        }
-        return (latencies.max() ?? .zero) + portFetchSlack
-    }
-
-    /// Starts the port; with a live wire, on the live network of its server.
-    static func portSession(_ command: PortCommand, _ setup: SimulationSetup, _ file: ScenarioFile,
-                            on wire: LiveWire?) throws(StepError) -> PortSession {
-        let network = wire.map { $0.portNetwork(setup, fetchTimeout: ScenarioRunner.portFetchTimeout(setup, file)) }
-        do {
-            return try PortSession(command, apps: setup.apps, engine: setup.engine, network: network, at: .simulationStart)
-        } catch {
-            throw StepError(message: "port: \(error.message)", location: SourceLocation(file: file.path, line: 1, column: 1))
-        }
+        return result
     }
 }
 
@@ -178,17 +95,15 @@ struct RunState {
     /// Per SP: how far `seen` has read the request log.
     var seenCursor: [String: Int] = [:]
     let spURLs: [String: String]
-    /// Set when recording: `<` lines are written from what comes instead of checked.
-    var recording: RecordingSession?
     /// The index of the step being performed (`file.steps.count` once they are all done).
     var stepIndex = 0
     /// How long the trace was when the step began (recording: which requests the step sent).
     var stepTraceStart = 0
 
-    /// `wire` nil: the simulated wire; `engines` nil: passim's engine for every app.
-    init(file: ScenarioFile, setup: SimulationSetup? = nil, wire: (any Wire)? = nil, engines: [any AppEngine]? = nil) {
+    /// `simulator`: the runtime Harness composed for the file (nil: the simulated one).
+    init(file: ScenarioFile, simulator: Simulator? = nil) {
         self.file = file
-        simulator = Simulator(setup ?? WorldBuilder.setup(for: file), wire: wire, engines: engines)
+        self.simulator = simulator ?? RunningRuntime.simulated(WorldBuilder.setup(for: file)).simulator
         var urls: [String: String] = [:]
         for sp in file.sps { urls[sp.name] = EngineConfiguration.normalizeSP(sp.url) }
         spURLs = urls
@@ -215,16 +130,18 @@ struct RunState {
         }
     }
 
+    /// Performs one step, its `<` lines checked.
     mutating func perform(_ step: Located<Step>) throws(StepError) {
+        var checking = Checking()
+        try perform(step, &checking)
+    }
+
+    mutating func perform<Policy: ExpectationPolicy>(_ step: Located<Step>, _ policy: inout Policy) throws(StepError) {
         let loc = step.location
         switch step.value {
         case .call(let name, let syntax):
             let i = try app(name, loc)
-            if recording != nil {
-                writeUntaken(app: i)
-            } else {
-                try requireEmptyQueue(i, name, step)
-            }
+            try policy.beforeCall(app: i, name: name, step, &self)
             let call = try CallBuilder(spURLs: spURLs, bindings: bindings).build(syntax)
             record(step)
             simulator.call(call, app: i)
@@ -235,35 +152,13 @@ struct RunState {
                 simulator.run { simulator.hasCallback(app: i) }
             }
             guard let (callback, instant) = simulator.popTimedCallback(app: i) else {
-                // Recording: a `<` line that found nothing is removed.
-                if recording != nil {
-                    recording?.remove(step: stepIndex)
-                    break
-                }
-                record(step, RunState.prefix(name, "<") + "(nothing: engine idle)")
-                throw StepError(message: "engine idle, expected \(pattern)", location: loc)
+                try policy.nothingCame(Expectation(step: step, app: i, name: name, pattern: pattern, pinned: pinned), &self)
+                break
             }
             // Counted from the scenario's start, which is the clock's start in every runtime.
             let delivered = instant - .simulationStart
-            // With `at`, the transcript shows when it came, so a wrong time shows in the side-by-side diff.
-            let line = RunState.prefix(name, "<") + callback.description + (pinned == nil ? "" : " at \(delivered)")
-            if recording != nil {
-                recording?.took(app: i, at: stepIndex)
-                write(callback, at: step, app: name, pattern: pattern, pinned: pinned, delivered: delivered)
-                record(step, line)
-                break
-            }
-            guard Matcher.match(pattern, callback, bindings: &bindings) else {
-                record(step, line)
-                throw StepError(message: "expected \(pattern), got \(callback)", location: loc)
-            }
-            if let pinned, pinned != delivered {
-                record(step, line)
-                throw StepError(message: "\(callback.description) was delivered at \(delivered), the line pins it at \(pinned)"
-                                + " (`passim record --fresh` rewrites a pinned time)", location: loc)
-            }
-            // The actual transcript shows the delivered values, so two runs compare byte for byte.
-            record(step, line)
+            try policy.took(callback, delivered: delivered,
+                            Expectation(step: step, app: i, name: name, pattern: pattern, pinned: pinned), &self)
 
         case .userLogin(let user, let password):
             try waitForBrowser(step)
@@ -315,7 +210,7 @@ struct RunState {
             let sim = simulator
             try user(step) { () throws(SimulationError) in try sim.userEnterCode(user: name, password: password) }
         }
-        if recording != nil { recordAfter(step) }
+        policy.after(step, &self)
         if let violation = simulator.violations.first {
             throw StepError(message: violation.description, location: loc)
         }
@@ -412,7 +307,7 @@ struct RunState {
     }
 
     /// At the end of the file time runs until nothing is pending; any callback left fails the run.
-    mutating func finish(at location: SourceLocation) throws(StepError) {
+    mutating func finish<Policy: ExpectationPolicy>(at location: SourceLocation, _ policy: inout Policy) throws(StepError) {
         if let (app, failure) = simulator.engineFailure { throw StepError(message: "\(app): \(failure)", location: location) }
         var budget = ScenarioRunner.maxEvents
         simulator.run {
@@ -426,17 +321,6 @@ struct RunState {
         if let violation = simulator.violations.first {
             throw StepError(message: violation.description, location: location)
         }
-        if recording != nil {
-            noteDeliveries()
-            for i in simulator.appNames.indices { writeUntaken(app: i) }
-            return
-        }
-        for (i, name) in simulator.appNames.enumerated() {
-            if let extra = simulator.pendingCallbacks(app: i).first {
-                let appName: String? = i == 0 ? nil : name
-                actual.append(TranscriptLine(line: location.line, text: RunState.prefix(appName, "<") + extra.description))
-                throw StepError(message: "callback left at the end: \(extra)", location: location)
-            }
-        }
+        try policy.finish(at: location, &self)
     }
 }

@@ -1,4 +1,5 @@
 import PassModel
+import PassXML
 
 /// The machine-readable reports of `passim run`: JUnit XML (`--junit FILE`) and JSON lines (`--json`).
 public enum SuiteReports {
@@ -87,12 +88,11 @@ public enum SuiteReports {
     static func xml(_ s: String, attribute: Bool = true) -> String {
         var out = ""
         for c in s.unicodeScalars {
+            if let entity = SafeXML.entity(for: c) {
+                out += entity
+                continue
+            }
             switch c {
-            case "&": out += "&amp;"
-            case "<": out += "&lt;"
-            case ">": out += "&gt;"
-            case "\"": out += "&quot;"
-            case "'": out += "&apos;"
             case "\n": out += attribute ? "&#10;" : "\n"
             case "\t": out += attribute ? "&#9;" : "\t"
             case "\r": out += "&#13;"

@@ -1,5 +1,5 @@
 import Foundation
-import Port
+import Harness
 import ScenarioSyntax
 
 /// `passim run`: parse every file, run what parses, and report. Kept out of the executable so that
@@ -23,7 +23,7 @@ public struct SuiteRun {
         /// `passim run --live`: every scenario over loopback HTTP to its own live server; `--port`: a port.
         public var runtime: ScenarioRunner.Runtime = .simulated
         /// `--expect FILE`: the port's expected failures and skips.
-        public var expectations: Expectations?
+        public var expectations: Runtime.Expectations?
         /// ANSI colours in the human output.
         public var color = false
         /// `--allow-empty`: a folder holding no scenario is not an error.

@@ -1,5 +1,6 @@
 import Entitlement
-import Live
+import Foundation
+import Harness
 import MockPass
 import PassModel
 import ScenarioSyntax
@@ -39,12 +40,7 @@ public enum WorldBuilder {
                        meta: u.meta.compactMap { e in e.value.literal.map { Value.Entry(e.key, $0) } },
                        encrypted: u.encrypted)
         }
-        world.requestors = file.requestors.map { r in
-            World.Requestor(id: r.id, sps: r.sps, mvpds: r.mvpds, authnTTL: r.authnTTL ?? .hours(24),
-                            authzTTL: r.authzTTL ?? .hours(24), deviceID: r.deviceID, regcodeTTL: r.regcodeTTL ?? .minutes(30),
-                            softwareStatement: r.softwareStatement, tokenTTL: r.tokenTTL ?? .hours(6),
-                            key: r.publicKey.flatMap { pk in r.secret.map { World.KeyPair(publicKey: pk, secret: $0) } })
-        }
+        world.requestors = file.requestors
 
         var links: [LoggedRequest.Host: HostConditions] = [:]
         for sp in sps {
@@ -66,14 +62,34 @@ public enum WorldBuilder {
         return SimulationSetup(world: world, links: links, seed: file.seed ?? defaultSeed, apps: file.appNames, engine: engine)
     }
 
-    /// A world file's text as `passim serve` reads it, for its `POST /admin/world`.
-    @Sendable public static func loadWorld(_ text: String) -> Result<MockPassServer.LoadedWorld, LiveError> {
+    /// A world file's text as `passim serve` reads it, for its `POST /admin/world` (`RunningServer.worldLoader`).
+    @Sendable public static func setup(forWorldText text: String) -> Result<SimulationSetup, HarnessError> {
         do throws(Diagnostic) {
-            let setup = WorldBuilder.setup(for: try ScenarioParser.parseWorld(text, path: "(posted world)"))
-            return .success(MockPassServer.LoadedWorld(world: setup.world, conditions: setup.links, seed: setup.seed))
+            return .success(WorldBuilder.setup(for: try ScenarioParser.parseWorld(text, path: "(posted world)")))
         } catch {
-            return .failure(LiveError(error.description))
+            return .failure(HarnessError(error.description))
         }
+    }
+
+    /// What Harness composes a runtime for: the setup, the `net … latency` steps' latencies, and the
+    /// world's text for a running server.
+    static func runtimeWorld(for file: ScenarioFile) -> RuntimeWorld {
+        let latencies = file.steps.compactMap { step -> Millis? in
+            if case .net(_, .latency(let d)) = step.value { return d }
+            return nil
+        }
+        return RuntimeWorld(setup: setup(for: file), latencies: latencies) { () throws(HarnessError) in
+            try worldText(of: file)
+        }
+    }
+
+    /// The file's header and world statements: its text with the step lines left blank, so the
+    /// server's diagnostics keep the file's line numbers.
+    static func worldText(of file: ScenarioFile) throws(HarnessError) -> String {
+        guard let data = FileManager.default.contents(atPath: file.path) else { throw HarnessError("cannot read \(file.path)") }
+        let stepLines = Set(file.steps.map(\.location.line))
+        return String(decoding: data, as: UTF8.self).split(separator: "\n", omittingEmptySubsequences: false)
+            .enumerated().map { stepLines.contains($0.offset + 1) ? "" : String($0.element) }.joined(separator: "\n")
     }
 
     static func samlBehavior(_ mode: MVPDDecl.SAMLMode) -> World.SAMLBehavior {

@@ -1,16 +1,10 @@
-/// The names a `>` step may call and a `<` step may expect (BEHAVIOR.md, SCENARIO-FORMAT.md).
-public enum CallNames {
-    public static let calls = [
-        "init", "setOptions", "setRequestor", "checkAuthentication", "getAuthentication",
-        "setSelectedProvider", "handleExternalURL", "getSelectedProvider", "checkAuthorization",
-        "getAuthorization", "checkPreauthorizedResources", "getMetadata", "logout", "getAuthenticationToken",
-    ]
+import PassModel
 
-    public static let callbacks = [
-        "setRequestorComplete", "setAuthenticationStatus", "displayProviderDialog", "navigateToUrl",
-        "setToken", "tokenRequestFailed", "preauthorizedResources", "selectedProvider", "setMetadataStatus",
-        "presentTvProviderDialog", "dismissTvProviderDialog", "status", "sendTrackingData",
-    ]
+/// The names a `>` step may call and a `<` step may expect (BEHAVIOR.md, SCENARIO-FORMAT.md): the
+/// vocabulary's (`Call.Name`, `Callback.Name`), in its order.
+public enum CallNames {
+    public static let calls = Call.Name.allCases.map(\.rawValue)
+    public static let callbacks = Callback.Name.allCases.map(\.rawValue)
 }
 
 /// "did you mean" hints for misspelt names.

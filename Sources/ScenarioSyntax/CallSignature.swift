@@ -2,86 +2,18 @@ import PassModel
 
 /// The arguments each call takes, checked when the file is parsed: a wrong count, an unknown label or
 /// a value of the wrong type is an error of the file (exit 2, with a caret), found before the scenario
-/// runs rather than as a failure of the step. Mirrors how `CallBuilder` (Scenario) takes them, which
-/// still checks the `$names` only a run can resolve.
+/// runs rather than as a failure of the step. Both this and `CallBuilder` (Scenario), which still
+/// checks the `$names` only a run can resolve, read the parameters of `Call.Name`.
 struct CallSignature {
-    enum Kind {
-        /// A string, a name, or a string constant.
-        case text
-        case textOrNil
-        case bool
-        case dict
-        /// A list of strings or names.
-        case textList
-        case any
-
-        var what: String {
-            switch self {
-            case .text: return "a string"
-            case .textOrNil: return "an MVPD id or nil"
-            case .bool: return "true or false"
-            case .dict: return "a dictionary"
-            case .textList: return "a list of strings"
-            case .any: return "a value"
-            }
-        }
-    }
-
-    struct Parameter {
-        /// nil: written without a label.
-        var label: String?
-        /// How the usage line names it.
-        var name: String
-        var kind: Kind
-        var required = false
-        /// A labelled parameter that may also be written without its label.
-        var positional = false
-        /// With an argument of this label, an unlabelled argument is not taken for this one.
-        var positionalUnlessGiven: String?
-        /// An alias taken only when the parameter of this label was not given.
-        var aliasOf: String?
-    }
+    typealias Kind = ArgumentKind
+    typealias Parameter = Call.Parameter
 
     var parameters: [Parameter]
 
-    static func signature(of call: String) -> CallSignature? { table[call] }
-
-    private static let table: [String: CallSignature] = [
-        "init": CallSignature(parameters: [
-            Parameter(label: "softwareStatement", name: "softwareStatement", kind: .text, positional: true)]),
-        "setOptions": CallSignature(parameters: [Parameter(label: nil, name: "options", kind: .dict, required: true)]),
-        "setRequestor": CallSignature(parameters: [
-            Parameter(label: nil, name: "requestorID", kind: .text, required: true),
-            Parameter(label: "signedRequestorID", name: "signedRequestorID", kind: .text),
-            Parameter(label: "setSignedRequestorId", name: "setSignedRequestorId", kind: .text, aliasOf: "signedRequestorID"),
-            Parameter(label: "serviceProviders", name: "serviceProviders", kind: .textList),
-            Parameter(label: "secret", name: "secret", kind: .text),
-            Parameter(label: "publicKey", name: "publicKey", kind: .text),
-        ]),
-        "checkAuthentication": CallSignature(parameters: []),
-        "getSelectedProvider": CallSignature(parameters: []),
-        "logout": CallSignature(parameters: []),
-        "getAuthenticationToken": CallSignature(parameters: []),
-        "getAuthentication": CallSignature(parameters: [
-            Parameter(label: "filter", name: "filter", kind: .any),
-            Parameter(label: "forceAuthn", name: "forceAuthn", kind: .bool, positional: true, positionalUnlessGiven: "filter"),
-            Parameter(label: "withData", name: "withData", kind: .any),
-        ]),
-        "setSelectedProvider": CallSignature(parameters: [Parameter(label: nil, name: "mvpd", kind: .textOrNil, required: true)]),
-        "handleExternalURL": CallSignature(parameters: [Parameter(label: nil, name: "url", kind: .text, required: true)]),
-        "checkAuthorization": resourceCall,
-        "getAuthorization": resourceCall,
-        "checkPreauthorizedResources": CallSignature(parameters: [
-            Parameter(label: nil, name: "resources", kind: .textList, required: true),
-            Parameter(label: "cache", name: "cache", kind: .bool),
-        ]),
-        "getMetadata": CallSignature(parameters: [Parameter(label: nil, name: "key", kind: .any, required: true)]),
-    ]
-
-    private static let resourceCall = CallSignature(parameters: [
-        Parameter(label: nil, name: "resource", kind: .text, required: true),
-        Parameter(label: "withData", name: "withData", kind: .any),
-    ])
+    /// The vocabulary's parameters (`Call.Name`, PassModel): the parser checks what the builder takes.
+    static func signature(of call: String) -> CallSignature? {
+        Call.Name(rawValue: call).map { CallSignature(parameters: $0.parameters) }
+    }
 
     /// `name(requestorID, signedRequestorID: ..., ...)`: how the call is written.
     func usage(_ name: String) -> String {
@@ -131,7 +63,7 @@ struct CallSignature {
         switch kind {
         case .any: return true
         case .text: return isText(value)
-        case .textOrNil:
+        case .mvpdIDOrNil, .mvpdOrNil:
             if case .null = value { return true }
             if case .constant(_, .null) = value { return true }
             return isText(value)
@@ -139,11 +71,15 @@ struct CallSignature {
             if case .bool = value { return true }
             if case .constant(_, .bool) = value { return true }
             return false
+        case .int:
+            if case .int = value { return true }
+            if case .constant(_, .int) = value { return true }
+            return false
         case .dict:
             if case .dict = value { return true }
             if case .constant(_, .dict) = value { return true }
             return false
-        case .textList:
+        case .textList, .serviceProviders, .mvpds, .textOrNilList:
             if case .list(let items) = value { return items.allSatisfy(isText) }
             if case .constant(_, .list(let items)) = value {
                 return items.allSatisfy { if case .string = $0 { return true } else { return false } }

@@ -178,9 +178,9 @@ extension FileParser {
                 // `token-ttl` belongs to the statement: it is only valid right after it.
                 if c.keyword("token-ttl") { decl.tokenTTL = try c.duration() }
             default:
-                decl.publicKey = try c.requireString("the public key in quotes").text
+                let publicKey = try c.requireString("the public key in quotes").text
                 guard c.keyword("secret") else { throw c.diagnostic("expected 'secret' and the private key after the public key", at: c.pos) }
-                decl.secret = try c.requireString("the secret in quotes").text
+                decl.key = Requestor.KeyPair(publicKey: publicKey, secret: try c.requireString("the secret in quotes").text)
             }
         }
         return .requestor(decl)

@@ -176,42 +176,5 @@ public struct MetaEntry: Hashable, Sendable {
     }
 }
 
-/// `requestor ID [at SP, ...] [mvpds ID, ...] [authn-ttl D] [authz-ttl D] [device-id] [regcode-ttl D]
-/// [software-statement "S" [token-ttl D]] [key "PUBLIC" secret "SECRET"]`
-public struct RequestorDecl: Hashable, Sendable {
-    public var id: String
-    /// nil: every SP knows it.
-    public var sps: [String]?
-    /// nil: every MVPD declared at the SP.
-    public var mvpds: [String]?
-    /// nil: the defaults (24h, 24h, 30m).
-    public var authnTTL: Millis?
-    public var authzTTL: Millis?
-    public var deviceID: Bool
-    public var regcodeTTL: Millis?
-    /// Set: the SPs accept this requestor's requests only from a client registered with it.
-    public var softwareStatement: String?
-    /// nil: the default (6h); only with a software statement.
-    public var tokenTTL: Millis?
-    /// Both set or both nil: the key pair its second-screen calls are signed with.
-    public var publicKey: String?
-    public var secret: String?
-
-    public init(
-        id: String, sps: [String]? = nil, mvpds: [String]? = nil, authnTTL: Millis? = nil,
-        authzTTL: Millis? = nil, deviceID: Bool = false, regcodeTTL: Millis? = nil,
-        softwareStatement: String? = nil, tokenTTL: Millis? = nil, publicKey: String? = nil, secret: String? = nil
-    ) {
-        self.softwareStatement = softwareStatement
-        self.tokenTTL = tokenTTL
-        self.publicKey = publicKey
-        self.secret = secret
-        self.id = id
-        self.sps = sps
-        self.mvpds = mvpds
-        self.authnTTL = authnTTL
-        self.authzTTL = authzTTL
-        self.deviceID = deviceID
-        self.regcodeTTL = regcodeTTL
-    }
-}
+/// `requestor …`: the mock's own requestor type (PassModel), defaults applied as the line is read.
+public typealias RequestorDecl = Requestor

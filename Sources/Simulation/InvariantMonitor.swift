@@ -85,12 +85,7 @@ struct InvariantMonitor: Sendable {
     mutating func input(call: Call?, loginBefore: Int?, loginAfter: Int?, delivered: [Callback]) {
         let statuses = delivered.filter { if case .setAuthenticationStatus = $0 { return true } else { return false } }.count
         if let ended = loginBefore, ended != loginAfter, statuses == 0 {
-            let supersedes: Bool
-            switch call {
-            case .getAuthentication?, .getAuthorization?, .logout?, .setRequestor?: supersedes = true
-            default: supersedes = false
-            }
-            if !supersedes {
+            if call?.kind.supersedesALogin != true {
                 violate(2, "login \(ended) ended without a setAuthenticationStatus (input: \(call.map(\.description) ?? "a response, timer or the user"))")
             }
         }
@@ -136,8 +131,8 @@ struct InvariantMonitor: Sendable {
 
     /// Callbacks only a login delivers.
     static func belongsToALogin(_ callback: Callback) -> Bool {
+        if callback.kind.onlyFromALogin { return true }
         switch callback {
-        case .displayProviderDialog, .presentTvProviderDialog, .dismissTvProviderDialog: return true
         case .setAuthenticationStatus(let status, _): return status == Constants.statusSuccess
         // VSA203 comes with a logout; R400 with any request that finds its SP refusing registration.
         case .status(let code, _): return code != StatusCode.vsa203 && code != StatusCode.registrationRefused

@@ -3,33 +3,6 @@ import MockPass
 import PassModel
 import PassXML
 
-/// Everything a simulated run starts from.
-public struct SimulationSetup: Sendable {
-    public var world: World
-    /// Latency and faults per host; a host without a link answers after 10 ms.
-    public var links: [LoggedRequest.Host: HostConditions]
-    public var seed: UInt64
-    /// App names; the first is the scenario's `app`.
-    public var apps: [String]
-    /// The engine configuration every app starts with.
-    public var engine: EngineConfiguration
-
-    public init(world: World, links: [LoggedRequest.Host: HostConditions] = [:], seed: UInt64 = 1,
-                apps: [String] = ["app"], engine: EngineConfiguration = EngineConfiguration()) {
-        self.world = world
-        self.links = links
-        self.seed = seed
-        self.apps = apps
-        self.engine = engine
-    }
-
-    /// Each host of the world with its base URL, SPs first, in the world's order.
-    public var bases: [(host: LoggedRequest.Host, url: String)] {
-        world.serviceProviders.map { (LoggedRequest.Host.sp($0.name), $0.url) }
-            + world.identityProviders.map { (LoggedRequest.Host.idp($0.mvpdID), $0.url) }
-    }
-}
-
 /// The simulated runtime (ARCHITECTURE.md): one thread, a virtual clock, an event queue ordered by
 /// (time, sequence), the simulated network, the device's browser, and one engine per app.
 /// Callbacks go to a per-app queue as the engine delivers them; the scenario runner takes them.
@@ -39,13 +12,15 @@ public final class Simulator {
     public let wire: any Wire
     /// The runtime's model of each link: it decides when answers arrive (in virtual time).
     public var network = SimulatedNetwork()
-    /// The device's browser; the app that opened it last owns it.
-    public private(set) var browser = Browser()
-    /// The second screen where a tvOS user enters the registration code (its own browser and cookies).
-    public private(set) var secondScreen = Browser()
-    private var secondScreenCookies = CookieJar()
+    /// The device's browser (the app that opened it last owns it and lends it its cookies) and the
+    /// second screen where a tvOS user enters the registration code (its own cookies), by `Screen`.
+    private var sessions = [BrowserSession(.device), BrowserSession(.second)]
+    public var browser: Browser { sessions[BrowserSession.Screen.device.rawValue].browser }
+    public var secondScreen: Browser { sessions[BrowserSession.Screen.second.rawValue].browser }
     /// The device's shared store of authN tokens (iOS passive SSO).
     public private(set) var sharedStore: SharedAuthentication?
+    /// The person at the device; reads the world and the TV's screen.
+    private var user: SimulatedUser
     /// The last registration code shown (`status(REGCODE, code)`), for `user enter-code`.
     public private(set) var lastRegistrationCode: String?
     /// Everything that happened, in order (calls, callbacks, HTTP exchanges, user actions).
@@ -66,15 +41,15 @@ public final class Simulator {
         var monitor: InvariantMonitor?
         /// nil for a port: the invariants and properties judged from what the app and the network see.
         var oracle: CallbackOracle?
+        /// The engine's last registration-code request and its host: what the code it shows was made for.
+        var registration: (request: HTTPRequest, host: LoggedRequest.Host?)?
     }
     private var apps: [App]
-    private let world: World
 
     enum Event: Sendable {
         case engineResult(app: Int, RequestID, HTTPResult, from: LoggedRequest.Host?)
         case engineTimer(app: Int, TimerID)
-        case browserResult(load: Int, HTTPResult, from: LoggedRequest.Host?)
-        case secondScreenResult(load: Int, HTTPResult, from: LoggedRequest.Host?)
+        case pageResult(BrowserSession.Screen, load: Int, HTTPResult, from: LoggedRequest.Host?)
     }
     private var events = EventQueue<Event>()
     private let bases: [(host: LoggedRequest.Host, url: String)]
@@ -86,7 +61,7 @@ public final class Simulator {
     /// engine for every app; else one engine per app of `setup.apps` (a port's).
     public init(_ setup: SimulationSetup, wire: (any Wire)? = nil, engines: [any AppEngine]? = nil) {
         self.wire = wire ?? MockWire(world: setup.world, seed: setup.seed)
-        world = setup.world
+        user = SimulatedUser(world: setup.world)
         let engines = engines ?? setup.apps.map { _ in Engine(configuration: setup.engine) }
         apps = zip(setup.apps, engines).map { name, engine in
             App(name: name, engine: engine, monitor: engine.reference == nil ? nil : InvariantMonitor(app: name),
@@ -154,33 +129,23 @@ public final class Simulator {
     public func engine(app: Int = 0) -> Engine? { apps[app].engine.reference }
 
     /// `user login`: fills the login form the browser shows and submits it. False when no such form shows.
-    public func userLogin(user: String, password: String) -> Bool {
-        guard let fetch = browser.fill(["username": user, "password": password]) else { return false }
-        load(fetch)
+    public func userLogin(user name: String, password: String) -> Bool {
+        guard let fetch = self[.device].browser.fill(user.login(user: name, password: password)) else { return false }
+        load(fetch, on: .device)
         return true
     }
 
     /// `user pick ID [as NAME]`: the user picks an MVPD in Apple's picker. For a `SUPPORTED` MVPD the
-    /// device's Apple account (NAME, by default the first user at that MVPD) supplies Apple's token,
-    /// which the simulation gets from the MVPD's IdP at once (Apple's framework holds it already).
+    /// device's Apple account supplies Apple's token, which the simulation gets from the MVPD's IdP at
+    /// once (Apple's framework holds it already).
     public func userPick(_ mvpdID: String, asUser: String?) throws(SimulationError) {
         let app = try pickerApp()
-        guard let mvpd = apps[app].engine.pickerShown?.first(where: { $0.id == mvpdID }) else {
-            throw SimulationError("\(mvpdID) is not in the picker")
-        }
         var token: String?
-        if mvpd.boardingStatus == .supported {
-            guard let user = world.users.first(where: { $0.mvpdID == mvpdID && (asUser == nil || $0.name == asUser) }) else {
-                throw SimulationError("no user \(asUser.map { "'\($0)' " } ?? "")at \(mvpdID) for the device's Apple account")
-            }
-            guard let idp = world.identityProviders.first(where: { $0.mvpdID == mvpdID }) else {
-                throw SimulationError("\(mvpdID) has no identity provider")
-            }
-            let request = HTTPRequest.form(idp.url + "/platform-sso", [("username", user.name), ("password", user.password)])
+        if let (name, request) = try user.appleTokenRequest(pick: mvpdID, asUser: asUser, shown: apps[app].engine.pickerShown ?? []) {
             let answer = wire.direct(request, at: now)
             guard case .response(let response) = answer, response.status == 200 else {
                 let why = if case .response(let r) = answer { "HTTP \(r.status)" } else { "\(answer)" }
-                throw SimulationError("Apple's token for \(user.name) was refused (\(why))")
+                throw SimulationError("Apple's token for \(name) was refused (\(why))")
             }
             token = SAML.encodeForPost(response.bodyText)
         }
@@ -202,24 +167,14 @@ public final class Simulator {
 
     /// `user enter-code`: on a second screen, the user opens the SP's login page for the last
     /// registration code and logs in; the step returns once that browser has stopped again.
-    public func userEnterCode(user: String, password: String) throws(SimulationError) {
-        guard let code = lastRegistrationCode else { throw SimulationError("no registration code was shown") }
-        guard let request = wire.log.last(where: { $0.method == "POST" && $0.path.hasSuffix("/regcode") }),
-              case .sp(let spName) = request.host,
-              let sp = world.serviceProviders.first(where: { $0.name == spName }) else {
-            throw SimulationError("no registration-code request reached an SP")
-        }
-        let requestor = request.path.split(separator: "/").dropLast().last.map(String.init) ?? ""
-        let query = FormCoding.encode([
-            ("requestor_id", requestor), ("mso_id", request.parameter("mvpd") ?? ""), ("reg_code", code),
-            ("domain_name", "adobe.com"), ("redirect_url", Simulator.secondScreenDone),
-        ])
-        if let fetch = secondScreen.open(sp.url + "/api/v1/authenticate?" + query, owner: "second screen") { loadSecondScreen(fetch) }
+    public func userEnterCode(user name: String, password: String) throws(SimulationError) {
+        let url = try user.codeEntryURL(code: lastRegistrationCode)
+        if let fetch = self[.second].browser.open(url, owner: "second screen") { load(fetch, on: .second) }
         run { secondScreen.isStopped }
-        guard let fetch = secondScreen.fill(["username": user, "password": password]) else {
+        guard let fetch = self[.second].browser.fill(user.login(user: name, password: password)) else {
             throw SimulationError("the second screen shows no login form: \(secondScreen.location ?? "closed")")
         }
-        loadSecondScreen(fetch)
+        load(fetch, on: .second)
         run { secondScreen.isStopped }
     }
 
@@ -228,9 +183,8 @@ public final class Simulator {
 
     /// `user back`: the user closes the browser; its pending load is dropped.
     public func userBack() {
-        browser.close()
-        events.removeAll { if case .browserResult = $0 { return true } else { return false } }
-
+        self[.device].browser.close()
+        events.removeAll { if case .pageResult(.device, _, _, _) = $0 { return true } else { return false } }
     }
 
     // MARK: Time
@@ -262,10 +216,8 @@ public final class Simulator {
         switch entry.payload {
         case .engineResult(let app, _, let result, let host):
             noteResponse(result, to: .engine(app: apps[app].name), from: host)
-        case .browserResult(_, let result, let host):
-            noteResponse(result, to: .browser, from: host)
-        case .secondScreenResult(_, let result, let host):
-            noteResponse(result, to: .secondScreen, from: host)
+        case .pageResult(let screen, _, let result, let host):
+            noteResponse(result, to: self[screen].party, from: host)
         case .engineTimer:
             break
         }
@@ -274,16 +226,11 @@ public final class Simulator {
             drive(app, .response(id, result))
         case .engineTimer(let app, let id):
             drive(app, .timer(id))
-        case .browserResult(let loadID, let result, _):
-            if case .response(let r) = result, case .loading(let url, _) = browser.state {
-                apps[browserOwner].cookies.store(from: r, url: url)
+        case .pageResult(let screen, let loadID, let result, _):
+            if case .response(let r) = result, case .loading(let url, _) = self[screen].browser.state {
+                withCookies(of: screen) { $0.store(from: r, url: url) }
             }
-            if let next = browser.receive(result, load: loadID) { load(next) }
-        case .secondScreenResult(let loadID, let result, _):
-            if case .response(let r) = result, case .loading(let url, _) = secondScreen.state {
-                secondScreenCookies.store(from: r, url: url)
-            }
-            if let next = secondScreen.receive(result, load: loadID) { loadSecondScreen(next) }
+            if let next = self[screen].browser.receive(result, load: loadID) { load(next, on: screen) }
         }
         return true
     }
@@ -317,13 +264,23 @@ public final class Simulator {
                 apps[app].callbacks.append((callback, now))
                 trace.append(TraceEvent(time: now, kind: .callback(app: apps[app].name, callback)))
                 if let engine = apps[app].engine.reference { apps[app].monitor?.delivered(callback, engine: engine, at: now) }
-                if case .status(StatusCode.registrationCode, let code?) = callback { lastRegistrationCode = code }
+                if case .status(StatusCode.registrationCode, let code?) = callback {
+                    lastRegistrationCode = code
+                    let registration = apps[app].registration
+                    user.sees(code: code, madeBy: registration?.request, at: registration?.host) { [wire] in
+                        // Only the SP saw that body: its log has the request as it arrived.
+                        wire.log.last { $0.method == "POST" && $0.path.hasSuffix("/regcode") }?.parameter("mvpd")
+                    }
+                }
                 // The app's delegate opens the browser on navigateToUrl, as a real app does.
                 if case .navigateToUrl(let url, _) = callback { openBrowser(url, app: app) }
             case .presentBrowser(let url):
                 // SFSafariViewController presented by the SDK itself: the same browser, no callback.
                 openBrowser(url, app: app)
             case .send(let id, let request):
+                if request.method == "POST", request.url.contains("/regcode"), URLParts(request.url)?.path.hasSuffix("/regcode") == true {
+                    apps[app].registration = (request, wire.host(for: request.url))
+                }
                 let party = TraceEvent.Party.engine(app: apps[app].name)
                 let outcome = if let fetched = takeOwnFetch(id, app: app) {
                     exchange(request, from: party, fetched: fetched)
@@ -355,25 +312,27 @@ public final class Simulator {
 
     private func openBrowser(_ url: String, app: Int) {
         userBack()
-        if let fetch = browser.open(url, owner: apps[app].name) { load(fetch) }
+        if let fetch = self[.device].browser.open(url, owner: apps[app].name) { load(fetch, on: .device) }
     }
 
-    private var browserOwner: Int { appIndex(browser.owner) ?? 0 }
-
-    private func load(_ fetch: Browser.Fetch) {
-        let request = apps[browserOwner].cookies.apply(to: fetch.request)
-        switch exchange(request, from: .browser) {
-        case .answer(let result, let after, let host):
-            events.schedule(.browserResult(load: fetch.load, result, from: host), at: now + after)
-        case .never:
-            break
-        }
+    private subscript(screen: BrowserSession.Screen) -> BrowserSession {
+        get { sessions[screen.rawValue] }
+        _modify { yield &sessions[screen.rawValue] }
     }
 
-    private func loadSecondScreen(_ fetch: Browser.Fetch) {
-        switch exchange(secondScreenCookies.apply(to: fetch.request), from: .secondScreen) {
+    /// The cookies a browser's loads carry: the second screen's own, or those of the app that opened
+    /// the device's browser.
+    private func withCookies<T>(of screen: BrowserSession.Screen, _ body: (inout CookieJar) -> T) -> T {
+        if screen == .second { return body(&self[screen].cookies) }
+        let owner = appIndex(browser.owner) ?? 0
+        return body(&apps[owner].cookies)
+    }
+
+    private func load(_ fetch: Browser.Fetch, on screen: BrowserSession.Screen) {
+        let request = withCookies(of: screen) { $0.apply(to: fetch.request) }
+        switch exchange(request, from: self[screen].party) {
         case .answer(let result, let after, let host):
-            events.schedule(.secondScreenResult(load: fetch.load, result, from: host), at: now + after)
+            events.schedule(.pageResult(screen, load: fetch.load, result, from: host), at: now + after)
         case .never:
             break
         }

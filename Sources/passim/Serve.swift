@@ -1,6 +1,7 @@
 import ArgumentParser
 import Dispatch
 import Foundation
+import Harness
 import Live
 import MockPass
 import Scenario
@@ -127,7 +128,7 @@ struct Serve: ParsableCommand {
         }
         var options = MockPassServer.Options(
             host: host, basePort: port, adminPort: adminPort ?? (port == 0 ? 0 : port - 1),
-            seed: setup.seed, conditions: setup.links, worldLoader: WorldBuilder.loadWorld,
+            seed: setup.seed, conditions: setup.links, worldLoader: RunningServer.worldLoader(WorldBuilder.setup(forWorldText:)),
             publicHost: publicHost, adminHost: adminHost, adminToken: adminToken ?? Serve.environmentToken,
             tls: tlsOptions, proxyPort: proxy, log: { line in
                 FileHandle.standardError.write(Data(("passim serve: " + line + "\n").utf8))

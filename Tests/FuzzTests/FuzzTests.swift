@@ -12,6 +12,25 @@ import Testing
         }
     }
 
+    /// The generator reads the vocabulary (`Call.Name.allCases`): every method writes a step that
+    /// parses as a call of it (the authorization pair writes either), and the draw's slots are each
+    /// taken by exactly one slot list.
+    @Test func theGeneratorCoversTheVocabulary() throws {
+        var rng = SeededRandom(seed: 5)
+        let world = FuzzWorld.random(&rng, seed: 5)
+        let generator = StepGenerator(world: world)
+        for name in Call.Name.allCases {
+            for _ in 0..<5 {
+                let step = generator.call(name, mvpd: world.mvpds.first?.id ?? "nil", resource: "R1", &rng)
+                let pair: Set<Call.Name> = [.checkAuthorization, .getAuthorization]
+                let written = pair.contains(name) ? pair.map(\.rawValue) : [name.rawValue]
+                #expect(written.contains { step.hasPrefix($0 + "(") }, "\(name): \(step)")
+                #expect(FuzzProgram(world: world.lines, steps: ["> " + step]).parsed() != nil, "\(step) does not parse")
+            }
+        }
+        #expect(Set(Call.Name.allCases.flatMap(StepGenerator.slots)) == Set(0..<StepGenerator.slotCount))
+    }
+
     @Test func aRunIsAFunctionOfItsSeed() {
         for seed in [UInt64(3), 77, 4242] {
             let (a, failA, stepsA) = Fuzzer.explore(seed: seed, maxSteps: 30)

@@ -129,9 +129,9 @@ import Testing
     @Test func requestorWithSoftwareStatementAndKey() throws {
         let s = try parseLast("requestor R4 software-statement \"eyJ.s\" token-ttl 30m key \"PUB\" secret \"SEC\"")
         #expect(s?.value == .requestor(RequestorDecl(id: "R4", softwareStatement: "eyJ.s", tokenTTL: .minutes(30),
-                                                     publicKey: "PUB", secret: "SEC")))
+                                                     key: .init(publicKey: "PUB", secret: "SEC"))))
         #expect(try parseLast("requestor R5 key \"P\" secret \"S\" software-statement \"x\"")?.value
-                == .requestor(RequestorDecl(id: "R5", softwareStatement: "x", publicKey: "P", secret: "S")))
+                == .requestor(RequestorDecl(id: "R5", softwareStatement: "x", key: .init(publicKey: "P", secret: "S"))))
         for (line, message) in [
             ("requestor R6 token-ttl 1h", "unexpected 'token-ttl'"),
             ("requestor R6 key \"P\"", "expected 'secret' and the private key after the public key"),

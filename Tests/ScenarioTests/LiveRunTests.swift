@@ -1,4 +1,5 @@
 import Foundation
+@testable import Harness
 import Live
 import MockPass
 import PassModel
@@ -35,10 +36,9 @@ import Testing
             > setRequestor("REQ1")
             < setRequestorComplete(1)
             """, path: "live.scenario")
-        let setup = WorldBuilder.setup(for: file)
-        let wire = try LiveWire(setup)
-        defer { wire.close() }
-        var state = RunState(file: file, setup: setup, wire: wire)
+        let running = try Runtime.live.start(RuntimeWorld(setup: WorldBuilder.setup(for: file)))
+        defer { running.close() }
+        var state = RunState(file: file, simulator: running.simulator)
         for step in file.steps { try state.perform(step) }
         let config = try #require(state.simulator.requestLog.first)
         #expect(config.path == "/config/REQ1")
@@ -63,11 +63,10 @@ import Testing
             < setRequestorComplete(1)
             """
         let file = try ScenarioParser.parse(text.replacingOccurrences(of: "%@", with: ""), path: "live.scenario")
-        let setup = WorldBuilder.setup(for: file)
-        let wire = try LiveWire(setup)
-        defer { wire.close() }
-        try wire.server.apply(.mode(.down), to: .sp("main"))
-        var live = RunState(file: file, setup: setup, wire: wire)
+        let running = try Runtime.live.start(RuntimeWorld(setup: WorldBuilder.setup(for: file)))
+        defer { running.close() }
+        try #require(running.wire).server.apply(.mode(.down), to: .sp("main"))
+        var live = RunState(file: file, simulator: running.simulator)
         #expect(throws: StepError.self) { for step in file.steps { try live.perform(step) } }
 
         let unreachable = try ScenarioParser.parse(text.replacingOccurrences(of: "%@", with: " unreachable"), path: "live.scenario")
@@ -84,7 +83,7 @@ import Testing
     func withServer<T>(_ body: (MockPassServer) throws -> T) throws -> T {
         let starter = try ScenarioParser.parseWorld("sp main \"https://sp.test\"\nrequestor REQ1\n", path: "starter")
         let setup = WorldBuilder.setup(for: starter)
-        let server = try MockPassServer.startAndWait(world: setup.world, options: .init(worldLoader: WorldBuilder.loadWorld))
+        let server = try MockPassServer.startAndWait(world: setup.world, options: .init(worldLoader: RunningServer.worldLoader(WorldBuilder.setup(forWorldText:))))
         defer { try? server.shutdownAndWait() }
         return try body(server)
     }
@@ -130,10 +129,10 @@ import Testing
                 """
             let file = try ScenarioParser.parse(text, path: temporaryScenario(text))
             // The steps are blanked in what is posted (the server reads a world file), line numbers kept.
-            let posted = try RemoteServer.worldText(of: file)
+            let posted = try WorldBuilder.worldText(of: file)
             #expect(posted.split(separator: "\n", omittingEmptySubsequences: false).count == 5)
             #expect(!posted.contains("setRequestor") && posted.contains("latency 40ms"))
-            let remote = try RemoteServer(adminURL: server.adminURL + "/", token: server.adminToken, file: file)
+            let remote = try RemoteServer(adminURL: server.adminURL + "/", token: server.adminToken, world: posted)
             #expect(remote.origins.keys.contains(.sp("main")))
             try remote.hold(at: .simulationStart + .minutes(1))
             #expect(server.now() == .simulationStart + .minutes(1))

@@ -80,4 +80,32 @@ import Testing
         sim.run { sim.hasCallback() }
         #expect(sim.popCallback() == .setRequestorComplete(status: 1))
     }
+
+    /// The second screen uses the code the TV shows with the programmer and MVPD it was made for,
+    /// as the person reads them off the screen: not whatever registration request reached an SP
+    /// last (here another app's, sent after the code was shown and not yet answered).
+    @Test func theSecondScreenUsesTheCodeOfTheAppThatShowedIt() throws {
+        var s = setup()
+        s.world.requestors.append(World.Requestor(id: "R2"))
+        s.apps = ["app", "second"]
+        s.engine.platform = .tvos
+        let sim = Simulator(s)
+        func login(app: Int, requestor: String) {
+            sim.call(.setRequestor(requestorID: requestor, serviceProviders: nil), app: app)
+            sim.run { sim.hasCallback(app: app) }
+            #expect(sim.popCallback(app: app) == .setRequestorComplete(status: 1))
+            sim.call(.getAuthentication(forceAuthn: false, data: nil, filter: nil), app: app)
+            _ = sim.popCallback(app: app)  // the provider dialog
+            sim.call(.setSelectedProvider("X"), app: app)
+        }
+        login(app: 0, requestor: "R")
+        sim.run { sim.lastRegistrationCode != nil }
+        let code = try #require(sim.lastRegistrationCode)
+        login(app: 1, requestor: "R2")
+        #expect(sim.requestLog.last?.path == "/reggie/v1/R2/regcode", "the other app's request reached the SP last")
+        #expect(sim.lastRegistrationCode == code, "its code is not shown yet")
+        try sim.userEnterCode(user: "u", password: "p")
+        let used = try #require(sim.requestLog.first { $0.path == "/api/v1/authenticate" })
+        #expect(used.parameter("requestor_id") == "R" && used.parameter("reg_code") == code && used.parameter("mso_id") == "X")
+    }
 }

@@ -2,7 +2,6 @@ import Foundation
 import Live
 import MockPass
 import PassModel
-import ScenarioSyntax
 import Simulation
 
 /// What the live wire needs from the mock server: where each host listens, the clock held at an
@@ -78,11 +77,11 @@ final class RemoteServer: LiveServerControl {
     private let token: String?
     private var held: Instant?
 
-    init(adminURL: String, token: String?, file: ScenarioFile) throws(LiveError) {
+    /// `world`: the scenario's header and world statements as `passim serve --world` reads them.
+    init(adminURL: String, token: String?, world: String) throws(LiveError) {
         self.adminURL = adminURL.withoutTrailingSlash
         self.token = token
         admin = try CurlTransport()
-        let world = try RemoteServer.worldText(of: file)
         let load = RemoteServer.post(self.adminURL, "/admin/world", [("world", .string(world)), ("urls", .string("as-written"))],
                                      token: token)
         let answer = try RemoteServer.call(admin, load, token: token, what: "loading the world")
@@ -95,15 +94,6 @@ final class RemoteServer: LiveServerControl {
             origins[host] = origin
         }
         self.origins = origins
-    }
-
-    /// The file's header and world statements: its text with the step lines left blank, so the
-    /// server's diagnostics keep the file's line numbers.
-    static func worldText(of file: ScenarioFile) throws(LiveError) -> String {
-        guard let data = FileManager.default.contents(atPath: file.path) else { throw LiveError("cannot read \(file.path)") }
-        let stepLines = Set(file.steps.map(\.location.line))
-        return String(decoding: data, as: UTF8.self).split(separator: "\n", omittingEmptySubsequences: false)
-            .enumerated().map { stepLines.contains($0.offset + 1) ? "" : String($0.element) }.joined(separator: "\n")
     }
 
     func hold(at instant: Instant) throws(LiveError) {

@@ -1,0 +1,74 @@
+import Entitlement
+import MockPass
+import PassModel
+
+/// The person holding the device: what they know (the world's users, MVPDs and SPs, and the
+/// registration code the TV shows) and what they do with it. The simulator carries out the actions;
+/// the user decides what goes into them.
+struct SimulatedUser {
+    /// A registration code as the TV shows it, with what the user's second screen needs to use it:
+    /// the programmer (requestor) and MVPD it was made for, and the SP that made it.
+    struct CodeShown {
+        var code: String
+        var requestorID: String
+        var mvpdID: String
+        var sp: World.ServiceProvider
+    }
+
+    let world: World
+    /// The last registration code shown, for `user enter-code`.
+    private(set) var code: CodeShown?
+
+    init(world: World) {
+        self.world = world
+    }
+
+    /// The TV shows `code`, which the engine got for `request` (its `POST …/REQUESTOR/regcode`,
+    /// sent to `host`): the user reads which programmer and MVPD it is for. `mvpd`: the request's
+    /// `mvpd` field where the request as the device reported it has no body (a port that sends its
+    /// own requests reports only their method and URL, docs/PORTING.md).
+    mutating func sees(code: String, madeBy request: HTTPRequest?, at host: LoggedRequest.Host?, mvpd: () -> String?) {
+        guard let request, case .sp(let name)? = host, let sp = world.serviceProviders.first(where: { $0.name == name }),
+              let path = URLParts(request.url)?.path else {
+            self.code = nil
+            return
+        }
+        let requestor = path.split(separator: "/").dropLast().last.map(String.init) ?? ""
+        let field = request.parameters.first { $0.0 == "mvpd" }?.1 ?? mvpd() ?? ""
+        self.code = CodeShown(code: code, requestorID: requestor, mvpdID: field, sp: sp)
+    }
+
+    /// Where the second screen goes to use the code: the SP's login page for it, which ends on
+    /// `Simulator.secondScreenDone`.
+    func codeEntryURL(code number: String?) throws(SimulationError) -> String {
+        guard let number else { throw SimulationError("no registration code was shown") }
+        guard let code, code.code == number else { throw SimulationError("no registration-code request reached an SP") }
+        let query = FormCoding.encode([
+            ("requestor_id", code.requestorID), ("mso_id", code.mvpdID), ("reg_code", code.code),
+            ("domain_name", "adobe.com"), ("redirect_url", Simulator.secondScreenDone),
+        ])
+        return code.sp.url + "/api/v1/authenticate?" + query
+    }
+
+    /// The login form's fields for a user and password.
+    func login(user: String, password: String) -> [String: String] {
+        ["username": user, "password": password]
+    }
+
+    /// `user pick ID [as NAME]` in Apple's picker showing `shown`: for a `SUPPORTED` MVPD the device's
+    /// Apple account (NAME, by default the first user at that MVPD) holds Apple's token, got from the
+    /// MVPD's IdP; this is the request for it (nil: the MVPD needs none).
+    func appleTokenRequest(pick mvpdID: String, asUser: String?, shown: [MVPD]) throws(SimulationError) -> (user: String, HTTPRequest)? {
+        guard let mvpd = shown.first(where: { $0.id == mvpdID }) else {
+            throw SimulationError("\(mvpdID) is not in the picker")
+        }
+        guard mvpd.boardingStatus == .supported else { return nil }
+        guard let user = world.users.first(where: { $0.mvpdID == mvpdID && (asUser == nil || $0.name == asUser) }) else {
+            throw SimulationError("no user \(asUser.map { "'\($0)' " } ?? "")at \(mvpdID) for the device's Apple account")
+        }
+        guard let idp = world.identityProviders.first(where: { $0.mvpdID == mvpdID }) else {
+            throw SimulationError("\(mvpdID) has no identity provider")
+        }
+        return (user.name, HTTPRequest.form(idp.url + "/platform-sso", [("username", user.name), ("password", user.password)]))
+    }
+}
