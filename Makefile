@@ -1,7 +1,7 @@
 # Two entry points for a fresh machine (README.md): `make suite` and `make test`.
 # Each installs the system libraries first when they are missing.
 
-.PHONY: layers provenance mutants differential-mutants setup build suite suite-live suite-live-server suite-shim suite-shim-live port-python clients test release docs docs-check bench fuzz-smoke clean
+.PHONY: example docc layers provenance mutants differential-mutants setup build suite suite-live suite-live-server suite-shim suite-shim-live port-python clients test release docs docs-check bench fuzz-smoke clean
 
 setup:
 	@missing=""; for p in libxml2-dev libcurl4-openssl-dev pkg-config xmlsec1 curl openssl; do \
@@ -100,6 +100,15 @@ fuzz-smoke: build
 	.build/debug/FuzzPassXML Fixtures/xml Fixtures/hostile/xml/saml
 	.build/debug/FuzzMockRequest Fixtures/requests
 	.build/debug/passim fuzz --runs 300 --jobs 2 --seed 2026 --out .build/fuzz-failures
+
+# The example port package (Examples/SwiftPortTests): the suite in process, from `swift test`, as a
+# port team runs it with one dependency line. Its own .build: the first run builds everything again.
+example: setup
+	cd Examples/SwiftPortTests && swift test
+
+# The DocC catalog (Sources/Passim/Passim.docc), warnings as errors (swift-docc-plugin).
+docc: setup
+	swift package generate-documentation --target Passim --warnings-as-errors
 
 # Suite throughput in a release build (BENCHMARKS.md).
 bench: setup

@@ -1,5 +1,16 @@
 // swift-tools-version:6.0
+import Foundation
 import PackageDescription
+
+/// PassimConformance's target folder is the package root (see the target); everything in it but its
+/// sources and the suite is excluded, listed here so a new top-level file needs no edit.
+let outsideConformance: [String] = {
+    let root = Context.packageDirectory
+    let top = (try? FileManager.default.contentsOfDirectory(atPath: root)) ?? []
+    let sources = (try? FileManager.default.contentsOfDirectory(atPath: root + "/Sources")) ?? []
+    return top.filter { !$0.hasPrefix(".") && $0 != "Sources" && $0 != "Scenarios" }
+        + sources.filter { !$0.hasPrefix(".") && $0 != "PassimConformance" }.map { "Sources/" + $0 }
+}()
 
 // Module graph and import rules: ../shared/ARCHITECTURE.md.
 // Only PassXML touches libxml2; only Live (a later issue) touches libcurl.
@@ -8,6 +19,10 @@ let package = Package(
     platforms: [.macOS(.v13)],
     products: [
         .executable(name: "passim", targets: ["passim"]),
+        // The library products (docs: Sources/Passim/Passim.docc; versions: CHANGELOG.md).
+        .library(name: "Passim", targets: ["Passim"]),
+        .library(name: "PassimConformance", targets: ["PassimConformance"]),
+        .library(name: "PassimMock", targets: ["PassimMock"]),
     ],
     dependencies: [
         .package(url: "https://github.com/apple/swift-argument-parser", from: "1.5.0"),
@@ -16,6 +31,8 @@ let package = Package(
         .package(url: "https://github.com/apple/swift-nio-ssl", from: "2.37.6"),
         .package(url: "https://github.com/apple/swift-certificates", from: "1.21.1"),
         .package(url: "https://github.com/apple/swift-asn1", from: "1.7.4"),
+        // `swift package generate-documentation` (make docc); it adds no code to the products.
+        .package(url: "https://github.com/swiftlang/swift-docc-plugin", from: "1.5.0"),
     ],
     targets: [
         .systemLibrary(name: "CLibXML2", pkgConfig: "libxml-2.0", providers: [.apt(["libxml2-dev"])]),
@@ -52,6 +69,13 @@ let package = Package(
         .executableTarget(name: "FuzzScenarioParser", dependencies: ["FuzzSupport", "ScenarioSyntax"]),
         .executableTarget(name: "FuzzPassXML", dependencies: ["FuzzSupport", "PassXML"]),
         .executableTarget(name: "FuzzMockRequest", dependencies: ["FuzzSupport", "MockPass", "PassModel"]),
+        .target(name: "Passim", dependencies: ["Entitlement", "MockPass", "PassModel", "Port", "Scenario", "ScenarioSyntax", "Simulation"]),
+        // The suite ships as a resource. SwiftPM copies a symlinked folder as a dangling link, and a
+        // resource must lie inside its target, so this target's folder is the package root with its
+        // sources narrowed to Sources/PassimConformance: Scenarios/ is copied in whole.
+        .target(name: "PassimConformance", dependencies: ["Passim", "Port", "Scenario"], path: ".",
+                exclude: outsideConformance, sources: ["Sources/PassimConformance"], resources: [.copy("Scenarios")]),
+        .target(name: "PassimMock", dependencies: ["Passim", "Live", "Scenario"]),
         .executableTarget(name: "passim", dependencies: [
             "Scenario", "Harness", "ScenarioSyntax", "Live", "Port", "Fuzz", "MockPass",
             .product(name: "ArgumentParser", package: "swift-argument-parser"),
@@ -69,6 +93,9 @@ let package = Package(
         .testTarget(name: "PortTests", dependencies: ["Port", "Entitlement", "PassModel"]),
         .testTarget(name: "HarnessTests", dependencies: ["Harness", "Simulation", "Live", "MockPass", "PassModel"]),
         .testTarget(name: "ScenarioTests", dependencies: ["Scenario", "Harness", "ScenarioSyntax", "Port", "Live", "MockPass", "PassModel"]),
+        .testTarget(name: "PassimTests", dependencies: ["Passim"]),
+        .testTarget(name: "PassimConformanceTests", dependencies: ["PassimConformance", "Port", "ScenarioSyntax"]),
+        .testTarget(name: "PassimMockTests", dependencies: ["PassimMock", "Live"]),
         .testTarget(name: "FuzzTests", dependencies: ["Fuzz", "Scenario", "ScenarioSyntax", "PassModel", "Port"]),
     ],
     swiftLanguageModes: [.v6]

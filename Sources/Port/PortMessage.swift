@@ -1,9 +1,13 @@
 import Entitlement
 import PassModel
 
-/// The messages of the driver protocol, version 1 (docs/PORTING.md), as JSON lines.
+/// The messages of the driver protocol (docs/PORTING.md), as JSON lines.
 public enum PortMessage {
+    /// The driver protocol's version, stated here only: `version` goes in `hello` and `ready`,
+    /// `minorVersion` counts the compatible additions since (1.1: `reset`, `present`).
     public static let version = 1
+    public static let minorVersion = 1
+    public static var versionText: String { "\(version).\(minorVersion)" }
     /// Version 1.1: a port whose `ready` says `"reset": true` takes another `hello` as a reset to a new
     /// world, so one process serves scenario after scenario (see `PortPool`).
     public static let resetField = "reset"

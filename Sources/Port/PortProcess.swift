@@ -14,7 +14,7 @@ import Darwin
 /// shell may fork the port instead of exec'ing it, and a port may start helpers or daemons; `close`
 /// ends all of them (see `endEverything`). The harness's pipe ends are close-on-exec, so the ports of
 /// scenarios run at once (`--jobs`) never hold each other's pipes open.
-final class PortProcess {
+final class PortProcess: PortTransport {
     private let pid: pid_t
     /// The harness's ends: the port's standard input (write) and output (read).
     private var inputFD: Int32

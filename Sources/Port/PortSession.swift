@@ -11,12 +11,21 @@ public struct PortCommand: Sendable {
     /// Where processes of ports that speak protocol 1.1 wait between scenarios; nil: a process per
     /// scenario, as protocol 1 has it.
     public var pool: PortPool?
+    /// A port in this process instead of `command` (which then only names it in reports): a fresh
+    /// one for each scenario, so no pool is used.
+    public var inProcess: (@Sendable () -> any LinePort)?
 
     public init(command: String, timeout: Millis = .seconds(5), constants: ConstantMap = ConstantMap(), pool: PortPool? = nil) {
         self.command = command
         self.timeout = timeout
         self.constants = constants
         self.pool = pool
+    }
+
+    /// A port in this process, named `name` in reports.
+    public init(inProcess name: String, constants: ConstantMap = ConstantMap(), _ make: @escaping @Sendable () -> any LinePort) {
+        self.init(command: name, constants: constants)
+        inProcess = make
     }
 }
 
@@ -50,7 +59,7 @@ public struct LiveNetwork {
 /// and reads everything up to `idle`; the first protocol error, timeout, exit or `unimplemented`
 /// becomes `failure`, and from then on nothing more is sent: the scenario ends with it.
 public final class PortSession {
-    private let process: PortProcess
+    private let process: any PortTransport
     private let settings: PortCommand
     /// nil: the harness network (the harness carries every request).
     let live: LiveNetwork?
@@ -102,7 +111,11 @@ public final class PortSession {
     }
 
     /// A process that has answered `hello`: a kept one when the pool has a sound one, else a new one.
-    private static func greeted(_ settings: PortCommand, _ hello: String) throws(PortError) -> (PortProcess, Greeting) {
+    private static func greeted(_ settings: PortCommand, _ hello: String) throws(PortError) -> (any PortTransport, Greeting) {
+        if let make = settings.inProcess {
+            let transport = InProcessTransport(make())
+            return (transport, try greet(transport, hello, settings))
+        }
         if let pool = settings.pool, let kept = pool.take() {
             if kept.alive, kept.unaskedLine() == nil {
                 kept.forgetErrorTail()
@@ -121,13 +134,15 @@ public final class PortSession {
         }
     }
 
-    private static func greet(_ process: PortProcess, _ hello: String, _ settings: PortCommand) throws(PortError) -> Greeting {
+    private static func greet(_ process: any PortTransport, _ hello: String, _ settings: PortCommand) throws(PortError) -> Greeting {
         try process.write(hello)
         let line = try process.readLine(timeout: settings.timeout)
         switch try PortOutput.parse(line) {
         case .ready(let version, let name, let reset):
             guard version == PortMessage.version else {
-                throw PortError("the port speaks protocol \(version); this harness speaks \(PortMessage.version)")
+                let which = version > PortMessage.version ? "a newer driver protocol than this passim knows: update passim (CHANGELOG.md)"
+                                                          : "an older driver protocol than this passim speaks"
+                throw PortError("the port speaks protocol \(version), \(which); this passim speaks protocol \(PortMessage.versionText)")
             }
             return Greeting(implementation: name, reset: reset)
         case .unimplemented(let what):
@@ -196,9 +211,9 @@ public final class PortSession {
     public func close() {
         guard !ended else { return }
         ended = true
-        if let pool = settings.pool, resettable, soundAfterwards, process.alive,
-           process.scenariosServed < PortLimits.scenariosPerProcess, process.unaskedLine() == nil {
-            pool.give(process)
+        if let pool = settings.pool, let kept = process as? PortProcess, resettable, soundAfterwards, kept.alive,
+           kept.scenariosServed < PortLimits.scenariosPerProcess, kept.unaskedLine() == nil {
+            pool.give(kept)
         } else {
             process.close()
         }

@@ -39,6 +39,9 @@ extension FileParser {
                 throw c.diagnostic("unknown device '\(w.text)' (expected \(all))", at: w.start)
             }
             file.device = device
+        case "format":
+            let w = try c.requireWord("the scenario format's version (\(ScenarioFormat.version))")
+            if let problem = ScenarioFormat.check(w.text) { throw c.diagnostic(problem, at: w.start) }
         case "seed":
             let w = try c.requireWord("a seed (a non-negative integer)")
             guard let seed = UInt64(w.text) else {

@@ -60,7 +60,7 @@ struct FileParser {
     /// World statements and `app` lines so far, against `ScenarioLimits.worldStatements`.
     var worldStatementCount = 0
 
-    static let headerKeywords = ["scenario", "tags", "platform", "device", "seed", "app", "svc-scheme"]
+    static let headerKeywords = ["scenario", "format", "tags", "platform", "device", "seed", "app", "svc-scheme"]
     static let worldKeywords = ["sp", "mvpd", "user", "requestor", "default-sp"]
     static let stepKeywords = ["user", "browser", "clock", "net", "seen"]
     static let userActions = ["login", "back", "pick", "cancel", "enter-code"]
@@ -217,7 +217,7 @@ struct FileParser {
             throw c.diagnostic("'\(keyword)' must come before the first step (header and world statements come first)", at: head.start)
         }
         switch keyword {
-        case "scenario", "tags", "platform", "device", "seed", "svc-scheme":
+        case "scenario", "format", "tags", "platform", "device", "seed", "svc-scheme":
             try header(keyword, &c, head: head)
             return .header
         case "app": return try appStatement(&c)

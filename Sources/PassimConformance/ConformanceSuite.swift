@@ -1,0 +1,155 @@
+import Passim
+import Foundation
+import Port
+import Scenario
+
+/// The conformance suite: passim's `.scenario` files (bundled with this library, so a package that
+/// depends on passim needs no checkout), run against your `AccessEnablerPort` in this process.
+///
+/// ```swift
+/// let report = ConformanceSuite.bundled.run { MyPort() }
+/// print(report)            // ok / FAIL lines, each failure with its side-by-side transcript diff
+/// ```
+public struct ConformanceSuite: Sendable {
+    /// The folder the scenarios are read from.
+    public let folder: String
+    /// Relative paths (without `.scenario`) of the scenarios this suite runs; nil: every one.
+    private var selection: [String]?
+    private var tags: [String] = []
+
+    /// The scenarios bundled with passim, or a folder of your own (`path`).
+    public init(folder: String) {
+        self.folder = folder.hasSuffix("/") ? String(folder.dropLast()) : folder
+    }
+
+    /// The suite bundled with this library (every area of passim's `Scenarios/`).
+    public static var bundled: ConformanceSuite {
+        ConformanceSuite(folder: Bundle.module.bundleURL.appendingPathComponent("Scenarios").path)
+    }
+
+    /// The suite's areas (`authn`, `tvos`, …): its folders.
+    public var areas: [String] {
+        let entries = (try? FileManager.default.contentsOfDirectory(atPath: folder)) ?? []
+        return entries.filter { name in
+            var isFolder: ObjCBool = false
+            return FileManager.default.fileExists(atPath: folder + "/" + name, isDirectory: &isFolder) && isFolder.boolValue
+        }.sorted()
+    }
+
+    /// Every scenario's name: its path under `folder` without `.scenario` (`authn/cancel-at-picker`).
+    public var scenarios: [String] {
+        let all = ((try? SuiteLoader.files(in: [folder], allowEmpty: true)) ?? []).map(name(of:))
+        guard let selection else { return all }
+        return all.filter(selection.contains)
+    }
+
+    /// Only these areas.
+    public func areas(_ names: String...) -> ConformanceSuite { self.areas(names) }
+    public func areas(_ names: [String]) -> ConformanceSuite {
+        var s = self
+        s.selection = scenarios.filter { scenario in names.contains { scenario.hasPrefix($0 + "/") } }
+        return s
+    }
+
+    /// Only the scenarios with any of these tags (a scenario's `tags` line).
+    public func tagged(_ tags: String...) -> ConformanceSuite {
+        var s = self
+        s.tags += tags
+        return s
+    }
+
+    /// Only these scenarios (names as `scenarios` gives them).
+    public func only(_ names: [String]) -> ConformanceSuite {
+        var s = self
+        s.selection = scenarios.filter(names.contains)
+        return s
+    }
+
+    /// Runs every selected scenario against a port `make` returns, a fresh one for each scenario.
+    /// `jobs`: scenarios at once, each with its own port.
+    public func run(jobs: Int = 1, port make: @escaping @Sendable () -> any AccessEnablerPort) -> ConformanceReport {
+        let name = "in-process " + String(describing: type(of: make()))
+        let command = PortCommand(inProcess: name) { PortBridge(make) }
+        return run(ScenarioRunner.Runtime.port(command), jobs: jobs)
+    }
+
+    /// Runs every selected scenario on passim's own engine (the reference), in the simulated runtime.
+    public func runReference(jobs: Int = 1) -> ConformanceReport {
+        run(ScenarioRunner.Runtime.simulated, jobs: jobs)
+    }
+
+    private func run(_ runtime: ScenarioRunner.Runtime, jobs: Int) -> ConformanceReport {
+        var options = SuiteRun.Options(tags: tags, jobs: max(jobs, 1))
+        options.runtime = runtime
+        options.allowEmpty = true
+        let paths = selection.map { $0.map { folder + "/" + $0 + ".scenario" } } ?? [folder]
+        guard !paths.isEmpty else { return ConformanceReport(results: [], unusable: [], output: "0 passed, 0 failed\n") }
+        let report = SuiteRun(options: options).run(paths: paths)
+        var unusable: [String] = []
+        for outcome in report.outcomes {
+            if case .unusable(_, let diagnostic) = outcome { unusable.append(diagnostic) }
+        }
+        if !report.errors.isEmpty, unusable.isEmpty { unusable.append(report.errors) }
+        return ConformanceReport(results: report.results.map { ConformanceReport.Result($0, name: name(of: $0.path)) },
+                                 unusable: unusable, output: report.output)
+    }
+
+    private func name(of path: String) -> String {
+        var p = path.hasPrefix(folder + "/") ? String(path.dropFirst(folder.count + 1)) : path
+        if p.hasSuffix(".scenario") { p.removeLast(".scenario".count) }
+        return p
+    }
+}
+
+/// What a suite run found: one result per scenario, in the suite's order.
+public struct ConformanceReport: Sendable, CustomStringConvertible {
+    public struct Result: Sendable {
+        public enum Outcome: String, Sendable {
+            case passed, failed
+            /// The port said it does not implement what a step asked.
+            case unimplemented
+        }
+        /// `area/scenario`, as `ConformanceSuite.scenarios` lists it.
+        public var name: String
+        public var title: String
+        public var outcome: Outcome
+        /// Why it failed, with the file and line of the step (nil when it passed).
+        public var message: String?
+        /// The failure report: the expected and actual transcripts side by side, first difference marked.
+        public var report: String
+        /// What happened, one line a step: identical across runs.
+        public var transcript: String
+
+        init(_ r: ScenarioResult, name: String) {
+            self.name = name
+            title = r.title
+            switch r.status {
+            case .passed: outcome = .passed
+            case .failed: outcome = .failed
+            case .unimplemented: outcome = .unimplemented
+            }
+            message = r.failure.map { "\($0.location): \($0.message)" }
+            report = r.status == .unimplemented ? "UNIMPLEMENTED \(name): \(r.failure?.message ?? "")\n" : r.failureReport
+            // `passim run` cannot replay a port that lives in a test: say how to run it again from there.
+            if r.runtimeFlags.hasPrefix("--port 'in-process "), let replay = report.range(of: "replay: passim run ", options: .backwards) {
+                report = String(report[..<replay.lowerBound]) + "replay: ConformanceSuite.bundled.only([\"\(name)\"]).run { … }\n"
+            }
+            transcript = r.transcript
+        }
+
+        public var passed: Bool { outcome == .passed }
+    }
+
+    public var results: [Result]
+    /// Scenario files that could not be read (a newer scenario format, a syntax error): their diagnostics.
+    public var unusable: [String]
+    /// The report as `passim run` prints it.
+    public var output: String
+
+    public var passed: [Result] { results.filter(\.passed) }
+    public var failures: [Result] { results.filter { !$0.passed } }
+    /// True when every scenario passed and every file was usable.
+    public var allPassed: Bool { failures.isEmpty && unusable.isEmpty }
+    public var summary: String { "\(passed.count) passed, \(failures.count) failed" + (unusable.isEmpty ? "" : ", \(unusable.count) unusable") }
+    public var description: String { output }
+}

@@ -1,0 +1,5 @@
+import Port
+
+enum ConformanceVersions {
+    static var protocolMajor: Int { PortMessage.version }
+}

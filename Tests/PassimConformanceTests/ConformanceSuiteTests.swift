@@ -1,0 +1,118 @@
+import Foundation
+import PassimConformance
+import Testing
+import XCTest
+
+final class ConformanceSuiteTests: XCTestCase {
+    /// The bundled suite is the repository's Scenarios/, every file of it.
+    func testTheBundledSuiteIsTheRepositorysScenarios() throws {
+        let repository = URL(fileURLWithPath: #filePath).deletingLastPathComponent().deletingLastPathComponent()
+            .deletingLastPathComponent().appendingPathComponent("Scenarios").path
+        let bundled = ConformanceSuite.bundled
+        XCTAssertEqual(bundled.scenarios, ConformanceSuite(folder: repository).scenarios)
+        XCTAssertGreaterThan(bundled.scenarios.count, 100)
+        XCTAssertTrue(bundled.areas.contains("authn") && bundled.areas.contains("tvos"), "\(bundled.areas)")
+    }
+
+    /// passim's engine behind the public port API passes the whole suite, as it does behind `passim shim`.
+    func testTheReferenceAdapterPassesTheWholeSuite() {
+        let report = XCTAssertConformance(jobs: 2) { ReferenceAdapter() }
+        XCTAssertEqual(report.failures.count, 0)
+        XCTAssertEqual(report.results.count, ConformanceSuite.bundled.scenarios.count)
+    }
+
+    /// Same transcripts as the reference engine in the simulated runtime, byte for byte.
+    func testTheAdapterTranscriptsAreTheReferences() {
+        let suite = ConformanceSuite.bundled.areas("authn", "tvos")
+        let port = suite.run { ReferenceAdapter() }.results.map(\.transcript)
+        let reference = suite.runReference().results.map(\.transcript)
+        XCTAssertEqual(port, reference)
+        XCTAssertFalse(port.isEmpty)
+    }
+
+    func testFiltersSelectByAreaAndTag() {
+        let suite = ConformanceSuite.bundled
+        let tvos = suite.areas("tvos")
+        XCTAssertFalse(tvos.scenarios.isEmpty)
+        XCTAssertTrue(tvos.scenarios.allSatisfy { $0.hasPrefix("tvos/") })
+        let tagged = suite.areas("cancel").tagged("cancel").runReference()
+        XCTAssertEqual(tagged.results.count, suite.areas("cancel").scenarios.count)
+        XCTAssertEqual(suite.areas("no-such-area").scenarios, [])
+    }
+
+    /// A port with a bug: each broken scenario is its own failure with the side-by-side diff.
+    func testABrokenPortFailsScenarioByScenarioWithTheDiff() {
+        final class SilentTracking: AccessEnablerPort {
+            let inner = ReferenceAdapter()
+            func start(_ world: PortWorld) { inner.start(world) }
+            func handle(_ input: PortInput) -> [PortAction] {
+                inner.handle(input).filter { if case .callback(.sendTrackingData) = $0 { return false } else { return true } }
+            }
+        }
+        let report = ConformanceSuite.bundled.areas("cancel").run { SilentTracking() }
+        XCTAssertFalse(report.failures.isEmpty)
+        let failure = report.failures[0]
+        XCTAssertTrue(failure.report.hasPrefix("FAIL "), failure.report)
+        XCTAssertTrue(failure.report.contains("expected") && failure.report.contains("| actual"), failure.report)
+        XCTAssertTrue(failure.report.contains(">>> "), failure.report)
+        XCTAssertTrue(failure.report.hasSuffix("replay: ConformanceSuite.bundled.only([\"\(failure.name)\"]).run { … }\n"), failure.report)
+        XCTAssertEqual(suiteNames(ConformanceSuite.bundled.only([failure.name])), [failure.name])
+        let issues = ConformanceIssues(report)
+        XCTAssertEqual(issues.messages.count, report.failures.count)
+        // Listed as expected, the failures are fine; a listed scenario that passes is reported.
+        var expected = Dictionary(uniqueKeysWithValues: report.failures.map { ($0.name, "drops tracking") })
+        XCTAssertEqual(ConformanceIssues(report, expectedFailures: expected).messages, [])
+        if let passing = report.passed.first?.name {
+            expected[passing] = "stale"
+            XCTAssertEqual(ConformanceIssues(report, expectedFailures: expected).messages.count, 1)
+        }
+    }
+
+    /// A port announcing a newer driver protocol than passim knows: a clear error, not a confusing failure.
+    func testAPortAnnouncingANewerProtocolIsRefusedClearly() throws {
+        let report = ConformanceSuite.bundled.areas("startup").run {
+            let port = ReferenceAdapter()
+            port.protocolVersion = PassimPortProtocol.version + 1
+            return port
+        }
+        XCTAssertFalse(report.results.isEmpty)
+        for result in report.results {
+            XCTAssertEqual(result.outcome, .failed)
+            XCTAssertTrue(result.message?.contains("the port speaks protocol 2, a newer driver protocol than this passim knows: update passim") == true,
+                          result.message ?? "")
+        }
+    }
+
+    /// A scenario written in a newer scenario format: the file is unusable, and the report says why.
+    func testAScenarioInANewerFormatIsRefusedClearly() throws {
+        let hostile = URL(fileURLWithPath: #filePath).deletingLastPathComponent().deletingLastPathComponent()
+            .deletingLastPathComponent().appendingPathComponent("Fixtures/hostile/scenario-format").path
+        let report = ConformanceSuite(folder: hostile).runReference()
+        XCTAssertEqual(report.results.count, 0)
+        XCTAssertEqual(report.unusable.count, 1)
+        XCTAssertTrue(report.unusable[0].contains("this scenario is written in scenario format 2; this passim reads format 1"), report.unusable[0])
+        XCTAssertFalse(report.allPassed)
+    }
+}
+
+private func suiteNames(_ suite: ConformanceSuite) -> [String] { suite.scenarios }
+
+/// The Swift Testing helper: a passing port records nothing, a broken one an issue per scenario.
+@Test func swiftTestingHelperRecordsOneIssuePerFailingScenario() {
+    let suite = ConformanceSuite.bundled.areas("cancel")
+    let passing = suite.expectConformance { ReferenceAdapter() }
+    #expect(passing.allPassed)
+    withKnownIssue {
+        let report = suite.expectConformance {
+            final class NoCallbacks: AccessEnablerPort {
+                let inner = ReferenceAdapter()
+                func start(_ world: PortWorld) { inner.start(world) }
+                func handle(_ input: PortInput) -> [PortAction] {
+                    inner.handle(input).filter { if case .callback = $0 { return false } else { return true } }
+                }
+            }
+            return NoCallbacks()
+        }
+        #expect(report.failures.count == suite.scenarios.count)
+    }
+}

@@ -1,0 +1,40 @@
+import PassimConformance
+
+/// passim's engine as an `AccessEnablerPort`, through the public API only (AccessEnabler on its
+/// hosted runtime), as a port team would write the adapter from the DocC pages.
+final class ReferenceAdapter: AccessEnablerPort, AccessEnablerHost, EntitlementDelegate {
+    var now = Instant.simulationStart
+    private var configuration = EngineConfiguration()
+    private var keychain = DeviceKeychain()
+    private var enablers: [String: AccessEnabler] = [:]
+    private var actions: [PortAction] = []
+    /// For the version test: what this adapter announces.
+    var protocolVersion = PassimPortProtocol.version
+
+    func start(_ world: PortWorld) {
+        configuration = world.configuration
+        keychain = DeviceKeychain()
+        enablers = [:]
+    }
+
+    func handle(_ input: PortInput) -> [PortAction] {
+        now = input.now
+        actions = []
+        let sdk = enablers[input.app] ?? AccessEnabler(configuration: configuration, host: self, keychain: keychain)
+        sdk.delegate = self
+        enablers[input.app] = sdk
+        switch input.event {
+        case .call(let call): sdk.perform(call)
+        case .response(let id, let result): sdk.receive(result, for: id)
+        case .timer(let id): sdk.timerFired(id)
+        case .picker(let outcome): sdk.tvProviderPicker(outcome)
+        }
+        return actions
+    }
+
+    func deliver(_ callback: Callback) { actions.append(.callback(callback)) }
+    func send(_ request: HTTPRequest, id: RequestID) { actions.append(.request(id, request)) }
+    func startTimer(_ id: TimerID, at: Instant) { actions.append(.startTimer(id, at: at)) }
+    func cancelTimer(_ id: TimerID) { actions.append(.cancelTimer(id)) }
+    func presentBrowser(url: String) { actions.append(.presentBrowser(url: url)) }
+}
