@@ -172,7 +172,7 @@ public struct Engine: Sendable {
         case .getSelectedProvider:
             return [.deliver(.selectedProvider(store.selectedMVPD))]
         case .getVersion:
-            // A getter: its answer is its return value, which no callback carries (choice 46).
+            // A getter: its answer is its return value, which no callback carries (choice 48).
             return []
         case .logout:
             return logout(at: now)
