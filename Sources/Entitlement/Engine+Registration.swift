@@ -105,6 +105,10 @@ extension Engine {
     }
 
     /// `POST /o/client/token` answered: the waiting requests go with the new token, or fail.
+    // Not optimized: Swift 6.3.1's optimizer crashes on this function in a release build ("Found
+    // ownership error" in CopyPropagation, on a borrow of `StartupFlow.State` inlined here). It runs
+    // once per registration, so nothing measurable is lost.
+    @_optimize(none)
     private mutating func accessTokenArrived(_ origin: String, _ t: OriginRegistration.TokenRequest, _ result: HTTPResult,
                                              at now: Instant) -> [EngineAction] {
         registration.origins[origin] = nil
@@ -136,6 +140,10 @@ extension Engine {
     /// and every request waiting on it ends with the failure as its own answer, so a configuration
     /// fetch counts that SP as one that refused. A refused registration (an SP's answer, not an
     /// unreachable or silent SP) first delivers `status(R400)`.
+    // Not optimized: Swift 6.3.1's optimizer crashes on this function in a release build ("Found
+    // ownership error" in CopyPropagation, on a borrow of `StartupFlow.State` inlined here). It runs
+    // once per registration, so nothing measurable is lost.
+    @_optimize(none)
     mutating func registrationFailed(_ result: HTTPResult, refused: Bool, waiting: [HeldRequest], at now: Instant) -> [EngineAction] {
         var actions: [EngineAction] = []
         if refused { actions.append(.deliver(.status(code: StatusCode.registrationRefused, message: nil))) }
