@@ -105,14 +105,12 @@ public struct Engine: Sendable {
         return []  // stale: no flow set it, or the one that did has ended (a cancelled timer that fired anyway)
     }
 
-    // MARK: Queries for runtimes, tests and the invariant checker
+    // MARK: Queries for runtimes and tests
 
     public var currentConfiguration: Configuration? { startup.configuration }
     public var queuedCalls: [Call] { startup.queue }
     public var selectedMVPD: MVPD? { store.selectedMVPD }
     public var isLoginWaiting: Bool { authentication.login != nil }
-    /// The running login's identity (nil when none): the invariant checker watches how logins end.
-    public var loginID: Int? { authentication.login?.id.value }
     public var currentOptions: [Value.Entry] { options }
     /// The MVPDs Apple's picker shows now, or nil when it is not up.
     public var pickerShown: [MVPD]? { authentication.picker?.shown }

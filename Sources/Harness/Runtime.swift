@@ -71,7 +71,8 @@ public struct Runtime: Sendable {
         var session: PortSession?
         if let port {
             let timeout = (world.latencies.max() ?? .zero) + Runtime.portFetchSlack
-            let network = wire.map { $0.portNetwork(world.setup, fetchTimeout: timeout) }
+            // A port that does not send its own requests writes them; the live wire carries them.
+            let network = port.sendsOwnRequests ? wire.map { $0.portNetwork(world.setup, fetchTimeout: timeout) } : nil
             do {
                 session = try PortSession(port, apps: world.setup.apps, engine: world.setup.engine, network: network,
                                           at: .simulationStart)

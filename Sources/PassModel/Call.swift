@@ -1,8 +1,8 @@
 /// A call of the AccessEnabler API, as the app makes it.
 ///
 /// Its vocabulary (`Call.Name`: the DSL name, the arguments with their kinds, labels and port
-/// fields) is written once, below; the DSL's parser and builder, the port codec, the invariant
-/// monitor and the fuzzer derive theirs from it (docs/CONTRIBUTING.md).
+/// fields) is written once, below; the DSL's parser and builder, the port codec, the oracle
+/// and the fuzzer derive theirs from it (docs/CONTRIBUTING.md).
 public enum Call: Hashable, Sendable {
     /// `init(softwareStatement:)`, or the deprecated `init` (nil).
     case initialize(softwareStatement: String?)
@@ -106,15 +106,6 @@ extension Call.Name {
             return true
         default:
             return false
-        }
-    }
-
-    /// Calls that end a running login without its `setAuthenticationStatus` (BEHAVIOR.md,
-    /// "Overlapping calls"): a new login, a logout, a new requestor.
-    public var supersedesALogin: Bool {
-        switch self {
-        case .getAuthentication, .getAuthorization, .logout, .setRequestor: return true
-        default: return false
         }
     }
 }

@@ -172,15 +172,6 @@ extension Callback.Name {
         case .sendTrackingData: return [P("forEventType", .int, symbols: Constants.trackingEvents), P("data", .textOrNilList)]
         }
     }
-
-    /// Callbacks that only a running login delivers, whatever their arguments (the invariant monitor's
-    /// late-answer check; `setAuthenticationStatus(1)` and most `status` codes depend on the value).
-    public var onlyFromALogin: Bool {
-        switch self {
-        case .displayProviderDialog, .presentTvProviderDialog, .dismissTvProviderDialog: return true
-        default: return false
-        }
-    }
 }
 
 extension Callback: CustomStringConvertible {

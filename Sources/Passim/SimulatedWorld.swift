@@ -46,11 +46,13 @@ public final class SimulatedWorld {
         return simulator.isIdle
     }
 
-    /// Lets `duration` of virtual time pass (timers fire, answers arrive); the callbacks of that span
-    /// are then delivered, in order. `run()` afterwards lets what they started go on.
+    /// Lets `duration` of virtual time pass: timers fire and answers arrive, each callback delivered
+    /// at the instant it happens (`now` reads that instant inside the delegate), so what a delegate
+    /// starts in answer happens within the span too when it is due in it. The clock then reads the
+    /// end of the span.
     public func advance(by duration: Millis) {
-        simulator.advance(by: duration)
         deliverPending()
+        simulator.advance(by: duration) { deliverPending() }
     }
 
     private func deliverPending() {

@@ -16,6 +16,19 @@ public struct ConformanceSuite: Sendable {
     /// Relative paths (without `.scenario`) of the scenarios this suite runs; nil: every one.
     private var selection: [String]?
     private var tags: [String] = []
+    /// Where the port's requests go (`network(_:)`).
+    public private(set) var network: Network = .simulated
+
+    /// Where a port's requests go while the suite runs. The harness sends them in either case: the
+    /// port writes `.request` actions and gets each answer as `.response`, at the virtual instant the
+    /// world's latencies give.
+    public enum Network: Sendable, Hashable {
+        /// passim's mock SP and MVPDs in this process, in virtual time: no socket is opened.
+        case simulated
+        /// Real HTTP over loopback to a mock server started for each scenario (`passim run --live`):
+        /// each request is encoded, sent and parsed, cookies and redirects included.
+        case live
+    }
 
     /// The scenarios bundled with passim, or a folder of your own (`path`).
     public init(folder: String) {
@@ -65,17 +78,31 @@ public struct ConformanceSuite: Sendable {
         return s
     }
 
+    /// The same suite on `network`.
+    public func network(_ network: Network) -> ConformanceSuite {
+        var s = self
+        s.network = network
+        return s
+    }
+
     /// Runs every selected scenario against a port `make` returns, a fresh one for each scenario.
     /// `jobs`: scenarios at once, each with its own port.
     public func run(jobs: Int = 1, port make: @escaping @Sendable () -> any AccessEnablerPort) -> ConformanceReport {
         let name = "in-process " + String(describing: type(of: make()))
         let command = PortCommand(inProcess: name) { PortBridge(make) }
-        return run(ScenarioRunner.Runtime.port(command), jobs: jobs)
+        return run(ScenarioRunner.Runtime(network: runtimeNetwork, port: command), jobs: jobs)
     }
 
-    /// Runs every selected scenario on passim's own engine (the reference), in the simulated runtime.
+    /// Runs every selected scenario on passim's own engine (the reference).
     public func runReference(jobs: Int = 1) -> ConformanceReport {
-        run(ScenarioRunner.Runtime.simulated, jobs: jobs)
+        run(ScenarioRunner.Runtime(network: runtimeNetwork), jobs: jobs)
+    }
+
+    private var runtimeNetwork: ScenarioRunner.Runtime.Network {
+        switch network {
+        case .simulated: .simulated
+        case .live: .live
+        }
     }
 
     private func run(_ runtime: ScenarioRunner.Runtime, jobs: Int) -> ConformanceReport {
@@ -119,6 +146,8 @@ public struct ConformanceReport: Sendable, CustomStringConvertible {
         public var report: String
         /// What happened, one line a step: identical across runs.
         public var transcript: String
+        /// The network the scenario ran on, as the harness composed it.
+        public var network: ConformanceSuite.Network
 
         init(_ r: ScenarioResult, name: String) {
             self.name = name
@@ -135,6 +164,7 @@ public struct ConformanceReport: Sendable, CustomStringConvertible {
                 report = String(report[..<replay.lowerBound]) + "replay: ConformanceSuite.bundled.only([\"\(name)\"]).run { … }\n"
             }
             transcript = r.transcript
+            network = r.runtimeFlags.contains("--live") ? .live : .simulated
         }
 
         public var passed: Bool { outcome == .passed }

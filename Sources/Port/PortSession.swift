@@ -14,6 +14,10 @@ public struct PortCommand: Sendable {
     /// A port in this process instead of `command` (which then only names it in reports): a fresh
     /// one for each scenario, so no pool is used.
     public var inProcess: (@Sendable () -> any LinePort)?
+    /// On a live wire, whether the port sends its requests itself (docs/PORTING.md, "Live network")
+    /// or writes them and the harness carries them over HTTP, as it does for passim's own engine.
+    /// A process sends its own; a port in this process (`AccessEnablerPort`) has its HTTP done for it.
+    public var sendsOwnRequests = true
 
     public init(command: String, timeout: Millis = .seconds(5), constants: ConstantMap = ConstantMap(), pool: PortPool? = nil) {
         self.command = command
@@ -26,6 +30,7 @@ public struct PortCommand: Sendable {
     public init(inProcess name: String, constants: ConstantMap = ConstantMap(), _ make: @escaping @Sendable () -> any LinePort) {
         self.init(command: name, constants: constants)
         inProcess = make
+        sendsOwnRequests = false
     }
 }
 

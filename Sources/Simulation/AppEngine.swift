@@ -12,8 +12,8 @@ public protocol AppEngine {
     var pickerShown: [MVPD]? { get }
     /// Why this engine cannot go on (a port that broke the protocol or does not implement a call).
     var failure: EngineFailure? { get }
-    /// passim's own engine when this is it, or wraps it (a test's altered engine): the invariant
-    /// monitor and the oracle's context read it. nil for a port.
+    /// passim's own engine when this is it, or wraps it (a test's altered engine): the
+    /// oracle's context reads its configuration. nil for a port.
     var reference: Engine? { get }
 }
 

@@ -37,8 +37,6 @@ public final class Simulator {
         var cookies = CookieJar()
         /// Delivered and not yet taken, each with the instant it was delivered (`< … at T`).
         var callbacks: [(callback: Callback, at: Instant)] = []
-        /// nil for a port: the invariants are read off passim's engine state.
-        var monitor: InvariantMonitor?
         /// nil for a port: the invariants and properties judged from what the app and the network see.
         var oracle: CallbackOracle?
         /// The engine's last registration-code request and its host: what the code it shows was made for.
@@ -64,7 +62,7 @@ public final class Simulator {
         user = SimulatedUser(world: setup.world)
         let engines = engines ?? setup.apps.map { _ in Engine(configuration: setup.engine) }
         apps = zip(setup.apps, engines).map { name, engine in
-            App(name: name, engine: engine, monitor: engine.reference == nil ? nil : InvariantMonitor(app: name),
+            App(name: name, engine: engine,
                 oracle: engine.reference.map { CallbackOracle(app: name, context: OracleContext(world: setup.world, configuration: $0.configuration)) })
         }
         bases = setup.bases
@@ -75,14 +73,13 @@ public final class Simulator {
 
     /// The app (by index) calls the API at the current instant.
     public func call(_ call: Call, app: Int = 0) {
-        if let engine = apps[app].engine.reference { apps[app].monitor?.called(call, engine: engine) }
         trace.append(TraceEvent(time: now, kind: .call(app: apps[app].name, call)))
         drive(app, .call(call, sharedStore: sharedStore))
     }
 
     /// Invariant violations seen so far, across apps, in the order found.
     public var violations: [InvariantViolation] {
-        apps.flatMap { ($0.monitor?.violations ?? []) + ($0.oracle?.violations ?? []) }
+        apps.flatMap { $0.oracle?.violations ?? [] }
     }
 
     /// The first app whose engine cannot go on (a port), with why.
@@ -94,7 +91,6 @@ public final class Simulator {
     /// Checks what must hold once nothing is pending (call when the run is idle).
     public func checkSettled() {
         for i in apps.indices {
-            apps[i].monitor?.settled()
             apps[i].oracle?.settled()
         }
     }
@@ -201,10 +197,15 @@ public final class Simulator {
         return true
     }
 
-    /// `clock +D`: everything due within D happens, then the clock reads now + D.
-    public func advance(by duration: Millis) {
+    /// `clock +D`: everything due within D happens, then the clock reads now + D. `afterEach` runs
+    /// after every event, at that event's instant: what it starts (an app's call in answer to a
+    /// callback) happens within the span too, when due.
+    public func advance(by duration: Millis, afterEach: () -> Void = {}) {
         let target = now + duration
-        while let t = events.nextTime, t <= target { step() }
+        while let t = events.nextTime, t <= target {
+            step()
+            afterEach()
+        }
         now = target
     }
 
@@ -237,9 +238,8 @@ public final class Simulator {
 
     // MARK: Doing what the engine asks
 
-    /// Gives the engine one input and carries out what it asks; the monitor sees how logins end.
+    /// Gives the engine one input and carries out what it asks; the oracle sees both.
     private func drive(_ app: Int, _ input: EngineInput) {
-        let before = (apps[app].engine.reference)?.loginID
         if var own = apps[app].engine as? any SelfSendingEngine {
             own.useCookies(apps[app].cookies.headers)
             apps[app].engine = own
@@ -247,14 +247,6 @@ public final class Simulator {
         let actions = apps[app].engine.step(input, at: now)
         perform(actions, app: app)
         apps[app].oracle?.observe(OracleInput(input), actions, at: now)
-        let delivered = actions.compactMap { action -> Callback? in
-            if case .deliver(let c) = action { return c }
-            return nil
-        }
-        let after = (apps[app].engine.reference)?.loginID
-        var call: Call?
-        if case .call(let c, _) = input { call = c }
-        apps[app].monitor?.input(call: call, loginBefore: before, loginAfter: after, delivered: delivered)
     }
 
     private func perform(_ actions: [EngineAction], app: Int) {
@@ -263,7 +255,6 @@ public final class Simulator {
             case .deliver(let callback):
                 apps[app].callbacks.append((callback, now))
                 trace.append(TraceEvent(time: now, kind: .callback(app: apps[app].name, callback)))
-                if let engine = apps[app].engine.reference { apps[app].monitor?.delivered(callback, engine: engine, at: now) }
                 if case .status(StatusCode.registrationCode, let code?) = callback {
                     lastRegistrationCode = code
                     let registration = apps[app].registration

@@ -30,6 +30,17 @@ final class ConformanceSuiteTests: XCTestCase {
         XCTAssertFalse(port.isEmpty)
     }
 
+    /// On the live network the harness sends the port's requests over loopback HTTP: the same
+    /// transcripts as the reference there, which prints what the wire carried (`--live`).
+    func testTheLiveNetworkCarriesAnInProcessPortsRequests() {
+        let suite = ConformanceSuite.bundled.areas("authn", "tvos", "faults").network(.live)
+        let port = XCTAssertConformance(suite, jobs: 2) { ReferenceAdapter() }
+        XCTAssertEqual(port.results.map(\.transcript), suite.runReference(jobs: 2).results.map(\.transcript))
+        XCTAssertEqual(port.results.count, suite.scenarios.count)
+        XCTAssertTrue(port.results.allSatisfy { $0.network == .live })
+        XCTAssertTrue(suite.network(.simulated).run { ReferenceAdapter() }.results.allSatisfy { $0.network == .simulated })
+    }
+
     func testFiltersSelectByAreaAndTag() {
         let suite = ConformanceSuite.bundled
         let tvos = suite.areas("tvos")

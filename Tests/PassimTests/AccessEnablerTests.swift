@@ -48,6 +48,31 @@ final class AccessEnablerTests: XCTestCase {
                                    "setAuthenticationStatus(1, )", "sendTrackingData(0)", "setToken(CNN)", "sendTrackingData(1)"])
     }
 
+    /// `advance(by:)` delivers each callback at its own instant, and what the delegate starts then
+    /// happens within the span: here a second `setRequestor`, made from the first one's callback.
+    func testAdvanceDeliversEachCallbackAtItsInstant() throws {
+        final class Timed: EntitlementDelegate {
+            var instants: [Millis] = []
+            var again: (() -> Void)?
+            let sim: SimulatedWorld
+            init(_ sim: SimulatedWorld) { self.sim = sim }
+            func setRequestorComplete(_ status: Int) {
+                instants.append(sim.now - .simulationStart)
+                again?()
+                again = nil
+            }
+        }
+        let sim = try SimulatedWorld(world)
+        let enabler = try AccessEnabler(world: sim)
+        let app = Timed(sim)
+        enabler.delegate = app
+        app.again = { enabler.setRequestor("REQ1") }
+        enabler.setRequestor("REQ1")
+        sim.advance(by: Millis(1000))
+        XCTAssertEqual(app.instants, [Millis(40), Millis(80)])
+        XCTAssertEqual(sim.now, .simulationStart + Millis(1000))
+    }
+
     func testTheSameWorldRunsTheSameWay() throws {
         func transcript() throws -> [String] {
             let sim = try SimulatedWorld(world)

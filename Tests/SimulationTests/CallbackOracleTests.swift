@@ -148,6 +148,19 @@ import Testing
         #expect(bad.found == ["invariant 2"])
     }
 
+    // MARK: Invariant 4: answers match calls
+
+    @Test func anAnswerNoCallAskedForIsCaught() {
+        var good = Trace()
+        good.configured()
+        good.call(.getSelectedProvider, [.selectedProvider(nil)])
+        #expect(good.found == [])
+        var bad = Trace()
+        bad.configured()
+        bad.response([.selectedProvider(nil)])
+        #expect(bad.found == ["invariant 4"])
+    }
+
     // MARK: Invariant 6: another user's data
 
     @Test func preauthorizationNamesOnlyWhatTheTokensUserMaySee() {

@@ -214,11 +214,11 @@ extension CallbackOracle {
     }
 
     /// An answer belongs to a request it is a subsequence of; it may name only what the request's
-    /// user is allowed. Whether some request matches at all is invariant 4 (InvariantMonitor).
+    /// user is allowed. Whether some request matches at all is invariant 4 (`AnswerLedger`).
     /// One answered at once answers the call of its input (the latest request); one from a response, the
     /// earliest it fits.
     mutating func preauthorizationAnswered(_ answer: [String], input: OracleInput) {
-        var matching = preauthorizations.indices.filter { InvariantMonitor.isSubsequence(answer, of: preauthorizations[$0].asked) }
+        var matching = preauthorizations.indices.filter { AnswerLedger.isSubsequence(answer, of: preauthorizations[$0].asked) }
         if case .call(.checkPreauthorizedResources) = input { matching.reverse() }
         guard let first = matching.first else {
             if !configured, queued.contains(where: { if case .checkPreauthorizedResources = $0 { return true } else { return false } }) {

@@ -46,6 +46,10 @@ struct CallbackOracle: Sendable {
     /// Per resource, `getAuthorization`s that ended with their login (superseded or failed): owed nothing.
     var droppedAuthorizations: [String: Int] = [:]
 
+    // MARK: Answers (invariant 4)
+
+    var answers = AnswerLedger()
+
     // MARK: Properties (CallbackOracle+Properties)
 
     var timers: [TimerID: Instant] = [:]
@@ -120,6 +124,7 @@ struct CallbackOracle: Sendable {
     }
 
     private mutating func called(_ call: Call, loginShows: Bool, at now: Instant) {
+        answers.called(call)
         switch call {
         case .setRequestor:
             openSetRequestors += 1
@@ -187,6 +192,7 @@ struct CallbackOracle: Sendable {
     private mutating func delivered(_ callback: Callback, next: Callback?, previous: Callback?, input: OracleInput,
                                     loginShows: Bool, at now: Instant) {
         if !draining.isEmpty { drain(until: callback, at: now) }
+        if let wrong = answers.delivered(callback) { violate(4, wrong) }
         switch callback {
         case .setRequestorComplete(let status):
             if openSetRequestors == 0 {
