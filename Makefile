@@ -104,6 +104,7 @@ fuzz-smoke: build
 # The example port package (Examples/SwiftPortTests): the suite in process, from `swift test`, as a
 # port team runs it with one dependency line. Its own .build: the first run builds everything again.
 example: setup
+	python3 scripts/check-doc-snippets.py
 	cd Examples/SwiftPortTests && swift test
 
 # The DocC catalog (Sources/Passim/Passim.docc), warnings as errors (swift-docc-plugin).

@@ -15,6 +15,8 @@ let package = Package(
         .testTarget(name: "StandInPortTests", dependencies: [
             "StandInPort", .product(name: "PassimConformance", package: "passim"),
         ]),
+        // The code of the DocC page "Testing your port", verbatim (scripts/check-doc-snippets.py).
+        .testTarget(name: "FromTheDocsTests", dependencies: [.product(name: "PassimConformance", package: "passim")]),
     ],
     swiftLanguageModes: [.v6]
 )

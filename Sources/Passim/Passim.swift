@@ -8,7 +8,7 @@
 /// (Not named `Passim`: a type named like its module breaks `Passim.AccessEnabler`.)
 public enum PassimVersion {
     /// The library's version (CHANGELOG.md).
-    public static let library = "0.13.0"
+    public static let library = "0.14.0"
     /// The driver protocol this passim speaks, `MAJOR.MINOR`.
     public static var driverProtocol: String { PassimVersions.driverProtocol }
     /// The newest scenario format this passim reads.
