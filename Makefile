@@ -107,9 +107,11 @@ example: setup
 	python3 scripts/check-doc-snippets.py
 	cd Examples/SwiftPortTests && swift test
 
-# The DocC catalog (Sources/Passim/Passim.docc), warnings as errors (swift-docc-plugin).
+# The documentation of the three library products, warnings as errors (swift-docc-plugin): Passim
+# with its catalog (Sources/Passim/Passim.docc: the guides), PassimConformance and PassimMock from
+# their symbols' comments. Archives in .build/plugins/Swift-DocC/outputs/.
 docc: setup
-	swift package generate-documentation --target Passim --warnings-as-errors
+	swift package generate-documentation --target Passim --target PassimConformance --target PassimMock --warnings-as-errors
 
 # Suite throughput in a release build (BENCHMARKS.md).
 bench: setup

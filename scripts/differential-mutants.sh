@@ -23,7 +23,7 @@ if ! git diff --quiet -- Sources/Entitlement; then
 fi
 work=$(mktemp -d)
 applied=""
-restore() { if [ -n "$applied" ]; then patch -p1 -R -s < "$applied" || git checkout -- Sources/Entitlement; applied=""; fi; }
+restore() { if [ -n "$applied" ]; then patch -p1 -R -s --no-backup-if-mismatch < "$applied" || git checkout -- Sources/Entitlement; applied=""; fi; }
 cleanup() { restore; rm -rf "$work"; }
 trap cleanup EXIT INT TERM
 build() { swift build --product passim --scratch-path "$scratch" >"$work/build.log" 2>&1; }
@@ -31,7 +31,7 @@ build() { swift build --product passim --scratch-path "$scratch" >"$work/build.l
 # The mutants, built one after the other and kept aside.
 for p in "${patches[@]}"; do
   name=$(basename "$p" .patch)
-  if ! patch -p1 -s < "$p"; then echo "BROKEN $name: does not apply"; exit 2; fi
+  if ! patch -p1 -s --no-backup-if-mismatch < "$p"; then echo "BROKEN $name: does not apply"; exit 2; fi
   applied="$p"
   if ! build; then cat "$work/build.log"; echo "BROKEN $name: does not build"; exit 2; fi
   cp "$scratch/debug/passim" "$work/passim-$name"

@@ -21,7 +21,7 @@ if ! git diff --quiet -- Sources/Entitlement; then
   exit 2
 fi
 applied=""
-restore() { if [ -n "$applied" ]; then patch -p1 -R -s < "$applied" || git checkout -- Sources/Entitlement; applied=""; fi; }
+restore() { if [ -n "$applied" ]; then patch -p1 -R -s --no-backup-if-mismatch < "$applied" || git checkout -- Sources/Entitlement; applied=""; fi; }
 trap restore EXIT INT TERM
 
 build() { swift build --product passim --scratch-path "$scratch" >"$log" 2>&1; }
@@ -41,7 +41,7 @@ for p in "${patches[@]}"; do
   if ! patch -p1 -s --dry-run < "$p" >/dev/null 2>&1; then
     broken+=("$name (does not apply)"); echo "BROKEN   $name: the patch does not apply"; continue
   fi
-  patch -p1 -s < "$p"; applied="$p"
+  patch -p1 -s --no-backup-if-mismatch < "$p"; applied="$p"
   if ! build; then
     broken+=("$name (does not build)"); echo "BROKEN   $name: does not build"; restore; continue
   fi

@@ -65,7 +65,7 @@ public struct LiveNetwork {
 /// becomes `failure`, and from then on nothing more is sent: the scenario ends with it.
 public final class PortSession {
     private let process: any PortTransport
-    private let settings: PortCommand
+    private var settings: PortCommand
     /// nil: the harness network (the harness carries every request).
     let live: LiveNetwork?
     public private(set) var failure: EngineFailure?
@@ -84,6 +84,9 @@ public final class PortSession {
     public init(_ settings: PortCommand, apps: [String], engine: EngineConfiguration, network live: LiveNetwork? = nil,
                 at now: Instant) throws(PortError) {
         self.settings = settings
+        // On the live network an answer may wait on one of the port's own fetches, which the port
+        // gives up to `fetchTimeout` (a world's latency is waited for in real time).
+        if let live { self.settings.timeout = settings.timeout + live.fetchTimeout }
         self.live = live
         var network: [(String, Value)] = [("network", .string("harness"))]
         if let live {

@@ -120,8 +120,8 @@ final class AccessEnablerTests: XCTestCase {
     }
 
     func testTheVersionsAreStated() {
-        XCTAssertEqual(PassimVersion.driverProtocol, "1.1")
-        XCTAssertEqual(PassimVersion.scenarioFormat, 1)
-        XCTAssertFalse(PassimVersion.library.isEmpty)
+        XCTAssertEqual(PassimRelease.driverProtocol, "1.1")
+        XCTAssertEqual(PassimRelease.scenarioFormat, 1)
+        XCTAssertFalse(PassimRelease.library.isEmpty)
     }
 }
