@@ -1,6 +1,16 @@
+import Harness
 import Scenario
 import ScenarioSyntax
 import Simulation
+
+/// Where a simulated world's requests go. Time is virtual either way.
+public enum PassimNetwork: Sendable, Hashable {
+    /// passim's mock SP and MVPDs in this process: no socket is opened.
+    case simulated
+    /// Real HTTP over loopback (libcurl) to a mock server started for the world: every request is
+    /// encoded, sent and parsed, cookies and redirects included (`passim run --live`).
+    case live
+}
 
 /// passim's simulated runtime for `AccessEnabler`s: the mock SP and MVPD identity providers of a
 /// world, the device's browser and its user, a simulated network and a virtual clock starting at
@@ -8,6 +18,8 @@ import Simulation
 /// its app's delegate in order, at the virtual instant it happens. Same world, same seed, same run.
 public final class SimulatedWorld {
     let simulator: Simulator
+    /// What runs the world: on the live network, a server to stop with the world.
+    private let runtime: RunningRuntime
     /// The enabler of each app, held weakly: the app owns its enabler.
     private var enablers: [Int: WeakEnabler] = [:]
 
@@ -15,15 +27,30 @@ public final class SimulatedWorld {
 
     /// A world written in the scenario format's header and world statements (SCENARIO-FORMAT.md:
     /// `sp`, `mvpd`, `user`, `requestor`, `app`, `platform`, `seed`…), as `passim serve --world` reads it.
-    public init(_ text: String) throws(PassimError) {
+    /// `network: .live` sends its requests over real HTTP to a mock server started for it, stopped
+    /// with the world; callbacks, their order and their instants are the same as on `.simulated`.
+    public init(_ text: String, network: PassimNetwork = .simulated) throws(PassimError) {
         let file: ScenarioFile
         do {
             file = try ScenarioParser.parseWorld(text, path: "world")
         } catch {
             throw PassimError(error.description)
         }
-        simulator = Simulator(WorldBuilder.setup(for: file))
+        let setup = WorldBuilder.setup(for: file)
+        switch network {
+        case .simulated:
+            runtime = .simulated(setup)
+        case .live:
+            do {
+                runtime = try Runtime.live.start(RuntimeWorld(setup: setup))
+            } catch {
+                throw PassimError(error.message)
+            }
+        }
+        simulator = runtime.simulator
     }
+
+    deinit { runtime.close() }
 
     func attach(_ enabler: AccessEnabler, app: Int) { enablers[app] = WeakEnabler(enabler: enabler) }
 

@@ -19,16 +19,11 @@ public struct ConformanceSuite: Sendable {
     /// Where the port's requests go (`network(_:)`).
     public private(set) var network: Network = .simulated
 
-    /// Where a port's requests go while the suite runs. The harness sends them in either case: the
-    /// port writes `.request` actions and gets each answer as `.response`, at the virtual instant the
-    /// world's latencies give.
-    public enum Network: Sendable, Hashable {
-        /// passim's mock SP and MVPDs in this process, in virtual time: no socket is opened.
-        case simulated
-        /// Real HTTP over loopback to a mock server started for each scenario (`passim run --live`):
-        /// each request is encoded, sent and parsed, cookies and redirects included.
-        case live
-    }
+    /// Where a port's requests go while the suite runs (`.simulated`: passim's mock in this process;
+    /// `.live`: real HTTP over loopback to a mock server started for each scenario). The harness sends
+    /// them in either case: the port writes `.request` actions and gets each answer as `.response`,
+    /// at the virtual instant the world's latencies give.
+    public typealias Network = PassimNetwork
 
     /// The scenarios bundled with passim, or a folder of your own (`path`).
     public init(folder: String) {

@@ -73,6 +73,33 @@ final class AccessEnablerTests: XCTestCase {
         XCTAssertEqual(sim.now, .simulationStart + Millis(1000))
     }
 
+    /// The same login over real HTTP: the same callbacks at the same virtual instants.
+    func testALiveWorldDeliversWhatTheSimulatedOneDoes() throws {
+        func login(_ network: PassimNetwork) throws -> (lines: [String], now: Instant, log: [LoggedRequest]) {
+            let sim = try SimulatedWorld(world, network: network)
+            let enabler = try AccessEnabler(world: sim)
+            let app = Recorder()
+            enabler.delegate = app
+            enabler.setRequestor("REQ1")
+            enabler.getAuthentication()
+            sim.run()
+            enabler.setSelectedProvider("Comcast")
+            sim.run()
+            XCTAssertTrue(sim.userLogin(user: "alice", password: "secret"))
+            enabler.handleExternalURL("adobepass://ios.app")
+            enabler.getAuthorization("CNN")
+            sim.run()
+            return (app.lines, sim.now, sim.requestLog)
+        }
+        let simulated = try login(.simulated), live = try login(.live)
+        XCTAssertEqual(live.lines, simulated.lines)
+        XCTAssertEqual(live.now, simulated.now)
+        XCTAssertEqual(live.log.map(\.path), simulated.log.map(\.path))
+        // Only a request that crossed a real wire has the Host header its HTTP client wrote.
+        XCTAssertEqual(live.log.first?.headers["Host"], "sp.auth.test")
+        XCTAssertNil(simulated.log.first?.headers["Host"])
+    }
+
     func testTheSameWorldRunsTheSameWay() throws {
         func transcript() throws -> [String] {
             let sim = try SimulatedWorld(world)
