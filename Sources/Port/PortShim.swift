@@ -3,7 +3,7 @@ import PassModel
 
 /// passim's own engine behind the driver protocol (`passim shim`): what a port does, done by the
 /// reference engine, so the protocol itself is tested by running the whole suite through it, on
-/// either network. One `handle` per input line; it returns the output lines, ending with `idle` (or `ready`).
+/// either network. One `handle` per input line; it gives the output lines, ending with `idle` (or `ready`).
 public final class PortShim {
     /// Sends one request over real HTTP, waiting at most the timeout (the CLI gives libcurl's).
     public typealias Fetch = (HTTPRequest, Millis) -> HTTPResult
@@ -27,14 +27,23 @@ public final class PortShim {
     }
 
     public func handle(_ line: String) -> [String] {
+        var lines: [String] = []
+        handle(line) { lines.append($0) }
+        return lines
+    }
+
+    /// Each output line as soon as it is known: on the live network a `fetched` line is written as
+    /// its fetch ends, so the harness's wait for a line covers one fetch, not all of an input's.
+    public func handle(_ line: String, emit: (String) -> Void) {
         do {
-            return try answer(line)
+            for out in try answer(line, emit: emit) { emit(out) }
         } catch {
-            return [PortMessage.line("error", [("message", .string(error.message))])]
+            emit(PortMessage.line("error", [("message", .string(error.message))]))
         }
     }
 
-    private func answer(_ line: String) throws(PortError) -> [String] {
+    /// Emits the lines of the input's actions; returns the closing line (`idle`, `ready`, `unimplemented`).
+    private func answer(_ line: String, emit: (String) -> Void) throws(PortError) -> [String] {
         let message: Value
         do {
             message = try Value(jsonText: line)
@@ -88,7 +97,10 @@ public final class PortShim {
             throw PortError("unknown message type \(type)")
         }
         engines[app] = engine
-        return actions.compactMap { output($0, app: app) } + [PortMessage.line("idle", [])]
+        for action in actions {
+            if let out = output(action, app: app) { emit(out) }
+        }
+        return [PortMessage.line("idle", [])]
     }
 
     private func output(_ action: EngineAction, app: String) -> String? {

@@ -282,8 +282,9 @@ struct Shim: ParsableCommand {
         }
         while let line = readLine(strippingNewline: true) {
             guard !line.isEmpty else { continue }
-            // One write per answer: the harness reads it as soon as it is written (no stdio buffering).
-            FileHandle.standardOutput.write(Data(shim.handle(line).map { $0 + "\n" }.joined().utf8))
+            // One write per line, unbuffered: the harness reads each as soon as it is known (a live
+            // fetch's `fetched` line when that fetch ends).
+            shim.handle(line) { FileHandle.standardOutput.write(Data(($0 + "\n").utf8)) }
         }
     }
 }

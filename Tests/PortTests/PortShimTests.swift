@@ -61,6 +61,25 @@ import Testing
         #expect(shim.handle(#"{"type":"deliver","app":"app","id":1,"now":1767225600020}"#).first?.contains("no request 1 of app was fetched") == true)
     }
 
+    /// Each `fetched` line is given as its fetch ends: two silent hosts in one input each get the
+    /// harness's full wait for a line, instead of sharing one (a fuzz finding: two silent SPs with a
+    /// 7 s fetch timeout overran the 12 s wait for the input's lines).
+    @Test func onTheLiveNetworkEachFetchedLineComesAsItsFetchEnds() throws {
+        final class Lines { var emitted: [String] = []; var seenAtFetch: [Int] = [] }
+        let lines = Lines()
+        let shim = PortShim { _, _ in
+            lines.seenAtFetch.append(lines.emitted.count)
+            return .timeout
+        }
+        _ = shim.handle(#"{"type":"hello","protocol":1,"network":"live","hosts":{"https://a.test":"http://127.0.0.1:4000","https://b.test":"http://127.0.0.1:4001"},"fetchTimeout":7000,"now":1767225600000}"#)
+        shim.handle(#"{"type":"call","app":"app","call":"setRequestor","args":{"requestorID":"R","serviceProviders":["https://a.test","https://b.test"]},"now":1767225600000,"cookies":{}}"#) {
+            lines.emitted.append($0)
+        }
+        #expect(lines.seenAtFetch == [0, 1], "the first fetched line is out before the second fetch starts")
+        #expect(lines.emitted.filter { $0.contains(#""type":"fetched""#) }.count == 2, "\(lines.emitted)")
+        #expect(lines.emitted.last == #"{"type":"idle"}"#, "\(lines.emitted)")
+    }
+
     @Test func withoutAnHTTPClientTheShimDeclinesTheLiveNetwork() {
         #expect(PortShim().handle(#"{"type":"hello","protocol":1,"network":"live","hosts":{},"fetchTimeout":1000,"now":0}"#)
                 == [#"{"type":"unimplemented","what":"network live"}"#])
