@@ -31,6 +31,18 @@ def log(line):
             f.write(line + "\n")
 
 
+class Streamed:
+    """`engine.out` while an input is handled: each message is written as soon as it is made, so on
+    the live network a `fetched` line reaches the harness when its fetch ends, not after every fetch
+    of the input (each may take the whole fetchTimeout, and the harness waits for each line alone)."""
+
+    def __init__(self, write):
+        self.write = write
+
+    def append(self, message):
+        self.write(message)
+
+
 class Port:
     """Reads harness messages, routes them to the app engines, writes each answer and `idle`."""
 
@@ -95,7 +107,7 @@ class Port:
         if not isinstance(now, int):
             raise ProtocolError("message without an integer `now`")
         self.transport.begin(message)
-        engine.out = []
+        engine.out = Streamed(self.write)
         if kind == "call" and message.get("call") == "setRequestor":
             # setRequestor replaces the app's authN token with the shared store's; reading the store
             # is not a change to write back, so it happens before `token_before` is taken.
@@ -118,8 +130,6 @@ class Port:
         if self.device.platform == "ios" and (engine.store.authn is not token_before or engine.clear_shared_store):
             self.device.shared_store = engine.shared_store_value()
         engine.clear_shared_store = False
-        for out in engine.out:
-            self.write(out)
         self.write({"type": "idle"})
 
     @staticmethod
