@@ -187,6 +187,7 @@ extension CallbackOracle {
         let url = request.url
         let authorizes = url.hasSuffix("/authorizeDevice")
         guard authorizes || url.hasSuffix("/preauthorize") || url.hasSuffix("/deviceShortAuthorize") else { return }
+        if url.hasSuffix("/preauthorize"), let serial = preauthorizationOfThisInput { preauthorizeInFlight[id] = serial }
         let parameters = request.parameters
         if authorizes, let r = parameters.first(where: { $0.0 == "resource_id" })?.1 {
             authorizeInFlight[id] = r
@@ -215,11 +216,16 @@ extension CallbackOracle {
 
     /// An answer belongs to a request it is a subsequence of; it may name only what the request's
     /// user is allowed. Whether some request matches at all is invariant 4 (`AnswerLedger`).
-    /// One answered at once answers the call of its input (the latest request); one from a response, the
-    /// earliest it fits.
+    /// One answered at once answers the call of its input (the latest request); one from a response,
+    /// the request that response answers (answers need not come in request order: a failed request's
+    /// empty answer may overtake an earlier one), else the earliest it fits.
     mutating func preauthorizationAnswered(_ answer: [String], input: OracleInput) {
         var matching = preauthorizations.indices.filter { AnswerLedger.isSubsequence(answer, of: preauthorizations[$0].asked) }
         if case .call(.checkPreauthorizedResources) = input { matching.reverse() }
+        if let serial = answeredPreauthorization, let own = matching.firstIndex(where: { preauthorizations[$0].serial == serial }) {
+            matching.insert(matching.remove(at: own), at: 0)
+            answeredPreauthorization = nil
+        }
         guard let first = matching.first else {
             if !configured, queued.contains(where: { if case .checkPreauthorizedResources = $0 { return true } else { return false } }) {
                 violate(5, "preauthorizedResources for a queued call before the engine was configured")

@@ -63,7 +63,14 @@ struct CallbackOracle: Sendable {
     var tempPassFirstUse: [String: Instant] = [:]
     var holder: TokenHolder = .none
     /// Preauthorization requests not yet answered, with the resources their user may be told about.
-    var preauthorizations: [(asked: [String], allowed: Set<String>?)] = []
+    var preauthorizations: [(asked: [String], allowed: Set<String>?, serial: Int)] = []
+    var preauthorizationSerials = 0
+    /// The preauthorization begun in this input (its request goes out in it), and each preauthorize
+    /// request's preauthorization: an answer from a response belongs to the request it answers.
+    var preauthorizationOfThisInput: Int?
+    var preauthorizeInFlight: [RequestID: Int] = [:]
+    /// The preauthorization the response of this input answers, if it is one.
+    var answeredPreauthorization: Int?
 
     init(app: String, context: OracleContext) {
         self.app = app
@@ -88,10 +95,13 @@ struct CallbackOracle: Sendable {
         }
         // A getAuthorization either authorizes or first logs in; the login shows at once.
         let loginShows = callbacks.contains(where: CallbackOracle.startsALogin)
+        preauthorizationOfThisInput = nil
+        answeredPreauthorization = nil
         if case .call(let call) = input { called(call, loginShows: loginShows, at: now) }
         var issued: AuthnToken?
         if case .response(let id, let result) = input {
             authorizeInFlight[id] = nil
+            answeredPreauthorization = preauthorizeInFlight.removeValue(forKey: id)
             issued = issuedToken(result, callbacks: callbacks)
         }
         if case .timer(let id) = input { timers[id] = nil }
@@ -175,7 +185,9 @@ struct CallbackOracle: Sendable {
             retiredTokens.formUnion(tokensSent)
             tokensSent = []
         case .checkPreauthorizedResources(let rs, _):
-            preauthorizations.append((rs, allowedResources))
+            preauthorizationSerials += 1
+            preauthorizations.append((rs, allowedResources, preauthorizationSerials))
+            preauthorizationOfThisInput = preauthorizationSerials
         default:
             break
         }
@@ -253,7 +265,11 @@ struct CallbackOracle: Sendable {
     static func canStart(_ call: Call, with callback: Callback) -> Bool {
         switch (call, callback) {
         case (.checkAuthentication, .setAuthenticationStatus): return true
-        case (.getAuthentication, _), (.getAuthorization, _): return startsALogin(callback) || callback.name == "setAuthenticationStatus"
+        case (.getAuthentication, _): return startsALogin(callback) || callback.name == "setAuthenticationStatus"
+        // A getAuthorization with a token sends its authorize request and delivers nothing at once:
+        // a success status is another call's (a getAuthentication answered from the store).
+        case (.getAuthorization, .setAuthenticationStatus(let status, _)): return status != Constants.statusSuccess
+        case (.getAuthorization, _): return startsALogin(callback)
         case (.checkAuthorization(let r, _), .tokenRequestFailed(let x, _, _)): return r == x
         case (.checkPreauthorizedResources, .preauthorizedResources): return true
         case (.getMetadata, .setMetadataStatus): return true
