@@ -48,6 +48,9 @@ public struct Fuzzer: Sendable {
         public var runs: Int
         public var steps: Int
         public var findings: [Finding]
+        /// Every input the runs' engines were given, the determinism re-runs' included (not the
+        /// shrinking's): the throughput figure of issue 17 is engine inputs per CPU-second.
+        public var engineInputs = 0
     }
 
     public let options: Options
@@ -81,6 +84,18 @@ public struct Fuzzer: Sendable {
 
     /// Explores one run; returns its program, its result and how many steps ran.
     static func explore(seed: UInt64, maxSteps: Int) -> (FuzzProgram, ExploratoryRunner.Failure?, Int) {
+        let (program, failure, steps, _) = exploreCounting(seed: seed, maxSteps: maxSteps)
+        return (program, failure, steps)
+    }
+
+    /// `explore`, with how many inputs the run's engines were given (its re-runs' included).
+    static func exploreCounting(seed: UInt64, maxSteps: Int) -> (FuzzProgram, ExploratoryRunner.Failure?, Int, Int) {
+        var inputs = 0
+        let (program, failure, steps) = explore(seed: seed, maxSteps: maxSteps, inputs: &inputs)
+        return (program, failure, steps, inputs)
+    }
+
+    private static func explore(seed: UInt64, maxSteps: Int, inputs: inout Int) -> (FuzzProgram, ExploratoryRunner.Failure?, Int) {
         var rng = SeededRandom(seed: seed)
         let world = FuzzWorld.random(&rng, seed: seed)
         var program = FuzzProgram(world: world.lines, steps: [])
@@ -107,14 +122,17 @@ public struct Fuzzer: Sendable {
             program.steps.append(line)
             if session.result.failure != nil { break }
         }
+        inputs = session.result.engineInputs
         guard let first = diverged ? program.explore() : session.finish(checkLiveness: true) else {
             return (program, .generator("the program does not parse"), program.steps.count)
         }
+        inputs = diverged ? inputs + first.engineInputs : first.engineInputs
         // Determinism: the same program from scratch gives the same transcript.
         if first.failure != nil || checksDeterminism(seed) {
             guard let second = program.explore() else {
                 return (program, .generator("the program does not parse"), program.steps.count)
             }
+            inputs += second.engineInputs
             if first.lines != second.lines {
                 return (program, .nondeterminism("two runs of the same program gave different transcripts"), program.steps.count)
             }
@@ -137,8 +155,8 @@ public struct Fuzzer: Sendable {
                 let i = options.firstRun + claimed
                 let seed = Fuzzer.runSeed(options.seed, i)
                 CrashReport.running(seed, worker: worker)
-                let (program, failure, steps) = Fuzzer.explore(seed: seed, maxSteps: options.maxSteps)
-                results.add(steps: steps)
+                let (program, failure, steps, inputs) = Fuzzer.exploreCounting(seed: seed, maxSteps: options.maxSteps)
+                results.add(steps: steps, inputs: inputs)
                 guard let failure else { continue }
                 progress("run \(i) (seed \(seed)) failed: \(failure)")
                 results.add(finding(run: i, seed: seed, program: program, failure: failure))
@@ -150,7 +168,8 @@ public struct Fuzzer: Sendable {
             DispatchQueue.concurrentPerform(iterations: jobs) { work($0) }
         }
         let findings = results.findings.sorted { $0.run < $1.run }
-        return Report(runs: min(results.claimed, total), steps: results.steps, findings: findings)
+        return Report(runs: min(results.claimed, total), steps: results.steps, findings: findings,
+                      engineInputs: results.inputs)
     }
 
     /// Shrinks a failing program and writes it as a `.scenario` with its recorded transcript.
@@ -195,6 +214,7 @@ private final class Results: @unchecked Sendable {
     private let lock = NSLock()
     private var next = 0
     private var stepCount = 0
+    private var inputCount = 0
     private var found: [Fuzzer.Finding] = []
 
     func claim() -> Int {
@@ -206,8 +226,14 @@ private final class Results: @unchecked Sendable {
 
     var claimed: Int { lock.withLock { next } }
     var steps: Int { lock.withLock { stepCount } }
+    var inputs: Int { lock.withLock { inputCount } }
     var findings: [Fuzzer.Finding] { lock.withLock { found } }
 
-    func add(steps: Int) { lock.withLock { stepCount += steps } }
+    func add(steps: Int, inputs: Int) {
+        lock.withLock {
+            stepCount += steps
+            inputCount += inputs
+        }
+    }
     func add(_ f: Fuzzer.Finding) { lock.withLock { found.append(f) } }
 }

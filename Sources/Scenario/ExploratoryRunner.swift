@@ -56,6 +56,8 @@ public struct ExploratoryRunner {
         public var failure: Failure?
         /// The step that could not be carried out, if any (not a failure of the engine).
         public var inapplicable: String?
+        /// How many inputs the run's engines were given (the fuzzer's throughput figure).
+        public var engineInputs = 0
     }
 
     /// Bounds for the growth oracle: far above anything a correct engine reaches in a fuzz run.
@@ -117,57 +119,63 @@ public struct ExploratoryRunner {
 public final class ExplorationSession {
     private var state: RunState
     public var simulator: Simulator { state.simulator }
-    public private(set) var result = ExploratoryRunner.Result(lines: [], stepsRun: 0, failure: nil, inapplicable: nil)
+    private var partial = ExploratoryRunner.Result(lines: [], stepsRun: 0, failure: nil, inapplicable: nil)
+    /// What the exploration wrote so far, and how many inputs its engines were given.
+    public var result: ExploratoryRunner.Result {
+        var r = partial
+        r.engineInputs = state.simulator.engineInputs
+        return r
+    }
 
     public init(file: ScenarioFile) {
         state = RunState(file: file)
     }
 
-    /// Performs one step and writes it, with the callbacks it caused, to `result.lines`. A step that
-    /// cannot be carried out ends the exploration (`result.inapplicable`); so does a failure.
+    /// Performs one step and writes it, with the callbacks it caused, to `partial.lines`. A step that
+    /// cannot be carried out ends the exploration (`partial.inapplicable`); so does a failure.
     public func perform(_ step: Located<Step>) {
-        guard result.failure == nil, result.inapplicable == nil else { return }
+        guard partial.failure == nil, partial.inapplicable == nil else { return }
         let sim = state.simulator
         do {
             try state.perform(step)
         } catch {
             if let violation = sim.violations.first {
-                result.lines.append(step.text)
-                ExploratoryRunner.drain(sim, into: &result.lines)
-                result.failure = .invariant(violation)
+                partial.lines.append(step.text)
+                ExploratoryRunner.drain(sim, into: &partial.lines)
+                partial.failure = .invariant(violation)
             } else {
-                result.inapplicable = "\(step.text): \(error.message)"
+                partial.inapplicable = "\(step.text): \(error.message)"
             }
             return
         }
-        result.stepsRun += 1
-        result.lines.append(step.text)
-        ExploratoryRunner.drain(sim, into: &result.lines)
-        if let growth = ExploratoryRunner.growth(sim) { result.failure = .growth(growth) }
+        partial.stepsRun += 1
+        partial.lines.append(step.text)
+        ExploratoryRunner.drain(sim, into: &partial.lines)
+        if let growth = ExploratoryRunner.growth(sim) { partial.failure = .growth(growth) }
     }
 
     /// Lets time run until nothing is pending (the end of a scenario), then checks what must hold.
     public func finish(checkLiveness: Bool) -> ExploratoryRunner.Result {
-        guard result.failure == nil, result.inapplicable == nil else { return result }
+        guard partial.failure == nil, partial.inapplicable == nil else { return result }
         let sim = state.simulator
         var budget = ScenarioRunner.maxEvents
         sim.run {
             budget -= 1
             return budget <= 0
         }
-        ExploratoryRunner.drain(sim, into: &result.lines)
+        ExploratoryRunner.drain(sim, into: &partial.lines)
         guard sim.isIdle else {
-            result.failure = .hang("still busy after \(ScenarioRunner.maxEvents) events")
-            return result
+            partial.failure = .hang("still busy after \(ScenarioRunner.maxEvents) events")
+            return self.result
         }
         sim.checkSettled()
         if let violation = sim.violations.first {
-            result.failure = .invariant(violation)
-            return result
+            partial.failure = .invariant(violation)
+            return self.result
         }
         if checkLiveness, let stuck = ExploratoryRunner.liveness(sim) {
-            result.failure = .liveness(stuck)
+            partial.failure = .liveness(stuck)
         }
-        return result
+        return self.result
     }
 }

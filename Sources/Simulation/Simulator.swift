@@ -25,6 +25,9 @@ public final class Simulator {
     public private(set) var lastRegistrationCode: String?
     /// Everything that happened, in order (calls, callbacks, HTTP exchanges, user actions).
     public private(set) var trace: [TraceEvent] = []
+    /// How many inputs the engines were given (every `step` call): the fuzzer's throughput figure
+    /// is engine inputs per CPU-second, so it counts them where they reach an engine.
+    public private(set) var engineInputs = 0
 
     /// Records a user action in the trace (the runner names it as the scenario wrote it).
     public func noteUser(_ action: String) {
@@ -244,6 +247,7 @@ public final class Simulator {
             own.useCookies(apps[app].cookies.headers)
             apps[app].engine = own
         }
+        engineInputs += 1
         let actions = apps[app].engine.step(input, at: now)
         perform(actions, app: app)
         apps[app].oracle?.observe(OracleInput(input), actions, at: now)

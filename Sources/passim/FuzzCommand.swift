@@ -104,15 +104,34 @@ struct FuzzCommand: ParsableCommand {
         let range = seedRange.flatMap(Fuzzer.runRange)
         let fuzzer = Fuzzer(options: .init(seed: seed, runs: range.map(\.count) ?? runs, time: budget, jobs: jobs,
                                            maxSteps: steps, outDir: out, firstRun: range?.lowerBound ?? 0))
+        let (cpuBefore, wallBefore) = (FuzzCommand.cpuSeconds(), ContinuousClock.now)
         let report = fuzzer.run { line in FileHandle.standardError.write(Data((line + "\n").utf8)) }
+        let cpu = FuzzCommand.cpuSeconds() - cpuBefore
+        let wall = (ContinuousClock.now - wallBefore) / .seconds(1)
         for f in report.findings {
             print("FAIL run \(f.run) seed \(f.seed): \(f.failure)")
             print("  shrunk from \(f.steps) to \(f.shrunkSteps) steps: \(f.file ?? "(could not write the file)")")
             print("  replay: passim fuzz --seed \(f.seed) --runs 1")
         }
         let ran = range.map { " (runs \($0.lowerBound)..\($0.lowerBound + report.runs - 1) of seed \(seed))" } ?? ""
-        print("\(report.runs) runs\(ran), \(report.steps) steps, \(report.findings.count) failing")
+        print("\(report.runs) runs\(ran), \(report.steps) steps, \(report.findings.count) failing, \(report.engineInputs) engine inputs")
+        // The rates read the real clocks, so they go to stderr: stdout stays the same for the same seed.
+        FileHandle.standardError.write(Data((FuzzCommand.rates(report, cpu: cpu, wall: wall) + "\n").utf8))
         if !report.findings.isEmpty { throw ExitCode(1) }
+    }
+
+    /// `engine inputs/s` and `steps/s` per CPU-second (per core, whatever `--jobs`) and per wall second.
+    static func rates(_ report: Fuzzer.Report, cpu: Double, wall: Double) -> String {
+        func rate(_ n: Int, _ seconds: Double) -> String { seconds > 0 ? String(Int((Double(n) / seconds).rounded())) : "-" }
+        return "\(rate(report.engineInputs, cpu)) engine inputs/s and \(rate(report.steps, cpu)) steps/s per CPU-second "
+            + "(\(String(format: "%.2f", cpu)) s CPU); \(rate(report.engineInputs, wall)) engine inputs/s wall (\(String(format: "%.2f", wall)) s)"
+    }
+
+    /// The process's CPU time (user and system, every thread), in seconds.
+    static func cpuSeconds() -> Double {
+        var t = timespec()
+        clock_gettime(CLOCK_PROCESS_CPUTIME_ID, &t)
+        return Double(t.tv_sec) + Double(t.tv_nsec) / 1e9
     }
 
     /// `--port`/`--against`: where the port's transcript differs from the reference's.
