@@ -84,60 +84,49 @@ public struct Fuzzer: Sendable {
 
     /// Explores one run; returns its program, its result and how many steps ran.
     static func explore(seed: UInt64, maxSteps: Int) -> (FuzzProgram, ExploratoryRunner.Failure?, Int) {
-        let (program, failure, steps, _) = exploreCounting(seed: seed, maxSteps: maxSteps)
-        return (program, failure, steps)
+        let (run, failure, steps, _) = exploreCounting(seed: seed, maxSteps: maxSteps)
+        return (run.program, failure, steps)
     }
 
-    /// `explore`, with how many inputs the run's engines were given (its re-runs' included).
-    static func exploreCounting(seed: UInt64, maxSteps: Int) -> (FuzzProgram, ExploratoryRunner.Failure?, Int, Int) {
-        var inputs = 0
-        let (program, failure, steps) = explore(seed: seed, maxSteps: maxSteps, inputs: &inputs)
-        return (program, failure, steps, inputs)
-    }
-
-    private static func explore(seed: UInt64, maxSteps: Int, inputs: inout Int) -> (FuzzProgram, ExploratoryRunner.Failure?, Int) {
+    /// Explores one run: its typed steps, its result, how many steps ran, and how many inputs its
+    /// engines were given (the determinism re-run's included). Nothing is rendered as text here.
+    static func exploreCounting(seed: UInt64, maxSteps: Int) -> (FuzzRun, ExploratoryRunner.Failure?, Int, Int) {
         var rng = SeededRandom(seed: seed)
         let world = FuzzWorld.random(&rng, seed: seed)
-        var program = FuzzProgram(world: world.lines, steps: [])
-        // The world is parsed once, each generated step on its own as it comes.
-        guard var parser = try? StepParser(program.text, path: "fuzz.scenario") else {
-            return (program, .generator("the generated world does not parse"), 0)
+        // The world is parsed once; the steps are made typed and never parsed.
+        guard let parsed = try? StepParser(FuzzProgram(world: world.lines, steps: []).text, path: "fuzz.scenario") else {
+            let empty = ScenarioFile(path: "fuzz.scenario", title: "")
+            return (FuzzRun(world: world.lines, file: empty), .generator("the generated world does not parse"), 0, 0)
         }
-        let session = ExplorationSession(file: parser.file)
+        var run = FuzzRun(world: world.lines, file: parsed.file)
+        let session = ExplorationSession(file: run.file, writesLines: false)
         let generator = StepGenerator(world: world)
         let count = 1 + Int(rng.next() % UInt64(max(maxSteps, 1)))
         var diverged = false
         for _ in 0..<count {
-            let line = generator.next(&rng, session.simulator)
-            guard let step = try? parser.step(line) else {
-                return (program, .generator("step does not parse: \(line)"), program.steps.count)
-            }
-            session.perform(step)
-            if session.result.inapplicable != nil {
+            let step = generator.next(&rng, session.simulator)
+            session.perform(StepText.located(step))
+            if session.stopped {
                 // The step could not be carried out, after time may have run inside it: the
                 // program (without it) is what counts from here on.
                 diverged = true
                 break
             }
-            program.steps.append(line)
-            if session.result.failure != nil { break }
+            run.steps.append(step)
+            if session.failed { break }
         }
-        inputs = session.result.engineInputs
-        guard let first = diverged ? program.explore() : session.finish(checkLiveness: true) else {
-            return (program, .generator("the program does not parse"), program.steps.count)
-        }
+        var inputs = session.result.engineInputs
+        let first = diverged ? run.explore() : session.finish(checkLiveness: true)
         inputs = diverged ? inputs + first.engineInputs : first.engineInputs
         // Determinism: the same program from scratch gives the same transcript.
         if first.failure != nil || checksDeterminism(seed) {
-            guard let second = program.explore() else {
-                return (program, .generator("the program does not parse"), program.steps.count)
-            }
+            let second = run.explore()
             inputs += second.engineInputs
-            if first.lines != second.lines {
-                return (program, .nondeterminism("two runs of the same program gave different transcripts"), program.steps.count)
+            if first.events != second.events {
+                return (run, .nondeterminism("two runs of the same program gave different transcripts"), run.steps.count, inputs)
             }
         }
-        return (program, first.failure, program.steps.count)
+        return (run, first.failure, run.steps.count, inputs)
     }
 
     /// Runs the fuzzer; `progress` receives one line per finding (and may print progress).
@@ -155,11 +144,12 @@ public struct Fuzzer: Sendable {
                 let i = options.firstRun + claimed
                 let seed = Fuzzer.runSeed(options.seed, i)
                 CrashReport.running(seed, worker: worker)
-                let (program, failure, steps, inputs) = Fuzzer.exploreCounting(seed: seed, maxSteps: options.maxSteps)
+                let (run, failure, steps, inputs) = Fuzzer.exploreCounting(seed: seed, maxSteps: options.maxSteps)
                 results.add(steps: steps, inputs: inputs)
                 guard let failure else { continue }
                 progress("run \(i) (seed \(seed)) failed: \(failure)")
-                results.add(finding(run: i, seed: seed, program: program, failure: failure))
+                // Only now is the run written as text: to shrink it and write it out.
+                results.add(finding(run: i, seed: seed, program: run.program, failure: failure))
             }
         }
         if jobs == 1 {

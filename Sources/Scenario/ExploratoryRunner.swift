@@ -58,6 +58,16 @@ public struct ExploratoryRunner {
         public var inapplicable: String?
         /// How many inputs the run's engines were given (the fuzzer's throughput figure).
         public var engineInputs = 0
+        /// An exploration that writes no `lines` (the fuzzer's, while it runs) keeps this instead: each
+        /// step as a marker and each callback it caused, typed, which is what a determinism check
+        /// compares without rendering a line.
+        public var events: [Event] = []
+    }
+
+    /// One entry of a typed transcript: a step performed, or a callback taken from an app's queue.
+    public enum Event: Hashable, Sendable {
+        case step
+        case callback(app: Int, Callback)
     }
 
     /// Bounds for the growth oracle: far above anything a correct engine reaches in a fuzz run.
@@ -75,6 +85,14 @@ public struct ExploratoryRunner {
             if session.result.failure != nil || session.result.inapplicable != nil { return session.result }
         }
         return session.finish(checkLiveness: checkLiveness)
+    }
+
+    /// Takes every queued callback: into `events` typed, or, with `lines`, as `<` lines.
+    static func drain(_ sim: Simulator, into result: inout Result, writingLines: Bool) {
+        guard !writingLines else { return drain(sim, into: &result.lines) }
+        for i in sim.appNames.indices {
+            while let callback = sim.popCallback(app: i) { result.events.append(.callback(app: i, callback)) }
+        }
     }
 
     static func drain(_ sim: Simulator, into lines: inout [String]) {
@@ -127,12 +145,25 @@ public final class ExplorationSession {
         return r
     }
 
-    public init(file: ScenarioFile) {
+    /// False when nothing will read the lines (a fuzz run that finds nothing): the session keeps
+    /// its typed `events` instead and builds no text.
+    private let writesLines: Bool
+
+    public init(file: ScenarioFile, writesLines: Bool = true) {
         state = RunState(file: file)
+        self.writesLines = writesLines
     }
 
-    /// Performs one step and writes it, with the callbacks it caused, to `partial.lines`. A step that
-    /// cannot be carried out ends the exploration (`partial.inapplicable`); so does a failure.
+    /// Whether the exploration has ended: a failure, or a step that could not be carried out.
+    public var failed: Bool { partial.failure != nil }
+    public var stopped: Bool { partial.inapplicable != nil }
+
+    private func write(_ step: Located<Step>) {
+        if writesLines { partial.lines.append(step.text) } else { partial.events.append(.step) }
+    }
+
+    /// Performs one step and writes it, with the callbacks it caused, to `result.lines`. A step that
+    /// cannot be carried out ends the exploration (`result.inapplicable`); so does a failure.
     public func perform(_ step: Located<Step>) {
         guard partial.failure == nil, partial.inapplicable == nil else { return }
         let sim = state.simulator
@@ -140,8 +171,8 @@ public final class ExplorationSession {
             try state.perform(step)
         } catch {
             if let violation = sim.violations.first {
-                partial.lines.append(step.text)
-                ExploratoryRunner.drain(sim, into: &partial.lines)
+                write(step)
+                ExploratoryRunner.drain(sim, into: &partial, writingLines: writesLines)
                 partial.failure = .invariant(violation)
             } else {
                 partial.inapplicable = "\(step.text): \(error.message)"
@@ -149,8 +180,8 @@ public final class ExplorationSession {
             return
         }
         partial.stepsRun += 1
-        partial.lines.append(step.text)
-        ExploratoryRunner.drain(sim, into: &partial.lines)
+        write(step)
+        ExploratoryRunner.drain(sim, into: &partial, writingLines: writesLines)
         if let growth = ExploratoryRunner.growth(sim) { partial.failure = .growth(growth) }
     }
 
@@ -163,7 +194,7 @@ public final class ExplorationSession {
             budget -= 1
             return budget <= 0
         }
-        ExploratoryRunner.drain(sim, into: &partial.lines)
+        ExploratoryRunner.drain(sim, into: &partial, writingLines: writesLines)
         guard sim.isIdle else {
             partial.failure = .hang("still busy after \(ScenarioRunner.maxEvents) events")
             return self.result

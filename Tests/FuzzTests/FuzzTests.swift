@@ -1,4 +1,5 @@
 import PassModel
+import ScenarioSyntax
 import Testing
 @testable import Fuzz
 @testable import Scenario
@@ -21,7 +22,7 @@ import Testing
         let generator = StepGenerator(world: world)
         for name in Call.Name.allCases {
             for _ in 0..<5 {
-                let step = generator.call(name, mvpd: world.mvpds.first?.id ?? "nil", resource: "R1", &rng)
+                let step = StepText.render(generator.call(name, mvpd: world.mvpds.first?.id ?? "nil", resource: "R1", &rng))
                 let pair: Set<Call.Name> = [.checkAuthorization, .getAuthorization]
                 let written = pair.contains(name) ? pair.map(\.rawValue) : [name.rawValue]
                 #expect(written.contains { step.hasPrefix($0 + "(") }, "\(name): \(step)")
@@ -29,6 +30,31 @@ import Testing
             }
         }
         #expect(Set(Call.Name.allCases.flatMap(StepGenerator.slots)) == Set(0..<StepGenerator.slotCount))
+    }
+
+    /// The generator makes typed steps and never parses them: each must be exactly what its text,
+    /// as written into a found case, parses to (locations aside), or a written case would not
+    /// replay the run that found it.
+    @Test func typedStepsAreWhatTheirTextParsesTo() throws {
+        func unlocated(_ step: Step) -> Step {
+            guard case .call(let app, var call) = step else { return step }
+            call.location = StepText.location
+            call.arguments = call.arguments.map { var a = $0; a.location = StepText.location; return a }
+            return .call(app: app, call)
+        }
+        var checked = 0
+        for seed in UInt64(1)...150 {
+            let run = Fuzzer.exploreCounting(seed: seed, maxSteps: 40).0
+            var parser = try StepParser(FuzzProgram(world: run.world, steps: []).text, path: "fuzz.scenario")
+            for step in run.steps {
+                let text = StepText.render(step)
+                let parsed = try #require(try parser.step(text), "\(text)")
+                #expect(unlocated(parsed.value) == step, "seed \(seed): \(text)")
+                #expect(parsed.text == text)
+                checked += 1
+            }
+        }
+        #expect(checked > 1000)
     }
 
     @Test func aRunIsAFunctionOfItsSeed() {
