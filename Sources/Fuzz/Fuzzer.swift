@@ -19,10 +19,13 @@ public struct Fuzzer: Sendable {
         /// The number of the first run (`--seed-range A..B` starts at A): run `i` has the seed
         /// `runSeed(seed, i)` whatever the range, so shards of one campaign never repeat a run.
         public var firstRun: Int
+        /// One run in this many goes through bytes (`goesThroughBytes`); 1: every run does.
+        public var bytesSample: UInt64
 
         public init(seed: UInt64 = 1, runs: Int? = nil, time: Duration? = nil, jobs: Int = 1, maxSteps: Int = 40,
-                    outDir: String = "fuzz-failures", firstRun: Int = 0) {
+                    outDir: String = "fuzz-failures", firstRun: Int = 0, bytesSample: UInt64 = Fuzzer.bytesSample) {
             self.seed = seed
+            self.bytesSample = max(1, bytesSample)
             self.firstRun = firstRun
             self.runs = runs
             self.time = time
@@ -76,6 +79,18 @@ public struct Fuzzer: Sendable {
     /// shows in any run where it can, so a seeded sample finds it too (a finding is always re-run).
     public static let determinismSample: UInt64 = 8
 
+    /// Most runs hand the mock's answers to the engine and the browser as values (no XML or HTML
+    /// parsed back that the same process just wrote); one in `bytesSample`, chosen from the run's
+    /// seed, goes through bytes and libxml2 as over a real wire, which keeps the wire formats honest.
+    /// The transcript is the same either way (FuzzTests checks it), so the choice changes no finding.
+    public static let bytesSample: UInt64 = 16
+
+    /// Whether run `seed` reads every answer from its bytes.
+    public static func goesThroughBytes(_ seed: UInt64, sample: UInt64 = bytesSample) -> Bool {
+        var r = SeededRandom(seed: seed ^ 0x6A09_E667_F3BC_C908)
+        return r.next() % max(1, sample) == 0
+    }
+
     /// Whether run `seed` re-runs its program for determinism.
     static func checksDeterminism(_ seed: UInt64) -> Bool {
         var r = SeededRandom(seed: seed ^ 0xD1B5_4A32_D192_ED03)
@@ -84,13 +99,14 @@ public struct Fuzzer: Sendable {
 
     /// Explores one run; returns its program, its result and how many steps ran.
     static func explore(seed: UInt64, maxSteps: Int) -> (FuzzProgram, ExploratoryRunner.Failure?, Int) {
-        let (run, failure, steps, _) = exploreCounting(seed: seed, maxSteps: maxSteps)
+        let (run, failure, steps, _) = exploreCounting(seed: seed, maxSteps: maxSteps, typed: !goesThroughBytes(seed))
         return (run.program, failure, steps)
     }
 
     /// Explores one run: its typed steps, its result, how many steps ran, and how many inputs its
     /// engines were given (the determinism re-run's included). Nothing is rendered as text here.
-    static func exploreCounting(seed: UInt64, maxSteps: Int) -> (FuzzRun, ExploratoryRunner.Failure?, Int, Int) {
+    /// `typed`: the mock's answers reach the engine as values (`FuzzRun.typedResponses`).
+    static func exploreCounting(seed: UInt64, maxSteps: Int, typed: Bool) -> (FuzzRun, ExploratoryRunner.Failure?, Int, Int) {
         var rng = SeededRandom(seed: seed)
         let world = FuzzWorld.random(&rng, seed: seed)
         // The world is parsed once; the steps are made typed and never parsed.
@@ -98,8 +114,8 @@ public struct Fuzzer: Sendable {
             let empty = ScenarioFile(path: "fuzz.scenario", title: "")
             return (FuzzRun(world: world.lines, file: empty), .generator("the generated world does not parse"), 0, 0)
         }
-        var run = FuzzRun(world: world.lines, file: parsed.file)
-        let session = ExplorationSession(file: run.file, writesLines: false)
+        var run = FuzzRun(world: world.lines, file: parsed.file, typedResponses: typed)
+        let session = ExplorationSession(file: run.file, writesLines: false, typedResponses: typed)
         let generator = StepGenerator(world: world)
         let count = 1 + Int(rng.next() % UInt64(max(maxSteps, 1)))
         var diverged = false
@@ -144,7 +160,8 @@ public struct Fuzzer: Sendable {
                 let i = options.firstRun + claimed
                 let seed = Fuzzer.runSeed(options.seed, i)
                 CrashReport.running(seed, worker: worker)
-                let (run, failure, steps, inputs) = Fuzzer.exploreCounting(seed: seed, maxSteps: options.maxSteps)
+                let typed = !Fuzzer.goesThroughBytes(seed, sample: options.bytesSample)
+                let (run, failure, steps, inputs) = Fuzzer.exploreCounting(seed: seed, maxSteps: options.maxSteps, typed: typed)
                 results.add(steps: steps, inputs: inputs)
                 guard let failure else { continue }
                 progress("run \(i) (seed \(seed)) failed: \(failure)")

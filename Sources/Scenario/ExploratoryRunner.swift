@@ -1,4 +1,5 @@
 import Entitlement
+import Harness
 import MockPass
 import PassModel
 import ScenarioSyntax
@@ -149,8 +150,12 @@ public final class ExplorationSession {
     /// its typed `events` instead and builds no text.
     private let writesLines: Bool
 
-    public init(file: ScenarioFile, writesLines: Bool = true) {
-        state = RunState(file: file)
+    /// `typedResponses`: the simulated wire hands the mock's answers over as values too
+    /// (`SimulationSetup.typedResponses`); the transcript is the same either way.
+    public init(file: ScenarioFile, writesLines: Bool = true, typedResponses: Bool = false) {
+        var setup = WorldBuilder.setup(for: file)
+        setup.typedResponses = typedResponses
+        state = RunState(file: file, simulator: RunningRuntime.simulated(setup).simulator)
         self.writesLines = writesLines
     }
 

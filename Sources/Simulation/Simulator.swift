@@ -63,7 +63,7 @@ public final class Simulator {
     /// `wire` nil: the simulated wire (`MockWire`) over `setup.world`. `engines` nil: passim's own
     /// engine for every app; else one engine per app of `setup.apps` (a port's).
     public init(_ setup: SimulationSetup, wire: (any Wire)? = nil, engines: [any AppEngine]? = nil) {
-        self.wire = wire ?? MockWire(world: setup.world, seed: setup.seed)
+        self.wire = wire ?? MockWire(world: setup.world, seed: setup.seed, typedResponses: setup.typedResponses)
         user = SimulatedUser(world: setup.world)
         let engines = engines ?? setup.apps.map { _ in Engine(configuration: setup.engine) }
         apps = zip(setup.apps, engines).map { name, engine in

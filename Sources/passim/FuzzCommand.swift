@@ -32,6 +32,9 @@ struct FuzzCommand: ParsableCommand {
     @Option(help: "Parallel workers.")
     var jobs: Int = 1
 
+    @Option(help: ArgumentHelp("One run in N reads the mock's answers from their bytes (libxml2), the others get them as values; 1: every run.", valueName: "N"))
+    var bytesEvery: UInt64 = Fuzzer.bytesSample
+
     @Option(help: "At most this many steps per run.")
     var steps: Int = 40
 
@@ -68,6 +71,7 @@ struct FuzzCommand: ParsableCommand {
         if let time, Millis(text: time) == nil { throw ValidationError("--time takes a duration such as 30s or 5m") }
         guard jobs >= 1 else { throw ValidationError("--jobs takes a number of at least 1") }
         guard steps >= 1 else { throw ValidationError("--steps takes a number of at least 1") }
+        guard bytesEvery >= 1 else { throw ValidationError("--bytes-every takes a number of at least 1") }
         if port != nil && against != nil { throw ValidationError("give --port or --against, not both") }
         if live && port == nil && against == nil { throw ValidationError("--live needs --port or --against") }
         if expect != nil && port == nil && against == nil { throw ValidationError("--expect needs --port or --against") }
@@ -103,7 +107,7 @@ struct FuzzCommand: ParsableCommand {
         let budget = time.flatMap { Millis(text: $0) }.map { Duration.milliseconds($0.value) }
         let range = seedRange.flatMap(Fuzzer.runRange)
         let fuzzer = Fuzzer(options: .init(seed: seed, runs: range.map(\.count) ?? runs, time: budget, jobs: jobs,
-                                           maxSteps: steps, outDir: out, firstRun: range?.lowerBound ?? 0))
+                                           maxSteps: steps, outDir: out, firstRun: range?.lowerBound ?? 0, bytesSample: bytesEvery))
         let (cpuBefore, wallBefore) = (FuzzCommand.cpuSeconds(), ContinuousClock.now)
         let report = fuzzer.run { line in FileHandle.standardError.write(Data((line + "\n").utf8)) }
         let cpu = FuzzCommand.cpuSeconds() - cpuBefore

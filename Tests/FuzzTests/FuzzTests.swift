@@ -44,7 +44,7 @@ import Testing
         }
         var checked = 0
         for seed in UInt64(1)...150 {
-            let run = Fuzzer.exploreCounting(seed: seed, maxSteps: 40).0
+            let run = Fuzzer.exploreCounting(seed: seed, maxSteps: 40, typed: true).0
             var parser = try StepParser(FuzzProgram(world: run.world, steps: []).text, path: "fuzz.scenario")
             for step in run.steps {
                 let text = StepText.render(step)
@@ -55,6 +55,26 @@ import Testing
             }
         }
         #expect(checked > 1000)
+    }
+
+    /// Answers handed over as values change nothing a run shows: the same program explored with the
+    /// mock's answers typed and as bytes (libxml2, as over a real wire) gives the same transcript.
+    @Test func typedAnswersGiveWhatBytesGive() {
+        var callbacks = 0
+        for seed in UInt64(1)...250 {
+            var run = Fuzzer.exploreCounting(seed: seed, maxSteps: 40, typed: true).0
+            let typed = run.explore()
+            run.typedResponses = false
+            let bytes = run.explore()
+            #expect(typed.events == bytes.events, "seed \(seed)")
+            #expect(typed.failure == bytes.failure && typed.inapplicable == bytes.inapplicable, "seed \(seed)")
+            #expect(typed.stepsRun == bytes.stepsRun && typed.engineInputs == bytes.engineInputs, "seed \(seed)")
+            callbacks += typed.events.count - typed.stepsRun
+        }
+        #expect(callbacks > 500)
+        // A seeded sample goes through bytes: about one run in `bytesSample`.
+        let sampled = (UInt64(0)..<1600).filter { Fuzzer.goesThroughBytes($0) }.count
+        #expect(sampled > 60 && sampled < 140)
     }
 
     @Test func aRunIsAFunctionOfItsSeed() {
