@@ -71,7 +71,13 @@ public struct HTTPResponse: Hashable, Sendable {
     /// fuzzer's typed runs, hands the value it rendered so that the engine and the simulated browser
     /// need not parse again bytes the same process just wrote (`decoded(orParse:)`). No wire carries
     /// it, and it is no part of the message: equality and hashing ignore it.
-    public var decoded: (any Sendable)?
+    public var decoded: (any Sendable)? {
+        get { decodedBox?.value }
+        set { decodedBox = newValue.map(DecodedBody.init) }
+    }
+    /// Held by reference: one pointer, so a response copies (and lays out) as cheaply as before. A
+    /// stored existential here crashed the debug test build in CurlTransport (signal 11, not understood).
+    private var decodedBox: DecodedBody?
 
     public init(status: Int, headers: HTTPHeaders = [], body: [UInt8] = []) {
         self.status = status
@@ -108,6 +114,12 @@ public struct HTTPResponse: Hashable, Sendable {
         hasher.combine(headers)
         hasher.combine(body)
     }
+}
+
+/// The box of `HTTPResponse.decoded`: immutable, so sharing it between copies is safe.
+private final class DecodedBody: Sendable {
+    let value: any Sendable
+    init(_ value: any Sendable) { self.value = value }
 }
 
 /// What a client learns about a request it sent.
