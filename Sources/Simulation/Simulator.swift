@@ -66,10 +66,12 @@ public final class Simulator {
         self.wire = wire ?? MockWire(world: setup.world, seed: setup.seed, typedResponses: setup.typedResponses)
         user = SimulatedUser(world: setup.world)
         let engines = engines ?? setup.apps.map { _ in Engine(configuration: setup.engine) }
-        apps = zip(setup.apps, engines).map { name, engine in
+        let apps = zip(setup.apps, engines).map { name, engine in
             App(name: name, engine: engine, monitor: engine.reference == nil ? nil : InvariantMonitor(app: name),
                 oracle: engine.reference.map { CallbackOracle(app: name, context: OracleContext(world: setup.world, configuration: $0.configuration)) })
         }
+        self.apps = apps
+        appNames = apps.map { $0.name }
         bases = setup.bases
         for (host, _) in bases { network.links[host] = setup.links[host] ?? HostConditions() }
     }
@@ -112,7 +114,9 @@ public final class Simulator {
     }
 
     public func appIndex(_ name: String) -> Int? { apps.firstIndex { $0.name == name } }
-    public var appNames: [String] { apps.map(\.name) }
+    /// Kept apart from `apps` (the names never change): reading them off `apps` copied every app's
+    /// record, engine and all, on each read, and the fuzzer reads them on every step.
+    public let appNames: [String]
 
     public func hasCallback(app: Int = 0) -> Bool { !apps[app].callbacks.isEmpty }
 
