@@ -436,10 +436,10 @@ extension Engine {
     /// The authN token request ended: success, no token, a refusal, an error status or a timeout.
     private mutating func authnTokenArrived(_ result: HTTPResult, _ login: Login, _ source: TokenSource, at now: Instant) -> [EngineAction] {
         authentication.state = .idle
-        if case .response(let r) = result, r.status == 200, let content = try? SessionDeviceXML.parse(r.body) {
-            switch content {
+        if case .response(let r) = result, r.status == 200, let answer = r.decoded(orParse: SessionDeviceXML.Answer.parse) {
+            switch answer.content {
             case .token(let token) where token.expires > now:
-                store.store(token, userMeta: (try? SessionDeviceXML.parseUserMeta(r.body)) ?? nil, fromPlatformSSO: source == .platformSSO)
+                store.store(token, userMeta: answer.userMeta, fromPlatformSSO: source == .platformSSO)
                 var actions: [EngineAction] = [
                     status(true, Constants.userAuthenticated),
                     .deliver(tracking.authenticationSuccess(mvpdID: token.mvpdID, sessionGUID: token.guid, fromStore: false)),

@@ -117,7 +117,7 @@ extension Engine {
     }
 
     private mutating func authorizeArrived(_ id: AuthorizationID, _ flow: AuthorizationFlow, _ result: HTTPResult, at now: Instant) -> [EngineAction] {
-        if case .response(let r) = result, let content = try? AuthorizeDeviceXML.parse(r.body) {
+        if case .response(let r) = result, let content = r.decoded(orParse: AuthorizeDeviceXML.parse) {
             switch content {
             case .token(let token) where r.status == 200 && token.expires > now:
                 store.store(token)
@@ -139,7 +139,7 @@ extension Engine {
             return [.deliver(.setToken(token: r.bodyText, resource: flow.resource)),
                     .deliver(tracking.authorizationSuccess(mvpdID: token.mvpdID, sessionGUID: token.guid, cached: source == .cache))]
         }
-        if case .response(let r) = result, r.status == 403, let body = try? ErrorXML.parse(r.body) {
+        if case .response(let r) = result, r.status == 403, let body = r.decoded(orParse: ErrorXML.parse) {
             return authorizationFailed(flow.resource, Constants.userNotAuthorizedError, body.details)
         }
         return authorizationFailed(flow.resource, Constants.genericAuthorizationError, Engine.describe(result))

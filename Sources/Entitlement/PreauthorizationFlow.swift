@@ -56,7 +56,7 @@ extension Engine {
             return []  // no such flow: nothing can be answered (the owner check makes this unreachable)
         }
         var fresh: [String: Bool] = [:]
-        if case .response(let r) = result, r.status == 200, let decisions = try? PreauthorizeXML.parse(r.body) {
+        if case .response(let r) = result, r.status == 200, let decisions = r.decoded(orParse: PreauthorizeXML.parse) {
             for d in decisions { fresh[d.resourceID] = d.authorized }
             store.remember(decisions.map { ($0.resourceID, $0.authorized) }, forSession: flow.sessionGUID)
         }

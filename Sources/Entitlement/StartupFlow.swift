@@ -103,7 +103,7 @@ struct StartupFlow: Sendable, RequestHolder {
     /// A configuration response (or failure) for one SP of the current fetch (`pending` said it is).
     fileprivate mutating func receive(_ id: RequestID, result: HTTPResult) -> Settled {
         guard case .fetching(var f) = state, let spURL = f.outstanding.removeValue(forKey: id) else { return .stillWaiting }
-        if case .response(let r) = result, r.status == 200, let config = try? ConfigurationXML.parse(r.body),
+        if case .response(let r) = result, r.status == 200, let config = r.decoded(orParse: ConfigurationXML.parse),
            config.requestorID == f.requestorID {
             f.arrivals.append((spURL, config))
         }

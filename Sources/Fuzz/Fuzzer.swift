@@ -19,10 +19,13 @@ public struct Fuzzer: Sendable {
         /// The number of the first run (`--seed-range A..B` starts at A): run `i` has the seed
         /// `runSeed(seed, i)` whatever the range, so shards of one campaign never repeat a run.
         public var firstRun: Int
+        /// One run in this many goes through bytes (`goesThroughBytes`); 1: every run does.
+        public var bytesSample: UInt64
 
         public init(seed: UInt64 = 1, runs: Int? = nil, time: Duration? = nil, jobs: Int = 1, maxSteps: Int = 40,
-                    outDir: String = "fuzz-failures", firstRun: Int = 0) {
+                    outDir: String = "fuzz-failures", firstRun: Int = 0, bytesSample: UInt64 = Fuzzer.bytesSample) {
             self.seed = seed
+            self.bytesSample = max(1, bytesSample)
             self.firstRun = firstRun
             self.runs = runs
             self.time = time
@@ -48,6 +51,9 @@ public struct Fuzzer: Sendable {
         public var runs: Int
         public var steps: Int
         public var findings: [Finding]
+        /// Every input the runs' engines were given, the determinism re-runs' included (not the
+        /// shrinking's): the throughput figure of issue 17 is engine inputs per CPU-second.
+        public var engineInputs = 0
     }
 
     public let options: Options
@@ -73,6 +79,18 @@ public struct Fuzzer: Sendable {
     /// shows in any run where it can, so a seeded sample finds it too (a finding is always re-run).
     public static let determinismSample: UInt64 = 8
 
+    /// Most runs hand the mock's answers to the engine and the browser as values (no XML or HTML
+    /// parsed back that the same process just wrote); one in `bytesSample`, chosen from the run's
+    /// seed, goes through bytes and libxml2 as over a real wire, which keeps the wire formats honest.
+    /// The transcript is the same either way (FuzzTests checks it), so the choice changes no finding.
+    public static let bytesSample: UInt64 = 16
+
+    /// Whether run `seed` reads every answer from its bytes.
+    public static func goesThroughBytes(_ seed: UInt64, sample: UInt64 = bytesSample) -> Bool {
+        var r = SeededRandom(seed: seed ^ 0x6A09_E667_F3BC_C908)
+        return r.next() % max(1, sample) == 0
+    }
+
     /// Whether run `seed` re-runs its program for determinism.
     static func checksDeterminism(_ seed: UInt64) -> Bool {
         var r = SeededRandom(seed: seed ^ 0xD1B5_4A32_D192_ED03)
@@ -81,45 +99,50 @@ public struct Fuzzer: Sendable {
 
     /// Explores one run; returns its program, its result and how many steps ran.
     static func explore(seed: UInt64, maxSteps: Int) -> (FuzzProgram, ExploratoryRunner.Failure?, Int) {
+        let (run, failure, steps, _) = exploreCounting(seed: seed, maxSteps: maxSteps, typed: !goesThroughBytes(seed))
+        return (run.program, failure, steps)
+    }
+
+    /// Explores one run: its typed steps, its result, how many steps ran, and how many inputs its
+    /// engines were given (the determinism re-run's included). Nothing is rendered as text here.
+    /// `typed`: the mock's answers reach the engine as values (`FuzzRun.typedResponses`).
+    static func exploreCounting(seed: UInt64, maxSteps: Int, typed: Bool) -> (FuzzRun, ExploratoryRunner.Failure?, Int, Int) {
         var rng = SeededRandom(seed: seed)
         let world = FuzzWorld.random(&rng, seed: seed)
-        var program = FuzzProgram(world: world.lines, steps: [])
-        // The world is parsed once, each generated step on its own as it comes.
-        guard var parser = try? StepParser(program.text, path: "fuzz.scenario") else {
-            return (program, .generator("the generated world does not parse"), 0)
+        // The world is parsed once; the steps are made typed and never parsed.
+        guard let parsed = try? StepParser(FuzzProgram(world: world.lines, steps: []).text, path: "fuzz.scenario") else {
+            let empty = ScenarioFile(path: "fuzz.scenario", title: "")
+            return (FuzzRun(world: world.lines, file: empty), .generator("the generated world does not parse"), 0, 0)
         }
-        let session = ExplorationSession(file: parser.file)
+        var run = FuzzRun(world: world.lines, file: parsed.file, typedResponses: typed)
+        let session = ExplorationSession(file: run.file, writesLines: false, typedResponses: typed)
         let generator = StepGenerator(world: world)
         let count = 1 + Int(rng.next() % UInt64(max(maxSteps, 1)))
         var diverged = false
         for _ in 0..<count {
-            let line = generator.next(&rng, session.simulator)
-            guard let step = try? parser.step(line) else {
-                return (program, .generator("step does not parse: \(line)"), program.steps.count)
-            }
-            session.perform(step)
-            if session.result.inapplicable != nil {
+            let step = generator.next(&rng, session.simulator)
+            session.perform(StepText.located(step))
+            if session.stopped {
                 // The step could not be carried out, after time may have run inside it: the
                 // program (without it) is what counts from here on.
                 diverged = true
                 break
             }
-            program.steps.append(line)
-            if session.result.failure != nil { break }
+            run.steps.append(step)
+            if session.failed { break }
         }
-        guard let first = diverged ? program.explore() : session.finish(checkLiveness: true) else {
-            return (program, .generator("the program does not parse"), program.steps.count)
-        }
+        var inputs = session.result.engineInputs
+        let first = diverged ? run.explore() : session.finish(checkLiveness: true)
+        inputs = diverged ? inputs + first.engineInputs : first.engineInputs
         // Determinism: the same program from scratch gives the same transcript.
         if first.failure != nil || checksDeterminism(seed) {
-            guard let second = program.explore() else {
-                return (program, .generator("the program does not parse"), program.steps.count)
-            }
-            if first.lines != second.lines {
-                return (program, .nondeterminism("two runs of the same program gave different transcripts"), program.steps.count)
+            let second = run.explore()
+            inputs += second.engineInputs
+            if first.events != second.events {
+                return (run, .nondeterminism("two runs of the same program gave different transcripts"), run.steps.count, inputs)
             }
         }
-        return (program, first.failure, program.steps.count)
+        return (run, first.failure, run.steps.count, inputs)
     }
 
     /// Runs the fuzzer; `progress` receives one line per finding (and may print progress).
@@ -137,11 +160,13 @@ public struct Fuzzer: Sendable {
                 let i = options.firstRun + claimed
                 let seed = Fuzzer.runSeed(options.seed, i)
                 CrashReport.running(seed, worker: worker)
-                let (program, failure, steps) = Fuzzer.explore(seed: seed, maxSteps: options.maxSteps)
-                results.add(steps: steps)
+                let typed = !Fuzzer.goesThroughBytes(seed, sample: options.bytesSample)
+                let (run, failure, steps, inputs) = Fuzzer.exploreCounting(seed: seed, maxSteps: options.maxSteps, typed: typed)
+                results.add(steps: steps, inputs: inputs)
                 guard let failure else { continue }
                 progress("run \(i) (seed \(seed)) failed: \(failure)")
-                results.add(finding(run: i, seed: seed, program: program, failure: failure))
+                // Only now is the run written as text: to shrink it and write it out.
+                results.add(finding(run: i, seed: seed, program: run.program, failure: failure))
             }
         }
         if jobs == 1 {
@@ -150,7 +175,8 @@ public struct Fuzzer: Sendable {
             DispatchQueue.concurrentPerform(iterations: jobs) { work($0) }
         }
         let findings = results.findings.sorted { $0.run < $1.run }
-        return Report(runs: min(results.claimed, total), steps: results.steps, findings: findings)
+        return Report(runs: min(results.claimed, total), steps: results.steps, findings: findings,
+                      engineInputs: results.inputs)
     }
 
     /// Shrinks a failing program and writes it as a `.scenario` with its recorded transcript.
@@ -195,6 +221,7 @@ private final class Results: @unchecked Sendable {
     private let lock = NSLock()
     private var next = 0
     private var stepCount = 0
+    private var inputCount = 0
     private var found: [Fuzzer.Finding] = []
 
     func claim() -> Int {
@@ -206,8 +233,14 @@ private final class Results: @unchecked Sendable {
 
     var claimed: Int { lock.withLock { next } }
     var steps: Int { lock.withLock { stepCount } }
+    var inputs: Int { lock.withLock { inputCount } }
     var findings: [Fuzzer.Finding] { lock.withLock { found } }
 
-    func add(steps: Int) { lock.withLock { stepCount += steps } }
+    func add(steps: Int, inputs: Int) {
+        lock.withLock {
+            stepCount += steps
+            inputCount += inputs
+        }
+    }
     func add(_ f: Fuzzer.Finding) { lock.withLock { found.append(f) } }
 }

@@ -1,17 +1,24 @@
 import Entitlement
 import PassModel
 import Scenario
+import ScenarioSyntax
 import Simulation
 
 /// Picks the next step of a fuzz run: any call in any state, well-formed or not (nil, unknown ids,
 /// repeated and late calls), user actions the simulation can carry out now, network faults and clock
 /// jumps. User steps are only chosen when their precondition holds, so that every step written replays.
+///
+/// Steps are made typed (`Step`, what the runner performs), not as text to parse: text is only
+/// rendered (`StepText`) when a program is written out. Every draw from `rng` is made in the order the
+/// text generator made it, so that seeded runs, and the figures and tests measured with them, stay
+/// what they were.
 struct StepGenerator {
     let world: FuzzWorld
+    private typealias T = StepText
 
-    func next(_ rng: inout SeededRandom, _ sim: Simulator) -> String {
+    func next(_ rng: inout SeededRandom, _ sim: Simulator) -> Step {
         func chance(_ p: Double) -> Bool { Double(rng.next() % 1000) < p * 1000 }
-        func pick<T>(_ xs: [T]) -> T { xs[Int(rng.next() % UInt64(xs.count))] }
+        func pick<E>(_ xs: [E]) -> E { xs[Int(rng.next() % UInt64(xs.count))] }
 
         // Half the time, a step that moves a flow forward when one waits: random calls alone rarely
         // get through a login (dialog, pick, login form, redirect), and the interesting edges are past it.
@@ -20,16 +27,19 @@ struct StepGenerator {
         let roll = rng.next() % 100
         if !user.isEmpty && roll < 30 { return pick(user) }
         if roll < 35 { return netStep(&rng) }
-        if roll < 50 { return "clock +" + pick(["10ms", "50ms", "100ms", "1s", "10s", "31s", "5m", "31m", "2h"]) }
+        if roll < 50 { return .clock(pick(StepGenerator.clockJumps)) }
 
-        let app = world.apps.count > 1 && chance(0.3) ? world.apps[1] + "> " : "> "
+        let app = world.apps.count > 1 && chance(0.3) ? world.apps[1] : nil
         // Drawn before the method, as they were before the vocabulary: seeded runs replay as they did.
         let anyMVPD = pick(world.mvpds.map(\.id) + ["Nope", "nil"])
         let resource = pick(FuzzWorld.resources)
         let slot = Int(rng.next() % UInt64(StepGenerator.slotCount))
         let name = Call.Name.allCases.first { StepGenerator.slots($0).contains(slot) } ?? .handleExternalURL
-        return app + call(name, mvpd: anyMVPD, resource: resource, &rng)
+        return .call(app: app, call(name, mvpd: anyMVPD, resource: resource, &rng))
     }
+
+    static let clockJumps = [Millis(10), Millis(50), Millis(100), .seconds(1), .seconds(10), .seconds(31), .minutes(5),
+                             .minutes(31), .hours(2)]
 
     /// How often the fuzzer calls each method: the slots of one draw it takes. Exhaustive, so that a
     /// new method of the vocabulary does not build until it is given its place here and a generator
@@ -62,130 +72,149 @@ struct StepGenerator {
 
     /// A call of `name` as a step writes it: well-formed or not (nil, unknown ids, missing resources).
     /// `mvpd` and `resource` are drawn for every call, whichever it is.
-    func call(_ name: Call.Name, mvpd: String, resource: String, _ rng: inout SeededRandom) -> String {
+    func call(_ name: Call.Name, mvpd: String, resource: String, _ rng: inout SeededRandom) -> CallSyntax {
         func chance(_ p: Double) -> Bool { Double(rng.next() % 1000) < p * 1000 }
-        func pick<T>(_ xs: [T]) -> T { xs[Int(rng.next() % UInt64(xs.count))] }
-        let mvpdIDs = world.mvpds.map(\.id)
+        func pick<E>(_ xs: [E]) -> E { xs[Int(rng.next() % UInt64(xs.count))] }
+        func syntax(_ name: String, _ arguments: [ArgumentSyntax] = []) -> CallSyntax {
+            CallSyntax(name: name, arguments: arguments, location: StepText.location)
+        }
         switch name {
-        case .initialize: return "init()"
+        case .initialize: return syntax("init")
         case .setRequestor:
-            return "setRequestor(\"\(pick(world.requestors + ["NOPE"]))\"" + (chance(0.3) ? ", serviceProviders: [\(world.sps.joined(separator: ", "))])" : ")")
+            let requestor = T.arg(.string(pick(world.requestors + ["NOPE"])))
+            return syntax("setRequestor", chance(0.3) ? [requestor, T.arg("serviceProviders", .list(world.sps.map(T.word)))] : [requestor])
         case .getAuthentication:
-            return pick(["getAuthentication()", "getAuthentication(forceAuthn: true)",
-                         "getAuthentication(forceAuthn: false, withData: {email: \"f@z.z\"})",
-                         "getAuthentication(filter: [\(mvpdIDs.joined(separator: ", "))])"])
-        case .setSelectedProvider: return "setSelectedProvider(\(mvpd))"
-        case .handleExternalURL: return "handleExternalURL(\"adobepass://ios.app\")"
-        case .checkAuthentication: return "checkAuthentication()"
+            let all = [[], [T.arg("forceAuthn", .bool(true))],
+                       [T.arg("forceAuthn", .bool(false)), T.arg("withData", .dict([DictEntrySyntax("email", .string("f@z.z"))]))],
+                       [T.arg("filter", .list(world.mvpds.map { T.word($0.id) }))]]
+            return syntax("getAuthentication", pick(all))
+        case .setSelectedProvider: return syntax("setSelectedProvider", [T.arg(T.word(mvpd))])
+        case .handleExternalURL: return syntax("handleExternalURL", [T.arg(.string("adobepass://ios.app"))])
+        case .checkAuthentication: return syntax("checkAuthentication")
         case .checkAuthorization, .getAuthorization:
-            return "\(pick([Call.Name.getAuthorization, .checkAuthorization]).rawValue)(\"\(resource)\")"
+            return syntax(pick([Call.Name.getAuthorization, .checkAuthorization]).rawValue, [T.arg(.string(resource))])
         case .checkPreauthorizedResources:
             // In a random order: an answer must keep the request's order, whatever it is.
             var asked = FuzzWorld.resources.filter { _ in chance(0.6) }
             asked.shuffle(using: &rng)
-            return "checkPreauthorizedResources([\(asked.map { "\"\($0)\"" }.joined(separator: ", "))]" + (chance(0.3) ? ", cache: false)" : ")")
+            let list = T.arg(.list(asked.map { .string($0) }))
+            return syntax("checkPreauthorizedResources", chance(0.3) ? [list, T.arg("cache", .bool(false))] : [list])
         case .getMetadata:
-            return pick(["getMetadata({METADATA_OPCODE_KEY: METADATA_AUTHENTICATION})",
-                         "getMetadata({METADATA_OPCODE_KEY: METADATA_AUTHORIZATION, METADATA_RESOURCE_ID_KEY: \"\(resource)\"})",
-                         "getMetadata({METADATA_OPCODE_KEY: METADATA_DEVICE_ID})",
-                         "getMetadata({METADATA_OPCODE_KEY: METADATA_USER_META, METADATA_USER_META_KEY: \"\(pick(["zip", "householdID", "none"]))\"})"])
-        case .logout: return "logout()"
-        case .getSelectedProvider: return "getSelectedProvider()"
-        case .setOptions: return "setOptions({handleSVC: \(chance(0.5)), visitorID: \"v\(rng.next() % 9)\"})"
-        case .getAuthenticationToken: return "getAuthenticationToken()"
-        case .getVersion: return "getVersion()"
+            func opcode(_ symbol: String) -> DictEntrySyntax { T.constantKey("METADATA_OPCODE_KEY", T.word(symbol)) }
+            // The user-meta key is drawn whichever request is picked (the text generator wrote all four first).
+            let userMetaKey = pick(["zip", "householdID", "none"])
+            let all: [[DictEntrySyntax]] = [
+                [opcode("METADATA_AUTHENTICATION")],
+                [opcode("METADATA_AUTHORIZATION"), T.constantKey("METADATA_RESOURCE_ID_KEY", .string(resource))],
+                [opcode("METADATA_DEVICE_ID")],
+                [opcode("METADATA_USER_META"), T.constantKey("METADATA_USER_META_KEY", .string(userMetaKey))],
+            ]
+            return syntax("getMetadata", [T.arg(.dict(pick(all)))])
+        case .logout: return syntax("logout")
+        case .getSelectedProvider: return syntax("getSelectedProvider")
+        case .setOptions:
+            let handleSVC = chance(0.5)
+            let visitor = "v\(rng.next() % 9)"
+            return syntax("setOptions", [T.arg(.dict([DictEntrySyntax("handleSVC", .bool(handleSVC)),
+                                                      DictEntrySyntax("visitorID", .string(visitor))]))])
+        case .getAuthenticationToken: return syntax("getAuthenticationToken")
+        case .getVersion: return syntax("getVersion")
         }
     }
 
-    private func progress(_ rng: inout SeededRandom, _ sim: Simulator) -> String? {
-        func prefix(_ app: String) -> String { app == "app" ? "> " : app + "> " }
+    private func progress(_ rng: inout SeededRandom, _ sim: Simulator) -> Step? {
         // Time only runs on clock and user steps here (there is no `<` to wait on): let answers come.
-        if !sim.isIdle && rng.next() % 3 == 0 { return "clock +1s" }
+        if !sim.isIdle && rng.next() % 3 == 0 { return .clock(.seconds(1)) }
         if case .intercepted(let url) = sim.browser.state {
-            return prefix(sim.browser.owner) + "handleExternalURL(\(Value.quote(url)))"
+            return T.call(sim.browser.owner, "handleExternalURL", [T.arg(.string(url))])
         }
         if case .showing(let url, _) = sim.browser.state {
             let host = URLParts(url)?.authority ?? ""
             if let u = world.users.first(where: { host.hasPrefix($0.mvpd.lowercased() + ".") }) {
-                return "user login \"\(u.name)\" \"\(u.password)\""
+                return .userLogin(user: u.name, password: u.password)
             }
         }
         for i in sim.appNames.indices {
             guard let engine = sim.engine(app: i) else { continue }
-            let app = prefix(sim.appNames[i])
+            let app = sim.appNames[i]
             if let shown = engine.pickerShown {
                 let pickable = shown.filter { $0.boardingStatus != .supported || world.user(for: $0.id) != nil }
-                if let m = pickable.first { return "user pick \(m.id)" }
-                return "user pick other"
+                if let m = pickable.first { return .userPick(mvpd: m.id, asUser: nil) }
+                return .userPickOther
             }
             if let code = engine.awaitingRegistrationCode, code == sim.lastRegistrationCode,
                let mvpd = engine.selectedMVPD, let u = world.user(for: mvpd.id) {
-                return "user enter-code \"\(u.name)\" \"\(u.password)\""
+                return .userEnterCode(user: u.name, password: u.password)
             }
             guard let mvpds = engine.currentConfiguration?.mvpds, !mvpds.isEmpty else {
-                if engine.queuedCalls.isEmpty, rng.next() % 3 == 0 { return app + "setRequestor(\"\(world.requestors[0])\")" }
+                if engine.queuedCalls.isEmpty, rng.next() % 3 == 0 {
+                    return T.call(app, "setRequestor", [T.arg(.string(world.requestors[0]))])
+                }
                 continue
             }
             if engine.isLoginWaiting {
                 if engine.selectedMVPD?.promoTempPass == true {
-                    return app + "getAuthentication(forceAuthn: false, withData: {email: \"f@z.z\"})"
+                    return T.call(app, "getAuthentication", [T.arg("forceAuthn", .bool(false)),
+                                                             T.arg("withData", .dict([DictEntrySyntax("email", .string("f@z.z"))]))])
                 }
                 if sim.browser.state == .closed {
                     let m = mvpds[Int(rng.next() % UInt64(mvpds.count))]
-                    return app + "setSelectedProvider(\(m.id))"
+                    return T.call(app, "setSelectedProvider", [T.arg(T.word(m.id))])
                 }
                 continue
             }
             if engine.authnToken(at: sim.now) == nil {
-                if rng.next() % 2 == 0 { return app + (rng.next() % 2 == 0 ? "getAuthentication()" : "getAuthorization(\"R1\")") }
+                if rng.next() % 2 == 0 {
+                    return rng.next() % 2 == 0 ? T.call(app, "getAuthentication") : T.call(app, "getAuthorization", [T.arg(.string("R1"))])
+                }
                 continue
             }
-            let rs = FuzzWorld.resources.filter { _ in rng.next() % 3 != 0 }.map { "\"\($0)\"" }
-            return app + (rng.next() % 2 == 0
-                ? "checkPreauthorizedResources([\(rs.joined(separator: ", "))])"
-                : "getAuthorization(\"\(FuzzWorld.resources[Int(rng.next() % 4)])\")")
+            let rs = FuzzWorld.resources.filter { _ in rng.next() % 3 != 0 }.map { ValueSyntax.string($0) }
+            return rng.next() % 2 == 0
+                ? T.call(app, "checkPreauthorizedResources", [T.arg(.list(rs))])
+                : T.call(app, "getAuthorization", [T.arg(.string(FuzzWorld.resources[Int(rng.next() % 4)]))])
         }
         return nil
     }
 
-    private func userSteps(_ sim: Simulator) -> [String] {
-        var steps: [String] = []
+    private func userSteps(_ sim: Simulator) -> [Step] {
+        var steps: [Step] = []
         if case .showing(let url, let page) = sim.browser.state {
             if page.forms.contains(where: { f in f.fields.contains { $0.name == "password" } }) {
                 // The user of the IdP shown (or anyone: a wrong login shows the page again).
                 let host = URLParts(url)?.authority ?? ""
                 let right = world.users.first { host.hasPrefix($0.mvpd.lowercased() + ".") } ?? world.users.first
-                if let u = right { steps += ["user login \"\(u.name)\" \"\(u.password)\"", "user login \"\(u.name)\" \"wrong\""] }
+                if let u = right { steps += [.userLogin(user: u.name, password: u.password), .userLogin(user: u.name, password: "wrong")] }
             }
         }
-        if sim.browser.isStopped, sim.browser.state != .closed { steps.append("user back") }
+        if sim.browser.isStopped, sim.browser.state != .closed { steps.append(.userBack) }
         for i in sim.appNames.indices {
             guard let shown = sim.engine(app: i)?.pickerShown else { continue }
             for m in shown where m.boardingStatus != .supported || world.user(for: m.id) != nil {
-                steps.append("user pick \(m.id)")
+                steps.append(.userPick(mvpd: m.id, asUser: nil))
             }
-            steps += ["user pick other", "user cancel"]
+            steps += [.userPickOther, .userCancel]
         }
         let waiting = sim.appNames.indices.contains { sim.engine(app: $0)?.awaitingRegistrationCode == sim.lastRegistrationCode }
         if sim.lastRegistrationCode != nil, waiting, let u = world.users.first {
-            steps.append("user enter-code \"\(u.name)\" \"\(u.password)\"")
+            steps.append(.userEnterCode(user: u.name, password: u.password))
         }
         return steps
     }
 
-    private func netStep(_ rng: inout SeededRandom) -> String {
-        let target: String
+    private func netStep(_ rng: inout SeededRandom) -> Step {
         if rng.next() % 4 == 0, let m = world.mvpds.first(where: { $0.kind == .plain || $0.kind == .picker }) {
-            target = "mvpd \(m.id)"
-            return "net \(target) \(rng.next() % 2 == 0 ? "down" : "up")"
+            return .net(.mvpd(m.id), rng.next() % 2 == 0 ? .down : .up)
         }
-        target = world.sps[Int(rng.next() % UInt64(world.sps.count))]
+        let target = NetTarget.sp(world.sps[Int(rng.next() % UInt64(world.sps.count))])
         switch rng.next() % 6 {
-        case 0: return "net \(target) down"
-        case 1, 2: return "net \(target) up"
-        case 3: return "net \(target) silent"
-        case 4: return "net \(target) latency \([5, 50, 500, 40_000][Int(rng.next() % 4)])ms"
-        default: return "net \(target) fail \(1 + rng.next() % 3) status \([500, 503, 404, 401][Int(rng.next() % 4)])"
+        case 0: return .net(target, .down)
+        case 1, 2: return .net(target, .up)
+        case 3: return .net(target, .silent)
+        case 4: return .net(target, .latency(Millis([5, 50, 500, 40_000][Int(rng.next() % 4)])))
+        default:
+            let count = 1 + Int(rng.next() % 3)
+            return .net(target, .fail(count: count, path: nil, status: [500, 503, 404, 401][Int(rng.next() % 4)]))
         }
     }
 }

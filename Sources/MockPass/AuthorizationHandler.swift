@@ -34,7 +34,7 @@ extension MockPass {
         let token = AuthzToken(sessionGUID: issued.token.guid, requestorID: requestorID, resourceID: resource,
                                mvpdID: issued.token.mvpdID, deviceID: deviceID, expires: expires.wholeSeconds)
         issuedAuthz.set(token, true, until: token.expires + limits.expiredMemory)
-        return Reply.xml(AuthorizeDeviceXML.build(.token(token), issuedAt: now))
+        return Reply.xml(AuthorizeDeviceXML.build(.token(token), issuedAt: now), decoded: AuthorizeDeviceXML.Content.token(token))
     }
 
     /// The short media token for an authZ token this mock issued and still valid. `session_guid` is
@@ -66,7 +66,7 @@ extension MockPass {
                 resourceID: resource, authorized: refusal == nil,
                 error: refusal.map { ErrorBody(status: 403, message: MockPass.deniedByMVPD, details: $0) })
         }
-        return Reply.xml(PreauthorizeXML.build(decisions))
+        return Reply.xml(PreauthorizeXML.build(decisions), decoded: decisions)
     }
 
     /// `getMetadataDevice`: the device id in `<metadata><deviceID>`.

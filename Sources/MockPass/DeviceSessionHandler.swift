@@ -19,7 +19,7 @@ extension MockPass {
         if case .user(let key) = subject, let user = world.user(mvpdID: key.mvpdID, name: key.userName) {
             meta = MockPass.userMetadata(of: user, at: now)
         }
-        return Reply.xml(SessionDeviceXML.build(.token(token), userMeta: meta))
+        return Reply.xml(SessionDeviceXML.build(.token(token), userMeta: meta), decoded: SessionDeviceXML.Answer(content: .token(token), userMeta: meta))
     }
 
     /// `usermetadata` (both families; facts §4: `requestor`, `authn`, `metadata`): the user metadata of

@@ -26,8 +26,11 @@ enum Reply {
         }
     }
 
+    /// The page also as a value (`decoded`): the simulated browser of a typed run reads that.
     static func page(_ page: HTMLPage, headers: HTTPHeaders = []) -> HTTPResponse {
-        HTTPResponse(status: 200, contentType: html, text: HTMLPageXML.build(page), headers: headers)
+        var response = HTTPResponse(status: 200, contentType: html, text: HTMLPageXML.build(page), headers: headers)
+        response.decoded = page
+        return response
     }
 
     /// A page whose one form the browser posts as soon as it loads (SAML HTTP-POST binding).
@@ -36,8 +39,11 @@ enum Reply {
              headers: headers)
     }
 
-    static func xml(_ body: String) -> HTTPResponse {
-        HTTPResponse(status: 200, contentType: xml, text: body)
+    /// `decoded`: what `body` parses to, for a typed run's reader (`HTTPResponse.decoded`).
+    static func xml(_ body: String, decoded: (any Sendable)? = nil) -> HTTPResponse {
+        var response = HTTPResponse(status: 200, contentType: xml, text: body)
+        response.decoded = decoded
+        return response
     }
 
     static let noContent = HTTPResponse(status: 204)

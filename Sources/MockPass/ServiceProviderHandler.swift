@@ -71,7 +71,9 @@ extension MockPass {
         }
         let c = SPConfiguration(requestorID: requestor.id, requestorName: requestor.id,
                                 mvpds: world.mvpds(offeredBy: sp, to: requestor))
-        let response = Reply.xml(ConfigurationXML.build(c))
+        let body = ConfigurationXML.build(c)
+        // Read back from its own bytes, once per pair as the answer is kept: exactly what a reader parses.
+        let response = Reply.xml(body, decoded: try? ConfigurationXML.parse(Array(body.utf8)))
         configResponses[key] = response
         return response
     }
@@ -175,8 +177,8 @@ extension MockPass {
                                 at now: Instant) throws(HandlerFailure) -> HTTPResponse {
         switch currentLogin(sp, r, at: now) {
         case .token(let token, let subject): return tokenReply(token, subject: subject, at: now)
-        case .pendingLogout: return Reply.xml(SessionDeviceXML.build(.pendingLogout))
-        case .none: return Reply.xml(SessionDeviceXML.build(.none))
+        case .pendingLogout: return Reply.xml(SessionDeviceXML.build(.pendingLogout), decoded: SessionDeviceXML.Answer(content: .pendingLogout))
+        case .none: return Reply.xml(SessionDeviceXML.build(.none), decoded: SessionDeviceXML.Answer(content: .none))
         case .codeNotFound: throw .xml(401, MockPass.dataNotFound)
         }
     }

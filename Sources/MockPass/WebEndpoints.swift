@@ -65,7 +65,7 @@ extension MockPass {
         _ = try r.required("requestor_id")
         switch currentLogin(sp, r, at: now) {
         case .token(let token, let subject): return tokenReply(token, subject: subject, at: now)
-        case .pendingLogout: return Reply.xml(SessionDeviceXML.build(.pendingLogout))
+        case .pendingLogout: return Reply.xml(SessionDeviceXML.build(.pendingLogout), decoded: SessionDeviceXML.Answer(content: .pendingLogout))
         case .none, .codeNotFound: throw .xml(401, MockPass.dataNotFound)
         }
     }

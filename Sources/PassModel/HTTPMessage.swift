@@ -67,6 +67,17 @@ public struct HTTPResponse: Hashable, Sendable {
     public var status: Int
     public var headers: HTTPHeaders
     public var body: [UInt8]
+    /// What `body` decodes to, when whoever wrote the body knows it: the in-process mock, in the
+    /// fuzzer's typed runs, hands the value it rendered so that the engine and the simulated browser
+    /// need not parse again bytes the same process just wrote (`decoded(orParse:)`). No wire carries
+    /// it, and it is no part of the message: equality and hashing ignore it.
+    public var decoded: (any Sendable)? {
+        get { decodedBox?.value }
+        set { decodedBox = newValue.map(DecodedBody.init) }
+    }
+    /// Held by reference: one pointer, so a response copies (and lays out) as cheaply as before. A
+    /// stored existential here crashed the debug test build in CurlTransport (signal 11, not understood).
+    private var decodedBox: DecodedBody?
 
     public init(status: Int, headers: HTTPHeaders = [], body: [UInt8] = []) {
         self.status = status
@@ -87,6 +98,28 @@ public struct HTTPResponse: Hashable, Sendable {
     }
 
     public var bodyText: String { String(decoding: body, as: UTF8.self) }
+
+    /// `decoded` when it is a `T`, else `parse(body)`; nil when the body does not parse.
+    public func decoded<T>(orParse parse: ([UInt8]) throws -> T) -> T? {
+        if let value = decoded as? T { return value }
+        return try? parse(body)
+    }
+
+    public static func == (a: HTTPResponse, b: HTTPResponse) -> Bool {
+        a.status == b.status && a.headers == b.headers && a.body == b.body
+    }
+
+    public func hash(into hasher: inout Hasher) {
+        hasher.combine(status)
+        hasher.combine(headers)
+        hasher.combine(body)
+    }
+}
+
+/// The box of `HTTPResponse.decoded`: immutable, so sharing it between copies is safe.
+private final class DecodedBody: Sendable {
+    let value: any Sendable
+    init(_ value: any Sendable) { self.value = value }
 }
 
 /// What a client learns about a request it sent.

@@ -15,6 +15,24 @@ extension SessionDeviceXML {
         return w.text
     }
 
+    /// A `sessionDevice` answer as the engine reads it: what it holds and, beside a token, the user
+    /// metadata (nil when absent or unreadable: the SDK goes on without it).
+    public struct Answer: Sendable {
+        public var content: Content
+        public var userMeta: Value?
+
+        public init(content: Content, userMeta: Value? = nil) {
+            self.content = content
+            self.userMeta = userMeta
+        }
+
+        public static func parse(_ bytes: [UInt8]) throws(PassXMLError) -> Answer {
+            let content = try SessionDeviceXML.parse(bytes)
+            guard case .token = content else { return Answer(content: content) }
+            return Answer(content: content, userMeta: (try? SessionDeviceXML.parseUserMeta(bytes)) ?? nil)
+        }
+    }
+
     /// The `<userMeta>` JSON, or nil when the body has none. An empty element or text that is not
     /// JSON (integers only, at most 64 levels deep) is an error.
     public static func parseUserMeta(_ bytes: [UInt8]) throws(PassXMLError) -> Value? {

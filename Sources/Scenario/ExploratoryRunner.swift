@@ -1,4 +1,5 @@
 import Entitlement
+import Harness
 import MockPass
 import PassModel
 import ScenarioSyntax
@@ -56,6 +57,18 @@ public struct ExploratoryRunner {
         public var failure: Failure?
         /// The step that could not be carried out, if any (not a failure of the engine).
         public var inapplicable: String?
+        /// How many inputs the run's engines were given (the fuzzer's throughput figure).
+        public var engineInputs = 0
+        /// An exploration that writes no `lines` (the fuzzer's, while it runs) keeps this instead: each
+        /// step as a marker and each callback it caused, typed, which is what a determinism check
+        /// compares without rendering a line.
+        public var events: [Event] = []
+    }
+
+    /// One entry of a typed transcript: a step performed, or a callback taken from an app's queue.
+    public enum Event: Hashable, Sendable {
+        case step
+        case callback(app: Int, Callback)
     }
 
     /// Bounds for the growth oracle: far above anything a correct engine reaches in a fuzz run.
@@ -73,6 +86,14 @@ public struct ExploratoryRunner {
             if session.result.failure != nil || session.result.inapplicable != nil { return session.result }
         }
         return session.finish(checkLiveness: checkLiveness)
+    }
+
+    /// Takes every queued callback: into `events` typed, or, with `lines`, as `<` lines.
+    static func drain(_ sim: Simulator, into result: inout Result, writingLines: Bool) {
+        guard !writingLines else { return drain(sim, into: &result.lines) }
+        for i in sim.appNames.indices {
+            while let callback = sim.popCallback(app: i) { result.events.append(.callback(app: i, callback)) }
+        }
     }
 
     static func drain(_ sim: Simulator, into lines: inout [String]) {
@@ -117,57 +138,80 @@ public struct ExploratoryRunner {
 public final class ExplorationSession {
     private var state: RunState
     public var simulator: Simulator { state.simulator }
-    public private(set) var result = ExploratoryRunner.Result(lines: [], stepsRun: 0, failure: nil, inapplicable: nil)
+    private var partial = ExploratoryRunner.Result(lines: [], stepsRun: 0, failure: nil, inapplicable: nil)
+    /// What the exploration wrote so far, and how many inputs its engines were given.
+    public var result: ExploratoryRunner.Result {
+        var r = partial
+        r.engineInputs = state.simulator.engineInputs
+        return r
+    }
 
-    public init(file: ScenarioFile) {
-        state = RunState(file: file)
+    /// False when nothing will read the lines (a fuzz run that finds nothing): the session keeps
+    /// its typed `events` instead and builds no text.
+    private let writesLines: Bool
+
+    /// `typedResponses`: the simulated wire hands the mock's answers over as values too
+    /// (`SimulationSetup.typedResponses`); the transcript is the same either way.
+    public init(file: ScenarioFile, writesLines: Bool = true, typedResponses: Bool = false) {
+        var setup = WorldBuilder.setup(for: file)
+        setup.typedResponses = typedResponses
+        state = RunState(file: file, simulator: RunningRuntime.simulated(setup).simulator)
+        self.writesLines = writesLines
+    }
+
+    /// Whether the exploration has ended: a failure, or a step that could not be carried out.
+    public var failed: Bool { partial.failure != nil }
+    public var stopped: Bool { partial.inapplicable != nil }
+
+    private func write(_ step: Located<Step>) {
+        if writesLines { partial.lines.append(step.text) } else { partial.events.append(.step) }
     }
 
     /// Performs one step and writes it, with the callbacks it caused, to `result.lines`. A step that
     /// cannot be carried out ends the exploration (`result.inapplicable`); so does a failure.
     public func perform(_ step: Located<Step>) {
-        guard result.failure == nil, result.inapplicable == nil else { return }
+        guard partial.failure == nil, partial.inapplicable == nil else { return }
         let sim = state.simulator
         do {
             try state.perform(step)
         } catch {
             if let violation = sim.violations.first {
-                result.lines.append(step.text)
-                ExploratoryRunner.drain(sim, into: &result.lines)
-                result.failure = .invariant(violation)
+                write(step)
+                ExploratoryRunner.drain(sim, into: &partial, writingLines: writesLines)
+                partial.failure = .invariant(violation)
             } else {
-                result.inapplicable = "\(step.text): \(error.message)"
+                partial.inapplicable = "\(step.text): \(error.message)"
             }
             return
         }
-        result.stepsRun += 1
-        result.lines.append(step.text)
-        ExploratoryRunner.drain(sim, into: &result.lines)
-        if let growth = ExploratoryRunner.growth(sim) { result.failure = .growth(growth) }
+        partial.stepsRun += 1
+        write(step)
+        ExploratoryRunner.drain(sim, into: &partial, writingLines: writesLines)
+        if let growth = ExploratoryRunner.growth(sim) { partial.failure = .growth(growth) }
     }
 
     /// Lets time run until nothing is pending (the end of a scenario), then checks what must hold.
     public func finish(checkLiveness: Bool) -> ExploratoryRunner.Result {
-        guard result.failure == nil, result.inapplicable == nil else { return result }
+        guard partial.failure == nil, partial.inapplicable == nil else { return result }
         let sim = state.simulator
         var budget = ScenarioRunner.maxEvents
         sim.run {
             budget -= 1
             return budget <= 0
         }
-        ExploratoryRunner.drain(sim, into: &result.lines)
+        ExploratoryRunner.drain(sim, into: &partial, writingLines: writesLines)
         guard sim.isIdle else {
-            result.failure = .hang("still busy after \(ScenarioRunner.maxEvents) events")
-            return result
+            partial.failure = .hang("still busy after \(ScenarioRunner.maxEvents) events")
+            return self.result
         }
         sim.checkSettled()
         if let violation = sim.violations.first {
-            result.failure = .invariant(violation)
-            return result
+            partial.failure = .invariant(violation)
+            return self.result
         }
         if checkLiveness, let stuck = ExploratoryRunner.liveness(sim) {
-            result.failure = .liveness(stuck)
+            partial.failure = .liveness(stuck)
         }
-        return result
+        return self.result
     }
 }

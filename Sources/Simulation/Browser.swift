@@ -87,7 +87,7 @@ public struct Browser: Hashable, Sendable {
             state = .error(url: url, reason: "HTTP \(response.status)")
             return nil
         }
-        guard let page = try? HTMLPageXML.parse(response.body) else {
+        guard let page = response.decoded(orParse: HTMLPageXML.parse) else {
             state = .error(url: url, reason: "unreadable page")
             return nil
         }

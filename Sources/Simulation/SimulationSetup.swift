@@ -11,6 +11,10 @@ public struct SimulationSetup: Sendable {
     public var apps: [String]
     /// The engine configuration every app starts with.
     public var engine: EngineConfiguration
+    /// The simulated wire hands the engine and the browser the mock's answers as values too
+    /// (`HTTPResponse.decoded`), so they parse no bytes: for the fuzzer's runs, but a seeded sample
+    /// of them. Off, every answer is read from its bytes, as over a real wire (`passim run`).
+    public var typedResponses = false
 
     public init(world: World, links: [LoggedRequest.Host: HostConditions] = [:], seed: UInt64 = 1,
                 apps: [String] = ["app"], engine: EngineConfiguration = EngineConfiguration()) {

@@ -25,6 +25,9 @@ public final class Simulator {
     public private(set) var lastRegistrationCode: String?
     /// Everything that happened, in order (calls, callbacks, HTTP exchanges, user actions).
     public private(set) var trace: [TraceEvent] = []
+    /// How many inputs the engines were given (every `step` call): the fuzzer's throughput figure
+    /// is engine inputs per CPU-second, so it counts them where they reach an engine.
+    public private(set) var engineInputs = 0
 
     /// Records a user action in the trace (the runner names it as the scenario wrote it).
     public func noteUser(_ action: String) {
@@ -58,13 +61,15 @@ public final class Simulator {
     /// `wire` nil: the simulated wire (`MockWire`) over `setup.world`. `engines` nil: passim's own
     /// engine for every app; else one engine per app of `setup.apps` (a port's).
     public init(_ setup: SimulationSetup, wire: (any Wire)? = nil, engines: [any AppEngine]? = nil) {
-        self.wire = wire ?? MockWire(world: setup.world, seed: setup.seed)
+        self.wire = wire ?? MockWire(world: setup.world, seed: setup.seed, typedResponses: setup.typedResponses)
         user = SimulatedUser(world: setup.world)
         let engines = engines ?? setup.apps.map { _ in Engine(configuration: setup.engine) }
-        apps = zip(setup.apps, engines).map { name, engine in
+        let apps = zip(setup.apps, engines).map { name, engine in
             App(name: name, engine: engine,
                 oracle: engine.reference.map { CallbackOracle(app: name, context: OracleContext(world: setup.world, configuration: $0.configuration)) })
         }
+        self.apps = apps
+        appNames = apps.map { $0.name }
         bases = setup.bases
         for (host, _) in bases { network.links[host] = setup.links[host] ?? HostConditions() }
     }
@@ -105,7 +110,9 @@ public final class Simulator {
     }
 
     public func appIndex(_ name: String) -> Int? { apps.firstIndex { $0.name == name } }
-    public var appNames: [String] { apps.map(\.name) }
+    /// Kept apart from `apps` (the names never change): reading them off `apps` copied every app's
+    /// record, engine and all, on each read, and the fuzzer reads them on every step.
+    public let appNames: [String]
 
     public func hasCallback(app: Int = 0) -> Bool { !apps[app].callbacks.isEmpty }
 
@@ -244,6 +251,7 @@ public final class Simulator {
             own.useCookies(apps[app].cookies.headers)
             apps[app].engine = own
         }
+        engineInputs += 1
         let actions = apps[app].engine.step(input, at: now)
         perform(actions, app: app)
         apps[app].oracle?.observe(OracleInput(input), actions, at: now)

@@ -26,14 +26,22 @@ public protocol Wire: AnyObject {
 /// The simulated wire: the in-process mock behind `SimulatedNetwork`'s model of each link.
 public final class MockWire: Wire {
     public private(set) var mock: MockPass
+    /// Whether answers keep the value the mock decoded them from (`SimulationSetup.typedResponses`);
+    /// without, they are bytes only, and every reader parses them.
+    let typedResponses: Bool
 
-    public init(world: World, seed: UInt64) {
+    public init(world: World, seed: UInt64, typedResponses: Bool = false) {
         mock = MockPass(world: world, seed: seed)
+        self.typedResponses = typedResponses
     }
 
     public func exchange(_ request: HTTPRequest, host: LoggedRequest.Host, link: inout HostConditions,
                          relativePath: String?, at now: Instant) -> SimulatedNetwork.Outcome {
-        link.exchange(request, relativePath: relativePath) { mock.handle($0, at: now) }
+        link.exchange(request, relativePath: relativePath) { request in
+            var response = mock.handle(request, at: now)
+            if !typedResponses { response.decoded = nil }
+            return response
+        }
     }
 
     public func direct(_ request: HTTPRequest, at now: Instant) -> HTTPResult {

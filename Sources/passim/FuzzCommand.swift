@@ -32,6 +32,9 @@ struct FuzzCommand: ParsableCommand {
     @Option(help: "Parallel workers.")
     var jobs: Int = 1
 
+    @Option(help: ArgumentHelp("One run in N reads the mock's answers from their bytes (libxml2), the others get them as values; 1: every run.", valueName: "N"))
+    var bytesEvery: UInt64 = Fuzzer.bytesSample
+
     @Option(help: "At most this many steps per run.")
     var steps: Int = 40
 
@@ -68,6 +71,7 @@ struct FuzzCommand: ParsableCommand {
         if let time, Millis(text: time) == nil { throw ValidationError("--time takes a duration such as 30s or 5m") }
         guard jobs >= 1 else { throw ValidationError("--jobs takes a number of at least 1") }
         guard steps >= 1 else { throw ValidationError("--steps takes a number of at least 1") }
+        guard bytesEvery >= 1 else { throw ValidationError("--bytes-every takes a number of at least 1") }
         if port != nil && against != nil { throw ValidationError("give --port or --against, not both") }
         if live && port == nil && against == nil { throw ValidationError("--live needs --port or --against") }
         if expect != nil && port == nil && against == nil { throw ValidationError("--expect needs --port or --against") }
@@ -103,16 +107,35 @@ struct FuzzCommand: ParsableCommand {
         let budget = time.flatMap { Millis(text: $0) }.map { Duration.milliseconds($0.value) }
         let range = seedRange.flatMap(Fuzzer.runRange)
         let fuzzer = Fuzzer(options: .init(seed: seed, runs: range.map(\.count) ?? runs, time: budget, jobs: jobs,
-                                           maxSteps: steps, outDir: out, firstRun: range?.lowerBound ?? 0))
+                                           maxSteps: steps, outDir: out, firstRun: range?.lowerBound ?? 0, bytesSample: bytesEvery))
+        let (cpuBefore, wallBefore) = (FuzzCommand.cpuSeconds(), ContinuousClock.now)
         let report = fuzzer.run { line in FileHandle.standardError.write(Data((line + "\n").utf8)) }
+        let cpu = FuzzCommand.cpuSeconds() - cpuBefore
+        let wall = (ContinuousClock.now - wallBefore) / .seconds(1)
         for f in report.findings {
             print("FAIL run \(f.run) seed \(f.seed): \(f.failure)")
             print("  shrunk from \(f.steps) to \(f.shrunkSteps) steps: \(f.file ?? "(could not write the file)")")
             print("  replay: passim fuzz --seed \(f.seed) --runs 1")
         }
         let ran = range.map { " (runs \($0.lowerBound)..\($0.lowerBound + report.runs - 1) of seed \(seed))" } ?? ""
-        print("\(report.runs) runs\(ran), \(report.steps) steps, \(report.findings.count) failing")
+        print("\(report.runs) runs\(ran), \(report.steps) steps, \(report.findings.count) failing, \(report.engineInputs) engine inputs")
+        // The rates read the real clocks, so they go to stderr: stdout stays the same for the same seed.
+        FileHandle.standardError.write(Data((FuzzCommand.rates(report, cpu: cpu, wall: wall) + "\n").utf8))
         if !report.findings.isEmpty { throw ExitCode(1) }
+    }
+
+    /// `engine inputs/s` and `steps/s` per CPU-second (per core, whatever `--jobs`) and per wall second.
+    static func rates(_ report: Fuzzer.Report, cpu: Double, wall: Double) -> String {
+        func rate(_ n: Int, _ seconds: Double) -> String { seconds > 0 ? String(Int((Double(n) / seconds).rounded())) : "-" }
+        return "\(rate(report.engineInputs, cpu)) engine inputs/s and \(rate(report.steps, cpu)) steps/s per CPU-second "
+            + "(\(String(format: "%.2f", cpu)) s CPU); \(rate(report.engineInputs, wall)) engine inputs/s wall (\(String(format: "%.2f", wall)) s)"
+    }
+
+    /// The process's CPU time (user and system, every thread), in seconds.
+    static func cpuSeconds() -> Double {
+        var t = timespec()
+        clock_gettime(CLOCK_PROCESS_CPUTIME_ID, &t)
+        return Double(t.tv_sec) + Double(t.tv_nsec) / 1e9
     }
 
     /// `--port`/`--against`: where the port's transcript differs from the reference's.

@@ -1,4 +1,5 @@
 import PassModel
+import ScenarioSyntax
 import Testing
 @testable import Fuzz
 @testable import Scenario
@@ -21,7 +22,7 @@ import Testing
         let generator = StepGenerator(world: world)
         for name in Call.Name.allCases {
             for _ in 0..<5 {
-                let step = generator.call(name, mvpd: world.mvpds.first?.id ?? "nil", resource: "R1", &rng)
+                let step = StepText.render(generator.call(name, mvpd: world.mvpds.first?.id ?? "nil", resource: "R1", &rng))
                 let pair: Set<Call.Name> = [.checkAuthorization, .getAuthorization]
                 let written = pair.contains(name) ? pair.map(\.rawValue) : [name.rawValue]
                 #expect(written.contains { step.hasPrefix($0 + "(") }, "\(name): \(step)")
@@ -29,6 +30,51 @@ import Testing
             }
         }
         #expect(Set(Call.Name.allCases.flatMap(StepGenerator.slots)) == Set(0..<StepGenerator.slotCount))
+    }
+
+    /// The generator makes typed steps and never parses them: each must be exactly what its text,
+    /// as written into a found case, parses to (locations aside), or a written case would not
+    /// replay the run that found it.
+    @Test func typedStepsAreWhatTheirTextParsesTo() throws {
+        func unlocated(_ step: Step) -> Step {
+            guard case .call(let app, var call) = step else { return step }
+            call.location = StepText.location
+            call.arguments = call.arguments.map { var a = $0; a.location = StepText.location; return a }
+            return .call(app: app, call)
+        }
+        var checked = 0
+        for seed in UInt64(1)...150 {
+            let run = Fuzzer.exploreCounting(seed: seed, maxSteps: 40, typed: true).0
+            var parser = try StepParser(FuzzProgram(world: run.world, steps: []).text, path: "fuzz.scenario")
+            for step in run.steps {
+                let text = StepText.render(step)
+                let parsed = try #require(try parser.step(text), "\(text)")
+                #expect(unlocated(parsed.value) == step, "seed \(seed): \(text)")
+                #expect(parsed.text == text)
+                checked += 1
+            }
+        }
+        #expect(checked > 1000)
+    }
+
+    /// Answers handed over as values change nothing a run shows: the same program explored with the
+    /// mock's answers typed and as bytes (libxml2, as over a real wire) gives the same transcript.
+    @Test func typedAnswersGiveWhatBytesGive() {
+        var callbacks = 0
+        for seed in UInt64(1)...250 {
+            var run = Fuzzer.exploreCounting(seed: seed, maxSteps: 40, typed: true).0
+            let typed = run.explore()
+            run.typedResponses = false
+            let bytes = run.explore()
+            #expect(typed.events == bytes.events, "seed \(seed)")
+            #expect(typed.failure == bytes.failure && typed.inapplicable == bytes.inapplicable, "seed \(seed)")
+            #expect(typed.stepsRun == bytes.stepsRun && typed.engineInputs == bytes.engineInputs, "seed \(seed)")
+            callbacks += typed.events.count - typed.stepsRun
+        }
+        #expect(callbacks > 500)
+        // A seeded sample goes through bytes: about one run in `bytesSample`.
+        let sampled = (UInt64(0)..<1600).filter { Fuzzer.goesThroughBytes($0) }.count
+        #expect(sampled > 60 && sampled < 140)
     }
 
     @Test func aRunIsAFunctionOfItsSeed() {

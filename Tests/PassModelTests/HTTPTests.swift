@@ -41,4 +41,42 @@ import Testing
         let guid = g.guid()
         #expect(guid.count == 36 && guid.split(separator: "-").map(\.count) == [8, 4, 4, 4, 12])
     }
+
+    /// `FormCoding.decode` works on bytes (ASCII) and reads `%XY` without building strings: the
+    /// pairs are the ones the character-by-character version (kept here) gave, on any text.
+    @Test func formDecodingIsWhatItWas() {
+        func reference(_ s: String) -> [(String, String)] {
+            func unescape<S: StringProtocol>(_ s: S) -> String {
+                var bytes: [UInt8] = []
+                var it = Array(s.utf8)[...]
+                while let b = it.popFirst() {
+                    if b == UInt8(ascii: "+") {
+                        bytes.append(UInt8(ascii: " "))
+                    } else if b == UInt8(ascii: "%"), it.count >= 2,
+                              let v = UInt8(String(decoding: it.prefix(2), as: UTF8.self), radix: 16) {
+                        bytes.append(v)
+                        it = it.dropFirst(2)
+                    } else {
+                        bytes.append(b)
+                    }
+                }
+                return String(decoding: bytes, as: UTF8.self)
+            }
+            return s.split(separator: "&", omittingEmptySubsequences: true).map { pair in
+                if let eq = pair.firstIndex(of: "=") { return (unescape(pair[..<eq]), unescape(pair[pair.index(after: eq)...])) }
+                return (unescape(pair), "")
+            }
+        }
+        let alphabet: [String] = ["%", "+", "-", "&", "=", "a", "F", "0", "9", "g", "x", " ", "\r", "\n", "é", "\u{301}", "%2", "%C3%A9"]
+        var rng = SeededRandom(seed: 17)
+        for _ in 0..<5_000 {
+            let s = (0..<Int(rng.next() % 14)).map { _ in alphabet[Int(rng.next() % UInt64(alphabet.count))] }.joined()
+            let (got, want) = (FormCoding.decode(s), reference(s))
+            #expect(got.map(\.0) == want.map(\.0) && got.map(\.1) == want.map(\.1), "\(s.debugDescription)")
+        }
+        for s in ["a=%+A", "a=%-0", "a=%-1", "%", "%4", "%41", "=&=", "&&a&"] {
+            #expect(FormCoding.decode(s).map(\.1) == reference(s).map(\.1) && FormCoding.decode(s).map(\.0) == reference(s).map(\.0), "\(s)")
+        }
+        #expect(URLParts("a+b-c.9:x")?.scheme == "a+b-c.9" && URLParts("é:x") != nil && URLParts("a_b:x") == nil)
+    }
 }

@@ -144,6 +144,10 @@ final class AccessEnablerTests: XCTestCase {
         host.now = host.now + Millis(10)
         enabler.receive(.failure("connection refused"), for: host.sent[0].0)
         XCTAssertEqual(app.lines, ["setRequestorComplete(0)"])
+        // The enabler holds its host weakly ("keep the host alive as long as the enabler"), and a
+        // local may be released after its last use: without this, `receive` above found no host
+        // once this file's build laid it out differently, and delivered nothing.
+        withExtendedLifetime(host) {}
     }
 
     func testTheVersionsAreStated() {

@@ -136,7 +136,7 @@ extension CallbackOracle {
     /// the app logged out of (a TempPass still running), and that one may be sent again.
     mutating func issuedToken(_ result: HTTPResult, callbacks: [Callback]) -> AuthnToken? {
         guard callbacks.contains(where: { if case .sendTrackingData(Constants.trackingAuthentication, let d) = $0 { return d.count > 3 && d[3] == "false" } else { return false } }) else { return nil }
-        guard case .response(let r) = result, r.status == 200, case .token(let token)? = try? SessionDeviceXML.parse(r.body) else {
+        guard case .response(let r) = result, r.status == 200, case .token(let token)? = (r.decoded as? SessionDeviceXML.Answer)?.content ?? (try? SessionDeviceXML.parse(r.body)) else {
             retiredTokens = []
             return nil
         }

@@ -1,0 +1,118 @@
+import PassModel
+import ScenarioSyntax
+
+/// The generator's steps as typed values and, only when a program is written out, as text. A fuzz
+/// run performs the typed `Step`s directly (no step text is built or parsed while it runs); the text
+/// is what `StepParser` reads back to the same `Step`, written as the generator wrote it before it
+/// made typed steps (so a seed's `.scenario` files stay byte for byte what they were).
+enum StepText {
+    /// Where a generated step "is": nothing reads the location of a step that was never text but an
+    /// error message's, and the fuzzer reads only messages.
+    static let location = SourceLocation(file: "fuzz.scenario", line: 0, column: 0)
+
+    /// A located step for the runner, without text: the exploration that performs it writes no lines.
+    static func located(_ step: Step) -> Located<Step> { Located(step, location: location, text: "") }
+
+    // MARK: Typed values, as the parser makes them from the generator's text
+
+    /// `app` as the generator names it: the first app is written without a prefix (`> call`).
+    static func call(_ app: String?, _ name: String, _ arguments: [ArgumentSyntax] = []) -> Step {
+        .call(app: app == ScenarioFile.firstAppName ? nil : app, CallSyntax(name: name, arguments: arguments, location: location))
+    }
+
+    static func arg(_ value: ValueSyntax) -> ArgumentSyntax { ArgumentSyntax(value: value, location: location) }
+    static func arg(_ label: String, _ value: ValueSyntax) -> ArgumentSyntax {
+        ArgumentSyntax(label: label, value: value, location: location)
+    }
+
+    /// A bare word as the parser reads it (`FileParser.wordValue` in a call): `true`, `false`, `nil`,
+    /// a number, a constant's symbol, else a name.
+    static func word(_ w: String) -> ValueSyntax {
+        switch w {
+        case "true": return .bool(true)
+        case "false": return .bool(false)
+        case "nil": return .null
+        default: break
+        }
+        if let first = w.unicodeScalars.first, first == "-" || first == "." || ("0"..."9").contains(first), let n = Int(w) {
+            return .int(n)
+        }
+        if let value = Constants.value(of: w) { return .constant(symbol: w, value: value) }
+        return .name(w)
+    }
+
+    /// `{SYMBOL: value}` with a constant's symbol as the key (it resolves to its string).
+    static func constantKey(_ symbol: String, _ value: ValueSyntax) -> DictEntrySyntax {
+        let key = if case .string(let s)? = Constants.value(of: symbol) { s } else { symbol }
+        return DictEntrySyntax(writtenKey: symbol, keyForm: .constant, key: key, value: value)
+    }
+
+    // MARK: Text
+
+    /// The step as the generator writes it.
+    static func render(_ step: Step) -> String {
+        switch step {
+        case .call(let app, let call): return (app ?? "") + "> " + render(call)
+        case .expect(let app, let call, let at): return (app ?? "") + "< " + render(call) + (at.map { " at \($0)" } ?? "")
+        case .userLogin(let user, let password): return "user login \(Value.quote(user)) \(Value.quote(password))"
+        case .userEnterCode(let user, let password): return "user enter-code \(Value.quote(user)) \(Value.quote(password))"
+        case .userBack: return "user back"
+        case .userPick(let mvpd, let asUser): return "user pick \(mvpd)" + (asUser.map { " as \(Value.quote($0))" } ?? "")
+        case .userPickOther: return "user pick other"
+        case .userCancel: return "user cancel"
+        case .browserAt(let pattern): return "browser at " + render(pattern)
+        case .clock(let d): return "clock +\(d)"
+        case .net(let target, let action):
+            let where_ = switch target {
+            case .sp(let name): name
+            case .mvpd(let id): "mvpd \(id)"
+            }
+            return "net \(where_) " + render(action)
+        case .seen(let sp, let method, let path, let parameters):
+            let p = switch path {
+            case .literal(let s): s
+            case .regex(let r): "/\(r)/"
+            }
+            let with = parameters.isEmpty ? "" : " with " + parameters.map { "\($0.key)=\(Value.quote($0.value))" }.joined(separator: " ")
+            return "seen \(sp) \(method) \(p)\(with)"
+        }
+    }
+
+    /// The generator writes latencies in milliseconds (`40000ms`, not `40s`).
+    static func render(_ action: NetAction) -> String {
+        switch action {
+        case .down: return "down"
+        case .up: return "up"
+        case .silent: return "silent"
+        case .latency(let d): return "latency \(d.value)ms"
+        case .fail(let count, let path, let status):
+            return "fail \(count)" + (path.map { " /\($0)/" } ?? "") + (status.map { " status \($0)" } ?? "")
+        }
+    }
+
+    static func render(_ call: CallSyntax) -> String {
+        call.name + "(" + call.arguments.map { ($0.label.map { $0 + ": " } ?? "") + render($0.value) }.joined(separator: ", ") + ")"
+    }
+
+    static func render(_ value: ValueSyntax) -> String {
+        switch value {
+        case .string(let s): return Value.quote(s)
+        case .int(let i): return String(i)
+        case .bool(let b): return b ? "true" : "false"
+        case .null: return "nil"
+        case .constant(let symbol, _): return symbol
+        case .name(let n): return n
+        case .list(let items): return "[" + items.map(render).joined(separator: ", ") + "]"
+        case .dict(let entries): return "{" + entries.map(render).joined(separator: ", ") + "}"
+        case .wildcard: return "_"
+        case .regex(let r): return "/\(r)/"
+        case .binding(let b): return "$\(b)"
+        case .mvpd(let id, let fields): return id + "{" + fields.map(render).joined(separator: ", ") + "}"
+        }
+    }
+
+    static func render(_ entry: DictEntrySyntax) -> String {
+        let key = entry.keyForm == .string ? Value.quote(entry.writtenKey) : entry.writtenKey
+        return key + ": " + render(entry.value)
+    }
+}
