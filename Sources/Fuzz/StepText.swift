@@ -90,29 +90,8 @@ enum StepText {
         }
     }
 
-    static func render(_ call: CallSyntax) -> String {
-        call.name + "(" + call.arguments.map { ($0.label.map { $0 + ": " } ?? "") + render($0.value) }.joined(separator: ", ") + ")"
-    }
+    /// Calls and values as a scenario writes them: `ScenarioSyntax`'s own `description`.
+    static func render(_ call: CallSyntax) -> String { call.description }
 
-    static func render(_ value: ValueSyntax) -> String {
-        switch value {
-        case .string(let s): return Value.quote(s)
-        case .int(let i): return String(i)
-        case .bool(let b): return b ? "true" : "false"
-        case .null: return "nil"
-        case .constant(let symbol, _): return symbol
-        case .name(let n): return n
-        case .list(let items): return "[" + items.map(render).joined(separator: ", ") + "]"
-        case .dict(let entries): return "{" + entries.map(render).joined(separator: ", ") + "}"
-        case .wildcard: return "_"
-        case .regex(let r): return "/\(r)/"
-        case .binding(let b): return "$\(b)"
-        case .mvpd(let id, let fields): return id + "{" + fields.map(render).joined(separator: ", ") + "}"
-        }
-    }
-
-    static func render(_ entry: DictEntrySyntax) -> String {
-        let key = entry.keyForm == .string ? Value.quote(entry.writtenKey) : entry.writtenKey
-        return key + ": " + render(entry.value)
-    }
+    static func render(_ value: ValueSyntax) -> String { value.description }
 }
