@@ -188,6 +188,9 @@ extension CallbackOracle {
         let authorizes = url.hasSuffix("/authorizeDevice")
         guard authorizes || url.hasSuffix("/preauthorize") || url.hasSuffix("/deviceShortAuthorize") else { return }
         if url.hasSuffix("/preauthorize"), let serial = preauthorizationOfThisInput { preauthorizeInFlight[id] = serial }
+        // An authorization that was out when the authN token changed may still deliver its token,
+        // through its media-token request too.
+        if url.hasSuffix("/deviceShortAuthorize"), let r = authorizationOfThisInput { authorizeInFlight[id] = r }
         let parameters = request.parameters
         if authorizes, let r = parameters.first(where: { $0.0 == "resource_id" })?.1 {
             authorizeInFlight[id] = r

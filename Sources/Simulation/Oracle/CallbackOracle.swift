@@ -53,7 +53,12 @@ struct CallbackOracle: Sendable {
     // MARK: Properties (CallbackOracle+Properties)
 
     var timers: [TimerID: Instant] = [:]
+    /// Each authorization's request out (`authorizeDevice`, then its media token's
+    /// `deviceShortAuthorize`), by the resource it is for.
     var authorizeInFlight: [RequestID: String] = [:]
+    /// The resource whose authorize request this input's response answers: the media-token request
+    /// it sends continues that authorization.
+    var authorizationOfThisInput: String?
     /// Resources with an authorize request sent since the authN token last changed; nil when a
     /// `setRequestor` may have adopted another app's token unseen.
     var authorizedSinceChange: Set<String>? = []
@@ -97,10 +102,11 @@ struct CallbackOracle: Sendable {
         let loginShows = callbacks.contains(where: CallbackOracle.startsALogin)
         preauthorizationOfThisInput = nil
         answeredPreauthorization = nil
+        authorizationOfThisInput = nil
         if case .call(let call) = input { called(call, loginShows: loginShows, at: now) }
         var issued: AuthnToken?
         if case .response(let id, let result) = input {
-            authorizeInFlight[id] = nil
+            authorizationOfThisInput = authorizeInFlight.removeValue(forKey: id)
             answeredPreauthorization = preauthorizeInFlight.removeValue(forKey: id)
             issued = issuedToken(result, callbacks: callbacks)
         }
