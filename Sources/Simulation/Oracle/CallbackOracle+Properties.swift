@@ -97,7 +97,13 @@ extension CallbackOracle {
     mutating func authenticated(mvpd: String, guid: String, fresh: Bool, at now: Instant) {
         if fresh {
             tempPassAuthenticated(mvpd, at: now)
-            if lastGUID != guid { authnTokenChanged(to: .token(mvpd: mvpd, expires: nil)) }
+            if holder == .unknown && lastGUID == nil {
+                // Since a setRequestor the app may hold any token, this very one too (a TempPass is
+                // issued again with its GUID): whether its authZ tokens went stays unknown.
+                holder = .token(mvpd: mvpd, expires: nil)
+            } else if lastGUID != guid {
+                authnTokenChanged(to: .token(mvpd: mvpd, expires: nil))
+            }
             lastGUID = guid
             return
         }

@@ -56,8 +56,9 @@ struct CallbackOracle: Sendable {
     /// Each authorization's request out (`authorizeDevice`, then its media token's
     /// `deviceShortAuthorize`), by the resource it is for.
     var authorizeInFlight: [RequestID: String] = [:]
-    /// The resource whose authorize request this input's response answers: the media-token request
-    /// it sends continues that authorization.
+    /// The resource whose authorization this input continues (the response to its authorize request)
+    /// or starts (a getAuthorization, its authZ token cached): the media-token request it sends is
+    /// that authorization's.
     var authorizationOfThisInput: String?
     /// Resources with an authorize request sent since the authN token last changed; nil when a
     /// `setRequestor` may have adopted another app's token unseen.
@@ -103,7 +104,11 @@ struct CallbackOracle: Sendable {
         preauthorizationOfThisInput = nil
         answeredPreauthorization = nil
         authorizationOfThisInput = nil
-        if case .call(let call) = input { called(call, loginShows: loginShows, at: now) }
+        if case .call(let call) = input {
+            // With its authZ token cached, a getAuthorization sends its media-token request at once.
+            if case .getAuthorization(let r, _) = call { authorizationOfThisInput = r }
+            called(call, loginShows: loginShows, at: now)
+        }
         var issued: AuthnToken?
         if case .response(let id, let result) = input {
             authorizationOfThisInput = authorizeInFlight.removeValue(forKey: id)
@@ -120,6 +125,7 @@ struct CallbackOracle: Sendable {
                           input: input, loginShows: loginShows, at: now)
                 index += 1
             case .send(let id, let request):
+                if !draining.isEmpty { drain(untilSending: request, at: now) }
                 sent(id, request)
             case .startTimer(let id, let at):
                 timerStarted(id, at: at)
@@ -265,6 +271,40 @@ struct CallbackOracle: Sendable {
             }
             begin(call, loginShows: false, at: now)
         }
+    }
+
+    /// Queued calls that send a request and deliver nothing at once start when their request goes
+    /// out, so a later call's callback is not taken for their own: a `checkAuthorization(r)` or
+    /// `getAuthorization(r)` with a token held sends its authorize request (its media-token request
+    /// when its authZ token is cached); a login with a TempPass selected sends its TempPass request.
+    private mutating func drain(untilSending request: HTTPRequest, at now: Instant) {
+        let url = request.url
+        let index: Int?
+        let login: Bool
+        if url.hasSuffix("/authorizeDevice"), let r = request.parameters.first(where: { $0.0 == "resource_id" })?.1 {
+            login = false
+            index = draining.firstIndex {
+                switch $0 {
+                case .getAuthorization(r, _), .checkAuthorization(r, _): true
+                default: false
+                }
+            }
+        } else if url.hasSuffix("/deviceShortAuthorize") {
+            // Its authZ token cached, a getAuthorization asks for its media token at once.
+            login = false
+            index = draining.firstIndex { if case .getAuthorization = $0 { true } else { false } }
+            if let index, case .getAuthorization(let r, _) = draining[index] { authorizationOfThisInput = r }
+        } else if url.hasSuffix("/authenticate/freepreview") {
+            login = true
+            index = draining.firstIndex(where: CallbackOracle.startsLogin)
+        } else {
+            return
+        }
+        guard let index else { return }
+        for call in draining[..<index] { begin(call, loginShows: false, at: now) }
+        begin(draining[index], loginShows: login, at: now)
+        drainCurrent = draining[index]
+        draining.removeFirst(index + 1)
     }
 
     /// The first callback a call can deliver at once.
