@@ -135,46 +135,52 @@ struct StepGenerator {
             }
         }
         for i in sim.appNames.indices {
-            guard let engine = sim.engine(app: i) else { continue }
-            let app = sim.appNames[i]
-            if let shown = engine.pickerShown {
-                let pickable = shown.filter { $0.boardingStatus != .supported || world.user(for: $0.id) != nil }
-                if let m = pickable.first { return .userPick(mvpd: m.id, asUser: nil) }
-                return .userPickOther
+            // Read in place: a copy of the engine per app and step was a visible share of a run.
+            if let step = sim.reading(app: i, { engine in forward(app: sim.appNames[i], engine, &rng, sim) }) ?? nil {
+                return step
             }
-            if let code = engine.awaitingRegistrationCode, code == sim.lastRegistrationCode,
-               let mvpd = engine.selectedMVPD, let u = world.user(for: mvpd.id) {
-                return .userEnterCode(user: u.name, password: u.password)
-            }
-            guard let mvpds = engine.currentConfiguration?.mvpds, !mvpds.isEmpty else {
-                if engine.queuedCalls.isEmpty, rng.next() % 3 == 0 {
-                    return T.call(app, "setRequestor", [T.arg(.string(world.requestors[0]))])
-                }
-                continue
-            }
-            if engine.isLoginWaiting {
-                if engine.selectedMVPD?.promoTempPass == true {
-                    return T.call(app, "getAuthentication", [T.arg("forceAuthn", .bool(false)),
-                                                             T.arg("withData", .dict([DictEntrySyntax("email", .string("f@z.z"))]))])
-                }
-                if sim.browser.state == .closed {
-                    let m = mvpds[Int(rng.next() % UInt64(mvpds.count))]
-                    return T.call(app, "setSelectedProvider", [T.arg(T.word(m.id))])
-                }
-                continue
-            }
-            if engine.authnToken(at: sim.now) == nil {
-                if rng.next() % 2 == 0 {
-                    return rng.next() % 2 == 0 ? T.call(app, "getAuthentication") : T.call(app, "getAuthorization", [T.arg(.string("R1"))])
-                }
-                continue
-            }
-            let rs = FuzzWorld.resources.filter { _ in rng.next() % 3 != 0 }.map { ValueSyntax.string($0) }
-            return rng.next() % 2 == 0
-                ? T.call(app, "checkPreauthorizedResources", [T.arg(.list(rs))])
-                : T.call(app, "getAuthorization", [T.arg(.string(FuzzWorld.resources[Int(rng.next() % 4)]))])
         }
         return nil
+    }
+
+    /// The step that moves app `app`'s flow forward, read from its engine; nil when none does.
+    private func forward(app: String, _ engine: Engine, _ rng: inout SeededRandom, _ sim: Simulator) -> Step? {
+        if let shown = engine.pickerShown {
+            let pickable = shown.filter { $0.boardingStatus != .supported || world.user(for: $0.id) != nil }
+            if let m = pickable.first { return .userPick(mvpd: m.id, asUser: nil) }
+            return .userPickOther
+        }
+        if let code = engine.awaitingRegistrationCode, code == sim.lastRegistrationCode,
+           let mvpd = engine.selectedMVPD, let u = world.user(for: mvpd.id) {
+            return .userEnterCode(user: u.name, password: u.password)
+        }
+        guard let mvpds = engine.currentConfiguration?.mvpds, !mvpds.isEmpty else {
+            if engine.queuedCalls.isEmpty, rng.next() % 3 == 0 {
+                return T.call(app, "setRequestor", [T.arg(.string(world.requestors[0]))])
+            }
+            return nil
+        }
+        if engine.isLoginWaiting {
+            if engine.selectedMVPD?.promoTempPass == true {
+                return T.call(app, "getAuthentication", [T.arg("forceAuthn", .bool(false)),
+                                                         T.arg("withData", .dict([DictEntrySyntax("email", .string("f@z.z"))]))])
+            }
+            if sim.browser.state == .closed {
+                let m = mvpds[Int(rng.next() % UInt64(mvpds.count))]
+                return T.call(app, "setSelectedProvider", [T.arg(T.word(m.id))])
+            }
+            return nil
+        }
+        if engine.authnToken(at: sim.now) == nil {
+            if rng.next() % 2 == 0 {
+                return rng.next() % 2 == 0 ? T.call(app, "getAuthentication") : T.call(app, "getAuthorization", [T.arg(.string("R1"))])
+            }
+            return nil
+        }
+        let rs = FuzzWorld.resources.filter { _ in rng.next() % 3 != 0 }.map { ValueSyntax.string($0) }
+        return rng.next() % 2 == 0
+            ? T.call(app, "checkPreauthorizedResources", [T.arg(.list(rs))])
+            : T.call(app, "getAuthorization", [T.arg(.string(FuzzWorld.resources[Int(rng.next() % 4)]))])
     }
 
     private func userSteps(_ sim: Simulator) -> [Step] {
@@ -189,13 +195,13 @@ struct StepGenerator {
         }
         if sim.browser.isStopped, sim.browser.state != .closed { steps.append(.userBack) }
         for i in sim.appNames.indices {
-            guard let shown = sim.engine(app: i)?.pickerShown else { continue }
+            guard let shown = sim.reading(app: i, { $0.pickerShown }) ?? nil else { continue }
             for m in shown where m.boardingStatus != .supported || world.user(for: m.id) != nil {
                 steps.append(.userPick(mvpd: m.id, asUser: nil))
             }
             steps += [.userPickOther, .userCancel]
         }
-        let waiting = sim.appNames.indices.contains { sim.engine(app: $0)?.awaitingRegistrationCode == sim.lastRegistrationCode }
+        let waiting = sim.appNames.indices.contains { (sim.reading(app: $0, { $0.awaitingRegistrationCode }) ?? nil) == sim.lastRegistrationCode }
         if sim.lastRegistrationCode != nil, waiting, let u = world.users.first {
             steps.append(.userEnterCode(user: u.name, password: u.password))
         }

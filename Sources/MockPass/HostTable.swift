@@ -32,7 +32,7 @@ struct HostTable: Sendable {
     /// Runs of slashes count as one, as real front ends take them (an old client sends
     /// `//adobe-services/1.0/…`), and an SP path loses a leading `/1.0` version segment, which the
     /// SDKs put before every SDK endpoint (facts §1): handlers see one spelling of each path.
-    func match(_ url: RequestURL) -> (host: LoggedRequest.Host, path: String)? {
+    func match(_ url: URLParts) -> (host: LoggedRequest.Host, path: String)? {
         let authority = url.authority.lowercased()
         let path = HostTable.collapsingSlashes(url.path)
         var best: Entry?

@@ -97,7 +97,7 @@ public struct MockPass: Sendable {
 
     /// Which host serves this URL (longest base-URL prefix on scheme, authority and path), or nil.
     public func host(for url: String) -> LoggedRequest.Host? {
-        RequestURL(url).flatMap { hosts.match($0)?.host }
+        URLParts(url).flatMap { hosts.match($0)?.host }
     }
 
     /// What a server copies out from under its lock to prepare requests without it.

@@ -24,7 +24,7 @@ public struct RequestPreparer: Sendable {
     let logValueBytes: Int?
 
     public func prepare(_ request: HTTPRequest) -> PreparedRequest {
-        guard let url = RequestURL(request.url), let (host, path) = hosts.match(url) else {
+        guard let url = URLParts(request.url), let (host, path) = hosts.match(url) else {
             return PreparedRequest(request: request, incoming: nil, host: nil, logged: nil)
         }
         var incoming = IncomingRequest(request, path: path, query: url.query)

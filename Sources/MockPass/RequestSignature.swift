@@ -40,7 +40,7 @@ struct RequestSignature: Sendable {
         guard fields["requestor_id"] == requestorID else { throw .unauthorized("signed requestor_id is not \(requestorID)") }
         guard fields["signature_method"] == "HMAC-SHA1" else { throw .unauthorized("signature_method must be HMAC-SHA1") }
         guard let nonce = fields["nonce"], !nonce.isEmpty else { throw .unauthorized("missing nonce") }
-        guard let uri = fields["request_uri"], uri == r.path || uri == RequestURL(r.request.url)?.path else {
+        guard let uri = fields["request_uri"], uri == r.path || uri == URLParts(r.request.url)?.path else {
             throw .unauthorized("signed request_uri is not \(r.path)")
         }
         guard let timeText = fields["request_time"], let time = Int64(timeText) else {

@@ -1,13 +1,41 @@
 /// A small, total URL splitter: scheme, authority, path, query. Foundation's URL is avoided on purpose:
 /// it normalises what the SDK would send as is, and differs between platforms.
+///
+/// Every simulated request and page load is split, several times, so the split is on the hot path of
+/// a fuzz run and of `passim serve` (BENCHMARKS.md). An ASCII URL is split over its UTF-8 bytes: in
+/// ASCII the only grapheme made of several scalars is CR LF, which holds none of `: / ? #`, so the
+/// bytes and the characters give the same positions (a test checks it). Anything else is split by
+/// characters. The query is decoded only when read.
 public struct URLParts: Hashable, Sendable {
     public var scheme: String
     public var authority: String
     public var path: String
-    public var query: [(String, String)]
     public var rawQuery: String?
 
+    /// The query's fields, decoded (`FormCoding.decode`).
+    public var query: [(String, String)] { rawQuery.map(FormCoding.decode) ?? [] }
+
     public init?(_ string: String) {
+        var string = string
+        // Native strings are contiguous UTF-8 already; only a bridged one is copied here.
+        switch string.withUTF8({ URLParts.splitASCII($0) }) {
+        case .split(let parts): self = parts
+        case .invalid: return nil
+        case .notASCII:
+            guard let parts = URLParts(splittingCharacters: string) else { return nil }
+            self = parts
+        }
+    }
+
+    private init(scheme: String, authority: String, path: String, rawQuery: String?) {
+        self.scheme = scheme
+        self.authority = authority
+        self.path = path
+        self.rawQuery = rawQuery
+    }
+
+    /// The split by characters (any text); `init` uses it for what is not ASCII.
+    init?(splittingCharacters string: String) {
         guard let colon = string.firstIndex(of: ":") else { return nil }
         scheme = String(string[..<colon]).lowercased()
         guard !scheme.isEmpty, scheme.unicodeScalars.allSatisfy(URLParts.isSchemeScalar) else { return nil }
@@ -24,12 +52,45 @@ public struct URLParts: Hashable, Sendable {
         if let q = rest.firstIndex(of: "?") {
             path = String(rest[..<q])
             rawQuery = String(rest[rest.index(after: q)...])
-            query = FormCoding.decode(rawQuery ?? "")
         } else {
             path = String(rest)
             rawQuery = nil
-            query = []
         }
+    }
+
+    private enum ByteSplit {
+        case split(URLParts)
+        case invalid
+        case notASCII
+    }
+
+    private static func splitASCII(_ b: UnsafeBufferPointer<UInt8>) -> ByteSplit {
+        guard !b.contains(where: { $0 >= 0x80 }) else { return .notASCII }
+        let colon = UInt8(ascii: ":"), slash = UInt8(ascii: "/"), question = UInt8(ascii: "?")
+        guard let schemeEnd = b.firstIndex(of: colon), schemeEnd > 0 else { return .invalid }
+        var upper = false
+        for c in b[..<schemeEnd] {
+            guard c < 0x80, isSchemeScalar(Unicode.Scalar(c)) else { return .invalid }
+            upper = upper || (c >= UInt8(ascii: "A") && c <= UInt8(ascii: "Z"))
+        }
+        let end = b[(schemeEnd + 1)...].firstIndex(of: UInt8(ascii: "#")) ?? b.count
+        var start = schemeEnd + 1
+        var authority = ""
+        if end - start >= 2, b[start] == slash, b[start + 1] == slash {
+            start += 2
+            let authorityEnd = b[start..<end].firstIndex { $0 == slash || $0 == question } ?? end
+            authority = text(b, start, authorityEnd)
+            start = authorityEnd
+        }
+        let scheme = upper ? text(b, 0, schemeEnd).lowercased() : text(b, 0, schemeEnd)
+        if let q = b[start..<end].firstIndex(of: question) {
+            return .split(URLParts(scheme: scheme, authority: authority, path: text(b, start, q), rawQuery: text(b, q + 1, end)))
+        }
+        return .split(URLParts(scheme: scheme, authority: authority, path: text(b, start, end), rawQuery: nil))
+    }
+
+    private static func text(_ b: UnsafeBufferPointer<UInt8>, _ from: Int, _ to: Int) -> String {
+        String(decoding: UnsafeBufferPointer(rebasing: b[from..<to]), as: UTF8.self)
     }
 
     /// A letter (any alphabet), digit, `+`, `-` or `.`. ASCII is decided without the Unicode

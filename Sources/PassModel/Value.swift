@@ -74,7 +74,12 @@ extension Value: CustomStringConvertible {
     }
 
     public static func isIdentifierScalar(_ c: Unicode.Scalar) -> Bool {
-        c.properties.isAlphabetic || ("0"..."9").contains(c) || c == "_" || c == "-" || c == "."
+        // ASCII is decided without the Unicode property lookup, which every word of a parsed line paid.
+        switch c.value {
+        case 0x61...0x7A, 0x41...0x5A, 0x30...0x39, 0x5F, 0x2D, 0x2E: return true
+        case 0..<0x80: return false
+        default: return c.properties.isAlphabetic
+        }
     }
 
     public static func quote(_ s: String) -> String {

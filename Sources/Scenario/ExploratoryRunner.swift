@@ -107,7 +107,7 @@ public struct ExploratoryRunner {
 
     static func growth(_ sim: Simulator) -> String? {
         for (i, name) in sim.appNames.enumerated() {
-            guard let f = sim.engine(app: i)?.footprint else { continue }
+            guard let f = sim.reading(app: i, { $0.footprint }) else { continue }
             if f.requests > maxInFlight || f.timers > maxInFlight || f.flows > maxInFlight || f.queued > maxInFlight * 4 {
                 return "\(name) holds \(f.requests) requests, \(f.timers) timers, \(f.flows) flows, \(f.queued) queued calls"
             }
@@ -124,7 +124,7 @@ public struct ExploratoryRunner {
         sim.advance(by: .hours(3))
         if let leftover = sim.checkQuiescent() { return leftover.description }
         for (i, name) in sim.appNames.enumerated() {
-            guard let f = sim.engine(app: i)?.footprint else { continue }
+            guard let f = sim.reading(app: i, { $0.footprint }) else { continue }
             if f.requests > 0 || f.timers > 0 || f.flows > 0 {
                 return "\(name) still holds \(f.requests) requests, \(f.timers) timers, \(f.flows) flows after faults healed and 3h passed"
             }
@@ -175,7 +175,7 @@ public final class ExplorationSession {
         do {
             try state.perform(step)
         } catch {
-            if let violation = sim.violations.first {
+            if let violation = sim.firstViolation {
                 write(step)
                 ExploratoryRunner.drain(sim, into: &partial, writingLines: writesLines)
                 partial.failure = .invariant(violation)
@@ -205,7 +205,7 @@ public final class ExplorationSession {
             return self.result
         }
         sim.checkSettled()
-        if let violation = sim.violations.first {
+        if let violation = sim.firstViolation {
             partial.failure = .invariant(violation)
             return self.result
         }

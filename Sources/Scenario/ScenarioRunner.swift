@@ -211,7 +211,7 @@ struct RunState {
             try user(step) { () throws(SimulationError) in try sim.userEnterCode(user: name, password: password) }
         }
         policy.after(step, &self)
-        if let violation = simulator.violations.first {
+        if let violation = simulator.firstViolation {
             throw StepError(message: violation.description, location: loc)
         }
         if let (app, failure) = simulator.engineFailure {
@@ -318,7 +318,7 @@ struct RunState {
             throw StepError(message: "the run never settled (more than \(ScenarioRunner.maxEvents) events)", location: location)
         }
         simulator.checkSettled()
-        if let violation = simulator.violations.first {
+        if let violation = simulator.firstViolation {
             throw StepError(message: violation.description, location: location)
         }
         try policy.finish(at: location, &self)

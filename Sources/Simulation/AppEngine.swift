@@ -15,10 +15,14 @@ public protocol AppEngine {
     /// passim's own engine when this is it, or wraps it (a test's altered engine): the
     /// oracle's context reads its configuration. nil for a port.
     var reference: Engine? { get }
+    /// `body` of passim's own engine (nil for a port), read in place: `reference` copies the whole
+    /// engine out of its existential, and the fuzzer reads it several times on every step.
+    func withReference<T>(_ body: (Engine) -> T) -> T?
 }
 
 extension AppEngine {
     public var reference: Engine? { self as? Engine }
+    public func withReference<T>(_ body: (Engine) -> T) -> T? { reference.map(body) }
 }
 
 /// An engine that sends its requests itself, over the live network (a port's: the `Port` module's
@@ -49,4 +53,5 @@ public enum EngineFailure: Hashable, Sendable, CustomStringConvertible {
 
 extension Engine: AppEngine {
     public var failure: EngineFailure? { nil }
+    public func withReference<T>(_ body: (Engine) -> T) -> T? { body(self) }
 }

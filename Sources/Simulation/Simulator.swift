@@ -34,8 +34,11 @@ public final class Simulator {
         trace.append(TraceEvent(time: now, kind: .user(action)))
     }
 
-    struct App {
-        var name: String
+    /// A class, not a struct: the runtime reads an app's engine, oracle and failure after every
+    /// input, and each read of a struct element out of `apps` copied the whole record (engine,
+    /// oracle, cookies, callbacks: dozens of references retained and released).
+    final class App {
+        let name: String
         var engine: any AppEngine
         var cookies = CookieJar()
         /// Delivered and not yet taken, each with the instant it was delivered (`< … at T`).
@@ -44,8 +47,18 @@ public final class Simulator {
         var oracle: CallbackOracle?
         /// The engine's last registration-code request and its host: what the code it shows was made for.
         var registration: (request: HTTPRequest, host: LoggedRequest.Host?)?
+        /// A port (no reference engine): only a port can fail (`AppEngine.failure`). Known once, as
+        /// reading an existential's property after every step copied passim's whole engine.
+        let isPort: Bool
+
+        init(name: String, engine: any AppEngine, oracle: CallbackOracle?) {
+            self.name = name
+            self.engine = engine
+            self.oracle = oracle
+            isPort = engine.reference == nil
+        }
     }
-    private var apps: [App]
+    private let apps: [App]
 
     enum Event: Sendable {
         case engineResult(app: Int, RequestID, HTTPResult, from: LoggedRequest.Host?)
@@ -89,7 +102,13 @@ public final class Simulator {
 
     /// The first app whose engine cannot go on (a port), with why.
     public var engineFailure: (app: String, failure: EngineFailure)? {
-        for app in apps { if let f = app.engine.failure { return (app.name, f) } }
+        for app in apps where app.isPort { if let f = app.engine.failure { return (app.name, f) } }
+        return nil
+    }
+
+    /// The first of `violations`, found without collecting them (the runners ask after every step).
+    public var firstViolation: InvariantViolation? {
+        for app in apps { if let v = app.oracle?.violations.first { return v } }
         return nil
     }
 
@@ -110,8 +129,7 @@ public final class Simulator {
     }
 
     public func appIndex(_ name: String) -> Int? { apps.firstIndex { $0.name == name } }
-    /// Kept apart from `apps` (the names never change): reading them off `apps` copied every app's
-    /// record, engine and all, on each read, and the fuzzer reads them on every step.
+    /// The apps' names, in app order (they never change).
     public let appNames: [String]
 
     public func hasCallback(app: Int = 0) -> Bool { !apps[app].callbacks.isEmpty }
@@ -130,6 +148,10 @@ public final class Simulator {
 
     /// passim's engine of that app (nil when the app runs a port).
     public func engine(app: Int = 0) -> Engine? { apps[app].engine.reference }
+
+    /// What `body` reads from passim's engine of that app (nil when the app runs a port), without
+    /// copying the engine (`AppEngine.withReference`).
+    public func reading<T>(app: Int = 0, _ body: (Engine) -> T) -> T? { apps[app].engine.withReference(body) }
 
     /// `user login`: fills the login form the browser shows and submits it. False when no such form shows.
     public func userLogin(user name: String, password: String) -> Bool {
@@ -277,7 +299,7 @@ public final class Simulator {
                 // SFSafariViewController presented by the SDK itself: the same browser, no callback.
                 openBrowser(url, app: app)
             case .send(let id, let request):
-                if request.method == "POST", request.url.contains("/regcode"), URLParts(request.url)?.path.hasSuffix("/regcode") == true {
+                if request.method == "POST", request.url.utf8.contains("/regcode".utf8), URLParts(request.url)?.path.hasSuffix("/regcode") == true {
                     apps[app].registration = (request, wire.host(for: request.url))
                 }
                 let party = TraceEvent.Party.engine(app: apps[app].name)
@@ -364,11 +386,12 @@ public final class Simulator {
     private func exchange(_ request: HTTPRequest, from party: TraceEvent.Party, fetched: HTTPResult? = nil) -> Outcome {
         let host = wire.host(for: request.url)
         trace.append(TraceEvent(time: now, kind: .request(from: party, method: request.method, url: request.url, host: host)))
-        let relative = host.flatMap { h in bases.first { $0.host == h } }.flatMap { base in
-            URLParts(request.url).map { Simulator.relativePath($0.path, base: base.url) }
-        }
         guard let host, var link = network.links[host] else {
             return .answer(fetched ?? .failure("could not resolve host"), after: .zero, host: host)
+        }
+        // Only an injected failure reads the path (which one it matches): most links have none.
+        let relative = link.failures.isEmpty ? nil : bases.first { $0.host == host }.flatMap { base in
+            URLParts(request.url).map { Simulator.relativePath($0.path, base: base.url) }
         }
         let outcome: SimulatedNetwork.Outcome
         if let fetched {
