@@ -31,8 +31,7 @@ public struct EngineConfiguration: Hashable, Sendable {
     /// `serviceProviders` entries may lack a scheme (`sp.auth.adobe.com/adobe-services`): the SDK
     /// prepends `https://` (adobe-pass-facts §1). A trailing slash is dropped so paths join cleanly.
     public static func normalizeSP(_ url: String) -> String {
-        // Searched by bytes: Foundation's substring search was a share of every setRequestor.
-        var u = url.utf8.contains("://".utf8) ? url : "https://" + url
+        var u = url.containsBytes("://") ? url : "https://" + url
         while u.hasSuffix("/") { u.removeLast() }
         return u
     }

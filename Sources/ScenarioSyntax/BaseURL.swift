@@ -15,8 +15,8 @@ enum BaseURL {
             return "expected an absolute http:// or https:// URL"
         }
         if text.unicodeScalars.contains(where: { $0.value <= 0x20 || $0.value == 0x7F }) { return "it holds a blank or control character" }
-        if text.contains("?") { return "a base URL has no query" }
-        if text.contains("#") { return "a base URL has no fragment" }
+        if text.utf8.contains(UInt8(ascii: "?")) { return "a base URL has no query" }
+        if text.utf8.contains(UInt8(ascii: "#")) { return "a base URL has no fragment" }
         let authority = rest.prefix { $0 != "/" }
         if authority.contains("@") { return "a base URL has no user info" }
         var host = Substring(authority)

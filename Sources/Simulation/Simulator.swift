@@ -299,7 +299,7 @@ public final class Simulator {
                 // SFSafariViewController presented by the SDK itself: the same browser, no callback.
                 openBrowser(url, app: app)
             case .send(let id, let request):
-                if request.method == "POST", request.url.utf8.contains("/regcode".utf8), URLParts(request.url)?.path.hasSuffix("/regcode") == true {
+                if request.method == "POST", request.url.containsBytes("/regcode"), URLParts(request.url)?.path.hasSuffix("/regcode") == true {
                     apps[app].registration = (request, wire.host(for: request.url))
                 }
                 let party = TraceEvent.Party.engine(app: apps[app].name)
