@@ -90,11 +90,19 @@ extension MockPass {
     /// The audience an IdP with `saml wrong-audience` writes: an SP that is none of ours.
     static let foreignAudience = "https://sp.other-federation.invalid"
 
-    /// The SAMLResponse field of a browser login. In a typed run the IdP signs nothing: the field is
-    /// a handle to the Response as the SP would read it back (tampered as the bytes would be) and to
-    /// what the SP's check of the signature would conclude on the bytes `responseXML` writes.
+    /// The SAMLResponse field of a browser login: a handle in a typed run (`typedResponse`), else
+    /// base64 of the XML `responseXML` writes.
     mutating func responseField(_ response: SAMLResponse, from idp: World.IdentityProvider) throws(HandlerFailure) -> String {
-        guard typedSAML else { return SAML.encodeForPost(try responseXML(response, from: idp)) }
+        if let typed = try typedResponse(response, from: idp) { return typedMessages.keep(typed) }
+        return SAML.encodeForPost(try responseXML(response, from: idp))
+    }
+
+    /// In a typed run, where the IdP signs nothing: the Response as the SP would read it back from
+    /// what `responseXML` writes (tampered as the bytes are), with what the SP's check of its
+    /// signature would conclude. nil in any other run, or when the value would not read back exactly
+    /// (`SAML.readsBack`): the bytes go then.
+    func typedResponse(_ response: SAMLResponse, from idp: World.IdentityProvider) throws(HandlerFailure) -> TypedSAML? {
+        guard typedSAML else { return nil }
         guard let index = IdPSigningKey.index(seed: seed, mvpdID: idp.mvpdID) else { throw MockPass.noSigningKey }
         let typed: TypedSAML
         switch idp.saml {
@@ -102,9 +110,7 @@ extension MockPass {
         case .tampered: typed = .response(MockPass.tampered(response), .altered)
         case .signed, .expired, .wrongAudience: typed = .response(response, .signed(keyIndex: index))
         }
-        // As `samlField`, written out: the bytes' closure would read `self` while `keep` changes it.
-        if typed.readsBack { return typedMessages.keep(typed) }
-        return SAML.encodeForPost(try responseXML(response, from: idp))
+        return typed.readsBack ? typed : nil
     }
 
     static let noSigningKey = HandlerFailure(status: 500, message: "the identity provider has no signing key")

@@ -13,6 +13,7 @@ import Testing
     func typedSAMLGivesWhatBytesGive(_ mode: String) throws {
         var logins = 0
         var handles = 0
+        var appleTokens = 0
         for seed in UInt64(1)...300 {
             let generated = Fuzzer.exploreCounting(seed: seed, maxSteps: 40, typed: true).0
             let world = generated.world.map { $0.hasPrefix("mvpd ") && !$0.contains("temppass") ? $0 + " saml " + mode : $0 }
@@ -27,15 +28,21 @@ import Testing
             #expect(typed.failure == bytes.failure && typed.inapplicable == bytes.inapplicable, "seed \(seed)")
             #expect(typed.stepsRun == bytes.stepsRun && typed.engineInputs == bytes.engineInputs, "seed \(seed)")
             #expect(typedTrace == bytesTrace, "seed \(seed)")
-            logins += typedTrace.filter { event in
-                guard case .request(_, "POST", let url, _) = event.kind else { return false }
-                return url.hasSuffix("/sp/saml/SAMLAssertionConsumer")
-            }.count
+            func posts(_ suffix: String) -> Int {
+                typedTrace.filter { event in
+                    guard case .request(_, "POST", let url, _) = event.kind else { return false }
+                    return url.hasSuffix(suffix)
+                }.count
+            }
+            logins += posts("/sp/saml/SAMLAssertionConsumer")
+            appleTokens += posts("/api/v1/tokens/authn")
         }
         // Enough logins reach the SP's assertion consumer to mean something.
         #expect(logins > 50, "\(logins) logins reached the SP")
-        // The typed runs did pass their SAML as handles (an AuthnRequest and a Response a login at least).
-        #expect(handles >= 2 * logins, "\(handles) handles for \(logins) logins")
+        #expect(appleTokens > 10, "\(appleTokens) Apple tokens reached the SP")
+        // The typed runs did pass their SAML as handles (an AuthnRequest and a Response a login at
+        // least, and Apple's token).
+        #expect(handles >= 2 * logins + appleTokens, "\(handles) handles for \(logins) logins, \(appleTokens) Apple tokens")
     }
 }
 

@@ -114,6 +114,33 @@ import Testing
         #expect(answers[0][2].hasPrefix("302"))
     }
 
+    /// Apple's token: a typed run's IdP answers `/platform-sso` with a handle (`AppleToken`), signing
+    /// nothing, and the exchange answers it as it answers the signed bytes, for every behaviour.
+    @Test(arguments: [World.SAMLBehavior.signed, .unsigned, .tampered, .expired, .wrongAudience])
+    func appleTokensAnswerAsTheBytesDo(_ behavior: World.SAMLBehavior) throws {
+        var world = deviceWorld()
+        for i in world.identityProviders.indices { world.identityProviders[i].saml = behavior }
+        var answers: [String] = []
+        for typed in [true, false] {
+            var b = Browser(typedMock(world, seed: 63, typed: typed))
+            let apple = PlatformSSOTests.appleToken(&b)
+            #expect(apple.status == 200)
+            let token: String
+            if typed {
+                token = try #require((apple.decoded as? AppleToken)?.samlResponse)
+                #expect(token.hasPrefix(TypedSAMLStore.prefix) && apple.body.isEmpty)
+            } else {
+                #expect(apple.decoded == nil)
+                token = SAML.encodeForPost(apple.bodyText)
+            }
+            let first = PlatformSSOTests.exchange(&b, token)
+            let again = PlatformSSOTests.exchange(&b, token, device: "ipad-2")
+            answers.append([first, again].map { "\($0.status) \($0.headers) \($0.bodyText)" }.joined(separator: " | "))
+        }
+        #expect(answers[0] == answers[1])
+        #expect(answers[0].hasPrefix(behavior == .signed ? "204" : "401"), "\(answers[0])")
+    }
+
     /// Handles live until the cap (`mock-typed-saml`) drops the oldest; they count from 1.
     @Test func theStoreIsCappedOldestFirst() {
         var store = TypedSAMLStore(capacity: 2)
