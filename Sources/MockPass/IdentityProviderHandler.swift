@@ -56,7 +56,8 @@ extension MockPass {
                               audience: request.issuer, at: now)
         var fields = [FormField(name: "SAMLResponse", value: try responseField(response, from: idp))]
         if let relay { fields.append(FormField(name: "RelayState", value: relay)) }
-        return Reply.autoPost(title: "Signing you in", to: request.assertionConsumerServiceURL, fields: fields)
+        return Reply.autoPost(title: "Signing you in", to: request.assertionConsumerServiceURL, fields: fields,
+                              bodyless: pagesAsValues)
     }
 
     /// Opens an IdP session for `user` and answers with a successful SAML Response carrying an
@@ -159,7 +160,7 @@ extension MockPass {
                                       issuer: idp.url.withoutTrailingSlashes, destination: destination, success: true)
         var fields = [FormField(name: "SAMLResponse", value: try samlField(.logoutResponse(response)) { SAML.build(response) })]
         if let relay = r.parameter("RelayState") { fields.append(FormField(name: "RelayState", value: relay)) }
-        return Reply.autoPost(title: "Signing out", to: destination, fields: fields)
+        return Reply.autoPost(title: "Signing out", to: destination, fields: fields, bodyless: pagesAsValues)
     }
 
     /// A form the user fills in (not auto-submitted); the SAML fields ride along hidden.
@@ -168,7 +169,7 @@ extension MockPass {
                       FormField(name: "SAMLRequest", value: samlRequest)]
         if let relayState { fields.append(FormField(name: "RelayState", value: relayState)) }
         let form = HTMLForm(action: joinURL(idp.url, "/login"), method: "POST", fields: fields, autoSubmit: false)
-        return Reply.page(HTMLPage(title: "Sign in to \(idp.mvpdID)", message: message, forms: [form]))
+        return Reply.page(HTMLPage(title: "Sign in to \(idp.mvpdID)", message: message, forms: [form]), bodyless: pagesAsValues)
     }
 
     static func attributes(of user: World.User) -> [SAMLAttribute] {

@@ -62,6 +62,11 @@ public struct MockPass: Sendable {
     public var typedSAML = false
     /// The messages behind the handles of a typed run (`typedSAML`).
     var typedMessages: TypedSAMLStore
+    /// Whether the browser's pages (login forms, SAML auto-posts) go as values only, their bodies
+    /// empty (`Reply.page`). Only the simulated wire of a typed run sets it (`MockWire`): pages are
+    /// loaded by its browser alone, which reads `HTTPResponse.decoded` and the headers, never the
+    /// body, and no engine requests a page. Off (the default), every page is HTML as before.
+    public var pagesAsValues = false
 
     struct ConfigKey: Hashable, Sendable {
         var spName: String

@@ -31,7 +31,7 @@ extension MockPass {
             return try assertionConsumer(sp, r, at: now)
         case "/completePassiveAuthentication":
             try r.expect("GET")
-            return Reply.page(HTMLPage(title: "Passive authentication complete", forms: []))
+            return Reply.page(HTMLPage(title: "Passive authentication complete", forms: []), bodyless: pagesAsValues)
         case "/logout":
             try r.expect("GET")
             return try logout(sp, r, at: now)
@@ -121,7 +121,7 @@ extension MockPass {
             title: "Redirecting to your TV provider", to: sso,
             fields: [FormField(name: "SAMLRequest", value: field),
                      FormField(name: "RelayState", value: sessionID)],
-            headers: [("Set-Cookie", Cookies.setSession(sessionID))])
+            headers: [("Set-Cookie", Cookies.setSession(sessionID))], bodyless: pagesAsValues)
     }
 
     /// Accepts the IdP's answer. The session comes from the cookie, else from RelayState (then the
@@ -265,7 +265,8 @@ extension MockPass {
         return Reply.autoPost(
             title: "Signing out of your TV provider", to: slo,
             fields: [FormField(name: "SAMLRequest", value: field),
-                     FormField(name: "RelayState", value: relay)])
+                     FormField(name: "RelayState", value: relay)],
+            bodyless: pagesAsValues)
     }
 
     /// Ends a logout: the LogoutResponse must answer the logout session's LogoutRequest. Every SP

@@ -141,6 +141,24 @@ import Testing
         #expect(answers[0].hasPrefix(behavior == .signed ? "204" : "401"), "\(answers[0])")
     }
 
+    /// `pagesAsValues`: a page's body is left empty and its value is the page the HTML would give.
+    @Test func pagesAsValuesCarryThePageAndNoBody() throws {
+        var plain = Browser(MockPass(world: sampleWorld(), seed: 5))
+        var valued = MockPass(world: sampleWorld(), seed: 5)
+        valued.pagesAsValues = true
+        var b = Browser(valued)
+        for url in [loginURL(), "https://sp.auth.test/completePassiveAuthentication"] {
+            let html = plain.get(url)
+            let value = b.get(url)
+            #expect(value.status == 200 && value.body.isEmpty && !html.body.isEmpty)
+            #expect(value.headers == html.headers)
+            #expect(value.decoded as? HTMLPage == (try HTMLPageXML.parse(html.body)))
+        }
+        let sso = try form(b.get(loginURL()))
+        let page = b.submit(sso)
+        #expect(page.body.isEmpty && (page.decoded as? HTMLPage)?.forms.first?.field("username") == "")
+    }
+
     /// Handles live until the cap (`mock-typed-saml`) drops the oldest; they count from 1.
     @Test func theStoreIsCappedOldestFirst() {
         var store = TypedSAMLStore(capacity: 2)
