@@ -23,6 +23,11 @@ struct IdPSigningKey: Sendable {
     /// The pool's key for an IdP of a world run with `seed`: SplitMix64 of the seed mixed with the
     /// MVPD id's FNV-1a hash.
     static func key(seed: UInt64, mvpdID: String) -> IdPSigningKey? {
+        index(seed: seed, mvpdID: mvpdID).map { pool[$0] }
+    }
+
+    /// Where `key(seed:mvpdID:)` is in the pool (a typed run's `SignatureVerdict` names a key so).
+    static func index(seed: UInt64, mvpdID: String) -> Int? {
         guard !pool.isEmpty else { return nil }
         var hash: UInt64 = 0xCBF2_9CE4_8422_2325
         for b in mvpdID.utf8 { hash = (hash ^ UInt64(b)) &* 0x0000_0100_0000_01B3 }
@@ -30,7 +35,7 @@ struct IdPSigningKey: Sendable {
         z = (z ^ (z >> 30)) &* 0xBF58_476D_1CE4_E5B9
         z = (z ^ (z >> 27)) &* 0x94D0_49BB_1331_11EB
         z ^= z >> 31
-        return pool[Int(z % UInt64(pool.count))]
+        return Int(z % UInt64(pool.count))
     }
 
     /// What PassXML needs to sign: SHA-256 and RSASSA-PKCS1-v1_5 with SHA-256 (deterministic, so
@@ -50,13 +55,17 @@ struct IdPSigningKey: Sendable {
     /// then the signature over the canonical SignedInfo.
     func problem(with signed: XMLSignature.Signed) -> String? {
         guard Array(SHA256.hash(data: signed.canonicalElement)) == signed.digestValue else {
-            return "the assertion's digest does not match its content (it was changed after signing)"
+            return IdPSigningKey.digestMismatch
         }
         let signature = _RSA.Signing.RSASignature(rawRepresentation: signed.signatureValue)
         guard publicKey.isValidSignature(signature, for: SHA256.hash(data: signed.canonicalSignedInfo),
                                          padding: .insecurePKCS1v1_5) else {
-            return "the assertion's signature does not verify with the identity provider's key"
+            return IdPSigningKey.signatureMismatch
         }
         return nil
     }
+
+    /// The refusals of `problem(with:)`, also given for a typed run's `SignatureVerdict`.
+    static let digestMismatch = "the assertion's digest does not match its content (it was changed after signing)"
+    static let signatureMismatch = "the assertion's signature does not verify with the identity provider's key"
 }

@@ -11,7 +11,7 @@ extension MockPass {
         switch r.path {
         case "/sso":
             try r.expect("POST")
-            return try sso(idp, r)
+            return try sso(idp, r, at: now)
         case "/login":
             try r.expect("POST")
             return try login(idp, r, at: now)
@@ -28,9 +28,9 @@ extension MockPass {
 
     /// The login page. The IdP keeps no state until a login succeeds: the AuthnRequest travels in the
     /// form. Its destination and issuer are not checked (any SP may ask); only that it parses.
-    func sso(_ idp: World.IdentityProvider, _ r: IncomingRequest) throws(HandlerFailure) -> HTTPResponse {
+    func sso(_ idp: World.IdentityProvider, _ r: IncomingRequest, at now: Instant) throws(HandlerFailure) -> HTTPResponse {
         let encoded = try r.required("SAMLRequest")
-        _ = try r.authnRequest(encoded)
+        _ = try authnRequest(encoded, r, at: now)
         return loginPage(idp, samlRequest: encoded, relayState: r.parameter("RelayState"), message: nil)
     }
 
@@ -40,7 +40,7 @@ extension MockPass {
     /// name) and the user's other metadata whose values are strings, numbers, booleans or lists of those.
     mutating func login(_ idp: World.IdentityProvider, _ r: IncomingRequest, at now: Instant) throws(HandlerFailure) -> HTTPResponse {
         let encoded = try r.required("SAMLRequest")
-        let request = try r.authnRequest(encoded)
+        let request = try authnRequest(encoded, r, at: now)
         let relay = r.parameter("RelayState")
         let name = r.parameter("username") ?? ""
         let password = r.parameter("password") ?? ""
@@ -54,9 +54,10 @@ extension MockPass {
         }
         let response = signIn(user, at: idp, inResponseTo: request.id, destination: request.assertionConsumerServiceURL,
                               audience: request.issuer, at: now)
-        var fields = [FormField(name: "SAMLResponse", value: SAML.encodeForPost(try responseXML(response, from: idp)))]
+        var fields = [FormField(name: "SAMLResponse", value: try responseField(response, from: idp))]
         if let relay { fields.append(FormField(name: "RelayState", value: relay)) }
-        return Reply.autoPost(title: "Signing you in", to: request.assertionConsumerServiceURL, fields: fields)
+        return Reply.autoPost(title: "Signing you in", to: request.assertionConsumerServiceURL, fields: fields,
+                              bodyless: pagesAsValues)
     }
 
     /// Opens an IdP session for `user` and answers with a successful SAML Response carrying an
@@ -90,21 +91,50 @@ extension MockPass {
     /// The audience an IdP with `saml wrong-audience` writes: an SP that is none of ours.
     static let foreignAudience = "https://sp.other-federation.invalid"
 
+    /// The SAMLResponse field of a browser login: a handle in a typed run (`typedResponse`), else
+    /// base64 of the XML `responseXML` writes.
+    mutating func responseField(_ response: SAMLResponse, from idp: World.IdentityProvider) throws(HandlerFailure) -> String {
+        if let typed = try typedResponse(response, from: idp) { return typedMessages.keep(typed) }
+        return SAML.encodeForPost(try responseXML(response, from: idp))
+    }
+
+    /// In a typed run, where the IdP signs nothing: the Response as the SP would read it back from
+    /// what `responseXML` writes (tampered as the bytes are), with what the SP's check of its
+    /// signature would conclude. nil in any other run, or when the value would not read back exactly
+    /// (`SAML.readsBack`): the bytes go then.
+    func typedResponse(_ response: SAMLResponse, from idp: World.IdentityProvider) throws(HandlerFailure) -> TypedSAML? {
+        guard typedSAML else { return nil }
+        guard let index = IdPSigningKey.index(seed: seed, mvpdID: idp.mvpdID) else { throw MockPass.noSigningKey }
+        let typed: TypedSAML
+        switch idp.saml {
+        case .unsigned: typed = .response(response, .unsigned)
+        case .tampered: typed = .response(MockPass.tampered(response), .altered)
+        case .signed, .expired, .wrongAudience: typed = .response(response, .signed(keyIndex: index))
+        }
+        return typed.readsBack ? typed : nil
+    }
+
+    static let noSigningKey = HandlerFailure(status: 500, message: "the identity provider has no signing key")
+
+    /// What `saml tampered` changes after signing: the assertion's NotOnOrAfter, an hour later (the
+    /// change an attacker wants).
+    static func tampered(_ response: SAMLResponse) -> SAMLResponse {
+        var altered = response
+        if let a = altered.assertion { altered.assertion?.notOnOrAfter = a.notOnOrAfter + .hours(1) }
+        return altered
+    }
+
     /// The Response as `idp` sends it: its assertion signed with its key, or misbehaving as the
     /// world says. Signing fails only if the committed key pool does (500, never a silent unsigned answer).
     func responseXML(_ response: SAMLResponse, from idp: World.IdentityProvider) throws(HandlerFailure) -> String {
-        guard let key = IdPSigningKey.key(seed: seed, mvpdID: idp.mvpdID) else {
-            throw HandlerFailure(status: 500, message: "the identity provider has no signing key")
-        }
+        guard let key = IdPSigningKey.key(seed: seed, mvpdID: idp.mvpdID) else { throw MockPass.noSigningKey }
         do throws(PassXMLError) {
             switch idp.saml {
             case .unsigned:
                 return SAML.build(response)
             case .tampered:
                 let signature = try SAML.assertionSignature(response, signer: key.signer)
-                var altered = response
-                if let a = altered.assertion { altered.assertion?.notOnOrAfter = a.notOnOrAfter + .hours(1) }
-                return SAML.build(altered, assertionSignature: signature)
+                return SAML.build(MockPass.tampered(response), assertionSignature: signature)
             case .signed, .expired, .wrongAudience:
                 return try SAML.build(response, signedBy: key.signer)
             }
@@ -117,7 +147,7 @@ extension MockPass {
     /// success either way) and answers at the issuer's logout-response endpoint.
     mutating func singleLogout(_ idp: World.IdentityProvider, _ r: IncomingRequest, at now: Instant) throws(HandlerFailure) -> HTTPResponse {
         let encoded = try r.required("SAMLRequest")
-        let request = try r.logoutRequest(encoded)
+        let request = try logoutRequest(encoded, r, at: now)
         guard let issuer = URLParts(request.issuer), issuer.isHTTP else {
             throw .badRequest("the LogoutRequest's issuer is not an http(s) URL")
         }
@@ -128,9 +158,9 @@ extension MockPass {
         let destination = joinURL(request.issuer, MockPass.logoutResponsePath)
         let response = LogoutResponse(id: samlID(), inResponseTo: request.id, issueInstant: now,
                                       issuer: idp.url.withoutTrailingSlashes, destination: destination, success: true)
-        var fields = [FormField(name: "SAMLResponse", value: SAML.encodeForPost(SAML.build(response)))]
+        var fields = [FormField(name: "SAMLResponse", value: try samlField(.logoutResponse(response)) { SAML.build(response) })]
         if let relay = r.parameter("RelayState") { fields.append(FormField(name: "RelayState", value: relay)) }
-        return Reply.autoPost(title: "Signing out", to: destination, fields: fields)
+        return Reply.autoPost(title: "Signing out", to: destination, fields: fields, bodyless: pagesAsValues)
     }
 
     /// A form the user fills in (not auto-submitted); the SAML fields ride along hidden.
@@ -139,7 +169,7 @@ extension MockPass {
                       FormField(name: "SAMLRequest", value: samlRequest)]
         if let relayState { fields.append(FormField(name: "RelayState", value: relayState)) }
         let form = HTMLForm(action: joinURL(idp.url, "/login"), method: "POST", fields: fields, autoSubmit: false)
-        return Reply.page(HTMLPage(title: "Sign in to \(idp.mvpdID)", message: message, forms: [form]))
+        return Reply.page(HTMLPage(title: "Sign in to \(idp.mvpdID)", message: message, forms: [form]), bodyless: pagesAsValues)
     }
 
     static func attributes(of user: World.User) -> [SAMLAttribute] {

@@ -55,6 +55,9 @@ public struct MockLimits: Hashable, Sendable {
     public var nonces: Int
     /// `mock-rest-authz`: REST API v1 authorizations (device, requestor, resource) kept until they end.
     public var restAuthorizations: Int
+    /// `mock-typed-saml`: SAML messages a typed simulated run passes through browser forms as
+    /// handles (`TypedSAMLStore`); no lifetime, as the bytes they stand for have none.
+    public var typedSAMLMessages: Int
 
     public init(logEntries: Int? = 10_000, logBytes: Int? = 64 << 20, logValueBytes: Int? = 1024,
                 loginSessionTTL: Millis = .minutes(30), loginSessions: Int = 20_000,
@@ -64,13 +67,14 @@ public struct MockLimits: Hashable, Sendable {
                 authnTokens: Int = 20_000, authzTokens: Int = 20_000, expiredMemory: Millis = .hours(24),
                 tempPassUses: Int = 20_000, registeredClients: Int = 20_000, registeredClientTTL: Millis = .hours(24),
                 accessTokens: Int = 20_000, signatureWindow: Millis = .minutes(5), nonces: Int = 20_000,
-                restAuthorizations: Int = 20_000) {
+                restAuthorizations: Int = 20_000, typedSAMLMessages: Int = 20_000) {
         self.registeredClients = max(registeredClients, 1)
         self.registeredClientTTL = registeredClientTTL
         self.accessTokens = max(accessTokens, 1)
         self.signatureWindow = signatureWindow
         self.nonces = max(nonces, 1)
         self.restAuthorizations = max(restAuthorizations, 1)
+        self.typedSAMLMessages = max(typedSAMLMessages, 1)
         self.logEntries = logEntries.map { max($0, 1) }
         self.logBytes = logBytes
         self.logValueBytes = logValueBytes.map { max($0, 0) }

@@ -53,6 +53,20 @@ public struct MockPass: Sendable {
     var restAuthorizations: ExpiringStore<RestAuthzKey, RestAuthz>
     /// `/config` answers already built (see `config(_:requestorID:)`); a cache, never part of an answer's logic.
     var configResponses: [ConfigKey: HTTPResponse] = [:]
+    /// Whether the SAML messages the mock writes into browser forms travel as handles to values
+    /// (`TypedSAMLStore`) and its IdPs sign nothing, recording instead what the SP's check of the
+    /// signature would conclude. Only the simulated wire of a typed run sets it (`MockWire`): its
+    /// browser reads the mock's pages as values and hands form fields only back to this mock, which
+    /// answers them as it would the bytes. Off (the default: `passim serve`, live and byte runs),
+    /// every message is signed XML, byte for byte as without this.
+    public var typedSAML = false
+    /// The messages behind the handles of a typed run (`typedSAML`).
+    var typedMessages: TypedSAMLStore
+    /// Whether the browser's pages (login forms, SAML auto-posts) go as values only, their bodies
+    /// empty (`Reply.page`). Only the simulated wire of a typed run sets it (`MockWire`): pages are
+    /// loaded by its browser alone, which reads `HTTPResponse.decoded` and the headers, never the
+    /// body, and no engine requests a page. Off (the default), every page is HTML as before.
+    public var pagesAsValues = false
 
     struct ConfigKey: Hashable, Sendable {
         var spName: String
@@ -93,6 +107,7 @@ public struct MockPass: Sendable {
         accessTokens = ExpiringStore(capacity: limits.accessTokens)
         nonces = ExpiringStore(capacity: limits.nonces)
         restAuthorizations = ExpiringStore(capacity: limits.restAuthorizations)
+        typedMessages = TypedSAMLStore(capacity: limits.typedSAMLMessages)
     }
 
     /// Which host serves this URL (longest base-URL prefix on scheme, authority and path), or nil.

@@ -18,6 +18,10 @@ extension MockPass {
             throw .xml(401, MockPass.invalidCredentials)
         }
         let response = signIn(user, at: idp, inResponseTo: "", destination: "", audience: MockPass.platformAudience, at: now)
+        if let typed = try typedResponse(response, from: idp) {
+            // No body: the only reader, a typed run's device (`Simulator.userPick`), takes the value.
+            return Reply.xml("", decoded: AppleToken(samlResponse: typedMessages.keep(typed)))
+        }
         return Reply.xml(try responseXML(response, from: idp))
     }
 
@@ -38,14 +42,14 @@ extension MockPass {
         guard let idp = world.identityProvider(for: mvpdID) else {
             throw .badRequest("MVPD \(mvpdID) has no identity provider")
         }
-        let response = try r.samlResponse(encoded)
+        let (response, verdict) = try samlResponse(encoded, r, at: now)
         let issuer = idp.url.withoutTrailingSlashes
         guard response.issuer == issuer else { throw .xml(401, "the SAML response is not from the identity provider of \(mvpdID)") }
         guard response.success else { throw .xml(401, "the identity provider refused the login") }
         guard let assertion = response.assertion, assertion.issuer == issuer else {
             throw .xml(401, "the SAML response has no assertion from the identity provider of \(mvpdID)")
         }
-        if let problem = assertionProblem(assertion, from: idp, audience: MockPass.platformAudience, at: now) {
+        if let problem = assertionProblem(assertion, verdict: verdict, from: idp, audience: MockPass.platformAudience, at: now) {
             throw .xml(401, problem)
         }
         guard let user = usersByNameID[assertion.nameID], user.mvpdID == mvpdID else { throw .xml(401, "unknown NameID") }

@@ -64,13 +64,16 @@ struct PreparedXML: Sendable {
 
     init(_ r: IncomingRequest, host: LoggedRequest.Host) {
         func present(_ name: String) -> String? { r.parameter(name).flatMap { $0.isEmpty ? nil : $0 } }
+        // A typed run's handle is no XML: the handler looks it up (`MockPass.typedMessage`), or,
+        // in a mock not in typed mode, decodes it itself and refuses it as malformed.
+        func saml(_ name: String) -> String? { present(name).flatMap { TypedSAMLStore.isHandle($0) ? nil : $0 } }
         switch host {
         case .sp:
             switch r.path {
             case MockPass.assertionConsumerPath, "/api/v1/tokens/authn":
-                samlResponse = present("SAMLResponse").map(PreparedXML.samlResponse)
+                samlResponse = saml("SAMLResponse").map(PreparedXML.samlResponse)
             case MockPass.logoutResponsePath:
-                logoutResponse = present("SAMLResponse").map(PreparedXML.logoutResponse)
+                logoutResponse = saml("SAMLResponse").map(PreparedXML.logoutResponse)
             case "/authorizeDevice", "/authorize", "/preauthorize":
                 authnToken = present("authentication_token").map(PreparedXML.authnToken)
                 resourceNames = r.parameters.filter { $0.0 == "resource_id" }.map { PreparedXML.resourceName($0.1) }
@@ -81,8 +84,8 @@ struct PreparedXML: Sendable {
             }
         case .idp:
             switch r.path {
-            case "/sso", "/login": authnRequest = present("SAMLRequest").map(PreparedXML.authnRequest)
-            case "/slo": logoutRequest = present("SAMLRequest").map(PreparedXML.logoutRequest)
+            case "/sso", "/login": authnRequest = saml("SAMLRequest").map(PreparedXML.authnRequest)
+            case "/slo": logoutRequest = saml("SAMLRequest").map(PreparedXML.logoutRequest)
             default: break
             }
         }
@@ -142,8 +145,14 @@ struct PreparedXML: Sendable {
         do {
             return try parse(try SAML.decodeFromPost(base64))
         } catch {
-            throw .badRequest("malformed \(what): \(error.message)")
+            throw malformed(what, error.message)
         }
+    }
+
+    /// The refusal of a SAML form field that holds no message: bytes that do not decode, or a typed
+    /// run's handle the mock does not hold.
+    static func malformed(_ what: String, _ reason: String) -> HandlerFailure {
+        .badRequest("malformed \(what): \(reason)")
     }
 }
 

@@ -31,7 +31,7 @@ extension MockPass {
             return try assertionConsumer(sp, r, at: now)
         case "/completePassiveAuthentication":
             try r.expect("GET")
-            return Reply.page(HTMLPage(title: "Passive authentication complete", forms: []))
+            return Reply.page(HTMLPage(title: "Passive authentication complete", forms: []), bodyless: pagesAsValues)
         case "/logout":
             try r.expect("GET")
             return try logout(sp, r, at: now)
@@ -116,11 +116,12 @@ extension MockPass {
         loginSessions.set(sessionID, LoginSession(
             id: sessionID, spName: sp.name, requestorID: requestorID, mvpdID: mvpdID, redirectURL: redirectURL,
             pendingAuthnRequestID: request.id, regCode: regCode), until: now + limits.loginSessionTTL)
+        let field = try samlField(.authnRequest(request)) { SAML.build(request) }
         return Reply.autoPost(
             title: "Redirecting to your TV provider", to: sso,
-            fields: [FormField(name: "SAMLRequest", value: SAML.encodeForPost(SAML.build(request))),
+            fields: [FormField(name: "SAMLRequest", value: field),
                      FormField(name: "RelayState", value: sessionID)],
-            headers: [("Set-Cookie", Cookies.setSession(sessionID))])
+            headers: [("Set-Cookie", Cookies.setSession(sessionID))], bodyless: pagesAsValues)
     }
 
     /// Accepts the IdP's answer. The session comes from the cookie, else from RelayState (then the
@@ -136,7 +137,7 @@ extension MockPass {
             loginSessions.value(id, at: now).flatMap { $0.spName == sp.name ? $0 : nil }
         }
         guard var session = byCookie ?? byRelay else { throw .badRequest("no login session for this browser") }
-        let response = try r.samlResponse(encoded)
+        let (response, verdict) = try samlResponse(encoded, r, at: now)
         guard let pending = session.pendingAuthnRequestID else {
             throw .badRequest("no login is pending in this session")
         }
@@ -149,7 +150,8 @@ extension MockPass {
         }
         guard response.success else { throw .badRequest("the identity provider refused the login") }
         guard let assertion = response.assertion else { throw .badRequest("the response has no assertion") }
-        if let problem = assertionProblem(assertion, from: idp, audience: sp.url.withoutTrailingSlashes, at: now) {
+        if let problem = assertionProblem(assertion, verdict: verdict, from: idp, audience: sp.url.withoutTrailingSlashes,
+                                          at: now) {
             throw .badRequest(problem)
         }
         guard let user = usersByNameID[assertion.nameID], user.mvpdID == session.mvpdID else {
@@ -259,10 +261,12 @@ extension MockPass {
                            until: now + limits.logoutSessionTTL)
         pendingLogouts.set(SAMLSessionKey(nameID: nameID, sessionIndex: sessionIndex), true,
                            until: now + limits.logoutSessionTTL)
+        let field = try samlField(.logoutRequest(request)) { SAML.build(request) }
         return Reply.autoPost(
             title: "Signing out of your TV provider", to: slo,
-            fields: [FormField(name: "SAMLRequest", value: SAML.encodeForPost(SAML.build(request))),
-                     FormField(name: "RelayState", value: relay)])
+            fields: [FormField(name: "SAMLRequest", value: field),
+                     FormField(name: "RelayState", value: relay)],
+            bodyless: pagesAsValues)
     }
 
     /// Ends a logout: the LogoutResponse must answer the logout session's LogoutRequest. Every SP
@@ -275,7 +279,7 @@ extension MockPass {
         guard let logout = logoutSessions.value(relay, at: now), logout.spName == sp.name else {
             throw .badRequest("no logout in progress for this RelayState")
         }
-        let response = try r.logoutResponse(encoded)
+        let response = try logoutResponse(encoded, r, at: now)
         guard response.inResponseTo == logout.logoutRequestID else {
             throw .badRequest("InResponseTo does not match the LogoutRequest")
         }
@@ -289,14 +293,25 @@ extension MockPass {
 
     /// Why an SP refuses `assertion` from `idp` (nil: it accepts it), checked in this order: signed
     /// with the IdP's key (digest, then signature; the key is the one the SP knows for that IdP,
-    /// never one the message carries), meant for `audience`, not expired at `now`.
-    func assertionProblem(_ assertion: Assertion, from idp: World.IdentityProvider, audience: String,
-                          at now: Instant) -> String? {
-        guard let signed = assertion.signature else { return "the assertion is not signed" }
-        guard let key = IdPSigningKey.key(seed: seed, mvpdID: idp.mvpdID) else {
+    /// never one the message carries), meant for `audience`, not expired at `now`. `verdict`: a
+    /// typed run's, standing for the parsed signature's check (the same refusals, in the same order).
+    func assertionProblem(_ assertion: Assertion, verdict: SignatureVerdict? = nil, from idp: World.IdentityProvider,
+                          audience: String, at now: Instant) -> String? {
+        if verdict == .unsigned || (verdict == nil && assertion.signature == nil) { return "the assertion is not signed" }
+        guard let index = IdPSigningKey.index(seed: seed, mvpdID: idp.mvpdID) else {
             return "no signing key is known for the identity provider of \(idp.mvpdID)"
         }
-        if let problem = key.problem(with: signed) { return problem }
+        switch verdict {
+        case .signed(let signer)?:
+            // The digest holds whoever signed; the signature only with the SP's key for this IdP.
+            if signer != index { return IdPSigningKey.signatureMismatch }
+        case .altered?:
+            return IdPSigningKey.digestMismatch
+        case .unsigned?, nil:
+            if let signed = assertion.signature, let problem = IdPSigningKey.pool[index].problem(with: signed) {
+                return problem
+            }
+        }
         guard assertion.audience == audience else {
             return "the assertion is for the audience \(assertion.audience), not \(audience)"
         }

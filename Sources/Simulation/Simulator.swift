@@ -172,7 +172,8 @@ public final class Simulator {
                 let why = if case .response(let r) = answer { "HTTP \(r.status)" } else { "\(answer)" }
                 throw SimulationError("Apple's token for \(name) was refused (\(why))")
             }
-            token = SAML.encodeForPost(response.bodyText)
+            // A typed run's mock hands over a handle to the Response it kept instead of signed XML.
+            token = (response.decoded as? AppleToken)?.samlResponse ?? SAML.encodeForPost(response.bodyText)
         }
         drive(app, .picker(.picked(mvpdID: mvpdID, appleToken: token)))
     }

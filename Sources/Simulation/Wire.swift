@@ -32,6 +32,10 @@ public final class MockWire: Wire {
 
     public init(world: World, seed: UInt64, typedResponses: Bool = false) {
         mock = MockPass(world: world, seed: seed)
+        // The browser of a typed run reads pages as values (never their bodies), so the SAML in their
+        // forms can be values too.
+        mock.typedSAML = typedResponses
+        mock.pagesAsValues = typedResponses
         self.typedResponses = typedResponses
     }
 

@@ -1,0 +1,50 @@
+import PassModel
+import PassXML
+
+/// The SAML form fields of the mock's browser flows, written and read either way: base64 XML, or in
+/// a typed run (`typedSAML`) a handle to the value (`TypedSAMLStore`). Each receiving handler reads
+/// its message through these, so the checks after it are the same code on either.
+extension MockPass {
+    /// The field for `message`: a handle in a typed run when the value reads back exactly from its
+    /// bytes (`SAML.readsBack`), else base64 of the XML `bytes` writes (called only then).
+    mutating func samlField(_ message: TypedSAML, bytes: () throws(HandlerFailure) -> String) throws(HandlerFailure) -> String {
+        if typedSAML, message.readsBack { return typedMessages.keep(message) }
+        return SAML.encodeForPost(try bytes())
+    }
+
+    /// The message a typed run's handle names; nil when the mock is not in typed mode or `field` is
+    /// no handle (the caller decodes the bytes: a handle then fails as base64, malformed). A handle
+    /// this mock does not hold, or for another kind of message, is refused as a malformed field.
+    func typedMessage(_ field: String, _ what: String, at now: Instant) throws(HandlerFailure) -> TypedSAML? {
+        guard typedSAML, TypedSAMLStore.isHandle(field) else { return nil }
+        guard let message = typedMessages.message(field, at: now), message.what == what else {
+            throw PreparedXML.malformed(what, "no \(what) of this run has that handle")
+        }
+        return message
+    }
+
+    func authnRequest(_ field: String, _ r: IncomingRequest, at now: Instant) throws(HandlerFailure) -> AuthnRequest {
+        if case .authnRequest(let request)? = try typedMessage(field, "SAMLRequest", at: now) { return request }
+        return try r.authnRequest(field)
+    }
+
+    /// The Response and, in a typed run, the verdict its IdP recorded for the assertion's signature
+    /// (nil: the parsed assertion's own `signature` is to be checked).
+    func samlResponse(_ field: String, _ r: IncomingRequest,
+                      at now: Instant) throws(HandlerFailure) -> (SAMLResponse, SignatureVerdict?) {
+        if case .response(let response, let verdict)? = try typedMessage(field, "SAMLResponse", at: now) {
+            return (response, verdict)
+        }
+        return (try r.samlResponse(field), nil)
+    }
+
+    func logoutRequest(_ field: String, _ r: IncomingRequest, at now: Instant) throws(HandlerFailure) -> LogoutRequest {
+        if case .logoutRequest(let request)? = try typedMessage(field, "LogoutRequest", at: now) { return request }
+        return try r.logoutRequest(field)
+    }
+
+    func logoutResponse(_ field: String, _ r: IncomingRequest, at now: Instant) throws(HandlerFailure) -> LogoutResponse {
+        if case .logoutResponse(let response)? = try typedMessage(field, "LogoutResponse", at: now) { return response }
+        return try r.logoutResponse(field)
+    }
+}
