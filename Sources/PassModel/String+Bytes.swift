@@ -2,8 +2,8 @@ extension String {
     /// Whether `needle` occurs in this string, compared byte for byte in UTF-8. `contains` with a
     /// string literal picks Foundation's search, which bridges and honours locales and options; the
     /// simulated runtime asks this of every URL and world line, where that search was a visible
-    /// share of a fuzz run (BENCHMARKS.md).
-    public func containsBytes(_ needle: String) -> Bool {
+    /// share of a fuzz run (BENCHMARKS.md). `package`: for passim's modules, not its library's users.
+    package func containsBytes(_ needle: String) -> Bool {
         var haystack = self
         var needle = needle
         return haystack.withUTF8 { h in
