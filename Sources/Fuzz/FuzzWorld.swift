@@ -1,7 +1,12 @@
 import PassModel
+import ScenarioSyntax
 
 /// A random world for one fuzz run, as `.scenario` header and world lines, plus the names the step
 /// generator picks from. Every choice comes from the run's seeded generator.
+///
+/// The world is made twice over, as the lines a finding is written with and as the parsed file the
+/// run starts from (`file`): parsing a world per run was a tenth of the fuzzer's time. FuzzTests
+/// checks that `file` is what the lines parse to.
 struct FuzzWorld {
     enum Kind: CaseIterable {
         case plain, picker, supported, tempPass, promo
@@ -21,12 +26,35 @@ struct FuzzWorld {
     var requestors: [String] = []
     static let resources = ["R1", "R2", "R3", "R4"]
     var lines: [String] = []
+    /// The lines, parsed (`file`), as they are written.
+    private var seed: UInt64 = 0
+    private var appDecls: [Located<String>] = []
+    private var statements: [Located<WorldStatement>] = []
+
+    static let path = "fuzz.scenario"
+
+    /// The header and world as `StepParser` reads `lines` (no steps).
+    var file: ScenarioFile {
+        ScenarioFile(path: FuzzWorld.path, title: "fuzz seed \(seed)", tags: ["fuzz"], platform: platform, seed: seed,
+                     apps: appDecls, world: statements)
+    }
+
+    /// Writes a line, and what it declares.
+    private mutating func add(_ line: String, _ statement: WorldStatement) {
+        lines.append(line)
+        statements.append(located(statement, line))
+    }
+
+    private func located<T>(_ value: T, _ line: String) -> Located<T> {
+        Located(value, location: SourceLocation(file: FuzzWorld.path, line: lines.count, column: 1), text: line)
+    }
 
     static func random(_ rng: inout SeededRandom, seed: UInt64) -> FuzzWorld {
         var w = FuzzWorld()
         func chance(_ p: Double) -> Bool { Double(rng.next() % 1000) < p * 1000 }
         func pick<T>(_ xs: [T]) -> T { xs[Int(rng.next() % UInt64(xs.count))] }
 
+        w.seed = seed
         w.lines = ["scenario \"fuzz seed \(seed)\"", "tags fuzz", "seed \(seed)"]
         if chance(0.2) {
             w.platform = .tvos
@@ -35,43 +63,88 @@ struct FuzzWorld {
         if chance(0.25) {
             w.apps.append("second")
             w.lines.append("app second")
+            w.appDecls.append(w.located("second", "app second"))
         }
         let spCount = chance(0.4) ? 2 : 1
         for i in 1...spCount {
             let name = "s\(i)"
             w.sps.append(name)
-            var line = "sp \(name) \"https://\(name).sp.test\" latency \(pick([5, 10, 40, 120, 300]))ms"
-            if chance(0.05) { line += " unreachable" } else if chance(0.05) { line += " silent" }
-            w.lines.append(line)
+            let latency = pick([5, 10, 40, 120, 300])
+            var decl = SPDecl(name: name, url: "https://\(name).sp.test", latency: Millis(Int64(latency)))
+            var line = "sp \(name) \"\(decl.url)\" latency \(latency)ms"
+            if chance(0.05) {
+                line += " unreachable"
+                decl.unreachable = true
+            } else if chance(0.05) {
+                line += " silent"
+                decl.silent = true
+            }
+            w.add(line, .sp(decl))
         }
         let mvpdCount = 1 + Int(rng.next() % 3)
         for i in 1...mvpdCount {
             let kind: Kind = chance(0.55) ? .plain : pick(Kind.allCases)
             let id = (kind == .tempPass ? "T" : kind == .promo ? "P" : "M") + "\(i)"
             w.mvpds.append((id, kind))
-            let at = spCount == 2 && chance(0.5) ? "s1, s2" : pick(w.sps)
-            var line = "mvpd \(id) \"\(id) TV\" at \(at)"
+            let at = spCount == 2 && chance(0.5) ? ["s1", "s2"] : [pick(w.sps)]
+            var line = "mvpd \(id) \"\(id) TV\" at \(at.joined(separator: ", "))"
+            var decl = MVPDDecl(id: id, displayName: "\(id) TV", sps: at)
             switch kind {
             case .plain:
-                if chance(0.1) { line += " svc" }
-                if chance(0.1) { line += " idp-latency \(pick([50, 500, 5000]))ms" }
-                if chance(0.05) { line += " idp-down" }
-            case .picker: line += " sso picker"
-            case .supported: line += " sso supported"
-            case .tempPass: line += " temppass \(pick(["2m", "30m", "4h"]))"
-            case .promo: line += " promo-temppass \(pick(["5m", "1h"]))"
+                if chance(0.1) {
+                    line += " svc"
+                    decl.svc = true
+                }
+                if chance(0.1) {
+                    let latency = pick([50, 500, 5000])
+                    line += " idp-latency \(latency)ms"
+                    decl.idpLatency = Millis(Int64(latency))
+                }
+                if chance(0.05) {
+                    line += " idp-down"
+                    decl.idpDown = true
+                }
+            case .picker:
+                line += " sso picker"
+                decl.sso = .picker
+            case .supported:
+                line += " sso supported"
+                decl.sso = .supported
+            case .tempPass:
+                let ttl = pick(FuzzWorld.tempPassTTLs)
+                line += " temppass \(ttl.text)"
+                decl.tempPass = ttl.value
+            case .promo:
+                let ttl = pick(FuzzWorld.promoTTLs)
+                line += " promo-temppass \(ttl.text)"
+                decl.promoTempPass = ttl.value
             }
-            w.lines.append(line)
+            w.add(line, .mvpd(decl))
             if kind != .tempPass && kind != .promo {
                 let user = User(name: "u\(i)", password: "pw\(i)", mvpd: id)
                 w.users.append(user)
                 let allow = resources.filter { _ in chance(0.5) }
                 let deny = resources.filter { !allow.contains($0) && chance(0.5) }
                 var u = "user \(user.name) \"\(user.password)\" at \(id)"
+                var decl = UserDecl(name: user.name, password: user.password, mvpd: id, allow: allow, deny: deny)
                 if !allow.isEmpty { u += " allow " + allow.joined(separator: ", ") }
-                if !deny.isEmpty { u += " deny " + deny.joined(separator: ", ") + (chance(0.5) ? " \"No \(i)\"" : "") }
-                if chance(0.5) { u += " meta zip=[\"1000\(i)\"] householdID=\"h\(i)\"" + (chance(0.5) ? " encrypted householdID" : "") }
-                w.lines.append(u)
+                if !deny.isEmpty {
+                    u += " deny " + deny.joined(separator: ", ")
+                    if chance(0.5) {
+                        u += " \"No \(i)\""
+                        decl.denyMessage = "No \(i)"
+                    }
+                }
+                if chance(0.5) {
+                    u += " meta zip=[\"1000\(i)\"] householdID=\"h\(i)\""
+                    decl.meta = [MetaEntry(key: "zip", value: .list([.string("1000\(i)")])),
+                                 MetaEntry(key: "householdID", value: .string("h\(i)"))]
+                    if chance(0.5) {
+                        u += " encrypted householdID"
+                        decl.encrypted = ["householdID"]
+                    }
+                }
+                w.add(u, .user(decl))
             }
         }
         let requestorCount = chance(0.3) ? 2 : 1
@@ -79,14 +152,34 @@ struct FuzzWorld {
             let id = "REQ\(i)"
             w.requestors.append(id)
             var line = "requestor \(id)"
-            if chance(0.15) { line += " authn-ttl \(pick(["10m", "2h"]))" }
-            if chance(0.15) { line += " authz-ttl \(pick(["1m", "30m"]))" }
-            if chance(0.2) { line += " device-id" }
-            if chance(0.15) { line += " regcode-ttl \(pick(["1m", "5m"]))" }
-            w.lines.append(line)
+            var decl = RequestorDecl(id: id)
+            if chance(0.15) {
+                let ttl = pick([(text: "10m", value: Millis.minutes(10)), (text: "2h", value: Millis.hours(2))])
+                line += " authn-ttl \(ttl.text)"
+                decl.authnTTL = ttl.value
+            }
+            if chance(0.15) {
+                let ttl = pick([(text: "1m", value: Millis.minutes(1)), (text: "30m", value: Millis.minutes(30))])
+                line += " authz-ttl \(ttl.text)"
+                decl.authzTTL = ttl.value
+            }
+            if chance(0.2) {
+                line += " device-id"
+                decl.deviceID = true
+            }
+            if chance(0.15) {
+                let ttl = pick([(text: "1m", value: Millis.minutes(1)), (text: "5m", value: Millis.minutes(5))])
+                line += " regcode-ttl \(ttl.text)"
+                decl.regcodeTTL = ttl.value
+            }
+            w.add(line, .requestor(decl))
         }
         return w
     }
+
+    static let tempPassTTLs = [(text: "2m", value: Millis.minutes(2)), (text: "30m", value: Millis.minutes(30)),
+                               (text: "4h", value: Millis.hours(4))]
+    static let promoTTLs = [(text: "5m", value: Millis.minutes(5)), (text: "1h", value: Millis.hours(1))]
 
     func user(for mvpd: String) -> User? { users.first { $0.mvpd == mvpd } }
 }

@@ -109,12 +109,8 @@ public struct Fuzzer: Sendable {
     static func exploreCounting(seed: UInt64, maxSteps: Int, typed: Bool) -> (FuzzRun, ExploratoryRunner.Failure?, Int, Int) {
         var rng = SeededRandom(seed: seed)
         let world = FuzzWorld.random(&rng, seed: seed)
-        // The world is parsed once; the steps are made typed and never parsed.
-        guard let parsed = try? StepParser(FuzzProgram(world: world.lines, steps: []).text, path: "fuzz.scenario") else {
-            let empty = ScenarioFile(path: "fuzz.scenario", title: "")
-            return (FuzzRun(world: world.lines, file: empty), .generator("the generated world does not parse"), 0, 0)
-        }
-        var run = FuzzRun(world: world.lines, file: parsed.file, typedResponses: typed)
+        // The world is made typed along with its lines, and the steps are typed: nothing is parsed.
+        var run = FuzzRun(world: world.lines, file: world.file, typedResponses: typed)
         let session = ExplorationSession(file: run.file, writesLines: false, typedResponses: typed)
         let generator = StepGenerator(world: world)
         let count = 1 + Int(rng.next() % UInt64(max(maxSteps, 1)))

@@ -22,8 +22,6 @@ public struct ExploratoryRunner {
         case hang(String)
         /// The same program run twice gave two transcripts.
         case nondeterminism(String)
-        /// The fuzzer itself produced something unusable (a bug of the fuzzer, reported as such).
-        case generator(String)
 
         public var description: String {
             switch self {
@@ -32,7 +30,6 @@ public struct ExploratoryRunner {
             case .growth(let m): return "unbounded growth: \(m)"
             case .hang(let m): return "hang: \(m)"
             case .nondeterminism(let m): return "nondeterminism: \(m)"
-            case .generator(let m): return "fuzzer: \(m)"
             }
         }
 
@@ -44,7 +41,6 @@ public struct ExploratoryRunner {
             case .growth: return "growth"
             case .hang: return "hang"
             case .nondeterminism: return "nondeterminism"
-            case .generator: return "generator"
             }
         }
     }

@@ -5,11 +5,15 @@ import Testing
 @testable import Scenario
 
 @Suite struct FuzzTests {
-    @Test func everyGeneratedWorldParses() {
-        for seed in UInt64(1)...300 {
+    /// A run starts from the typed world (`FuzzWorld.file`), a finding is written with its lines:
+    /// they must be the same world, header and locations included.
+    @Test func everyGeneratedWorldParsesToItsTypedFile() throws {
+        for seed in UInt64(1)...2000 {
             var rng = SeededRandom(seed: seed)
             let world = FuzzWorld.random(&rng, seed: seed)
-            #expect(FuzzProgram(world: world.lines, steps: []).parsed() != nil, "seed \(seed)")
+            let parsed = try StepParser(FuzzProgram(world: world.lines, steps: []).text, path: FuzzWorld.path).file
+            #expect(parsed == world.file, "seed \(seed)")
+            if parsed != world.file { return }
         }
     }
 
