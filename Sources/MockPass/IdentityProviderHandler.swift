@@ -57,7 +57,7 @@ extension MockPass {
         var fields = [FormField(name: "SAMLResponse", value: try responseField(response, from: idp))]
         if let relay { fields.append(FormField(name: "RelayState", value: relay)) }
         return Reply.autoPost(title: "Signing you in", to: request.assertionConsumerServiceURL, fields: fields,
-                              bodyless: pagesAsValues)
+                              bodyless: typedRun)
     }
 
     /// Opens an IdP session for `user` and answers with a successful SAML Response carrying an
@@ -103,7 +103,7 @@ extension MockPass {
     /// signature would conclude. nil in any other run, or when the value would not read back exactly
     /// (`SAML.readsBack`): the bytes go then.
     func typedResponse(_ response: SAMLResponse, from idp: World.IdentityProvider) throws(HandlerFailure) -> TypedSAML? {
-        guard typedSAML else { return nil }
+        guard typedRun else { return nil }
         guard let index = IdPSigningKey.index(seed: seed, mvpdID: idp.mvpdID) else { throw MockPass.noSigningKey }
         let typed: TypedSAML
         switch idp.saml {
@@ -160,7 +160,7 @@ extension MockPass {
                                       issuer: idp.url.withoutTrailingSlashes, destination: destination, success: true)
         var fields = [FormField(name: "SAMLResponse", value: try samlField(.logoutResponse(response)) { SAML.build(response) })]
         if let relay = r.parameter("RelayState") { fields.append(FormField(name: "RelayState", value: relay)) }
-        return Reply.autoPost(title: "Signing out", to: destination, fields: fields, bodyless: pagesAsValues)
+        return Reply.autoPost(title: "Signing out", to: destination, fields: fields, bodyless: typedRun)
     }
 
     /// A form the user fills in (not auto-submitted); the SAML fields ride along hidden.
@@ -169,7 +169,7 @@ extension MockPass {
                       FormField(name: "SAMLRequest", value: samlRequest)]
         if let relayState { fields.append(FormField(name: "RelayState", value: relayState)) }
         let form = HTMLForm(action: joinURL(idp.url, "/login"), method: "POST", fields: fields, autoSubmit: false)
-        return Reply.page(HTMLPage(title: "Sign in to \(idp.mvpdID)", message: message, forms: [form]), bodyless: pagesAsValues)
+        return Reply.page(HTMLPage(title: "Sign in to \(idp.mvpdID)", message: message, forms: [form]), bodyless: typedRun)
     }
 
     static func attributes(of user: World.User) -> [SAMLAttribute] {

@@ -2,13 +2,13 @@ import PassModel
 import PassXML
 
 /// The SAML form fields of the mock's browser flows, written and read either way: base64 XML, or in
-/// a typed run (`typedSAML`) a handle to the value (`TypedSAMLStore`). Each receiving handler reads
+/// a typed run (`typedRun`) a handle to the value (`TypedSAMLStore`). Each receiving handler reads
 /// its message through these, so the checks after it are the same code on either.
 extension MockPass {
     /// The field for `message`: a handle in a typed run when the value reads back exactly from its
     /// bytes (`SAML.readsBack`), else base64 of the XML `bytes` writes (called only then).
     mutating func samlField(_ message: TypedSAML, bytes: () throws(HandlerFailure) -> String) throws(HandlerFailure) -> String {
-        if typedSAML, message.readsBack { return typedMessages.keep(message) }
+        if typedRun, message.readsBack { return typedMessages.keep(message) }
         return SAML.encodeForPost(try bytes())
     }
 
@@ -16,7 +16,7 @@ extension MockPass {
     /// no handle (the caller decodes the bytes: a handle then fails as base64, malformed). A handle
     /// this mock does not hold, or for another kind of message, is refused as a malformed field.
     func typedMessage(_ field: String, _ what: String, at now: Instant) throws(HandlerFailure) -> TypedSAML? {
-        guard typedSAML, TypedSAMLStore.isHandle(field) else { return nil }
+        guard typedRun, TypedSAMLStore.isHandle(field) else { return nil }
         guard let message = typedMessages.message(field, at: now), message.what == what else {
             throw PreparedXML.malformed(what, "no \(what) of this run has that handle")
         }

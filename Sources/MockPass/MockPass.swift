@@ -53,20 +53,22 @@ public struct MockPass: Sendable {
     var restAuthorizations: ExpiringStore<RestAuthzKey, RestAuthz>
     /// `/config` answers already built (see `config(_:requestorID:)`); a cache, never part of an answer's logic.
     var configResponses: [ConfigKey: HTTPResponse] = [:]
-    /// Whether the SAML messages the mock writes into browser forms travel as handles to values
-    /// (`TypedSAMLStore`) and its IdPs sign nothing, recording instead what the SP's check of the
-    /// signature would conclude. Only the simulated wire of a typed run sets it (`MockWire`): its
-    /// browser reads the mock's pages as values and hands form fields only back to this mock, which
-    /// answers them as it would the bytes. Off (the default: `passim serve`, live and byte runs),
-    /// every message is signed XML, byte for byte as without this.
-    public var typedSAML = false
-    /// The messages behind the handles of a typed run (`typedSAML`).
+    /// A typed simulated run (the fuzzer's; only `MockWire` sets it, for `typedResponses`): the mock
+    /// hands over as values what only this process reads, and skips the bytes and the signing.
+    /// - The SAML messages it writes into browser forms travel as handles to values
+    ///   (`TypedSAMLStore`); its IdPs sign nothing and record what the SP's check of the signature
+    ///   would conclude. The browser hands form fields only back to this mock, which answers them as
+    ///   it would the bytes.
+    /// - The browser's pages (login forms, SAML auto-posts) go as values only, their bodies empty
+    ///   (`Reply.page`): they are loaded by the simulated browser alone, which reads
+    ///   `HTTPResponse.decoded` and the headers, and no engine requests a page.
+    /// - A configuration answer that reads back exactly (`ConfigurationXML.readsBack`) goes as its
+    ///   value, its body empty: only passim's own engine runs typed, and it reads `decoded` first.
+    ///
+    /// Off (the default: `passim serve`, live and byte runs), every answer is bytes as without this.
+    public var typedRun = false
+    /// The messages behind the handles of a typed run (`typedRun`).
     var typedMessages: TypedSAMLStore
-    /// Whether the browser's pages (login forms, SAML auto-posts) go as values only, their bodies
-    /// empty (`Reply.page`). Only the simulated wire of a typed run sets it (`MockWire`): pages are
-    /// loaded by its browser alone, which reads `HTTPResponse.decoded` and the headers, never the
-    /// body, and no engine requests a page. Off (the default), every page is HTML as before.
-    public var pagesAsValues = false
 
     struct ConfigKey: Hashable, Sendable {
         var spName: String

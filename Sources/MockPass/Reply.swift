@@ -27,7 +27,7 @@ enum Reply {
     }
 
     /// The page also as a value (`decoded`): the simulated browser of a typed run reads that.
-    /// `bodyless`: the value only, the body left empty (`MockPass.pagesAsValues`).
+    /// `bodyless`: the value only, the body left empty (`MockPass.typedRun`).
     static func page(_ page: HTMLPage, headers: HTTPHeaders = [], bodyless: Bool = false) -> HTTPResponse {
         var response = HTTPResponse(status: 200, contentType: html, text: bodyless ? "" : HTMLPageXML.build(page),
                                     headers: headers)

@@ -1,6 +1,6 @@
 import PassXML
 
-/// A SAML message the mock wrote into a browser form in a typed run (`MockPass.typedSAML`), kept as
+/// A SAML message the mock wrote into a browser form in a typed run (`MockPass.typedRun`), kept as
 /// the value its receiver would parse back from the bytes (`SAML.readsBack` holds for it) instead
 /// of the bytes themselves. The form field carries a handle to it (`TypedSAMLStore`).
 enum TypedSAML: Sendable {

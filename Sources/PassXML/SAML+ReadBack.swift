@@ -49,7 +49,8 @@ extension SAML {
     }
 }
 
-private enum ReadBack {
+/// The rules `readsBack` predicates share (`SAML`, `ConfigurationXML`).
+enum ReadBack {
     /// Far below `XMLLimits.standard` (1 MB, 10,000 elements, 64 KiB an attribute) whatever the rest.
     static let maxAttributeBytes = 65_536 / 2
     static let maxAttributeValues = 1000

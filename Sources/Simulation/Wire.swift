@@ -34,8 +34,7 @@ public final class MockWire: Wire {
         mock = MockPass(world: world, seed: seed)
         // The browser of a typed run reads pages as values (never their bodies), so the SAML in their
         // forms can be values too.
-        mock.typedSAML = typedResponses
-        mock.pagesAsValues = typedResponses
+        mock.typedRun = typedResponses
         self.typedResponses = typedResponses
     }
 

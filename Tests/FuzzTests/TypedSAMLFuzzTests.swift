@@ -6,7 +6,7 @@ import Testing
 @testable import Scenario
 
 /// A typed run passes its browser logins' SAML as values and its IdPs sign nothing
-/// (`MockPass.typedSAML`): fuzz programs replayed in worlds whose IdPs misbehave every way `saml`
+/// (`MockPass.typedRun`): fuzz programs replayed in worlds whose IdPs misbehave every way `saml`
 /// allows give the same run typed and through bytes, down to every request and status.
 @Suite struct TypedSAMLFuzzTests {
     @Test(arguments: ["signed", "unsigned", "tampered", "expired", "wrong-audience"])

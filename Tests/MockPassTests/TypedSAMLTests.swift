@@ -3,7 +3,7 @@ import PassXML
 import Testing
 @testable import MockPass
 
-/// A typed run's SAML (`MockPass.typedSAML`): the browser forms carry handles to values, the IdPs
+/// A typed run's SAML (`MockPass.typedRun`): the browser forms carry handles to values, the IdPs
 /// sign nothing, and every answer is the one the bytes get.
 @Suite struct TypedSAMLTests {
     @Test func aTypedLoginPostsHandlesAndSignsNothing() throws {
@@ -30,7 +30,7 @@ import Testing
     /// with the IdP's key and verifying with it.
     @Test func theDefaultMockWritesSignedSAML() throws {
         var b = Browser(MockPass(world: sampleWorld(), seed: 5))
-        #expect(!b.mock.typedSAML)
+        #expect(!b.mock.typedRun)
         let login = try typedLogin(&b)
         let request = try SAML.parseAuthnRequest(try decoded(login.toIdP.field("SAMLRequest")))
         #expect(request.issuer == "https://sp.auth.test")
@@ -141,22 +141,47 @@ import Testing
         #expect(answers[0].hasPrefix(behavior == .signed ? "204" : "401"), "\(answers[0])")
     }
 
-    /// `pagesAsValues`: a page's body is left empty and its value is the page the HTML would give.
+    /// `typedRun`: a page's body is left empty and its value is the page the HTML would give (but
+    /// its SAML fields, handles there).
     @Test func pagesAsValuesCarryThePageAndNoBody() throws {
+        func withoutSAML(_ page: HTMLPage?) -> HTMLPage? {
+            guard var page else { return nil }
+            for f in page.forms.indices {
+                for i in page.forms[f].fields.indices where page.forms[f].fields[i].name.hasPrefix("SAML") {
+                    page.forms[f].fields[i].value = ""
+                }
+            }
+            return page
+        }
         var plain = Browser(MockPass(world: sampleWorld(), seed: 5))
         var valued = MockPass(world: sampleWorld(), seed: 5)
-        valued.pagesAsValues = true
+        valued.typedRun = true
         var b = Browser(valued)
         for url in [loginURL(), "https://sp.auth.test/completePassiveAuthentication"] {
             let html = plain.get(url)
             let value = b.get(url)
             #expect(value.status == 200 && value.body.isEmpty && !html.body.isEmpty)
             #expect(value.headers == html.headers)
-            #expect(value.decoded as? HTMLPage == (try HTMLPageXML.parse(html.body)))
+            #expect(withoutSAML(value.decoded as? HTMLPage) == withoutSAML(try HTMLPageXML.parse(html.body)))
         }
         let sso = try form(b.get(loginURL()))
         let page = b.submit(sso)
         #expect(page.body.isEmpty && (page.decoded as? HTMLPage)?.forms.first?.field("username") == "")
+    }
+
+    /// `typedRun`: a configuration that reads back goes as its value, its body empty; the value is
+    /// what the bytes parse to.
+    @Test func aTypedRunsConfigurationIsItsValue() throws {
+        var plain = MockPass(world: sampleWorld(), seed: 5)
+        var typed = MockPass(world: sampleWorld(), seed: 5)
+        typed.typedRun = true
+        let request = HTTPRequest(method: "GET", url: "https://sp.auth.test/config/REQ1")
+        let bytes = plain.handle(request, at: .simulationStart)
+        let value = typed.handle(request, at: .simulationStart)
+        #expect(bytes.status == 200 && !bytes.body.isEmpty)
+        #expect(value.status == 200 && value.body.isEmpty && value.headers == bytes.headers)
+        let parsed = try ConfigurationXML.parse(bytes.body)
+        #expect(value.decoded as? SPConfiguration == parsed)
     }
 
     /// Handles live until the cap (`mock-typed-saml`) drops the oldest; they count from 1.
@@ -174,7 +199,7 @@ import Testing
 
 private func typedMock(_ world: World = sampleWorld(), seed: UInt64 = 5, typed: Bool) -> MockPass {
     var mock = MockPass(world: world, seed: seed)
-    mock.typedSAML = typed
+    mock.typedRun = typed
     return mock
 }
 
