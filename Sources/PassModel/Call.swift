@@ -59,8 +59,15 @@ public enum Call: Hashable, Sendable {
 }
 
 extension Call.Name {
-    /// The arguments, in the order the DSL takes and writes them.
+    /// The arguments, in the order the DSL takes and writes them. Made once per name: every call a
+    /// fuzz run makes reads them twice.
     public var parameters: [Call.Parameter] {
+        Call.Name.parameterTable[Call.Name.allCases.firstIndex(of: self) ?? 0]
+    }
+
+    private static let parameterTable = allCases.map(\.makeParameters)
+
+    private var makeParameters: [Call.Parameter] {
         typealias P = Call.Parameter
         let withData = P(label: "withData", name: "withData", field: "data", kind: .any)
         switch self {

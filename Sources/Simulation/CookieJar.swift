@@ -42,7 +42,16 @@ struct CookieJar: Sendable {
 }
 
 extension StringProtocol {
+    /// Without its leading and trailing spaces. ASCII text by bytes (every cookie the mock sets):
+    /// rebuilding it from reversed characters was a visible share of a fuzz run.
     var trimmingSpaces: String {
-        String(drop { $0 == " " }.reversed().drop { $0 == " " }.reversed())
+        let bytes = Array(utf8)
+        guard bytes.allSatisfy({ $0 < 0x80 }) else {
+            return String(drop { $0 == " " }.reversed().drop { $0 == " " }.reversed())
+        }
+        guard let first = bytes.firstIndex(where: { $0 != 0x20 }), let last = bytes.lastIndex(where: { $0 != 0x20 }) else {
+            return ""
+        }
+        return String(decoding: bytes[first...last], as: UTF8.self)
     }
 }

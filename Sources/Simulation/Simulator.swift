@@ -50,12 +50,16 @@ public final class Simulator {
         /// A port (no reference engine): only a port can fail (`AppEngine.failure`). Known once, as
         /// reading an existential's property after every step copied passim's whole engine.
         let isPort: Bool
+        /// The engine sends its own requests (`SelfSendingEngine`), known once: a dynamic cast on
+        /// every input was a share of a fuzz run.
+        let sendsOwnRequests: Bool
 
         init(name: String, engine: any AppEngine, oracle: CallbackOracle?) {
             self.name = name
             self.engine = engine
             self.oracle = oracle
             isPort = engine.reference == nil
+            sendsOwnRequests = engine is any SelfSendingEngine
         }
     }
     private let apps: [App]
@@ -270,7 +274,7 @@ public final class Simulator {
 
     /// Gives the engine one input and carries out what it asks; the oracle sees both.
     private func drive(_ app: Int, _ input: EngineInput) {
-        if var own = apps[app].engine as? any SelfSendingEngine {
+        if apps[app].sendsOwnRequests, var own = apps[app].engine as? any SelfSendingEngine {
             own.useCookies(apps[app].cookies.headers)
             apps[app].engine = own
         }
@@ -327,7 +331,7 @@ public final class Simulator {
 
     /// What a self-sending engine's request got (nil: the runtime sends it).
     private func takeOwnFetch(_ id: RequestID, app: Int) -> HTTPResult? {
-        guard var own = apps[app].engine as? any SelfSendingEngine else { return nil }
+        guard apps[app].sendsOwnRequests, var own = apps[app].engine as? any SelfSendingEngine else { return nil }
         defer { apps[app].engine = own }
         return own.takeOwnFetch(id)
     }
