@@ -61,8 +61,11 @@ extension Engine {
             store.remember(decisions.map { ($0.resourceID, $0.authorized) }, forSession: flow.sessionGUID)
         }
         // A failed request answers only what the cache allowed (nothing when the cache was not used).
+        // The cache is the asking token's only while that token is held: once the authN token has
+        // changed, its decisions are another user's (invariant 6), and none of them is answered.
+        let sameToken = store.authnToken?.guid == flow.sessionGUID
         let allowed = flow.resources.filter { r in
-            fresh[r] ?? (flow.useCache ? store.preauthorizations[r] == true : false)
+            fresh[r] ?? (flow.useCache && sameToken ? store.preauthorizations[r] == true : false)
         }
         return [.deliver(.preauthorizedResources(allowed))]
     }

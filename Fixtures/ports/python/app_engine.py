@@ -812,7 +812,9 @@ class AppEngine:
                   "media", now, data=flow)
 
     def on_media(self, request_id, result, flow, now):
-        if not result.ok:
+        # Invariant 6: no setToken without a valid authN token. One that arrives after a logout (or
+        # the token's expiry) is a failure, as any unusable answer is (choice 13).
+        if not result.ok or self.store.valid_authn(now) is None:
             self.authz_request_failed(flow, result)
             return
         self.callback("setToken", result.body, flow.resource)

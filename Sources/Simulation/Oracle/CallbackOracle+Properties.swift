@@ -225,15 +225,19 @@ extension CallbackOracle {
 
     /// An answer belongs to a request it is a subsequence of; it may name only what the request's
     /// user is allowed. Whether some request matches at all is invariant 4 (`AnswerLedger`).
-    /// One answered at once answers the call of its input (the latest request); one from a response,
-    /// the request that response answers (answers need not come in request order: a failed request's
-    /// empty answer may overtake an earlier one), else the earliest it fits.
+    /// One answered at once answers the call begun in its input (called then, or drained from the
+    /// queue: an earlier drained one may still be out); one from a response, the request that
+    /// response answers (answers need not come in request order: a failed request's empty answer may
+    /// overtake an earlier one); else the earliest it fits.
     mutating func preauthorizationAnswered(_ answer: [String], input: OracleInput) {
         var matching = preauthorizations.indices.filter { AnswerLedger.isSubsequence(answer, of: preauthorizations[$0].asked) }
         if case .call(.checkPreauthorizedResources) = input { matching.reverse() }
-        if let serial = answeredPreauthorization, let own = matching.firstIndex(where: { preauthorizations[$0].serial == serial }) {
+        // An answer from a response is its request's; one given at once is the call's begun in this
+        // input (called now, or drained from the queue just before it).
+        if let serial = answeredPreauthorization ?? preauthorizationOfThisInput,
+           let own = matching.firstIndex(where: { preauthorizations[$0].serial == serial }) {
             matching.insert(matching.remove(at: own), at: 0)
-            answeredPreauthorization = nil
+            if answeredPreauthorization != nil { answeredPreauthorization = nil } else { preauthorizationOfThisInput = nil }
         }
         guard let first = matching.first else {
             if !configured, queued.contains(where: { if case .checkPreauthorizedResources = $0 { return true } else { return false } }) {

@@ -57,8 +57,7 @@ struct CallbackOracle: Sendable {
     /// `deviceShortAuthorize`), by the resource it is for.
     var authorizeInFlight: [RequestID: String] = [:]
     /// The resource whose authorization this input continues (the response to its authorize request)
-    /// or starts (a getAuthorization, its authZ token cached): the media-token request it sends is
-    /// that authorization's.
+    /// or starts (its authZ token cached): the media-token request it sends is that authorization's.
     var authorizationOfThisInput: String?
     /// Resources with an authorize request sent since the authN token last changed; nil when a
     /// `setRequestor` may have adopted another app's token unseen.
@@ -105,8 +104,11 @@ struct CallbackOracle: Sendable {
         answeredPreauthorization = nil
         authorizationOfThisInput = nil
         if case .call(let call) = input {
-            // With its authZ token cached, a getAuthorization sends its media-token request at once.
-            if case .getAuthorization(let r, _) = call { authorizationOfThisInput = r }
+            // With its authZ token cached, an authorization sends its media-token request at once.
+            switch call {
+            case .getAuthorization(let r, _), .checkAuthorization(let r, _): authorizationOfThisInput = r
+            default: break
+            }
             called(call, loginShows: loginShows, at: now)
         }
         var issued: AuthnToken?
@@ -276,7 +278,8 @@ struct CallbackOracle: Sendable {
     /// Queued calls that send a request and deliver nothing at once start when their request goes
     /// out, so a later call's callback is not taken for their own: a `checkAuthorization(r)` or
     /// `getAuthorization(r)` with a token held sends its authorize request (its media-token request
-    /// when its authZ token is cached); a login with a TempPass selected sends its TempPass request.
+    /// when its authZ token is cached); a `checkPreauthorizedResources` its preauthorize request; a
+    /// login with a TempPass selected sends its TempPass request.
     private mutating func drain(untilSending request: HTTPRequest, at now: Instant) {
         let url = request.url
         let index: Int?
@@ -290,10 +293,22 @@ struct CallbackOracle: Sendable {
                 }
             }
         } else if url.hasSuffix("/deviceShortAuthorize") {
-            // Its authZ token cached, a getAuthorization asks for its media token at once.
+            // Its authZ token cached, an authorization asks for its media token at once.
             login = false
-            index = draining.firstIndex { if case .getAuthorization = $0 { true } else { false } }
-            if let index, case .getAuthorization(let r, _) = draining[index] { authorizationOfThisInput = r }
+            index = draining.firstIndex {
+                switch $0 {
+                case .getAuthorization, .checkAuthorization: true
+                default: false
+                }
+            }
+            switch index.map({ draining[$0] }) {
+            case .getAuthorization(let r, _)?, .checkAuthorization(let r, _)?: authorizationOfThisInput = r
+            default: break
+            }
+        } else if url.hasSuffix("/preauthorize") {
+            // Its request answers it later (`preauthorizeInFlight`), whatever is answered at once after.
+            login = false
+            index = draining.firstIndex { if case .checkPreauthorizedResources = $0 { true } else { false } }
         } else if url.hasSuffix("/authenticate/freepreview") {
             login = true
             index = draining.firstIndex(where: CallbackOracle.startsLogin)
