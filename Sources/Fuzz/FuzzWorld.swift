@@ -26,7 +26,7 @@ struct FuzzWorld {
     var requestors: [String] = []
     static let resources = ["R1", "R2", "R3", "R4"]
     var lines: [String] = []
-    /// The lines, parsed (`file`), as they are written.
+    /// What the lines declare, made as they are written (`file`).
     private var seed: UInt64 = 0
     private var appDecls: [Located<String>] = []
     private var statements: [Located<WorldStatement>] = []
@@ -111,11 +111,12 @@ struct FuzzWorld {
                 line += " sso supported"
                 decl.sso = .supported
             case .tempPass:
-                let ttl = pick(FuzzWorld.tempPassTTLs)
+                let ttl = pick([(text: "2m", value: Millis.minutes(2)), (text: "30m", value: Millis.minutes(30)),
+                                (text: "4h", value: Millis.hours(4))])
                 line += " temppass \(ttl.text)"
                 decl.tempPass = ttl.value
             case .promo:
-                let ttl = pick(FuzzWorld.promoTTLs)
+                let ttl = pick([(text: "5m", value: Millis.minutes(5)), (text: "1h", value: Millis.hours(1))])
                 line += " promo-temppass \(ttl.text)"
                 decl.promoTempPass = ttl.value
             }
@@ -176,10 +177,6 @@ struct FuzzWorld {
         }
         return w
     }
-
-    static let tempPassTTLs = [(text: "2m", value: Millis.minutes(2)), (text: "30m", value: Millis.minutes(30)),
-                               (text: "4h", value: Millis.hours(4))]
-    static let promoTTLs = [(text: "5m", value: Millis.minutes(5)), (text: "1h", value: Millis.hours(1))]
 
     func user(for mvpd: String) -> User? { users.first { $0.mvpd == mvpd } }
 }

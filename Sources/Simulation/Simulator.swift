@@ -150,9 +150,6 @@ public final class Simulator {
     /// Callbacks delivered and not yet taken, per app (what is left at the end fails a scenario).
     public func pendingCallbacks(app: Int) -> [Callback] { apps[app].callbacks.map(\.callback) }
 
-    /// passim's engine of that app (nil when the app runs a port).
-    public func engine(app: Int = 0) -> Engine? { apps[app].engine.reference }
-
     /// What `body` reads from passim's engine of that app (nil when the app runs a port), without
     /// copying the engine (`AppEngine.withReference`).
     public func reading<T>(app: Int = 0, _ body: (Engine) -> T) -> T? { apps[app].engine.withReference(body) }

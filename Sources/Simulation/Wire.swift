@@ -32,8 +32,8 @@ public final class MockWire: Wire {
 
     public init(world: World, seed: UInt64, typedResponses: Bool = false) {
         mock = MockPass(world: world, seed: seed)
-        // The browser of a typed run reads pages as values (never their bodies), so the SAML in their
-        // forms can be values too.
+        // Where only this process reads an answer, a typed run's mock hands the value over instead of
+        // bytes (its pages, its SAML, the configuration: `MockPass.typedRun`).
         mock.typedRun = typedResponses
         self.typedResponses = typedResponses
     }
