@@ -1,7 +1,7 @@
 # Two entry points for a fresh machine (README.md): `make suite` and `make test`.
 # Each installs the system libraries first when they are missing.
 
-.PHONY: example docc layers provenance mutants differential-mutants setup build suite suite-live suite-live-server suite-shim suite-shim-live port-python clients test release docs docs-check bench fuzz-smoke clean
+.PHONY: example docc layers links provenance mutants differential-mutants setup build suite suite-live suite-live-server suite-shim suite-shim-live port-python clients test release docs docs-check bench fuzz-smoke clean
 
 setup:
 	@missing=""; for p in libxml2-dev libcurl4-openssl-dev pkg-config xmlsec1 curl openssl; do \
@@ -68,8 +68,14 @@ layers:
 	python3 -m unittest discover -s scripts -p 'test_check_layers.py'
 	python3 scripts/check-layers.py
 
-# Issue 16: every scenario's first comment cites its BEHAVIOR.md clause, every choice of
-# docs/CONFORMANCE.md its seed passage or "seeds silent" (and the check's own tests).
+# The repository stands on its own: every relative link of its documents resolves inside it, and
+# nothing points outside it (scripts/check-links.py, and the check's own tests).
+links:
+	python3 -m unittest discover -s scripts -p 'test_check_links.py'
+	python3 scripts/check-links.py
+
+# Every scenario's first comment cites its clause of docs/spec/BEHAVIOR.md, every choice of
+# docs/CONFORMANCE.md its passage of Adobe's pages or "seeds silent" (and the check's own tests).
 provenance:
 	python3 -m unittest discover -s scripts -p 'test_check_provenance.py'
 	python3 scripts/check-provenance.py

@@ -12,7 +12,7 @@ let outsideConformance: [String] = {
         + sources.filter { !$0.hasPrefix(".") && $0 != "PassimConformance" }.map { "Sources/" + $0 }
 }()
 
-// Module graph and import rules: ../shared/ARCHITECTURE.md.
+// Module graph and import rules: docs/spec/ARCHITECTURE.md.
 // Only PassXML touches libxml2; only Live (a later issue) touches libcurl.
 let package = Package(
     name: "passim",

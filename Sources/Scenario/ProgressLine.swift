@@ -9,6 +9,7 @@ public final class ProgressLine: @unchecked Sendable {
     private let delay: Duration
     private var lastDraw: ContinuousClock.Instant?
     private var shown = false
+    private var lastText: String?
 
     public init(delay: Duration = .seconds(1)) {
         self.delay = delay
@@ -22,7 +23,19 @@ public final class ProgressLine: @unchecked Sendable {
         if let last = lastDraw, now - last < .milliseconds(100), done < total { return }
         lastDraw = now
         shown = true
-        FileHandle.standardError.write(Data("\r\u{1B}[K[\(done)/\(total)] scenarios".utf8))
+        let text = "\r\u{1B}[K[\(done)/\(total)] scenarios"
+        lastText = text
+        FileHandle.standardError.write(Data(text.utf8))
+    }
+
+    /// Runs `write` (output for standard output) with the line taken down, then draws it again, so
+    /// the two never share a terminal line.
+    public func interrupt(_ write: () -> Void) {
+        lock.lock()
+        defer { lock.unlock() }
+        if shown { FileHandle.standardError.write(Data("\r\u{1B}[K".utf8)) }
+        write()
+        if shown, let text = lastText { FileHandle.standardError.write(Data(text.utf8)) }
     }
 
     /// Erases the line, if it was drawn.

@@ -140,8 +140,8 @@ struct Serve: ParsableCommand {
         do {
             server = try MockPassServer.startAndWait(world: setup.world, options: options)
         } catch {
-            FileHandle.standardError.write(Data("passim serve: \(error)\n".utf8))
-            throw ExitCode(1)
+            FileHandle.standardError.write(Data("passim serve: \(Serve.startProblem(error))\n".utf8))
+            throw ExitCode(2)
         }
         var lines = ""
         for h in server.hosts {
@@ -177,6 +177,25 @@ struct Serve: ParsableCommand {
 
     /// The CA from --ca/--ca-key, or a new one written to --ca-out (and its key beside it); the
     /// lines to print (paths only: the key itself is never printed or logged).
+    /// Why the server did not start, for a person: NIO's bind errors read
+    /// `cannot listen on 127.0.0.1:8081: bind(descriptor:ptr:bytes:): Address already in use (errno: 98)`;
+    /// the socket call and errno go, and a port in use gets the way out.
+    static func startProblem(_ error: any Error) -> String {
+        let text = (error as? LiveError)?.message ?? "\(error)"
+        let lines = text.split(separator: "\n", omittingEmptySubsequences: false).map { line -> String in
+            guard let range = line.range(of: ": bind(descriptor:ptr:bytes:): ") else { return String(line) }
+            let place = line[..<range.lowerBound]
+            var why = line[range.upperBound...].replacingOccurrences(of: #" \(errno: \d+\)"#, with: "", options: .regularExpression)
+            if why.contains("Address already in use") {
+                why = "the port is in use (another passim serve?): give other ports with --port N, or --port 0 for free ones"
+            } else if why.contains("Permission denied") {
+                why = "permission denied (ports below 1024 need privileges): give --port N with N ≥ 1024, or --port 0"
+            }
+            return place + ": " + why
+        }
+        return lines.joined(separator: "\n")
+    }
+
     private func makeAuthority() throws(LiveError) -> (CertificateAuthority, String) {
         if let ca, let caKey {
             let certificate: String, key: String
