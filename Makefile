@@ -51,8 +51,9 @@ clients: build
 	scripts/clients.sh .build/debug/passim
 	scripts/saml-clients.sh .build/debug/passim
 
+# swift test, quiet: failures and summaries, no line per passing test (scripts/test.sh).
 test: setup
-	swift test
+	scripts/test.sh
 
 # The mutation check: every patch of Tests/Mutants/ (a realistic engine bug) must fail the suite.
 mutants: build
