@@ -17,7 +17,7 @@ build: setup
 suite: build
 	.build/debug/passim run --repeat 2 Scenarios
 
-# The same suite over real HTTP: each scenario gets its own mock server on loopback (README, "Live mode").
+# The same suite over real HTTP: each scenario gets its own mock server on loopback (docs/RUNNING.md, "Live mode").
 suite-live: build
 	.build/debug/passim run --live --jobs 2 Scenarios
 
@@ -45,7 +45,7 @@ port-python: build
 	  --expect Fixtures/ports/python/port.expect --live --jobs 2 Scenarios
 
 # Real clients (yt-dlp's Adobe Pass flow, pinned releases from PyPI) against `passim serve`
-# (README, "Real clients"); needs python3 with venv and pip, and PyPI on first use.
+# (docs/CLIENTS.md); needs python3 with venv and pip, and PyPI on first use.
 clients: build
 	python3 -m unittest discover -s Fixtures/clients -p 'test_*.py'
 	scripts/clients.sh .build/debug/passim
@@ -101,7 +101,7 @@ docs-check: build
 	echo "every seed element has a scenario"
 
 # The fuzzing checks CI runs: the libFuzzer targets' seed corpora replayed through their entry
-# points, and a short state-machine fuzz (README, "Fuzzing").
+# points, and a short state-machine fuzz (docs/FUZZING.md).
 fuzz-smoke: build
 	.build/debug/FuzzScenarioParser Scenarios
 	.build/debug/FuzzPassXML Fixtures/xml Fixtures/hostile/xml/saml

@@ -37,7 +37,7 @@ struct Serve: ParsableCommand {
             The CA is made at start and written with --ca-out (the key beside it, NAME-key.pem, mode 0600), or read \
             with --ca and --ca-key; the line `ca PATH` names the certificate clients must trust \
             (curl --cacert, SSL_CERT_FILE, REQUESTS_CA_BUNDLE). Refused proxy requests and failed TLS handshakes \
-            are logged on standard error. README, "Point a real client at passim".
+            are logged on standard error. docs/SERVE.md, "Point a real client at passim".
             Exit status: 0 after SIGINT/SIGTERM, 1 if a port cannot be bound, 2 if the world file or the CA is unusable.
             """)
 
