@@ -283,8 +283,16 @@ enum Terminal {
         isTTY(STDOUT_FILENO) && ProcessInfo.processInfo.environment["NO_COLOR"] == nil
     }
 
+    /// Writes, or ends the process when the reader has gone (`passim run … | head`): SIGPIPE is
+    /// ignored (NIO asks for that), and FileHandle.write would trap on EPIPE. 141 is what a shell
+    /// reports for a process a closed pipe ended.
     static func write(_ text: String, to handle: FileHandle) {
-        if !text.isEmpty { handle.write(Data(text.utf8)) }
+        guard !text.isEmpty else { return }
+        do {
+            try handle.write(contentsOf: Data(text.utf8))
+        } catch {
+            Foundation.exit(141)
+        }
     }
 
     /// Prints `message` on standard error and returns the exit code to throw.

@@ -123,3 +123,34 @@ final class Pieces: @unchecked Sendable {
     var text: String { lock.lock(); defer { lock.unlock() }; return pieces.joined() }
     var count: Int { lock.lock(); defer { lock.unlock() }; return pieces.count }
 }
+
+/// The command line itself (the debug binary, which `swift test` builds with the tests).
+@Suite struct RunCommandTests {
+    func shell(_ command: String) throws -> (status: Int32, stderr: String) {
+        let process = Process()
+        process.executableURL = URL(fileURLWithPath: "/bin/bash")
+        process.arguments = ["-o", "pipefail", "-c", command]
+        process.currentDirectoryURL = URL(fileURLWithPath: packageRoot)
+        let errors = Pipe()
+        process.standardError = errors
+        process.standardOutput = FileHandle.nullDevice
+        try process.run()
+        let text = String(decoding: errors.fileHandleForReading.readDataToEndOfFile(), as: UTF8.self)
+        process.waitUntilExit()
+        return (process.terminationStatus, text)
+    }
+
+    /// A reader that goes away (`| head -1`) ends the run quietly, as a closed pipe ends a shell
+    /// tool, instead of a trap in FileHandle.write (SIGPIPE is ignored for NIO).
+    @Test func aClosedPipeEndsTheRunQuietly() throws {
+        let (status, stderr) = try shell(".build/debug/passim run --jobs 2 Scenarios | head -1")
+        #expect(status == 141, "\(stderr.prefix(500))")
+        #expect(!stderr.contains("Fatal error") && !stderr.contains("crashed"), "\(stderr.prefix(500))")
+    }
+
+    @Test func aBadKExpressionIsAUsageErrorWithExit2() throws {
+        let (status, stderr) = try shell(".build/debug/passim run -k 'tvos and' Scenarios")
+        #expect(status == 2)
+        #expect(stderr.contains("-k 'tvos and': the expression ends too soon"), "\(stderr)")
+    }
+}
