@@ -16,17 +16,25 @@ public final class ProgressLine: @unchecked Sendable {
     }
 
     public func update(done: Int, total: Int) {
+        show("[\(done)/\(total)] scenarios", final: done >= total)
+    }
+
+    /// Draws `text` as the line (at most every 100 ms, unless `final`), once the run has lasted `delay`.
+    public func show(_ text: String, final: Bool = false) {
         lock.lock()
         defer { lock.unlock() }
         let now = ContinuousClock.now
         guard now - start >= delay else { return }
-        if let last = lastDraw, now - last < .milliseconds(100), done < total { return }
+        if let last = lastDraw, now - last < .milliseconds(100), !final { return }
         lastDraw = now
         shown = true
-        let text = "\r\u{1B}[K[\(done)/\(total)] scenarios"
-        lastText = text
-        FileHandle.standardError.write(Data(text.utf8))
+        let line = "\r\u{1B}[K" + text
+        lastText = line
+        FileHandle.standardError.write(Data(line.utf8))
     }
+
+    /// Time since the line was made (for rates and what is left).
+    public var elapsed: Duration { ContinuousClock.now - start }
 
     /// Runs `write` (output for standard output) with the line taken down, then draws it again, so
     /// the two never share a terminal line.
