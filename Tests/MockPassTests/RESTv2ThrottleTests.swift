@@ -1,0 +1,67 @@
+import Foundation
+import PassModel
+import PassXML
+import Testing
+@testable import MockPass
+
+/// Throttling on virtual time (rest-api-v2.md 1.10) and the error table of docs/WIRE.md.
+@Suite struct RESTv2ThrottleTests {
+    /// Adobe's worked table, row by row: times from the device's first call, all from one device.
+    static let adobeTable: [(Int64, Int)] = [
+        (0, 200), (300, 200), (600, 200), (900, 200), (1200, 200), (1300, 200), (1400, 200), (1500, 200), (1600, 200),
+        (1700, 200), (1800, 200), (2100, 200), (2200, 200), (2400, 429), (2600, 429), (2800, 429), (3100, 200),
+    ]
+
+    @Test func adobesWorkedTableIsReproducedExactly() throws {
+        var c = try V2Client(world: v2World(throttling: true))
+        c.b.now = c.b.now + .minutes(1)
+        let start = c.b.now
+        var h = c.headers
+        h.add("X-Forwarded-For", "203.0.113.7, 10.0.0.1")
+        var answers: [Int] = []
+        for (t, _) in RESTv2ThrottleTests.adobeTable {
+            c.b.now = start + Millis(t)
+            answers.append(c.get("/configuration", headers: h).status)
+        }
+        #expect(answers == RESTv2ThrottleTests.adobeTable.map(\.1))
+        // The refusal says when to come back; another device is not throttled.
+        c.b.now = start + Millis(3200)
+        let refused = c.get("/configuration", headers: h)
+        #expect(refused.status == 429)
+        #expect(refused.headers["Retry-After"] == "1")
+        var other = c.headers
+        other.add("X-Forwarded-For", "198.51.100.1")
+        #expect(c.get("/configuration", headers: other).status == 200)
+    }
+
+    @Test func withoutXForwardedForTheDeviceIdentifierIsTheKeyAndBadCallsCountToo() throws {
+        var c = try V2Client(world: v2World(throttling: true))
+        var statuses: [Int] = []
+        for _ in 0..<12 { statuses.append(c.get("/sessions/NOPE").status) }
+        #expect(statuses == Array(repeating: 400, count: 11) + [429])
+        c.device = base64("device-2")
+        #expect(c.get("/configuration").status == 200)
+    }
+
+    @Test func theWorldCanTurnItOff() throws {
+        var c = try V2Client(world: v2World(throttling: false))
+        #expect((0..<50).map { _ in c.get("/configuration").status }.allSatisfy { $0 == 200 })
+    }
+
+    /// docs/WIRE.md has a row for each of the 47 codes (`| \`code\` |`), naming what produces it.
+    @Test func wireHasARowForEveryEnhancedCode() throws {
+        let root = URLPartsPath.repositoryRoot(#filePath)
+        let wire = try String(contentsOfFile: root + "/docs/WIRE.md", encoding: .utf8)
+        let missing = V2ErrorCode.allCases.filter { !wire.contains("| `\($0.rawValue)` |") }
+        #expect(missing.isEmpty, "docs/WIRE.md has no row for \(missing.map(\.rawValue))")
+    }
+}
+
+enum URLPartsPath {
+    /// Two folders up from this test file.
+    static func repositoryRoot(_ file: String) -> String {
+        var parts = file.split(separator: "/", omittingEmptySubsequences: false)
+        parts.removeLast(3)
+        return parts.joined(separator: "/")
+    }
+}
