@@ -3,7 +3,7 @@
 # passim serve on Fixtures/clients/restv2/world.scenario behind its forward proxy, then
 # Fixtures/clients/restv2/check_contract.py (Python requests + openapi-core, pinned with hashes) walks
 # every operation on Adobe's host names and validates every answer against restApiV2.json and
-# dcrApi.json. Adobe's files are not part of this repository: they are read from
+# dcrApi.json, after a replay of the public TempPass client's exact sequence (temppass_replay.py). Adobe's files are not part of this repository: they are read from
 # $PASSIM_ADOBE_OPENAPI_DIR, else ../shared/reference/adobe-rest-v2/ beside the repository; without
 # them the check says so and fails (exit 2) rather than passing.
 #
@@ -62,6 +62,12 @@ if [ -z "$admin" ] || [ -z "$token" ] || [ -z "$proxy" ]; then
 fi
 statement() { sed -n "s/^requestor $1 software-statement \"\([^\"]*\)\".*/\1/p" "$dir/world.scenario"; }
 
+status=0
+# The TempPass client's exact sequence first, on a fresh server's clock; then the contract check
+# (which holds the clock for the throttling table at its end).
+"$venv/bin/python" -W ignore "$dir/temppass_replay.py" --proxy "$proxy" --ca "$work/ca.pem" --requestor passimv2 \
+  --statement "$(statement passimv2)" --mvpd TempPass_TEST40 || status=1
 "$venv/bin/python" -W ignore "$dir/check_contract.py" --proxy "$proxy" --ca "$work/ca.pem" --admin "$admin" \
   --admin-token "$token" --spec-dir "$spec" --requestor passimv2 --statement "$(statement passimv2)" \
-  --other-statement "$(statement other)"
+  --other-statement "$(statement other)" || status=1
+exit $status
