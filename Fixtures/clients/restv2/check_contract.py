@@ -227,7 +227,7 @@ class Checker:
 
         r = self.send("GET", self.v2url("/configuration"), headers={"Authorization": "Bearer " + token})
         ids = [m.get("id") for m in r.json().get("requestor", {}).get("mvpds", [])]
-        self.expect(ids == [MVPD, "TempPass_TEST40", "PromoPass"], f"configuration: the MVPDs in order ({ids})")
+        self.expect(ids == [MVPD, "TempPass_TEST40", "PromoPass", "DegradedCable"], f"configuration: the MVPDs in order ({ids})")
 
         # Basic primary flow with a resumed session.
         r = self.send("POST", self.v2url("/sessions"), headers=h, data={"domainName": "programmer.example"})
@@ -284,7 +284,8 @@ class Checker:
         self.expect(r.json().get("logouts", {}).get(MVPD, {}).get("actionName") == "invalid", "logout: invalid/none without a profile")
 
         # Apple partner SSO.
-        pfs = b64(json.dumps({"frameworkPermissionInfo": {"accessStatus": "granted"}, "frameworkProviderInfo": {"id": MVPD}}))
+        pfs = b64(json.dumps({"frameworkPermissionInfo": {"accessStatus": "granted"},
+                              "frameworkProviderInfo": {"id": "passimcable-apple-id"}}))
         ha = self.headers(token, device="checker-apple-tv", **{"AP-Partner-Framework-Status": pfs})
         r = self.send("POST", self.v2url("/sessions/sso/Apple"), headers=ha, data={"domainName": "programmer.example", "redirectUrl": REDIRECT})
         self.expect(r.json().get("actionName") == "partner_profile" and r.json().get("mvpd") == MVPD, "sessions/sso/Apple: partner_profile")
@@ -292,8 +293,18 @@ class Checker:
         r = self.send("POST", self.v2url("/profiles/sso/Apple"), headers=ha, data={"SAMLResponse": b64(saml.text)})
         p = r.json().get("profiles", {}).get(MVPD, {})
         self.expect(r.status_code == 201 and p.get("type") == "appleSSO" and p.get("issuer") == "Apple", "profiles/sso/Apple: 201 appleSSO")
+        r = self.send("POST", self.v2url(f"/decisions/authorize/{MVPD}"), headers=ha, json={"resources": ["passimtv-late"]})
+        self.expect(r.json()["decisions"][0].get("error", {}).get("code") == "authorization_denied_by_parental_controls",
+                    "parental controls: the decision's code")
         r = self.send("GET", self.v2url(f"/logout/{MVPD}"), headers=ha)
         self.expect(r.json().get("logouts", {}).get(MVPD, {}).get("actionType") == "partner_interactive", "logout: partner_logout")
+
+        # The world's rest-v2 lines: a degraded MVPD.
+        hd = self.headers(token, device="checker-degraded")
+        r = self.send("POST", self.v2url("/sessions"), headers=hd, data={"mvpd": "DegradedCable", "domainName": "d", "redirectUrl": REDIRECT})
+        self.expect(r.json().get("reasonType") == "degraded", "degradation: authorize/degraded without a login")
+        r = self.send("POST", self.v2url("/decisions/authorize/DegradedCable"), headers=hd, json={"resources": ["anything"]})
+        self.expect(r.json()["decisions"][0].get("source") == "degradation", "degradation: decisions from the rule")
 
         # TempPass and promotional TempPass.
         ht = self.headers(token, device="checker-temppass")
