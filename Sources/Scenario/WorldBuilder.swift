@@ -98,7 +98,9 @@ public enum WorldBuilder {
         var o = RESTv2Options()
         for decl in decls {
             switch decl {
-            case .throttling(let on): o.throttling = on
+            case .throttling(let mode):
+                o.throttling = mode != "off"
+                o.throttleLegacy = mode == "all"
             case .sessionTTL(let d): o.sessionTTL = d
             case .mediaTokenTTL(let d): o.mediaTokenTTL = d
             case .maxResources(let n): o.maxResources = n

@@ -3,8 +3,8 @@ import PassModel
 /// `rest-v2 …`: what the world says about REST API v2 beyond MVPDs, users and requestors
 /// (SCENARIO-FORMAT.md, "World"; docs/WIRE.md, "REST API v2"). One setting a line; repeatable.
 public enum RESTv2Decl: Hashable, Sendable {
-    /// `rest-v2 throttling on|off`
-    case throttling(Bool)
+    /// `rest-v2 throttling on|off|all` (`all`: DCR, REST v1, `config` and `regcode` too)
+    case throttling(String)
     /// `rest-v2 session-ttl D`
     case sessionTTL(Millis)
     /// `rest-v2 media-token-ttl D`
@@ -63,7 +63,7 @@ extension FileParser {
         }
         let decl: RESTv2Decl
         switch setting.text {
-        case "throttling": decl = .throttling(try oneOf(&c, ["on", "off"], "throttling mode") == "on")
+        case "throttling": decl = .throttling(try oneOf(&c, ["on", "off", "all"], "throttling mode"))
         case "session-ttl": decl = .sessionTTL(try c.duration())
         case "media-token-ttl": decl = .mediaTokenTTL(try c.duration())
         case "max-resources": decl = .maxResources(try c.integer("resource count", in: 1...100_000))

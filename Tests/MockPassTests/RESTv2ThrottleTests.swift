@@ -65,3 +65,27 @@ enum URLPartsPath {
         return parts.joined(separator: "/")
     }
 }
+
+/// `rest-v2 throttling all`: the other endpoints Adobe lists share the device's bucket.
+@Suite struct RESTv2LegacyThrottleTests {
+    @Test func legacyEndpointsAreThrottledOnlyWhenTheWorldSaysAll() throws {
+        for legacy in [false, true] {
+            var w = v2World(throttling: true)
+            w.restV2.throttleLegacy = legacy
+            var b = Browser(MockPass(world: w, seed: 3))
+            var statuses: [Int] = []
+            for path in ["/config/REQ1", "/api/v1/config/REQ1", "/reggie/v1/REQ1/regcode?deviceId=d"] {
+                for _ in 0..<4 {
+                    let method = path.hasPrefix("/reggie") ? "POST" : "GET"
+                    statuses.append(b.send(HTTPRequest(method: method, url: v2Host + path, headers: [("X-Forwarded-For", "192.0.2.1")]),
+                                           withCookies: false).status)
+                }
+            }
+            // One call of the first second plus the burst of 10: the 12th call is refused.
+            #expect(statuses.filter { $0 == 429 }.count == (legacy ? 1 : 0))
+            if legacy { #expect(statuses[11] == 429) }
+            // The SDK's own paths (authenticate, sessionDevice…) are never throttled.
+            #expect(b.get(v2Host + "/completePassiveAuthentication").status == 200)
+        }
+    }
+}

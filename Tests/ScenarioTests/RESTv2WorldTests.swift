@@ -31,6 +31,10 @@ import Testing
     @Test func everySettingReachesTheMocksOptionsAndALaterLineWins() throws {
         let o = WorldBuilder.setup(for: try ScenarioParser.parseWorld(Self.world, path: "w")).world.restV2
         #expect(o.throttling == false)
+        #expect(o.throttleLegacy == false)
+        let all = WorldBuilder.setup(for: try ScenarioParser.parseWorld("sp main \"https://sp.auth.test\"\nrequestor R\nrest-v2 throttling all\n",
+                                                                        path: "a")).world.restV2
+        #expect(all.throttling && all.throttleLegacy)
         #expect(o.sessionTTL == .minutes(10))
         #expect(o.mediaTokenTTL == .minutes(5))
         #expect(o.maxResources == 20)

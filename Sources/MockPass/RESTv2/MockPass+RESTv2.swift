@@ -8,7 +8,7 @@ extension MockPass {
     /// Throttle first (Adobe counts every call, good or bad), then the route, the method, the
     /// programmer and its client, then the operation.
     mutating func handleRESTv2(_ sp: World.ServiceProvider, _ r: IncomingRequest, at now: Instant) -> HTTPResponse {
-        if world.restV2.throttling, let refusal = throttle(r, at: now) { return refusal }
+        if world.restV2.throttling, let refusal = v2Throttle(r, at: now) { return refusal }
         guard let route = V2Route(method: r.method, path: r.path) else {
             return MockPass.v2Plain(404, "no REST API v2 operation has this path (docs/WIRE.md, \"REST API v2\")")
         }
@@ -48,7 +48,7 @@ extension MockPass {
     }
 
     /// A 429 when the device's bucket is empty (`V2Bucket`), else nil. The bucket is kept either way.
-    private mutating func throttle(_ r: IncomingRequest, at now: Instant) -> HTTPResponse? {
+    mutating func v2Throttle(_ r: IncomingRequest, at now: Instant) -> HTTPResponse? {
         let key = r.request.headers.throttleKey
         var bucket = v2.buckets.value(key, at: now) ?? V2Bucket(first: now)
         let allowed = bucket.take(at: now)
@@ -57,6 +57,13 @@ extension MockPass {
         var response = MockPass.v2Plain(429, "too many requests: wait at least one second")
         response.headers.add("Retry-After", "1")
         return response
+    }
+
+    /// Whether Adobe throttles this non-v2 path (rest-api-v2.md 1.10): DCR, REST v1, the SDK's
+    /// `config/{requestor}` and the regcode service (paths as `HostTable` gives them).
+    static func isThrottledLegacyPath(_ path: String) -> Bool {
+        path.hasPrefix("/o/client/") || path.hasPrefix("/api/v1/") || path.hasPrefix("/config/")
+            || (path.hasPrefix("/reggie/v1/") && path.hasSuffix("/regcode"))
     }
 
     /// A JSON answer for what has no enhanced error code (an unknown path, a wrong method, a throttled call).

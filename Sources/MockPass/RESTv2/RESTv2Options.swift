@@ -6,6 +6,10 @@ import PassModel
 public struct RESTv2Options: Sendable {
     /// Adobe's token bucket per device (rest-api-v2.md 1.10). Off: no request is ever refused with 429.
     public var throttling: Bool = true
+    /// The same bucket also on the other endpoints Adobe throttles: DCR (`/o/client/…`), REST v1
+    /// (`/api/v1/…`), the SDK's `config` and the `regcode` service. Off by default: the SDK engine's
+    /// answer to a 429 is the fidelity issue's (a world that turns it on sees the engine meet them).
+    public var throttleLegacy: Bool = false
     /// How long a session code lives (`notAfter - notBefore`); Adobe's FAQ: 30 minutes.
     public var sessionTTL: Millis = .minutes(30)
     /// How long a media token lives; Adobe: "typically 7 minutes".
