@@ -1,7 +1,7 @@
 # Two entry points for a fresh machine (README.md): `make suite` and `make test`.
 # Each installs the system libraries first when they are missing.
 
-.PHONY: example docc layers provenance mutants differential-mutants setup build suite suite-live suite-live-server suite-shim suite-shim-live port-python clients rest-v2-contract test release docs docs-check bench fuzz-smoke clean
+.PHONY: example docc layers provenance mutants differential-mutants setup build suite suite-live suite-live-server suite-shim suite-shim-live port-python clients rest-v2-contract rest-v2-schemathesis test release docs docs-check bench fuzz-smoke clean
 
 setup:
 	@missing=""; for p in libxml2-dev libcurl4-openssl-dev pkg-config xmlsec1 curl openssl; do \
@@ -56,6 +56,11 @@ clients: build
 # ../shared/reference/adobe-rest-v2/ or $$PASSIM_ADOBE_OPENAPI_DIR; without them it fails, saying so.
 rest-v2-contract: build
 	scripts/restv2-contract.sh .build/debug/passim
+
+# Schemathesis (pinned) generates requests from Adobe's two contracts against passim serve: no 5xx,
+# every status, content type and body as the (relaxed, docs/WIRE.md) contract declares.
+rest-v2-schemathesis: build
+	scripts/restv2-schemathesis.sh .build/debug/passim
 
 test: setup
 	swift test

@@ -4,7 +4,7 @@ Drives a running `passim serve --proxy` through every operation of `restApiV2.js
 `dcrApi.json` (2), with Python `requests` on Adobe's host names, and validates every answer with
 openapi-core against those files. Adobe's files are read from --spec-dir (never copied into this
 repository). Where the contract and Adobe's prose disagree, the mock follows the prose and this
-check relaxes exactly the named parts of the contract (`QUIRKS`, each listed in docs/WIRE.md,
+check relaxes exactly the named parts of the contract (contract_quirks.py, each listed in docs/WIRE.md,
 "REST API v2"); an answer whose status the contract does not declare for its operation (Adobe's
 code table gives 403 where the contract lists none) is validated against `ErrorInformation` and
 reported as such. Each flow is also checked field by field.
@@ -18,7 +18,6 @@ any check failed or an operation went unexercised.
 
 import argparse
 import base64
-import copy
 import html.parser
 import itertools
 import json
@@ -27,6 +26,7 @@ import sys
 import urllib.parse
 
 import requests
+from contract_quirks import relaxed
 from openapi_core import OpenAPI
 from openapi_core.contrib.requests import RequestsOpenAPIRequest, RequestsOpenAPIResponse
 from openapi_schema_validator import OAS30Validator
@@ -47,33 +47,6 @@ DEVICE_INFO = b64(json.dumps({
 }))
 
 
-def quirk_error_message(spec):
-    spec["components"]["schemas"]["ErrorInformation"]["properties"]["message"] = {"type": "string"}
-
-
-def quirk_attribute_value(spec):
-    spec["components"]["schemas"]["UserMetadataResponse"]["properties"]["value"] = {}
-
-
-def quirk_partner_profile_201(spec):
-    responses = spec["paths"]["/{serviceProvider}/profiles/sso/{partner}"]["post"]["responses"]
-    responses["201"] = copy.deepcopy(responses["200"])
-
-
-def quirk_token_200(spec):
-    responses = spec["paths"]["/client/token"]["post"]["responses"]
-    responses["200"] = copy.deepcopy(responses["201"])
-
-
-# The disagreements of docs/WIRE.md ("Where Adobe's contract and its prose disagree"), by name.
-QUIRKS = {
-    "restApiV2.json": [("ErrorInformation.message is a string", quirk_error_message),
-                       ("a profile attribute's value is the value itself", quirk_attribute_value),
-                       ("profiles/sso/{partner} answers 201", quirk_partner_profile_201)],
-    "dcrApi.json": [("client/token answers 200", quirk_token_200)],
-}
-
-
 class Forms(html.parser.HTMLParser):
     """The forms of a page: action, method and every input's name and value."""
 
@@ -90,11 +63,8 @@ class Forms(html.parser.HTMLParser):
 
 
 class Contract:
-    def __init__(self, path, name):
-        with open(path) as f:
-            spec = json.load(f)
-        for _, patch in QUIRKS[name]:
-            patch(spec)
+    def __init__(self, path):
+        spec = relaxed(path)
         self.spec = spec
         self.api = OpenAPI.from_dict(spec)
         self.prefix = urllib.parse.urlsplit(spec["servers"][0]["url"]).path
@@ -121,8 +91,8 @@ class Checker:
         self.session.proxies = {"http": args.proxy, "https": args.proxy}
         self.session.verify = args.ca
         self.session.trust_env = False
-        self.v2 = Contract(f"{args.spec_dir}/restApiV2.json", "restApiV2.json")
-        self.dcr = Contract(f"{args.spec_dir}/dcrApi.json", "dcrApi.json")
+        self.v2 = Contract(f"{args.spec_dir}/restApiV2.json")
+        self.dcr = Contract(f"{args.spec_dir}/dcrApi.json")
         self.covered = {}
         self.failures = 0
         self.checks = 0
