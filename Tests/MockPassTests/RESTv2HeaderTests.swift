@@ -136,3 +136,36 @@ import Testing
         #expect(codes.allSatisfy { !$0.message.isEmpty })
     }
 }
+
+/// Hostile REST v2 input, generated from a seed: mangled paths, headers and bodies never trap, never
+/// answer 5xx (no fault is declared in this world), and keep the mock serving a good call afterwards.
+@Suite struct RESTv2HostileInputTests {
+    @Test func seededMangledRequestsGetA4xxOrAnAnswerAndTheMockKeepsServing() throws {
+        var c = try V2Client()
+        _ = try c.login()
+        var random = SeededRandom(seed: 2026)
+        let paths = ["/sessions", "/sessions/ABCDEFG", "/profiles", "/profiles/Comcast", "/profiles/code/X", "/configuration",
+                     "/decisions/authorize/Comcast", "/decisions/preauthorize/TempPass", "/logout/Comcast", "/sessions/sso/Apple",
+                     "/profiles/sso/Apple", "//", "/decisions/authorize/", "/%00", "/profiles/sso/Apple/extra"]
+        let junk = ["", "=", "%%%", "\u{0}", "fingerprint", "fingerprint ====", "e30=", "W10=", String(repeating: "A", count: 9000),
+                    "{\"resources\":[", "{\"resources\":[null]}", "eyJhIjoiYiJ9", "Bearer", "Bearer " + c.token]
+        let names = ["Authorization", "AP-Device-Identifier", "X-Device-Info", "AP-Partner-Framework-Status", "AP-TempPass-Identity",
+                     "X-Forwarded-For", "Content-Type"]
+        for _ in 0..<2000 {
+            var h = c.headers
+            for _ in 0..<Int(random.next() % 3) {
+                let name = names[Int(random.next() % UInt64(names.count))]
+                h.fields.removeAll { $0.name == name }
+                h.add(name, junk[Int(random.next() % UInt64(junk.count))])
+            }
+            let path = paths[Int(random.next() % UInt64(paths.count))]
+            let method = ["GET", "POST", "DELETE", "get"][Int(random.next() % 4)]
+            let body = junk[Int(random.next() % UInt64(junk.count))]
+            let r = c.b.send(HTTPRequest(method: method, url: c.url(path), headers: h, body: Array(body.utf8)), withCookies: false)
+            #expect((200..<500).contains(r.status), "\(method) \(path): \(r.status) \(r.bodyText.prefix(200))")
+            #expect(r.headers["Content-Type"] == "application/json")
+        }
+        // Still serving: the logged-in device's profile is intact.
+        #expect(try json(c.get("/profiles"))["profiles"].map(keys) == ["Comcast"])
+    }
+}

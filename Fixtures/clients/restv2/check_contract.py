@@ -110,13 +110,14 @@ class Checker:
         self.report(bool(condition), what)
         return condition
 
-    def send(self, method, url, headers=None, **kwargs):
+    def send(self, method, url, headers=None, session=None, **kwargs):
         """One request, not following redirects; its answer validated when it is REST v2 or DCR."""
         headers = dict(headers or {})
         headers["X-Forwarded-For"] = self.fixed_address or next(self.addresses)
         request = requests.Request(method, url, headers=headers, **kwargs)
-        prepared = self.session.prepare_request(request)
-        response = self.session.send(prepared, allow_redirects=False, timeout=10)
+        session = session or self.session
+        prepared = session.prepare_request(request)
+        response = session.send(prepared, allow_redirects=False, timeout=10)
         path = urllib.parse.urlsplit(url).path
         for contract in (self.v2, self.dcr):
             op_id = contract.operation(method, path)
@@ -168,10 +169,13 @@ class Checker:
         return r.json()["access_token"]
 
     def user_agent(self, url):
-        """A browser from `url` through the SP's and the IdP's pages to the programmer's redirect."""
+        """A browser from `url` through the SP's and the IdP's pages to the programmer's redirect: a
+        second screen, sharing nothing with the device's client (no token, no cookies)."""
+        browser = requests.Session()
+        browser.proxies, browser.verify, browser.trust_env = self.session.proxies, self.session.verify, False
         method, data = "GET", None
         for _ in range(8):
-            r = self.send(method, url, data=data)
+            r = self.send(method, url, data=data, session=browser)
             if 300 <= r.status_code < 400:
                 location = urllib.parse.urljoin(url, r.headers.get("Location", ""))
                 if location.startswith("https://programmer.example/"):
