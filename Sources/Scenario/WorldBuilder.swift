@@ -114,6 +114,7 @@ public enum WorldBuilder {
             case .dummyAuthorization(let mvpd): o.dummyAuthorization.append(mvpd)
             case .fault(let mvpd, let code): o.faults.insert(.init(mvpdID: mvpd, code: code), at: 0)
             case .profileTTL(let mvpd, let ttl): o.profileTTLs.insert(.init(mvpdID: mvpd, ttl: ttl), at: 0)
+            case .oauth2(let mvpd): o.oauth2MVPDs.append(mvpd)
             }
         }
         return o

@@ -25,6 +25,8 @@ public enum RESTv2Decl: Hashable, Sendable {
     case fault(mvpd: String, code: String)
     /// `rest-v2 profile-ttl MVPD D`
     case profileTTL(mvpd: String, ttl: Millis)
+    /// `rest-v2 oauth2 MVPD`
+    case oauth2(mvpd: String)
 
     public static let degradationRules = ["authorize-all", "authenticate-all", "deny"]
 
@@ -43,7 +45,7 @@ public enum RESTv2Decl: Hashable, Sendable {
     ]
 
     static let settings = ["throttling", "session-ttl", "media-token-ttl", "max-resources", "platform-mapping", "degrade",
-                           "temppass-resources", "parental-control", "dummy-authorization", "fault", "profile-ttl"]
+                           "temppass-resources", "parental-control", "dummy-authorization", "fault", "profile-ttl", "oauth2"]
 }
 
 extension FileParser {
@@ -90,6 +92,7 @@ extension FileParser {
         case "profile-ttl":
             let id = try mvpd(&c)
             decl = .profileTTL(mvpd: id, ttl: try c.duration())
+        case "oauth2": decl = .oauth2(mvpd: try mvpd(&c))
         default:
             throw c.diagnostic("unknown REST v2 setting '\(setting.text)'" + Suggestion.hint(for: setting.text, among: RESTv2Decl.settings),
                                at: setting.start)

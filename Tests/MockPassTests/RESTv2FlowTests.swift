@@ -315,3 +315,57 @@ import Testing
         #expect(a[1].contains("\"trace\":\""))
     }
 }
+
+/// An MVPD whose IdP speaks OAuth2 with PKCE (server 3.7.0) behind the same `authenticate/{sp}/{code}`.
+@Suite struct RESTv2OAuthTests {
+    @Test func theLoginGoesThroughOAuth2WithAnS256ChallengeAndTheCodeIsRedeemedOnce() throws {
+        var w = v2World()
+        w.restV2.oauth2MVPDs = ["Dish"]
+        var c = try V2Client(world: w)
+        let session = try json(c.form("/sessions", [("mvpd", "Dish"), ("domainName", "d"), ("redirectUrl", "https://app.test/done")]))
+        var screen = Browser(c.b.mock)
+        screen.now = c.b.now
+        let hop = screen.get(v2Host + (session["url"]?.stringValue ?? ""))
+        #expect(hop.status == 302)
+        let authorize = try #require(hop.headers["Location"])
+        #expect(authorize.hasPrefix("https://dish.idp.test/oauth2/authorize?response_type=code&client_id=https%3A%2F%2Fsp.auth.test&"))
+        let query = Dictionary(uniqueKeysWithValues: (URLParts(authorize)?.query ?? []).map { ($0.0, $0.1) })
+        #expect(query["code_challenge_method"] == "S256")
+        #expect(query["code_challenge"]?.count == 43)
+        #expect(query["redirect_uri"] == "https://sp.auth.test/api/v2/oauth2/callback")
+        let form = try onlyForm(screen.get(authorize))
+        #expect(form.action == "https://dish.idp.test/oauth2/login")
+        #expect(try page(screen.submit(form, ["username": "bob", "password": "wrong"])).message == MockPass.invalidCredentials)
+        let back = screen.submit(form, ["username": "bob", "password": "hunter2"])
+        #expect(back.status == 302)
+        let callback = try #require(back.headers["Location"])
+        #expect(callback.hasPrefix("https://sp.auth.test/api/v2/oauth2/callback?code="))
+        let code = try #require(URLParts(callback)?.query.first { $0.0 == "code" }?.1)
+        // Someone who intercepted the code cannot redeem it without the SP's verifier (and it is then used up).
+        var thief = Browser(screen.mock)
+        thief.now = screen.now
+        let stolen = thief.post("https://dish.idp.test/oauth2/token", [
+            ("grant_type", "authorization_code"), ("code", code), ("client_id", "https://sp.auth.test"),
+            ("redirect_uri", "https://sp.auth.test/api/v2/oauth2/callback"), ("code_verifier", String(repeating: "x", count: 64))])
+        #expect(stolen.status == 400)
+        #expect(try json(stolen)["error"] == .string("invalid_grant"))
+        // The SP redeems it with its verifier: the device's profile, then redirectUrl.
+        let done = screen.get(callback)
+        #expect(done.status == 302)
+        #expect(done.headers["Location"] == "https://app.test/done")
+        c.b.mock = screen.mock
+        let profile = try #require(try json(c.get("/profiles/Dish"))["profiles"]?["Dish"])
+        #expect(profile["type"] == .string("regular"))
+        #expect(profile["attributes"]?["userID"]?["value"] == .string("bob"))
+        // A replayed callback finds the login done.
+        #expect(errorCode(screen.get(callback)) == "invalid_authentication_session")
+        let out = try json(c.get("/logout/Dish?redirectUrl=https%3A%2F%2Fapp.test%2Fbye"))["logouts"]?["Dish"]
+        #expect(out?["url"] == .string("https://dish.idp.test/oauth2/logout?redirect_uri=https%3A%2F%2Fapp.test%2Fbye"))
+        #expect(c.b.get(out?["url"]?.stringValue ?? "").headers["Location"] == "https://app.test/bye")
+    }
+
+    @Test func theChallengeIsRFC7636sExample() {
+        // RFC 7636, appendix B.
+        #expect(V2OAuth.challenge("dBjftJeZ4CVP-mB92K27uhbUJU1p1r_wW1gFWFOEjXk") == "E9Melhoa2OwvFrEMTJguCHaoeK1t8URWbuGJSstw-cM")
+    }
+}

@@ -26,6 +26,7 @@ import Testing
         rest-v2 dummy-authorization Dish
         rest-v2 fault Comcast network_connection_timeout
         rest-v2 profile-ttl Comcast 2h
+        rest-v2 oauth2 Dish
         """
 
     @Test func everySettingReachesTheMocksOptionsAndALaterLineWins() throws {
@@ -46,6 +47,7 @@ import Testing
         #expect(o.dummyAuthorization == ["Dish"])
         #expect(o.fault(of: "Comcast") == .networkConnectionTimeout)
         #expect(o.profileTTLs.first?.ttl == .hours(2))
+        #expect(o.oauth2MVPDs == ["Dish"])
         // Without any line: Adobe's defaults.
         let plain = WorldBuilder.setup(for: try ScenarioParser.parseWorld("sp main \"https://sp.auth.test\"\nrequestor R\n", path: "p")).world.restV2
         #expect(plain.throttling && plain.sessionTTL == .minutes(30) && plain.mediaTokenTTL == .minutes(7) && plain.maxResources == 100)

@@ -168,7 +168,7 @@ class Checker:
         self.expect(r.status_code == 200 and r.json().get("token_type") == "bearer", "DCR token: a bearer access token")
         return r.json()["access_token"]
 
-    def user_agent(self, url):
+    def user_agent(self, url, username="viewer", password="s3cret"):
         """A browser from `url` through the SP's and the IdP's pages to the programmer's redirect: a
         second screen, sharing nothing with the device's client (no token, no cookies)."""
         browser = requests.Session()
@@ -188,7 +188,7 @@ class Checker:
                 self.report(False, f"user agent: {url} answered {r.status_code} without one form")
                 return None
             form = parser.forms[0]
-            fields = [(n, "viewer" if n == "username" else "s3cret" if n == "password" else v) for n, v in form["fields"]]
+            fields = [(n, username if n == "username" else password if n == "password" else v) for n, v in form["fields"]]
             url, method, data = urllib.parse.urljoin(url, form["action"]), form["method"], fields
         return None
 
@@ -201,7 +201,7 @@ class Checker:
 
         r = self.send("GET", self.v2url("/configuration"), headers={"Authorization": "Bearer " + token})
         ids = [m.get("id") for m in r.json().get("requestor", {}).get("mvpds", [])]
-        self.expect(ids == [MVPD, "TempPass_TEST40", "PromoPass", "DegradedCable"], f"configuration: the MVPDs in order ({ids})")
+        self.expect(ids == [MVPD, "TempPass_TEST40", "PromoPass", "DegradedCable", "OAuthCable"], f"configuration: the MVPDs in order ({ids})")
 
         # Basic primary flow with a resumed session.
         r = self.send("POST", self.v2url("/sessions"), headers=h, data={"domainName": "programmer.example"})
@@ -272,6 +272,15 @@ class Checker:
                     "parental controls: the decision's code")
         r = self.send("GET", self.v2url(f"/logout/{MVPD}"), headers=ha)
         self.expect(r.json().get("logouts", {}).get(MVPD, {}).get("actionType") == "partner_interactive", "logout: partner_logout")
+
+        # An MVPD whose IdP speaks OAuth2 with PKCE, behind the same authenticate URL.
+        ho = self.headers(token, device="checker-oauth")
+        r = self.send("POST", self.v2url("/sessions"), headers=ho, data={"mvpd": "OAuthCable", "domainName": "d", "redirectUrl": REDIRECT})
+        landed = self.user_agent(BASE + r.json().get("url", ""), username="oviewer", password="0auth")
+        self.expect(landed == REDIRECT, f"OAuth2 + PKCE: the user agent ends at redirectUrl ({landed})")
+        r = self.send("GET", self.v2url("/profiles/OAuthCable"), headers=ho)
+        self.expect(r.json().get("profiles", {}).get("OAuthCable", {}).get("attributes", {}).get("userID", {}).get("value") == "oviewer",
+                    "OAuth2 + PKCE: the profile of the IdP's user")
 
         # The world's rest-v2 lines: a degraded MVPD.
         hd = self.headers(token, device="checker-degraded")

@@ -26,6 +26,7 @@ extension MockPass {
 
     private mutating func handleV2(_ route: V2Route, _ sp: World.ServiceProvider, _ r: IncomingRequest,
                                    at now: Instant) throws(V2Failure) -> HTTPResponse {
+        if case .oauthCallback = route { return try v2OAuthCallback(sp, r, at: now) }
         let requestor = try v2Requestor(route.serviceProvider, at: sp)
         // The user agent's page is the one call without a client: a browser opens it.
         if case .authenticate(_, let code) = route { return try v2Authenticate(sp, requestor, code: code, r, at: now) }
@@ -35,7 +36,7 @@ extension MockPass {
         case .createSession: return try v2CreateSession(sp, requestor, r, at: now)
         case .resumeSession(_, let code): return try v2ResumeSession(sp, requestor, code: code, r, at: now)
         case .sessionStatus(_, let code): return try v2SessionStatus(requestor, code: code, at: now)
-        case .authenticate: throw V2Failure(.internalServerError)
+        case .authenticate, .oauthCallback: throw V2Failure(.internalServerError)
         case .profiles: return try v2Profiles(sp, requestor, mvpd: nil, r, at: now)
         case .profile(_, let mvpd): return try v2Profiles(sp, requestor, mvpd: mvpd, r, at: now)
         case .profileForCode(_, let code): return try v2ProfileForCode(sp, requestor, code: code, at: now)

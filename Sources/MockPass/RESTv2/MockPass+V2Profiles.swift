@@ -70,7 +70,13 @@ extension MockPass {
         if let profile = v2LiveProfile(key, at: now) {
             switch profile.origin {
             case .login(let s):
-                if world.identityProvider(for: mvpdID) != nil {
+                if let idp = world.identityProvider(for: mvpdID), world.restV2.oauth2MVPDs.contains(mvpdID) {
+                    guard let redirect else {
+                        throw V2Failure(.invalidParameterRedirectURL, "an interactive logout needs redirectUrl")
+                    }
+                    e = MockPass.v2LogoutAction("logout", "interactive", mvpdID)
+                    e.append(Value.Entry("url", .string(joinURL(idp.url, "/oauth2/logout") + "?" + FormCoding.encode([("redirect_uri", redirect)]))))
+                } else if world.identityProvider(for: mvpdID) != nil {
                     guard let redirect else {
                         throw V2Failure(.invalidParameterRedirectURL, "an interactive logout needs redirectUrl")
                     }

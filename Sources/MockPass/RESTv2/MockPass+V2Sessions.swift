@@ -190,8 +190,13 @@ extension MockPass {
         }
         if session.isAuthenticated { throw V2Failure(.invalidAuthenticationSession, "the session's login already completed") }
         _ = try v2MVPD(mvpdID, sp, requestor)
-        guard world.identityProvider(for: mvpdID) != nil else {
+        guard let idp = world.identityProvider(for: mvpdID) else {
             throw V2Failure(.invalidIntegration, "MVPD \(mvpdID) has no login page")
+        }
+        if world.restV2.oauth2MVPDs.contains(mvpdID) {
+            let answer = v2OAuthStart(sp, idp, session: &session, at: now)
+            v2.sessions.set(code, session, until: session.notAfter + limits.expiredMemory)
+            return answer
         }
         session.state = .loggingIn(V2AuthSession.LoggingIn(started: now))
         v2.sessions.set(code, session, until: session.notAfter + limits.expiredMemory)
@@ -207,7 +212,7 @@ extension MockPass {
     func v2LoginLink(_ code: String?, requestorID: String, mvpdID: String, at now: Instant) throws(HandlerFailure) -> V2LoginLink? {
         guard let code, !code.isEmpty else { return nil }
         guard let session = v2.sessions.value(code, at: now), now < session.notAfter, session.requestorID == requestorID,
-              session.parameters.mvpd == mvpdID, case .loggingIn = session.state else {
+              session.parameters.mvpd == mvpdID, case .loggingIn(let login) = session.state, login.oauth == nil else {
             throw .badRequest("no REST API v2 login is waiting for this code")
         }
         return V2LoginLink(code: code)

@@ -28,6 +28,8 @@ public struct RESTv2Options: Sendable {
     public var dummyAuthorization: [String] = []
     /// Conditions of the MVPD or the platform that turn a call about an MVPD into an enhanced error code.
     public var faults: [Fault] = []
+    /// MVPDs whose IdP logs REST v2 users in with OAuth2 and PKCE instead of SAML (`V2OAuth`).
+    public var oauth2MVPDs: [String] = []
     /// Profile lifetimes per MVPD that differ from the requestor's `authn-ttl`.
     public var profileTTLs: [ProfileTTL] = []
 

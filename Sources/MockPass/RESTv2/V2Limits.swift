@@ -18,6 +18,8 @@ enum V2Limits {
     static let headerBytes = 8192
     /// `mock-v2-resource-bytes`: the longest resource (an MRSS document included).
     static let resourceBytes = 16_384
+    /// `mock-v2-oauth-codes`: OAuth2 authorization codes, each kept 5 minutes or until redeemed.
+    static let oauthCodes = 20_000
     /// The length of a session code (Adobe's are 7 characters).
     static let codeLength = 7
 }

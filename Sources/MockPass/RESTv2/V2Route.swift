@@ -14,6 +14,8 @@ enum V2Route: Sendable, Equatable {
     case logout(sp: String, mvpd: String)
     case partnerSession(sp: String, partner: String)
     case partnerProfile(sp: String, partner: String)
+    /// Not Adobe's: the SP's OAuth2 redirect URI (`V2OAuth.callbackPath`), which a user agent opens.
+    case oauthCallback
 
     static let prefix = "/api/v2/"
 
@@ -23,6 +25,7 @@ enum V2Route: Sendable, Equatable {
         let s = path.dropFirst(V2Route.prefix.count).split(separator: "/", omittingEmptySubsequences: false).map(String.init)
         guard !s.isEmpty, !s.contains(where: \.isEmpty) else { return nil }
         switch s.count {
+        case 2 where s[0] == "oauth2" && s[1] == "callback": self = .oauthCallback
         case 2 where s[1] == "configuration": self = .configuration(sp: s[0])
         case 2 where s[1] == "sessions": self = .createSession(sp: s[0])
         case 2 where s[1] == "profiles": self = .profiles(sp: s[0])
@@ -43,7 +46,7 @@ enum V2Route: Sendable, Equatable {
     /// The methods the path takes (a session code's path takes two).
     var allowed: [String] {
         switch self {
-        case .configuration, .authenticate, .profiles, .profile, .profileForCode, .logout: return ["GET"]
+        case .configuration, .authenticate, .profiles, .profile, .profileForCode, .logout, .oauthCallback: return ["GET"]
         case .createSession, .authorize, .preauthorize, .partnerSession, .partnerProfile: return ["POST"]
         case .resumeSession, .sessionStatus: return ["GET", "POST"]
         }
@@ -55,6 +58,7 @@ enum V2Route: Sendable, Equatable {
         case .resumeSession(let sp, _), .sessionStatus(let sp, _), .authenticate(let sp, _), .profileForCode(let sp, _): return sp
         case .profile(let sp, _), .authorize(let sp, _), .preauthorize(let sp, _), .logout(let sp, _): return sp
         case .partnerSession(let sp, _), .partnerProfile(let sp, _): return sp
+        case .oauthCallback: return ""
         }
     }
 }

@@ -53,6 +53,8 @@ struct V2AuthSession: Sendable {
 
     struct LoggingIn: Sendable {
         var started: Instant
+        /// Set for an OAuth2 MVPD: the PKCE verifier and state the SP sent (`V2OAuth`).
+        var oauth: V2OAuthPending? = nil
     }
 
     struct Authenticated: Sendable {
