@@ -234,6 +234,12 @@ import Testing
         #expect(profile["issuer"] == .string("Apple"))
         #expect(try json(c.form("/sessions/sso/Apple", fields))["reasonType"] == .string("authenticatedSSO"))
         #expect(try json(c.decisions("authorize", "Comcast", ["CNN"]))["decisions"]?.listValue?.first?["authorized"] == .bool(true))
+        // Once the user withdraws the app's access in Settings, the SSO profile no longer authorizes.
+        c.extraHeaders = pfs("denied")
+        #expect(errorCode(c.decisions("authorize", "Comcast", ["CNN"])) == "invalid_header_pfs_permission_access_not_granted")
+        c.extraHeaders = pfs("granted", id: "another-provider")
+        #expect(errorCode(c.decisions("authorize", "Comcast", ["CNN"])) == "invalid_header_pfs_provider_id_mismatch")
+        c.extraHeaders = pfs("granted")
         let out = try json(c.get("/logout/Comcast"))["logouts"]?["Comcast"]
         #expect(out?["actionName"] == .string("partner_logout"))
         #expect(out?["actionType"] == .string("partner_interactive"))

@@ -169,3 +169,19 @@ import Testing
         #expect(try json(c.get("/profiles"))["profiles"].map(keys) == ["Comcast"])
     }
 }
+
+@Suite struct StrictBase64Tests {
+    @Test func decodesBothAlphabetsWithOrWithoutPaddingAndRefusesTheRest() {
+        #expect(StrictBase64.decode("ZmFzdGNoYW5uZWxz").map { String(decoding: $0, as: UTF8.self) } == "fastchannels")
+        #expect(StrictBase64.decode("YQ==").map { String(decoding: $0, as: UTF8.self) } == "a")
+        #expect(StrictBase64.decode("YQ").map { String(decoding: $0, as: UTF8.self) } == "a")
+        #expect(StrictBase64.decode("YWI=").map { String(decoding: $0, as: UTF8.self) } == "ab")
+        #expect(StrictBase64.decode("-_8") == [0xFB, 0xFF])
+        #expect(StrictBase64.decode("+/8=") == [0xFB, 0xFF])
+        for bad in ["Y", "YQ=", "YQ===", "Y=Q=", "YQ==YQ==", "a b", "é", "YQ==\n"] {
+            #expect(StrictBase64.decode(bad) == nil, "\(bad)")
+        }
+        #expect(StrictBase64.jsonObject("W10=") == nil)
+        #expect(StrictBase64.jsonObject("e30=") == .dict([]))
+    }
+}

@@ -57,6 +57,14 @@ extension MockPass {
         let options = world.restV2
         let key = V2ProfileKey(deviceID: device.id, requestorID: requestor.id, mvpdID: mvpdID)
         let profile = v2LiveProfile(key, at: now)
+        // A profile from Apple's SSO holds only while Apple's framework still grants access to that
+        // provider: when the app sends the framework's status, it must say so (rest-api-v2.md 1.4).
+        if case .appleSSO? = profile?.origin, r.request.headers.first(lowercased: "ap-partner-framework-status") != nil {
+            let status = try V2PartnerStatus.from(r.request.headers, at: now)
+            guard options.platformMappingID(of: mvpdID) == status.providerID else {
+                throw V2Failure(.pfsProviderIDMismatch, "the partner framework's provider is not \(mvpdID)")
+            }
+        }
         let degradation = options.degradation(of: mvpdID)
         var decisions: [Value] = []
         for (resource, name) in resources {
