@@ -110,12 +110,12 @@ struct V2Device: Sendable {
     /// `10.2.1` → `{major: 10, minor: 2, patch: 1}`; what is not numbers stays whole as `profile`.
     static func version(_ text: String) -> Value {
         let parts = text.split(separator: ".", omittingEmptySubsequences: false)
-        let numbers = parts.prefix(3).map { Int32($0) }
-        guard !parts.isEmpty, parts.count <= 3, numbers.allSatisfy({ $0 != nil && $0! >= 0 }) else {
+        let numbers = parts.compactMap { Int32($0) }.filter { $0 >= 0 }
+        guard !parts.isEmpty, parts.count <= 3, numbers.count == parts.count else {
             return .dict([Value.Entry("profile", .string(text))])
         }
         let names = ["major", "minor", "patch"]
-        return .dict(zip(names, numbers).map { Value.Entry($0.0, .int(Int($0.1 ?? 0))) })
+        return .dict(zip(names, numbers).map { Value.Entry($0.0, .int(Int($0.1))) })
     }
 }
 
