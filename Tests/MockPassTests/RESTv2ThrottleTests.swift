@@ -54,6 +54,20 @@ import Testing
         let wire = try String(contentsOfFile: root + "/docs/WIRE.md", encoding: .utf8)
         let missing = V2ErrorCode.allCases.filter { !wire.contains("| `\($0.rawValue)` |") }
         #expect(missing.isEmpty, "docs/WIRE.md has no row for \(missing.map(\.rawValue))")
+        // Each row's last cell names tests that exist (`Suite.function`) or says "same" (the row above).
+        let tests = try ["RESTv2FlowTests", "RESTv2HeaderTests", "RESTv2ThrottleTests"].map {
+            try String(contentsOfFile: root + "/Tests/MockPassTests/\($0).swift", encoding: .utf8)
+        }.joined()
+        for code in V2ErrorCode.allCases {
+            guard let line = wire.split(separator: "\n").first(where: { $0.hasPrefix("| `\(code.rawValue)` |") }) else { continue }
+            let cells = line.split(separator: "|").map { $0.trimmingCharacters(in: .whitespaces) }
+            let shown = cells.last ?? ""
+            #expect(!shown.isEmpty && shown != "–", "\(code.rawValue) has no test")
+            for name in shown.split(separator: "`").filter({ $0.contains(".") && $0.hasPrefix("RESTv2") }) {
+                let function = name.split(separator: ".").last.map(String.init) ?? ""
+                #expect(tests.contains("func \(function)("), "\(code.rawValue): no test \(name)")
+            }
+        }
     }
 }
 
