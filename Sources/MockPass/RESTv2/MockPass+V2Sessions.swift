@@ -179,8 +179,9 @@ extension MockPass {
     /// is sent on, as Adobe's is, to the SP's `authenticate/saml` with the session's parameters and
     /// its code (`v2_code`); that page starts an SP login bound to the session and posts it to the
     /// MVPD's IdP, whose answer gives the session's device its profile (`completeV2Login`) and sends
-    /// the browser to `redirectUrl`. The 302 carries the JSON body the contract declares for it (an
-    /// `ErrorInformation`, here with no fields: nothing went wrong).
+    /// the browser to `redirectUrl`. An OAuth2 MVPD's user agent goes to its IdP instead (`V2OAuth`).
+    /// The 302 carries the JSON body the contract declares for it (an `ErrorInformation`, here with
+    /// no fields: nothing went wrong).
     mutating func v2Authenticate(_ sp: World.ServiceProvider, _ requestor: World.Requestor, code: String,
                                  _ r: IncomingRequest, at now: Instant) throws(V2Failure) -> HTTPResponse {
         var session = try v2Session(code, requestor, at: now)
