@@ -160,6 +160,15 @@ public struct MockPass: Sendable {
         }
     }
 
+    /// Journals a request that an injected failure answered in the mock's place: logged like any
+    /// other, with the failure named, and nothing else of the mock's state touched.
+    public mutating func journal(_ prepared: PreparedRequest, fault: InjectedFailure, at now: Instant) {
+        guard var logged = prepared.logged else { return }
+        logged.time = now
+        logged.fault = fault.journalName
+        requestLog.append(logged)
+    }
+
     /// Lets go of what ended by `now` (lookups check expiry themselves: this only bounds memory).
     mutating func expire(at now: Instant) {
         loginSessions.expire(at: now)
