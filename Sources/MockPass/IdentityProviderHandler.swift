@@ -8,6 +8,7 @@ extension MockPass {
 
     mutating func handleIdentityProvider(_ idp: World.IdentityProvider, _ r: IncomingRequest,
                                          at now: Instant) throws(HandlerFailure) -> HTTPResponse {
+        try MockLimits.admitParameters(r)
         switch r.path {
         case "/sso":
             try r.expect("POST")
