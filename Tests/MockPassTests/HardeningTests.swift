@@ -85,18 +85,35 @@ struct HardeningTests {
         #expect(b.mock.deviceSessions.count == 0 && b.mock.loginSessions.count == 0 && b.mock.nonces.count == 0)
     }
 
-    /// A store filled with the largest values the door lets in stays at its count: its bytes are
-    /// bounded by count × the largest entry (docs/LIMITS.md, "Worst case").
-    @Test func aStoreFilledWithTheLargestValuesStaysWithinItsBound() throws {
+    /// Each store one request can add to, filled with the largest values the door lets in, stays at
+    /// its count: its bytes are bounded by count × the largest entry (docs/LIMITS.md, "Bytes"). The
+    /// stores only a whole login fills (authN and authZ tokens, IdP sessions) take values the world
+    /// declares (users, MVPDs) beside the same device ids, and are bounded by the same count × entry.
+    @Test func storesFilledWithTheLargestValuesStayWithinTheirBound() throws {
         var limits = MockLimits.standard
         limits.registrationCodes = 50
+        limits.tempPassUses = 50
+        limits.deviceSessions = 50
+        limits.loginSessions = 50
+        limits.nonces = 50
         var b = Browser(MockPass(world: rootServiceWorld(), seed: 274, limits: limits))
+        func largest(_ i: Int) -> String {
+            String(i) + String(repeating: "d", count: MockLimits.valueBytes - String(i).utf8.count)
+        }
         for i in 0..<120 {
-            let device = String(i) + String(repeating: "d", count: MockLimits.valueBytes - String(i).utf8.count)
-            let made = b.engine("/reggie/v1/REQ1/regcode", [("deviceId", device)])
-            #expect(made.status == 201)
+            #expect(b.engine("/reggie/v1/REQ1/regcode", [("deviceId", largest(i))]).status == 201)
+            #expect(b.freePreview(device: largest(i)).status == 204)
+            let login = b.get(spURL + "/authenticate/saml?" + FormCoding.encode([
+                ("requestor_id", "REQ1"), ("mso_id", "Comcast"), ("redirect_url", "adobepass://" + largest(i).dropFirst(12))]),
+                withCookies: false)
+            #expect(login.status == 200, "\(login.status) \(login.bodyText.prefix(200))")
+            #expect(b.signed("GET", "/api/v1/checkauthn", query: "?requestor=SIGNED&deviceId=d", nonce: largest(i)).status == 403)
         }
         #expect(b.mock.registrationCodes.count == 50)
+        #expect(b.mock.tempPassExpiry.count == 50)
+        #expect(b.mock.deviceSessions.count == 50)
+        #expect(b.mock.loginSessions.count == 50)
+        #expect(b.mock.nonces.count == 50)
     }
 
     // MARK: - The journal (issue 25)
