@@ -33,6 +33,7 @@ public final class LogWriter: Sendable {
     private let prefix: String
     private let queue = NIOLockedValueBox(Queue())
     private let wake = DispatchSemaphore(value: 0)
+    private let finished = DispatchSemaphore(value: 0)
 
     /// `descriptor`: where lines go (2: standard error); `prefix` starts every line.
     public init(descriptor: Int32 = 2, prefix: String = "") {
@@ -71,10 +72,16 @@ public final class LogWriter: Sendable {
     /// Lines written so far.
     public var written: Int { queue.withLockedValue { $0.written } }
 
-    /// Ends the writing thread once the queued lines are written (or fail).
-    public func stop() {
+    /// Ends the writing thread once the queued lines are written (or fail), waiting for it up to
+    /// `timeout` (a write blocked on a pipe nobody reads may never return): after a `true`, the
+    /// descriptor may be closed without a late write reaching whatever reuses its number.
+    @discardableResult
+    public func stop(timeout: Duration = .seconds(2)) -> Bool {
         queue.withLockedValue { $0.stopped = true }
         wake.signal()
+        let (seconds, attoseconds) = timeout.components
+        let nanoseconds = Int(seconds) * 1_000_000_000 + Int(attoseconds / 1_000_000_000)
+        return finished.wait(timeout: .now() + .nanoseconds(nanoseconds)) == .success
     }
 
     private func run() {
@@ -105,7 +112,10 @@ public final class LogWriter: Sendable {
                 // A line that could not be written is reported later, like one that found no room.
                 q.unreported += failed
             }
-            if stopped { return }
+            if stopped {
+                finished.signal()
+                return
+            }
         }
     }
 
