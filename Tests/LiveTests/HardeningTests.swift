@@ -16,9 +16,10 @@ import Darwin
 /// Each attack ends with another host answering within 100 ms.
 @Suite(.serialized) struct HardeningLiveTests {
     /// Another host's `GET /config/REQ1`, timed.
-    static func otherHostLatency(_ server: MockPassServer) throws -> Duration {
+    static func otherHostLatency(_ server: MockPassServer, _ host: LoggedRequest.Host = .sp("alt"),
+                                 path: String = "/config/REQ1") throws -> Duration {
         let curl = try CurlTransport()
-        let other = try server.url(.sp("alt")) + "/config/REQ1"
+        let other = try server.url(host) + path
         var answer: HTTPResponse?
         let took = try elapsed { answer = try get(curl, other) }
         #expect(answer?.status == 200)
@@ -189,6 +190,39 @@ import Darwin
             stopped = writer.stop(timeout: .milliseconds(20))
         }
         #expect(stopped)
+        close(fds[1])
+    }
+
+    /// The server's side of row 3: its log is a pipe nobody reads (then one whose reader has gone),
+    /// and 2,000 refused CONNECTs write 2,000 lines (the old server blocked its event loop after 64 KB).
+    @Test func aServerWhoseLogIsNeverReadKeepsAnswering() async throws {
+        var fds: [Int32] = [0, 0]
+        #expect(pipe(&fds) == 0)
+        let writer = LogWriter(descriptor: fds[1], prefix: "passim serve: ")
+        let world = adobeWorld()
+        var conditions: [LoggedRequest.Host: HostConditions] = [:]
+        for sp in world.serviceProviders { conditions[.sp(sp.name)] = HostConditions(latency: .zero) }
+        let server = try await MockPassServer.start(world: world, options: .init(
+            seed: 7, conditions: conditions,
+            tls: MockPassServer.TLS(authority: try CertificateAuthority(), direct: false), proxyPort: 0,
+            log: { writer.write($0) }))
+        do {
+            let port = try #require(server.proxyPort)
+            let refused = Array(("CONNECT " + String(repeating: "x", count: 100) + ".example:443 HTTP/1.1\r\n\r\n").utf8)
+            for _ in 0..<2_000 { _ = try rawExchange(port: port, refused, timeout: 2) }
+            #expect(writer.dropped > 0, "the pipe filled and lines were dropped, not waited for")
+            let config = "/api/v1/config/passimtv?format=json"
+            #expect(try HardeningLiveTests.otherHostLatency(server, .sp("api"), path: config) < .milliseconds(100))
+            close(fds[0])
+            for _ in 0..<20 { _ = try rawExchange(port: port, refused, timeout: 2) }
+            #expect(try HardeningLiveTests.otherHostLatency(server, .sp("api"), path: config) < .milliseconds(100),
+                    "alive with the reader gone")
+            try await server.shutdown()
+        } catch {
+            try? await server.shutdown()
+            throw error
+        }
+        writer.stop(timeout: .milliseconds(500))
         close(fds[1])
     }
 
