@@ -58,6 +58,10 @@ public struct MockLimits: Hashable, Sendable {
     /// `mock-typed-saml`: SAML messages a typed simulated run passes through browser forms as
     /// handles (`TypedSAMLStore`); no lifetime, as the bytes they stand for have none.
     public var typedSAMLMessages: Int
+    /// `mock-store-bytes`: each store's entries, as `Footprint` counts them (nil: no cap but the
+    /// count). Far above what the counts allow a real client's entries (a few hundred bytes each),
+    /// so it binds only on entries made large on purpose: the oldest go first, as past the count.
+    public var storeBytes: Int?
 
     public init(logEntries: Int? = 10_000, logBytes: Int? = 64 << 20, logValueBytes: Int? = 1024,
                 loginSessionTTL: Millis = .minutes(30), loginSessions: Int = 20_000,
@@ -67,7 +71,8 @@ public struct MockLimits: Hashable, Sendable {
                 authnTokens: Int = 20_000, authzTokens: Int = 20_000, expiredMemory: Millis = .hours(24),
                 tempPassUses: Int = 20_000, registeredClients: Int = 20_000, registeredClientTTL: Millis = .hours(24),
                 accessTokens: Int = 20_000, signatureWindow: Millis = .minutes(5), nonces: Int = 20_000,
-                restAuthorizations: Int = 20_000, typedSAMLMessages: Int = 20_000) {
+                restAuthorizations: Int = 20_000, typedSAMLMessages: Int = 20_000, storeBytes: Int? = 32 << 20) {
+        self.storeBytes = storeBytes.map { max($0, 1) }
         self.registeredClients = max(registeredClients, 1)
         self.registeredClientTTL = registeredClientTTL
         self.accessTokens = max(accessTokens, 1)

@@ -116,6 +116,44 @@ struct HardeningTests {
         #expect(b.mock.nonces.count == 50)
     }
 
+    /// `mock-store-bytes`: past it the oldest entries go, the newest always stays; a replaced or
+    /// removed entry gives its bytes back.
+    @Test func aStoreIsCappedInBytes() {
+        var store = ExpiringStore<String, String>(capacity: 100, maxBytes: 2_000)
+        let value = String(repeating: "v", count: 300)
+        for i in 0..<20 { store.set("k\(i)", value, until: .simulationStart + .hours(1)) }
+        #expect(store.bytes <= 2_000)
+        #expect(store.count < 20 && store.count > 1)
+        #expect(store.value("k19", at: .simulationStart) == value, "the newest stays")
+        #expect(store.value("k0", at: .simulationStart) == nil, "the oldest went first")
+        let full = store.bytes
+        store.set("k19", "short", until: .simulationStart + .hours(1))
+        #expect(store.bytes < full)
+        let before = store.bytes
+        let entry = "k18".footprint + value.footprint + 64
+        store.remove("k18")
+        #expect(store.bytes == before - entry)
+        store.removeAll { key, _ in key == "k17" }
+        #expect(store.bytes == before - 2 * entry)
+        var alone = ExpiringStore<String, String>(capacity: 100, maxBytes: 10)
+        alone.set("big", value, until: .simulationStart + .hours(1))
+        #expect(alone.count == 1, "an entry over the cap alone is kept: the newest always stays")
+    }
+
+    /// An authZ token keeps its resource as given, an MRSS document of any size the body allows:
+    /// the byte cap, not the door, bounds those.
+    @Test func authorizationTokensOfLargeResourcesStayWithinTheByteCap() throws {
+        var limits = MockLimits.standard
+        limits.storeBytes = 256 * 1024
+        var b = Browser(MockPass(world: rootServiceWorld(), seed: 276, limits: limits))
+        let token = try b.loginToken()
+        let padding = String(repeating: "p", count: 60_000)
+        let mrss = "<rss><channel><title>CNN</title><description>\(padding)</description></channel></rss>"
+        for _ in 0..<20 { #expect(b.authorize(token, mrss).status == 200) }
+        #expect(b.mock.issuedAuthz.bytes <= 256 * 1024)
+        #expect(b.mock.issuedAuthz.count >= 1 && b.mock.issuedAuthz.count <= 4, "\(b.mock.issuedAuthz.count)")
+    }
+
     // MARK: - The journal (issue 25)
 
     @Test func aFaultedRequestIsJournaledWithItsFault() {
