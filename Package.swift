@@ -12,7 +12,7 @@ let outsideConformance: [String] = {
         + sources.filter { !$0.hasPrefix(".") && $0 != "PassimConformance" }.map { "Sources/" + $0 }
 }()
 
-// Module graph and import rules: ../shared/ARCHITECTURE.md.
+// Module graph and import rules: docs/spec/ARCHITECTURE.md.
 // Only PassXML touches libxml2; only Live (a later issue) touches libcurl.
 let package = Package(
     name: "passim",
@@ -64,7 +64,7 @@ let package = Package(
         .target(name: "Harness", dependencies: ["Simulation", "Live", "Port", "Entitlement", "MockPass", "PassModel"]),
         .target(name: "Scenario", dependencies: ["ScenarioSyntax", "Harness", "Simulation", "Entitlement", "MockPass", "PassXML", "PassModel"]),
         .target(name: "Fuzz", dependencies: ["Scenario", "Harness", "ScenarioSyntax", "Simulation", "Entitlement", "PassModel", "Port"]),
-        // libFuzzer targets (README, "Fuzzing"); a normal build makes corpus replayers of them.
+        // libFuzzer targets (docs/FUZZING.md); a normal build makes corpus replayers of them.
         .target(name: "FuzzSupport"),
         .executableTarget(name: "FuzzScenarioParser", dependencies: ["FuzzSupport", "ScenarioSyntax"]),
         .executableTarget(name: "FuzzPassXML", dependencies: ["FuzzSupport", "PassXML"]),

@@ -1,5 +1,5 @@
 #!/bin/bash -eu
-# ClusterFuzzLite / OSS-Fuzz build of passim's three libFuzzer targets (README.md, "libFuzzer targets").
+# ClusterFuzzLite / OSS-Fuzz build of passim's three libFuzzer targets (docs/FUZZING.md, "libFuzzer targets").
 # In the builder image, `precompile_swift` sets SWIFTFLAGS for $SANITIZER (libFuzzer plus ASan, or
 # coverage). Outside it (verifying this script on a development machine) the same flags are set here.
 # Each target goes to $OUT with its seed corpus (<target>_seed_corpus.zip) and the shared libraries

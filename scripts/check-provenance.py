@@ -1,17 +1,18 @@
 #!/usr/bin/env python3
-"""The provenance check (issue 16, item 5), run by CI.
+"""The provenance check (issue 16, item 5; issue 25), run by CI.
 
 Two rules, so that every behaviour the suite pins and every choice the project made can be traced to
 its source:
 - a scenario's leading comment (the first block of `#` lines, its description in the generated pages)
-  cites the clause of BEHAVIOR.md it pins: `BEHAVIOR.md` followed by the name of one of its sections or
-  named paragraphs, e.g. `(BEHAVIOR.md, Authentication 4)` or `(BEHAVIOR.md, "Cancel via nil")`;
-- each numbered item of docs/CONFORMANCE.md's "Choices" cites the seed passage it rests on, as
-  `seeds/NNN #anchor` (a seed file's number and one of its heading anchors), or says "seeds silent".
+  cites the clause of docs/spec/BEHAVIOR.md it pins: `BEHAVIOR.md` followed by the name of one of its
+  sections or named paragraphs, e.g. `(BEHAVIOR.md, Authentication 4)` or `(BEHAVIOR.md, "Cancel via nil")`;
+  the names are read from BEHAVIOR.md itself;
+- each numbered item of docs/CONFORMANCE.md's "Choices" cites the passage of Adobe's pages it rests on,
+  as `api-reference #anchor` or `cookbook #anchor` (the page, and one of its headings' anchors; the
+  pages and their URLs: docs/spec/README.md), or says "seeds silent".
 
-BEHAVIOR.md and the seeds live beside the repository (../shared), which CI does not check out: the
-clause names and anchors are therefore listed here; the unittest compares them with the real files
-when they are there.
+Adobe's pages are not in the repository: their anchors are listed here. When PASSIM_PASS_EN names a
+checkout of AdobeDocs/pass.en, the unittest compares the lists with the pages.
 
 Usage: scripts/check-provenance.py [ROOT]   (ROOT: the package root, default: this script's parent)
 Exit status: 0 clean, 1 a file or choice without provenance (each printed), 2 unusable input.
@@ -20,20 +21,8 @@ import os
 import re
 import sys
 
-# BEHAVIOR.md's sections (`##`, without their parenthesised tails) and its named paragraphs (the bold
-# run that opens them), the names a citation may start with ("Client registration" stands for its
-# section, "Client registration and request signing").
-CLAUSES = (
-    "Vocabulary", "Constants", "The MVPD object", "Invariants", "Startup", "Queueing",
-    "Client registration", "SDK 3.x: registration",
-    "SDK 2.x tvOS: signed second-screen calls", "The mock enforces what the world declares",
-    "Authentication", "Cancel via nil", "Promotional TempPass", "Apple SSO", "tvOS",
-    "Authorization", "Logout", "Overlapping calls", "Queries", "Tracking data", "Time",
-)
-
-# The heading anchors of the seeds (../shared/seeds): the API reference in French (000), Dutch (002)
-# and Portuguese (004) share one set; 001 is the cookbook. 003, the French reference as plain text,
-# has no anchors (cite 000, the same text).
+# The heading anchors (`{#anchor}`) of Adobe's two iOS/tvOS pages, in AdobeDocs/pass.en under
+# help/authentication/integration-guide-programmers/legacy/sdks/ios-tvos-sdk/.
 API_ANCHORS = frozenset("""
     iostvos-sdk-api-reference intro apis initWithSoftwareStatement init setOptions setReqV3 setReq
     setReq_tvos setReqComplete checkAuthN getAuthN getAuthN_filter dispProvDialog setSelProv nav2url
@@ -46,10 +35,30 @@ COOKBOOK_ANCHORS = frozenset("""
     authn_flow_with_applesso authn_flow_with_applesso_tvOS authz_flow media_flow
     logout_flow_wo_AppleSSO logout_flow_with_AppleSSO related
 """.split())
-SEED_ANCHORS = {"000": API_ANCHORS, "001": COOKBOOK_ANCHORS, "002": API_ANCHORS, "004": API_ANCHORS}
+PAGES = {"api-reference": ("iostvos-sdk-api-reference.md", API_ANCHORS),
+         "cookbook": ("iostvos-sdk-cookbook.md", COOKBOOK_ANCHORS)}
+
+
+def clause_names(behavior_text):
+    """BEHAVIOR.md's sections (`##`) and named paragraphs (the bold run that opens a line), without
+    parenthesised tails, backticks or the closing full stop: the names a citation may start with."""
+    names = []
+    for line in behavior_text.splitlines():
+        if line.startswith("## "):
+            raw = line[3:]
+        elif line.startswith("**"):
+            raw = line[2:line.find("**", 2)] if line.find("**", 2) > 0 else ""
+        else:
+            continue
+        name = re.sub(r"\*\*.*$", "", raw)
+        name = name.split("(")[0].replace("`", "").strip().rstrip(".").strip()
+        if name:
+            names.append(name)
+    return names
+
 
 CITATION = re.compile(r"BEHAVIOR\.md[,:]?\s*[\"“]?([^\"”)]*)")
-SEED = re.compile(r"seeds/(\d{3})(?:_[0-9a-f]+(?:\.txt)?)? #([A-Za-z0-9_-]+)")
+SEED = re.compile(r"(api-reference|cookbook) #([A-Za-z0-9_-]+)")
 SILENT = re.compile(r"seeds\s+silent", re.IGNORECASE)
 CHOICE = re.compile(r"^(\d+)\.\s")
 
@@ -66,10 +75,20 @@ def leading_comment(text):
     return " ".join(block)
 
 
-def cites_clause(comment):
+def names_clause(cited, name):
+    """`Authentication 4` names `Authentication`; `Client registration:` names the section
+    `Client registration and request signing` by its first words (two at least, whole words)."""
+    cited, name = cited.lower(), name.lower()
+    if cited.startswith(name):
+        return True
+    short = re.split(r"[:;,.]", cited)[0].strip()
+    return len(short.split()) >= 2 and (name == short or name.startswith(short + " "))
+
+
+def cites_clause(comment, clauses):
     for match in CITATION.finditer(comment):
-        cited = match.group(1).strip()
-        if any(cited.lower().startswith(name.lower()) for name in CLAUSES):
+        cited = match.group(1).replace("`", "").strip()
+        if any(names_clause(cited, name) for name in clauses):
             return True
     return False
 
@@ -94,20 +113,23 @@ def choices(text):
 def seed_problem(body):
     """None when the choice cites a seed passage that exists or says the seeds are silent."""
     cited = SEED.findall(body)
-    unknown = [f"seeds/{f} #{a}" for f, a in cited if a not in SEED_ANCHORS.get(f, ())]
+    unknown = [f"{page} #{a}" for page, a in cited if a not in PAGES[page][1]]
     if unknown:
-        return "cites no such seed passage: " + ", ".join(unknown)
+        return "cites no such passage of Adobe's pages: " + ", ".join(unknown)
     if cited or SILENT.search(body):
         return None
-    return 'cites no seed passage (seeds/NNN #anchor) and does not say "seeds silent"'
+    return 'cites no passage of Adobe\'s pages (api-reference #anchor, cookbook #anchor) and does not say "seeds silent"'
 
 
 def check(root):
     scenarios = os.path.join(root, "Scenarios")
     conformance = os.path.join(root, "docs", "CONFORMANCE.md")
-    if not os.path.isdir(scenarios) or not os.path.isfile(conformance):
-        print(f"{root}: needs Scenarios/ and docs/CONFORMANCE.md", file=sys.stderr)
+    behavior = os.path.join(root, "docs", "spec", "BEHAVIOR.md")
+    if not os.path.isdir(scenarios) or not os.path.isfile(conformance) or not os.path.isfile(behavior):
+        print(f"{root}: needs Scenarios/, docs/CONFORMANCE.md and docs/spec/BEHAVIOR.md", file=sys.stderr)
         return 2
+    with open(behavior, encoding="utf-8") as f:
+        clauses = clause_names(f.read())
     problems = []
     for folder, dirs, files in os.walk(scenarios):
         dirs.sort()
@@ -120,7 +142,7 @@ def check(root):
             shown = os.path.relpath(path, root)
             if not comment:
                 problems.append(f"{shown}: no leading comment")
-            elif not cites_clause(comment):
+            elif not cites_clause(comment, clauses):
                 problems.append(f"{shown}: the leading comment cites no clause of BEHAVIOR.md "
                                 "(e.g. \"(BEHAVIOR.md, Authentication 4)\")")
     with open(conformance, encoding="utf-8") as f:
@@ -134,7 +156,7 @@ def check(root):
     for problem in problems:
         print(problem)
     if not problems:
-        print(f"provenance: every scenario cites its BEHAVIOR.md clause, every one of {len(items)} choices its seed passage")
+        print(f"provenance: every scenario cites its BEHAVIOR.md clause, every one of {len(items)} choices its passage of Adobe's pages")
     return 1 if problems else 0
 
 

@@ -1,5 +1,5 @@
 #!/usr/bin/env bash
-# Real clients against `passim serve` (README, "Real clients"): each pinned yt-dlp release runs its own
+# Real clients against `passim serve` (docs/CLIENTS.md): each pinned yt-dlp release runs its own
 # AdobePassIE flow (Fixtures/clients/ytdlp/run_adobepass.py) through the forward proxy of a server
 # started here (`--proxy`, its CA trusted through SSL_CERT_FILE; yt-dlp keeps Adobe's URLs), then the
 # recorded exchanges of other clients (Fixtures/clients/replays/*.json) replay, each on its own server.

@@ -1,6 +1,6 @@
 """Tests of scripts/check-provenance.py: the real tree passes, a tree with a good and a bad file fails
-naming the bad one, and the clause names and anchors the script lists are those of the real
-BEHAVIOR.md and seeds (when ../shared is there)."""
+naming the bad one, clause names are read from BEHAVIOR.md, and the anchors the script lists are
+those of Adobe's pages (when PASSIM_PASS_EN names a checkout of AdobeDocs/pass.en)."""
 import importlib.util
 import io
 import os
@@ -10,7 +10,21 @@ import unittest
 from contextlib import redirect_stdout
 
 HERE = os.path.dirname(os.path.abspath(__file__))
-SHARED = os.path.join(HERE, "..", "..", "shared")
+PASS_EN = os.environ.get("PASSIM_PASS_EN", "")
+PAGES_DIR = os.path.join(PASS_EN, "help", "authentication", "integration-guide-programmers", "legacy", "sdks",
+                         "ios-tvos-sdk")
+BEHAVIOR = """# Reference behaviour
+
+## Startup
+
+## Authentication
+
+**Cancel via nil.** A paragraph.
+
+## Client registration and request signing
+
+## Tracking data (`sendTrackingData(data, forEventType:)`)
+"""
 spec = importlib.util.spec_from_file_location("check_provenance", os.path.join(HERE, "check-provenance.py"))
 provenance = importlib.util.module_from_spec(spec)
 spec.loader.exec_module(provenance)
@@ -34,7 +48,7 @@ GOOD_CHOICES = """# Conformance map
 ## Choices
 
 1. **A choice resting on a seed**: `startup/one-sp`.
-   Seeds: `seeds/000 #setReqV3` (the seeds' words).
+   Seeds: `api-reference #setReqV3` (the seeds' words).
 2. **A choice the seeds do not decide**,
    over two lines. Seeds silent.
 """
@@ -55,9 +69,11 @@ class CheckProvenanceTests(unittest.TestCase):
             os.makedirs(os.path.dirname(full), exist_ok=True)
             with open(full, "w", encoding="utf-8") as f:
                 f.write(text)
-        os.makedirs(os.path.join(root, "docs"))
+        os.makedirs(os.path.join(root, "docs", "spec"))
         with open(os.path.join(root, "docs", "CONFORMANCE.md"), "w", encoding="utf-8") as f:
             f.write(conformance)
+        with open(os.path.join(root, "docs", "spec", "BEHAVIOR.md"), "w", encoding="utf-8") as f:
+            f.write(BEHAVIOR)
         return root
 
     def test_the_project_passes(self):
@@ -104,7 +120,7 @@ class CheckProvenanceTests(unittest.TestCase):
         text = GOOD_CHOICES + "3. **A choice that says nothing of the seeds**. `startup/one-sp`.\n"
         status, out = run(self.tree({"cancel/good.scenario": GOOD_SCENARIO}, text))
         self.assertEqual(status, 1)
-        self.assertIn("docs/CONFORMANCE.md: choice 3 cites no seed passage", out)
+        self.assertIn("docs/CONFORMANCE.md: choice 3 cites no passage of Adobe's pages", out)
         self.assertNotIn("choice 1", out)
         self.assertNotIn("choice 2", out)
 
@@ -112,32 +128,39 @@ class CheckProvenanceTests(unittest.TestCase):
         text = GOOD_CHOICES.replace("#setReqV3", "#setRequestorV4")
         status, out = run(self.tree({"cancel/good.scenario": GOOD_SCENARIO}, text))
         self.assertEqual(status, 1)
-        self.assertIn("choice 1 cites no such seed passage: seeds/000 #setRequestorV4", out)
+        self.assertIn("choice 1 cites no such passage of Adobe's pages: api-reference #setRequestorV4", out)
 
     def test_a_cookbook_anchor_is_not_an_api_reference_anchor(self):
-        text = GOOD_CHOICES.replace("seeds/000 #setReqV3", "seeds/000 #startup_flow")
+        text = GOOD_CHOICES.replace("api-reference #setReqV3", "api-reference #startup_flow")
         status, out = run(self.tree({"cancel/good.scenario": GOOD_SCENARIO}, text))
         self.assertEqual(status, 1)
-        self.assertIn("seeds/000 #startup_flow", out)
+        self.assertIn("api-reference #startup_flow", out)
 
-    @unittest.skipUnless(os.path.isfile(os.path.join(SHARED, "BEHAVIOR.md")), "needs ../shared/BEHAVIOR.md")
-    def test_every_clause_name_opens_a_section_or_a_paragraph_of_behavior_md(self):
-        with open(os.path.join(SHARED, "BEHAVIOR.md"), encoding="utf-8") as f:
-            lines = f.read().splitlines()
-        for name in provenance.CLAUSES:
-            self.assertTrue(any(line.startswith("## " + name) or line.startswith("**" + name) for line in lines),
-                            name)
+    def test_a_seed_file_citation_no_longer_counts(self):
+        text = GOOD_CHOICES.replace("api-reference #setReqV3", "seeds/000 #setReqV3")
+        status, out = run(self.tree({"cancel/good.scenario": GOOD_SCENARIO}, text))
+        self.assertEqual(status, 1)
+        self.assertIn("choice 1 cites no passage of Adobe's pages", out)
 
-    @unittest.skipUnless(os.path.isdir(os.path.join(SHARED, "seeds")), "needs ../shared/seeds")
-    def test_the_anchors_are_those_of_the_seeds(self):
-        seeds = os.path.join(SHARED, "seeds")
-        anchored = {}
-        for name in os.listdir(seeds):
-            with open(os.path.join(seeds, name), encoding="utf-8") as f:
+    def test_clause_names_come_from_behavior_md(self):
+        self.assertEqual(provenance.clause_names(BEHAVIOR),
+                         ["Startup", "Authentication", "Cancel via nil", "Client registration and request signing", "Tracking data"])
+        for cited in ("Client registration: a quote", "Tracking data, the table", "Startup 3"):
+            text = GOOD_SCENARIO.replace('"Cancel via nil"', cited)
+            status, out = run(self.tree({"a/x.scenario": text}))
+            self.assertEqual(status, 0, cited + ": " + out)
+        for cited in ("Client", "Tracking", "Registration"):
+            text = GOOD_SCENARIO.replace('"Cancel via nil"', cited)
+            status, out = run(self.tree({"a/x.scenario": text}))
+            self.assertEqual(status, 1, cited)
+
+    @unittest.skipUnless(os.path.isdir(PAGES_DIR), "set PASSIM_PASS_EN to a checkout of AdobeDocs/pass.en")
+    def test_the_anchors_are_those_of_adobes_pages(self):
+        for page, (name, anchors) in provenance.PAGES.items():
+            with open(os.path.join(PAGES_DIR, name), encoding="utf-8") as f:
                 found = set(re.findall(r"\{#([A-Za-z0-9_-]+)\}", f.read()))
-            if found:
-                anchored[name[:3]] = found
-        self.assertEqual(anchored, provenance.SEED_ANCHORS)
+            self.assertEqual(found, anchors, page)
+
 
 if __name__ == "__main__":
     unittest.main()

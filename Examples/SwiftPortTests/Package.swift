@@ -1,22 +1,21 @@
 // swift-tools-version:6.0
 import PackageDescription
 
-// A port team's test package, as the DocC pages describe it: one dependency on passim, an adapter
-// from the port to `AccessEnablerPort`, and `swift test` runs the conformance suite against it.
 let package = Package(
-    name: "SwiftPortTests",
+    name: "MyPortTests",
     platforms: [.macOS(.v13)],
     dependencies: [
+        // passim, by the path of a checkout (here: this repository, two folders up), or by the URL you
+        // cloned it from: .package(url: "https://…/passim.git", from: "0.16.0"). Either way it is "passim".
         .package(name: "passim", path: "../.."),
     ],
     targets: [
-        // Stands in for a team's own Swift port of the SDK: here, passim's reference AccessEnabler.
-        .target(name: "StandInPort", dependencies: [.product(name: "Passim", package: "passim")]),
-        .testTarget(name: "StandInPortTests", dependencies: [
-            "StandInPort", .product(name: "PassimConformance", package: "passim"),
+        // Your Swift port of the SDK. In passim's Examples/SwiftPortTests it is a stand-in over passim's
+        // reference AccessEnabler; in your package, your own library target or a product you depend on.
+        .target(name: "MyPort", dependencies: [.product(name: "Passim", package: "passim")]),
+        .testTarget(name: "MyPortTests", dependencies: [
+            "MyPort", .product(name: "PassimConformance", package: "passim"),
         ]),
-        // The code of the DocC page "Testing your port", verbatim (scripts/check-doc-snippets.py).
-        .testTarget(name: "FromTheDocsTests", dependencies: [.product(name: "PassimConformance", package: "passim")]),
     ],
     swiftLanguageModes: [.v6]
 )

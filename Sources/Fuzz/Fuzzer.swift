@@ -21,6 +21,8 @@ public struct Fuzzer: Sendable {
         public var firstRun: Int
         /// One run in this many goes through bytes (`goesThroughBytes`); 1: every run does.
         public var bytesSample: UInt64
+        /// Called after each run, from any worker: (runs done, steps run, findings), for a progress line.
+        public var onRun: (@Sendable (_ runs: Int, _ steps: Int, _ findings: Int) -> Void)?
 
         public init(seed: UInt64 = 1, runs: Int? = nil, time: Duration? = nil, jobs: Int = 1, maxSteps: Int = 40,
                     outDir: String = "fuzz-failures", firstRun: Int = 0, bytesSample: UInt64 = Fuzzer.bytesSample) {
@@ -159,6 +161,7 @@ public struct Fuzzer: Sendable {
                 let typed = !Fuzzer.goesThroughBytes(seed, sample: options.bytesSample)
                 let (run, failure, steps, inputs) = Fuzzer.exploreCounting(seed: seed, maxSteps: options.maxSteps, typed: typed)
                 results.add(steps: steps, inputs: inputs)
+                defer { options.onRun?(results.done(), results.steps, results.findings.count) }
                 guard let failure else { continue }
                 progress("run \(i) (seed \(seed)) failed: \(failure)")
                 // Only now is the run written as text: to shrink it and write it out.
@@ -173,6 +176,26 @@ public struct Fuzzer: Sendable {
         let findings = results.findings.sorted { $0.run < $1.run }
         return Report(runs: min(results.claimed, total), steps: results.steps, findings: findings,
                       engineInputs: results.inputs)
+    }
+
+    /// The progress line: `1234/5000 runs, 2,345 steps/s, 0 findings, 3m12s left`.
+    public static func progressLine(runs: Int, of total: Int?, steps: Int, findings: Int, elapsed: Duration,
+                         budget: Duration?) -> String {
+        let seconds = elapsed / .seconds(1)
+        let rate = seconds > 0 ? Int((Double(steps) / seconds).rounded()) : 0
+        var text = "\(runs)" + (total.map { "/\($0)" } ?? "") + " runs, \(rate) steps/s, \(findings) "
+            + (findings == 1 ? "finding" : "findings")
+        var left: Double?
+        if let budget {
+            left = max(0, budget / .seconds(1) - seconds)
+        } else if let total, runs > 0 {
+            left = seconds / Double(runs) * Double(max(0, total - runs))
+        }
+        if let left {
+            let s = Int(left.rounded())
+            text += ", " + (s >= 60 ? "\(s / 60)m\(String(format: "%02d", s % 60))s" : "\(s)s") + " left"
+        }
+        return text
     }
 
     /// Shrinks a failing program and writes it as a `.scenario` with its recorded transcript.
@@ -218,6 +241,7 @@ private final class Results: @unchecked Sendable {
     private var next = 0
     private var stepCount = 0
     private var inputCount = 0
+    private var finished = 0
     private var found: [Fuzzer.Finding] = []
 
     func claim() -> Int {
@@ -238,5 +262,7 @@ private final class Results: @unchecked Sendable {
             inputCount += inputs
         }
     }
+    /// One more run ended (its finding shrunk, if it had one); how many have.
+    func done() -> Int { lock.withLock { finished += 1; return finished } }
     func add(_ f: Fuzzer.Finding) { lock.withLock { found.append(f) } }
 }

@@ -2,7 +2,7 @@ import FuzzSupport
 import ScenarioSyntax
 
 /// libFuzzer target: the scenario parser must turn any bytes into a file or a Diagnostic, never crash.
-/// Built for fuzzing with `-Xswiftc -DFUZZING --sanitize fuzzer` (README, "Fuzzing"); a normal build
+/// Built for fuzzing with `-Xswiftc -DFUZZING --sanitize fuzzer` (docs/FUZZING.md); a normal build
 /// makes a replayer that runs the same entry point over files and folders (the seed corpus in CI).
 @_cdecl("LLVMFuzzerTestOneInput")
 public func fuzzScenarioParser(_ data: UnsafePointer<UInt8>?, _ size: Int) -> CInt {

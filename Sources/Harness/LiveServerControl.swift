@@ -96,6 +96,26 @@ final class RemoteServer: LiveServerControl {
         self.origins = origins
     }
 
+    /// Whether the server at `adminURL` answers its admin endpoint with this token (`GET /admin/hosts`).
+    static func check(adminURL: String, token: String?) throws(LiveError) {
+        guard let token, !token.isEmpty else {
+            throw LiveError("no admin token for the server at \(adminURL): give --admin-token TOKEN or set "
+                            + "PASSIM_ADMIN_TOKEN (passim serve prints it on its admin-token line)")
+        }
+        let admin = try CurlTransport()
+        let request = HTTPRequest(method: "GET", url: adminURL.withoutTrailingSlash + "/admin/hosts", headers: authorization(token))
+        switch admin.perform(request, timeout: .seconds(10)) {
+        case .response(let r) where r.status == 200: return
+        case .response(let r) where r.status == 401 || r.status == 403:
+            throw LiveError("the server at \(adminURL) refused the admin token (HTTP \(r.status): "
+                            + "\(r.bodyText.trimmingCharacters(in: .whitespacesAndNewlines)))")
+        case .response(let r):
+            throw LiveError("\(adminURL) does not answer as passim serve's admin endpoint: GET /admin/hosts answered HTTP \(r.status)")
+        case .failure(let why): throw LiveError("cannot reach the server's admin endpoint at \(adminURL): \(why)")
+        case .timeout: throw LiveError("the server's admin endpoint at \(adminURL) did not answer in 10 s")
+        }
+    }
+
     func hold(at instant: Instant) throws(LiveError) {
         guard held != instant else { return }
         _ = try call(post("/admin/clock", [("hold", .int(Int(instant.milliseconds)))]), what: "holding the clock")

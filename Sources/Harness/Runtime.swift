@@ -51,6 +51,31 @@ public struct Runtime: Sendable {
     /// world gives a host: long enough for a busy machine, and what a silent host costs in real time.
     static let portFetchSlack = Millis.seconds(2)
 
+    /// Checks, once before any scenario runs, what every scenario would need from outside: a running
+    /// server's admin endpoint and token, a port's process and its `ready`. One set-up mistake is then
+    /// one message quoting what came, not a failure per scenario.
+    public func preflight() throws(HarnessError) {
+        if case .server(let url, let token) = network {
+            do throws(LiveError) {
+                try RemoteServer.check(adminURL: url, token: token)
+            } catch {
+                throw HarnessError("live mode: \(error.message)")
+            }
+        }
+        // An in-process port (PassimConformance's adapters) has no process to fail to start.
+        if let port, port.inProcess == nil {
+            do {
+                let session = try PortSession(port, apps: ["app"], engine: EngineConfiguration(),
+                                              at: .simulationStart)
+                session.close()
+            } catch {
+                var why = error.message
+                while why.hasSuffix("\n") { why.removeLast() }
+                throw HarnessError("the port did not start (\(port.command)): \(why)")
+            }
+        }
+    }
+
     /// Composes this runtime for `world`: its wire (a server per scenario, or a running one loaded
     /// with the world), its engines (passim's, or a port's process), and the simulator that drives
     /// them. The caller closes what it gets.

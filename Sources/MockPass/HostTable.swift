@@ -71,8 +71,8 @@ struct HostTable: Sendable {
     }
 
     /// Paths that live at the host's root whatever the SP's base path (real-clients.md "Paths"):
-    /// registration, device individualisation, the regcode service and REST API v1.
-    static let rootPrefixes = ["/o/client/", "/indiv/", "/reggie/", "/api/v1/"]
+    /// registration, device individualisation, the regcode service and REST API v1 and v2.
+    static let rootPrefixes = ["/o/client/", "/indiv/", "/reggie/", "/api/v1/", "/api/v2/"]
 
     /// An SP whose base URL has a path (`…/adobe-services`) still serves the root services of its
     /// origin: the first SP of that scheme and authority takes them, with the whole path.

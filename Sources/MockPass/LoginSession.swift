@@ -20,6 +20,8 @@ struct LoginSession: Sendable {
     var token: AuthnToken?
     /// The tvOS registration code a second-screen login (`/api/v1/authenticate`) is for.
     var regCode: String? = nil
+    /// The REST API v2 session a login through `/api/v2/authenticate` completes.
+    var v2: V2LoginLink? = nil
 }
 
 /// A user's SAML session at an IdP, as assertions and logout requests name it.

@@ -69,6 +69,8 @@ public struct MockPass: Sendable {
     public var typedRun = false
     /// The messages behind the handles of a typed run (`typedRun`).
     var typedMessages: TypedSAMLStore
+    /// REST API v2's sessions, profiles, TempPass uses and throttle (`RESTv2/`), apart from the above.
+    var v2 = RESTv2State()
 
     struct ConfigKey: Hashable, Sendable {
         var spName: String
@@ -183,6 +185,7 @@ public struct MockPass: Sendable {
         accessTokens.expire(at: now)
         nonces.expire(at: now)
         restAuthorizations.expire(at: now)
+        v2.expire(at: now)
     }
 
     // MARK: - Shared helpers

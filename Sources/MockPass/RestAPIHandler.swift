@@ -47,6 +47,11 @@ extension MockPass {
     /// and web families (`handleServiceProvider`).
     mutating func handleServiceProviderHost(_ sp: World.ServiceProvider, _ r: IncomingRequest,
                                             at now: Instant) throws(HandlerFailure) -> HTTPResponse {
+        // REST API v2 has its own client check, errors and throttle (RESTv2/).
+        if r.path.hasPrefix(V2Route.prefix) { return handleRESTv2(sp, r, at: now) }
+        if world.restV2.throttleLegacy, MockPass.isThrottledLegacyPath(r.path), let refusal = v2Throttle(r, at: now) {
+            return refusal
+        }
         do throws(HandlerFailure) {
             // The /config hot path pays for the gate only when some requestor is gated; the check
             // that the request names one requestor is a scan of its parameters, and runs always.

@@ -96,13 +96,16 @@ extension MockPass {
         // yt-dlp since 2025-05 starts the login with its registration code, then finds it by that code.
         let regCode = r.parameter("reg_code").flatMap { $0.isEmpty ? nil : $0 }
         if let regCode { try requireLiveCode(regCode, requestorID: requestorID, at: now) }
+        // REST v2's `authenticate/{sp}/{code}` redirects here with its code (`v2LoginLink`).
+        let v2 = try v2LoginLink(r.parameter("v2_code"), requestorID: requestorID, mvpdID: mvpdID, at: now)
         return try startLogin(sp, r, requestorID: requestorID, mvpdID: mvpdID, redirectURL: redirectURL,
-                              regCode: regCode, at: now)
+                              regCode: regCode, v2: v2, at: now)
     }
 
     /// The login both `authenticate/saml` and the second screen's `/api/v1/authenticate` start.
     mutating func startLogin(_ sp: World.ServiceProvider, _ r: IncomingRequest, requestorID: String, mvpdID: String,
-                             redirectURL: String, regCode: String?, at now: Instant) throws(HandlerFailure) -> HTTPResponse {
+                             redirectURL: String, regCode: String?, v2: V2LoginLink? = nil,
+                             at now: Instant) throws(HandlerFailure) -> HTTPResponse {
         guard let requestor = world.requestor(requestorID), requestor.isAt(sp) else {
             throw .badRequest("unknown requestor \(requestorID)")
         }
@@ -121,7 +124,7 @@ extension MockPass {
                                    forceAuthn: false)
         loginSessions.set(sessionID, LoginSession(
             id: sessionID, spName: sp.name, requestorID: requestorID, mvpdID: mvpdID, redirectURL: redirectURL,
-            pendingAuthnRequestID: request.id, regCode: regCode), until: now + limits.loginSessionTTL)
+            pendingAuthnRequestID: request.id, regCode: regCode, v2: v2), until: now + limits.loginSessionTTL)
         let field = try samlField(.authnRequest(request)) { SAML.build(request) }
         return Reply.autoPost(
             title: "Redirecting to your TV provider", to: sso,
@@ -162,6 +165,13 @@ extension MockPass {
         }
         guard let user = usersByNameID[assertion.nameID], user.mvpdID == session.mvpdID else {
             throw .badRequest("unknown NameID")
+        }
+        if let link = session.v2 {
+            // A REST v2 login gives the v2 session's device a profile and nothing else: the SP's
+            // browser session ends here, so no SDK or v1 call can use it (rest-api-v2.md 1.1).
+            try completeV2Login(link, user: user, assertion: assertion, mvpdID: session.mvpdID, at: now)
+            loginSessions.remove(session.id)
+            return .redirect(session.redirectURL)
         }
         if let code = session.regCode {
             try completeCodeLogin(code, user: user, assertion: assertion, mvpdID: session.mvpdID, at: now)

@@ -102,6 +102,8 @@ public struct World: Sendable {
     public var users: [User]
     public var requestors: [Requestor]
     public var tempPasses: [TempPass] = []
+    /// What REST API v2 needs beyond the above (throttling, degradation, faults…); Adobe's defaults.
+    public var restV2 = RESTv2Options()
 
     public init(serviceProviders: [ServiceProvider] = [], identityProviders: [IdentityProvider] = [],
                 users: [User] = [], requestors: [Requestor] = [], tempPasses: [TempPass] = []) {

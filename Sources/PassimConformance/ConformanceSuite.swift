@@ -32,8 +32,14 @@ public struct ConformanceSuite: Sendable {
 
     /// The suite bundled with this library (every area of passim's `Scenarios/`).
     public static var bundled: ConformanceSuite {
-        ConformanceSuite(folder: Bundle.module.bundleURL.appendingPathComponent("Scenarios").path)
+        var suite = ConformanceSuite(folder: Bundle.module.bundleURL.appendingPathComponent("Scenarios").path)
+        suite.repositoryFolder = "Scenarios"
+        return suite
     }
+
+    /// Where the scenarios live in passim's repository (`Scenarios` for the bundled suite): a failure
+    /// names that path too, which a reader can open, beside the copy in the build folder it ran from.
+    var repositoryFolder: String?
 
     /// The suite's areas (`authn`, `tvos`, …): its folders.
     public var areas: [String] {
@@ -112,7 +118,8 @@ public struct ConformanceSuite: Sendable {
             if case .unusable(_, let diagnostic) = outcome { unusable.append(diagnostic) }
         }
         if !report.errors.isEmpty, unusable.isEmpty { unusable.append(report.errors) }
-        return ConformanceReport(results: report.results.map { ConformanceReport.Result($0, name: name(of: $0.path)) },
+        return ConformanceReport(results: report.results.map { ConformanceReport.Result($0, name: name(of: $0.path),
+                                                                                  repositoryFolder: repositoryFolder) },
                                  unusable: unusable, output: report.output)
     }
 
@@ -144,7 +151,7 @@ public struct ConformanceReport: Sendable, CustomStringConvertible {
         /// The network the scenario ran on, as the harness composed it.
         public var network: ConformanceSuite.Network
 
-        init(_ r: ScenarioResult, name: String) {
+        init(_ r: ScenarioResult, name: String, repositoryFolder: String? = nil) {
             self.name = name
             title = r.title
             switch r.status {
@@ -157,6 +164,14 @@ public struct ConformanceReport: Sendable, CustomStringConvertible {
             // `passim run` cannot replay a port that lives in a test: say how to run it again from there.
             if r.runtimeFlags.hasPrefix("--port 'in-process "), let replay = report.range(of: "replay: passim run ", options: .backwards) {
                 report = String(report[..<replay.lowerBound]) + "replay: ConformanceSuite.bundled.only([\"\(name)\"]).run { … }\n"
+            }
+            if let repositoryFolder, let failure = r.failure {
+                let place = "\(repositoryFolder)/\(name).scenario:\(failure.location.line):\(failure.location.column)"
+                let note = "in passim's repository: \(place)"
+                message = message.map { $0 + " (" + note + ")" }
+                if let firstLine = report.firstIndex(of: "\n") {
+                    report.insert(contentsOf: "  " + note + "\n", at: report.index(after: firstLine))
+                }
             }
             transcript = r.transcript
             network = r.runtimeFlags.contains("--live") ? .live : .simulated

@@ -64,7 +64,7 @@ public final class MockServer: Sendable {
     /// A URL of the world (`https://sp.auth.test/...`) as this server serves it.
     public func liveURL(_ worldURL: String) -> String { server.mapping.toLive(worldURL) }
 
-    /// The admin endpoint (`POST /admin/world`, `/admin/net`, `/admin/clock`; README) and its token.
+    /// The admin endpoint (`POST /admin/world`, `/admin/net`, `/admin/clock`; docs/SERVE.md) and its token.
     public var adminURL: String { server.adminURL }
     public var adminToken: String { server.adminToken }
 

@@ -145,7 +145,14 @@ public final class PortSession {
     private static func greet(_ process: any PortTransport, _ hello: String, _ settings: PortCommand) throws(PortError) -> Greeting {
         try process.write(hello)
         let line = try process.readLine(timeout: settings.timeout)
-        switch try PortOutput.parse(line) {
+        let output: PortOutput
+        do {
+            output = try PortOutput.parse(line)
+        } catch {
+            // The line itself says most about a port that is not speaking the protocol yet.
+            throw PortError("the port must answer hello with a ready line, got: \(line)\n  (\(error.message))")
+        }
+        switch output {
         case .ready(let version, let name, let reset):
             guard version == PortMessage.version else {
                 let which = version > PortMessage.version ? "a newer driver protocol than this passim knows: update passim (CHANGELOG.md)"

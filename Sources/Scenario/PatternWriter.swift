@@ -4,7 +4,7 @@ import ScenarioSyntax
 /// Writes a delivered callback as a `<` line that replays: the canonical text, except for values
 /// that are volatile by nature, which become patterns or `$` bindings.
 ///
-/// The rule (README, "Daily use"):
+/// The rule (docs/RUNNING.md, "Recording"):
 /// - a media token (`setToken`'s first argument) → `$token1`, `$token2`, … one name per distinct value;
 /// - a tracking GUID (32 hex digits in `sendTrackingData`'s array) → `$guid`, `$guid2`, …;
 /// - a registration code (`status(REGCODE, code)`) → `$code`, `$code2`, …;

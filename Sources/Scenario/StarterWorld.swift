@@ -6,7 +6,7 @@ public enum StarterWorld {
 # endpoints under https://sp.auth.adobe.com/adobe-services, registration, regcodes and the REST API v1
 # at the roots of sp.auth.adobe.com and api.auth.adobe.com (one service: SPs share every session), one
 # MVPD whose IdP is https://passimcable.idp.test. Through `passim serve --adobe --proxy PORT` a client
-# keeps Adobe's URLs and changes only its proxy and the CA it trusts (README, "Point a real client at passim").
+# keeps Adobe's URLs and changes only its proxy and the CA it trusts (docs/SERVE.md, "Point a real client at passim").
 sp adobe "https://sp.auth.adobe.com/adobe-services"
 sp api "https://api.auth.adobe.com"
 mvpd PassimCable "Passim Cable" at adobe, api

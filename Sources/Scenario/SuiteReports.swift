@@ -31,6 +31,9 @@ public enum SuiteReports {
             case .excluded(let path, let reason):
                 cases += "    <testcase classname=\"\(xml(area(of: path)))\" name=\"\(xml(path))\" file=\"\(xml(path))\">\n"
                 cases += "      <skipped message=\"\(xml(reason))\"/>\n    </testcase>\n"
+            case .notRun(let path):
+                cases += "    <testcase classname=\"\(xml(area(of: path)))\" name=\"\(xml(path))\" file=\"\(xml(path))\">\n"
+                cases += "      <skipped message=\"not run: --fail-fast stopped the run\"/>\n    </testcase>\n"
             case .skipped:
                 break
             }
@@ -69,6 +72,9 @@ public enum SuiteReports {
             case .excluded(let path, let reason):
                 out += Value.dict([Value.Entry("file", .string(path)), Value.Entry("status", .string("skipped")),
                                    Value.Entry("reason", .string(reason))]).jsonText + "\n"
+            case .notRun(let path):
+                out += Value.dict([Value.Entry("file", .string(path)), Value.Entry("status", .string("not-run")),
+                                   Value.Entry("reason", .string("--fail-fast stopped the run"))]).jsonText + "\n"
             case .skipped:
                 break
             }
@@ -78,6 +84,7 @@ public enum SuiteReports {
             Value.Entry("unusable", .int(report.unusable)), Value.Entry("notSelected", .int(report.skipped)),
             Value.Entry("unimplemented", .int(report.unimplemented)), Value.Entry("expectedFailures", .int(report.expectedFailures)),
             Value.Entry("unexpectedPasses", .int(report.unexpectedPasses)), Value.Entry("skipped", .int(report.excluded)),
+            Value.Entry("notRun", .int(report.notRun)),
             Value.Entry("exitStatus", .int(Int(report.status.rawValue))),
         ]))]).jsonText + "\n"
         return out

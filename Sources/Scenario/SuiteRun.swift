@@ -30,6 +30,17 @@ public struct SuiteRun {
         public var allowEmpty = false
         /// Called after each file with (files done, files in all), from any thread.
         public var progress: (@Sendable (Int, Int) -> Void)?
+        /// `-q`: a character per scenario (`.` passed, `F` failed, …), the failure reports after them.
+        public var quiet = false
+        /// `-k`: only scenarios whose path or title the filter selects (any of them).
+        public var names: [NameFilter] = []
+        /// `-x`: no scenario starts after the first failure.
+        public var failFast = false
+        /// `--durations N`: list the N slowest scenarios (0: every one) before the summary.
+        public var durations: Int?
+        /// Takes the report's text piece by piece, each as soon as its scenario and every earlier
+        /// file have ended (in the files' order: the bytes are those of `output`). nil: only `output`.
+        public var stream: (@Sendable (String) -> Void)?
 
         public init(verbose: Bool = false, repeatCount: Int = 1, tags: [String] = [], shard: Shard? = nil,
                     jobs: Int = 1, color: Bool = false) {
@@ -47,8 +58,10 @@ public struct SuiteRun {
         case ran(ScenarioResult)
         /// The file could not be used: the diagnostic (`file:line:column: message`, line, caret).
         case unusable(path: String, diagnostic: String)
-        /// Left out by `--tag`.
+        /// Left out by `--tag` or `-k`.
         case skipped(path: String)
+        /// Not started: `--fail-fast` stopped the run before it.
+        case notRun(path: String)
         /// Left out by a `skip` rule of the port's expectations file.
         case excluded(path: String, reason: String)
     }
@@ -70,6 +83,12 @@ public struct SuiteRun {
         public var excluded: Int { outcomes.filter { if case .excluded = $0 { return true } else { return false } }.count }
         public var unusable: Int { outcomes.filter { if case .unusable = $0 { return true } else { return false } }.count }
         public var skipped: Int { outcomes.filter { if case .skipped = $0 { return true } else { return false } }.count }
+        public var notRun: Int { outcomes.filter { if case .notRun = $0 { return true } else { return false } }.count }
+        /// Wall time of each file that ran, in the files' order (for `--durations`; never in `output`
+        /// unless asked, since it differs from run to run).
+        public var durations: [(path: String, seconds: Double)] = []
+        /// What selected scenarios (`--tag`, `-k`), for the summary.
+        public var selectedBy: String = ""
         /// Steps run in all (every repetition counted), for throughput figures.
         public var steps = 0
     }
@@ -84,36 +103,54 @@ public struct SuiteRun {
         } catch {
             return Report(output: "", errors: "passim: \(error)\n", status: .unusable, results: [])
         }
+        // A tag or -k that selects nothing is a mistake in the command, not an empty success; judged
+        // over every file given (before --shard), so a shard without a match is not one.
+        if let problem = SuiteRun.selectionProblem(files: files, tags: options.tags, names: options.names) {
+            return Report(output: "", errors: "passim: \(problem)\n", status: .unusable, results: [])
+        }
         if let shard = options.shard { files = shard.select(files) }
+        // One set-up mistake is one message, before any scenario runs (issue 25); not needed when the
+        // expectations file skips every file.
+        do throws(HarnessError) {
+            if files.contains(where: { self.options.expectations?.rule(for: $0)?.kind != .skip }) {
+                try self.options.runtime.preflight()
+            }
+        } catch {
+            return Report(output: "", errors: "passim: \(error.message)\n", status: .unusable, results: [])
+        }
         let options = self.options
         let counter = ProgressCounter(total: files.count, report: options.progress)
-        let ran = parallelMap(files, jobs: options.jobs) { path -> (Outcome, Int) in
+        let paint = Paint(enabled: options.color)
+        let stream = options.stream.map { OrderedStream(count: files.count, emit: $0) }
+        let stop = StopFlag()
+        let ran = parallelMap(Array(files.enumerated()), jobs: options.jobs) { item -> (Outcome, Int, Double) in
             defer { counter.tick() }
-            return SuiteRun.runOne(path, options: options)
+            let (index, path) = item
+            guard !(options.failFast && stop.raised) else {
+                stream?.finished(index, "")
+                return (.notRun(path: path), 0, 0)
+            }
+            let start = ContinuousClock.now
+            let (outcome, steps) = SuiteRun.runOne(path, options: options)
+            let elapsed = ContinuousClock.now - start
+            if outcome.isFailure { stop.raise() }
+            stream?.finished(index, SuiteRun.line(for: outcome, options: options, paint: paint))
+            return (outcome, steps, elapsed / .seconds(1))
         }
         var report = Report(output: "", errors: "", status: .passed, results: [], outcomes: ran.map(\.0))
         report.steps = ran.map(\.1).reduce(0, +)
-        let paint = Paint(enabled: options.color)
-        for outcome in report.outcomes {
+        report.selectedBy = [options.tags.isEmpty ? nil : "--tag", options.names.isEmpty ? nil : "-k"]
+            .compactMap { $0 }.joined(separator: " and ")
+        for (outcome, _, seconds) in ran {
+            report.output += SuiteRun.line(for: outcome, options: options, paint: paint)
             switch outcome {
             case .ran(let result):
                 report.results.append(result)
-                switch result.verdict {
-                case .passed: report.output += paint.green("ok") + "   \(result.path)\n"
-                case .failed: report.output += paint.failureReport(result.failureReport)
-                case .unimplemented:
-                    report.output += paint.red("UNIMPLEMENTED") + " \(result.path): \(result.failure?.message ?? "")\n"
-                case .expectedFailure: report.output += "XFAIL \(result.path) (\(result.expectedToFail ?? ""))\n"
-                case .unexpectedPass:
-                    report.output += paint.red("UNEXPECTED PASS") + " \(result.path): the expectations file says it fails (\(result.expectedToFail ?? "")); remove that line\n"
-                }
-                if options.verbose { report.output += "--- \(result.path): \(result.title)\n" + result.transcript }
+                report.durations.append((result.path, seconds))
             case .unusable(_, let diagnostic):
                 report.errors += diagnostic + "\n"
-            case .skipped:
+            case .skipped, .notRun, .excluded:
                 break
-            case .excluded(let path, let reason):
-                report.output += "SKIP \(path) (\(reason))\n"
             }
         }
         if let expectations = options.expectations {
@@ -122,8 +159,93 @@ public struct SuiteRun {
             }
         }
         report.status = report.unusable > 0 ? .unusable : report.failed > 0 ? .failed : .passed
-        report.output += paint.summary(report)
+        let trailer = SuiteRun.trailer(report, options: options, paint: paint)
+        report.output += trailer
+        options.stream?(trailer)
         return report
+    }
+
+    /// What the text report says of one file as it ends: a line (or, failing, the side-by-side
+    /// report); with `-q` a single character, the reports coming in the trailer.
+    static func line(for outcome: Outcome, options: Options, paint: Paint) -> String {
+        switch outcome {
+        case .ran(let result):
+            if options.quiet {
+                switch result.verdict {
+                case .passed: return "."
+                case .failed: return paint.red("F")
+                case .unimplemented: return paint.red("U")
+                case .expectedFailure: return "x"
+                case .unexpectedPass: return paint.red("X")
+                }
+            }
+            var text: String
+            switch result.verdict {
+            case .passed: text = paint.green("ok") + "   \(result.path)\n"
+            case .failed: text = paint.failureReport(result.failureReport)
+            case .unimplemented:
+                text = paint.red("UNIMPLEMENTED") + " \(result.path): \(result.failure?.message ?? "")\n"
+            case .expectedFailure: text = "XFAIL \(result.path) (\(result.expectedToFail ?? ""))\n"
+            case .unexpectedPass:
+                text = paint.red("UNEXPECTED PASS") + " \(result.path): the expectations file says it fails (\(result.expectedToFail ?? "")); remove that line\n"
+            }
+            if options.verbose { text += "--- \(result.path): \(result.title)\n" + result.transcript }
+            return text
+        case .unusable:
+            return options.quiet ? paint.red("E") : ""
+        case .skipped, .notRun:
+            return ""
+        case .excluded(let path, let reason):
+            return options.quiet ? "s" : "SKIP \(path) (\(reason))\n"
+        }
+    }
+
+    /// After the last file: with `-q`, the end of the dots' line and the failure reports; the
+    /// slowest scenarios with `--durations`; the summary.
+    static func trailer(_ report: Report, options: Options, paint: Paint) -> String {
+        var text = ""
+        if options.quiet {
+            if report.outcomes.contains(where: { !SuiteRun.line(for: $0, options: options, paint: paint).isEmpty }) { text += "\n" }
+            for result in report.results where result.isFailure || (options.verbose && result.verdict == .passed) {
+                var quietless = options
+                quietless.quiet = false
+                text += SuiteRun.line(for: .ran(result), options: quietless, paint: paint)
+            }
+        }
+        if let n = options.durations {
+            let slowest = report.durations.enumerated().sorted { a, b in
+                a.element.seconds != b.element.seconds ? a.element.seconds > b.element.seconds : a.offset < b.offset
+            }.map(\.element)
+            let shown = n == 0 ? slowest : Array(slowest.prefix(n))
+            text += "slowest \(shown.count) of \(report.durations.count) scenarios (wall time):\n"
+            for d in shown { text += String(format: "%8.3fs  ", d.seconds) + d.path + "\n" }
+        }
+        return text + paint.summary(report)
+    }
+
+    /// Why `--tag`/`-k` select nothing among `files` (all of them, before sharding), or nil.
+    static func selectionProblem(files: [String], tags: [String], names: [NameFilter]) -> String? {
+        guard !tags.isEmpty || !names.isEmpty else { return nil }
+        var known = Set<String>()
+        var named = Set<Int>()
+        var usable = 0
+        for path in files {
+            guard let file = try? ScenarioParser.parse(fileAt: path) else { continue }
+            usable += 1
+            known.formUnion(file.tags)
+            for (i, filter) in names.enumerated() where filter.selects(path: path, title: file.title) { named.insert(i) }
+        }
+        guard usable > 0 else { return nil }  // nothing parses: the run reports why, file by file
+        let unknown = tags.filter { !known.contains($0) }
+        if let tag = unknown.first {
+            let all = known.sorted()
+            let hint = Suggestion.hint(for: tag, among: all)
+            return "unknown tag '\(tag)'\(hint): no scenario here has it; the tags are \(all.joined(separator: ", "))"
+        }
+        if let i = names.indices.first(where: { !named.contains($0) }) {
+            return "-k '\(names[i].text)' selects no scenario (it is matched, case-insensitively, against paths and titles)"
+        }
+        return nil
     }
 
     /// Parses and runs one file (`--repeat` times); the steps it ran.
@@ -135,6 +257,9 @@ public struct SuiteRun {
             return (.unusable(path: path, diagnostic: error.description), 0)
         }
         if !options.tags.isEmpty, !file.tags.contains(where: options.tags.contains) {
+            return (.skipped(path: path), 0)
+        }
+        if !options.names.isEmpty, !options.names.contains(where: { $0.selects(path: path, title: file.title) }) {
             return (.skipped(path: path), 0)
         }
         let rule = options.expectations?.rule(for: path)
@@ -165,8 +290,28 @@ extension SuiteRun.Report {
             + (unexpectedPasses > 0 ? " (\(unexpectedPasses) unexpected passes)" : "")
             + (expectedFailures > 0 ? ", \(expectedFailures) expected failures" : "")
             + (excluded > 0 ? ", \(excluded) skipped" : "")
-            + (skipped > 0 ? ", \(skipped) not selected by --tag" : "")
+            + (skipped > 0 ? ", \(skipped) not selected" + (selectedBy.isEmpty ? "" : " by \(selectedBy)") : "")
+            + (notRun > 0 ? ", \(notRun) not run (--fail-fast)" : "")
     }
+}
+
+extension SuiteRun.Outcome {
+    /// What stops a `--fail-fast` run: a failing verdict, or a file that cannot be used.
+    var isFailure: Bool {
+        switch self {
+        case .ran(let result): return result.isFailure
+        case .unusable: return true
+        case .skipped, .notRun, .excluded: return false
+        }
+    }
+}
+
+/// Raised once, read by every worker: `--fail-fast`'s "stop starting scenarios".
+final class StopFlag: @unchecked Sendable {
+    private let lock = NSLock()
+    private var value = false
+    var raised: Bool { lock.lock(); defer { lock.unlock() }; return value }
+    func raise() { lock.lock(); value = true; lock.unlock() }
 }
 
 /// ANSI colours for the human report: only when asked (a terminal, NO_COLOR unset).

@@ -41,6 +41,7 @@ public enum WorldBuilder {
                        encrypted: u.encrypted)
         }
         world.requestors = file.requestors
+        world.restV2 = restV2Options(file.restV2)
 
         var links: [LoggedRequest.Host: HostConditions] = [:]
         for sp in sps {
@@ -90,6 +91,33 @@ public enum WorldBuilder {
         let stepLines = Set(file.steps.map(\.location.line))
         return String(decoding: data, as: UTF8.self).split(separator: "\n", omittingEmptySubsequences: false)
             .enumerated().map { stepLines.contains($0.offset + 1) ? "" : String($0.element) }.joined(separator: "\n")
+    }
+
+    /// The `rest-v2` lines as the mock's options; a later line wins where two set one thing.
+    static func restV2Options(_ decls: [RESTv2Decl]) -> RESTv2Options {
+        var o = RESTv2Options()
+        for decl in decls {
+            switch decl {
+            case .throttling(let mode):
+                o.throttling = mode != "off"
+                o.throttleLegacy = mode == "all"
+            case .sessionTTL(let d): o.sessionTTL = d
+            case .mediaTokenTTL(let d): o.mediaTokenTTL = d
+            case .maxResources(let n): o.maxResources = n
+            case .platformMapping(let mvpd, let id):
+                o.platformMappingIDs.insert(.init(mvpdID: mvpd, platformMappingID: id), at: 0)
+            case .degrade(let mvpd, let rule):
+                if let rule = RESTv2Options.Degradation.Rule(rawValue: rule) { o.degradations.insert(.init(mvpdID: mvpd, rule: rule), at: 0) }
+            case .tempPassResources(let mvpd, let n): o.tempPassResourceLimits.insert(.init(mvpdID: mvpd, resources: n), at: 0)
+            case .parentalControl(let user, let mvpd, let resources):
+                o.parentalControls += resources.map { .init(mvpdID: mvpd, userName: user, resource: $0) }
+            case .dummyAuthorization(let mvpd): o.dummyAuthorization.append(mvpd)
+            case .fault(let mvpd, let code): o.faults.insert(.init(mvpdID: mvpd, code: code), at: 0)
+            case .profileTTL(let mvpd, let ttl): o.profileTTLs.insert(.init(mvpdID: mvpd, ttl: ttl), at: 0)
+            case .oauth2(let mvpd): o.oauth2MVPDs.append(mvpd)
+            }
+        }
+        return o
     }
 
     static func samlBehavior(_ mode: MVPDDecl.SAMLMode) -> World.SAMLBehavior {

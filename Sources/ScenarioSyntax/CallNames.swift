@@ -8,7 +8,7 @@ public enum CallNames {
 }
 
 /// "did you mean" hints for misspelt names.
-enum Suggestion {
+package enum Suggestion {
     /// The candidate nearest to `word` within edit distance 2 (the first one on a tie), if any.
     static func closest(to word: String, among candidates: [String]) -> String? {
         var best: (name: String, distance: Int)?
@@ -20,7 +20,7 @@ enum Suggestion {
     }
 
     /// ` (did you mean 'x'?)`, or "" when nothing is close.
-    static func hint(for word: String, among candidates: [String]) -> String {
+    package static func hint(for word: String, among candidates: [String]) -> String {
         closest(to: word, among: candidates).map { " (did you mean '\($0)'?)" } ?? ""
     }
 

@@ -62,6 +62,11 @@ public struct ScenarioFile: Hashable, Sendable {
         world.lazy.compactMap { if case .defaultSP(let n) = $0.value { return n } else { return nil } }.first
     }
 
+    /// The `rest-v2` settings, in file order (a later line wins where two set the same thing).
+    public var restV2: [RESTv2Decl] {
+        world.compactMap { if case .restV2(let d) = $0.value { return d } else { return nil } }
+    }
+
     /// Every app name, the implicit first app included, in declaration order.
     public var appNames: [String] { [ScenarioFile.firstAppName] + apps.map(\.value) }
 }
@@ -73,6 +78,8 @@ public enum WorldStatement: Hashable, Sendable {
     case user(UserDecl)
     case requestor(RequestorDecl)
     case defaultSP(String)
+    /// `rest-v2 …` (FileParser+RESTv2.swift).
+    case restV2(RESTv2Decl)
 }
 
 /// `sp NAME "URL" [latency D] [unreachable] [silent]`

@@ -61,7 +61,7 @@ struct FileParser {
     var worldStatementCount = 0
 
     static let headerKeywords = ["scenario", "format", "tags", "platform", "device", "seed", "app", "svc-scheme"]
-    static let worldKeywords = ["sp", "mvpd", "user", "requestor", "default-sp"]
+    static let worldKeywords = ["sp", "mvpd", "user", "requestor", "default-sp", "rest-v2"]
     static let stepKeywords = ["user", "browser", "clock", "net", "seen"]
     static let userActions = ["login", "back", "pick", "cancel", "enter-code"]
 
@@ -252,6 +252,7 @@ struct FileParser {
         case "user" where isUserDeclaration: return .world(try userStatement(&c))
         case "requestor": return .world(try requestorStatement(&c))
         case "default-sp": return .world(try defaultSPStatement(&c, head: head))
+        case "rest-v2": return .world(try restV2Statement(&c))
         case "user": return .step(try userStep(&c))
         case "browser": return .step(try browserStep(&c))
         case "clock": return .step(try clockStep(&c))

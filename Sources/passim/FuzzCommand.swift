@@ -106,10 +106,24 @@ struct FuzzCommand: ParsableCommand {
         }
         let budget = time.flatMap { Millis(text: $0) }.map { Duration.milliseconds($0.value) }
         let range = seedRange.flatMap(Fuzzer.runRange)
-        let fuzzer = Fuzzer(options: .init(seed: seed, runs: range.map(\.count) ?? runs, time: budget, jobs: jobs,
-                                           maxSteps: steps, outDir: out, firstRun: range?.lowerBound ?? 0, bytesSample: bytesEvery))
+        var options = Fuzzer.Options(seed: seed, runs: range.map(\.count) ?? runs, time: budget, jobs: jobs,
+                                     maxSteps: steps, outDir: out, firstRun: range?.lowerBound ?? 0, bytesSample: bytesEvery)
+        // On a terminal a campaign says how it goes: runs, steps/s, findings, time left.
+        let line = Terminal.isTTY(STDERR_FILENO) ? ProgressLine() : nil
+        if let line {
+            let total = options.runs ?? (budget == nil ? 100 : nil)
+            options.onRun = { done, steps, findings in
+                line.show(Fuzzer.progressLine(runs: done, of: total, steps: steps, findings: findings,
+                                               elapsed: line.elapsed, budget: budget))
+            }
+        }
+        let fuzzer = Fuzzer(options: options)
         let (cpuBefore, wallBefore) = (FuzzCommand.cpuSeconds(), ContinuousClock.now)
-        let report = fuzzer.run { line in FileHandle.standardError.write(Data((line + "\n").utf8)) }
+        let report = fuzzer.run { text in
+            let write = { FileHandle.standardError.write(Data((text + "\n").utf8)) }
+            if let line { line.interrupt(write) } else { write() }
+        }
+        line?.finish()
         let cpu = FuzzCommand.cpuSeconds() - cpuBefore
         let wall = (ContinuousClock.now - wallBefore) / .seconds(1)
         for f in report.findings {

@@ -90,7 +90,24 @@ struct Run: ParsableCommand {
     @Flag(help: "Accept a folder that holds no .scenario file (by default it is an error, exit 2).")
     var allowEmpty = false
 
+    @Flag(name: .shortAndLong, help: "One character a scenario (. passed, F failed, E unusable, x expected failure, s skipped), then the failures.")
+    var quiet = false
+
+    @Option(name: .customShort("k"), help: ArgumentHelp("Only scenarios whose path or title holds these words (case-insensitive; and, or, not, parentheses; repeatable: any of them).", valueName: "EXPRESSION"))
+    var names: [String] = []
+
+    @Flag(name: [.customShort("x"), .long], help: "Start no scenario after the first failure.")
+    var failFast = false
+
+    @Option(help: ArgumentHelp("List the N slowest scenarios (wall time; 0: all) before the summary.", valueName: "N"))
+    var durations: Int?
+
     func validate() throws {
+        if let durations, durations < 0 { throw ValidationError("--durations takes a number of at least 0") }
+        if quiet, verbose { throw ValidationError("-q and -v ask for opposite things: give one") }
+        for name in names {
+            do { _ = try NameFilter(parsing: name) } catch { throw ValidationError(error.description) }
+        }
         guard `repeat` >= 1 else { throw ValidationError("--repeat takes a number of at least 1") }
         guard jobs >= 1 else { throw ValidationError("--jobs takes a number of at least 1") }
         if live || port != nil, update != nil { throw ValidationError("--update records from simulated runs; drop --live and --port") }
@@ -111,6 +128,10 @@ struct Run: ParsableCommand {
                                        color: Terminal.colorOnStandardOutput)
         if let shard { options.shard = try Shard(parsing: shard) }
         options.allowEmpty = allowEmpty
+        options.quiet = quiet
+        options.failFast = failFast
+        options.durations = durations
+        options.names = names.compactMap { try? NameFilter(parsing: $0) }  // validate() refused the bad ones
         if live {
             let token = adminToken ?? ProcessInfo.processInfo.environment["PASSIM_ADMIN_TOKEN"]
             options.runtime.network = server.map { .server(adminURL: $0, adminToken: token) } ?? .live
@@ -129,8 +150,21 @@ struct Run: ParsableCommand {
             }
             options.runtime.port = command
         }
-        let progress = Terminal.isTTY(STDERR_FILENO) ? ProgressLine() : nil
+        // -q's characters are the progress; otherwise a line on a terminal's standard error.
+        let progress = Terminal.isTTY(STDERR_FILENO) && !quiet ? ProgressLine() : nil
         if let progress { options.progress = { progress.update(done: $0, total: $1) } }
+        // The text report goes out as each scenario ends (in the files' order); JSON at the end.
+        // With --update the first run's report is not the final one: it stays unprinted.
+        let streaming = !json && update == nil
+        if streaming {
+            options.stream = { text in
+                if let progress {
+                    progress.interrupt { Terminal.write(text, to: FileHandle.standardOutput) }
+                } else {
+                    Terminal.write(text, to: FileHandle.standardOutput)
+                }
+            }
+        }
         if update != nil {
             // Bad paths are bad input (2) before CI's refusal (1).
             do { _ = try SuiteLoader.files(in: paths, allowEmpty: allowEmpty) } catch { throw Terminal.fail("passim: \(error)", status: 2) }
@@ -149,7 +183,9 @@ struct Run: ParsableCommand {
             if outcome.failures > 0, report.status == .passed { report.status = .failed }
         }
         Terminal.write(report.errors, to: FileHandle.standardError)
-        Terminal.write(json ? SuiteReports.jsonLines(report) : report.output, to: FileHandle.standardOutput)
+        if !streaming {
+            Terminal.write(json ? SuiteReports.jsonLines(report) : report.output, to: FileHandle.standardOutput)
+        }
         if let junit {
             do {
                 try Data(SuiteReports.junit(report).utf8).write(to: URL(fileURLWithPath: junit), options: .atomic)
@@ -247,8 +283,16 @@ enum Terminal {
         isTTY(STDOUT_FILENO) && ProcessInfo.processInfo.environment["NO_COLOR"] == nil
     }
 
+    /// Writes, or ends the process when the reader has gone (`passim run … | head`): SIGPIPE is
+    /// ignored (NIO asks for that), and FileHandle.write would trap on EPIPE. 141 is what a shell
+    /// reports for a process a closed pipe ended.
     static func write(_ text: String, to handle: FileHandle) {
-        if !text.isEmpty { handle.write(Data(text.utf8)) }
+        guard !text.isEmpty else { return }
+        do {
+            try handle.write(contentsOf: Data(text.utf8))
+        } catch {
+            Foundation.exit(141)
+        }
     }
 
     /// Prints `message` on standard error and returns the exit code to throw.

@@ -37,7 +37,7 @@ struct Serve: ParsableCommand {
             The CA is made at start and written with --ca-out (the key beside it, NAME-key.pem, mode 0600), or read \
             with --ca and --ca-key; the line `ca PATH` names the certificate clients must trust \
             (curl --cacert, SSL_CERT_FILE, REQUESTS_CA_BUNDLE). Refused proxy requests and failed TLS handshakes \
-            are logged on standard error. README, "Point a real client at passim".
+            are logged on standard error. docs/SERVE.md, "Point a real client at passim".
             Exit status: 0 after SIGINT/SIGTERM, 1 if a port cannot be bound, 2 if the world file or the CA is unusable.
             """)
 
@@ -140,8 +140,8 @@ struct Serve: ParsableCommand {
         do {
             server = try MockPassServer.startAndWait(world: setup.world, options: options)
         } catch {
-            FileHandle.standardError.write(Data("passim serve: \(error)\n".utf8))
-            throw ExitCode(1)
+            FileHandle.standardError.write(Data("passim serve: \(Serve.startProblem(error))\n".utf8))
+            throw ExitCode(2)
         }
         var lines = ""
         for h in server.hosts {
@@ -178,6 +178,25 @@ struct Serve: ParsableCommand {
 
     /// The CA from --ca/--ca-key, or a new one written to --ca-out (and its key beside it); the
     /// lines to print (paths only: the key itself is never printed or logged).
+    /// Why the server did not start, for a person: NIO's bind errors read
+    /// `cannot listen on 127.0.0.1:8081: bind(descriptor:ptr:bytes:): Address already in use (errno: 98)`;
+    /// the socket call and errno go, and a port in use gets the way out.
+    static func startProblem(_ error: any Error) -> String {
+        let text = (error as? LiveError)?.message ?? "\(error)"
+        let lines = text.split(separator: "\n", omittingEmptySubsequences: false).map { line -> String in
+            guard let range = line.range(of: ": bind(descriptor:ptr:bytes:): ") else { return String(line) }
+            let place = line[..<range.lowerBound]
+            var why = line[range.upperBound...].replacingOccurrences(of: #" \(errno: \d+\)"#, with: "", options: .regularExpression)
+            if why.contains("Address already in use") {
+                why = "the port is in use (another passim serve?): give other ports with --port N, or --port 0 for free ones"
+            } else if why.contains("Permission denied") {
+                why = "permission denied (ports below 1024 need privileges): give --port N with N ≥ 1024, or --port 0"
+            }
+            return place + ": " + why
+        }
+        return lines.joined(separator: "\n")
+    }
+
     private func makeAuthority() throws(LiveError) -> (CertificateAuthority, String) {
         if let ca, let caKey {
             let certificate: String, key: String

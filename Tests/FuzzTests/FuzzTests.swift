@@ -1,3 +1,4 @@
+import Foundation
 import PassModel
 import ScenarioSyntax
 import Testing
@@ -138,4 +139,29 @@ import Testing
         let two = Fuzzer(options: .init(seed: 5, runs: 30, jobs: 2, maxSteps: 20, outDir: "/tmp/passim-fuzz-test")).run()
         #expect(one.steps == two.steps && one.findings.count == two.findings.count)
     }
+}
+
+/// Issue 25: `passim fuzz` on a terminal is not silent for the length of a campaign.
+@Test func theProgressLineSaysRunsRateFindingsAndTimeLeft() {
+    #expect(Fuzzer.progressLine(runs: 250, of: 1000, steps: 5000, findings: 0, elapsed: .seconds(2), budget: nil)
+            == "250/1000 runs, 2500 steps/s, 0 findings, 6s left")
+    #expect(Fuzzer.progressLine(runs: 10, of: nil, steps: 100, findings: 1, elapsed: .seconds(60), budget: .seconds(300))
+            == "10 runs, 2 steps/s, 1 finding, 4m00s left")
+    #expect(Fuzzer.progressLine(runs: 0, of: nil, steps: 0, findings: 0, elapsed: .zero, budget: nil) == "0 runs, 0 steps/s, 0 findings")
+}
+
+@Test func aFuzzerTellsEachRunAsItEnds() {
+    let seen = Counter()
+    var options = Fuzzer.Options(seed: 3, runs: 20, jobs: 2, outDir: FileManager.default.temporaryDirectory.path + "/passim-fuzz-progress")
+    options.onRun = { done, _, _ in seen.record(done) }
+    let report = Fuzzer(options: options).run()
+    #expect(report.runs == 20)
+    #expect(seen.values.sorted() == Array(1...20))
+}
+
+private final class Counter: @unchecked Sendable {
+    private let lock = NSLock()
+    private var seen: [Int] = []
+    func record(_ n: Int) { lock.withLock { seen.append(n) } }
+    var values: [Int] { lock.withLock { seen } }
 }

@@ -22,7 +22,7 @@ import X509
         #expect(ca.certificate.publicKey.isValidSignature(leaf.signature, for: leaf))
 
         var verifier = Verifier(rootCertificates: CertificateStore([ca.certificate])) {
-            RFC5280Policy(validationTime: Date())
+            RFC5280Policy()  // validates expiry against the current time
             ServerIdentityPolicy(serverHostname: "sp.auth.adobe.com", serverIP: nil)
         }
         let result = await verifier.validate(leaf: leaf, intermediates: CertificateStore())

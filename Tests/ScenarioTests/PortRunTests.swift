@@ -174,14 +174,16 @@ import Testing
         let good = PortRunTests.scenario
         let run = pooledRun(countingPort(log: log, reset: true, exitOnSecondHello: true), [good, good, good])
         #expect(run.statuses == [.passed, .passed, .passed], "\(run.report.output)")
-        #expect(run.started == 3)
+        // One for the set-up check before the first scenario (issue 25), then one a scenario.
+        #expect(run.started == 4)
     }
 
     @Test func aVersion1PortStillGetsAProcessPerScenario() {
         let log = temporaryScenario("", name: "starts")
         let run = pooledRun(countingPort(log: log, reset: false), [PortRunTests.scenario, PortRunTests.scenario])
         #expect(run.statuses == [.passed, .passed], "\(run.report.output)")
-        #expect(run.started == 2)
+        // One a scenario, and one for the set-up check (a version 1 port cannot be reset to serve on).
+        #expect(run.started == 3)
     }
 
     @Test func thePythonPortAndTheShimAreReset() throws {
@@ -208,12 +210,25 @@ import Testing
         #expect(Date().timeIntervalSince(started) < 5)
     }
 
-    @Test func aPortThatCannotStartOrGreetFailsAtTheTop() throws {
-        let report = try run("exit 7")
-        #expect(report.results.first?.failure?.message.contains("exited with status 7") == true, "\(report.output)")
-        #expect(report.results.first?.failure?.location.line == 1)
-        // The replay line runs it the same way.
-        #expect(report.results.first?.failureReport.contains("replay: passim run --port 'exit 7' ") == true)
+    /// Issue 25: a port that cannot start is one set-up message, before any scenario runs, not a
+    /// failure per scenario.
+    @Test func aPortThatCannotStartIsOneMessageBeforeAnyScenario() throws {
+        var options = SuiteRun.Options()
+        options.runtime = ScenarioRunner.Runtime(port: PortCommand(command: "exit 7", timeout: .seconds(5)))
+        let files = [temporaryScenario(PortRunTests.scenario), temporaryScenario(PortRunTests.scenario)]
+        let report = SuiteRun(options: options).run(paths: files)
+        #expect(report.status == .unusable)
+        #expect(report.results.isEmpty)
+        #expect(report.errors.hasPrefix("passim: the port did not start (exit 7): "), "\(report.errors)")
+        #expect(report.errors.contains("exited with status 7"))
+        #expect(report.errors.split(separator: "\n").count <= 4, "one message, not one per scenario")
+    }
+
+    /// Issue 25: a first line that is not `ready` is quoted.
+    @Test func aPortWhoseFirstLineIsNotReadyIsQuoted() throws {
+        let report = try run(port("return []", hello: "hello there"))
+        #expect(report.status == .unusable)
+        #expect(report.errors.contains("the port must answer hello with a ready line, got: hello there"), "\(report.errors)")
     }
 
     /// Issue 12 row 14: 300 MB on the port's standard error grew a file without bound. Only the tail is
@@ -221,7 +236,7 @@ import Testing
     @Test func aPortFloodingItsStandardErrorShowsItsTail() throws {
         let report = try run("head -c 300000000 /dev/zero | tr '\\0' x >&2; echo >&2; echo the-end >&2; exit 7",
                              timeout: .seconds(60))
-        let message = report.results.first?.failure?.message ?? ""
+        let message = report.errors
         #expect(message.contains("exited with status 7"), "\(message.prefix(300))")
         #expect(message.contains("port stderr:\n"))
         #expect(message.hasSuffix("the-end\n"), "\(message.suffix(100))")

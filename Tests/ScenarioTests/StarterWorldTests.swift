@@ -5,7 +5,7 @@ import Scenario
 import ScenarioSyntax
 import Testing
 
-/// `passim serve --adobe` serves `StarterWorld.adobe`; the README points users at the same text in
+/// `passim serve --adobe` serves `StarterWorld.adobe`; docs/SERVE.md points users at the same text in
 /// `Fixtures/worlds/adobe.scenario`. The two must not drift apart, and the world must be Adobe's layout.
 @Suite struct StarterWorldTests {
     @Test func theAdobeWorldIsTheFixtureFileAndAdobesHostLayout() throws {

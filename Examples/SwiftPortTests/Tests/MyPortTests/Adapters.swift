@@ -1,5 +1,5 @@
 import PassimConformance
-import StandInPort
+import MyPort
 
 /// The adapter a port team writes: the suite's inputs to the port's API, its outputs back.
 final class StandInAdapter: AccessEnablerPort {

@@ -1,0 +1,153 @@
+import PassModel
+import PassXML
+
+/// REST API v2 (issue 26; rest-api-v2.md): `/api/v2/...` at the root of every SP host, answered
+/// from `v2` (its own sessions and profiles) and the world's users, MVPDs and clock. Every refusal
+/// is an enhanced error code (`V2ErrorCode`) as JSON; a path it does not know is a JSON 404.
+extension MockPass {
+    /// Throttle first (Adobe counts every call, good or bad), then the route, the method, the
+    /// programmer and its client, then the operation.
+    mutating func handleRESTv2(_ sp: World.ServiceProvider, _ r: IncomingRequest, at now: Instant) -> HTTPResponse {
+        if world.restV2.throttling, let refusal = v2Throttle(r, at: now) { return refusal }
+        guard let route = V2Route(method: r.method, path: r.path) else {
+            return MockPass.v2Plain(404, "no REST API v2 operation has this path (docs/WIRE.md, \"REST API v2\")")
+        }
+        guard route.allowed.contains(r.method) else {
+            var response = MockPass.v2Plain(405, "use " + route.allowed.joined(separator: ", "))
+            response.headers.add("Allow", route.allowed.joined(separator: ", "))
+            return response
+        }
+        do throws(V2Failure) {
+            return try handleV2(route, sp, r, at: now)
+        } catch {
+            return error.response(trace: random.guid())
+        }
+    }
+
+    private mutating func handleV2(_ route: V2Route, _ sp: World.ServiceProvider, _ r: IncomingRequest,
+                                   at now: Instant) throws(V2Failure) -> HTTPResponse {
+        if case .oauthCallback = route { return try v2OAuthCallback(sp, r, at: now) }
+        let requestor = try v2Requestor(route.serviceProvider, at: sp)
+        // The user agent's page is the one call without a client: a browser opens it.
+        if case .authenticate(_, let code) = route { return try v2Authenticate(sp, requestor, code: code, r, at: now) }
+        try v2Admit(r, requestor: requestor, at: now)
+        switch route {
+        case .configuration: return v2Configuration(sp, requestor)
+        case .createSession: return try v2CreateSession(sp, requestor, r, at: now)
+        case .resumeSession(_, let code): return try v2ResumeSession(sp, requestor, code: code, r, at: now)
+        case .sessionStatus(_, let code): return try v2SessionStatus(requestor, code: code, at: now)
+        case .authenticate, .oauthCallback: throw V2Failure(.internalServerError)
+        case .profiles: return try v2Profiles(sp, requestor, mvpd: nil, r, at: now)
+        case .profile(_, let mvpd): return try v2Profiles(sp, requestor, mvpd: mvpd, r, at: now)
+        case .profileForCode(_, let code): return try v2ProfileForCode(sp, requestor, code: code, at: now)
+        case .authorize(_, let mvpd): return try v2Decisions(.authorize, sp, requestor, mvpdID: mvpd, r, at: now)
+        case .preauthorize(_, let mvpd): return try v2Decisions(.preauthorize, sp, requestor, mvpdID: mvpd, r, at: now)
+        case .logout(_, let mvpd): return try v2Logout(sp, requestor, mvpdID: mvpd, r, at: now)
+        case .partnerSession(_, let partner): return try v2PartnerSession(sp, requestor, partner: partner, r, at: now)
+        case .partnerProfile(_, let partner): return try v2PartnerProfile(sp, requestor, partner: partner, r, at: now)
+        }
+    }
+
+    /// A 429 when the device's bucket is empty (`V2Bucket`), else nil. The bucket is kept either way.
+    mutating func v2Throttle(_ r: IncomingRequest, at now: Instant) -> HTTPResponse? {
+        let key = r.request.headers.throttleKey
+        var bucket = v2.buckets.value(key, at: now) ?? V2Bucket(first: now)
+        let allowed = bucket.take(at: now)
+        v2.buckets.set(key, bucket, until: now + V2Limits.throttleMemory)
+        guard !allowed else { return nil }
+        var response = MockPass.v2Plain(429, "too many requests: wait at least one second")
+        response.headers.add("Retry-After", "1")
+        return response
+    }
+
+    /// Whether Adobe throttles this non-v2 path (rest-api-v2.md 1.10): DCR, REST v1, the SDK's
+    /// `config/{requestor}` and the regcode service (paths as `HostTable` gives them).
+    static func isThrottledLegacyPath(_ path: String) -> Bool {
+        path.hasPrefix("/o/client/") || path.hasPrefix("/api/v1/") || path.hasPrefix("/config/")
+            || (path.hasPrefix("/reggie/v1/") && path.hasSuffix("/regcode"))
+    }
+
+    /// A JSON answer for what has no enhanced error code (an unknown path, a wrong method, a throttled call).
+    static func v2Plain(_ status: Int, _ details: String) -> HTTPResponse {
+        HTTPResponse(status: status, contentType: Reply.json, text: Value.dict([
+            Value.Entry("status", .int(status)), Value.Entry("details", .string(details)),
+        ]).jsonText)
+    }
+
+    /// REST v2's `{serviceProvider}` is the programmer's id (Adobe calls the requestor a service provider).
+    func v2Requestor(_ id: String, at sp: World.ServiceProvider) throws(V2Failure) -> World.Requestor {
+        guard let requestor = world.requestor(id), requestor.isAt(sp) else {
+            throw V2Failure(.invalidParameterServiceProvider, "unknown service provider \(id.prefix(64))")
+        }
+        return requestor
+    }
+
+    /// The Bearer token of a client registered through DCR (`ClientRegistrationHandler`), for a
+    /// programmer declared with a software statement: missing, unknown or expired →
+    /// `invalid_access_token_client_application`; a client of another programmer's statement →
+    /// `invalid_access_token_service_provider` (the token's scope). A programmer without a
+    /// statement takes calls without a token, as the v1 families do (docs/WIRE.md).
+    func v2Admit(_ r: IncomingRequest, requestor: World.Requestor, at now: Instant) throws(V2Failure) {
+        guard let statement = requestor.softwareStatement else { return }
+        guard let header = r.request.headers.first(lowercased: "authorization") else {
+            throw V2Failure(.accessTokenClientApplication, "missing Authorization: Bearer access token")
+        }
+        let parts = header.split(separator: " ", maxSplits: 1)
+        guard parts.count == 2, parts[0].lowercased() == "bearer" else {
+            throw V2Failure(.accessTokenClientApplication, "Authorization is not a Bearer access token")
+        }
+        guard let access = accessTokens.value(String(parts[1]).trimmingSpaces, at: now) else {
+            throw V2Failure(.accessTokenClientApplication, "unknown or expired access token")
+        }
+        guard access.softwareStatement == statement else {
+            throw V2Failure(.accessTokenServiceProvider, "the access token was issued to a client of another service provider")
+        }
+    }
+
+    /// An MVPD the SP offers the programmer, else `invalid_parameter_mvpd`; then the world's
+    /// platform faults for it (`configuration` class and 500s fail the whole call).
+    func v2MVPD(_ id: String, _ sp: World.ServiceProvider, _ requestor: World.Requestor) throws(V2Failure) -> MVPD {
+        guard let mvpd = world.mvpds(offeredBy: sp, to: requestor).first(where: { $0.id == id }) else {
+            throw V2Failure(.invalidParameterMVPD, "MVPD \(id.prefix(64)) is not integrated with \(requestor.id)")
+        }
+        if let fault = world.restV2.fault(of: id), fault.action == .configuration || fault.status == 500 {
+            throw V2Failure(fault, "the world's fault for \(id)")
+        }
+        return mvpd
+    }
+
+    /// A redirect URL must be an absolute URL (a custom scheme counts): `scheme:` and no spaces.
+    static func v2CheckRedirect(_ url: String) throws(V2Failure) {
+        guard let colon = url.firstIndex(of: ":"), colon != url.startIndex,
+              url[..<colon].allSatisfy({ $0.isLetter || $0.isNumber || $0 == "+" || $0 == "-" || $0 == "." }),
+              !url.unicodeScalars.contains(where: { $0.value <= 0x20 || $0.value == 0x7F }) else {
+            throw V2Failure(.invalidParameterRedirectURL, "redirectUrl is not an absolute URL")
+        }
+    }
+
+    /// A JSON answer, keys in the order given.
+    static func v2JSON(_ entries: [Value.Entry], status: Int = 200) -> HTTPResponse {
+        HTTPResponse(status: status, contentType: Reply.json, text: Value.dict(entries).jsonText)
+    }
+
+    /// Millisecond timestamps: integers in profiles and decisions, strings in sessions, as the contract
+    /// types them (rest-api-v2.md 1.2, first quirk).
+    static func v2Millis(_ t: Instant) -> Value { .int(Int(t.milliseconds)) }
+    static func v2MillisText(_ t: Instant) -> Value { .string(String(t.milliseconds)) }
+
+    /// The live profile of (device, programmer, MVPD), or nil.
+    func v2LiveProfile(_ key: V2ProfileKey, at now: Instant) -> V2Profile? {
+        guard let profile = v2.profiles.value(key, at: now), now < profile.notAfter else { return nil }
+        return profile
+    }
+
+    /// Stores a profile, kept `expiredMemory` past its end so it answers "expired" rather than "missing".
+    mutating func v2Store(_ profile: V2Profile, _ key: V2ProfileKey) {
+        v2.profiles.set(key, profile, until: profile.notAfter + limits.expiredMemory)
+    }
+
+    /// A profile's lifetime: the world's for that MVPD, else the programmer's `authn-ttl`.
+    func v2ProfileTTL(_ requestor: World.Requestor, mvpdID: String) -> Millis {
+        world.restV2.profileTTLs.first { $0.mvpdID == mvpdID }?.ttl ?? requestor.authnTTL
+    }
+}

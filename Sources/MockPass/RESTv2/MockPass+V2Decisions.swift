@@ -1,0 +1,171 @@
+import PassModel
+import PassXML
+
+/// `POST decisions/authorize/{mvpd}` and `decisions/preauthorize/{mvpd}`.
+extension MockPass {
+    enum V2DecisionKind: Sendable {
+        /// Before playback: a permit carries a media token.
+        case authorize
+        /// For the UI only: no token, and a deny is `preauthorization_denied_by_mvpd`.
+        case preauthorize
+    }
+
+    /// The JSON body `{"resources": [...]}`: a list of non-empty strings, at most `maxResources`
+    /// (`too_many_resources`); anything else, an MRSS resource that does not parse included, is
+    /// `invalid_parameter_resources`. Checked whole before any decision, so a refusal keeps nothing.
+    func v2Resources(_ r: IncomingRequest) throws(V2Failure) -> [(resource: String, name: String)] {
+        let body: Value
+        do {
+            body = try Value(jsonText: r.request.bodyText)
+        } catch {
+            throw V2Failure(.invalidParameterResources, "the body is not JSON: \(error.message)")
+        }
+        guard let list = body["resources"]?.listValue else {
+            throw V2Failure(.invalidParameterResources, "the body has no resources list")
+        }
+        guard !list.isEmpty else { throw V2Failure(.invalidParameterResources, "the resources list is empty") }
+        guard list.count <= world.restV2.maxResources else {
+            throw V2Failure(.tooManyResources, "\(list.count) resources; at most \(world.restV2.maxResources) at once")
+        }
+        var out: [(resource: String, name: String)] = []
+        for item in list {
+            guard let resource = item.stringValue, !resource.isEmpty, resource.utf8.count <= V2Limits.resourceBytes else {
+                throw V2Failure(.invalidParameterResources, "each resource must be a non-empty string of at most \(V2Limits.resourceBytes) bytes")
+            }
+            do throws(HandlerFailure) {
+                out.append((resource, try MockPass.resourceName(resource)))
+            } catch {
+                throw V2Failure(.invalidParameterResources, error.message)
+            }
+        }
+        return out
+    }
+
+    /// One decision per resource, in request order, each with its `source`:
+    /// - `degradation` when the world degrades the MVPD (`deny` refuses, the others permit);
+    /// - `temppass` for a TempPass profile (until it ends, and within its resource limit);
+    /// - `dummy` for an MVPD the world authorizes without asking;
+    /// - `mvpd` otherwise: the user's allow/deny lists, then parental controls, then the world's faults.
+    /// A device without a live profile gets `authenticated_profile_missing` (or `_expired`) in
+    /// each decision. The answer is 200 whatever the decisions say.
+    mutating func v2Decisions(_ kind: V2DecisionKind, _ sp: World.ServiceProvider, _ requestor: World.Requestor,
+                              mvpdID: String, _ r: IncomingRequest, at now: Instant) throws(V2Failure) -> HTTPResponse {
+        let device = try V2Device.from(r.request.headers)
+        _ = try v2MVPD(mvpdID, sp, requestor)
+        _ = try r.request.headers.tempPassIdentity()
+        let resources = try v2Resources(r)
+        let options = world.restV2
+        let key = V2ProfileKey(deviceID: device.id, requestorID: requestor.id, mvpdID: mvpdID)
+        let profile = v2LiveProfile(key, at: now)
+        // A profile from Apple's SSO holds only while Apple's framework still grants access to that
+        // provider: when the app sends the framework's status, it must say so (rest-api-v2.md 1.4).
+        if case .appleSSO? = profile?.origin, r.request.headers.first(lowercased: "ap-partner-framework-status") != nil {
+            let status = try V2PartnerStatus.from(r.request.headers, at: now)
+            guard options.platformMappingID(of: mvpdID) == status.providerID else {
+                throw V2Failure(.pfsProviderIDMismatch, "the partner framework's provider is not \(mvpdID)")
+            }
+        }
+        let degradation = options.degradation(of: mvpdID)
+        var decisions: [Value] = []
+        for (resource, name) in resources {
+            var outcome: V2Outcome
+            if degradation == .deny {
+                outcome = .refused(.degradation, V2Failure(.authorizationDeniedByDegradationRule, "MVPD \(mvpdID) is degraded"))
+            } else if degradation == .authenticateAll {
+                outcome = .permitted(.degradation, until: now + requestor.authzTTL)
+            } else if let profile, degradation == .authorizeAll {
+                outcome = .permitted(.degradation, until: min(now + requestor.authzTTL, profile.notAfter))
+            } else if let profile {
+                outcome = v2Outcome(kind, profile: profile, key: key, resource: name, requestor: requestor, at: now)
+            } else {
+                let expired = v2.profiles.value(key, at: now) != nil
+                outcome = .refused(.mvpd, V2Failure(expired ? .profileExpired : .profileMissing,
+                                                    expired ? "the device's profile for \(mvpdID) expired" : "the device has no profile for \(mvpdID)"))
+            }
+            decisions.append(v2Decision(kind, outcome, resource: resource, requestor: requestor, mvpdID: mvpdID,
+                                        sessionID: profile?.sessionID ?? "", at: now))
+        }
+        return MockPass.v2JSON([Value.Entry("decisions", .list(decisions))])
+    }
+
+    enum V2Source: String, Sendable {
+        case mvpd, degradation, temppass, dummy
+    }
+
+    enum V2Outcome: Sendable {
+        case permitted(V2Source, until: Instant)
+        case refused(V2Source, V2Failure)
+    }
+
+    /// The decision for a device with a live profile.
+    private mutating func v2Outcome(_ kind: V2DecisionKind, profile: V2Profile, key: V2ProfileKey, resource: String,
+                                    requestor: World.Requestor, at now: Instant) -> V2Outcome {
+        let options = world.restV2
+        switch profile.origin {
+        case .tempPass(let useKey):
+            guard var use = v2.tempPassUses.value(useKey, at: now), now < use.expires else {
+                return .refused(.temppass, V2Failure(.temporaryAccessDurationLimitExceeded, "the TempPass ended"))
+            }
+            if !use.resources.contains(resource) {
+                if let limit = options.tempPassResourceLimits.first(where: { $0.mvpdID == key.mvpdID })?.resources,
+                   use.resources.count >= limit {
+                    return .refused(.temppass, V2Failure(.temporaryAccessResourcesLimitExceeded,
+                                                         "the TempPass allows \(limit) resources"))
+                }
+                // Only an authorization uses up a resource; a preauthorization only asks.
+                if kind == .authorize {
+                    use.resources.append(resource)
+                    v2.tempPassUses.set(useKey, use, until: ExpiringStore<V2TempPassKey, V2TempPassUse>.forever)
+                }
+            }
+            return .permitted(.temppass, until: use.expires)
+        case .degraded:
+            return .permitted(.degradation, until: min(now + requestor.authzTTL, profile.notAfter))
+        case .login, .appleSSO:
+            break
+        }
+        let until = min(now + requestor.authzTTL, profile.notAfter)
+        if options.dummyAuthorization.contains(key.mvpdID) { return .permitted(.dummy, until: until) }
+        if let fault = options.fault(of: key.mvpdID) { return .refused(.mvpd, V2Failure(fault, "the world's fault for \(key.mvpdID)")) }
+        guard let subscriber = profile.subscriber else { return .refused(.mvpd, V2Failure(.profileMissing)) }
+        if options.parentalControls.contains(where: {
+            $0.mvpdID == subscriber.user.mvpdID && $0.userName == subscriber.user.userName && $0.resource == resource
+        }) {
+            return .refused(.mvpd, V2Failure(.authorizationDeniedByParentalControls, "parental controls deny \(resource)"))
+        }
+        if let refusal = decision(for: .user(subscriber.user), resource: resource) {
+            let code: V2ErrorCode = kind == .authorize ? .authorizationDeniedByMVPD : .preauthorizationDeniedByMVPD
+            return .refused(.mvpd, V2Failure(code, refusal))
+        }
+        return .permitted(.mvpd, until: until)
+    }
+
+    /// One `DecisionResponse`, keys in a fixed order; a permitted authorization carries the media token.
+    private mutating func v2Decision(_ kind: V2DecisionKind, _ outcome: V2Outcome, resource: String,
+                                     requestor: World.Requestor, mvpdID: String, sessionID: String,
+                                     at now: Instant) -> Value {
+        var e = [Value.Entry("resource", .string(resource)), Value.Entry("serviceProvider", .string(requestor.id)),
+                 Value.Entry("mvpd", .string(mvpdID))]
+        switch outcome {
+        case .permitted(let source, let until):
+            e.append(Value.Entry("source", .string(source.rawValue)))
+            e.append(Value.Entry("authorized", .bool(true)))
+            if kind == .authorize {
+                let ttl = world.restV2.mediaTokenTTL
+                let media = ShortMediaToken(sessionGUID: sessionID.isEmpty ? random.guid() : sessionID, requestorID: requestor.id,
+                                            resourceID: resource, ttl: ttl, issueTime: now, mvpdID: mvpdID)
+                e.append(Value.Entry("token", .dict([
+                    Value.Entry("notBefore", MockPass.v2Millis(now)), Value.Entry("notAfter", MockPass.v2Millis(now + ttl)),
+                    Value.Entry("serializedToken", .string(ShortMediaTokenXML.serialize(media))),
+                ])))
+            }
+            e.append(Value.Entry("notBefore", MockPass.v2Millis(now)))
+            e.append(Value.Entry("notAfter", MockPass.v2Millis(until)))
+        case .refused(let source, let failure):
+            e.append(Value.Entry("source", .string(source.rawValue)))
+            e.append(Value.Entry("authorized", .bool(false)))
+            e.append(Value.Entry("error", failure.object(trace: random.guid())))
+        }
+        return .dict(e)
+    }
+}

@@ -1,0 +1,238 @@
+import PassModel
+import PassXML
+
+/// Configuration, authentication sessions and the user agent's way to the MVPD.
+extension MockPass {
+    /// `GET /{sp}/configuration`: the MVPDs the SP offers the programmer, in the SP's order, in
+    /// the contract's `ConfigurationResponse` shape (`requestor.mvpds`).
+    func v2Configuration(_ sp: World.ServiceProvider, _ requestor: World.Requestor) -> HTTPResponse {
+        let mvpds: [Value] = world.mvpds(offeredBy: sp, to: requestor).map { m in
+            var e = [Value.Entry("id", .string(m.id)), Value.Entry("displayName", .string(m.displayName))]
+            if let logo = m.logoURL { e.append(Value.Entry("logoUrl", .string(logo))) }
+            e.append(Value.Entry("isTempPass", .bool(m.tempPass || world.tempPass(for: m.id) != nil)))
+            e.append(Value.Entry("isProxy", .bool(false)))
+            e.append(Value.Entry("authPerAggregator", .bool(false)))
+            e.append(Value.Entry("passiveAuthnEnabled", .bool(false)))
+            e.append(Value.Entry("enablePlatformServices", .bool(m.enablePlatformServices)))
+            if m.enablePlatformServices {
+                e.append(Value.Entry("displayInPlatformPicker", .bool(true)))
+                e.append(Value.Entry("platformMappingId", .string(world.restV2.platformMappingID(of: m.id))))
+                e.append(Value.Entry("enforcePlatformPermissions", .bool(true)))
+            }
+            if let status = m.boardingStatus { e.append(Value.Entry("boardingStatus", .string(status.rawValue))) }
+            return .dict(e)
+        }
+        return MockPass.v2JSON([Value.Entry("requestor", .dict([
+            Value.Entry("id", .string(requestor.id)), Value.Entry("name", .string(requestor.id)),
+            Value.Entry("mvpds", .list(mvpds)),
+        ]))])
+    }
+
+    /// `POST /{sp}/sessions` (form `mvpd`, `domainName`, `redirectUrl`, each optional). A device that
+    /// already has a live profile for the MVPD, a TempPass and an `authenticate-all` degraded MVPD
+    /// answer `authorize` at once; otherwise a session code, `resume` while parameters are missing,
+    /// `authenticate` with the user agent's URL when none is.
+    mutating func v2CreateSession(_ sp: World.ServiceProvider, _ requestor: World.Requestor, _ r: IncomingRequest,
+                                  at now: Instant) throws(V2Failure) -> HTTPResponse {
+        let device = try V2Device.from(r.request.headers)
+        let parameters = V2SessionParameters.from(r)
+        if let redirect = parameters.redirectUrl { try MockPass.v2CheckRedirect(redirect) }
+        if let mvpdID = parameters.mvpd {
+            let mvpd = try v2MVPD(mvpdID, sp, requestor)
+            if let direct = try v2DirectAccess(mvpd, requestor, deviceID: device.id, r, at: now) { return direct }
+        }
+        var code = random.code(V2Limits.codeLength)
+        while v2.sessions.value(code, at: now) != nil { code = random.code(V2Limits.codeLength) }
+        let session = V2AuthSession(
+            code: code, sessionID: random.guid(), requestorID: requestor.id, spName: sp.name, deviceID: device.id,
+            deviceInfo: device.info, parameters: parameters, notBefore: now, notAfter: now + world.restV2.sessionTTL,
+            state: parameters.missing.isEmpty ? .ready : .collecting)
+        v2.sessions.set(code, session, until: session.notAfter + limits.expiredMemory)
+        return v2SessionAnswer(session, missingAction: "resume")
+    }
+
+    /// `POST /{sp}/sessions/{code}`: adds the parameters given. Still incomplete → `retry` with
+    /// what is missing; complete → as a new session would answer.
+    mutating func v2ResumeSession(_ sp: World.ServiceProvider, _ requestor: World.Requestor, code: String,
+                                  _ r: IncomingRequest, at now: Instant) throws(V2Failure) -> HTTPResponse {
+        var session = try v2Session(code, requestor, at: now)
+        let given = V2SessionParameters.from(r)
+        if let redirect = given.redirectUrl { try MockPass.v2CheckRedirect(redirect) }
+        let merged = session.parameters.merged(with: given)
+        if let mvpdID = merged.mvpd {
+            let mvpd = try v2MVPD(mvpdID, sp, requestor)
+            if let direct = try v2DirectAccess(mvpd, requestor, deviceID: session.deviceID, r, at: now) {
+                v2.sessions.remove(code)
+                return direct
+            }
+        }
+        if case .collecting = session.state {
+            session.state = merged.missing.isEmpty ? .ready : .collecting
+        }
+        session.parameters = merged
+        v2.sessions.set(code, session, until: session.notAfter + limits.expiredMemory)
+        return v2SessionAnswer(session, missingAction: "retry")
+    }
+
+    /// `GET /{sp}/sessions/{code}`: what the session holds, for a second screen to show.
+    func v2SessionStatus(_ requestor: World.Requestor, code: String, at now: Instant) throws(V2Failure) -> HTTPResponse {
+        let session = try v2Session(code, requestor, at: now)
+        var entries = [Value.Entry("existingParameters", .dict(session.parameters.existing))]
+        let missing = session.parameters.missing
+        if !missing.isEmpty { entries.append(Value.Entry("missingParameters", .list(missing.map(Value.string)))) }
+        entries.append(Value.Entry("device", V2Device(id: session.deviceID, info: session.deviceInfo).described))
+        entries.append(Value.Entry("notBefore", MockPass.v2MillisText(session.notBefore)))
+        entries.append(Value.Entry("notAfter", MockPass.v2MillisText(session.notAfter)))
+        return MockPass.v2JSON(entries)
+    }
+
+    /// A session of this programmer by its code, while it lives (sessions are kept `expiredMemory`
+    /// past `notAfter` for this answer); an unknown code →
+    /// `invalid_parameter_code`, one past `notAfter` → `invalid_authentication_session`.
+    func v2Session(_ code: String, _ requestor: World.Requestor, at now: Instant) throws(V2Failure) -> V2AuthSession {
+        guard let session = v2.sessions.value(code, at: now),
+              session.requestorID == requestor.id else {
+            throw V2Failure(.invalidParameterCode, "unknown authentication code")
+        }
+        guard now < session.notAfter else {
+            throw V2Failure(.invalidAuthenticationSession, "the authentication code expired")
+        }
+        return session
+    }
+
+    /// The session answer: `resume`/`retry` with `missingParameters`, or `authenticate` with the
+    /// user agent's URL (relative to the SP host, as Adobe writes it).
+    func v2SessionAnswer(_ s: V2AuthSession, missingAction: String) -> HTTPResponse {
+        let missing = s.parameters.missing
+        var e: [Value.Entry]
+        if !missing.isEmpty {
+            e = [Value.Entry("actionName", .string(missingAction)), Value.Entry("actionType", .string("direct")),
+                 Value.Entry("reasonType", .string("none")), Value.Entry("missingParameters", .list(missing.map(Value.string)))]
+        } else {
+            e = [Value.Entry("actionName", .string("authenticate")), Value.Entry("actionType", .string("interactive")),
+                 Value.Entry("reasonType", .string("none")),
+                 Value.Entry("url", .string("/api/v2/authenticate/\(s.requestorID)/\(s.code)"))]
+        }
+        e.append(Value.Entry("code", .string(s.code)))
+        e.append(Value.Entry("sessionId", .string(s.sessionID)))
+        if let mvpd = s.parameters.mvpd { e.append(Value.Entry("mvpd", .string(mvpd))) }
+        e.append(Value.Entry("serviceProvider", .string(s.requestorID)))
+        e.append(Value.Entry("notBefore", MockPass.v2MillisText(s.notBefore)))
+        e.append(Value.Entry("notAfter", MockPass.v2MillisText(s.notAfter)))
+        return MockPass.v2JSON(e)
+    }
+
+    /// The answers that need no login: a live profile (`authenticated`), a TempPass (`temporary`,
+    /// its profile made now) or an `authenticate-all` degradation (`degraded`). nil: a login is needed.
+    mutating func v2DirectAccess(_ mvpd: MVPD, _ requestor: World.Requestor, deviceID: String, _ r: IncomingRequest,
+                                 at now: Instant) throws(V2Failure) -> HTTPResponse? {
+        let key = V2ProfileKey(deviceID: deviceID, requestorID: requestor.id, mvpdID: mvpd.id)
+        let reason: String
+        let profile: V2Profile
+        if let live = v2LiveProfile(key, at: now) {
+            if case .appleSSO = live.origin { reason = "authenticatedSSO" } else { reason = "authenticated" }
+            profile = live
+        } else if let tempPass = world.tempPass(for: mvpd.id) {
+            profile = try v2StartTempPass(tempPass, key, r, at: now)
+            reason = "temporary"
+        } else if world.restV2.degradation(of: mvpd.id) == .authenticateAll {
+            profile = V2Profile(origin: .degraded, sessionID: random.guid(), notBefore: now,
+                                notAfter: now + v2ProfileTTL(requestor, mvpdID: mvpd.id))
+            v2Store(profile, key)
+            reason = "degraded"
+        } else {
+            return nil
+        }
+        return MockPass.v2JSON([
+            Value.Entry("actionName", .string("authorize")), Value.Entry("actionType", .string("direct")),
+            Value.Entry("reasonType", .string(reason)), Value.Entry("sessionId", .string(profile.sessionID)),
+            Value.Entry("mvpd", .string(mvpd.id)), Value.Entry("serviceProvider", .string(requestor.id)),
+        ])
+    }
+
+    /// A TempPass starts on its first use by the device (and identity, for a promotional one) and
+    /// ends `ttl` later whatever happens (rest-api-v2.md 1.5); past that →
+    /// `temporary_access_duration_limit_exceeded`. A promotional one needs `AP-TempPass-Identity`.
+    mutating func v2StartTempPass(_ tempPass: World.TempPass, _ key: V2ProfileKey, _ r: IncomingRequest,
+                                  at now: Instant) throws(V2Failure) -> V2Profile {
+        let identity = try r.request.headers.tempPassIdentity()
+        if tempPass.promotional, identity == nil {
+            throw V2Failure(.invalidHeaderIdentityForTemporaryAccess, "a promotional TempPass needs AP-TempPass-Identity")
+        }
+        let useKey = V2TempPassKey(deviceID: key.deviceID, mvpdID: key.mvpdID, identity: tempPass.promotional ? identity : nil)
+        let use: V2TempPassUse
+        if let known = v2.tempPassUses.value(useKey, at: now) {
+            guard now < known.expires else {
+                throw V2Failure(.temporaryAccessDurationLimitExceeded, "the TempPass of this device ended")
+            }
+            use = known
+        } else {
+            use = V2TempPassUse(expires: now + tempPass.ttl, resources: [])
+            v2.tempPassUses.set(useKey, use, until: ExpiringStore<V2TempPassKey, V2TempPassUse>.forever)
+        }
+        let profile = V2Profile(origin: .tempPass(useKey), sessionID: random.guid(), notBefore: now, notAfter: use.expires)
+        v2Store(profile, key)
+        return profile
+    }
+
+    /// `GET /authenticate/{sp}/{code}`: the user agent (this device's browser or a second screen's)
+    /// is sent on, as Adobe's is, to the SP's `authenticate/saml` with the session's parameters and
+    /// its code (`v2_code`); that page starts an SP login bound to the session and posts it to the
+    /// MVPD's IdP, whose answer gives the session's device its profile (`completeV2Login`) and sends
+    /// the browser to `redirectUrl`. An OAuth2 MVPD's user agent goes to its IdP instead (`V2OAuth`).
+    /// The 302 carries the JSON body the contract declares for it (an `ErrorInformation`, here with
+    /// no fields: nothing went wrong).
+    mutating func v2Authenticate(_ sp: World.ServiceProvider, _ requestor: World.Requestor, code: String,
+                                 _ r: IncomingRequest, at now: Instant) throws(V2Failure) -> HTTPResponse {
+        var session = try v2Session(code, requestor, at: now)
+        guard let mvpdID = session.parameters.mvpd, let redirect = session.parameters.redirectUrl,
+              session.parameters.missing.isEmpty else {
+            throw V2Failure(.invalidAuthenticationSession, "the session still misses " + session.parameters.missing.joined(separator: ", "))
+        }
+        if session.isAuthenticated { throw V2Failure(.invalidAuthenticationSession, "the session's login already completed") }
+        _ = try v2MVPD(mvpdID, sp, requestor)
+        guard let idp = world.identityProvider(for: mvpdID) else {
+            throw V2Failure(.invalidIntegration, "MVPD \(mvpdID) has no login page")
+        }
+        if world.restV2.oauth2MVPDs.contains(mvpdID) {
+            let answer = v2OAuthStart(sp, idp, session: &session, at: now)
+            v2.sessions.set(code, session, until: session.notAfter + limits.expiredMemory)
+            return answer
+        }
+        session.state = .loggingIn(V2AuthSession.LoggingIn(started: now))
+        v2.sessions.set(code, session, until: session.notAfter + limits.expiredMemory)
+        let location = joinURL(sp.url, "/authenticate/saml") + "?" + FormCoding.encode([
+            ("requestor_id", requestor.id), ("mso_id", mvpdID), ("redirect_url", redirect),
+            ("domain_name", session.parameters.domainName ?? ""), ("v2_code", code),
+        ])
+        return HTTPResponse(status: 302, contentType: Reply.json, text: "{}", headers: [("Location", location)])
+    }
+
+    /// The v2 session an `authenticate/saml` with `v2_code` logs in for: one of this programmer and
+    /// MVPD whose user agent was sent there and whose login has not completed; nil without the field.
+    func v2LoginLink(_ code: String?, requestorID: String, mvpdID: String, at now: Instant) throws(HandlerFailure) -> V2LoginLink? {
+        guard let code, !code.isEmpty else { return nil }
+        guard let session = v2.sessions.value(code, at: now), now < session.notAfter, session.requestorID == requestorID,
+              session.parameters.mvpd == mvpdID, case .loggingIn(let login) = session.state, login.oauth == nil else {
+            throw .badRequest("no REST API v2 login is waiting for this code")
+        }
+        return V2LoginLink(code: code)
+    }
+
+    /// The SP accepted the IdP's assertion for a login `v2Authenticate` started: the session's
+    /// device gets its profile for the MVPD. A session gone by then (expired, or taken by the cap)
+    /// fails the login with a 400 page, as an expired SP login does.
+    mutating func completeV2Login(_ link: V2LoginLink, user: UserKey, assertion: Assertion, mvpdID: String,
+                                  at now: Instant) throws(HandlerFailure) {
+        guard var session = v2.sessions.value(link.code, at: now), now < session.notAfter,
+              session.parameters.mvpd == mvpdID, let requestor = world.requestor(session.requestorID) else {
+            throw .badRequest("the REST API v2 authentication session has expired")
+        }
+        let key = V2ProfileKey(deviceID: session.deviceID, requestorID: session.requestorID, mvpdID: mvpdID)
+        let subscriber = V2Profile.Subscriber(user: user, nameID: assertion.nameID, sessionIndex: assertion.sessionIndex)
+        v2Store(V2Profile(origin: .login(subscriber), sessionID: session.sessionID, notBefore: now,
+                          notAfter: now + v2ProfileTTL(requestor, mvpdID: mvpdID)), key)
+        session.state = .authenticated(V2AuthSession.Authenticated(mvpdID: mvpdID, at: now))
+        v2.sessions.set(link.code, session, until: session.notAfter + limits.expiredMemory)
+    }
+}

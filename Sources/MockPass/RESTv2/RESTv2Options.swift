@@ -1,0 +1,119 @@
+import PassModel
+
+/// What a world says about REST API v2 beyond the MVPDs, users and requestors the v1/SDK families
+/// already share with it. Every default is Adobe's documented behaviour; each other value is a
+/// condition of the real service a test wants to meet (a degradation, a misconfiguration, a fault).
+public struct RESTv2Options: Sendable {
+    /// Adobe's token bucket per device (rest-api-v2.md 1.10). Off: no request is ever refused with 429.
+    public var throttling: Bool = true
+    /// The same bucket also on the other endpoints Adobe throttles: DCR (`/o/client/…`), REST v1
+    /// (`/api/v1/…`), the SDK's `config` and the `regcode` service. Off by default: the SDK engine's
+    /// answer to a 429 is the fidelity issue's (a world that turns it on sees the engine meet them).
+    public var throttleLegacy: Bool = false
+    /// How long a session code lives (`notAfter - notBefore`); Adobe's FAQ: 30 minutes.
+    public var sessionTTL: Millis = .minutes(30)
+    /// How long a media token lives; Adobe: "typically 7 minutes".
+    public var mediaTokenTTL: Millis = .minutes(7)
+    /// The most resources one decision request may name (`too_many_resources` past it).
+    public var maxResources: Int = 100
+    /// Apple's provider id per MVPD (`platformMappingId`); an MVPD not listed maps to its own id.
+    public var platformMappingIDs: [PlatformMapping] = []
+    /// Degradation rules, first match wins.
+    public var degradations: [Degradation] = []
+    /// TempPass MVPDs whose use is capped at a number of distinct resources.
+    public var tempPassResourceLimits: [TempPassResourceLimit] = []
+    /// Resources a user's parental controls deny.
+    public var parentalControls: [ParentalControl] = []
+    /// MVPDs authorized without asking them (decisions with `source: dummy`).
+    public var dummyAuthorization: [String] = []
+    /// Conditions of the MVPD or the platform that turn a call about an MVPD into an enhanced error code.
+    public var faults: [Fault] = []
+    /// MVPDs whose IdP logs REST v2 users in with OAuth2 and PKCE instead of SAML (`V2OAuth`).
+    public var oauth2MVPDs: [String] = []
+    /// Profile lifetimes per MVPD that differ from the requestor's `authn-ttl`.
+    public var profileTTLs: [ProfileTTL] = []
+
+    public init() {}
+
+    public struct PlatformMapping: Sendable {
+        public var mvpdID: String
+        public var platformMappingID: String
+        public init(mvpdID: String, platformMappingID: String) {
+            self.mvpdID = mvpdID
+            self.platformMappingID = platformMappingID
+        }
+    }
+
+    /// An MVPD in degraded mode, as Adobe's degradation API sets it: decisions for it are answered
+    /// by the rule instead of the MVPD (`source: degradation`).
+    public struct Degradation: Sendable {
+        public enum Rule: String, Sendable, CaseIterable {
+            /// AuthZ-all: every decision of an authenticated device is a permit.
+            case authorizeAll = "authorize-all"
+            /// AuthN-all: devices need no profile; every decision is a permit.
+            case authenticateAll = "authenticate-all"
+            /// Every decision is a deny (`authorization_denied_by_degradation_rule`).
+            case deny
+        }
+
+        public var mvpdID: String
+        public var rule: Rule
+        public init(mvpdID: String, rule: Rule) {
+            self.mvpdID = mvpdID
+            self.rule = rule
+        }
+    }
+
+    public struct TempPassResourceLimit: Sendable {
+        public var mvpdID: String
+        public var resources: Int
+        public init(mvpdID: String, resources: Int) {
+            self.mvpdID = mvpdID
+            self.resources = resources
+        }
+    }
+
+    public struct ParentalControl: Sendable {
+        public var mvpdID: String
+        public var userName: String
+        public var resource: String
+        public init(mvpdID: String, userName: String, resource: String) {
+            self.mvpdID = mvpdID
+            self.userName = userName
+            self.resource = resource
+        }
+    }
+
+    /// The MVPD (or its platform configuration) answers `code`. A `configuration`-class code or a
+    /// 500 fails the whole request naming the MVPD; any other fails each decision about it.
+    public struct Fault: Sendable {
+        public var mvpdID: String
+        /// An enhanced error code's text (`network_connection_timeout`); unknown text is ignored.
+        public var code: String
+        public init(mvpdID: String, code: String) {
+            self.mvpdID = mvpdID
+            self.code = code
+        }
+    }
+
+    public struct ProfileTTL: Sendable {
+        public var mvpdID: String
+        public var ttl: Millis
+        public init(mvpdID: String, ttl: Millis) {
+            self.mvpdID = mvpdID
+            self.ttl = ttl
+        }
+    }
+
+    func platformMappingID(of mvpdID: String) -> String {
+        platformMappingIDs.first { $0.mvpdID == mvpdID }?.platformMappingID ?? mvpdID
+    }
+
+    func degradation(of mvpdID: String) -> Degradation.Rule? {
+        degradations.first { $0.mvpdID == mvpdID }?.rule
+    }
+
+    func fault(of mvpdID: String) -> V2ErrorCode? {
+        faults.first { $0.mvpdID == mvpdID }.flatMap { V2ErrorCode(rawValue: $0.code) }
+    }
+}

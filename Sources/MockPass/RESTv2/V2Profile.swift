@@ -1,0 +1,72 @@
+import PassModel
+
+/// A profile is per device, programmer and MVPD (rest-api-v2.md 1.8): a changed
+/// `AP-Device-Identifier` finds none.
+struct V2ProfileKey: Hashable, Sendable {
+    var deviceID: String
+    var requestorID: String
+    var mvpdID: String
+}
+
+/// An authenticated profile as `GET profiles` shows it and decisions read it.
+struct V2Profile: Sendable {
+    /// How the profile came to be, which decides its `type`, `issuer`, decisions' `source` and logout.
+    enum Origin: Sendable {
+        /// A login at the MVPD's IdP through `authenticate/{sp}/{code}`.
+        case login(Subscriber)
+        /// Apple's partner SSO (`profiles/sso/Apple`).
+        case appleSSO(Subscriber)
+        /// A TempPass: no user.
+        case tempPass(V2TempPassKey)
+        /// An MVPD degraded with `authenticate-all`: no user, no IdP.
+        case degraded
+    }
+
+    /// The subscriber behind a profile, and the IdP session a logout must end.
+    struct Subscriber: Sendable {
+        var user: MockPass.UserKey
+        var nameID: String
+        var sessionIndex: String
+    }
+
+    var origin: Origin
+    var sessionID: String
+    var notBefore: Instant
+    var notAfter: Instant
+
+    var type: String {
+        switch origin {
+        case .appleSSO: return "appleSSO"
+        case .login, .tempPass, .degraded: return "regular"
+        }
+    }
+
+    func issuer(mvpdID: String) -> String {
+        switch origin {
+        case .appleSSO: return "Apple"
+        case .login, .tempPass, .degraded: return mvpdID
+        }
+    }
+
+    var subscriber: Subscriber? {
+        switch origin {
+        case .login(let s), .appleSSO(let s): return s
+        case .tempPass, .degraded: return nil
+        }
+    }
+}
+
+/// A TempPass is used up per device and MVPD; a promotional one per identity too (the
+/// `AP-TempPass-Identity` JSON, canonically written).
+struct V2TempPassKey: Hashable, Sendable {
+    var deviceID: String
+    var mvpdID: String
+    var identity: String?
+}
+
+/// One TempPass's use: when it ends (from its first use) and the resources it authorized.
+struct V2TempPassUse: Sendable {
+    var expires: Instant
+    /// In first-use order; bounded by the MVPD's resource limit, or by `maxResources` per request.
+    var resources: [String]
+}

@@ -1,0 +1,102 @@
+import PassModel
+
+/// `rest-v2 …`: what the world says about REST API v2 beyond MVPDs, users and requestors
+/// (SCENARIO-FORMAT.md, "World"; docs/WIRE.md, "REST API v2"). One setting a line; repeatable.
+public enum RESTv2Decl: Hashable, Sendable {
+    /// `rest-v2 throttling on|off|all` (`all`: DCR, REST v1, `config` and `regcode` too)
+    case throttling(String)
+    /// `rest-v2 session-ttl D`
+    case sessionTTL(Millis)
+    /// `rest-v2 media-token-ttl D`
+    case mediaTokenTTL(Millis)
+    /// `rest-v2 max-resources N`
+    case maxResources(Int)
+    /// `rest-v2 platform-mapping MVPD "ID"`
+    case platformMapping(mvpd: String, id: String)
+    /// `rest-v2 degrade MVPD authorize-all|authenticate-all|deny`
+    case degrade(mvpd: String, rule: String)
+    /// `rest-v2 temppass-resources MVPD N`
+    case tempPassResources(mvpd: String, count: Int)
+    /// `rest-v2 parental-control USER at MVPD deny R, …`
+    case parentalControl(user: String, mvpd: String, resources: [String])
+    /// `rest-v2 dummy-authorization MVPD`
+    case dummyAuthorization(mvpd: String)
+    /// `rest-v2 fault MVPD CODE`
+    case fault(mvpd: String, code: String)
+    /// `rest-v2 profile-ttl MVPD D`
+    case profileTTL(mvpd: String, ttl: Millis)
+    /// `rest-v2 oauth2 MVPD`
+    case oauth2(mvpd: String)
+
+    public static let degradationRules = ["authorize-all", "authenticate-all", "deny"]
+
+    /// The enhanced error codes a `fault` may name: those an MVPD or a platform configuration
+    /// answers (rest-api-v2.md 1.6; the mock's `V2ErrorCode`, checked equal by a test).
+    public static let faultCodes = [
+        "invalid_configuration_user_metadata_certificate", "invalid_configuration_temporary_access",
+        "invalid_configuration_platform", "invalid_configuration_platform_id", "invalid_configuration_platform_trait",
+        "invalid_configuration_platform_category_trait", "invalid_configuration_platform_services",
+        "invalid_configuration_mvpd_platform", "invalid_configuration_mvpd_platform_boarding_status",
+        "invalid_configuration_mvpd_platform_profile_exchange", "authenticated_profile_missing",
+        "authenticated_profile_expired", "authenticated_profile_invalidated", "temporary_access_duration_limit_exceeded",
+        "temporary_access_resources_limit_exceeded", "authorization_denied_by_hba_policies",
+        "authorization_denied_by_session_invalidated", "identity_not_recognized_by_mvpd", "network_received_error",
+        "network_connection_timeout", "maximum_execution_time_exceeded", "internal_server_error",
+    ]
+
+    static let settings = ["throttling", "session-ttl", "media-token-ttl", "max-resources", "platform-mapping", "degrade",
+                           "temppass-resources", "parental-control", "dummy-authorization", "fault", "profile-ttl", "oauth2"]
+}
+
+extension FileParser {
+    mutating func restV2Statement(_ c: inout LineCursor) throws(Diagnostic) -> WorldStatement {
+        let setting = try c.requireWord("a REST v2 setting (\(RESTv2Decl.settings.joined(separator: ", ")))")
+        func mvpd(_ c: inout LineCursor) throws(Diagnostic) -> String {
+            let id = try c.requireWord("an MVPD id")
+            try mvpds.check(id, in: c)
+            return id.text
+        }
+        func oneOf(_ c: inout LineCursor, _ words: [String], _ what: String) throws(Diagnostic) -> String {
+            let w = try c.requireWord(what)
+            guard words.contains(w.text) else {
+                throw c.diagnostic("unknown \(what) '\(w.text)' (expected \(words.joined(separator: ", ")))", at: w.start)
+            }
+            return w.text
+        }
+        let decl: RESTv2Decl
+        switch setting.text {
+        case "throttling": decl = .throttling(try oneOf(&c, ["on", "off", "all"], "throttling mode"))
+        case "session-ttl": decl = .sessionTTL(try c.duration())
+        case "media-token-ttl": decl = .mediaTokenTTL(try c.duration())
+        case "max-resources": decl = .maxResources(try c.integer("resource count", in: 1...100_000))
+        case "platform-mapping":
+            let id = try mvpd(&c)
+            decl = .platformMapping(mvpd: id, id: try c.requireString("the platform mapping id in quotes").text)
+        case "degrade":
+            let id = try mvpd(&c)
+            decl = .degrade(mvpd: id, rule: try oneOf(&c, RESTv2Decl.degradationRules, "degradation rule"))
+        case "temppass-resources":
+            let id = try mvpd(&c)
+            decl = .tempPassResources(mvpd: id, count: try c.integer("resource count", in: 1...100_000))
+        case "parental-control":
+            let user = try c.requireWord("a user name")
+            try users.check(user, in: c)
+            guard c.keyword("at") else { throw c.diagnostic("expected 'at' and the user's MVPD", at: c.pos) }
+            let id = try mvpd(&c)
+            guard c.keyword("deny") else { throw c.diagnostic("expected 'deny' and the resources", at: c.pos) }
+            decl = .parentalControl(user: user.text, mvpd: id, resources: try c.list("a resource id").map(\.text))
+        case "dummy-authorization": decl = .dummyAuthorization(mvpd: try mvpd(&c))
+        case "fault":
+            let id = try mvpd(&c)
+            decl = .fault(mvpd: id, code: try oneOf(&c, RESTv2Decl.faultCodes, "enhanced error code"))
+        case "profile-ttl":
+            let id = try mvpd(&c)
+            decl = .profileTTL(mvpd: id, ttl: try c.duration())
+        case "oauth2": decl = .oauth2(mvpd: try mvpd(&c))
+        default:
+            throw c.diagnostic("unknown REST v2 setting '\(setting.text)'" + Suggestion.hint(for: setting.text, among: RESTv2Decl.settings),
+                               at: setting.start)
+        }
+        return .restV2(decl)
+    }
+}

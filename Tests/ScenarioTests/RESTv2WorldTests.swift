@@ -1,0 +1,83 @@
+import Foundation
+@testable import MockPass
+import PassModel
+import Scenario
+import ScenarioSyntax
+import Testing
+
+/// `rest-v2 …` world statements (SCENARIO-FORMAT.md, "World"; issue 26) as the mock's options.
+@Suite struct RESTv2WorldTests {
+    static let world = """
+        sp main "https://sp.auth.test"
+        mvpd Comcast "Comcast" at main sso supported
+        mvpd Dish "DISH" at main
+        mvpd Free "Free preview" at main temppass 10m
+        user alice "secret" at Comcast allow CNN, HBO
+        requestor REQ1
+        rest-v2 throttling off
+        rest-v2 session-ttl 10m
+        rest-v2 media-token-ttl 5m
+        rest-v2 max-resources 20
+        rest-v2 platform-mapping Comcast "comcast-apple"
+        rest-v2 degrade Dish deny
+        rest-v2 degrade Dish authorize-all
+        rest-v2 temppass-resources Free 3
+        rest-v2 parental-control alice at Comcast deny HBO, MAX
+        rest-v2 dummy-authorization Dish
+        rest-v2 fault Comcast network_connection_timeout
+        rest-v2 profile-ttl Comcast 2h
+        rest-v2 oauth2 Dish
+        """
+
+    @Test func everySettingReachesTheMocksOptionsAndALaterLineWins() throws {
+        let o = WorldBuilder.setup(for: try ScenarioParser.parseWorld(Self.world, path: "w")).world.restV2
+        #expect(o.throttling == false)
+        #expect(o.throttleLegacy == false)
+        let all = WorldBuilder.setup(for: try ScenarioParser.parseWorld("sp main \"https://sp.auth.test\"\nrequestor R\nrest-v2 throttling all\n",
+                                                                        path: "a")).world.restV2
+        #expect(all.throttling && all.throttleLegacy)
+        #expect(o.sessionTTL == .minutes(10))
+        #expect(o.mediaTokenTTL == .minutes(5))
+        #expect(o.maxResources == 20)
+        #expect(o.platformMappingID(of: "Comcast") == "comcast-apple")
+        #expect(o.platformMappingID(of: "Dish") == "Dish")
+        #expect(o.degradation(of: "Dish") == .authorizeAll)
+        #expect(o.tempPassResourceLimits.map(\.resources) == [3])
+        #expect(o.parentalControls.map(\.resource) == ["HBO", "MAX"])
+        #expect(o.dummyAuthorization == ["Dish"])
+        #expect(o.fault(of: "Comcast") == .networkConnectionTimeout)
+        #expect(o.profileTTLs.first?.ttl == .hours(2))
+        #expect(o.oauth2MVPDs == ["Dish"])
+        // Without any line: Adobe's defaults.
+        let plain = WorldBuilder.setup(for: try ScenarioParser.parseWorld("sp main \"https://sp.auth.test\"\nrequestor R\n", path: "p")).world.restV2
+        #expect(plain.throttling && plain.sessionTTL == .minutes(30) && plain.mediaTokenTTL == .minutes(7) && plain.maxResources == 100)
+    }
+
+    @Test(arguments: [
+        ("rest-v2 speed fast", "unknown REST v2 setting 'speed'"),
+        ("rest-v2 throttling maybe", "unknown throttling mode 'maybe'"),
+        ("rest-v2 degrade Nobody deny", "Nobody"),
+        ("rest-v2 degrade Dish sometimes", "unknown degradation rule 'sometimes'"),
+        ("rest-v2 fault Dish made_up_code", "unknown enhanced error code 'made_up_code'"),
+        ("rest-v2 parental-control bob at Dish deny X", "bob"),
+        ("rest-v2 max-resources 0", "invalid resource count '0'"),
+    ])
+    func aBadLineIsAnErrorOfTheFile(line: String, message: String) {
+        let text = "sp main \"https://sp.auth.test\"\nmvpd Dish \"DISH\" at main\nrequestor R\n" + line + "\n"
+        #expect(throws: Diagnostic.self) { _ = try ScenarioParser.parseWorld(text, path: "w") }
+        do {
+            _ = try ScenarioParser.parseWorld(text, path: "w")
+        } catch {
+            #expect(error.description.contains(message), "\(error.description)")
+        }
+    }
+
+    /// The codes a `fault` line may name are exactly the mock's world-reachable ones.
+    @Test func faultCodesAreTheMocksOwn() {
+        let reachable = V2ErrorCode.allCases.filter {
+            ($0.action != .none && $0 != .tooManyResources && $0.action != .applicationRegistration) || $0 == .internalServerError
+        }
+        #expect(Set(RESTv2Decl.faultCodes) == Set(reachable.map(\.rawValue)))
+        #expect(RESTv2Decl.faultCodes.allSatisfy { V2ErrorCode(rawValue: $0) != nil })
+    }
+}
