@@ -8,14 +8,19 @@ enum JSONLine {
         func pairs(_ xs: [(String, String)]) -> Value {
             .list(xs.map { .dict([Value.Entry("name", .string($0.0)), Value.Entry("value", .string($0.1))]) })
         }
-        return Value.dict([
+        var entries = [
             Value.Entry("host", .string(LiveHost.name(of: r.host))),
             Value.Entry("time", .int(Int(r.time.milliseconds))),
             Value.Entry("method", .string(r.method)),
             Value.Entry("path", .string(r.path)),
             Value.Entry("parameters", pairs(r.parameters.map { ($0.name, $0.value) })),
             Value.Entry("headers", pairs(r.headers.fields.map { ($0.name, $0.value) })),
-        ]).jsonText + "\n"
+        ]
+        // The answer, once given (issue 31: what `passim lint` judges).
+        if let status = r.status { entries.append(Value.Entry("status", .int(status))) }
+        if let code = r.errorCode { entries.append(Value.Entry("errorCode", .string(code))) }
+        if let action = r.errorAction { entries.append(Value.Entry("errorAction", .string(action))) }
+        return Value.dict(entries).jsonText + "\n"
     }
 
     static func host(_ h: LiveHost, _ c: HostConditions) -> String {

@@ -27,15 +27,35 @@ public struct LoggedRequest: Hashable, Sendable {
     /// Query parameters, then urlencoded form fields, in order.
     public var parameters: [Parameter]
     public var headers: HTTPHeaders
+    /// The answer's HTTP status, set once the mock has answered (nil for an entry read from a log
+    /// that did not record it).
+    public var status: Int?
+    /// The enhanced error code (`code`) and `action` of a JSON refusal, when its body carried them
+    /// (REST v2 errors, rest-api-v2.md 1.6); nil otherwise.
+    public var errorCode: String?
+    public var errorAction: String?
 
     public init(host: Host, time: Instant, method: String, path: String, parameters: [Parameter],
-                headers: HTTPHeaders) {
+                headers: HTTPHeaders, status: Int? = nil, errorCode: String? = nil, errorAction: String? = nil) {
         self.host = host
         self.time = time
         self.method = method
         self.path = path
         self.parameters = parameters
         self.headers = headers
+        self.status = status
+        self.errorCode = errorCode
+        self.errorAction = errorAction
+    }
+
+    /// Records the answer: its status and, for a JSON refusal of at most 64 KiB, the top-level
+    /// `code` and `action` (an enhanced error code's), each cut to 128 bytes.
+    public mutating func record(_ response: HTTPResponse) {
+        status = response.status
+        guard response.status >= 400, response.body.count <= 65_536, response.body.first == UInt8(ascii: "{"),
+              let value = try? Value(jsonText: response.bodyText, maxDepth: 4) else { return }
+        errorCode = value["code"]?.stringValue.map { LoggedRequest.truncated($0, limit: 128) }
+        errorAction = value["action"]?.stringValue.map { LoggedRequest.truncated($0, limit: 128) }
     }
 
     /// What the entry costs a log bounded by bytes: its text, plus a fixed overhead for the entry

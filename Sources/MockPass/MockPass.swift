@@ -148,6 +148,12 @@ public struct MockPass: Sendable {
         logged.time = now
         requestLog.append(logged)
         expire(at: now)
+        let response = answer(host, incoming, at: now)
+        requestLog.recordAnswer(response)
+        return response
+    }
+
+    private mutating func answer(_ host: LoggedRequest.Host, _ incoming: IncomingRequest, at now: Instant) -> HTTPResponse {
         do throws(HandlerFailure) {
             switch host {
             case .sp(let name):
