@@ -7,8 +7,8 @@
 #   scripts/lint-cards.sh PASSIM_BINARY            # write the cards
 #   scripts/lint-cards.sh PASSIM_BINARY --check    # CI: fail (1) when a committed card is stale
 #
-# The replays need only python3. The TempPass replay needs .venv-restv2 (`make rest-v2-contract`
-# installs it) and yt-dlp needs .venv-clients (`make clients`); without them those cards are not
+# The replays need only python3. The TempPass replay needs Python requests (.venv-restv2, which `make
+# rest-v2-contract` installs, else python3's own) and yt-dlp needs .venv-clients (`make clients`); without them those cards are not
 # made (said on standard error) and, with --check, not compared. Exit status 2 if a client or the
 # server could not run.
 set -euo pipefail
@@ -79,16 +79,19 @@ for file in "$clients"/replays/*.json; do
 done
 
 # The public TempPass client's REST v2 sequence (Fixtures/clients/restv2/temppass_replay.py, requests).
-if [ -x "$root/.venv-restv2/bin/python" ]; then
+requests_python=""
+if [ -x "$root/.venv-restv2/bin/python" ]; then requests_python=$root/.venv-restv2/bin/python
+elif "$python" -c 'import requests' 2>/dev/null; then requests_python=$python; fi
+if [ -n "$requests_python" ]; then
   statement=$(sed -n 's/^requestor passimv2 software-statement "\([^"]*\)".*/\1/p' "$clients/restv2/world.scenario")
   start "$clients/restv2/world.scenario" --proxy 0 --ca-out "$work/ca.pem"
-  "$root/.venv-restv2/bin/python" -W ignore "$clients/restv2/temppass_replay.py" --proxy "$proxy" --ca "$work/ca.pem" \
+  "$requests_python" -W ignore "$clients/restv2/temppass_replay.py" --proxy "$proxy" --ca "$work/ca.pem" \
     --requestor passimv2 --statement "$statement" --mvpd TempPass_TEST40 >"$work/temppass.out" \
     || { cat "$work/temppass.out" >&2; echo "lint-cards: the TempPass replay failed" >&2; exit 2; }
   card restv2-temppass "FOX TempPass client (REST v2)" "docs/spec/reference/rest-api-v2.md 1.9 and 1.11" \
     "Fixtures/clients/restv2/temppass_replay.py (Python requests) through passim serve --proxy"
 else
-  echo "lint-cards: NOT RUN: the TempPass card (no .venv-restv2: make rest-v2-contract installs requests)" >&2
+  echo "lint-cards: NOT RUN: the TempPass card (no Python requests: make rest-v2-contract installs it in .venv-restv2)" >&2
 fi
 
 # yt-dlp's Adobe Pass flows, each pinned release on its own server (Fixtures/clients/ytdlp).

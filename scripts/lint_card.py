@@ -39,6 +39,8 @@ def main():
     card = {"client": a.client, "source": a.source, "how": a.how, "requests": report.get("requests", 0), "rules": []}
     for r in rules:
         entry = {"id": r["id"], "severity": r["severity"], "citation": r["citation"], "verdict": r["verdict"]}
+        if r["verdict"] == "passed":
+            entry["checked"] = r.get("checked", 0)
         if r["verdict"] == "not applicable":
             entry["reason"] = r.get("reason", "")
         if r["verdict"] == "broken":
@@ -69,7 +71,8 @@ def main():
     md += ["## Every rule", "", "| rule | severity | verdict | why |", "| --- | --- | --- | --- |"]
     for r in card["rules"]:
         why = r.get("reason", "") if r["verdict"] == "not applicable" else (
-            "; ".join(v["message"] for v in r.get("violations", [])) if r["verdict"] == "broken" else "")
+            "; ".join(v["message"] for v in r.get("violations", [])) if r["verdict"] == "broken"
+            else f"judged on {r['checked']} request" + ("" if r["checked"] == 1 else "s"))
         md.append(f"| `{r['id']}` | {r['severity']} | {r['verdict']} | {why.replace('|', '/')} |")
     with open(os.path.join(a.outdir, a.name + ".md"), "w", encoding="utf-8") as f:
         f.write("\n".join(md) + "\n")

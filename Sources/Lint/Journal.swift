@@ -184,6 +184,9 @@ public struct Journal: Hashable, Sendable {
         return "\(sign)\(m / 1000).\(String(repeating: "0", count: 3 - frac.count))\(frac)s"
     }
 
+    /// Whether the client made a REST v2 call (not the user agent's `authenticate`).
+    var hasV2Calls: Bool { entries.contains { $0.isV2ClientCall } }
+
     /// Whether every entry records its answer's status.
     var hasStatuses: Bool { entries.allSatisfy { $0.status != nil } }
 }

@@ -9,6 +9,8 @@ public enum Rules {
     static let throttling = "pass.en throttling-mechanism.md (docs/spec/reference/rest-api-v2.md 1.10)"
 
     static let noV2 = "the journal holds no REST API v2 call"
+    /// The SDKs register through DCR too; the checklist's registration rows are a REST v2 client's.
+    static let dcrWithoutV2 = "the client makes no REST API v2 call (an SDK's registration is not judged by the REST v2 checklist)"
     static let noStatus = "the journal does not record answers (status): take it from a passim whose GET /admin/log writes \"status\""
 
     /// Every rule, in the order reports list them.
@@ -23,14 +25,16 @@ public enum Rules {
         },
         Rule(id: "v2.client-credentials-caching", title: "Register once, reuse the client credentials",
              citation: mandatory("1", "Client Credentials Caching"), severity: .mandatory, families: [.restV2]) { j in
-            judge(j, over: { $0.isDCR && $0.path == "/o/client/register" }, needsStatus: true, none: "the journal holds no client registration") { regs in
+            guard j.hasV2Calls else { return .notApplicable(dcrWithoutV2) }
+            return judge(j, over: { $0.isDCR && $0.path == "/o/client/register" }, needsStatus: true, none: "the journal holds no client registration") { regs in
                 let ok = regs.filter { $0.succeeded == true }
                 return ok.count > 1 ? [Violation("the client registered \(ok.count) times instead of reusing its client credentials", ok)] : []
             }
         },
         Rule(id: "v2.access-token-caching", title: "Reuse the access token until it expires",
              citation: mandatory("1", "Access Tokens Caching"), severity: .mandatory, families: [.restV2]) { j in
-            judge(j, over: { $0.isDCR && $0.path == "/o/client/token" }, needsStatus: true, none: "the journal holds no access token request") { _ in
+            guard j.hasV2Calls else { return .notApplicable(dcrWithoutV2) }
+            return judge(j, over: { $0.isDCR && $0.path == "/o/client/token" }, needsStatus: true, none: "the journal holds no access token request") { _ in
                 accessTokenRefetches(j)
             }
         },
@@ -192,7 +196,8 @@ public enum Rules {
         // Recommended practices
         Rule(id: "v2.access-token-validation", title: "On a 401, refresh the access token before retrying",
              citation: recommended("1", "Access Tokens Validation"), severity: .recommended, families: [.restV2]) { j in
-            judge(j, over: { $0.isV2ClientCall || $0.isDCR }, needsStatus: true) { calls in
+            guard j.hasV2Calls else { return .notApplicable(dcrWithoutV2) }
+            return judge(j, over: { $0.isV2ClientCall || $0.isDCR }, needsStatus: true) { calls in
                 var found: [Violation] = []
                 var refused: [String: JournalEntry] = [:]
                 for c in calls {

@@ -43,11 +43,13 @@ private let cases: [(rule: String, pass: J, breaks: J)] = {
         j.add(0, "POST", "/o/client/register", headers: [])
         j.add(100, "POST", token, headers: [])
         if bad { j.add(60_000, "POST", "/o/client/register", headers: []) }
+        j.add(70_000, "GET", "/api/v2/REQ/profiles")
     }
     pair("v2.access-token-caching") { j, bad in
         j.add(0, "POST", token, headers: [], params: [.init("client_id", "C")])
         if !bad { j.add(5_000, "GET", "/api/v2/REQ/profiles", 401) }
         j.add(60_000, "POST", token, headers: [], params: [.init("client_id", "C")])
+        j.add(70_000, "GET", "/api/v2/REQ/profiles")
     }
     pair("v2.configuration-retrieval") { j, bad in
         j.add(0, "GET", config)
@@ -179,6 +181,18 @@ private let cases: [(rule: String, pass: J, breaks: J)] = {
         #expect(why.contains("status"))
         // Header rules need no answer.
         guard case .passed = Rules.rule("v2.device-info")!.check(j.journal) else { Issue.record("header rule not judged"); return }
+    }
+
+    /// The SDKs register through DCR too: the REST v2 registration rows do not judge them.
+    @Test func registrationRulesNeedARESTv2Client() {
+        var j = J()
+        j.add(0, "POST", "/o/client/register", headers: [])
+        j.add(10_000, "POST", "/o/client/register", headers: [])
+        j.add(20_000, "GET", "/adobe-services/config/REQ", headers: [])
+        guard case .notApplicable = Rules.rule("v2.client-credentials-caching")!.check(j.journal) else {
+            Issue.record("an SDK's registration judged by the REST v2 checklist")
+            return
+        }
     }
 
     @Test func reportExitStatusFollowsMandatoryViolations() {
