@@ -70,7 +70,7 @@ let package = Package(
         .executableTarget(name: "FuzzScenarioParser", dependencies: ["FuzzSupport", "ScenarioSyntax"]),
         .executableTarget(name: "FuzzPassXML", dependencies: ["FuzzSupport", "PassXML"]),
         .executableTarget(name: "FuzzMockRequest", dependencies: ["FuzzSupport", "MockPass", "PassModel"]),
-        .target(name: "Passim", dependencies: ["Entitlement", "Harness", "MockPass", "PassModel", "Port", "Scenario", "ScenarioSyntax", "Simulation"]),
+        .target(name: "Passim", dependencies: ["Entitlement", "Harness", "Lint", "MockPass", "PassModel", "Port", "Scenario", "ScenarioSyntax", "Simulation"]),
         // The suite ships as a resource. SwiftPM copies a symlinked folder as a dangling link, and a
         // resource must lie inside its target, so this target's folder is the package root with its
         // sources narrowed to Sources/PassimConformance: Scenarios/ is copied in whole.

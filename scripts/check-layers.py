@@ -44,7 +44,7 @@ ALLOWED = {
     "FuzzScenarioParser": {"FuzzSupport", "ScenarioSyntax"},
     "FuzzPassXML": {"FuzzSupport", "PassXML"},
     "FuzzMockRequest": {"FuzzSupport", "MockPass"},
-    "Passim": {"Scenario", "Harness", "Fuzz"},
+    "Passim": {"Scenario", "Harness", "Fuzz", "Lint"},
     # XCTest and Testing: its one assertion per test framework (issue 18).
     "PassimConformance": {"Passim", "Scenario", "Harness", "XCTest", "Testing"},
     "PassimMock": {"Passim", "Live", "Harness"},

@@ -35,6 +35,8 @@ struct LintCommand: ParsableCommand {
             for r in Rules.all {
                 out += "\(r.id) [\(r.severity.rawValue); \(r.families.map(\.rawValue).joined(separator: ", "))]\n  \(r.title)\n  cites: \(r.citation)\n"
             }
+            out += "\nJudged by the AccessEnabler facade from calls and callbacks (AccessEnabler.livenessFindings):\n"
+            for r in LivenessMonitor.rules { out += "\(r.id) [mandatory; SDK]\n  \(r.title)\n  cites: \(r.citation)\n" }
             FileHandle.standardOutput.write(Data(out.utf8))
             return
         }
