@@ -20,7 +20,12 @@ extension Rules {
         return found
     }
 
-    /// A configuration fetched by a device that holds an authorization (a permitted decision, no logout since).
+    /// How long a granted authorization shows the device authenticated (shorter than any authentication
+    /// TTL a world sets in practice; past it the profile may have expired and the user may pick again).
+    static let authenticatedWindow: Int64 = 1_800_000
+
+    /// A configuration fetched by a device that holds an authorization (a permitted decision less
+    /// than 30 minutes before, no logout since).
     static func configurationWhileAuthenticated(_ j: Journal) -> [Violation] {
         var authorized: [String: JournalEntry] = [:]
         var found: [Violation] = []
@@ -30,7 +35,7 @@ extension Rules {
             case .authorize where e.succeeded == true: authorized[e.device] = e
             case .logout: authorized[e.device] = nil
             case .configuration:
-                if let a = authorized[e.device] {
+                if let a = authorized[e.device], e.time - a.time < authenticatedWindow {
                     found.append(Violation("fetched the configuration while authenticated (an authorization was granted before)", [a, e]))
                 }
             default: break
@@ -63,12 +68,13 @@ extension Rules {
                 reported.insert(device + " " + code)
                 found.append(Violation("polled code \(code) again \(why)", [stop, e]))
             }
-            if newest[device] != code {
+            // A code polled for the first time is the device's newest: polling an older one must stop.
+            if codes[device]?[code] == nil {
                 if let old = newest[device], var oc = codes[device]?[old], oc.stop == nil {
                     oc.stop = (e, "after a newer code was polled")
                     codes[device]?[old] = oc
                 }
-                if codes[device]?[code] == nil { newest[device] = code }
+                newest[device] = code
             }
             if c.stop == nil, let s = e.status {
                 if e.v2 != nil, (400..<500).contains(s), s != 429 { c.stop = (e, "after it was refused (expired or unknown)") }

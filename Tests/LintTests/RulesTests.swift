@@ -183,6 +183,22 @@ private let cases: [(rule: String, pass: J, breaks: J)] = {
         guard case .passed = Rules.rule("v2.device-info")!.check(j.journal) else { Issue.record("header rule not judged"); return }
     }
 
+    /// A new code stops the old one's polling, not the other way round.
+    @Test func pollingAnOldCodeAfterANewOneIsTheOldOnesFault() {
+        var j = J()
+        j.add(0, "GET", poll)
+        j.add(5_000, "GET", "/api/v2/REQ/profiles/code/NEW")
+        j.add(10_000, "GET", "/api/v2/REQ/profiles/code/NEW")
+        j.add(15_000, "GET", poll)
+        j.add(20_000, "GET", "/api/v2/REQ/profiles/code/NEW")
+        guard case .broken(let violations) = Rules.rule("v2.polling-stopping")!.check(j.journal) else {
+            Issue.record("polling an old code after a new one not found")
+            return
+        }
+        #expect(violations.count == 1)
+        #expect(violations.first?.evidence.last?.path == poll)
+    }
+
     /// The SDKs register through DCR too: the REST v2 registration rows do not judge them.
     @Test func registrationRulesNeedARESTv2Client() {
         var j = J()
