@@ -1,7 +1,7 @@
 # Two entry points for a fresh machine (README.md): `make suite` and `make test`.
 # Each installs the system libraries first when they are missing.
 
-.PHONY: example docc layers links provenance mutants differential-mutants setup build suite suite-live suite-live-server suite-shim suite-shim-live port-python clients rest-v2-contract rest-v2-schemathesis test release docs docs-check bench fuzz-smoke clean
+.PHONY: example docc layers links provenance mutants differential-mutants setup build suite suite-live suite-live-server suite-shim suite-shim-live port-python clients rest-v2-contract rest-v2-schemathesis lint-cards test release docs docs-check bench fuzz-smoke clean
 
 setup:
 	@missing=""; for p in libxml2-dev libcurl4-openssl-dev pkg-config xmlsec1 curl openssl; do \
@@ -61,6 +61,11 @@ rest-v2-contract: build
 # every status, content type and body as the (relaxed, docs/WIRE.md) contract declares.
 rest-v2-schemathesis: build
 	scripts/restv2-schemathesis.sh .build/debug/passim
+
+# Report cards of the real clients (issue 31, docs/LINT.md): each client against `passim serve --lint`;
+# fails when a committed card in docs/clients/ is stale (`scripts/lint-cards.sh PASSIM` rewrites them).
+lint-cards: build
+	scripts/lint-cards.sh .build/debug/passim --check
 
 # swift test, quiet: failures and summaries, no line per passing test (scripts/test.sh).
 test: setup

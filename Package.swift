@@ -58,18 +58,19 @@ let package = Package(
             .product(name: "SwiftASN1", package: "swift-asn1"),
             .product(name: "Crypto", package: "swift-crypto"),
         ]),
+        .target(name: "Lint", dependencies: ["MockPass", "PassModel"]),
         .target(name: "ScenarioSyntax", dependencies: ["PassModel"]),
         .target(name: "Port", dependencies: ["Simulation", "Entitlement", "PassModel"]),
         // Harness composes the runtimes (ARCHITECTURE.md); Scenario runs steps on what it composes.
         .target(name: "Harness", dependencies: ["Simulation", "Live", "Port", "Entitlement", "MockPass", "PassModel"]),
-        .target(name: "Scenario", dependencies: ["ScenarioSyntax", "Harness", "Simulation", "Entitlement", "MockPass", "PassXML", "PassModel"]),
+        .target(name: "Scenario", dependencies: ["ScenarioSyntax", "Harness", "Lint", "Simulation", "Entitlement", "MockPass", "PassXML", "PassModel"]),
         .target(name: "Fuzz", dependencies: ["Scenario", "Harness", "ScenarioSyntax", "Simulation", "Entitlement", "PassModel", "Port"]),
         // libFuzzer targets (docs/FUZZING.md); a normal build makes corpus replayers of them.
         .target(name: "FuzzSupport"),
         .executableTarget(name: "FuzzScenarioParser", dependencies: ["FuzzSupport", "ScenarioSyntax"]),
         .executableTarget(name: "FuzzPassXML", dependencies: ["FuzzSupport", "PassXML"]),
         .executableTarget(name: "FuzzMockRequest", dependencies: ["FuzzSupport", "MockPass", "PassModel"]),
-        .target(name: "Passim", dependencies: ["Entitlement", "Harness", "MockPass", "PassModel", "Port", "Scenario", "ScenarioSyntax", "Simulation"]),
+        .target(name: "Passim", dependencies: ["Entitlement", "Harness", "Lint", "MockPass", "PassModel", "Port", "Scenario", "ScenarioSyntax", "Simulation"]),
         // The suite ships as a resource. SwiftPM copies a symlinked folder as a dangling link, and a
         // resource must lie inside its target, so this target's folder is the package root with its
         // sources narrowed to Sources/PassimConformance: Scenarios/ is copied in whole.
@@ -77,7 +78,7 @@ let package = Package(
                 exclude: outsideConformance, sources: ["Sources/PassimConformance"], resources: [.copy("Scenarios")]),
         .target(name: "PassimMock", dependencies: ["Passim", "Live", "Scenario"]),
         .executableTarget(name: "passim", dependencies: [
-            "Scenario", "Harness", "ScenarioSyntax", "Live", "Port", "Fuzz", "MockPass",
+            "Scenario", "Harness", "ScenarioSyntax", "Live", "Port", "Fuzz", "MockPass", "Lint",
             .product(name: "ArgumentParser", package: "swift-argument-parser"),
         ]),
 
@@ -96,6 +97,7 @@ let package = Package(
         .testTarget(name: "PassimTests", dependencies: ["Passim"]),
         .testTarget(name: "PassimConformanceTests", dependencies: ["PassimConformance", "Port", "ScenarioSyntax"]),
         .testTarget(name: "PassimMockTests", dependencies: ["PassimMock", "Live"]),
+        .testTarget(name: "LintTests", dependencies: ["Lint", "MockPass", "PassModel"]),
         .testTarget(name: "FuzzTests", dependencies: ["Fuzz", "Scenario", "ScenarioSyntax", "PassModel", "Port"]),
     ],
     swiftLanguageModes: [.v6]

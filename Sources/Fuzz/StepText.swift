@@ -68,6 +68,7 @@ enum StepText {
             case .mvpd(let id): "mvpd \(id)"
             }
             return "net \(where_) " + render(action)
+        case .lint(let breaks, let rule): return "lint \(breaks ? "breaks" : "passes") \(rule)"
         case .seen(let sp, let method, let path, let parameters):
             let p = switch path {
             case .literal(let s): s

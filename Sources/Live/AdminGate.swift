@@ -17,7 +17,7 @@ struct AdminGate: Sendable {
     let allowedHosts: [String]
 
     /// The only query parameters accepted, by path: paging the log is a GET with no body.
-    static let queryParameters: [String: Set<String>] = ["/admin/log": ["after", "limit"]]
+    static let queryParameters: [String: Set<String>] = ["/admin/log": ["after", "limit"], "/admin/lint": ["format"]]
 
     init(token: String, port: Int, ownHosts: [String]) {
         self.token = Array(token.utf8)

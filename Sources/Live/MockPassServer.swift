@@ -53,6 +53,9 @@ public final class MockPassServer: Sendable {
         public var proxyPort: Int?
         /// Each refusal of the proxy and each failed TLS handshake, one line (never a key).
         public var log: @Sendable (String) -> Void
+        /// `GET /admin/lint`'s answer: a report on the request log and how many entries it dropped
+        /// (`passim serve --lint`, issue 31: Live does not know the rules); nil: that path is 404.
+        public var lintReport: (@Sendable (_ log: [LoggedRequest], _ dropped: Int, _ json: Bool) -> String)?
 
         public init(host: String = "127.0.0.1", basePort: Int = 0, adminPort: Int? = nil, seed: UInt64 = 0x5EED,
                     conditions: [LoggedRequest.Host: HostConditions] = [:], limits: ServerLimits = ServerLimits(),
@@ -162,6 +165,11 @@ public final class MockPassServer: Sendable {
     /// Every request that reached a host, in arrival order.
     public func requestLog() -> [LoggedRequest] {
         core.state.withLockedValue { $0.mock?.log ?? [] }
+    }
+
+    /// How many of the oldest requests the log dropped (its bound, `Options.logLimit`).
+    public func requestLogDropped() -> Int {
+        core.state.withLockedValue { $0.mock?.logDropped ?? 0 }
     }
 
     public func conditions(of host: LoggedRequest.Host) -> HostConditions? {

@@ -17,6 +17,8 @@ import PassModel
 ///   `X-Passim-Next-After` header gives the N of the next page (the last sequence number given).
 ///   Every request to a host is there, those an injected failure answered too, with `"fault":"injected
 ///   failure S"` (the field is absent on a request the mock answered).
+/// - `GET /admin/lint[?format=json]`: with `passim serve --lint`, the client rules judged on the request
+///   log so far (`passim lint`'s report; issue 31); 404 without it.
 /// - `GET /admin/hosts`: each host with its original and live URL and its conditions, one JSON object a line.
 /// - `POST /admin/clock` `{"hold":MILLISECONDS}`: stop the clock at that instant (the live runtime of
 ///   `passim run --live --server` holds it at each request's virtual instant).
@@ -88,6 +90,16 @@ extension ServerCore {
             return loop.makeSucceededFuture(HTTPResponse(
                 status: 200, contentType: ServerCore.jsonLines, text: entries.map(JSONLine.logged).joined(),
                 headers: [("X-Passim-Next-After", String(last))]))
+        case "/admin/lint":
+            if let refusal = only(["GET"]) { return refusal }
+            guard let report = lintReport else {
+                return plain(404, "404 Not Found: this server was started without --lint\n")
+            }
+            let asJSON = URLParts(request.url)?.parameter("format") == "json"
+            let (log, dropped) = state.withLockedValue { ($0.mock?.log ?? [], $0.mock?.logDropped ?? 0) }
+            // Judged outside the lock, like a log page.
+            return loop.makeSucceededFuture(HTTPResponse(
+                status: 200, contentType: asJSON ? "application/json" : ServerCore.text, text: report(log, dropped, asJSON)))
         case "/admin/hosts":
             if let refusal = only(["GET"]) { return refusal }
             let (mapping, conditions) = state.withLockedValue { ($0.mapping, $0.conditions) }
@@ -122,7 +134,7 @@ extension ServerCore {
                     HTTPResponse(status: 500, contentType: ServerCore.text, text: "500 Internal Server Error: \(error)\n")
                 }
         default:
-            return plain(404, "404 Not Found: admin paths are /admin/clock, /admin/net, /admin/log, /admin/hosts, /admin/world\n")
+            return plain(404, "404 Not Found: admin paths are /admin/clock, /admin/net, /admin/log, /admin/lint, /admin/hosts, /admin/world\n")
         }
     }
 

@@ -57,6 +57,7 @@ final class ServerCore: Sendable {
     let basePort: Int
     let logLimit: Int
     let worldLoader: MockPassServer.WorldLoader?
+    let lintReport: (@Sendable ([LoggedRequest], Int, Bool) -> String)?
     let state = NIOLockedValueBox(State())
     /// The CA and whether the hosts' own ports speak TLS (`--tls`); nil: plain HTTP, no proxy tunnels.
     let tls: MockPassServer.TLS?
@@ -70,6 +71,7 @@ final class ServerCore: Sendable {
         self.basePort = options.basePort
         self.logLimit = options.logLimit
         self.worldLoader = options.worldLoader
+        self.lintReport = options.lintReport
         self.group = group
         self.bindHost = options.host
         let publicHost = options.publicHost ?? PublicHost.defaultName(bound: options.host)

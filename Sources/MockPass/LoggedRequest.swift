@@ -31,9 +31,17 @@ public struct LoggedRequest: Hashable, Sendable {
     /// `injected failure 500`; nil for a request the mock answered. A journal of what was sent keeps
     /// every request, as WireMock's and MockServer's do (issue 25).
     public var fault: String?
+    /// The answer's HTTP status, set once the mock has answered (nil for an entry read from a log
+    /// that did not record it).
+    public var status: Int?
+    /// The enhanced error code (`code`) and `action` of a JSON refusal, when its body carried them
+    /// (REST v2 errors, rest-api-v2.md 1.6); nil otherwise.
+    public var errorCode: String?
+    public var errorAction: String?
 
     public init(host: Host, time: Instant, method: String, path: String, parameters: [Parameter],
-                headers: HTTPHeaders, fault: String? = nil) {
+                headers: HTTPHeaders, fault: String? = nil, status: Int? = nil, errorCode: String? = nil,
+                errorAction: String? = nil) {
         self.fault = fault
         self.host = host
         self.time = time
@@ -41,6 +49,19 @@ public struct LoggedRequest: Hashable, Sendable {
         self.path = path
         self.parameters = parameters
         self.headers = headers
+        self.status = status
+        self.errorCode = errorCode
+        self.errorAction = errorAction
+    }
+
+    /// Records the answer: its status and, for a JSON refusal of at most 64 KiB, the top-level
+    /// `code` and `action` (an enhanced error code's), each cut to 128 bytes.
+    public mutating func record(_ response: HTTPResponse) {
+        status = response.status
+        guard response.status >= 400, response.body.count <= 65_536, response.body.first == UInt8(ascii: "{"),
+              let value = try? Value(jsonText: response.bodyText, maxDepth: 4) else { return }
+        errorCode = value["code"]?.stringValue.map { LoggedRequest.truncated($0, limit: 128) }
+        errorAction = value["action"]?.stringValue.map { LoggedRequest.truncated($0, limit: 128) }
     }
 
     /// What the entry costs a log bounded by bytes: its text, plus a fixed overhead for the entry

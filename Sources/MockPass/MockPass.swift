@@ -148,6 +148,12 @@ public struct MockPass: Sendable {
         logged.time = now
         requestLog.append(logged)
         expire(at: now)
+        let response = answer(host, incoming, at: now)
+        requestLog.recordAnswer(response)
+        return response
+    }
+
+    private mutating func answer(_ host: LoggedRequest.Host, _ incoming: IncomingRequest, at now: Instant) -> HTTPResponse {
         do throws(HandlerFailure) {
             switch host {
             case .sp(let name):
@@ -168,6 +174,7 @@ public struct MockPass: Sendable {
         guard var logged = prepared.logged else { return }
         logged.time = now
         logged.fault = fault.journalName
+        logged.status = fault.status  // what the client saw (issue 31's rules judge answers)
         requestLog.append(logged)
     }
 

@@ -1,3 +1,5 @@
+import PassModel
+
 /// The requests the mock received, oldest first, bounded by `MockLimits.logEntries` and `logBytes`
 /// (the oldest dropped first). Each entry has a sequence number, 1 for the first request ever
 /// logged, that stays the same however many are dropped before it, so a reader can page through.
@@ -32,6 +34,12 @@ public struct RequestLog: Sendable {
         let first = head + skip
         let end = first + min(limit, entries.count - first)
         return (Array(entries[first..<end]), dropped + (end - head))
+    }
+
+    /// Records the answer to the newest entry (see `LoggedRequest.record`).
+    mutating func recordAnswer(_ response: HTTPResponse) {
+        guard count > 0 else { return }
+        entries[entries.count - 1].record(response)
     }
 
     mutating func append(_ entry: LoggedRequest) {

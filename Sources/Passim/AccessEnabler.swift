@@ -11,6 +11,12 @@
 public final class AccessEnabler {
     public weak var delegate: (any EntitlementDelegate)?
     private let runtime: Runtime
+    private var liveness = LivenessMonitor()
+
+    /// What the liveness rules found in the app's use of this enabler so far (docs/LINT.md): e.g. a
+    /// delegate that calls `getAuthentication` again from a cancelled login's
+    /// `setAuthenticationStatus(0, …)`, so the provider picker reopens without a user action.
+    public var livenessFindings: [LivenessMonitor.Finding] { liveness.findings }
 
     private enum Runtime {
         case simulated(SimulatedWorld, app: Int)
@@ -35,6 +41,7 @@ public final class AccessEnabler {
 
     /// Runs one API call.
     public func perform(_ call: Call) {
+        liveness.called(call, at: now)
         switch runtime {
         case .simulated(let world, let app): world.simulator.call(call, app: app)
         case .hosted(let hosted):
@@ -64,7 +71,19 @@ public final class AccessEnabler {
         hosted.input(self) { engine, now in engine.step(.picker(outcome), at: now) }
     }
 
-    func deliver(_ callback: Callback) { delegate?.deliver(callback) }
+    func deliver(_ callback: Callback) {
+        liveness.willDeliver(callback)
+        delegate?.deliver(callback)
+        liveness.didDeliver()
+    }
+
+    /// The runtime's instant: the world's virtual time, or the host's.
+    private var now: Instant {
+        switch runtime {
+        case .simulated(let world, _): world.now
+        case .hosted(let hosted): hosted.host?.now ?? .simulationStart
+        }
+    }
 
     // MARK: The SDK's API
 

@@ -117,4 +117,7 @@ public final class SimulatedWorld {
 
     /// Every request the mock SP and IdPs received, in order.
     public var requestLog: [LoggedRequest] { simulator.requestLog }
+
+    /// The client rules of `passim lint` judged on the requests so far (docs/LINT.md).
+    public func lintReport() -> LintReport { LintReport(Journal(requestLog)) }
 }

@@ -1,5 +1,6 @@
 import Entitlement
 import Harness
+import Lint
 import MockPass
 import PassModel
 import ScenarioSyntax
@@ -197,6 +198,10 @@ struct RunState {
             try seen(sp: sp, method: method, path: path, params: params, step)
             record(step)
 
+        case .lint(let breaks, let id):
+            try lint(breaks: breaks, rule: id, step)
+            record(step)
+
         case .userPick(let mvpd, let asUser):
             let sim = simulator
             try user(step) { () throws(SimulationError) in try sim.userPick(mvpd, asUser: asUser) }
@@ -275,6 +280,26 @@ struct RunState {
             try simulator.net(command, host: host)
         } catch {
             throw StepError(message: error.message, location: step.location)
+        }
+    }
+
+    /// `lint passes|breaks RULE`: the rule judged on every request so far (docs/LINT.md).
+    func lint(breaks: Bool, rule id: String, _ step: Located<Step>) throws(StepError) {
+        guard let rule = Rules.rule(id) else {
+            throw StepError(message: "no rule \(id) (passim lint --rules lists them)", location: step.location)
+        }
+        let verdict = rule.check(Journal(simulator.requestLog))
+        switch (breaks, verdict) {
+        case (false, .passed), (true, .broken): return
+        case (_, .broken(let violations)):
+            let journal = Journal(simulator.requestLog)
+            let start = journal.entries.first?.time ?? 0
+            let shown = violations.first.map { v in v.message + ": " + v.evidence.prefix(5).map { $0.evidence(since: start) }.joined(separator: ", ") } ?? ""
+            throw StepError(message: "expected the client to pass \(id), it broke it: \(shown)", location: step.location)
+        case (_, .notApplicable(let why)):
+            throw StepError(message: "expected the client to \(breaks ? "break" : "pass") \(id), it is not applicable: \(why)", location: step.location)
+        case (true, .passed):
+            throw StepError(message: "expected the client to break \(id), it passed it", location: step.location)
         }
     }
 

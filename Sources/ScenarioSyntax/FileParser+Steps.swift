@@ -131,6 +131,19 @@ extension FileParser {
     /// Scalars that make a `/…/` path of `seen` a regex rather than a literal path ending in `/`.
     static let regexMetacharacters: Set<Unicode.Scalar> = [".", "*", "+", "?", "(", ")", "[", "]", "{", "}", "|", "^", "$", "\\"]
 
+    /// `lint passes RULE` / `lint breaks RULE`.
+    mutating func lintStep(_ c: inout LineCursor) throws(Diagnostic) -> Step {
+        let verb = try c.requireWord("passes or breaks")
+        guard verb.text == "passes" || verb.text == "breaks" else {
+            throw c.diagnostic("expected 'passes' or 'breaks', not '\(verb.text)'", at: verb.start)
+        }
+        guard let rule = c.rawWord(), !rule.text.isEmpty else { throw c.diagnostic("expected a rule id (passim lint --rules)", at: c.pos) }
+        guard rule.text.unicodeScalars.allSatisfy({ ("a"..."z").contains($0) || ("0"..."9").contains($0) || $0 == "." || $0 == "-" }) else {
+            throw c.diagnostic("invalid rule id '\(rule.text)' (lowercase letters, digits, '.' and '-')", at: rule.start)
+        }
+        return .lint(breaks: verb.text == "breaks", rule: rule.text)
+    }
+
     mutating func seenStep(_ c: inout LineCursor) throws(Diagnostic) -> Step {
         let sp = try c.requireWord("an SP name")
         try sps.check(sp, in: c)

@@ -20,6 +20,9 @@ public enum Step: Hashable, Sendable {
     case net(NetTarget, NetAction)
     /// `seen SP METHOD PATH [with key="value" ...]`
     case seen(sp: String, method: String, path: PathPattern, with: [SeenParameter])
+    /// `lint passes RULE` / `lint breaks RULE`: the requests so far pass or break a client rule
+    /// (docs/LINT.md; the rule id is checked when the step runs).
+    case lint(breaks: Bool, rule: String)
 }
 
 public enum NetTarget: Hashable, Sendable {

@@ -27,7 +27,7 @@ struct Passim: ParsableCommand {
     static let configuration = CommandConfiguration(
         commandName: "passim",
         abstract: "Deterministic simulator and conformance suite for the Adobe Pass AccessEnabler SDK.",
-        subcommands: [Run.self, Record.self, Doc.self, Serve.self, FuzzCommand.self, Shim.self, SAMLSamplesCommand.self])
+        subcommands: [Run.self, Record.self, Doc.self, Serve.self, FuzzCommand.self, Shim.self, SAMLSamplesCommand.self, LintCommand.self])
 }
 
 struct Run: ParsableCommand {

@@ -2,6 +2,7 @@ import ArgumentParser
 import Dispatch
 import Foundation
 import Harness
+import Lint
 import Live
 import MockPass
 import Scenario
@@ -82,6 +83,9 @@ struct Serve: ParsableCommand {
     @Option(help: "The admin endpoint's port (default: PORT-1, or a free port when PORT is 0).")
     var adminPort: Int?
 
+    @Flag(help: "Judge the clients' requests against Adobe's rules (passim lint): GET /admin/lint answers the report so far; at exit (SIGINT, SIGTERM) it goes to standard error, and the exit status is 1 when a mandatory rule is broken.")
+    var lint = false
+
     @Option(help: "The seed of the mock's random choices (default: the world file's `seed`, else a fixed one).")
     var seed: UInt64?
 
@@ -133,6 +137,7 @@ struct Serve: ParsableCommand {
             seed: setup.seed, conditions: setup.links, worldLoader: RunningServer.worldLoader(WorldBuilder.setup(forWorldText:)),
             publicHost: publicHost, adminHost: adminHost, adminToken: adminToken ?? Serve.environmentToken,
             tls: tlsOptions, proxyPort: proxy, log: { line in logWriter.write(line) })
+        if lint { options.lintReport = Serve.lintReport }
         // Through the proxy a client keeps the world's own URLs, so the mock writes those, not loopback ones.
         if proxy != nil { options.urls = .asWritten }
 
@@ -166,8 +171,14 @@ struct Serve: ParsableCommand {
         signal(SIGTERM, SIG_IGN)
         let sources = [SIGINT, SIGTERM].map { number in
             let source = DispatchSource.makeSignalSource(signal: number, queue: .main)
-            source.setEventHandler {
+            source.setEventHandler { [lint] in
+                // Read before shutting down: the log goes with the mock.
+                let report = lint ? LintReport(Journal(server.requestLog(), dropped: server.requestLogDropped())) : nil
                 try? server.shutdownAndWait()
+                if let report {
+                    FileHandle.standardError.write(Data(("passim serve --lint:\n" + report.text).utf8))
+                    Foundation.exit(report.exitStatus)
+                }
                 Foundation.exit(0)
             }
             source.resume()
@@ -235,6 +246,12 @@ struct Serve: ParsableCommand {
 
     static func absolute(_ path: String) -> String {
         path.hasPrefix("/") ? path : FileManager.default.currentDirectoryPath + "/" + path
+    }
+
+    /// `GET /admin/lint`'s answer (`--lint`).
+    @Sendable static func lintReport(_ log: [LoggedRequest], dropped: Int, json: Bool) -> String {
+        let report = LintReport(Journal(log, dropped: dropped))
+        return json ? report.json.jsonText + "\n" : report.text
     }
 
     static var environmentToken: String? { ProcessInfo.processInfo.environment["PASSIM_ADMIN_TOKEN"] }

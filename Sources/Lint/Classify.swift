@@ -1,0 +1,72 @@
+/// REST v2 operations (rest-api-v2.md 1.3), read off a journal entry's path.
+public enum V2Operation: String, Hashable, Sendable {
+    case configuration, createSession, resumeSession, sessionStatus, authenticate, profiles, profile,
+         profileForCode, authorize, preauthorize, logout, partnerSession, partnerProfile, oauthCallback
+}
+
+extension JournalEntry {
+    /// The REST v2 operation and its last path argument (code, MVPD or partner), or nil.
+    public var v2: (operation: V2Operation, argument: String)? {
+        guard path.hasPrefix("/api/v2/") else { return nil }
+        let s = path.dropFirst("/api/v2/".count).split(separator: "/", omittingEmptySubsequences: false).map(String.init)
+        guard !s.isEmpty, !s.contains(where: \.isEmpty) else { return nil }
+        switch s.count {
+        case 2 where s[0] == "oauth2" && s[1] == "callback": return (.oauthCallback, "")
+        case 2 where s[1] == "configuration": return (.configuration, "")
+        case 2 where s[1] == "sessions": return (.createSession, "")
+        case 2 where s[1] == "profiles": return (.profiles, "")
+        case 3 where s[0] == "authenticate": return (.authenticate, s[2])
+        case 3 where s[1] == "sessions": return (method == "GET" ? .sessionStatus : .resumeSession, s[2])
+        case 3 where s[1] == "profiles": return (.profile, s[2])
+        case 3 where s[1] == "logout": return (.logout, s[2])
+        case 4 where s[1] == "profiles" && s[2] == "code": return (.profileForCode, s[3])
+        case 4 where s[1] == "profiles" && s[2] == "sso": return (.partnerProfile, s[3])
+        case 4 where s[1] == "sessions" && s[2] == "sso": return (.partnerSession, s[3])
+        case 4 where s[1] == "decisions" && s[2] == "authorize": return (.authorize, s[3])
+        case 4 where s[1] == "decisions" && s[2] == "preauthorize": return (.preauthorize, s[3])
+        default: return nil
+        }
+    }
+
+    /// A REST v2 call a client makes with its access token: every operation but the user agent's
+    /// `authenticate` and the OAuth2 callback.
+    var isV2ClientCall: Bool {
+        guard let op = v2?.operation else { return false }
+        return op != .authenticate && op != .oauthCallback
+    }
+
+    /// Dynamic Client Registration (`/o/client/...`).
+    var isDCR: Bool { path.hasPrefix("/o/client/") }
+
+    /// The families this request belongs to (DCR serves both REST APIs).
+    var families: Set<Family> {
+        if path.hasPrefix("/api/v2/") { return [.restV2] }
+        if isDCR { return [.restV2, .restV1] }
+        if path.hasPrefix("/api/v1/") || path.hasPrefix("/reggie/v1/") { return [.restV1] }
+        // The SDK's and the web flow's endpoints share the SP's base URL; an IdP's pages are the user agent's.
+        return host.hasPrefix("sp:") ? [.sdkWire, .legacyWeb] : []
+    }
+
+    /// Adobe throttles these (rest-api-v2.md 1.10): DCR, REST v2 and v1, the SDK's config, the regcode service.
+    var isThrottled: Bool {
+        path.hasPrefix("/api/v2/") || isDCR || path.hasPrefix("/api/v1/") || path.hasPrefix("/config/") || (path.hasPrefix("/reggie/v1/") && path.hasSuffix("/regcode"))
+    }
+
+    /// A request that opens a new authentication session (a code, a login): REST v2 `POST sessions`,
+    /// REST v1's regcode, the SDK's and the web flow's SAML authentication start.
+    var opensSession: Bool {
+        if v2?.operation == .createSession || v2?.operation == .partnerSession { return true }
+        if method == "POST", path.hasPrefix("/reggie/v1/"), path.hasSuffix("/regcode") { return true }
+        return path.hasSuffix("/authenticate/saml") || path == "/api/v1/authenticate"
+    }
+
+    /// A poll of an authentication code: REST v2 `profiles/code/{code}`, REST v1 `checkauthn/{code}`.
+    var polledCode: String? {
+        if let v2, v2.operation == .profileForCode { return v2.argument }
+        if method == "GET", path.hasPrefix("/api/v1/checkauthn/") {
+            let code = String(path.dropFirst("/api/v1/checkauthn/".count))
+            return code.isEmpty || code.contains("/") ? nil : code
+        }
+        return nil
+    }
+}

@@ -1,0 +1,125 @@
+#!/usr/bin/env bash
+# Report cards for the real and replayed clients CI runs (issue 31; docs/LINT.md, docs/clients/): each
+# client runs against its own `passim serve --lint`, the server's request log is judged by `passim
+# lint --json`, and scripts/lint_card.py writes docs/clients/NAME.md and NAME.json. A broken rule in a
+# card is a finding about the client, not a failure.
+#
+#   scripts/lint-cards.sh PASSIM_BINARY            # write the cards
+#   scripts/lint-cards.sh PASSIM_BINARY --check    # CI: fail (1) when a committed card is stale
+#
+# The replays need only python3. The TempPass replay needs Python requests (.venv-restv2, which `make
+# rest-v2-contract` installs, else python3's own) and yt-dlp needs .venv-clients (`make clients`); without them those cards are not
+# made (said on standard error) and, with --check, not compared. Exit status 2 if a client or the
+# server could not run.
+set -euo pipefail
+
+passim=${1:?usage: scripts/lint-cards.sh PASSIM_BINARY [--check]}
+mode=${2:-write}
+root=$(cd "$(dirname "$0")/.." && pwd)
+python=${PYTHON:-python3}
+clients=$root/Fixtures/clients
+cards=$root/docs/clients
+[ -x "$passim" ] || { echo "lint-cards: $passim is not an executable" >&2; exit 2; }
+case $mode in write|--check) ;; *) echo "lint-cards: unknown option $mode" >&2; exit 2 ;; esac
+
+work=$(mktemp -d)
+out=$cards
+[ "$mode" = --check ] && out=$work/cards
+server=""
+stop() {
+  if [ -n "$server" ]; then kill "$server" 2>/dev/null || true; wait "$server" 2>/dev/null || true; fi
+  server=""
+}
+cleanup() { stop; rm -rf "$work"; }
+trap cleanup EXIT
+trap 'exit 130' INT TERM
+
+# Starts passim serve --lint on a world (more options go to serve); sets hosts, token, admin, proxy, ca.
+start() {
+  stop
+  : >"$work/serve.out"
+  "$passim" serve --lint --world "$@" --port 0 >"$work/serve.out" 2>"$work/serve.err" &
+  server=$!
+  for _ in $(seq 100); do
+    grep -q '^admin http' "$work/serve.out" 2>/dev/null && break
+    kill -0 "$server" 2>/dev/null || break
+    sleep 0.1
+  done
+  grep -q '^admin http' "$work/serve.out" || { echo "lint-cards: passim serve did not start on $1" >&2; cat "$work/serve.err" >&2; exit 2; }
+  hosts=$(awk '($1 == "sp" || $1 == "idp") && $4 == "->" { print "--host", $1, $3, $5 }' "$work/serve.out")
+  token=$(awk '$1 == "admin-token" { print $2 }' "$work/serve.out")
+  admin=$(awk '$1 == "admin" { print $2 }' "$work/serve.out")
+  proxy=$(awk '$1 == "proxy" { print $2 }' "$work/serve.out")
+  ca=$(awk '$1 == "ca" { print $2 }' "$work/serve.out")
+}
+
+# Judges the running server's log and writes the card: card NAME CLIENT SOURCE HOW.
+card() {
+  curl -sf -H "Authorization: Bearer $token" "$admin/admin/log?limit=10000" >"$work/$1.jsonl" \
+    || { echo "lint-cards: cannot read the log for $1" >&2; exit 2; }
+  stop
+  local rc=0
+  "$passim" lint --json "$work/$1.jsonl" >"$work/$1.lint.json" || rc=$?
+  [ "$rc" -le 1 ] || { echo "lint-cards: passim lint refused the journal of $1" >&2; exit 2; }
+  "$python" "$root/scripts/lint_card.py" --name "$1" --client "$2" --source "$3" --how "$4" "$work/$1.lint.json" "$out"
+  echo "lint-cards: $1: $(grep -c '"verdict": "broken"' "$out/$1.json") broken, $(grep -c '"verdict": "passed"' "$out/$1.json") passed"
+}
+
+# The replays of public clients (Fixtures/clients/replays), standard library only.
+for file in "$clients"/replays/*.json; do
+  name=replay-$(basename "$file" .json)
+  field() { "$python" -c 'import json, sys; print(json.load(open(sys.argv[1]))[sys.argv[2]])' "$file" "$1"; }
+  world=$(field world)
+  start "$clients/replays/$world"
+  # shellcheck disable=SC2086
+  "$python" "$clients/replays/replay.py" $hosts "$file" >"$work/replay.out" \
+    || { cat "$work/replay.out" >&2; echo "lint-cards: the replay $file failed" >&2; exit 2; }
+  card "$name" "$(field client)" "$(field source)" \
+    "Fixtures/clients/replays/replay.py on $(basename "$file")"
+done
+
+# The public TempPass client's REST v2 sequence (Fixtures/clients/restv2/temppass_replay.py, requests).
+requests_python=""
+if [ -x "$root/.venv-restv2/bin/python" ]; then requests_python=$root/.venv-restv2/bin/python
+elif "$python" -c 'import requests' 2>/dev/null; then requests_python=$python; fi
+if [ -n "$requests_python" ]; then
+  statement=$(sed -n 's/^requestor passimv2 software-statement "\([^"]*\)".*/\1/p' "$clients/restv2/world.scenario")
+  start "$clients/restv2/world.scenario" --proxy 0 --ca-out "$work/ca.pem"
+  "$requests_python" -W ignore "$clients/restv2/temppass_replay.py" --proxy "$proxy" --ca "$work/ca.pem" \
+    --requestor passimv2 --statement "$statement" --mvpd TempPass_TEST40 >"$work/temppass.out" \
+    || { cat "$work/temppass.out" >&2; echo "lint-cards: the TempPass replay failed" >&2; exit 2; }
+  card restv2-temppass "FOX TempPass client (REST v2)" "docs/spec/reference/rest-api-v2.md 1.9 and 1.11" \
+    "Fixtures/clients/restv2/temppass_replay.py (Python requests) through passim serve --proxy"
+else
+  echo "lint-cards: NOT RUN: the TempPass card (no Python requests: make rest-v2-contract installs it in .venv-restv2)" >&2
+fi
+
+# yt-dlp's Adobe Pass flows, each pinned release on its own server (Fixtures/clients/ytdlp).
+while read -r version _; do
+  case $version in ''|'#'*) continue ;; esac
+  if [ ! -d "$root/.venv-clients/yt-dlp-$version" ]; then
+    echo "lint-cards: NOT RUN: yt-dlp $version (no .venv-clients: make clients installs it)" >&2; continue
+  fi
+  statement=$(sed -n 's/^requestor passimtv-dcr software-statement "\([^"]*\)".*/\1/p' "$clients/ytdlp/world.scenario")
+  start "$clients/ytdlp/world.scenario" --proxy 0 --ca-out "$work/ca.pem"
+  PYTHONPATH=$root/.venv-clients/yt-dlp-$version "$root/.venv-clients/bin/python" "$clients/ytdlp/run_adobepass.py" \
+    --label "yt-dlp $version" --proxy "$proxy" --ca "$ca" --admin "$admin" --admin-token "$token" \
+    --requestor passimtv --dcr-requestor passimtv-dcr --software-statement "$statement" --mso PassimCable \
+    --username viewer --password s3cret --allowed passimtv --denied passimtv-ppv >"$work/ytdlp.out" \
+    || { cat "$work/ytdlp.out" >&2; echo "lint-cards: yt-dlp $version failed" >&2; exit 2; }
+  card "ytdlp-$version" "yt-dlp $version (legacy web flow)" "PyPI yt-dlp $version, yt_dlp/extractor/adobepass.py" \
+    "Fixtures/clients/ytdlp/run_adobepass.py: authn, authz-allowed, media-token, cached-call, authz-denied"
+done <"$clients/ytdlp/versions.txt"
+
+if [ "$mode" = --check ]; then
+  status=0
+  for f in "$out"/*; do
+    committed=$cards/$(basename "$f")
+    if ! cmp -s "$f" "$committed"; then
+      echo "lint-cards: docs/clients/$(basename "$f") is stale: run scripts/lint-cards.sh $passim and commit it" >&2
+      diff -u "$committed" "$f" >&2 || true
+      status=1
+    fi
+  done
+  exit $status
+fi
