@@ -157,8 +157,10 @@ extension FileParser {
         }
         let sp = try c.requireWord("an SP name (the request goes to its host)")
         try sps.check(sp, in: c)
+        c.skipSpaces()
+        let pathStart = c.pos
         guard let path = c.rawWord(), path.text.hasPrefix("/") else {
-            throw c.diagnostic("expected a path from the host's root, starting with '/' (e.g. /api/v2/REQ1/configuration)", at: c.pos)
+            throw c.diagnostic("expected a path from the host's root, starting with '/' (e.g. /api/v2/REQ1/configuration)", at: pathStart)
         }
         try checkBound(in: path.text, at: path.start, c, exact: true)
         var headers: [SeenParameter] = []
