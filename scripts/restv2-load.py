@@ -208,6 +208,8 @@ class Client:
         _, _, body = await self.send("POST", f"{SP_ORIGIN}/api/v2/{REQUESTOR}/sessions", expect=None, headers=h,
                                      fields={"mvpd": MVPD, "redirectUrl": REDIRECT, "domainName": "programmer.example"})
         session = json.loads(body)
+        if session.get("actionName") == "authorize" and session.get("reasonType") == "authenticated":
+            return  # the device has its profile already (an earlier round)
         if session.get("actionName") != "authenticate" or "code" not in session:
             raise Failure(f"sessions: {body[:200]!r}")
         await self.user_agent(SP_ORIGIN + session["url"])
@@ -363,12 +365,14 @@ async def authorize(args):
     async def log_in(k):
         for d in devices[k::len(clients)]:
             await clients[k].login(token, d)
-    await asyncio.gather(*(log_in(k) for k in range(len(clients))))
-    for c in clients + [first]:
-        c.close()
-    if setup.errors:
-        print("setup failed:", setup.first_errors)
+    try:
+        await asyncio.gather(*(log_in(k) for k in range(len(clients))))
+    except RECOVERABLE as e:
+        print(f"setup failed: {type(e).__name__}: {e}")
         return 1
+    finally:
+        for c in clients + [first]:
+            c.close()
     print(f"setup: {len(devices)} devices logged in ({setup.requests} requests)")
     stats = Stats()
     users = [Client(network, stats) for _ in range(args.connections)]
@@ -391,12 +395,13 @@ async def flow(args):
     token = await first.register()
     first.close()
     users = [Client(network, stats) for _ in range(max(1, args.connections // 2))]
+    run = time.time_ns()  # new devices in every run: a device with a profile would skip the login
     cpu0, t0 = cpu_seconds(args.pid), time.monotonic()
     deadline = t0 + args.duration
 
     async def run(k):
         async def one(i):
-            await users[k].v2_flow(token, f"flow-{k}-{i}")
+            await users[k].v2_flow(token, f"flow-{run}-{k}-{i}")
         await loop(users[k], deadline, one)
     await asyncio.gather(*(run(k) for k in range(len(users))))
     cpu, wall = cpu_seconds(args.pid) - cpu0, time.monotonic() - t0
@@ -412,6 +417,7 @@ async def soak(args):
     token = await first.register()
     first.close()
     users = [Client(network, stats) for _ in range(max(2, args.connections // 2))]
+    run = time.time_ns()
     start = t0 = time.monotonic()
     cpu0 = cpu_seconds(args.pid)
     deadline = t0 + args.duration
@@ -419,7 +425,7 @@ async def soak(args):
     async def run(k):
         async def one(i):
             if k % 2 == 0:
-                await users[k].v2_flow(token, f"soak-v2-{k}-{i}")
+                await users[k].v2_flow(token, f"soak-v2-{run}-{k}-{i}")
             else:
                 await users[k].legacy_flow(f"soak-legacy-{k}")
         await loop(users[k], deadline, one)
