@@ -20,34 +20,14 @@ root=$(cd "$(dirname "$0")/.." && pwd)
 dir=$root/Fixtures/clients/restv2
 venv=$root/.venv-schemathesis
 python=${PYTHON:-python3}
-spec=${PASSIM_ADOBE_OPENAPI_DIR:-$root/../shared/reference/adobe-rest-v2}
 examples=${SCHEMATHESIS_EXAMPLES:-40}
+tool=restv2-schemathesis
+# shellcheck source=scripts/restv2-lib.sh
+. "$root/scripts/restv2-lib.sh"
 
-[ -x "$passim" ] || { echo "restv2-schemathesis: $passim is not an executable" >&2; exit 2; }
-for f in restApiV2.json dcrApi.json; do
-  if [ ! -r "$spec/$f" ]; then
-    echo "restv2-schemathesis: NOT RUN: Adobe's contract $spec/$f is missing (set PASSIM_ADOBE_OPENAPI_DIR)" >&2
-    exit 2
-  fi
-done
-
-sha=$(sha256sum "$dir/schemathesis-requirements.txt" | cut -d' ' -f1)
-if [ "$(cat "$venv/.installed" 2>/dev/null)" != "$sha" ]; then
-  rm -rf "$venv"
-  "$python" -m venv "$venv" || { echo "restv2-schemathesis: cannot make a venv" >&2; exit 2; }
-  "$venv/bin/python" -m pip install --quiet --disable-pip-version-check --only-binary :all: \
-    --require-hashes -r "$dir/schemathesis-requirements.txt" || { echo "restv2-schemathesis: installing Schemathesis failed" >&2; exit 2; }
-  echo "$sha" >"$venv/.installed"
-fi
-
-work=$(mktemp -d)
-server=""
-cleanup() {
-  if [ -n "$server" ]; then kill "$server" 2>/dev/null || true; wait "$server" 2>/dev/null || true; fi
-  rm -rf "$work"
-}
-trap cleanup EXIT
-trap 'exit 130' INT TERM
+[ -x "$passim" ] || { echo "$tool: $passim is not an executable" >&2; exit 2; }
+need_contract
+pinned_venv "$venv" "$dir/schemathesis-requirements.txt"
 
 { cat "$dir/world.scenario"; echo "rest-v2 throttling off"; } >"$work/world.scenario"
 "$python" "$dir/contract_quirks.py" "$spec/restApiV2.json" "$work/restApiV2.json"
@@ -58,17 +38,11 @@ cat >"$work/schemathesis.toml" <<'TOML'
 "mvpd" = "PassimCable"
 TOML
 
-"$passim" serve --world "$work/world.scenario" --port 0 >"$work/serve.out" 2>"$work/serve.err" &
-server=$!
-for _ in $(seq 100); do
-  grep -q '^admin http' "$work/serve.out" 2>/dev/null && break
-  kill -0 "$server" 2>/dev/null || break
-  sleep 0.1
-done
+start_passim "$passim" --world "$work/world.scenario" --port 0
 # "sp adobe https://sp.auth.adobe.com/adobe-services -> http://127.0.0.1:P/adobe-services": REST v2 and
 # DCR live at that origin's root.
 origin=$(awk '$1 == "sp" && $4 == "->" { print $5; exit }' "$work/serve.out" | sed -E 's#^(https?://[^/]+).*#\1#')
-[ -n "$origin" ] || { echo "restv2-schemathesis: passim serve did not start" >&2; cat "$work/serve.out" "$work/serve.err" >&2; exit 2; }
+[ -n "$origin" ] || { echo "$tool: passim serve printed no SP" >&2; exit 2; }
 info=$("$python" -c 'import base64, json; print(base64.b64encode(json.dumps({"model": "Box", "version": "1.0", "osName": "Linux", "osVersion": "6.1", "connectionType": "LAN", "primaryHardwareType": "SetTopBox"}).encode()).decode())')
 
 status=0

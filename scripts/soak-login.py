@@ -19,10 +19,11 @@ clients. Every answer is checked (status and the value the next step needs); a w
   soak-login.py soak --sp URL --idp URL --pid PID [--connections 256] [--duration 600] [--interval 60]
       prints one line a interval: requests, errors, p50/p99 latency, the server's RSS; then a summary
       and, with --json FILE, all of it as JSON.
-  soak-login.py isolation --sp URL --idp URL [--samples 200]
+  soak-login.py isolation --sp URL --idp URL [--samples 200] [--body xml|json]
       the effect of the worst single request on another host: the IdP's latency (GET /sso) sampled
       while one client posts an attribute bomb (an 880 KB MRSS resource whose element carries 95,000
-      attributes) to the SP's /preauthorize, against the same sampling without it.
+      attributes) to the SP's /preauthorize, against the same sampling without it. `--body json`:
+      one JSON object of 90,000 keys (under 1 MB) posted to the SP's /indiv/devices instead.
 
 Standard library only (asyncio); URLs are the live ones `passim serve` prints.
 """
@@ -256,8 +257,15 @@ def attribute_bomb():
     return b"requestor_id=REQ1&resource_id=" + urllib.parse.quote_plus(resource, safe="='<>/").encode()
 
 
+def json_bomb():
+    # The most keys that fit under the server's 1 MB body limit, then what the endpoint reads.
+    return ("{" + "".join(f'"k{i}":0,' for i in range(90_000)) + '"fingerprint":"fp"}').encode()
+
+
 async def isolation(args):
-    body = attribute_bomb()
+    body = json_bomb() if args.body == "json" else attribute_bomb()
+    path, content_type = (("/indiv/devices", "application/json") if args.body == "json"
+                          else ("/preauthorize", "application/x-www-form-urlencoded"))
     quiet = await sample(args.idp, args.samples, 0.005)
     bomb_conn = Connection(args.sp)
 
@@ -265,8 +273,7 @@ async def isolation(args):
         answers = []
         for _ in range(args.bombs):
             start = time.perf_counter()
-            status, _, text = await bomb_conn.request("POST", "/preauthorize", body=body,
-                                                      content_type="application/x-www-form-urlencoded")
+            status, _, text = await bomb_conn.request("POST", path, body=body, content_type=content_type)
             answers.append((status, time.perf_counter() - start, text[:160]))
         return answers
 
@@ -275,7 +282,7 @@ async def isolation(args):
     loaded = await sample(args.idp, args.samples, 0.005)
     answers = await bomb_task
     bomb_conn.close()
-    print(f"attribute bomb: {len(body)} bytes, {args.bombs} sent; answers: "
+    print(f"{'JSON object' if args.body == 'json' else 'attribute bomb'}: {len(body)} bytes, {args.bombs} sent; answers: "
           + ", ".join(f"{s} in {t * 1000:.1f} ms" for s, t, _ in answers[:3]))
     print(f"  first answer: {answers[0][2]!r}")
     print(f"IdP GET latency without: p50 {pct(quiet, .5):.2f} ms, max {max(quiet) * 1000:.2f} ms")
@@ -301,6 +308,7 @@ def main():
     i.add_argument("--idp", required=True)
     i.add_argument("--samples", type=int, default=200)
     i.add_argument("--bombs", type=int, default=5)
+    i.add_argument("--body", choices=["xml", "json"], default="xml")
     args = p.parse_args()
     return asyncio.run(soak(args) if args.mode == "soak" else isolation(args))
 

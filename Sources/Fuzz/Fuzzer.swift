@@ -181,13 +181,13 @@ public struct Fuzzer: Sendable {
     /// The progress line: `1234/5000 runs, 2,345 steps/s, 0 findings, 3m12s left`.
     public static func progressLine(runs: Int, of total: Int?, steps: Int, findings: Int, elapsed: Duration,
                          budget: Duration?) -> String {
-        let seconds = Double(elapsed.components.seconds) + Double(elapsed.components.attoseconds) / 1e18
+        let seconds = elapsed / .seconds(1)
         let rate = seconds > 0 ? Int((Double(steps) / seconds).rounded()) : 0
         var text = "\(runs)" + (total.map { "/\($0)" } ?? "") + " runs, \(rate) steps/s, \(findings) "
             + (findings == 1 ? "finding" : "findings")
         var left: Double?
         if let budget {
-            left = max(0, Double(budget.components.seconds) - seconds)
+            left = max(0, budget / .seconds(1) - seconds)
         } else if let total, runs > 0 {
             left = seconds / Double(runs) * Double(max(0, total - runs))
         }

@@ -167,7 +167,8 @@ final class RemoteServer: LiveServerControl {
         }
         return LoggedRequest(host: host, time: Instant(milliseconds: Int64(time)), method: method, path: path,
                              parameters: pairs("parameters").map { LoggedRequest.Parameter(name: $0.0, value: $0.1) },
-                             headers: HTTPHeaders(pairs("headers").map { HTTPHeader($0.0, $0.1) }))
+                             headers: HTTPHeaders(pairs("headers").map { HTTPHeader($0.0, $0.1) }),
+                             fault: v["fault"]?.stringValue)
     }
 
     private var authorization: HTTPHeaders { RemoteServer.authorization(token) }

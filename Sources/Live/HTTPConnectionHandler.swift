@@ -264,8 +264,15 @@ final class HTTPConnectionHandler: ChannelDuplexHandler, RemovableChannelHandler
         case .request(let request, let keepAlive, let isHead):
             respond(request, context.eventLoop).hop(to: context.eventLoop).assumeIsolated().whenComplete { result in
                 switch result {
-                case .success(.some(let response)):
-                    self.write(response, keepAlive: keepAlive, isHead: isHead, context: context)
+                case .success(.some(var response)):
+                    // A responder that ends the connection (the proxy after a refusal, docs/WIRE.md) says
+                    // so with `Connection: close`; the head writer adds the header itself.
+                    var keep = keepAlive
+                    if response.headers.fields.contains(where: { $0.name.lowercased() == "connection" && $0.value.lowercased() == "close" }) {
+                        response.headers.fields.removeAll { $0.name.lowercased() == "connection" }
+                        keep = false
+                    }
+                    self.write(response, keepAlive: keep, isHead: isHead, context: context)
                 case .success(.none):
                     // Silent: stay "answering" for ever, so nothing behind it is answered either.
                     break

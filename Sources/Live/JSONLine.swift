@@ -8,14 +8,17 @@ enum JSONLine {
         func pairs(_ xs: [(String, String)]) -> Value {
             .list(xs.map { .dict([Value.Entry("name", .string($0.0)), Value.Entry("value", .string($0.1))]) })
         }
-        return Value.dict([
+        var fields = [
             Value.Entry("host", .string(LiveHost.name(of: r.host))),
             Value.Entry("time", .int(Int(r.time.milliseconds))),
             Value.Entry("method", .string(r.method)),
             Value.Entry("path", .string(r.path)),
             Value.Entry("parameters", pairs(r.parameters.map { ($0.name, $0.value) })),
             Value.Entry("headers", pairs(r.headers.fields.map { ($0.name, $0.value) })),
-        ]).jsonText + "\n"
+        ]
+        // Only on a faulted request's line, so the lines of answered requests read as before.
+        if let fault = r.fault { fields.append(Value.Entry("fault", .string(fault))) }
+        return Value.dict(fields).jsonText + "\n"
     }
 
     static func host(_ h: LiveHost, _ c: HostConditions) -> String {

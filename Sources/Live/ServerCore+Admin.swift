@@ -15,6 +15,8 @@ import PassModel
 /// - `GET /admin/log[?after=N][&limit=M]`: the mock's request log, one JSON object a line: up to M
 ///   (default 1000, at most 10,000) entries after sequence number N (0: from the oldest kept); the
 ///   `X-Passim-Next-After` header gives the N of the next page (the last sequence number given).
+///   Every request to a host is there, those an injected failure answered too, with `"fault":"injected
+///   failure S"` (the field is absent on a request the mock answered).
 /// - `GET /admin/hosts`: each host with its original and live URL and its conditions, one JSON object a line.
 /// - `POST /admin/clock` `{"hold":MILLISECONDS}`: stop the clock at that instant (the live runtime of
 ///   `passim run --live --server` holds it at each request's virtual instant).
@@ -156,7 +158,13 @@ extension ServerCore {
             status = s
         }
         let path = r["path"].flatMap { $0.isEmpty ? nil : $0 }
-        if let path, (try? Regex(path)) == nil { return .failure(LiveError("path is not a valid regex: \(path)")) }
+        if let path {
+            do throws(PatternError) {
+                _ = try LinearRegex(path)
+            } catch {
+                return .failure(LiveError("path is not a valid pattern: \(error.message) at character \(error.offset + 1) of \(ServerCore.shown(path))"))
+            }
+        }
         return .success((host, .fail(InjectedFailure(remaining: count, pathPattern: path, status: status))))
     }
 }

@@ -30,6 +30,14 @@ extension ServerCore {
         .bind(host: bindHost, port: port)
     }
 
+    /// A refusal of the proxy, after which its connection closes (docs/WIRE.md, "Refusals"): what
+    /// follows on it is not read, so a client learns of the refusal once, not request after request.
+    static func closing(_ response: HTTPResponse) -> HTTPResponse {
+        var r = response
+        r.headers.fields.append(HTTPHeader("Connection", "close"))
+        return r
+    }
+
     /// Each distinct host name of the world now served, with the origin its requests are built on,
     /// in world order (SPs first). Made once per world served (`serve(world:…)`), not per request.
     func proxyRoutes() -> [(name: String, route: ProxyRoute)] {
@@ -67,16 +75,16 @@ extension ServerCore {
             log("proxy: \(peer) sent \(request.method) \(Self.shown(request.url)): refused (400, not an absolute URL)")
             let text = "400 Bad Request: a proxy request names its target in absolute form "
                 + "(GET http://host/path HTTP/1.1, or CONNECT host:443 first); got \(Self.shown(request.url))\n"
-            return loop.makeSucceededFuture(HTTPResponse(status: 400, contentType: ServerCore.text, text: text))
+            return loop.makeSucceededFuture(ServerCore.closing(HTTPResponse(status: 400, contentType: ServerCore.text, text: text)))
         }
         if request.method == "CONNECT" {
             log("proxy: \(peer) sent CONNECT after another request on its connection: refused (400)")
-            return loop.makeSucceededFuture(HTTPResponse(status: 400, contentType: ServerCore.text,
-                                                         text: "400 Bad Request: CONNECT must be the first request on a proxy connection\n"))
+            return loop.makeSucceededFuture(ServerCore.closing(HTTPResponse(status: 400, contentType: ServerCore.text,
+                                                         text: "400 Bad Request: CONNECT must be the first request on a proxy connection\n")))
         }
         guard let route = proxyRoute(forHostName: name) else {
             log("proxy: \(peer) asked for \(request.method) \(Self.shown(parts.origin)): refused (502, not a host of the world)")
-            return loop.makeSucceededFuture(unknownHostResponse(parts.authority))
+            return loop.makeSucceededFuture(ServerCore.closing(unknownHostResponse(Self.shown(parts.authority))))
         }
         var served = request
         served.url = route.origin + (parts.path.isEmpty ? "/" : parts.path) + (parts.rawQuery.map { "?" + $0 } ?? "")
@@ -129,9 +137,11 @@ extension ServerCore {
         return a.isEmpty ? nil : a.lowercased()
     }
 
-    /// A client's text as a log line shows it: printable ASCII, at most 200 characters.
+    /// A client's text as a log line shows it: user-info and secret query values redacted
+    /// (`LogText.redacted`), then printable ASCII, at most 200 characters.
     static func shown(_ text: String) -> String {
-        let clean = String(text.unicodeScalars.prefix(200).map { (0x20...0x7E).contains($0.value) ? Character($0) : "?" })
-        return text.unicodeScalars.count > 200 ? clean + "…" : clean
+        let safe = LogText.redacted(text)
+        let clean = String(safe.unicodeScalars.prefix(200).map { (0x20...0x7E).contains($0.value) ? Character($0) : "?" })
+        return safe.unicodeScalars.count > 200 ? clean + "…" : clean
     }
 }

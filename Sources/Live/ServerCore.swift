@@ -81,7 +81,9 @@ final class ServerCore: Sendable {
         self.openConnections = OpenConnections(cap: options.limits.connectionCap)
         self.clock = options.clock
         self.tls = options.tls
-        self.log = options.log
+        // Every line is made safe here, whatever the sink: its values came from the network.
+        let sink = options.log
+        self.log = { sink(LogText.line($0)) }
     }
 
     func origin(port: Int) -> String { "\(tls?.direct == true ? "https" : "http")://\(urlHost):\(port)" }
@@ -194,6 +196,8 @@ final class ServerCore: Sendable {
     private enum Step {
         case answered(HTTPResponse?, Millis)
         case prepare(RequestPreparer, Millis)
+        /// An injected failure answers: journaled (log entry made outside the lock), then answered.
+        case fault(InjectedFailure, RequestPreparer?, Millis)
     }
 
     /// The lock is held only to read the host's conditions and to run the mock's state transitions:
@@ -211,7 +215,7 @@ final class ServerCore: Sendable {
             if !conditions.failures.isEmpty {
                 let failure = conditions.takeFailure(for: ServerCore.relativePath(of: request.url, basePath: basePath))
                 s.conditions[host] = conditions
-                if let failure { return .answered(failure.response, conditions.latency) }
+                if let failure { return .fault(failure, s.mock?.preparer, conditions.latency) }
             }
             guard let mock = s.mock else {
                 return .answered(HTTPResponse(status: 503, contentType: "text/plain", text: "503 Service Unavailable: starting\n"), .zero)
@@ -225,6 +229,13 @@ final class ServerCore: Sendable {
         switch step {
         case .answered(let response, let latency):
             return delayed(response, latency)
+        case .fault(let failure, let preparer, let latency):
+            // Only the URL, form fields and headers are read (no document is parsed), so this stays
+            // on the event loop whatever the body.
+            if let prepared = preparer?.prepareForJournal(request) {
+                state.withLockedValue { $0.mock?.journal(prepared, fault: failure, at: now) }
+            }
+            return delayed(failure.response, latency)
         case .prepare(let preparer, let latency) where request.body.count < MockLimits.prepareInlineBytes:
             let prepared = preparer.prepare(request)
             return delayed(state.withLockedValue { $0.mock?.handle(prepared, at: now) }, latency)
@@ -266,8 +277,8 @@ final class ServerCore: Sendable {
             guard (100...599).contains(failure.status) else {
                 return loop.makeFailedFuture(LiveError("status \(failure.status) is not an HTTP status (100-599)"))
             }
-            if let pattern = failure.pathPattern, (try? Regex(pattern)) == nil {
-                return loop.makeFailedFuture(LiveError("path is not a valid regex: \(pattern)"))
+            if let pattern = failure.pathPattern, (try? LinearRegex(pattern)) == nil {
+                return loop.makeFailedFuture(LiveError("path is not a valid pattern: \(ServerCore.shown(pattern))"))
             }
             state.withLockedValue { $0.conditions[host, default: HostConditions()].failures.append(failure) }
             return loop.makeSucceededVoidFuture()

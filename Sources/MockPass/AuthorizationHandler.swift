@@ -135,7 +135,10 @@ extension MockPass {
     /// channel title is the id the MVPD decides on. A document that is not such MRSS is a 400.
     static func resourceName(_ resource: String) throws(HandlerFailure) -> String {
         let isSpace: (Unicode.Scalar) -> Bool = { $0 == " " || $0 == "\t" || $0 == "\r" || $0 == "\n" }
-        guard resource.unicodeScalars.first(where: { !isSpace($0) }) == "<" else { return resource }
+        guard resource.unicodeScalars.first(where: { !isSpace($0) }) == "<" else {
+            try MockLimits.admit(resource, as: "resource")
+            return resource
+        }
         let root: XMLElement
         do {
             root = try SafeXML.parse(resource)
@@ -145,6 +148,8 @@ extension MockPass {
         guard root.name == "rss", let title = root.child("channel")?.child("title")?.trimmedText, !title.isEmpty else {
             throw .badRequest("MRSS resource without <rss><channel><title>")
         }
+        // The name, not the document, is what tokens and authorizations keep.
+        try MockLimits.admit(title, as: "resource title")
         return title
     }
 }

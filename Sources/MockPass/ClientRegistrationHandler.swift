@@ -41,6 +41,7 @@ extension MockPass {
             throw .oauth(400, "invalid_software_statement", "no requestor is registered with this software statement")
         }
         let redirectURIs = body["redirect_uri"]?.stringValue.map { [Value.string($0)] } ?? []
+        if let uri = body["redirect_uri"]?.stringValue { try MockLimits.admit(uri, as: "redirect_uri") }
         let clientID = random.hex(32)
         let secret = random.hex(48)
         registeredClients.set(clientID, RegisteredClient(secret: secret, softwareStatement: statement),
@@ -109,7 +110,7 @@ extension MockPass {
     /// call (`/reggie/v1`, `/api/v1`) of a requestor declared with a key pair whose signature does not
     /// verify. Browser pages (the login and logout redirects) carry neither, so they pass.
     mutating func admitClient(_ r: IncomingRequest, at now: Instant) throws(HandlerFailure) {
-        guard let requestorID = MockPass.requestorNamed(by: r), let requestor = world.requestor(requestorID) else { return }
+        guard let requestorID = try MockPass.requestorNamed(by: r), let requestor = world.requestor(requestorID) else { return }
         let browserPage = MockPass.browserPaths.contains(r.path)
         if let statement = requestor.softwareStatement, !browserPage, !MockPass.webOnlyPaths.contains(r.path) {
             try requireBearer(r, statement: statement, at: now)
@@ -167,17 +168,36 @@ extension MockPass {
         path.hasPrefix("/reggie/v1/") || path.hasPrefix("/api/v1/")
     }
 
-    /// The requestor a request is for: `requestor_id` or `requestor`, else the path's
-    /// (`/config/{r}`, `/reggie/v1/{r}/regcode`, `/api/v1/config/{r}`), else its signature's.
-    static func requestorNamed(by r: IncomingRequest) -> String? {
-        if let id = r.parameter("requestor_id"), !id.isEmpty { return id }
-        if let id = r.parameter("requestor"), !id.isEmpty { return id }
-        let segments = r.path.split(separator: "/", omittingEmptySubsequences: true)
+    /// The requestor a request is for: the path's (`/config/{r}`, `/reggie/v1/{r}/regcode`,
+    /// `/api/v1/config/{r}`), else `requestor_id` or `requestor`, else its signature's. A request
+    /// that names two different ones (the path and a parameter, two parameters, a parameter twice)
+    /// is refused: the client gate checks this requestor and the route serves it, so they must be
+    /// one (an open requestor's `requestor_id` on a signing requestor's path got 201 unsigned, issue 27).
+    static func requestorNamed(by r: IncomingRequest) throws(HandlerFailure) -> String? {
+        var first: (id: String, source: String)?
+        func name(_ id: String, _ source: String) throws(HandlerFailure) {
+            guard let f = first else {
+                first = (id, source)
+                return
+            }
+            guard f.id == id else {
+                throw .badRequest("the request names two requestors: \(Value.quote(f.id)) (\(f.source)) and "
+                                  + "\(Value.quote(id)) (\(source))")
+            }
+        }
+        if let id = pathRequestor(r.path) { try name(id, "its path") }
+        for (n, v) in r.parameters where !v.isEmpty && (n == "requestor_id" || n == "requestor") { try name(v, n) }
+        // Last: the signature is checked against what the request names otherwise.
+        return first?.id ?? signedRequestorID(r)
+    }
+
+    /// The requestor a path names, if it names one.
+    static func pathRequestor(_ path: String) -> String? {
+        let segments = path.split(separator: "/", omittingEmptySubsequences: true)
         if segments.count == 2, segments[0] == "config" { return String(segments[1]) }
         if segments.count == 4, segments[0] == "api", segments[1] == "v1", segments[2] == "config" { return String(segments[3]) }
         if segments.count == 4, segments[0] == "reggie", segments[1] == "v1", segments[3] == "regcode" { return String(segments[2]) }
-        // Last: what the request names otherwise wins, and the signature is then checked against it.
-        return signedRequestorID(r)
+        return nil
     }
 }
 
@@ -195,14 +215,7 @@ extension MockPass {
 extension IncomingRequest {
     /// The body as a JSON object (any `Content-Type`: clients label it differently), else 400.
     func jsonObject() throws(HandlerFailure) -> Value {
-        let value: Value
-        do {
-            value = try Value(jsonText: request.bodyText)
-        } catch {
-            throw .json(400, "malformed JSON body: \(error.message)")
-        }
-        guard case .dict = value else { throw .json(400, "the JSON body is not an object") }
-        return value
+        try (xml.jsonBody ?? PreparedXML.jsonObject(request.bodyText)).get()
     }
 }
 

@@ -6,11 +6,17 @@ import PassModel
 /// is stale and skipped. Expiry is checked from the front of the FIFO on every `expire`, so it costs
 /// O(1) per request; an entry stuck behind a longer-lived one waits there (bounded by the cap), and
 /// lookups check the expiry themselves, so a late removal is never visible.
+///
+/// A store may also be capped in bytes (`maxBytes`, as `Footprint` counts them): past it the oldest
+/// entries go as they do past the count, the newest always staying. A value a request puts into an
+/// entry is held to `mock-value-bytes` at the door, but an entry may hold a document (an authZ
+/// token keeps its resource as given, an MRSS of up to a megabyte): the byte cap bounds those too.
 struct ExpiringStore<Key: Hashable & Sendable, Value: Sendable>: Sendable {
     private struct Slot: Sendable {
         var value: Value
         var expires: Instant
         var stamp: Int
+        var bytes: Int
     }
 
     private struct Record: Sendable {
@@ -23,12 +29,32 @@ struct ExpiringStore<Key: Hashable & Sendable, Value: Sendable>: Sendable {
     static var forever: Instant { Instant(milliseconds: .max) }
 
     let capacity: Int
+    let maxBytes: Int?
+    private let footprint: @Sendable (Key, Value) -> Int
+    /// The entries' size, as `footprint` counts it (0 for a store without a byte cap).
+    private(set) var bytes = 0
     private var slots: [Key: Slot] = [:]
     private var order: [Record] = []
     private var head = 0
     private var nextStamp = 0
 
-    init(capacity: Int) { self.capacity = max(capacity, 1) }
+    init(capacity: Int) {
+        self.capacity = max(capacity, 1)
+        maxBytes = nil
+        footprint = { _, _ in 0 }
+    }
+
+    /// A store capped in bytes as well as in count.
+    init(capacity: Int, maxBytes: Int?) where Key: Footprint, Value: Footprint {
+        self.capacity = max(capacity, 1)
+        self.maxBytes = maxBytes
+        // 64: the slot, the FIFO record and the dictionary's share, about.
+        if maxBytes == nil {
+            footprint = { _, _ in 0 }
+        } else {
+            footprint = { (key: Key, value: Value) -> Int in key.footprint + value.footprint + 64 }
+        }
+    }
 
     /// Entries held, live or not yet swept.
     var count: Int { slots.count }
@@ -41,18 +67,30 @@ struct ExpiringStore<Key: Hashable & Sendable, Value: Sendable>: Sendable {
 
     /// Stores `value` until `expires`, as the newest entry; the oldest goes if the store is full.
     mutating func set(_ key: Key, _ value: Value, until expires: Instant) {
-        slots[key] = Slot(value: value, expires: expires, stamp: nextStamp)
+        let size = footprint(key, value)
+        if let old = slots.updateValue(Slot(value: value, expires: expires, stamp: nextStamp, bytes: size), forKey: key) {
+            bytes -= old.bytes
+        }
+        bytes += size
         order.append(Record(key: key, expires: expires, stamp: nextStamp))
         nextStamp += 1
-        while slots.count > capacity, let oldest = popFront() { slots[oldest] = nil }
+        while slots.count > capacity || (slots.count > 1 && maxBytes.map { bytes > $0 } ?? false),
+              let oldest = popFront() {
+            drop(oldest)
+        }
         compact()
     }
 
-    mutating func remove(_ key: Key) { slots[key] = nil }
+    mutating func remove(_ key: Key) { drop(key) }
 
     /// Order-free: which entries go depends only on the predicate, never on the dictionary's order.
     mutating func removeAll(where shouldRemove: (Key, Value) -> Bool) {
         slots = slots.filter { !shouldRemove($0.key, $0.value.value) }
+        bytes = slots.values.reduce(0) { $0 + $1.bytes }
+    }
+
+    private mutating func drop(_ key: Key) {
+        if let old = slots.removeValue(forKey: key) { bytes -= old.bytes }
     }
 
     /// Drops the entries at the front of the FIFO that ended by `now`.
@@ -60,7 +98,7 @@ struct ExpiringStore<Key: Hashable & Sendable, Value: Sendable>: Sendable {
         while head < order.count, order[head].expires <= now {
             let record = order[head]
             head += 1
-            if slots[record.key]?.stamp == record.stamp { slots[record.key] = nil }
+            if slots[record.key]?.stamp == record.stamp { drop(record.key) }
         }
         compact()
     }

@@ -15,7 +15,8 @@ public enum LinkMode: String, Hashable, Sendable, CaseIterable {
 }
 
 /// `net SP fail N [/path/] [status S]`: the next `remaining` requests whose host-relative path matches
-/// `pathPattern` (a whole-match Swift `Regex`; nil matches every path) get `status` instead of the mock.
+/// `pathPattern` (a whole match of a `LinearRegex`, which cannot backtrack; nil matches every path) get
+/// `status` instead of the mock.
 public struct InjectedFailure: Hashable, Sendable {
     public var remaining: Int
     public var pathPattern: String?
@@ -29,9 +30,12 @@ public struct InjectedFailure: Hashable, Sendable {
 
     public func matches(_ path: String) -> Bool {
         guard let pathPattern else { return true }
-        guard let regex = try? Regex(pathPattern) else { return false }
-        return (try? regex.wholeMatch(in: path)) != nil
+        guard let regex = try? LinearRegex(pathPattern) else { return false }
+        return regex.wholeMatch(path)
     }
+
+    /// How the request log names this failure (`LoggedRequest.fault`).
+    public var journalName: String { "injected failure \(status)" }
 
     /// The answer an injected failure gives, in either runtime.
     public var response: HTTPResponse {

@@ -8,6 +8,7 @@ extension MockPass {
 
     mutating func handleIdentityProvider(_ idp: World.IdentityProvider, _ r: IncomingRequest,
                                          at now: Instant) throws(HandlerFailure) -> HTTPResponse {
+        try MockLimits.admitParameters(r)
         // An OAuth2 + PKCE IdP for REST v2 logins (RESTv2/V2OAuth.swift).
         if r.path.hasPrefix("/oauth2/"), world.restV2.oauth2MVPDs.contains(idp.mvpdID) { return try handleOAuthIdP(idp, r, at: now) }
         switch r.path {

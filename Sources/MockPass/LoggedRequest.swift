@@ -27,9 +27,14 @@ public struct LoggedRequest: Hashable, Sendable {
     /// Query parameters, then urlencoded form fields, in order.
     public var parameters: [Parameter]
     public var headers: HTTPHeaders
+    /// What answered in the mock's place: an injected failure (`net … fail`, admin `"fail"`), e.g.
+    /// `injected failure 500`; nil for a request the mock answered. A journal of what was sent keeps
+    /// every request, as WireMock's and MockServer's do (issue 25).
+    public var fault: String?
 
     public init(host: Host, time: Instant, method: String, path: String, parameters: [Parameter],
-                headers: HTTPHeaders) {
+                headers: HTTPHeaders, fault: String? = nil) {
+        self.fault = fault
         self.host = host
         self.time = time
         self.method = method
@@ -41,7 +46,7 @@ public struct LoggedRequest: Hashable, Sendable {
     /// What the entry costs a log bounded by bytes: its text, plus a fixed overhead for the entry
     /// and for each field (an estimate of the memory it holds, not an exact count).
     public var size: Int {
-        var total = 64 + method.utf8.count + path.utf8.count
+        var total = 64 + method.utf8.count + path.utf8.count + (fault?.utf8.count ?? 0)
         for p in parameters { total += 32 + p.name.utf8.count + p.value.utf8.count }
         for h in headers.fields { total += 32 + h.name.utf8.count + h.value.utf8.count }
         return total

@@ -58,6 +58,10 @@ public struct MockLimits: Hashable, Sendable {
     /// `mock-typed-saml`: SAML messages a typed simulated run passes through browser forms as
     /// handles (`TypedSAMLStore`); no lifetime, as the bytes they stand for have none.
     public var typedSAMLMessages: Int
+    /// `mock-store-bytes`: each store's entries, as `Footprint` counts them (nil: no cap but the
+    /// count). Far above what the counts allow a real client's entries (a few hundred bytes each),
+    /// so it binds only on entries made large on purpose: the oldest go first, as past the count.
+    public var storeBytes: Int?
 
     public init(logEntries: Int? = 10_000, logBytes: Int? = 64 << 20, logValueBytes: Int? = 1024,
                 loginSessionTTL: Millis = .minutes(30), loginSessions: Int = 20_000,
@@ -67,7 +71,8 @@ public struct MockLimits: Hashable, Sendable {
                 authnTokens: Int = 20_000, authzTokens: Int = 20_000, expiredMemory: Millis = .hours(24),
                 tempPassUses: Int = 20_000, registeredClients: Int = 20_000, registeredClientTTL: Millis = .hours(24),
                 accessTokens: Int = 20_000, signatureWindow: Millis = .minutes(5), nonces: Int = 20_000,
-                restAuthorizations: Int = 20_000, typedSAMLMessages: Int = 20_000) {
+                restAuthorizations: Int = 20_000, typedSAMLMessages: Int = 20_000, storeBytes: Int? = 32 << 20) {
+        self.storeBytes = storeBytes.map { max($0, 1) }
         self.registeredClients = max(registeredClients, 1)
         self.registeredClientTTL = registeredClientTTL
         self.accessTokens = max(accessTokens, 1)
@@ -103,6 +108,39 @@ public struct MockLimits: Hashable, Sendable {
     /// `mock-regcode-max-ttl`: the longest `ttl` (seconds) a regcode request may ask for; Adobe
     /// refuses a longer one with 400 (facts §1 "REST API v1").
     public static let regcodeMaxTTLSeconds: Int64 = 36000
+
+    /// `mock-value-bytes`: the longest value a request may give that the mock could keep (a device
+    /// id, a requestor or MVPD id, a code, a redirect URL, a user name, an email, a resource name, a
+    /// nonce): every parameter the mock reads but the documents, a resource's title, the nonce of a
+    /// signature. Checked at the door, so each stored entry is bounded in bytes as its store is in
+    /// count (docs/LIMITS.md); a 900 KB `deviceId` kept 931 KB per registration code (issue 27 row 2).
+    /// Parameters the mock never reads are only logged (cut at `mock-log-value-bytes`).
+    public static let valueBytes = 1024
+
+    /// The parameters the mock reads that carry a name or a short value, not a document (the
+    /// documents, `SAMLResponse`, `SAMLRequest`, the tokens and the resources, are bounded by
+    /// `body-bytes` and `xml-bytes`, parsed, compared or reduced to a name, and never kept whole).
+    static let valueParameters: Set<String> = [
+        "requestor_id", "requestor", "deviceId", "device_id", "mso_id", "mvpd", "redirect_url", "username",
+        "password", "reg_code", "RelayState", "session_guid", "session_index", "name_id", "deviceType",
+        "device_info", "registrationURL", "hashed_guid", "generic_data", "appId", "appVersion", "client_id",
+        "client_secret", "access_token", "grant_type", "format", "ttl",
+    ]
+
+    /// 400 naming the limit when `value` is over `valueBytes`.
+    static func admit(_ value: String, as name: String) throws(HandlerFailure) {
+        let n = value.utf8.count
+        guard n <= valueBytes else {
+            throw .badRequest("\(name) is \(n) bytes, over the limit of \(valueBytes) (limit: mock-value-bytes)")
+        }
+    }
+
+    /// Every value parameter of `r` (`valueParameters`), held to `valueBytes`.
+    static func admitParameters(_ r: IncomingRequest) throws(HandlerFailure) {
+        for (name, value) in r.parameters where value.utf8.count > valueBytes && valueParameters.contains(name) {
+            try admit(value, as: "parameter " + name)
+        }
+    }
 
     /// A long-running server's limits.
     public static let standard = MockLimits()

@@ -98,19 +98,19 @@ public struct MockPass: Sendable {
         self.seed = seed
         hosts = HostTable(world: world)
         gatesClients = world.requestors.contains { $0.softwareStatement != nil || $0.key != nil }
-        loginSessions = ExpiringStore(capacity: limits.loginSessions)
-        logoutSessions = ExpiringStore(capacity: limits.logoutSessions)
-        pendingLogouts = ExpiringStore(capacity: limits.logoutSessions)
-        idpSessions = ExpiringStore(capacity: limits.idpSessions)
-        issuedAuthn = ExpiringStore(capacity: limits.authnTokens)
-        issuedAuthz = ExpiringStore(capacity: limits.authzTokens)
-        deviceSessions = ExpiringStore(capacity: limits.deviceSessions)
-        tempPassExpiry = ExpiringStore(capacity: limits.tempPassUses)
-        registrationCodes = ExpiringStore(capacity: limits.registrationCodes)
-        registeredClients = ExpiringStore(capacity: limits.registeredClients)
-        accessTokens = ExpiringStore(capacity: limits.accessTokens)
-        nonces = ExpiringStore(capacity: limits.nonces)
-        restAuthorizations = ExpiringStore(capacity: limits.restAuthorizations)
+        loginSessions = ExpiringStore(capacity: limits.loginSessions, maxBytes: limits.storeBytes)
+        logoutSessions = ExpiringStore(capacity: limits.logoutSessions, maxBytes: limits.storeBytes)
+        pendingLogouts = ExpiringStore(capacity: limits.logoutSessions, maxBytes: limits.storeBytes)
+        idpSessions = ExpiringStore(capacity: limits.idpSessions, maxBytes: limits.storeBytes)
+        issuedAuthn = ExpiringStore(capacity: limits.authnTokens, maxBytes: limits.storeBytes)
+        issuedAuthz = ExpiringStore(capacity: limits.authzTokens, maxBytes: limits.storeBytes)
+        deviceSessions = ExpiringStore(capacity: limits.deviceSessions, maxBytes: limits.storeBytes)
+        tempPassExpiry = ExpiringStore(capacity: limits.tempPassUses, maxBytes: limits.storeBytes)
+        registrationCodes = ExpiringStore(capacity: limits.registrationCodes, maxBytes: limits.storeBytes)
+        registeredClients = ExpiringStore(capacity: limits.registeredClients, maxBytes: limits.storeBytes)
+        accessTokens = ExpiringStore(capacity: limits.accessTokens, maxBytes: limits.storeBytes)
+        nonces = ExpiringStore(capacity: limits.nonces, maxBytes: limits.storeBytes)
+        restAuthorizations = ExpiringStore(capacity: limits.restAuthorizations, maxBytes: limits.storeBytes)
         typedMessages = TypedSAMLStore(capacity: limits.typedSAMLMessages)
     }
 
@@ -160,6 +160,15 @@ public struct MockPass: Sendable {
         } catch {
             return error.response
         }
+    }
+
+    /// Journals a request that an injected failure answered in the mock's place: logged like any
+    /// other, with the failure named, and nothing else of the mock's state touched.
+    public mutating func journal(_ prepared: PreparedRequest, fault: InjectedFailure, at now: Instant) {
+        guard var logged = prepared.logged else { return }
+        logged.time = now
+        logged.fault = fault.journalName
+        requestLog.append(logged)
     }
 
     /// Lets go of what ended by `now` (lookups check expiry themselves: this only bounds memory).

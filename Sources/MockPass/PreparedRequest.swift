@@ -23,12 +23,19 @@ public struct RequestPreparer: Sendable {
     let hosts: HostTable
     let logValueBytes: Int?
 
-    public func prepare(_ request: HTTPRequest) -> PreparedRequest {
+    /// Only the log entry (no XML or JSON parsed): what a request answered by an injected failure needs.
+    public func prepareForJournal(_ request: HTTPRequest) -> PreparedRequest {
+        prepare(request, documents: false)
+    }
+
+    public func prepare(_ request: HTTPRequest) -> PreparedRequest { prepare(request, documents: true) }
+
+    private func prepare(_ request: HTTPRequest, documents: Bool) -> PreparedRequest {
         guard let url = URLParts(request.url), let (host, path) = hosts.match(url) else {
             return PreparedRequest(request: request, incoming: nil, host: nil, logged: nil)
         }
         var incoming = IncomingRequest(request, path: path, query: url.query)
-        incoming.xml = PreparedXML(incoming, host: host)
+        if documents { incoming.xml = PreparedXML(incoming, host: host) }
         let limit = logValueBytes
         var headers = request.headers
         if let limit {
@@ -59,6 +66,9 @@ struct PreparedXML: Sendable {
     var authzToken: Result<AuthzToken, HandlerFailure>?
     /// One per `resource_id` parameter, in order.
     var resourceNames: [Result<String, HandlerFailure>]?
+    /// The JSON body of the endpoints that read one (`IncomingRequest.jsonObject`): parsed here, off
+    /// the server's lock, so a large body delays only its own answer (issue 27 row 1).
+    var jsonBody: Result<Value, HandlerFailure>?
 
     init() {}
 
@@ -79,6 +89,8 @@ struct PreparedXML: Sendable {
                 resourceNames = r.parameters.filter { $0.0 == "resource_id" }.map { PreparedXML.resourceName($0.1) }
             case "/deviceShortAuthorize", "/shortAuthorize":
                 authzToken = present("authz_token").map(PreparedXML.authzToken)
+            case MockPass.clientRegisterPath, MockPass.individualisationPath:
+                jsonBody = PreparedXML.jsonObject(r.request.bodyText)
             default:
                 break
             }
@@ -132,6 +144,19 @@ struct PreparedXML: Sendable {
             } catch {
                 throw .badRequest("malformed authz_token: \(error.message)")
             }
+        }
+    }
+
+    static func jsonObject(_ text: String) -> Result<Value, HandlerFailure> {
+        Result { () throws(HandlerFailure) in
+            let value: Value
+            do throws(JSONError) {
+                value = try Value(jsonText: text)
+            } catch {
+                throw .json(400, "malformed JSON body: \(error.message)")
+            }
+            guard case .dict = value else { throw .json(400, "the JSON body is not an object") }
+            return value
         }
     }
 

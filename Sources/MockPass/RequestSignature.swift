@@ -40,6 +40,10 @@ struct RequestSignature: Sendable {
         guard fields["requestor_id"] == requestorID else { throw .unauthorized("signed requestor_id is not \(requestorID)") }
         guard fields["signature_method"] == "HMAC-SHA1" else { throw .unauthorized("signature_method must be HMAC-SHA1") }
         guard let nonce = fields["nonce"], !nonce.isEmpty else { throw .unauthorized("missing nonce") }
+        // Remembered (`nonces`) until the window ends: held to the door's limit like any kept value.
+        guard nonce.utf8.count <= MockLimits.valueBytes else {
+            throw .unauthorized("nonce is \(nonce.utf8.count) bytes, over the limit of \(MockLimits.valueBytes) (limit: mock-value-bytes)")
+        }
         guard let uri = fields["request_uri"], uri == r.path || uri == URLParts(r.request.url)?.path else {
             throw .unauthorized("signed request_uri is not \(r.path)")
         }

@@ -52,13 +52,17 @@ extension MockPass {
         if world.restV2.throttleLegacy, MockPass.isThrottledLegacyPath(r.path), let refusal = v2Throttle(r, at: now) {
             return refusal
         }
-        // The /config hot path pays for none of this when no requestor is gated.
-        if gatesClients {
-            do throws(HandlerFailure) {
+        do throws(HandlerFailure) {
+            // The /config hot path pays for the gate only when some requestor is gated; the check
+            // that the request names one requestor is a scan of its parameters, and runs always.
+            try MockLimits.admitParameters(r)
+            if gatesClients {
                 try admitClient(r, at: now)
-            } catch {
-                throw MockPass.isSecondScreenPath(r.path) ? error.rest(RestFormat.of(r).format) : error
+            } else {
+                _ = try MockPass.requestorNamed(by: r)
             }
+        } catch {
+            throw MockPass.isSecondScreenPath(r.path) ? error.rest(RestFormat.of(r).format) : error
         }
         if let response = try handleRootService(r, at: now) { return response }
         if r.path.hasPrefix("/api/v1/") {
@@ -93,7 +97,7 @@ extension MockPass {
             return response
         default: break
         }
-        guard let requestorID = MockPass.requestorNamed(by: r) else { throw .badRequest("missing parameter requestor") }
+        guard let requestorID = try MockPass.requestorNamed(by: r) else { throw .badRequest("missing parameter requestor") }
         let deviceID = try r.required("deviceId")
         let requestor = try knownRequestor(requestorID, at: sp)
         let device = DeviceKey(deviceID: deviceID, requestorID: requestorID)

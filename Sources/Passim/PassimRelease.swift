@@ -6,7 +6,7 @@
 /// so DocC could not document it.)
 public enum PassimRelease {
     /// The library's version (CHANGELOG.md).
-    public static let library = "0.15.0"
+    public static let library = "0.16.0"
     /// The driver protocol this passim speaks, `MAJOR.MINOR`.
     public static var driverProtocol: String { ReleaseVersions.driverProtocol }
     /// The newest scenario format this passim reads.

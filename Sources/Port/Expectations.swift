@@ -24,8 +24,8 @@ public struct Expectations: Sendable {
         public var line: Int
 
         public func matches(_ message: String) -> Bool {
-            guard let r = try? Regex(regex) else { return false }
-            return message.contains(r)
+            guard let r = try? LinearRegex(regex) else { return false }
+            return r.matches(in: message)
         }
     }
 
@@ -72,7 +72,7 @@ public struct Expectations: Sendable {
                 }
                 let body = String(rest[rest.index(after: rest.startIndex)..<close])
                 let reason = rest[rest.index(after: close)...].trimmingCharacters(in: .whitespaces)
-                guard !body.isEmpty, (try? Regex(body)) != nil else { throw fail("differ: /\(body)/ is not a regex") }
+                guard !body.isEmpty, (try? LinearRegex(body)) != nil else { throw fail("differ: /\(body)/ is not a regex") }
                 guard !reason.isEmpty else { throw fail("differ needs a reason after its /regex/") }
                 result.differences.append(KnownDifference(regex: body, reason: reason, line: i + 1))
             case "constant":

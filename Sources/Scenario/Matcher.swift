@@ -33,8 +33,8 @@ enum Matcher {
             bindings.bind(name, value)
             return true
         case .regex(let body):
-            guard let text = textOf(value), let regex = try? Regex(body) else { return false }
-            return (try? regex.wholeMatch(in: text)) != nil
+            guard let text = textOf(value), let regex = try? LinearRegex(body) else { return false }
+            return regex.wholeMatch(text)
         case .string(let s):
             return textOf(value) == s
         case .name(let n):

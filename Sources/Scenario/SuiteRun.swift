@@ -135,7 +135,7 @@ public struct SuiteRun {
             let elapsed = ContinuousClock.now - start
             if outcome.isFailure { stop.raise() }
             stream?.finished(index, SuiteRun.line(for: outcome, options: options, paint: paint))
-            return (outcome, steps, Double(elapsed.components.seconds) + Double(elapsed.components.attoseconds) / 1e18)
+            return (outcome, steps, elapsed / .seconds(1))
         }
         var report = Report(output: "", errors: "", status: .passed, results: [], outcomes: ran.map(\.0))
         report.steps = ran.map(\.1).reduce(0, +)

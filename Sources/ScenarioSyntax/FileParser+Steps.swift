@@ -51,6 +51,10 @@ extension FileParser {
         if isCall, let signature = CallSignature.signature(of: name.text), let problem = signature.problem(of: syntax) {
             throw c.diagnostic(problem.message, at: (problem.at?.location.column ?? syntax.location.column) - 1)
         }
+        if !isCall, let callback = Callback.Name(rawValue: name.text),
+           let problem = CallbackSignature(name: callback).problem(of: syntax) {
+            throw c.diagnostic(problem.message, at: (problem.at?.location.column ?? syntax.location.column) - 1)
+        }
         return syntax
     }
 

@@ -193,10 +193,12 @@ struct LineCursor {
     }
 
     static func checkRegex(_ body: String, at index: Int, in cursor: LineCursor) throws(Diagnostic) {
-        do {
-            _ = try Regex(body)
+        // The pattern language every runtime matches with (`LinearRegex`: no backtracking, so no
+        // pattern can stall a run or the server); the caret goes to the problem inside the slashes.
+        do throws(PatternError) {
+            _ = try LinearRegex(body)
         } catch {
-            throw cursor.diagnostic("invalid regex: \(error)", at: index)
+            throw cursor.diagnostic("invalid regex: \(error.message)", at: index + 1 + error.offset)
         }
     }
 

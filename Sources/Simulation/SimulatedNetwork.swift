@@ -18,7 +18,7 @@ public struct SimulatedNetwork: Sendable {
 extension HostConditions {
     /// Decides what happens to a request sent now over this link. `serve` runs the mock when the
     /// request gets through; a pending injected failure answers in its place.
-    mutating func exchange(_ request: HTTPRequest, relativePath: String?,
+    mutating func exchange(_ request: HTTPRequest, relativePath: String?, journal: (InjectedFailure) -> Void = { _ in },
                            serve: (HTTPRequest) -> HTTPResponse) -> SimulatedNetwork.Outcome {
         switch mode {
         case .down: return .answer(.failure("connection refused"), after: .zero)
@@ -26,6 +26,7 @@ extension HostConditions {
         case .up: break
         }
         if let failure = takeFailure(for: relativePath ?? "") {
+            journal(failure)
             return .answer(.response(failure.response), after: latency)
         }
         return .answer(.response(serve(request)), after: latency)

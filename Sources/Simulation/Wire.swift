@@ -40,7 +40,9 @@ public final class MockWire: Wire {
 
     public func exchange(_ request: HTTPRequest, host: LoggedRequest.Host, link: inout HostConditions,
                          relativePath: String?, at now: Instant) -> SimulatedNetwork.Outcome {
-        link.exchange(request, relativePath: relativePath) { request in
+        link.exchange(request, relativePath: relativePath, journal: { [self] failure in
+            mock.journal(mock.preparer.prepareForJournal(request), fault: failure, at: now)
+        }) { request in
             var response = mock.handle(request, at: now)
             if !typedResponses { response.decoded = nil }
             return response

@@ -126,13 +126,13 @@ struct Serve: ParsableCommand {
                 throw ExitCode(2)
             }
         }
+        // Off the event loops, bounded, never blocking nor trapping on a stalled or closed stderr.
+        let logWriter = LogWriter(descriptor: 2, prefix: "passim serve: ")
         var options = MockPassServer.Options(
             host: host, basePort: port, adminPort: adminPort ?? (port == 0 ? 0 : port - 1),
             seed: setup.seed, conditions: setup.links, worldLoader: RunningServer.worldLoader(WorldBuilder.setup(forWorldText:)),
             publicHost: publicHost, adminHost: adminHost, adminToken: adminToken ?? Serve.environmentToken,
-            tls: tlsOptions, proxyPort: proxy, log: { line in
-                FileHandle.standardError.write(Data(("passim serve: " + line + "\n").utf8))
-            })
+            tls: tlsOptions, proxyPort: proxy, log: { line in logWriter.write(line) })
         // Through the proxy a client keeps the world's own URLs, so the mock writes those, not loopback ones.
         if proxy != nil { options.urls = .asWritten }
 
@@ -161,6 +161,7 @@ struct Serve: ParsableCommand {
         // Written at once, unbuffered: a script may read the ports from a pipe while the server runs.
         FileHandle.standardOutput.write(Data(lines.utf8))
 
+        signal(SIGPIPE, SIG_IGN)
         signal(SIGINT, SIG_IGN)
         signal(SIGTERM, SIG_IGN)
         let sources = [SIGINT, SIGTERM].map { number in

@@ -257,7 +257,11 @@ import Testing
             "checkAuthorization": "\"r\"", "getAuthorization": "\"r\"", "checkPreauthorizedResources": "[]", "getMetadata": "{}",
         ]
         for name in CallNames.calls { text += "> \(name)(\(arguments[name] ?? ""))\n" }
-        for name in CallNames.callbacks { text += "< \(name)()\n" }
+        // A callback's required arguments are checked too: `_` matches any value.
+        for name in Callback.Name.allCases {
+            let wildcards = name.parameters.filter { !$0.optional }.map { _ in "_" }
+            text += "< \(name.rawValue)(\(wildcards.joined(separator: ", ")))\n"
+        }
         let file = try parse(text)
         #expect(file.steps.count == CallNames.calls.count + CallNames.callbacks.count)
         #expect(CallNames.calls.allSatisfy { CallSignature.signature(of: $0) != nil }, "every call has its signature")
@@ -282,6 +286,40 @@ import Testing
     func callArgumentsAreCheckedWhenParsed(_ line: String, _ expected: String) {
         let d = diagnostic(preamble + "\n" + line)
         #expect(d?.description.hasPrefix(expected) == true, "\(d?.description ?? "parsed")")
+    }
+
+    /// Issue 27 row 8: a callback's arguments are checked when the file is parsed, as a call's are.
+    @Test(arguments: [
+        ("< setRequestorComplete(1, 2)", "t.scenario:6:27: setRequestorComplete takes 1 argument, not 2 (expected setRequestorComplete(status))"),
+        ("< setRequestorComplete()", "t.scenario:6:3: missing argument status of setRequestorComplete"),
+        ("< setRequestorComplete(\"1\")", "t.scenario:6:24: setRequestorComplete's status is an integer, never \"1\""),
+        ("< setAuthenticationStatus(1)", "t.scenario:6:3: missing argument errorCode of setAuthenticationStatus"),
+        ("< navigateToUrl(_, true, 3)", "t.scenario:6:26: navigateToUrl takes 2 arguments, not 3"),
+        ("< displayProviderDialog(\"Comcast\")", "t.scenario:6:25: displayProviderDialog's mvpds is a list of MVPDs, never \"Comcast\""),
+        ("< presentTvProviderDialog([], shown: [])", "t.scenario:6:31: presentTvProviderDialog's featured takes 'featured:', not 'shown:'"),
+        ("< setToken(/t.*/, 42)", "t.scenario:6:19: setToken's resource is a string, never 42"),
+    ])
+    func callbackArgumentsAreCheckedWhenParsed(_ line: String, _ expected: String) {
+        let d = diagnostic(preamble + "\n" + line)
+        #expect(d?.description.hasPrefix(expected) == true, "\(d?.description ?? "parsed")")
+        #expect(d?.description.contains("^") == true, "a caret under the line")
+    }
+
+    @Test func callbacksTakeWhatTheSuiteWrites() throws {
+        _ = try parse(preamble + """
+
+            < setRequestorComplete(1)
+            < setRequestorComplete($status)
+            < navigateToUrl(_)
+            < navigateToUrl(/https:.*/, true)
+            < status(REGCODE)
+            < status(REGCODE, $code)
+            < selectedProvider(nil)
+            < selectedProvider(Comcast)
+            < presentTvProviderDialog([Comcast], featured: [])
+            < setMetadataStatus({householdID: /enc:.+/}, true, METADATA_USER_META, _)
+            < sendTrackingData(TRACKING_AUTHENTICATION, ["true", "Comcast", $guid, nil])
+            """)
     }
 
     @Test func callsTakeWhatTheSuiteWrites() throws {

@@ -4,9 +4,10 @@ import Testing
 
 /// The value of the single argument of `< status(VALUE)`.
 func expectationValue(_ text: String) throws -> ValueSyntax? {
-    let file = try parse("scenario \"t\"\n< status(\(text))")
+    // setMetadataStatus's first argument takes any value (callbacks' arguments are checked when parsed).
+    let file = try parse("scenario \"t\"\n< setMetadataStatus(\(text), _, _, _)")
     guard case .expect(_, let call, _) = file.steps.first?.value else { return nil }
-    #expect(call.arguments.count == 1)
+    #expect(call.arguments.count == 4)
     return call.arguments.first?.value
 }
 

@@ -154,3 +154,52 @@ final class Pieces: @unchecked Sendable {
         #expect(stderr.contains("-k 'tvos and': the expression ends too soon"), "\(stderr)")
     }
 }
+
+/// Issue 25: one set-up mistake is one message and exit 2, before any scenario runs.
+@Suite struct SetUpMistakeTests {
+    func run(_ runtime: ScenarioRunner.Runtime) -> SuiteRun.Report {
+        var options = SuiteRun.Options()
+        options.runtime = runtime
+        return SuiteRun(options: options).run(paths: [packageRoot + "/Scenarios/authn", packageRoot + "/Scenarios/cancel"])
+    }
+
+    @Test func aRunningServerWithoutItsTokenIsOneMessage() {
+        let report = run(.liveServer(adminURL: "http://127.0.0.1:9", adminToken: nil))
+        #expect(report.status == .unusable)
+        #expect(report.results.isEmpty && report.output.isEmpty)
+        #expect(report.errors == "passim: live mode: no admin token for the server at http://127.0.0.1:9: give --admin-token TOKEN "
+                + "or set PASSIM_ADMIN_TOKEN (passim serve prints it on its admin-token line)\n")
+    }
+
+    @Test func aServerThatCannotBeReachedIsOneMessage() {
+        let report = run(.liveServer(adminURL: "http://127.0.0.1:9", adminToken: "t"))
+        #expect(report.status == .unusable)
+        #expect(report.results.isEmpty)
+        #expect(report.errors.hasPrefix("passim: live mode: cannot reach the server's admin endpoint at http://127.0.0.1:9: "),
+                "\(report.errors)")
+        #expect(report.errors.split(separator: "\n").count == 1)
+    }
+}
+
+extension RunCommandTests {
+    /// `passim serve` on a port another program holds: one line naming the address, the way out, exit 2.
+    @Test func aPortInUseIsOneLineWithTheWayOut() throws {
+        let holder = socket(AF_INET, Int32(SOCK_STREAM.rawValue), 0)
+        defer { close(holder) }
+        var address = sockaddr_in()
+        address.sin_family = sa_family_t(AF_INET)
+        address.sin_addr.s_addr = inet_addr("127.0.0.1")
+        address.sin_port = 0
+        var length = socklen_t(MemoryLayout<sockaddr_in>.size)
+        let bound = withUnsafeMutablePointer(to: &address) {
+            $0.withMemoryRebound(to: sockaddr.self, capacity: 1) { bind(holder, $0, length) == 0 && listen(holder, 1) == 0
+                && getsockname(holder, $0, &length) == 0 }
+        }
+        try #require(bound)
+        let port = Int(UInt16(bigEndian: address.sin_port))
+        let (status, stderr) = try shell(".build/debug/passim serve --adobe --port \(port) --admin-port 0")
+        #expect(status == 2)
+        #expect(stderr == "passim serve: cannot listen on 127.0.0.1:\(port): the port is in use (another passim serve?): "
+                + "give other ports with --port N, or --port 0 for free ones\n", "\(stderr)")
+    }
+}

@@ -72,6 +72,10 @@ import Testing
         ("arg-type.scenario", ":6:21: getAuthentication's forceAuthn takes true or false"),
         ("sp-not-a-url.scenario", ":2:9: invalid SP URL \"not a url at all\""),
         ("control-chars.scenario", ":3:21: control character U+001B (in a string, write it as \\u{1B})"),
+        // Issue 27: callbacks are checked as calls are; a pattern that needs backtracking is refused.
+        ("callback-arity.scenario", ":6:27: setRequestorComplete takes 1 argument, not 2"),
+        ("callback-no-argument.scenario", ":6:3: missing argument status of setRequestorComplete"),
+        ("catastrophic-pattern.scenario", ":5:21: invalid regex: escape '\\1' is not supported"),
     ])
     func aHostileFileIsAnErrorOfTheFile(_ name: String, _ expected: String) {
         let report = SuiteRun().run(paths: [Self.hostile + name])

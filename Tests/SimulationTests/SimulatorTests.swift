@@ -75,7 +75,8 @@ import Testing
         sim.call(.setRequestor(requestorID: "R", serviceProviders: nil))
         sim.run { sim.hasCallback() }
         #expect(sim.popCallback() == .setRequestorComplete(status: 0))
-        #expect(sim.requestLog.isEmpty, "the injected failure never reached the mock")
+        // The injected failure answered in the mock's place: journaled with its fault (issue 25), nothing more.
+        #expect(sim.requestLog.map(\.fault) == ["injected failure 503"])
         sim.call(.setRequestor(requestorID: "R", serviceProviders: nil))
         sim.run { sim.hasCallback() }
         #expect(sim.popCallback() == .setRequestorComplete(status: 1))
