@@ -76,6 +76,18 @@ enum StepText {
             }
             let with = parameters.isEmpty ? "" : " with " + parameters.map { "\($0.key)=\(Value.quote($0.value))" }.joined(separator: " ")
             return "seen \(sp) \(method) \(p)\(with)"
+        case .http(let http):
+            var text = "http \(http.method) \(http.sp) \(http.path)"
+            for header in http.headers { text += " header " + Value.quote(header.key + ": " + header.value) }
+            switch http.body {
+            case .form(let body): text += " form " + Value.quote(body)
+            case .json(let body): text += " json " + Value.quote(body)
+            case nil: break
+            }
+            text += " expect \(http.status)"
+            for header in http.answerHeaders { text += " header " + Value.quote(header.key + ": " + header.value) }
+            if !http.fields.isEmpty { text += " with " + http.fields.map { "\($0.path)=" + render($0.pattern) }.joined(separator: " ") }
+            return text
         }
     }
 

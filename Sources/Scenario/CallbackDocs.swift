@@ -91,6 +91,7 @@ public enum CallbackDocs {
             case .engine(let app): return engineID(app)
             case .browser: return "Browser"
             case .secondScreen: return "SecondScreen"
+            case .client: return appID(apps[0])
             }
         }
 

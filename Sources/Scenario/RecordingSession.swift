@@ -97,7 +97,7 @@ extension RecordingSession: ExpectationPolicy {
             switch step.value {
             case .call, .userLogin, .userBack, .userPick, .userPickOther, .userCancel, .userEnterCode:
                 RecordingSession.runUntilAnswered(run)
-            case .expect, .browserAt, .clock, .net, .seen, .lint:
+            case .expect, .browserAt, .clock, .net, .seen, .lint, .http:
                 break
             }
         }

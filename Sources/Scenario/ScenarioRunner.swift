@@ -201,6 +201,8 @@ struct RunState {
         case .lint(let breaks, let id):
             try lint(breaks: breaks, rule: id, step)
             record(step)
+        case .http(let http):
+            try self.http(http, step)
 
         case .userPick(let mvpd, let asUser):
             let sim = simulator
@@ -319,6 +321,102 @@ struct RunState {
         let got = log[start...].filter { $0.host == .sp(sp) && $0.fault == nil }.map { "\($0.method) \($0.path)" }
         throw StepError(message: "\(sp) received no such request since the previous seen; it received: "
                         + (got.isEmpty ? "nothing" : got.joined(separator: ", ")), location: step.location)
+    }
+
+    /// An `http` step: the request goes to the SP's host at the current instant, through the runtime's
+    /// network (so latency, `down` and injected failures apply, and a live runtime sends it over
+    /// loopback), time runs until its answer arrives, and the answer must match.
+    mutating func http(_ http: HTTPStep, _ step: Located<Step>) throws(StepError) {
+        let loc = step.location
+        let values = bindings
+        func lookup(_ name: String) -> String? {
+            switch values[name] {
+            case .string(let s): return s
+            case .int(let i): return String(i)
+            case .bool(let b): return b ? "true" : "false"
+            case .mvpd(let m): return m.id
+            default: return nil
+            }
+        }
+        guard let base = spURLs[http.sp], let origin = URLParts(base)?.origin else {
+            throw StepError(message: "no SP '\(http.sp)' with a URL", location: loc)
+        }
+        guard let path = HTTPStep.substitute(http.path, lookup) else {
+            throw StepError(message: "a $name of the path is not bound to a string or a number", location: loc)
+        }
+        var headers = HTTPHeaders()
+        for header in http.headers {
+            guard let value = HTTPStep.substitute(header.value, lookup) else {
+                throw StepError(message: "a $name of header \(header.key) is not bound to a string or a number", location: loc)
+            }
+            headers.add(header.key, value)
+        }
+        var body: [UInt8] = []
+        if let written = http.body {
+            let (type, text): (String, String) = switch written {
+            case .form(let text): ("application/x-www-form-urlencoded", text)
+            case .json(let text): ("application/json", text)
+            }
+            if headers["Content-Type"] == nil { headers.add("Content-Type", type) }
+            body = Array(text.utf8)
+        }
+        let request = HTTPRequest(method: http.method, url: origin + path, headers: headers, body: body)
+        guard let result = simulator.send(request) else {
+            record(step)
+            throw StepError(message: "no answer: \(http.sp) is silent", location: loc)
+        }
+        guard case .response(let response) = result else {
+            record(step)
+            let why = if case .failure(let reason) = result { reason } else { "timed out" }
+            throw StepError(message: "the request failed without an answer (\(why))", location: loc)
+        }
+        var trial = bindings
+        var mismatch: String?
+        if response.status != http.status { mismatch = "status \(response.status), expected \(http.status)" }
+        for header in http.answerHeaders where mismatch == nil && response.headers[header.key] != header.value {
+            mismatch = "header \(header.key) is " + (response.headers[header.key].map(Value.quote) ?? "missing")
+                + ", expected " + Value.quote(header.value)
+        }
+        if mismatch == nil, !http.fields.isEmpty {
+            let json = try? Value(jsonText: response.bodyText)
+            for field in http.fields {
+                guard let value = json.flatMap({ RunState.field(field.path, of: $0) }) else {
+                    mismatch = json == nil ? "the answer is not JSON" : "the answer has no field \(field.path)"
+                    break
+                }
+                guard Matcher.match(field.pattern, value, bindings: &trial) else {
+                    mismatch = "\(field.path) is \(value.jsonText), expected \(field.pattern)"
+                    break
+                }
+            }
+        }
+        guard let mismatch else {
+            bindings = trial
+            record(step)
+            return
+        }
+        var answer = "\(response.status)"
+        if let code = (try? Value(jsonText: response.bodyText))?["code"]?.stringValue { answer += " code \(code)" }
+        let text = step.text.range(of: " expect ").map { String(step.text[..<$0.lowerBound]) + " expect " + answer }
+        record(step, text ?? step.text)
+        let shown = response.bodyText.count > 300 ? String(response.bodyText.prefix(300)) + "…" : response.bodyText
+        throw StepError(message: "\(mismatch); the answer: \(response.status) \(shown)", location: loc)
+    }
+
+    /// The value at a dotted path of a JSON value: a key of an object, an index of a list.
+    static func field(_ path: String, of value: Value) -> Value? {
+        var current = value
+        for part in path.split(separator: ".", omittingEmptySubsequences: false) {
+            let key = String(part)
+            if case .list(let items) = current {
+                guard let i = Int(key), items.indices.contains(i) else { return nil }
+                current = items[i]
+            } else {
+                guard let next = current[key] else { return nil }
+                current = next
+            }
+        }
+        return current
     }
 
     /// A literal path is relative to the SP's URL; the `/1.0` version segment of Adobe's SDK paths may be

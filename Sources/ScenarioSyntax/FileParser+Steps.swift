@@ -165,6 +165,85 @@ extension FileParser {
         return .seen(sp: sp.text, method: method.text, path: path, with: parameters)
     }
 
+    /// `http METHOD SP PATH [header "N: V" ...] [form "..." | json "..."] expect STATUS [code CODE]
+    /// [header "N: V" ...] [with F=P ...]`.
+    mutating func httpStep(_ c: inout LineCursor) throws(Diagnostic) -> Step {
+        let method = try c.requireWord("an HTTP method (GET, POST...)")
+        guard method.text.unicodeScalars.allSatisfy({ ("A"..."Z").contains($0) }) else {
+            throw c.diagnostic("invalid HTTP method '\(method.text)' (expected an uppercase word such as GET or POST)", at: method.start)
+        }
+        let sp = try c.requireWord("an SP name (the request goes to its host)")
+        try sps.check(sp, in: c)
+        c.skipSpaces()
+        let pathStart = c.pos
+        guard let path = c.rawWord(), path.text.hasPrefix("/") else {
+            throw c.diagnostic("expected a path from the host's root, starting with '/' (e.g. /api/v2/REQ1/configuration)", at: pathStart)
+        }
+        try checkBound(in: path.text, at: path.start, c, exact: true)
+        var headers: [SeenParameter] = []
+        var body: HTTPStep.Body?
+        while let word = c.peekWord(), ["header", "form", "json"].contains(word.text) {
+            _ = c.word()
+            let value = try c.requireString("the \(word.text == "header" ? "header as \"Name: value\"" : "body") in quotes")
+            switch word.text {
+            case "header":
+                let header = try FileParser.header(value, c)
+                try checkBound(in: header.value, at: value.start, c)
+                headers.append(header)
+            default:
+                guard body == nil else { throw c.diagnostic("the request already has a body", at: word.start) }
+                body = word.text == "form" ? .form(value.text) : .json(value.text)
+            }
+        }
+        guard c.keyword("expect") else {
+            throw c.diagnostic("expected 'header', 'form', 'json' or 'expect STATUS'", at: c.pos)
+        }
+        let status = try c.integer("HTTP status", in: 100...599)
+        var fields: [HTTPField] = []
+        if c.keyword("code") {
+            let code = try c.requireWord("an enhanced error code (e.g. invalid_parameter_mvpd)")
+            fields.append(HTTPField(path: "code", pattern: .string(code.text)))
+        }
+        var answerHeaders: [SeenParameter] = []
+        while c.keyword("header") {
+            answerHeaders.append(try FileParser.header(try c.requireString("the header as \"Name: value\" in quotes"), c))
+        }
+        if c.keyword("with") {
+            guard c.wordFollowed(by: "=") else { throw c.diagnostic("expected FIELD=PATTERN after 'with'", at: c.pos) }
+            while c.wordFollowed(by: "=") {
+                let field = try c.requireWord("a field of the JSON answer")
+                try c.expect("=", "expected '='")
+                fields.append(HTTPField(path: field.text, pattern: try value(&c, .expectation)))
+            }
+        }
+        return .http(HTTPStep(method: method.text, sp: sp.text, path: path.text, headers: headers, body: body,
+                              status: status, fields: fields, answerHeaders: answerHeaders))
+    }
+
+    /// `"Name: value"`: a token name (visible ASCII, no colon), the value with leading blanks dropped.
+    static func header(_ token: LineCursor.Token, _ c: LineCursor) throws(Diagnostic) -> SeenParameter {
+        let text = token.text
+        guard let colon = text.firstIndex(of: ":"), colon != text.startIndex,
+              text[..<colon].unicodeScalars.allSatisfy({ $0.value > 0x20 && $0.value < 0x7F }) else {
+            throw c.diagnostic("expected a header as \"Name: value\"", at: token.start)
+        }
+        var value = text[text.index(after: colon)...]
+        while value.first == " " || value.first == "\t" { value = value.dropFirst() }
+        return SeenParameter(key: String(text[..<colon]), value: String(value))
+    }
+
+    /// A `$name` in an `http` step's path or header must have been bound by an earlier expectation.
+    /// `exact`: `text` is the line's own scalars from `start` (a raw path), so the caret can point at the `$`.
+    func checkBound(in text: String, at start: Int, _ c: LineCursor, exact: Bool = false) throws(Diagnostic) {
+        for name in HTTPStep.bindingNames(in: text) where !bound.contains(name) {
+            var at = start
+            if exact, let range = text.range(of: "$" + name) {
+                at += text.unicodeScalars[..<range.lowerBound].count
+            }
+            throw c.diagnostic("'$\(name)' is not bound (an http step may only use a '$name' an earlier expectation bound)", at: at)
+        }
+    }
+
     static func pathPattern(_ word: LineCursor.Token, in c: LineCursor) throws(Diagnostic) -> PathPattern {
         let scalars = Array(word.text.unicodeScalars)
         guard scalars.count > 2, scalars.first == "/", scalars.last == "/" else { return .literal(word.text) }

@@ -62,7 +62,7 @@ struct FileParser {
 
     static let headerKeywords = ["scenario", "format", "tags", "platform", "device", "seed", "app", "svc-scheme"]
     static let worldKeywords = ["sp", "mvpd", "user", "requestor", "default-sp", "rest-v2"]
-    static let stepKeywords = ["user", "browser", "clock", "net", "seen", "lint"]
+    static let stepKeywords = ["user", "browser", "clock", "net", "seen", "lint", "http"]
     static let userActions = ["login", "back", "pick", "cancel", "enter-code"]
 
     init(path: String) {
@@ -258,6 +258,7 @@ struct FileParser {
         case "clock": return .step(try clockStep(&c))
         case "net": return .step(try netStep(&c))
         case "lint": return .step(try lintStep(&c))
+        case "http": return .step(try httpStep(&c))
         default: return .step(try seenStep(&c))
         }
     }

@@ -208,6 +208,20 @@ public final class Simulator {
     /// Where the second screen lands once the code is used (a page the user reads; it stops there).
     public static let secondScreenDone = "passim-second-screen://done"
 
+    /// An `http` step: the app's own HTTP client sends `request` now, over the modelled network and
+    /// the wire, and time runs (everything due happening) until its answer arrives. nil: the host is
+    /// silent, no answer will come.
+    public func send(_ request: HTTPRequest) -> HTTPResult? {
+        switch exchange(request, from: .client) {
+        case .answer(let result, let after, let host):
+            advance(by: after)
+            noteResponse(result, to: .client, from: host)
+            return result
+        case .never:
+            return nil
+        }
+    }
+
     /// `user back`: the user closes the browser; its pending load is dropped.
     public func userBack() {
         self[.device].browser.close()

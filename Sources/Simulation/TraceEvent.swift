@@ -10,6 +10,8 @@ public struct TraceEvent: Hashable, Sendable {
         case engine(app: String)
         case browser
         case secondScreen
+        /// The app's own HTTP client (an `http` step: a REST API v2 client, not the SDK).
+        case client
     }
 
     public enum Kind: Hashable, Sendable {

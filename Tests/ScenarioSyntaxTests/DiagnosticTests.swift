@@ -368,4 +368,45 @@ import Testing
             #expect(error.description == "/nonexistent/x.scenario:1:1: cannot read file: no such file\n\n^")
         }
     }
+
+    @Test func httpStep() {
+        expectDiagnostic(preamble + "\nhttp GET main api/v2 expect 200", """
+            t.scenario:6:15: expected a path from the host's root, starting with '/' (e.g. /api/v2/REQ1/configuration)
+            http GET main api/v2 expect 200
+                          ^
+            """)
+        expectDiagnostic(preamble + "\nhttp get main /a expect 200", """
+            t.scenario:6:6: invalid HTTP method 'get' (expected an uppercase word such as GET or POST)
+            http get main /a expect 200
+                 ^
+            """)
+        #expect(diagnostic(preamble + "\nhttp GET nowhere /a expect 200")?.location.column == 10)
+        expectDiagnostic(preamble + "\nhttp GET main /a", """
+            t.scenario:6:17: expected 'header', 'form', 'json' or 'expect STATUS'
+            http GET main /a
+                            ^
+            """)
+        expectDiagnostic(preamble + "\nhttp GET main /a expect 700", """
+            t.scenario:6:25: invalid HTTP status '700' (expected an integer from 100 to 599)
+            http GET main /a expect 700
+                                    ^
+            """)
+        expectDiagnostic(preamble + "\nhttp GET main /a header \"NoColon\" expect 200", """
+            t.scenario:6:25: expected a header as "Name: value"
+            http GET main /a header "NoColon" expect 200
+                                    ^
+            """)
+        expectDiagnostic(preamble + "\nhttp POST main /a form \"a=1\" json \"{}\" expect 200", """
+            t.scenario:6:30: the request already has a body
+            http POST main /a form "a=1" json "{}" expect 200
+                                         ^
+            """)
+        expectDiagnostic(preamble + "\nhttp GET main /s/$code expect 200", """
+            t.scenario:6:18: '$code' is not bound (an http step may only use a '$name' an earlier expectation bound)
+            http GET main /s/$code expect 200
+                             ^
+            """)
+        // Bound by an earlier http step's `with`, a name may be used in a later path and header.
+        #expect(diagnostic(preamble + "\nhttp POST main /s expect 201 with code=$code\nhttp GET main /s/$code header \"X-Code: $code\" expect 200") == nil)
+    }
 }
