@@ -29,6 +29,7 @@ CLAUSES = (
     "SDK 2.x tvOS: signed second-screen calls", "The mock enforces what the world declares",
     "Authentication", "Cancel via nil", "Promotional TempPass", "Apple SSO", "tvOS",
     "Authorization", "Logout", "Overlapping calls", "Queries", "Tracking data", "Time",
+    "Throttling", "`withData:`", "`getAuthenticationToken`",
 )
 
 # The heading anchors of the seeds (../shared/seeds): the API reference in French (000), Dutch (002)

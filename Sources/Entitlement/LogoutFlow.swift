@@ -50,8 +50,10 @@ struct LogoutFlow: Sendable, RequestHolder {
 extension Engine {
     /// `logout`: whether a valid token exists is judged now; everything is cleared at once.
     mutating func logout(at now: Instant) -> [EngineAction] {
+        // The token being cleared came from Apple's token, valid or already expired: the device's
+        // Apple account is still signed in either way (BEHAVIOR.md, Logout).
+        let fromPlatformSSO = store.authnToken != nil && store.fromPlatformSSO
         let token = store.validAuthnToken(at: now)
-        let fromPlatformSSO = token != nil && store.fromPlatformSSO
         let mvpd = store.selectedMVPD
         var actions = abandonLogin()
         store.clearTokens()
