@@ -68,13 +68,13 @@ enum StepText {
             case .mvpd(let id): "mvpd \(id)"
             }
             return "net \(where_) " + render(action)
-        case .seen(let sp, let method, let path, let parameters):
+        case .seen(let sp, let method, let path, let parameters, let unseen):
             let p = switch path {
             case .literal(let s): s
             case .regex(let r): "/\(r)/"
             }
             let with = parameters.isEmpty ? "" : " with " + parameters.map { "\($0.key)=\(Value.quote($0.value))" }.joined(separator: " ")
-            return "seen \(sp) \(method) \(p)\(with)"
+            return (unseen ? "unseen" : "seen") + " \(sp) \(method) \(p)\(with)"
         }
     }
 

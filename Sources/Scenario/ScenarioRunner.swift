@@ -193,8 +193,12 @@ struct RunState {
             try net(target, action, step)
             record(step)
 
-        case .seen(let sp, let method, let path, let params):
-            try seen(sp: sp, method: method, path: path, params: params, step)
+        case .seen(let sp, let method, let path, let params, let unseen):
+            if unseen {
+                try unseenRequest(sp: sp, method: method, path: path, params: params, step)
+            } else {
+                try seen(sp: sp, method: method, path: path, params: params, step)
+            }
             record(step)
 
         case .userPick(let mvpd, let asUser):
@@ -292,6 +296,21 @@ struct RunState {
         let got = log[start...].filter { $0.host == .sp(sp) }.map { "\($0.method) \($0.path)" }
         throw StepError(message: "\(sp) received no such request since the previous seen; it received: "
                         + (got.isEmpty ? "nothing" : got.joined(separator: ", ")), location: step.location)
+    }
+
+    /// `unseen`: no request of the SP since the previous `seen` on it matches (the cursor stays, so
+    /// `seen` and `unseen` lines about one window may come in any order).
+    mutating func unseenRequest(sp: String, method: String, path: PathPattern, params: [SeenParameter],
+                                _ step: Located<Step>) throws(StepError) {
+        let log = simulator.requestLog
+        let start = seenCursor[sp] ?? 0
+        for entry in log[start...] {
+            guard entry.host == .sp(sp), entry.method == method, RunState.pathMatches(path, entry.path) else { continue }
+            guard params.allSatisfy({ p in entry.parameter(p.key) == p.value || entry.headers[p.key] == p.value }) else { continue }
+            record(step)
+            throw StepError(message: "\(sp) received \(entry.method) \(entry.path) since the previous seen, which this line says it did not",
+                            location: step.location)
+        }
     }
 
     /// A literal path is relative to the SP's URL; the `/1.0` version segment of Adobe's SDK paths may be

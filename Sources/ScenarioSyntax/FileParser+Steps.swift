@@ -127,7 +127,7 @@ extension FileParser {
     /// Scalars that make a `/…/` path of `seen` a regex rather than a literal path ending in `/`.
     static let regexMetacharacters: Set<Unicode.Scalar> = [".", "*", "+", "?", "(", ")", "[", "]", "{", "}", "|", "^", "$", "\\"]
 
-    mutating func seenStep(_ c: inout LineCursor) throws(Diagnostic) -> Step {
+    mutating func seenStep(_ c: inout LineCursor, unseen: Bool = false) throws(Diagnostic) -> Step {
         let sp = try c.requireWord("an SP name")
         try sps.check(sp, in: c)
         let method = try c.requireWord("an HTTP method (GET, POST...)")
@@ -145,7 +145,7 @@ extension FileParser {
                 parameters.append(SeenParameter(key: key.text, value: try c.requireString("the value in quotes").text))
             }
         }
-        return .seen(sp: sp.text, method: method.text, path: path, with: parameters)
+        return .seen(sp: sp.text, method: method.text, path: path, with: parameters, unseen: unseen)
     }
 
     static func pathPattern(_ word: LineCursor.Token, in c: LineCursor) throws(Diagnostic) -> PathPattern {

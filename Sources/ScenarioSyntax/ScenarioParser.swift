@@ -62,7 +62,7 @@ struct FileParser {
 
     static let headerKeywords = ["scenario", "format", "tags", "platform", "device", "seed", "app", "svc-scheme"]
     static let worldKeywords = ["sp", "mvpd", "user", "requestor", "default-sp"]
-    static let stepKeywords = ["user", "browser", "clock", "net", "seen"]
+    static let stepKeywords = ["user", "browser", "clock", "net", "seen", "unseen"]
     static let userActions = ["login", "back", "pick", "cancel", "enter-code"]
 
     init(path: String) {
@@ -256,6 +256,7 @@ struct FileParser {
         case "browser": return .step(try browserStep(&c))
         case "clock": return .step(try clockStep(&c))
         case "net": return .step(try netStep(&c))
+        case "unseen": return .step(try seenStep(&c, unseen: true))
         default: return .step(try seenStep(&c))
         }
     }

@@ -18,8 +18,9 @@ public enum Step: Hashable, Sendable {
     /// `clock +D`
     case clock(Millis)
     case net(NetTarget, NetAction)
-    /// `seen SP METHOD PATH [with key="value" ...]`
-    case seen(sp: String, method: String, path: PathPattern, with: [SeenParameter])
+    /// `seen SP METHOD PATH [with key="value" ...]`; with `unseen`, `unseen SP METHOD PATH [with ...]`:
+    /// the SP received no such request since the previous `seen` on it.
+    case seen(sp: String, method: String, path: PathPattern, with: [SeenParameter], unseen: Bool = false)
 }
 
 public enum NetTarget: Hashable, Sendable {

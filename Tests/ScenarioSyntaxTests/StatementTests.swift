@@ -184,6 +184,9 @@ import Testing
          .seen(sp: "main", method: "POST", path: .regex("authn/.*token"),
                with: [SeenParameter(key: "requestor_id", value: "REQ1"), SeenParameter(key: "device_info", value: "x y")])),
         ("seen main GET /authz/(CNN|HBO)/", .seen(sp: "main", method: "GET", path: .regex("authz/(CNN|HBO)"), with: [])),
+        ("unseen main POST /o/client/register", .seen(sp: "main", method: "POST", path: .literal("/o/client/register"), with: [], unseen: true)),
+        ("unseen main POST /authn\\/.*/ with mso_id=\"X\"",
+         .seen(sp: "main", method: "POST", path: .regex("authn/.*"), with: [SeenParameter(key: "mso_id", value: "X")], unseen: true)),
         ("> logout()", .call(app: nil, CallSyntax(name: "logout", arguments: [], location: loc(6, 3)))),
         ("app> logout()", .call(app: "app", CallSyntax(name: "logout", arguments: [], location: loc(6, 6)))),
         ("< status(N005)", .expect(app: nil, CallSyntax(
