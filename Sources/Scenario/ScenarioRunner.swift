@@ -151,6 +151,9 @@ struct RunState {
             if !simulator.hasCallback(app: i) {
                 simulator.run { simulator.hasCallback(app: i) }
             }
+            if let livelock = simulator.livelock, !simulator.hasCallback(app: i) {
+                throw StepError(message: livelock, location: loc)
+            }
             guard let (callback, instant) = simulator.popTimedCallback(app: i) else {
                 try policy.nothingCame(Expectation(step: step, app: i, name: name, pattern: pattern, pinned: pinned), &self)
                 break
@@ -215,6 +218,9 @@ struct RunState {
             try user(step) { () throws(SimulationError) in try sim.userEnterCode(user: name, password: password) }
         }
         policy.after(step, &self)
+        if let livelock = simulator.livelock {
+            throw StepError(message: livelock, location: loc)
+        }
         if let violation = simulator.firstViolation {
             throw StepError(message: violation.description, location: loc)
         }
@@ -332,6 +338,9 @@ struct RunState {
         simulator.run {
             budget -= 1
             return budget <= 0
+        }
+        if let livelock = simulator.livelock {
+            throw StepError(message: livelock, location: location)
         }
         if !simulator.isIdle {
             throw StepError(message: "the run never settled (more than \(ScenarioRunner.maxEvents) events)", location: location)
