@@ -58,6 +58,11 @@ extension Engine {
         var actions = abandonLogin()
         store.clearTokens()
         store.selectedMVPD = nil
+        if configuration.platform == .ios {
+            // The shared store is cleared too, even when this app held no token: another app's
+            // token there goes as well (BEHAVIOR.md, Logout: "in this app and in the shared store").
+            actions.append(.writeSharedStore(nil))
+        }
         if fromPlatformSSO {
             // Signed in through Apple SSO: the user must also sign out in Settings.
             actions.append(.deliver(.status(code: StatusCode.vsa203, message: nil)))
