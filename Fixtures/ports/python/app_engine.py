@@ -37,10 +37,11 @@ class AuthzFlow:
 class PreauthFlow:
     """One checkPreauthorizedResources waiting on its preauthorize request."""
 
-    def __init__(self, resources, known, authn):
+    def __init__(self, resources, known, authn, cache=True):
         self.resources = resources
         self.known = known        # the cache's decisions at the call (empty with cache: false)
         self.authn = authn
+        self.cache = cache        # cache: true: what the response does not decide is read from the cache
 
 
 class AppEngine:
@@ -469,8 +470,9 @@ class AppEngine:
             self.track_authn_success(token, from_store=True)
             return
         selected = self.store.selected
-        if (data is not None and pending is None and selected is not None and selected.promo_temp_pass
-                and self.startup.mvpd(selected.id)):
+        # The stored selection counts even when the configuration no longer offers it, as the
+        # reference engine reads it.
+        if data is not None and pending is None and selected is not None and selected.promo_temp_pass:
             # Promotional TempPass: getAuthentication(false, withData:) sends the data (an email).
             self.auth.begin(force, data, pending)
             self.auth.mvpd = selected
@@ -530,8 +532,10 @@ class AppEngine:
         self.callback("dismissTvProviderDialog", *self.picker_args())
         self.auth.picker = None
         if outcome == "cancelled":
+            # Cancelled: the stored selection is cleared, as a cancel via nil clears it.
             self.callback("status", N005)
             self.abandon_login()
+            self.store.selected = None
             self.authn_failure(PROVIDER_NOT_SELECTED_ERROR)
             return
         if outcome == "other":
@@ -581,7 +585,11 @@ class AppEngine:
         self.dismiss_picker()
         self.select(mvpd)
         if mvpd.promo_temp_pass:
-            # Selecting a promotional TempPass does not authenticate; a login keeps waiting (choice 17).
+            # Selecting a promotional TempPass does not authenticate; a login keeps waiting, for
+            # getAuthentication(false, withData:), what it was doing (a request, a code) dropped (choice 17).
+            if self.auth.running:
+                self.abandon_keep_pending()
+                self.auth.mvpd = mvpd
             return
         if mvpd.temp_pass:
             # A TempPass authenticates at once, no browser, in a login or not.
@@ -887,7 +895,7 @@ class AppEngine:
         for r in resources:
             if r not in known and r not in unknown:
                 unknown.append(r)
-        flow = PreauthFlow(resources, known, token)
+        flow = PreauthFlow(resources, known, token, cache)
         if not unknown:
             self.answer_preauth(flow, {})
             return
@@ -910,6 +918,10 @@ class AppEngine:
                 print("pyport: unusable preauthorize answer: %s" % error, file=sys.stderr)
         if held.guid == flow.authn.guid:
             self.store.preauth.update(decisions)
+            if flow.cache:
+                # What the response does not decide is read from the cache as it is now (decisions
+                # that came in since the call count): choice 51 reads it the same way.
+                flow.known = dict(self.store.preauth)
         else:
             # The token changed: the answer is only what the response allows (the old token's cache
             # went at the change; choice 51).
