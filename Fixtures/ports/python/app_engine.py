@@ -952,7 +952,9 @@ class AppEngine:
             self.metadata(format_token_date(authz.expires_ms) if authz else None, False, key)
         elif opcode == METADATA_DEVICE_ID:
             fields = [("requestor_id", self.requestor()), ("device_id", self.device.device_id)]
-            self.send("POST", self.sp_for() + "/getMetadataDevice", FORM, form_encode(fields), "device_id", now, data=key)
+            # The token's MVPD's SP; with no token, the default SP, as the reference engine asks.
+            sp = self.sp_for(token.mvpd_id) if token is not None else normalize_sp(self.device.default_sp)
+            self.send("POST", sp + "/getMetadataDevice", FORM, form_encode(fields), "device_id", now, data=key)
         elif opcode == METADATA_USER_META:
             name = key.get(METADATA_USER_META_KEY)
             self.user_metadata(token, name, key)
