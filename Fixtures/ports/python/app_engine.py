@@ -132,6 +132,7 @@ class AppEngine:
             return
         state.waiting.append(request_id)
         if state.in_flight is None:
+            state.renewing = state.client_id is not None
             self.register_step(url, now)
 
     def transmit(self, request_id, access_token):
@@ -158,6 +159,7 @@ class AppEngine:
 
     def register_step(self, url, now):
         method, step_url, headers, body = self.registrar.next_step(url)
+        self.registrar.origin(url).sent_at = now
         self.next_request += 1
         step_id = self.next_request
         self.requests[step_id] = ("registration", url)
@@ -175,13 +177,21 @@ class AppEngine:
                 self.register_step(url, now)
                 return
         else:
-            token = Registrar.read_token(result, now)
+            # expires_in counts from when the token was asked for, as the engine counts it (choice 32).
+            token = Registrar.read_token(result, state.sent_at if state.sent_at is not None else now)
+            renewing, state.renewing = state.renewing, False
             if token is not None:
                 state.access_token, state.expires_ms = token
                 waiting, state.waiting = state.waiting, []
                 for waiter in waiting:
                     if waiter in self.requests:
                         self.transmit(waiter, state.access_token)
+                return
+            if renewing and result.status is not None:
+                # A renewal refused: the SP forgot the client; register afresh, once, with the
+                # waiting requests (choice 33). A refusal of that registration is final.
+                state.client_id = state.client_secret = None
+                self.register_step(url, now)
                 return
         # The origin refused: R400 first (BEHAVIOR.md), then every waiting request ends with that answer
         # (for setRequestor, an SP that refused).
@@ -209,6 +219,7 @@ class AppEngine:
         state.access_token = None
         state.waiting.append(request_id)
         if state.in_flight is None:
+            state.renewing = state.client_id is not None
             self.register_step(wire[1], now)
         return True
 
