@@ -1,7 +1,7 @@
 # Two entry points for a fresh machine (README.md): `make suite` and `make test`.
 # Each installs the system libraries first when they are missing.
 
-.PHONY: example docc layers links provenance mutants differential-mutants setup build suite suite-live suite-live-server suite-shim suite-shim-live port-python clients rest-v2-contract rest-v2-schemathesis lint-cards test release docs docs-check bench fuzz-smoke clean
+.PHONY: example docc layers links provenance tracking-wildcards mutants differential-mutants setup build suite suite-live suite-live-server suite-shim suite-shim-live port-python clients rest-v2-contract rest-v2-schemathesis lint-cards test release docs docs-check bench fuzz-smoke clean
 
 setup:
 	@missing=""; for p in libxml2-dev libcurl4-openssl-dev pkg-config xmlsec1 curl openssl; do \
@@ -96,6 +96,12 @@ links:
 provenance:
 	python3 -m unittest discover -s scripts -p 'test_check_provenance.py'
 	python3 scripts/check-provenance.py
+
+# Issue 28: every `_` in a scenario's tracking array says why in a comment, and every
+# `md5("SESSION") = HEX` a scenario writes is recomputed (and the check's own tests).
+tracking-wildcards:
+	python3 -m unittest discover -s scripts -p 'test_check_tracking_wildcards.py'
+	python3 scripts/check-tracking-wildcards.py
 
 release: setup
 	swift build -c release

@@ -138,7 +138,9 @@ extension Engine {
     /// Ends the running login with no callback (a superseding call, `logout`, `setRequestor`): its
     /// request or poll timer goes with it.
     mutating func abandonLogin() -> [EngineAction] {
-        var actions: [EngineAction] = []
+        // Apple's picker, if up, is taken down first: every presentTvProviderDialog is balanced by
+        // exactly one dismissTvProviderDialog (BEHAVIOR.md, Apple SSO).
+        var actions = dismissPicker()
         switch authentication.state {
         case .starting(_, _, let request, _), .fetchingToken(_, _, let request, _), .awaitingCode(_, _, _, .asking(let request, _)):
             actions += Engine.cancelDeadline(of: request)
@@ -149,6 +151,14 @@ extension Engine {
         }
         authentication.state = .idle
         return actions
+    }
+
+    /// Takes Apple's picker down when it is up (`dismissTvProviderDialog`); the login it belongs to
+    /// goes on waiting, on the provider dialog, for whatever the caller does with it next.
+    mutating func dismissPicker() -> [EngineAction] {
+        guard case .picking(let login, let picker) = authentication.state else { return [] }
+        authentication.state = .selecting(login)
+        return [.deliver(.dismissTvProviderDialog(shown: picker.shown, featured: picker.featured))]
     }
 
     /// `checkAuthentication` reads the token store only.
@@ -171,7 +181,7 @@ extension Engine {
         }
         let login = newLogin(forceAuthn: forceAuthn, data: data, authorization: authorization)
         // Promotional TempPass: the data (an email) goes to the SP for the selected pass.
-        if data != nil, let selected = store.selectedMVPD, selected.promoTempPass {
+        if data != nil, authorization == nil, let selected = store.selectedMVPD, selected.promoTempPass {
             return actions + startTempPass(login, selected, data: data, at: now)
         }
         let mvpds = startup.configuration?.mvpds ?? []
@@ -220,16 +230,14 @@ extension Engine {
             // nil, or an id the configuration does not offer (other SDKs): reset the authentication
             // state machine. Outside a login the same answer is given (AND-1.8; docs/CONFORMANCE.md).
             // Apple's picker, if up, is taken down first (BEHAVIOR.md, Cancel via nil).
-            var actions: [EngineAction] = []
-            if case .picking(_, let picker) = authentication.state {
-                actions.append(.deliver(.dismissTvProviderDialog(shown: picker.shown, featured: picker.featured)))
-            }
-            actions += abandonLogin()
+            var actions = abandonLogin()
             store.selectedMVPD = nil
             actions += authenticationFailure(Constants.providerNotSelectedError)
             return actions
         }
-        var actions = select(mvpd)
+        // During Apple's picker the picker goes down first: the login moves on without it.
+        var actions = dismissPicker()
+        actions += select(mvpd)
         switch authentication.state {
         case .idle:
             // No flow running: this just selects, and a TempPass authenticates at once.

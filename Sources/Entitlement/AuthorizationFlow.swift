@@ -9,6 +9,9 @@ typealias AuthorizationID = FlowID<AuthorizationFlow>
 struct AuthorizationFlow: Hashable, Sendable {
     var resource: String
     var data: Value?
+    /// The authN token it was asked with: its tracking names it, and what it brings is cached only
+    /// while that token is still the one held (BEHAVIOR.md, Overlapping calls).
+    var asked: AuthnToken
     fileprivate var state: State
 
     /// Where the authZ token came from (tracking's "cached").
@@ -71,35 +74,37 @@ extension Engine {
             return abandonLogin() + authorize(resource, data: data, at: now)
         }
         // Authenticate first; authZ continues after the status and its tracking (invariant 3).
-        return startLogin(forceAuthn: false, data: nil, filter: nil,
+        // Its data goes on the login's authenticate/saml request too (BEHAVIOR.md, `withData:`).
+        return startLogin(forceAuthn: false, data: data, filter: nil,
                           authorization: PendingAuthorization(resource: resource, data: data), at: now)
     }
 
     /// authZ with a valid authN token.
     mutating func authorize(_ resource: String, data: Value?, at now: Instant) -> [EngineAction] {
         let id: AuthorizationID = newFlowID()
-        if let cached = store.validAuthzToken(for: resource, at: now) {
-            return requestMediaToken(id, resource, data, cached, .cache, at: now)
-        }
         guard let token = store.authnToken else { return authorizationFailed(resource, Constants.userNotAuthenticatedError, "") }
+        if let cached = store.validAuthzToken(for: resource, at: now) {
+            return requestMediaToken(id, resource, data, token, cached, .cache, at: now)
+        }
         var fields: [(String, String)] = [
             ("resource_id", resource), ("requestor_id", requestorID), ("mso_id", token.mvpdID),
             ("device_id", configuration.deviceID), ("userMeta", "1"), ("authentication_token", AuthnTokenXML.build(token)),
         ]
         if let data { fields.append(("generic_data", data.jsonText)) }
         let (request, actions) = send(.form(spURL(forMVPD: token.mvpdID) + "/authorizeDevice", fields), at: now)
-        authorizations.flows[id] = AuthorizationFlow(resource: resource, data: data, state: .authorizing(request))
+        authorizations.flows[id] = AuthorizationFlow(resource: resource, data: data, asked: token, state: .authorizing(request))
         return actions
     }
 
-    private mutating func requestMediaToken(_ id: AuthorizationID, _ resource: String, _ data: Value?, _ authz: AuthzToken,
-                                            _ source: AuthorizationFlow.Source, at now: Instant) -> [EngineAction] {
+    private mutating func requestMediaToken(_ id: AuthorizationID, _ resource: String, _ data: Value?, _ asked: AuthnToken,
+                                            _ authz: AuthzToken, _ source: AuthorizationFlow.Source, at now: Instant) -> [EngineAction] {
         let fields: [(String, String)] = [
             ("session_guid", authz.sessionGUID), ("hashed_guid", "false"), ("authz_token", AuthzTokenXML.build(authz)),
             ("requestor_id", requestorID), ("mso_id", authz.mvpdID), ("device_id", configuration.deviceID),
         ]
         let (request, actions) = send(.form(spURL(forMVPD: authz.mvpdID) + "/deviceShortAuthorize", fields), at: now)
-        authorizations.flows[id] = AuthorizationFlow(resource: resource, data: data, state: .fetchingMediaToken(authz, source, request))
+        authorizations.flows[id] = AuthorizationFlow(resource: resource, data: data, asked: asked,
+                                                     state: .fetchingMediaToken(authz, source, request))
         return actions
     }
 
@@ -108,20 +113,28 @@ extension Engine {
         guard let flow = authorizations.flows.removeValue(forKey: id) else {
             return []  // no such flow: nothing can be answered (the owner check makes this unreachable)
         }
+        guard let held = store.validAuthnToken(at: now) else {
+            // Answered after a logout (or the token's expiry): no valid authN token at all, so no
+            // callback may carry the data of a token the app no longer holds (BEHAVIOR.md,
+            // Overlapping calls; invariant 6), whatever the answer.
+            return authorizationFailed(flow.resource, Constants.userNotAuthenticatedError, "")
+        }
         switch flow.state {
         case .authorizing:
-            return authorizeArrived(id, flow, result, at: now)
+            return authorizeArrived(id, flow, held, result, at: now)
         case .fetchingMediaToken(_, let source, _):
             return mediaTokenArrived(flow, source, result, at: now)
         }
     }
 
-    private mutating func authorizeArrived(_ id: AuthorizationID, _ flow: AuthorizationFlow, _ result: HTTPResult, at now: Instant) -> [EngineAction] {
+    private mutating func authorizeArrived(_ id: AuthorizationID, _ flow: AuthorizationFlow, _ held: AuthnToken, _ result: HTTPResult,
+                                           at now: Instant) -> [EngineAction] {
         if case .response(let r) = result, let content = r.decoded(orParse: AuthorizeDeviceXML.parse) {
             switch content {
             case .token(let token) where r.status == 200 && token.expires > now:
-                store.store(token)
-                return requestMediaToken(id, flow.resource, flow.data, token, .sp, at: now)
+                // Cached only for the token it was asked with; after a change nothing it brings is kept.
+                if held.guid == flow.asked.guid { store.store(token) }
+                return requestMediaToken(id, flow.resource, flow.data, flow.asked, token, .sp, at: now)
             case .error(let body) where r.status == 403 || r.status == 401:
                 // The MVPD said no: its message, `""` when none.
                 return authorizationFailed(flow.resource, Constants.userNotAuthorizedError, body.details)
@@ -129,20 +142,36 @@ extension Engine {
                 break
             }
         }
-        return authorizationFailed(flow.resource, Constants.genericAuthorizationError, Engine.describe(result))
+        return Engine.throttled(result, StatusCode.authorizationThrottled)
+            + authorizationFailed(flow.resource, Constants.genericAuthorizationError, Engine.describe(result))
     }
 
     private mutating func mediaTokenArrived(_ flow: AuthorizationFlow, _ source: AuthorizationFlow.Source, _ result: HTTPResult,
                                             at now: Instant) -> [EngineAction] {
-        if case .response(let r) = result, r.status == 200, !r.body.isEmpty, let token = store.validAuthnToken(at: now) {
-            // The short media token is handed over as the SP sent it, and never cached.
+        if case .response(let r) = result, r.status == 200, !r.body.isEmpty {
+            // The short media token is handed over as the SP sent it, and never cached; the tracking
+            // names the authN token the authorization was asked with, even when another is held now.
             return [.deliver(.setToken(token: r.bodyText, resource: flow.resource)),
-                    .deliver(tracking.authorizationSuccess(mvpdID: token.mvpdID, sessionGUID: token.guid, cached: source == .cache))]
+                    .deliver(tracking.authorizationSuccess(mvpdID: flow.asked.mvpdID, sessionGUID: flow.asked.guid,
+                                                           cached: source == .cache))]
         }
         if case .response(let r) = result, r.status == 403, let body = r.decoded(orParse: ErrorXML.parse) {
             return authorizationFailed(flow.resource, Constants.userNotAuthorizedError, body.details)
         }
-        return authorizationFailed(flow.resource, Constants.genericAuthorizationError, Engine.describe(result))
+        return Engine.throttled(result, StatusCode.authorizationThrottled)
+            + authorizationFailed(flow.resource, Constants.genericAuthorizationError, Engine.describe(result))
+    }
+
+    /// A request answered 429 (Adobe's throttling): `status(code)` before the callback that ends
+    /// the call (BEHAVIOR.md, Throttling). The engine never retries it.
+    static func throttled(_ result: HTTPResult, _ code: String) -> [EngineAction] {
+        guard case .response(let r) = result, r.status == 429 else { return [] }
+        return [.deliver(.status(code: code, message: nil))]
+    }
+
+    static func isThrottlingStatus(_ action: EngineAction) -> Bool {
+        guard case .deliver(.status(let code, _)) = action else { return false }
+        return [StatusCode.configurationThrottled, StatusCode.authorizationThrottled, StatusCode.preauthorizationThrottled].contains(code)
     }
 
     func authorizationFailed(_ resource: String, _ code: String, _ details: String) -> [EngineAction] {

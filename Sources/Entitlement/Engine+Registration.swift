@@ -150,7 +150,9 @@ extension Engine {
         for held in waiting {
             guard let (owner, request) = owner(of: held.id) else { continue }  // its flow has ended: nobody to tell
             actions += Engine.cancelDeadline(of: request)
-            actions += route(owner, held.id, result, at: now)
+            // The flow's own request was never sent: a 429 here is the registration's, which is a
+            // refusal (R400), not the flow's throttling code (docs/CONFORMANCE.md, choice 52).
+            actions += route(owner, held.id, result, at: now).filter { !Engine.isThrottlingStatus($0) }
         }
         return actions
     }

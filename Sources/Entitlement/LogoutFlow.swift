@@ -50,12 +50,19 @@ struct LogoutFlow: Sendable, RequestHolder {
 extension Engine {
     /// `logout`: whether a valid token exists is judged now; everything is cleared at once.
     mutating func logout(at now: Instant) -> [EngineAction] {
+        // The token being cleared came from Apple's token, valid or already expired: the device's
+        // Apple account is still signed in either way (BEHAVIOR.md, Logout).
+        let fromPlatformSSO = store.authnToken != nil && store.fromPlatformSSO
         let token = store.validAuthnToken(at: now)
-        let fromPlatformSSO = token != nil && store.fromPlatformSSO
         let mvpd = store.selectedMVPD
         var actions = abandonLogin()
         store.clearTokens()
         store.selectedMVPD = nil
+        if configuration.platform == .ios {
+            // The shared store is cleared too, even when this app held no token: another app's
+            // token there goes as well (BEHAVIOR.md, Logout: "in this app and in the shared store").
+            actions.append(.writeSharedStore(nil))
+        }
         if fromPlatformSSO {
             // Signed in through Apple SSO: the user must also sign out in Settings.
             actions.append(.deliver(.status(code: StatusCode.vsa203, message: nil)))

@@ -55,6 +55,12 @@ extension Engine {
         guard let flow = preauthorizations.flows.removeValue(forKey: id) else {
             return []  // no such flow: nothing can be answered (the owner check makes this unreachable)
         }
+        guard let held = store.validAuthnToken(at: now) else {
+            // Answered after a logout (or the token's expiry): nothing, whatever the answer, so no
+            // callback carries the decisions of a token the app no longer holds (BEHAVIOR.md,
+            // Overlapping calls; invariant 6).
+            return [.deliver(.preauthorizedResources([]))]
+        }
         var fresh: [String: Bool] = [:]
         if case .response(let r) = result, r.status == 200, let decisions = r.decoded(orParse: PreauthorizeXML.parse) {
             for d in decisions { fresh[d.resourceID] = d.authorized }
@@ -63,10 +69,11 @@ extension Engine {
         // A failed request answers only what the cache allowed (nothing when the cache was not used).
         // The cache is the asking token's only while that token is held: once the authN token has
         // changed, its decisions are another user's (invariant 6), and none of them is answered.
-        let sameToken = store.authnToken?.guid == flow.sessionGUID
+        let sameToken = held.guid == flow.sessionGUID
         let allowed = flow.resources.filter { r in
             fresh[r] ?? (flow.useCache && sameToken ? store.preauthorizations[r] == true : false)
         }
-        return [.deliver(.preauthorizedResources(allowed))]
+        // Throttled: P100 first, then what the cache allowed (BEHAVIOR.md, Throttling).
+        return Engine.throttled(result, StatusCode.preauthorizationThrottled) + [.deliver(.preauthorizedResources(allowed))]
     }
 }

@@ -168,12 +168,14 @@ extension Engine {
 
     mutating func configurationArrived(_ id: RequestID, _ result: HTTPResult, at now: Instant) -> [EngineAction] {
         let deadline = startup.fetchInFlight
+        // Throttled: CFG429 as the answer arrives, then the failure path (BEHAVIOR.md, Throttling).
+        let throttled = Engine.throttled(result, StatusCode.configurationThrottled)
         switch startup.receive(id, result: result) {
         case .stillWaiting:
-            return []
+            return throttled
         case .complete(let config, let queue):
             // Settled by its last answer: the fetch's deadline goes.
-            return (deadline.map { [.cancelTimer($0)] } ?? []) + configurationSettled(config, queue: queue, at: now)
+            return throttled + (deadline.map { [.cancelTimer($0)] } ?? []) + configurationSettled(config, queue: queue, at: now)
         }
     }
 

@@ -21,10 +21,13 @@ public struct DifferentialFuzzer: Sendable {
         public var expectations: Expectations?
         /// Stop after this many findings (nil: run every program).
         public var maxFindings: Int?
+        /// Stop starting runs once this much wall time has passed (`--time`); `runs` is then the most.
+        public var time: Duration?
 
         public init(seed: UInt64 = 1, runs: Int = 100, firstRun: Int = 0, maxSteps: Int = 30,
                     outDir: String = "fuzz-failures", port: PortCommand, live: Bool = false, expectations: Expectations? = nil,
-                    maxFindings: Int? = nil) {
+                    maxFindings: Int? = nil, time: Duration? = nil) {
+            self.time = time
             self.expectations = expectations
             self.maxFindings = maxFindings
             self.seed = seed
@@ -86,7 +89,12 @@ public struct DifferentialFuzzer: Sendable {
 
     public func run(progress: (String) -> Void = { _ in }) -> Report {
         var report = Report(runs: 0, skipped: 0, findings: [])
-        for i in options.firstRun..<(options.firstRun + options.runs) {
+        // Wall time only decides when to stop starting runs; each run is the same for the same seed.
+        let deadline = options.time.map { ContinuousClock.now + $0 }
+        var i = options.firstRun
+        while report.runs < options.runs {
+            if let deadline, ContinuousClock.now >= deadline { break }
+            defer { i += 1 }
             let seed = Fuzzer.runSeed(options.seed, i)
             let (program, failure, _) = Fuzzer.explore(seed: seed, maxSteps: options.maxSteps)
             report.runs += 1

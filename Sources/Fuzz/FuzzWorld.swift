@@ -24,6 +24,9 @@ struct FuzzWorld {
     var mvpds: [(id: String, kind: Kind)] = []
     var users: [User] = []
     var requestors: [String] = []
+    /// REQ1's software statement, when the world declares one: the program starts with
+    /// `init(softwareStatement:)` (SDK 3.x registration at every SP origin).
+    var softwareStatement: String?
     static let resources = ["R1", "R2", "R3", "R4"]
     var lines: [String] = []
     /// What the lines declare, made as they are written (`file`).
@@ -172,6 +175,17 @@ struct FuzzWorld {
                 let ttl = pick([(text: "1m", value: Millis.minutes(1)), (text: "5m", value: Millis.minutes(5))])
                 line += " regcode-ttl \(ttl.text)"
                 decl.regcodeTTL = ttl.value
+            }
+            // Issue 28, item 4: some worlds register the app (SDK 3.x), access tokens that expire too.
+            if i == 1, chance(0.12) {
+                let statement = "ss-\(id)"
+                line += " software-statement \"\(statement)\""
+                decl.softwareStatement = statement
+                w.softwareStatement = statement
+                if chance(0.5) {
+                    line += " token-ttl 10m"
+                    decl.tokenTTL = .minutes(10)
+                }
             }
             w.add(line, .requestor(decl))
         }

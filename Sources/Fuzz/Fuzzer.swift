@@ -117,6 +117,13 @@ public struct Fuzzer: Sendable {
         let generator = StepGenerator(world: world)
         let count = 1 + Int(rng.next() % UInt64(max(maxSteps, 1)))
         var diverged = false
+        if let statement = world.softwareStatement {
+            // The app registers with the world's software statement (the first app; a second app
+            // that does not is refused where the statement is required).
+            let initialize = StepText.call(nil, "init", [StepText.arg("softwareStatement", .string(statement))])
+            session.perform(StepText.located(initialize))
+            run.steps.append(initialize)
+        }
         for _ in 0..<count {
             let step = generator.next(&rng, session.simulator)
             session.perform(StepText.located(step))

@@ -10,8 +10,8 @@ import Simulation
 ///
 /// Steps are made typed (`Step`, what the runner performs), not as text to parse: text is only
 /// rendered (`StepText`) when a program is written out. Every draw from `rng` is made in the order the
-/// text generator made it, so that seeded runs, and the figures and tests measured with them, stay
-/// what they were.
+/// text generator made it; issue 28 added two (a clock step onto an authN token's expiry, a resource
+/// named twice in a preauthorization), so seeded runs differ from those of earlier builds.
 struct StepGenerator {
     let world: FuzzWorld
     private typealias T = StepText
@@ -23,6 +23,9 @@ struct StepGenerator {
         // Half the time, a step that moves a flow forward when one waits: random calls alone rarely
         // get through a login (dialog, pick, login form, redirect), and the interesting edges are past it.
         if chance(0.7), let forward = progress(&rng, sim) { return forward }
+        // Now and then a clock step that lands exactly on an authN token's expiry, or 1 ms before it:
+        // the instant a token is valid and the next, when it is gone (issue 28, item 4).
+        if chance(0.04), let edge = expiryEdge(sim, before: chance(0.5)) { return .clock(edge) }
         let user = userSteps(sim)
         let roll = rng.next() % 100
         if !user.isEmpty && roll < 30 { return pick(user) }
@@ -36,6 +39,17 @@ struct StepGenerator {
         let slot = Int(rng.next() % UInt64(StepGenerator.slotCount))
         let name = Call.Name.allCases.first { StepGenerator.slots($0).contains(slot) } ?? .handleExternalURL
         return .call(app: app, call(name, mvpd: anyMVPD, resource: resource, &rng))
+    }
+
+    /// How long until the first app's authN token expires (or 1 ms less); nil with no token.
+    private func expiryEdge(_ sim: Simulator, before: Bool) -> Millis? {
+        for i in sim.appNames.indices {
+            let now = sim.now
+            guard let expires = sim.reading(app: i, { $0.authnToken(at: now)?.expires }) ?? nil else { continue }
+            let left = expires - now
+            return before && left.value > 1 ? Millis(left.value - 1) : left
+        }
+        return nil
     }
 
     static let clockJumps = [Millis(10), Millis(50), Millis(100), .seconds(1), .seconds(10), .seconds(31), .minutes(5),
@@ -97,6 +111,8 @@ struct StepGenerator {
             // In a random order: an answer must keep the request's order, whatever it is.
             var asked = FuzzWorld.resources.filter { _ in chance(0.6) }
             asked.shuffle(using: &rng)
+            // Sometimes a resource named twice (CONFORMANCE choice 37: answered twice).
+            if chance(0.15), let first = asked.first { asked.append(first) }
             let list = T.arg(.list(asked.map { .string($0) }))
             return syntax("checkPreauthorizedResources", chance(0.3) ? [list, T.arg("cache", .bool(false))] : [list])
         case .getMetadata:

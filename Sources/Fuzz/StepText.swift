@@ -69,13 +69,13 @@ enum StepText {
             }
             return "net \(where_) " + render(action)
         case .lint(let breaks, let rule): return "lint \(breaks ? "breaks" : "passes") \(rule)"
-        case .seen(let sp, let method, let path, let parameters):
+        case .seen(let sp, let method, let path, let parameters, let unseen):
             let p = switch path {
             case .literal(let s): s
             case .regex(let r): "/\(r)/"
             }
             let with = parameters.isEmpty ? "" : " with " + parameters.map { "\($0.key)=\(Value.quote($0.value))" }.joined(separator: " ")
-            return "seen \(sp) \(method) \(p)\(with)"
+            return (unseen ? "unseen" : "seen") + " \(sp) \(method) \(p)\(with)"
         case .http(let http):
             var text = "http \(http.method) \(http.sp) \(http.path)"
             for header in http.headers { text += " header " + Value.quote(header.key + ": " + header.value) }

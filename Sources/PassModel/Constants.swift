@@ -58,6 +58,9 @@ public enum Constants {
         ("REGCODE", .string(StatusCode.registrationCode)),
         ("R400", .string(StatusCode.registrationRefused)),
         ("REG500", .string(StatusCode.registrationCodeFailed)),
+        ("CFG429", .string(StatusCode.configurationThrottled)),
+        ("Z100", .string(StatusCode.authorizationThrottled)),
+        ("P100", .string(StatusCode.preauthorizationThrottled)),
     ]
 
     private static let table: [String: Value] = Dictionary(uniqueKeysWithValues: all.map { ($0.symbol, $0.value) })
@@ -74,7 +77,7 @@ public enum Constants {
     ]
     public static let trackingEvents = ["TRACKING_AUTHENTICATION", "TRACKING_AUTHORIZATION", "TRACKING_GET_SELECTED_PROVIDER"]
     public static let metadataOpcodes = ["METADATA_AUTHENTICATION", "METADATA_AUTHORIZATION", "METADATA_DEVICE_ID", "METADATA_USER_META"]
-    public static let statusCodes = ["VSA203", "N003", "N005", "REGCODE", "R400", "REG500"]
+    public static let statusCodes = ["VSA203", "N003", "N005", "REGCODE", "R400", "REG500", "CFG429", "Z100", "P100"]
 
     /// The first symbol among `candidates` whose value is `value`.
     public static func symbol(for value: Value, among candidates: [String]) -> String? {
@@ -92,6 +95,12 @@ public enum StatusCode {
     public static let registrationRefused = "R400"
     /// tvOS: the registration-code request was refused for want of a signature or an access token.
     public static let registrationCodeFailed = "REG500"
+    /// Throttled (HTTP 429, BEHAVIOR.md, Throttling): the configuration request.
+    public static let configurationThrottled = "CFG429"
+    /// Throttled: an authorize or media-token request.
+    public static let authorizationThrottled = "Z100"
+    /// Throttled: a preauthorize request.
+    public static let preauthorizationThrottled = "P100"
 }
 
 /// The platform the engine runs on (`platform ios|tvos`).

@@ -8,4 +8,8 @@ public enum PortLimits {
     /// Scenarios one port process serves before the harness starts a fresh one (protocol 1.1 resets):
     /// a port that leaks a little per world cannot grow without bound over a long run or a fuzz campaign.
     public static let scenariosPerProcess = 1000
+    /// Seconds of wall time one scenario may take of a port, all its answers together (each answer
+    /// has its own `--port-timeout` too): a port that answers every message in time but never lets a
+    /// scenario end (work that never settles) is stopped there, with its scenario (issue 28).
+    public static let scenarioWallSeconds = 300
 }

@@ -1,3 +1,4 @@
+import Dispatch
 import Entitlement
 import PassModel
 import Simulation
@@ -75,6 +76,8 @@ public final class PortSession {
     /// Whether the port takes a later `hello` as a reset (its `ready` said so: protocol 1.1).
     public private(set) var resettable = false
     private var ended = false
+    /// When the scenario began, for `PortLimits.scenarioWallSeconds`.
+    private let began = DispatchTime.now().uptimeNanoseconds
 
     /// Starts the process and says hello; the port must answer `ready` with protocol 1.
     /// A port that answers with `unimplemented` (one without the live network) gets its session, with
@@ -174,6 +177,10 @@ public final class PortSession {
         do throws(PortError) {
             if let late = process.unaskedLine() {
                 throw PortError("the port wrote after its idle, without new input\n  in the port's line: \(late)")
+            }
+            if DispatchTime.now().uptimeNanoseconds - began > UInt64(PortLimits.scenarioWallSeconds) * 1_000_000_000 {
+                throw PortError("the port has taken more than \(PortLimits.scenarioWallSeconds) s of wall time on this scenario "
+                                + "(limit: port-scenario-wall)")
             }
             try live?.hold(now)
             try process.write(message)

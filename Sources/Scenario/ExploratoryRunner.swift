@@ -183,7 +183,11 @@ public final class ExplorationSession {
         partial.stepsRun += 1
         write(step)
         ExploratoryRunner.drain(sim, into: &partial, writingLines: writesLines)
-        if let growth = ExploratoryRunner.growth(sim) { partial.failure = .growth(growth) }
+        if let livelock = sim.livelock {
+            partial.failure = .hang(livelock)
+        } else if let growth = ExploratoryRunner.growth(sim) {
+            partial.failure = .growth(growth)
+        }
     }
 
     /// Lets time run until nothing is pending (the end of a scenario), then checks what must hold.
@@ -196,6 +200,10 @@ public final class ExplorationSession {
             return budget <= 0
         }
         ExploratoryRunner.drain(sim, into: &partial, writingLines: writesLines)
+        if let livelock = sim.livelock {
+            partial.failure = .hang(livelock)
+            return self.result
+        }
         guard sim.isIdle else {
             partial.failure = .hang("still busy after \(ScenarioRunner.maxEvents) events")
             return self.result

@@ -11,7 +11,9 @@ import ScenarioSyntax
 ///   app's last `<` line: there they replay already queued, so time runs exactly where it ran.
 /// - A `<` line that found nothing (the engine went idle) is removed.
 /// - A file with no `<` line at all: after each `>` and `user` step time runs until none of the
-///   engine's HTTP requests awaits its answer, or nothing is pending. ("Until a callback comes" is
+///   engine's HTTP requests awaits its answer, or nothing is pending; but not before a `>` step that
+///   comes right after: two steps written together happen at the same instant, as `passim run` runs
+///   them (write `clock +0ms` between two calls to let the first one's answers come first). ("Until a callback comes" is
 ///   not enough: on tvOS the selection tracking comes at once and the registration code a round trip
 ///   later, and `user enter-code` needs the code.)
 /// Comments, blank lines, world and every other step stay byte for byte. The recorded text is run

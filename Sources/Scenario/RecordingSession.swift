@@ -96,7 +96,9 @@ extension RecordingSession: ExpectationPolicy {
         if runsTimeAfterCalls {
             switch step.value {
             case .call, .userLogin, .userBack, .userPick, .userPickOther, .userCancel, .userEnterCode:
-                RecordingSession.runUntilAnswered(run)
+                // Two steps written one after the other happen at the same instant, as `passim run`
+                // runs them: no time runs before a `>` step that follows at once (issue 28).
+                if !RecordingSession.nextStepIsACall(run) { RecordingSession.runUntilAnswered(run) }
             case .expect, .browserAt, .clock, .net, .seen, .lint, .http:
                 break
             }
@@ -124,6 +126,13 @@ extension RecordingSession: ExpectationPolicy {
             insertUntaken(app: i, .init(text: text, canonical: RunState.prefix(name, "<") + callback.description),
                           currentStep: run.stepIndex - 1)
         }
+    }
+
+    /// The step after the current one is a `>` call: it is written at the same instant.
+    static func nextStepIsACall(_ run: RunState) -> Bool {
+        let next = run.stepIndex + 1
+        guard next < run.file.steps.count, case .call = run.file.steps[next].value else { return false }
+        return true
     }
 
     /// The rule for a file without `<` lines: after a call or a user step, time runs until none of

@@ -152,6 +152,9 @@ struct RunState {
             if !simulator.hasCallback(app: i) {
                 simulator.run { simulator.hasCallback(app: i) }
             }
+            if let livelock = simulator.livelock, !simulator.hasCallback(app: i) {
+                throw StepError(message: livelock, location: loc)
+            }
             guard let (callback, instant) = simulator.popTimedCallback(app: i) else {
                 try policy.nothingCame(Expectation(step: step, app: i, name: name, pattern: pattern, pinned: pinned), &self)
                 break
@@ -194,8 +197,12 @@ struct RunState {
             try net(target, action, step)
             record(step)
 
-        case .seen(let sp, let method, let path, let params):
-            try seen(sp: sp, method: method, path: path, params: params, step)
+        case .seen(let sp, let method, let path, let params, let unseen):
+            if unseen {
+                try unseenRequest(sp: sp, method: method, path: path, params: params, step)
+            } else {
+                try seen(sp: sp, method: method, path: path, params: params, step)
+            }
             record(step)
 
         case .lint(let breaks, let id):
@@ -218,6 +225,9 @@ struct RunState {
             try user(step) { () throws(SimulationError) in try sim.userEnterCode(user: name, password: password) }
         }
         policy.after(step, &self)
+        if let livelock = simulator.livelock {
+            throw StepError(message: livelock, location: loc)
+        }
         if let violation = simulator.firstViolation {
             throw StepError(message: violation.description, location: loc)
         }
@@ -321,6 +331,21 @@ struct RunState {
         let got = log[start...].filter { $0.host == .sp(sp) && $0.fault == nil }.map { "\($0.method) \($0.path)" }
         throw StepError(message: "\(sp) received no such request since the previous seen; it received: "
                         + (got.isEmpty ? "nothing" : got.joined(separator: ", ")), location: step.location)
+    }
+
+    /// `unseen`: no request of the SP since the previous `seen` on it matches (the cursor stays, so
+    /// `seen` and `unseen` lines about one window may come in any order).
+    mutating func unseenRequest(sp: String, method: String, path: PathPattern, params: [SeenParameter],
+                                _ step: Located<Step>) throws(StepError) {
+        let log = simulator.requestLog
+        let start = seenCursor[sp] ?? 0
+        for entry in log[start...] {
+            guard entry.fault == nil, entry.host == .sp(sp), entry.method == method, RunState.pathMatches(path, entry.path) else { continue }
+            guard params.allSatisfy({ p in entry.parameter(p.key) == p.value || entry.headers[p.key] == p.value }) else { continue }
+            record(step)
+            throw StepError(message: "\(sp) received \(entry.method) \(entry.path) since the previous seen, which this line says it did not",
+                            location: step.location)
+        }
     }
 
     /// An `http` step: the request goes to the SP's host at the current instant, through the runtime's
@@ -438,6 +463,9 @@ struct RunState {
         simulator.run {
             budget -= 1
             return budget <= 0
+        }
+        if let livelock = simulator.livelock {
+            throw StepError(message: livelock, location: location)
         }
         if !simulator.isIdle {
             throw StepError(message: "the run never settled (more than \(ScenarioRunner.maxEvents) events)", location: location)

@@ -144,7 +144,7 @@ extension FileParser {
         return .lint(breaks: verb.text == "breaks", rule: rule.text)
     }
 
-    mutating func seenStep(_ c: inout LineCursor) throws(Diagnostic) -> Step {
+    mutating func seenStep(_ c: inout LineCursor, unseen: Bool = false) throws(Diagnostic) -> Step {
         let sp = try c.requireWord("an SP name")
         try sps.check(sp, in: c)
         let method = try c.requireWord("an HTTP method (GET, POST...)")
@@ -162,7 +162,7 @@ extension FileParser {
                 parameters.append(SeenParameter(key: key.text, value: try c.requireString("the value in quotes").text))
             }
         }
-        return .seen(sp: sp.text, method: method.text, path: path, with: parameters)
+        return .seen(sp: sp.text, method: method.text, path: path, with: parameters, unseen: unseen)
     }
 
     /// `http METHOD SP PATH [header "N: V" ...] [form "..." | json "..."] expect STATUS [code CODE]

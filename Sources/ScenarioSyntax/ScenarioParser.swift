@@ -62,7 +62,7 @@ struct FileParser {
 
     static let headerKeywords = ["scenario", "format", "tags", "platform", "device", "seed", "app", "svc-scheme"]
     static let worldKeywords = ["sp", "mvpd", "user", "requestor", "default-sp", "rest-v2"]
-    static let stepKeywords = ["user", "browser", "clock", "net", "seen", "lint", "http"]
+    static let stepKeywords = ["user", "browser", "clock", "net", "seen", "unseen", "lint", "http"]
     static let userActions = ["login", "back", "pick", "cancel", "enter-code"]
 
     init(path: String) {
@@ -257,6 +257,7 @@ struct FileParser {
         case "browser": return .step(try browserStep(&c))
         case "clock": return .step(try clockStep(&c))
         case "net": return .step(try netStep(&c))
+        case "unseen": return .step(try seenStep(&c, unseen: true))
         case "lint": return .step(try lintStep(&c))
         case "http": return .step(try httpStep(&c))
         default: return .step(try seenStep(&c))

@@ -18,8 +18,9 @@ public enum Step: Hashable, Sendable {
     /// `clock +D`
     case clock(Millis)
     case net(NetTarget, NetAction)
-    /// `seen SP METHOD PATH [with key="value" ...]`
-    case seen(sp: String, method: String, path: PathPattern, with: [SeenParameter])
+    /// `seen SP METHOD PATH [with key="value" ...]`; with `unseen`, `unseen SP METHOD PATH [with ...]`:
+    /// the SP received no such request since the previous `seen` on it.
+    case seen(sp: String, method: String, path: PathPattern, with: [SeenParameter], unseen: Bool = false)
     /// `lint passes RULE` / `lint breaks RULE`: the requests so far pass or break a client rule
     /// (docs/LINT.md; the rule id is checked when the step runs).
     case lint(breaks: Bool, rule: String)

@@ -233,6 +233,38 @@ public final class Simulator {
     /// Nothing is scheduled: no response, timer or page load can ever come.
     public var isIdle: Bool { events.isEmpty }
 
+    // MARK: Livelock (issue 28; docs/LIMITS.md, "Simulated time")
+
+    /// At most this many events at one instant: an engine or port that keeps producing work without
+    /// time moving (a timer re-armed at the same instant, for ever) is a livelock, not a slow run.
+    public static let eventsPerInstant = 10_000
+    /// At most this many events in one run (a scenario, a fuzz program): time that moves but never
+    /// settles (a timer re-armed 1 ms later, for ever) ends there too. The largest scenario of the
+    /// suite runs a few thousand.
+    public static let defaultEventBudget = 2_000_000
+    public var eventBudget = Simulator.defaultEventBudget
+    /// Why the run was stopped, once a budget ran out: no event runs after that.
+    public private(set) var livelock: String?
+    private var eventsAtInstant = 0
+    private var lastEventInstant: Instant?
+    private var eventsRun = 0
+
+    /// Counts one event at `instant` against both budgets.
+    private func countEvent(at instant: Instant) {
+        if instant != lastEventInstant {
+            lastEventInstant = instant
+            eventsAtInstant = 0
+        }
+        eventsAtInstant += 1
+        eventsRun += 1
+        if eventsAtInstant > Simulator.eventsPerInstant {
+            livelock = "livelock: more than \(Simulator.eventsPerInstant) events at \(instant - .simulationStart) "
+                + "without time moving (a timer re-armed at the same instant?)"
+        } else if eventsRun > eventBudget {
+            livelock = "livelock: more than \(eventBudget) events in one run, the last at \(instant - .simulationStart)"
+        }
+    }
+
     /// Lets time run, one event at a time, until `condition` holds or nothing is pending.
     @discardableResult
     public func run(until condition: () -> Bool) -> Bool {
@@ -248,7 +280,7 @@ public final class Simulator {
     public func advance(by duration: Millis, afterEach: () -> Void = {}) {
         let target = now + duration
         while let t = events.nextTime, t <= target {
-            step()
+            guard step() else { break }  // stopped by a livelock
             afterEach()
         }
         now = target
@@ -257,8 +289,9 @@ public final class Simulator {
     /// Runs one event; false when none is pending.
     @discardableResult
     func step() -> Bool {
-        guard let entry = events.popFirst() else { return false }
+        guard livelock == nil, let entry = events.popFirst() else { return false }
         if entry.time > now { now = entry.time }
+        countEvent(at: now)
         switch entry.payload {
         case .engineResult(let app, _, let result, let host):
             noteResponse(result, to: .engine(app: apps[app].name), from: host)

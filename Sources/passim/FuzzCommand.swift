@@ -26,7 +26,7 @@ struct FuzzCommand: ParsableCommand {
             help: "Runs A through B of the campaign of --seed (e.g. 0..9999): shards given disjoint ranges never repeat a run.")
     var seedRange: String?
 
-    @Option(help: "Run for this long instead (e.g. 30s, 5m).")
+    @Option(help: "Run for this long instead (e.g. 30s, 5m); with --port or --against too (--runs is then the most).")
     var time: String?
 
     @Option(help: "Parallel workers.")
@@ -76,8 +76,8 @@ struct FuzzCommand: ParsableCommand {
         if live && port == nil && against == nil { throw ValidationError("--live needs --port or --against") }
         if expect != nil && port == nil && against == nil { throw ValidationError("--expect needs --port or --against") }
         if let maxFindings, maxFindings < 1 { throw ValidationError("--max-findings takes a number of at least 1") }
-        if (port != nil || against != nil) && (time != nil || replay != nil) {
-            throw ValidationError("a differential run takes --runs or --seed-range, not --time or --replay")
+        if (port != nil || against != nil) && replay != nil {
+            throw ValidationError("a differential run takes --runs, --time or --seed-range, not --replay")
         }
     }
 
@@ -131,7 +131,7 @@ struct FuzzCommand: ParsableCommand {
             print("  shrunk from \(f.steps) to \(f.shrunkSteps) steps: \(f.file ?? "(could not write the file)")")
             print("  replay: passim fuzz --seed \(f.seed) --runs 1")
         }
-        let ran = range.map { " (runs \($0.lowerBound)..\($0.lowerBound + report.runs - 1) of seed \(seed))" } ?? ""
+        let ran = range.map { " (runs \($0.lowerBound)..\($0.lowerBound + report.runs - 1) of seed \(seed))" } ?? " (seed \(seed))"
         print("\(report.runs) runs\(ran), \(report.steps) steps, \(report.findings.count) failing, \(report.engineInputs) engine inputs")
         // The rates read the real clocks, so they go to stderr: stdout stays the same for the same seed.
         FileHandle.standardError.write(Data((FuzzCommand.rates(report, cpu: cpu, wall: wall) + "\n").utf8))
@@ -166,16 +166,18 @@ struct FuzzCommand: ParsableCommand {
         }
         let pool = PortPool()
         defer { pool.closeAll() }
+        let budget = time.flatMap { Millis(text: $0) }.map { Duration.milliseconds($0.value) }
         let fuzzer = DifferentialFuzzer(options: .init(
-            seed: seed, runs: range.map(\.count) ?? runs ?? 100, firstRun: range?.lowerBound ?? 0, maxSteps: steps,
+            seed: seed, runs: range.map(\.count) ?? runs ?? (budget == nil ? 100 : Int.max), firstRun: range?.lowerBound ?? 0, maxSteps: steps,
             outDir: out, port: PortCommand(command: command, constants: expectations?.constants ?? ConstantMap(), pool: pool),
-            live: live, expectations: expectations, maxFindings: maxFindings))
+            live: live, expectations: expectations, maxFindings: maxFindings, time: budget))
         let report = fuzzer.run { line in FileHandle.standardError.write(Data((line + "\n").utf8)) }
         for f in report.findings {
             print("DIFF run \(f.run) seed \(f.seed): \(f.difference.split(separator: "\n").first ?? "")")
             print("  shrunk from \(f.steps) to \(f.shrunkSteps) steps: \(f.file ?? "(could not write the file)")")
         }
-        print("\(report.runs) runs (\(report.skipped) not compared, \(report.known) known differences), \(report.findings.count) differing")
+        let ran = range.map { "runs \($0.lowerBound)..\($0.lowerBound + report.runs - 1) of seed \(seed)" } ?? "seed \(seed)"
+        print("\(report.runs) runs (\(ran); \(report.skipped) not compared, \(report.known) known differences), \(report.findings.count) differing")
         if !report.findings.isEmpty { throw ExitCode(1) }
     }
 }

@@ -92,6 +92,23 @@ import Testing
         #expect(Fuzzer.explore(seed: 3, maxSteps: 30).0 != Fuzzer.explore(seed: 4, maxSteps: 30).0)
     }
 
+    /// Issue 28, item 4: programs reach the edges of token expiry and name a resource twice.
+    @Test func programsLandOnExpiriesAndRepeatResources() {
+        let usual = Set(StepGenerator.clockJumps.map { "clock +\($0)" } + ["clock +1s"])
+        var edges = 0, repeats = 0
+        for seed in UInt64(0)..<400 {
+            let (program, _, _) = Fuzzer.explore(seed: Fuzzer.runSeed(28, Int(seed)), maxSteps: 40)
+            edges += program.steps.filter { $0.hasPrefix("clock +") && !usual.contains($0) }.count
+            repeats += program.steps.filter { step in
+                guard step.contains("checkPreauthorizedResources(") else { return false }
+                let names = FuzzWorld.resources.map { r in step.components(separatedBy: "\"\(r)\"").count - 1 }
+                return names.contains { $0 > 1 }
+            }.count
+        }
+        #expect(edges > 0, "no clock step landed on an authN token's expiry")
+        #expect(repeats > 0, "no preauthorization named a resource twice")
+    }
+
     @Test func runZeroUsesTheGivenSeedSoOneRunReplaysIt() {
         #expect(Fuzzer.runSeed(12345, 0) == 12345)
         #expect(Fuzzer.runSeed(12345, 1) != Fuzzer.runSeed(12345, 2))

@@ -93,6 +93,18 @@ func temporaryScenario(_ text: String, name: String = "t") -> String {
         #expect(r2.failure?.message == "callback left at the end: setRequestorComplete(1)")
     }
 
+    /// `unseen`: no such request since the previous `seen` on the SP; it leaves that point where it is.
+    @Test func unseenFailsOnARequestThatWasMadeAndLeavesSeenWhereItWas() {
+        let made = Self.world + "> setRequestor(\"REQ1\")\n< setRequestorComplete(1)\nunseen main GET /config/REQ1\n"
+        let failed = SuiteRun().run(paths: [temporaryScenario(made)]).results[0]
+        #expect(failed.status == .failed)
+        #expect(failed.failure?.message == "main received GET /config/REQ1 since the previous seen, which this line says it did not")
+        let notMade = Self.world + "> setRequestor(\"REQ1\")\n< setRequestorComplete(1)\nunseen main POST /sessionDevice\n"
+            + "seen main GET /config/REQ1\nunseen main GET /config/REQ1\n"
+        let passed = SuiteRun().run(paths: [temporaryScenario(notMade)]).results[0]
+        #expect(passed.status == .passed, "\(passed.failure?.message ?? "")")
+    }
+
     @Test func anIdleEngineFailsAnExpectation() {
         let path = temporaryScenario(Self.world + "< setRequestorComplete(1)\n")
         let result = SuiteRun().run(paths: [path]).results[0]

@@ -16,7 +16,7 @@ from wire import (ADOBEPASS_REDIRECT_URL, GENERIC_AUTHENTICATION_ERROR, GENERIC_
                   POLL_INTERVAL_MS, PROVIDER_NOT_SELECTED_ERROR, QUEUED_CALLS, R400, REG500, REGCODE,
                   STATUS_ERROR, STATUS_SUCCESS, TRACKING_AUTHENTICATION, TRACKING_AUTHORIZATION,
                   TRACKING_GET_SELECTED_PROVIDER, USER_AUTHENTICATED, USER_NOT_AUTHENTICATED_ERROR,
-                  USER_NOT_AUTHORIZED_ERROR, VSA203, HTTPResult, ProtocolError, error_details,
+                  USER_NOT_AUTHORIZED_ERROR, VSA203, CFG429, Z100, P100, HTTPResult, ProtocolError, error_details,
                   format_token_date, form_encode, json_text, md5_hex, normalize_sp, parse_authn_token,
                   parse_authorize, parse_configuration, parse_preauthorize, parse_session_device, parse_xml,
                   child_text)
@@ -37,10 +37,11 @@ class AuthzFlow:
 class PreauthFlow:
     """One checkPreauthorizedResources waiting on its preauthorize request."""
 
-    def __init__(self, resources, known, authn):
+    def __init__(self, resources, known, authn, cache=True):
         self.resources = resources
         self.known = known        # the cache's decisions at the call (empty with cache: false)
         self.authn = authn
+        self.cache = cache        # cache: true: what the response does not decide is read from the cache
 
 
 class AppEngine:
@@ -70,11 +71,18 @@ class AppEngine:
         self.wire_ids = {}         # id of a resent request -> the engine's request id
         self.sent = set()          # request ids sent at least once
         self.signed_calls = 0
+        self.registration_refused = False  # a 429 routed from a refused registration is not the flow's
 
     # -- output ------------------------------------------------------------------------------
 
     def callback(self, name, *args):
         self.out.append({"type": "callback", "app": self.name, "callback": name, "args": list(args)})
+
+    def throttled(self, result, code):
+        """A request answered 429: its status code before the callback that ends the call (BEHAVIOR.md,
+        Throttling); none when the 429 was the registration's, not the flow's own (choice 52)."""
+        if result.status == 429 and not self.registration_refused:
+            self.callback("status", code)
 
     def status(self, ok, code):
         self.callback("setAuthenticationStatus", STATUS_SUCCESS if ok else STATUS_ERROR, code)
@@ -124,6 +132,7 @@ class AppEngine:
             return
         state.waiting.append(request_id)
         if state.in_flight is None:
+            state.renewing = state.client_id is not None
             self.register_step(url, now)
 
     def transmit(self, request_id, access_token):
@@ -150,6 +159,7 @@ class AppEngine:
 
     def register_step(self, url, now):
         method, step_url, headers, body = self.registrar.next_step(url)
+        self.registrar.origin(url).sent_at = now
         self.next_request += 1
         step_id = self.next_request
         self.requests[step_id] = ("registration", url)
@@ -167,7 +177,9 @@ class AppEngine:
                 self.register_step(url, now)
                 return
         else:
-            token = Registrar.read_token(result, now)
+            # expires_in counts from when the token was asked for, as the engine counts it (choice 32).
+            token = Registrar.read_token(result, state.sent_at if state.sent_at is not None else now)
+            renewing, state.renewing = state.renewing, False
             if token is not None:
                 state.access_token, state.expires_ms = token
                 waiting, state.waiting = state.waiting, []
@@ -175,17 +187,27 @@ class AppEngine:
                     if waiter in self.requests:
                         self.transmit(waiter, state.access_token)
                 return
+            if renewing and result.status is not None:
+                # A renewal refused: the SP forgot the client; register afresh, once, with the
+                # waiting requests (choice 33). A refusal of that registration is final.
+                state.client_id = state.client_secret = None
+                self.register_step(url, now)
+                return
         # The origin refused: R400 first (BEHAVIOR.md), then every waiting request ends with that answer
         # (for setRequestor, an SP that refused).
         if result.status is not None:
             self.callback("status", R400)
         waiting, state.waiting = state.waiting, []
-        for waiter in waiting:
-            entry = self.requests.pop(waiter, None)
-            if entry is not None:
-                self.forget_request(waiter)
-                self.wire.pop(waiter, None)
-                getattr(self, "on_" + entry[0])(waiter, result, entry[1], now)
+        self.registration_refused = True
+        try:
+            for waiter in waiting:
+                entry = self.requests.pop(waiter, None)
+                if entry is not None:
+                    self.forget_request(waiter)
+                    self.wire.pop(waiter, None)
+                    getattr(self, "on_" + entry[0])(waiter, result, entry[1], now)
+        finally:
+            self.registration_refused = False
 
     def retried_after_401(self, request_id, result, now):
         """A request answered 401 gets a new access token and is sent once more (BEHAVIOR.md)."""
@@ -197,6 +219,7 @@ class AppEngine:
         state.access_token = None
         state.waiting.append(request_id)
         if state.in_flight is None:
+            state.renewing = state.client_id is not None
             self.register_step(wire[1], now)
         return True
 
@@ -395,6 +418,7 @@ class AppEngine:
         sp_url = self.startup.outstanding.get(request_id)
         if sp_url is None:
             return
+        self.throttled(result, CFG429)
         mvpds = None
         if result.ok:
             try:
@@ -424,10 +448,19 @@ class AppEngine:
 
     def abandon_login(self):
         """Ends the running login with no callback (a superseding call, setRequestor, logout)."""
+        self.dismiss_picker()
         if self.auth.request_id is not None:
             self.forget_request(self.auth.request_id)
         self.cancel_timer(self.auth.poll_timer)
         self.auth.reset()
+
+    def dismiss_picker(self):
+        """Apple's picker, if up, goes down first: every presentTvProviderDialog is balanced by exactly
+        one dismissTvProviderDialog (BEHAVIOR.md, Apple SSO). The login waits on the dialog after it."""
+        if self.auth.phase == AuthenticationState.PICKER and self.auth.picker is not None:
+            self.callback("dismissTvProviderDialog", *self.picker_args())
+            self.auth.picker = None
+            self.auth.phase = AuthenticationState.SELECTING
 
     def check_authentication(self, now):
         token = self.store.valid_authn(now)
@@ -448,7 +481,9 @@ class AppEngine:
             self.track_authn_success(token, from_store=True)
             return
         selected = self.store.selected
-        if data is not None and selected is not None and selected.promo_temp_pass and self.startup.mvpd(selected.id):
+        # The stored selection counts even when the configuration no longer offers it, as the
+        # reference engine reads it.
+        if data is not None and pending is None and selected is not None and selected.promo_temp_pass:
             # Promotional TempPass: getAuthentication(false, withData:) sends the data (an email).
             self.auth.begin(force, data, pending)
             self.auth.mvpd = selected
@@ -508,8 +543,10 @@ class AppEngine:
         self.callback("dismissTvProviderDialog", *self.picker_args())
         self.auth.picker = None
         if outcome == "cancelled":
+            # Cancelled: the stored selection is cleared, as a cancel via nil clears it.
             self.callback("status", N005)
             self.abandon_login()
+            self.store.selected = None
             self.authn_failure(PROVIDER_NOT_SELECTED_ERROR)
             return
         if outcome == "other":
@@ -551,16 +588,19 @@ class AppEngine:
         if mvpd is None:
             # nil or an unknown id resets the state machine, in a login or not (choice 2); Apple's
             # picker, if up, is taken down first (BEHAVIOR.md, Cancel via nil).
-            if self.auth.phase == AuthenticationState.PICKER:
-                self.callback("dismissTvProviderDialog", *self.picker_args())
-                self.auth.picker = None
             self.abandon_login()
             self.store.selected = None
             self.authn_failure(PROVIDER_NOT_SELECTED_ERROR)
             return
+        # During Apple's picker the picker goes down first; the login moves on without it.
+        self.dismiss_picker()
         self.select(mvpd)
         if mvpd.promo_temp_pass:
-            # Selecting a promotional TempPass does not authenticate; a login keeps waiting (choice 17).
+            # Selecting a promotional TempPass does not authenticate; a login keeps waiting, for
+            # getAuthentication(false, withData:), what it was doing (a request, a code) dropped (choice 17).
+            if self.auth.running:
+                self.abandon_keep_pending()
+                self.auth.mvpd = mvpd
             return
         if mvpd.temp_pass:
             # A TempPass authenticates at once, no browser, in a login or not.
@@ -767,7 +807,8 @@ class AppEngine:
             self.authorize(resource, data, now)
             return
         # Without a token the authentication flow runs first; a login running is superseded.
-        self.get_authentication(False, None, None, now, pending=(resource, data))
+        # Its data goes on the login's authenticate/saml request too (BEHAVIOR.md, withData:).
+        self.get_authentication(False, data, None, now, pending=(resource, data))
 
     def authorize(self, resource, data, now):
         token = self.store.valid_authn(now)
@@ -791,6 +832,12 @@ class AppEngine:
                   "authorize", now, data=flow)
 
     def on_authorize(self, request_id, result, flow, now):
+        held = self.store.valid_authn(now)
+        if held is None:
+            # Answered after a logout (or the token's expiry), whatever the answer (BEHAVIOR.md,
+            # Overlapping calls; invariant 6).
+            self.authz_failure(flow.resource, USER_NOT_AUTHENTICATED_ERROR, "")
+            return
         if not result.ok:
             self.authz_request_failed(flow, result)
             return
@@ -799,7 +846,8 @@ class AppEngine:
         except ValueError as error:
             self.authz_failure(flow.resource, GENERIC_AUTHORIZATION_ERROR, "invalid answer: %s" % error)
             return
-        if self.store.authn is flow.authn:
+        if held.guid == flow.authn.guid:
+            # Nothing an authorization brings is cached once the token it was asked with is replaced.
             self.store.authz[flow.resource] = authz
         self.short_authorize(flow, authz, now)
 
@@ -813,8 +861,11 @@ class AppEngine:
 
     def on_media(self, request_id, result, flow, now):
         # Invariant 6: no setToken without a valid authN token. One that arrives after a logout (or
-        # the token's expiry) is a failure, as any unusable answer is (choice 13).
-        if not result.ok or self.store.valid_authn(now) is None:
+        # the token's expiry) ends as an unauthenticated check does (BEHAVIOR.md, Overlapping calls).
+        if self.store.valid_authn(now) is None:
+            self.authz_failure(flow.resource, USER_NOT_AUTHENTICATED_ERROR, "")
+            return
+        if not result.ok:
             self.authz_request_failed(flow, result)
             return
         self.callback("setToken", result.body, flow.resource)
@@ -823,6 +874,7 @@ class AppEngine:
                        None, None] + self.device.tracking_tail)
 
     def authz_request_failed(self, flow, result):
+        self.throttled(result, Z100)
         # Choice 13: a 401/403 with an error body is the MVPD's refusal; anything else is generic.
         if result.status in (401, 403):
             details = error_details(result.body)
@@ -854,7 +906,7 @@ class AppEngine:
         for r in resources:
             if r not in known and r not in unknown:
                 unknown.append(r)
-        flow = PreauthFlow(resources, known, token)
+        flow = PreauthFlow(resources, known, token, cache)
         if not unknown:
             self.answer_preauth(flow, {})
             return
@@ -864,14 +916,28 @@ class AppEngine:
                   "preauth", now, data=flow)
 
     def on_preauth(self, request_id, result, flow, now):
+        held = self.store.valid_authn(now)
+        if held is None:
+            # Answered after a logout (or the token's expiry): nothing, whatever the answer (invariant 6).
+            self.callback("preauthorizedResources", [])
+            return
         decisions = {}
         if result.ok:
             try:
                 decisions = parse_preauthorize(result.body)
             except ValueError as error:
                 print("pyport: unusable preauthorize answer: %s" % error, file=sys.stderr)
-        if self.store.authn is flow.authn:
+        if held.guid == flow.authn.guid:
             self.store.preauth.update(decisions)
+            if flow.cache:
+                # What the response does not decide is read from the cache as it is now (decisions
+                # that came in since the call count): choice 51 reads it the same way.
+                flow.known = dict(self.store.preauth)
+        else:
+            # The token changed: the answer is only what the response allows (the old token's cache
+            # went at the change; choice 51).
+            flow.known = {}
+        self.throttled(result, P100)
         # A failed request answers only what the cache allowed (nothing with cache: false).
         self.answer_preauth(flow, decisions)
 
@@ -897,7 +963,9 @@ class AppEngine:
             self.metadata(format_token_date(authz.expires_ms) if authz else None, False, key)
         elif opcode == METADATA_DEVICE_ID:
             fields = [("requestor_id", self.requestor()), ("device_id", self.device.device_id)]
-            self.send("POST", self.sp_for() + "/getMetadataDevice", FORM, form_encode(fields), "device_id", now, data=key)
+            # The token's MVPD's SP; with no token, the default SP, as the reference engine asks.
+            sp = self.sp_for(token.mvpd_id) if token is not None else normalize_sp(self.device.default_sp)
+            self.send("POST", sp + "/getMetadataDevice", FORM, form_encode(fields), "device_id", now, data=key)
         elif opcode == METADATA_USER_META:
             name = key.get(METADATA_USER_META_KEY)
             self.user_metadata(token, name, key)
@@ -929,6 +997,8 @@ class AppEngine:
     # -- logout (BEHAVIOR.md, Logout) --------------------------------------------------------
 
     def logout(self, now):
+        # The token cleared came from Apple's token, valid or already expired: VSA203 (BEHAVIOR.md, Logout).
+        from_apple = self.store.authn is not None and self.store.authn.from_apple
         token = self.store.valid_authn(now)
         selected = self.store.selected
         mvpd = self.startup.mvpd(token.mvpd_id) if token else None
@@ -938,7 +1008,7 @@ class AppEngine:
         self.store.set_authn(None)
         self.store.selected = None
         self.clear_shared_store = True
-        if token is not None and token.from_apple:
+        if from_apple:
             self.callback("status", VSA203)
         if self.device.platform == "tvos":
             query = form_encode([("requestor", self.requestor()), ("deviceId", self.device.device_id)])

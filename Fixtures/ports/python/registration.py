@@ -28,6 +28,8 @@ class OriginRegistration:
         self.access_token = None
         self.expires_ms = None
         self.in_flight = None      # "register" or "token" while one of those requests is out
+        self.sent_at = None        # when the token request out was sent: its expires_in counts from then
+        self.renewing = False      # the token request out renews one this client had (choice 33)
         self.waiting = []          # request ids of the engine waiting for this origin's token
 
     def token_valid(self, now):

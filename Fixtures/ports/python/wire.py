@@ -29,6 +29,8 @@ METADATA_AUTHENTICATION, METADATA_AUTHORIZATION, METADATA_DEVICE_ID, METADATA_US
 METADATA_OPCODE_KEY, METADATA_RESOURCE_ID_KEY, METADATA_USER_META_KEY = "opCode", "resource_id", "user_metadata_name"
 # Status codes cross the wire by symbol (PORTING.md): their iOS values are not given by BEHAVIOR.md.
 VSA203, N003, N005, REGCODE, R400, REG500 = ({"$symbol": s} for s in ("VSA203", "N003", "N005", "REGCODE", "R400", "REG500"))
+# Throttling (BEHAVIOR.md, Throttling): a request answered 429 says so through status(_:).
+CFG429, Z100, P100 = ({"$symbol": s} for s in ("CFG429", "Z100", "P100"))
 
 # CONFORMANCE.md choice 4: every request (the configuration fetch included) gives up after 30 s.
 REQUEST_TIMEOUT_MS = 30_000

@@ -95,6 +95,7 @@ extension CallbackOracle {
 
     /// A success's tracking names the token's MVPD and GUID; a fresh one is a new token.
     mutating func authenticated(mvpd: String, guid: String, fresh: Bool, at now: Instant) {
+        pastGUIDs.insert(guid)
         if fresh {
             tempPassAuthenticated(mvpd, at: now)
             if holder == .unknown && lastGUID == nil {
@@ -124,10 +125,11 @@ extension CallbackOracle {
     /// An authorization's success names the authN token it used (whether it should have had one is `tokenDelivered`).
     mutating func authorizedWith(mvpd: String, guid: String) {
         if holder == .unknown { holder = .token(mvpd: mvpd, expires: nil) }
-        if let last = lastGUID, last != guid {
-            violate(property: "tracking", "authorization tracking's GUID \(guid) is not the authN token's \(last)")
+        if let last = lastGUID, last != guid, !pastGUIDs.contains(guid) {
+            violate(property: "tracking", "authorization tracking's GUID \(guid) is neither the authN token's \(last) nor one it replaced")
         }
         if lastGUID == nil, holder != .none { lastGUID = guid }
+        pastGUIDs.insert(guid)
     }
 
     /// The authN token changed: every authZ token is dropped with it (BEHAVIOR.md, Authorization).

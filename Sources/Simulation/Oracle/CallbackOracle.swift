@@ -34,6 +34,11 @@ struct CallbackOracle: Sendable {
         var authorization: String?
     }
     var login: Login?
+    /// Apple's picker is up: presented and not yet dismissed.
+    var pickerUp = false
+    /// A login was ended by a call while the picker was up: this input owes its dismissal
+    /// (every `presentTvProviderDialog` balanced by one `dismissTvProviderDialog`, BEHAVIOR.md, Apple SSO).
+    var dismissalOwed = false
     /// `checkAuthentication`s of this input, answered at once from the store.
     var checksOwed = 0
     /// `setSelectedProvider(nil)` (or an unknown id) with no login running: it may answer as a
@@ -63,6 +68,9 @@ struct CallbackOracle: Sendable {
     /// `setRequestor` may have adopted another app's token unseen.
     var authorizedSinceChange: Set<String>? = []
     var lastGUID: String?
+    /// Every GUID an authentication's tracking has named: an authorization answered after its token
+    /// was replaced names the one it was asked with (BEHAVIOR.md, Overlapping calls).
+    var pastGUIDs: Set<String> = []
     var tokensSent: Set<String> = []
     var retiredTokens: Set<String> = []
     var tempPassFirstUse: [String: Instant] = [:]
@@ -144,6 +152,11 @@ struct CallbackOracle: Sendable {
             checksOwed = 0
         }
         cancelAnswerAllowed = false
+        if dismissalOwed {
+            violate(7, "a login ended while Apple's picker was up, with no dismissTvProviderDialog")
+            dismissalOwed = false
+            pickerUp = false
+        }
         if let issued { tokenIssued(issued) }
     }
 
@@ -210,6 +223,7 @@ struct CallbackOracle: Sendable {
     /// The running login ends with no callback (superseded), or has ended with its status.
     private mutating func endLogin() {
         if let r = login?.authorization { droppedAuthorizations[r, default: 0] += 1 }
+        if pickerUp { dismissalOwed = true }
         login = nil
     }
 
@@ -236,7 +250,15 @@ struct CallbackOracle: Sendable {
             authenticationStatus(status, code, next: next, input: input, at: now)
         case .setToken(_, let r), .tokenRequestFailed(let r, _, _):
             authorizationEnded(callback, r, next: next, at: now)
-        case .displayProviderDialog, .presentTvProviderDialog, .dismissTvProviderDialog:
+        case .presentTvProviderDialog:
+            loginOnly(callback)
+            if pickerUp { violate(7, "presentTvProviderDialog while Apple's picker is already up") }
+            pickerUp = true
+        case .dismissTvProviderDialog:
+            if !pickerUp { violate(7, "dismissTvProviderDialog with no picker up") }
+            pickerUp = false
+            dismissalOwed = false
+        case .displayProviderDialog:
             loginOnly(callback)
         case .navigateToUrl:
             if case .call(.logout) = input { break }
@@ -244,7 +266,8 @@ struct CallbackOracle: Sendable {
             loginOnly(callback)
         case .status(let code, _):
             switch code {
-            case StatusCode.registrationRefused: break
+            case StatusCode.registrationRefused, StatusCode.configurationThrottled, StatusCode.authorizationThrottled,
+                 StatusCode.preauthorizationThrottled: break
             case StatusCode.vsa203:
                 if case .call(.logout) = input { break }
                 if queuedLogoutDrained(input) { break }
@@ -263,6 +286,8 @@ struct CallbackOracle: Sendable {
     /// Starts the queued calls before the one `callback` comes from (they delivered nothing at once).
     private mutating func drain(until callback: Callback, at now: Instant) {
         if case .sendTrackingData = callback { return }
+        // The picker a superseding call takes down: the next queued call starts with what follows.
+        if case .dismissTvProviderDialog = callback { return }
         if case .logout? = drainCurrent, case .navigateToUrl = callback { return }  // after VSA203
         while !draining.isEmpty {
             let call = draining.removeFirst()
