@@ -37,6 +37,8 @@ import sys
 import time
 import urllib.parse
 
+import http1  # scripts/http1.py, beside this file
+
 SP_ORIGIN = "https://sp.auth.adobe.com"
 IDP_ORIGIN = "https://comcast.idp.test"
 REQUESTOR = "passimv2"
@@ -95,26 +97,17 @@ class Connection:
         if body is not None:
             head.append(f"Content-Type: {content_type}")
             head.append(f"Content-Length: {len(body)}")
-        self.writer.write(("\r\n".join(head) + "\r\n\r\n").encode() + (body or b""))
         try:
-            status_line = await self.reader.readline()
-            if not status_line:
-                raise Failure("connection closed")
-            status = int(status_line.split()[1])
-            answer = {}
-            while True:
-                line = await self.reader.readline()
-                if line in (b"\r\n", b""):
-                    break
-                name, _, value = line.decode("latin-1").partition(":")
-                answer.setdefault(name.strip().lower(), []).append(value.strip())
-            data = await self.reader.readexactly(int(answer.get("content-length", ["0"])[0]))
+            status, answer, text = await http1.exchange(self.reader, self.writer, head, body)
+        except EOFError as closed:
+            self.close()
+            raise Failure(str(closed))
         except Exception:
             self.close()
             raise
-        if "close" in [v.lower() for v in answer.get("connection", [])]:
+        if http1.closes(answer):
             self.close()
-        return status, answer, data.decode("utf-8", "replace")
+        return status, answer, text
 
     def close(self):
         if self.writer is not None:

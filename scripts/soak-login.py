@@ -37,6 +37,8 @@ import sys
 import time
 import urllib.parse
 
+import http1  # scripts/http1.py, beside this file
+
 FIELD = re.compile(r'<input type="hidden" name="([^"]*)" value="([^"]*)"/>')
 ACTION = re.compile(r'<form action="([^"]*)"')
 
@@ -66,27 +68,17 @@ class Connection:
         if body is not None:
             head.append(f"Content-Type: {content_type}")
             head.append(f"Content-Length: {len(body)}")
-        self.writer.write(("\r\n".join(head) + "\r\n\r\n").encode() + (body or b""))
         try:
-            status_line = await self.reader.readline()
-            if not status_line:
-                raise Failure("connection closed")
-            status = int(status_line.split()[1])
-            headers = {}
-            while True:
-                line = await self.reader.readline()
-                if line in (b"\r\n", b""):
-                    break
-                name, _, value = line.decode("latin-1").partition(":")
-                headers.setdefault(name.strip().lower(), []).append(value.strip())
-            length = int(headers.get("content-length", ["0"])[0])
-            data = await self.reader.readexactly(length)
+            status, headers, text = await http1.exchange(self.reader, self.writer, head, body)
+        except EOFError as closed:
+            self.close()
+            raise Failure(str(closed))
         except Exception:
             self.close()
             raise
-        if "close" in [v.lower() for v in headers.get("connection", [])]:
+        if http1.closes(headers):
             self.close()
-        return status, headers, data.decode("utf-8", "replace")
+        return status, headers, text
 
     def close(self):
         if self.writer is not None:
