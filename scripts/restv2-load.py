@@ -53,11 +53,10 @@ ACTION = re.compile(r'<form action="([^"]*)"')
 METHOD = re.compile(r'<form[^>]* method="([^"]*)"', re.I)
 
 
-class Failure(Exception):
-    pass
+Failure = http1.Failure
 
 
-class Connection:
+class Connection(http1.KeepAlive):
     """One HTTP/1.1 keep-alive connection to one host of the world: straight to its live port, or through the
     proxy (CONNECT, then TLS as that host, verified with the server's CA). Answers carry Content-Length."""
 
@@ -67,7 +66,6 @@ class Connection:
         self.live = urllib.parse.urlsplit(live) if live else None
         self.proxy = urllib.parse.urlsplit(proxy) if proxy else None
         self.ssl_context = ssl_context
-        self.reader = self.writer = None
 
     async def open(self):
         if self.proxy is None:
@@ -85,34 +83,10 @@ class Connection:
         await self.writer.start_tls(self.ssl_context, server_hostname=self.world_host)
 
     async def request(self, method, path, headers=None, fields=None, body=None, content_type=None):
-        if self.writer is None:
-            await self.open()
-        if fields is not None:
-            body = urllib.parse.urlencode(fields).encode()
-            content_type = "application/x-www-form-urlencoded"
         host = self.world_host if self.proxy else f"{self.live.hostname}:{self.live.port}"
         head = [f"{method} {path} HTTP/1.1", f"Host: {host}"]
-        for name, value in (headers or {}).items():
-            head.append(f"{name}: {value}")
-        if body is not None:
-            head.append(f"Content-Type: {content_type}")
-            head.append(f"Content-Length: {len(body)}")
-        try:
-            status, answer, text = await http1.exchange(self.reader, self.writer, head, body)
-        except EOFError as closed:
-            self.close()
-            raise Failure(str(closed))
-        except Exception:
-            self.close()
-            raise
-        if http1.closes(answer):
-            self.close()
-        return status, answer, text
-
-    def close(self):
-        if self.writer is not None:
-            self.writer.close()
-        self.reader = self.writer = None
+        head += [f"{name}: {value}" for name, value in (headers or {}).items()]
+        return await self.send(head, fields, body, content_type)
 
 
 class Network:

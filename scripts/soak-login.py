@@ -43,47 +43,25 @@ FIELD = re.compile(r'<input type="hidden" name="([^"]*)" value="([^"]*)"/>')
 ACTION = re.compile(r'<form action="([^"]*)"')
 
 
-class Failure(Exception):
-    pass
+Failure = http1.Failure
 
 
-class Connection:
-    """One HTTP/1.1 keep-alive connection; answers must carry Content-Length (passim's always do)."""
+class Connection(http1.KeepAlive):
+    """One HTTP/1.1 keep-alive connection to a host of the world's live ports."""
 
     def __init__(self, base):
         parts = urllib.parse.urlsplit(base)
         self.host, self.port = parts.hostname, parts.port or 80
         self.base_path = parts.path.rstrip("/")
-        self.reader = self.writer = None
+
+    async def open(self):
+        self.reader, self.writer = await asyncio.open_connection(self.host, self.port)
 
     async def request(self, method, path, fields=None, cookie=None, body=None, content_type=None):
-        if self.writer is None:
-            self.reader, self.writer = await asyncio.open_connection(self.host, self.port)
-        if fields is not None:
-            body = urllib.parse.urlencode(fields).encode()
-            content_type = "application/x-www-form-urlencoded"
         head = [f"{method} {self.base_path}{path} HTTP/1.1", f"Host: {self.host}:{self.port}"]
         if cookie:
             head.append(f"Cookie: {cookie}")
-        if body is not None:
-            head.append(f"Content-Type: {content_type}")
-            head.append(f"Content-Length: {len(body)}")
-        try:
-            status, headers, text = await http1.exchange(self.reader, self.writer, head, body)
-        except EOFError as closed:
-            self.close()
-            raise Failure(str(closed))
-        except Exception:
-            self.close()
-            raise
-        if http1.closes(headers):
-            self.close()
-        return status, headers, text
-
-    def close(self):
-        if self.writer is not None:
-            self.writer.close()
-        self.reader = self.writer = None
+        return await self.send(head, fields, body, content_type)
 
 
 def form(page, what):
