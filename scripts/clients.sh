@@ -43,40 +43,13 @@ while read -r version sha; do
   versions+=("$version")
 done <"$fixtures/versions.txt"
 
-work=$(mktemp -d)
-server=""
-stop() {
-  if [ -n "$server" ]; then kill "$server" 2>/dev/null || true; wait "$server" 2>/dev/null || true; fi
-  server=""
-}
-cleanup() { stop; rm -rf "$work"; }
-trap cleanup EXIT
-trap 'exit 130' INT TERM
+tool=clients
+# shellcheck source=scripts/serve-lib.sh
+. "$(dirname "$0")/serve-lib.sh"
 
-# Starts passim serve on a world (more options after it go to passim serve); sets hosts ("--host KIND
-# WORLD_URL LIVE_URL" words, one triple per host), token and admin, and proxy and ca when it was given
-# --proxy. Returns 1 (the reason on standard error) when the server does not come up.
+# passim serve on a world (more options after it go to passim serve); see scripts/serve-lib.sh.
 start() {
-  stop
-  : >"$work/serve.out"
-  "$passim" serve --world "$@" --port 0 >"$work/serve.out" 2>"$work/serve.err" &
-  server=$!
-  for _ in $(seq 100); do
-    grep -q '^admin http' "$work/serve.out" 2>/dev/null && break
-    kill -0 "$server" 2>/dev/null || break
-    sleep 0.1
-  done
-  if ! grep -q '^admin http' "$work/serve.out"; then
-    echo "clients: passim serve did not start on $1" >&2
-    cat "$work/serve.out" "$work/serve.err" >&2
-    return 1
-  fi
-  # "sp adobe https://sp.auth.adobe.com/adobe-services -> http://127.0.0.1:P/adobe-services"
-  hosts=$(awk '($1 == "sp" || $1 == "idp") && $4 == "->" { print "--host", $1, $3, $5 }' "$work/serve.out")
-  token=$(awk '$1 == "admin-token" { print $2 }' "$work/serve.out")
-  admin=$(awk '$1 == "admin" { print $2 }' "$work/serve.out")
-  proxy=$(awk '$1 == "proxy" { print $2 }' "$work/serve.out")
-  ca=$(awk '$1 == "ca" { print $2 }' "$work/serve.out")
+  serve_start --world "$@" --port 0 || return 1
   if [ -z "$hosts" ] || [ -z "$token" ] || [ -z "$admin" ]; then
     echo "clients: unexpected passim serve output on $1" >&2; cat "$work/serve.out" >&2; return 1
   fi

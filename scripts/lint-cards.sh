@@ -22,42 +22,21 @@ cards=$root/docs/clients
 [ -x "$passim" ] || { echo "lint-cards: $passim is not an executable" >&2; exit 2; }
 case $mode in write|--check) ;; *) echo "lint-cards: unknown option $mode" >&2; exit 2 ;; esac
 
-work=$(mktemp -d)
+tool=lint-cards
+# shellcheck source=scripts/serve-lib.sh
+. "$(dirname "$0")/serve-lib.sh"
 out=$cards
 [ "$mode" = --check ] && out=$work/cards
-server=""
-stop() {
-  if [ -n "$server" ]; then kill "$server" 2>/dev/null || true; wait "$server" 2>/dev/null || true; fi
-  server=""
-}
-cleanup() { stop; rm -rf "$work"; }
-trap cleanup EXIT
-trap 'exit 130' INT TERM
 
-# Starts passim serve --lint on a world (more options go to serve); sets hosts, token, admin, proxy, ca.
-start() {
-  stop
-  : >"$work/serve.out"
-  "$passim" serve --lint --world "$@" --port 0 >"$work/serve.out" 2>"$work/serve.err" &
-  server=$!
-  for _ in $(seq 100); do
-    grep -q '^admin http' "$work/serve.out" 2>/dev/null && break
-    kill -0 "$server" 2>/dev/null || break
-    sleep 0.1
-  done
-  grep -q '^admin http' "$work/serve.out" || { echo "lint-cards: passim serve did not start on $1" >&2; cat "$work/serve.err" >&2; exit 2; }
-  hosts=$(awk '($1 == "sp" || $1 == "idp") && $4 == "->" { print "--host", $1, $3, $5 }' "$work/serve.out")
-  token=$(awk '$1 == "admin-token" { print $2 }' "$work/serve.out")
-  admin=$(awk '$1 == "admin" { print $2 }' "$work/serve.out")
-  proxy=$(awk '$1 == "proxy" { print $2 }' "$work/serve.out")
-  ca=$(awk '$1 == "ca" { print $2 }' "$work/serve.out")
-}
+# passim serve --lint on a world (more options go to serve): scripts/serve-lib.sh sets hosts, token,
+# admin, proxy, ca.
+start() { serve_start --lint --world "$@" --port 0 || exit 2; }
 
 # Judges the running server's log and writes the card: card NAME CLIENT SOURCE HOW.
 card() {
   curl -sf -H "Authorization: Bearer $token" "$admin/admin/log?limit=10000" >"$work/$1.jsonl" \
     || { echo "lint-cards: cannot read the log for $1" >&2; exit 2; }
-  stop
+  serve_stop
   local rc=0
   "$passim" lint --json "$work/$1.jsonl" >"$work/$1.lint.json" || rc=$?
   [ "$rc" -le 1 ] || { echo "lint-cards: passim lint refused the journal of $1" >&2; exit 2; }

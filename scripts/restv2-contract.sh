@@ -24,10 +24,7 @@ tool=restv2-contract
 [ -x "$passim" ] || { echo "$tool: $passim is not an executable" >&2; exit 2; }
 need_contract
 pinned_venv "$venv" "$dir/requirements.txt"
-start_passim "$passim" --world "$dir/world.scenario" --port 0 --proxy 0 --ca-out "$work/ca.pem"
-admin=$(awk '$1 == "admin" { print $2 }' "$work/serve.out")
-token=$(awk '$1 == "admin-token" { print $2 }' "$work/serve.out")
-proxy=$(awk '$1 == "proxy" { print $2 }' "$work/serve.out")
+serve_start --world "$dir/world.scenario" --port 0 --proxy 0 --ca-out "$work/ca.pem" || exit 2
 [ -n "$admin" ] && [ -n "$token" ] && [ -n "$proxy" ] || { echo "$tool: passim serve printed no proxy" >&2; exit 2; }
 statement() { sed -n "s/^requestor $1 software-statement \"\([^\"]*\)\".*/\1/p" "$dir/world.scenario"; }
 

@@ -29,28 +29,6 @@ pinned_venv() {
   echo "$sha" >"$venv/.installed"
 }
 
-# start_passim PASSIM ARGS...: `passim serve ARGS` in the background, its output in $work/serve.out
-# (and .err), waiting for its admin line; $server is its pid, $work a private folder, both cleaned up
-# on exit.
-work=$(mktemp -d)
-server=""
-cleanup() {
-  if [ -n "$server" ]; then kill "$server" 2>/dev/null || true; wait "$server" 2>/dev/null || true; fi
-  rm -rf "$work"
-}
-trap cleanup EXIT
-trap 'exit 130' INT TERM
-start_passim() {
-  local passim=$1
-  shift
-  "$passim" serve "$@" >"$work/serve.out" 2>"$work/serve.err" &
-  server=$!
-  for _ in $(seq 100); do
-    grep -q '^admin http' "$work/serve.out" 2>/dev/null && return 0
-    kill -0 "$server" 2>/dev/null || break
-    sleep 0.1
-  done
-  echo "$tool: passim serve did not start" >&2
-  cat "$work/serve.out" "$work/serve.err" >&2
-  exit 2
-}
+# A passim serve in the background, stopped on exit: serve_start ARGS... (scripts/serve-lib.sh).
+# shellcheck source=scripts/serve-lib.sh
+. "$root/scripts/serve-lib.sh"
