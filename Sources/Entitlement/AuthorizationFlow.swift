@@ -41,16 +41,12 @@ struct AuthorizationFlows: Sendable, RequestHolder {
     var count: Int { flows.count }
     var outstanding: [PendingRequest] { flows.values.map(\.request) }
 
-    func owner(of id: RequestID) -> (AuthorizationID, PendingRequest)? {
-        flows.first { $0.value.request.id == id }.map { ($0.key, $0.value.request) }
-    }
-
-    func owner(ofDeadline timer: TimerID) -> (AuthorizationID, PendingRequest)? {
-        flows.first { $0.value.request.deadline == timer }.map { ($0.key, $0.value.request) }
+    func claim(where match: (PendingRequest) -> Bool) -> (RequestOwner, PendingRequest)? {
+        flows.first { match($0.value.request) }.map { (.authorization($0.key), $0.value.request) }
     }
 
     mutating func rearm(_ id: RequestID, deadline: TimerID) {
-        guard let (flow, _) = owner(of: id), var f = flows[flow] else { return }
+        guard let flow = flows.first(where: { $0.value.request.id == id })?.key, var f = flows[flow] else { return }
         switch f.state {
         case .authorizing(let r): f.state = .authorizing(r.rearmed(id, deadline))
         case .fetchingMediaToken(let t, let s, let r): f.state = .fetchingMediaToken(t, s, r.rearmed(id, deadline))

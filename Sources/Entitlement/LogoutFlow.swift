@@ -23,6 +23,10 @@ struct LogoutFlow: Sendable, RequestHolder {
         return ended
     }
 
+    func claim(where match: (PendingRequest) -> Bool) -> (RequestOwner, PendingRequest)? {
+        outstanding.first(where: match).map { (.logout, $0) }
+    }
+
     mutating func rearm(_ id: RequestID, deadline: TimerID) {
         if case .requesting(let owed) = state { state = .requesting(owed.map { $0.rearmed(id, deadline) }) }
         ended = ended.map { $0.rearmed(id, deadline) }

@@ -17,16 +17,12 @@ struct MetadataFlows: Sendable, RequestHolder {
     var count: Int { flows.count }
     var outstanding: [PendingRequest] { flows.values.map(\.request) }
 
-    func owner(of id: RequestID) -> (MetadataID, PendingRequest)? {
-        flows.first { $0.value.request.id == id }.map { ($0.key, $0.value.request) }
-    }
-
-    func owner(ofDeadline timer: TimerID) -> (MetadataID, PendingRequest)? {
-        flows.first { $0.value.request.deadline == timer }.map { ($0.key, $0.value.request) }
+    func claim(where match: (PendingRequest) -> Bool) -> (RequestOwner, PendingRequest)? {
+        flows.first { match($0.value.request) }.map { (.metadata($0.key), $0.value.request) }
     }
 
     mutating func rearm(_ id: RequestID, deadline: TimerID) {
-        guard let (flow, _) = owner(of: id) else { return }
+        guard let flow = flows.first(where: { $0.value.request.id == id })?.key else { return }
         flows[flow]?.request = PendingRequest(id: id, deadline: deadline)
     }
 }
