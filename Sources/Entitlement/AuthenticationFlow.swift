@@ -310,7 +310,7 @@ extension Engine {
         }
         if configuration.platform == .tvos {
             let fields = [("deviceId", configuration.deviceID), ("mvpd", mvpd.id)]
-            let url = spURL(forMVPD: mvpd.id) + "/reggie/v1/" + FormCoding.escape(requestorID) + "/regcode"
+            let url = Route.registrationCode.url(spURL(forMVPD: mvpd.id), requestorID)
             let (request, actions) = send(.form(url, fields), at: now, signed: true)
             authentication.state = .starting(.init(login: login, mvpd: mvpd, request: request, kind: .registrationCode))
             return actions
@@ -323,7 +323,7 @@ extension Engine {
         ]
         if let data = login.data { query.append(("generic_data", data.jsonText)) }
         authentication.state = .browsing(.init(login: login, mvpd: mvpd))
-        return [openBrowser(spURL(forMVPD: mvpd.id) + "/authenticate/saml?" + FormCoding.encode(query), for: mvpd)]
+        return [openBrowser(Route.authenticateSAML.url(spURL(forMVPD: mvpd.id), query: query), for: mvpd)]
     }
 
     /// Where a login or logout page opens: `navigateToUrl(url)` for the app; for an MVPD that requires
@@ -338,7 +338,7 @@ extension Engine {
     private mutating func startTempPass(_ login: Login, _ mvpd: MVPD, data: Value?, at now: Instant) -> [EngineAction] {
         var fields = [("requestor_id", requestorID), ("mso_id", mvpd.id), ("device_id", configuration.deviceID)]
         if let data { fields.append(("generic_data", data.jsonText)) }
-        let (request, actions) = send(.form(spURL(forMVPD: mvpd.id) + "/authenticate/freepreview", fields), at: now)
+        let (request, actions) = send(.form(Route.freePreview.url(spURL(forMVPD: mvpd.id)), fields), at: now)
         authentication.state = .starting(.init(login: login, mvpd: mvpd, request: request, kind: .tempPass))
         return actions
     }
@@ -373,7 +373,7 @@ extension Engine {
             if mvpd.boardingStatus == .supported, let appleToken {
                 let fields = [("requestor", requestorID), ("deviceId", configuration.deviceID), ("mvpd", mvpd.id),
                               ("deviceType", configuration.platform.osName), ("SAMLResponse", appleToken)]
-                let (request, sent) = send(.form(spURL(forMVPD: mvpd.id) + "/api/v1/tokens/authn", fields), at: now)
+                let (request, sent) = send(.form(Route.tokenExchange.url(spURL(forMVPD: mvpd.id)), fields), at: now)
                 authentication.state = .starting(.init(login: login, mvpd: mvpd, request: request, kind: .platformSSO))
                 actions += sent
             } else {
@@ -437,9 +437,9 @@ extension Engine {
             authentication.state = .idle
             return authenticationFailure(Constants.genericAuthenticationError)
         }
-        let url = spURL(forMVPD: s.mvpd.id) + "/api/v1/checkauthn/" + FormCoding.escape(s.code.code) + "?"
-            + FormCoding.encode([("requestor", requestorID), ("deviceId", configuration.deviceID)])
-        let (request, actions) = send(HTTPRequest(method: "GET", url: url), at: now, signed: true)
+        let url = Route.checkAuthentication.url(spURL(forMVPD: s.mvpd.id), s.code.code,
+                                                query: [("requestor", requestorID), ("deviceId", configuration.deviceID)])
+        let (request, actions) = send(HTTPRequest(method: Route.checkAuthentication.method, url: url), at: now, signed: true)
         s.poll = .asking(request, next: now + Engine.codePollInterval)
         authentication.state = .awaitingCode(s)
         return actions
@@ -475,7 +475,7 @@ extension Engine {
     private mutating func fetchToken(_ login: Login, _ mvpd: MVPD, _ source: TokenSource, signed: Bool = false, at now: Instant) -> [EngineAction] {
         var fields = [("_method", "GET"), ("requestor_id", requestorID), ("device_id", configuration.deviceID)]
         if let signedRequestorID { fields.append(("signed_requestor_id", signedRequestorID)) }
-        let (request, actions) = send(.form(spURL(forMVPD: mvpd.id) + "/sessionDevice", fields), at: now, signed: signed)
+        let (request, actions) = send(.form(Route.sessionDevice.url(spURL(forMVPD: mvpd.id)), fields), at: now, signed: signed)
         authentication.state = .fetchingToken(.init(login: login, mvpd: mvpd, request: request, source: source))
         return actions
     }

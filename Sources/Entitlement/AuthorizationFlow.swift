@@ -87,7 +87,7 @@ extension Engine {
             ("device_id", configuration.deviceID), ("userMeta", "1"), ("authentication_token", AuthnTokenXML.build(token)),
         ]
         if let data { fields.append(("generic_data", data.jsonText)) }
-        let (request, actions) = send(.form(spURL(forMVPD: token.mvpdID) + "/authorizeDevice", fields), at: now)
+        let (request, actions) = send(.form(Route.authorizeDevice.url(spURL(forMVPD: token.mvpdID)), fields), at: now)
         authorizations.flows[id] = AuthorizationFlow(resource: resource, data: data, asked: token, state: .authorizing(request))
         return actions
     }
@@ -98,7 +98,7 @@ extension Engine {
             ("session_guid", authz.sessionGUID), ("hashed_guid", "false"), ("authz_token", AuthzTokenXML.build(authz)),
             ("requestor_id", requestorID), ("mso_id", authz.mvpdID), ("device_id", configuration.deviceID),
         ]
-        let (request, actions) = send(.form(spURL(forMVPD: authz.mvpdID) + "/deviceShortAuthorize", fields), at: now)
+        let (request, actions) = send(.form(Route.deviceShortAuthorize.url(spURL(forMVPD: authz.mvpdID)), fields), at: now)
         authorizations.flows[id] = AuthorizationFlow(resource: resource, data: data, asked: asked,
                                                      state: .fetchingMediaToken(authz, source, request))
         return actions

@@ -45,7 +45,7 @@ extension Engine {
             let id: MetadataID = newFlowID()
             let fields = [("requestor_id", requestorID), ("device_id", configuration.deviceID)]
             let sp = store.authnToken.map { spURL(forMVPD: $0.mvpdID) } ?? defaultSP
-            let (pending, actions) = send(.form(sp + "/getMetadataDevice", fields), at: now)
+            let (pending, actions) = send(.form(Route.getMetadataDevice.url(sp), fields), at: now)
             metadata.flows[id] = MetadataFlow(arguments: request, request: pending)
             return actions
         case Constants.metadataUserMeta:

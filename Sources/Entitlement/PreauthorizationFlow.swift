@@ -42,7 +42,7 @@ extension Engine {
         var fields: [(String, String)] = [("authentication_token", AuthnTokenXML.build(token)), ("requestor_id", requestorID)]
         var asked = Set<String>()
         for r in unknown where asked.insert(r).inserted { fields.append(("resource_id", r)) }
-        let (request, actions) = send(.form(spURL(forMVPD: token.mvpdID) + "/preauthorize", fields), at: now)
+        let (request, actions) = send(.form(Route.preauthorize.url(spURL(forMVPD: token.mvpdID)), fields), at: now)
         preauthorizations.flows[id] = PreauthorizationFlow(resources: resources, useCache: cache, sessionGUID: token.guid, request: request)
         return actions
     }

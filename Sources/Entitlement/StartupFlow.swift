@@ -154,7 +154,7 @@ extension Engine {
         var outstanding: [RequestID: String] = [:]
         var sends: [EngineAction] = []
         for url in urls {
-            let request = HTTPRequest(method: "GET", url: url + "/config/" + FormCoding.escape(requestorID), headers: HTTPHeaders([HTTPHeader("Accept", "application/xml")]))
+            let request = HTTPRequest(method: Route.config.method, url: Route.config.url(url, requestorID), headers: HTTPHeaders([HTTPHeader("Accept", "application/xml")]))
             let (pending, a) = send(request, at: now, deadline: false)
             outstanding[pending.id] = url
             sends += a
