@@ -59,8 +59,9 @@ extension FileParser {
     }
 
     mutating func userStep(_ c: inout LineCursor) throws(Diagnostic) -> Step {
-        let action = try c.requireWord("a user action (login, back, pick, cancel or enter-code)")
+        let action = try c.requireWord("a user action (login, back, pick, cancel, enter-code or authenticate)")
         switch action.text {
+        case "authenticate": return .userAuthenticate(try v2Login(&c))
         case "login", "enter-code":
             let user = try c.requireString("the user's name in quotes").text
             let password = try c.requireString("the password in quotes").text
@@ -75,10 +76,38 @@ extension FileParser {
             return .userPick(mvpd: mvpd.text, asUser: asUser)
         default:
             throw c.diagnostic(
-                "unknown user action '\(action.text)' (expected login, back, pick, cancel or enter-code)"
+                "unknown user action '\(action.text)' (expected login, back, pick, cancel, enter-code or authenticate)"
                     + Suggestion.hint(for: action.text, among: FileParser.userActions),
                 at: action.start)
         }
+    }
+
+    /// `authenticate $CODE as "NAME" ["PASSWORD"]`, after `user`: `$CODE` must be a session code an
+    /// earlier `http` step bound, NAME a declared user.
+    mutating func v2Login(_ c: inout LineCursor) throws(Diagnostic) -> V2LoginStep {
+        c.skipSpaces()
+        let start = c.pos
+        let usage = "(bind it with 'with code=$name' on an 'http POST SP /api/v2/REQUESTOR/sessions' step)"
+        guard c.consume("$") else {
+            throw c.diagnostic("expected the session code as a '$name' " + usage, at: start)
+        }
+        guard let name = c.current.map(LineCursor.isWordScalar) == true ? c.word() : nil else {
+            throw c.diagnostic("expected a name after '$'", at: c.pos)
+        }
+        guard bound.contains(name.text) else {
+            throw c.diagnostic("'$\(name.text)' is not bound " + usage, at: start)
+        }
+        guard let session = sessionCodes[name.text] else {
+            throw c.diagnostic("'$\(name.text)' is not a REST API v2 session code " + usage, at: start)
+        }
+        guard c.keyword("as") else {
+            c.skipSpaces()
+            throw c.diagnostic("expected 'as \"NAME\"' (the user who logs in)", at: c.pos)
+        }
+        let user = try c.requireString("the user's name in quotes")
+        try users.check(user, in: c)
+        let password = try c.string()?.text
+        return V2LoginStep(code: name.text, sp: session.sp, requestor: session.requestor, user: user.text, password: password)
     }
 
     mutating func browserStep(_ c: inout LineCursor) throws(Diagnostic) -> Step {
@@ -208,12 +237,19 @@ extension FileParser {
         while c.keyword("header") {
             answerHeaders.append(try FileParser.header(try c.requireString("the header as \"Name: value\" in quotes"), c))
         }
+        // A session's code, bound here for the first time, is what `user authenticate` opens.
+        let session = V2LoginStep.sessionRequestor(method: method.text, path: path.text)
         if c.keyword("with") {
             guard c.wordFollowed(by: "=") else { throw c.diagnostic("expected FIELD=PATTERN after 'with'", at: c.pos) }
             while c.wordFollowed(by: "=") {
                 let field = try c.requireWord("a field of the JSON answer")
                 try c.expect("=", "expected '='")
-                fields.append(HTTPField(path: field.text, pattern: try value(&c, .expectation)))
+                let known = bound.count
+                let pattern = try value(&c, .expectation)
+                if let session, field.text == "code", case .binding(let name) = pattern, bound.count > known {
+                    sessionCodes[name] = (sp.text, session)
+                }
+                fields.append(HTTPField(path: field.text, pattern: pattern))
             }
         }
         return .http(HTTPStep(method: method.text, sp: sp.text, path: path.text, headers: headers, body: body,
