@@ -70,6 +70,14 @@ public enum Route: Hashable, Sendable, CaseIterable {
         }
     }
 
+    /// The last fixed text of this endpoint's path, which every URL of it contains: a cheap test
+    /// before `recognise`, for code that sees every request (the simulator's look for the
+    /// registration-code request).
+    public var pathEnding: String {
+        guard let tail = template.tail, !tail.isEmpty else { return template.head }
+        return tail
+    }
+
     /// The URL of this endpoint at `base` (an SP URL, or an origin for client registration), with its
     /// variable part (`parameter`, percent-escaped here) and `query`, if any.
     public func url(_ base: String, _ parameter: String? = nil, query: [(String, String)] = []) -> String {

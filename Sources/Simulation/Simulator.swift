@@ -368,7 +368,8 @@ public final class Simulator {
                 // SFSafariViewController presented by the SDK itself: the same browser, no callback.
                 openBrowser(url, app: app)
             case .send(let id, let request):
-                if request.method == Route.registrationCode.method, let path = URLParts(request.url)?.path,
+                if request.method == Route.registrationCode.method, request.url.containsBytes(Route.registrationCode.pathEnding),
+                   let path = URLParts(request.url)?.path,
                    Route.recognise(path: path)?.route == .registrationCode {
                     apps[app].registration = (request, wire.host(for: request.url))
                 }

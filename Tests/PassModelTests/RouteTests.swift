@@ -12,6 +12,7 @@ import Testing
             let path = try #require(URLParts(url)?.path)
             let found = try #require(Route.recognise(path: path), "\(url)")
             #expect(found.route == route, "\(url)")
+            #expect(path.contains(route.pathEnding), "\(url)")
             #expect(found.parameter == (route.url(base, "x") == route.url(base) ? nil : "REQ%201"), "\(url)")
         }
     }
