@@ -56,6 +56,7 @@ enum StepText {
         case .expect(let app, let call, let at): return (app ?? "") + "< " + render(call) + (at.map { " at \($0)" } ?? "")
         case .userLogin(let user, let password): return "user login \(Value.quote(user)) \(Value.quote(password))"
         case .userEnterCode(let user, let password): return "user enter-code \(Value.quote(user)) \(Value.quote(password))"
+        case .userAuthenticate(let login): return login.text
         case .userBack: return "user back"
         case .userPick(let mvpd, let asUser): return "user pick \(mvpd)" + (asUser.map { " as \(Value.quote($0))" } ?? "")
         case .userPickOther: return "user pick other"

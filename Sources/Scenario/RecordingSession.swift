@@ -95,7 +95,7 @@ extension RecordingSession: ExpectationPolicy {
     mutating func after(_ step: Located<Step>, _ run: inout RunState) {
         if runsTimeAfterCalls {
             switch step.value {
-            case .call, .userLogin, .userBack, .userPick, .userPickOther, .userCancel, .userEnterCode:
+            case .call, .userLogin, .userBack, .userPick, .userPickOther, .userCancel, .userEnterCode, .userAuthenticate:
                 // Two steps written one after the other happen at the same instant, as `passim run`
                 // runs them: no time runs before a `>` step that follows at once (issue 28).
                 if !RecordingSession.nextStepIsACall(run) { RecordingSession.runUntilAnswered(run) }

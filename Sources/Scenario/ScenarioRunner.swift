@@ -174,6 +174,9 @@ struct RunState {
             record(step)
             try waitForBrowser(step)
 
+        case .userAuthenticate(let login):
+            try v2Login(login, step)
+
         case .userBack:
             try waitForBrowser(step)
             simulator.noteUser(step.text)
@@ -253,6 +256,40 @@ struct RunState {
         } catch {
             throw StepError(message: error.message, location: step.location)
         }
+    }
+
+    /// `user authenticate $CODE as "NAME" ["PASSWORD"]`: the app's REST API v2 client opens the
+    /// device's browser at the session's `/api/v2/authenticate/{sp}/{code}` on the SP's host (over the
+    /// runtime's network, as every page load); the browser follows the redirects to the MVPD's login
+    /// page (SAML, or OAuth2 with PKCE); the user fills it in as `user login` does; the browser runs
+    /// until it stops again, normally at the session's `redirectUrl` (`browser at` pins where).
+    mutating func v2Login(_ login: V2LoginStep, _ step: Located<Step>) throws(StepError) {
+        let loc = step.location
+        let code: String
+        switch bindings[login.code] {
+        case .string(let s): code = s
+        case .int(let i): code = String(i)
+        default:
+            record(step)
+            throw StepError(message: "$\(login.code) is not bound to a session code (the http step that binds it did not run or did not match)", location: loc)
+        }
+        guard let base = spURLs[login.sp], let origin = URLParts(base)?.origin else {
+            record(step)
+            throw StepError(message: "no SP '\(login.sp)' with a URL", location: loc)
+        }
+        guard let password = login.password ?? simulator.password(ofUser: login.user) else {
+            record(step)
+            throw StepError(message: "no user '\(login.user)' in this world", location: loc)
+        }
+        simulator.noteUser(step.text)
+        simulator.openBrowserForRESTv2(origin + login.path(code: code))
+        try waitForBrowser(step)
+        guard simulator.userLogin(user: login.user, password: password) else {
+            record(step)
+            throw StepError(message: "no login form to fill: browser \(browserText)", location: loc)
+        }
+        record(step)
+        try waitForBrowser(step)
     }
 
     var browserText: String {

@@ -59,8 +59,9 @@ extension FileParser {
     }
 
     mutating func userStep(_ c: inout LineCursor) throws(Diagnostic) -> Step {
-        let action = try c.requireWord("a user action (login, back, pick, cancel or enter-code)")
+        let action = try c.requireWord("a user action (login, back, pick, cancel, enter-code or authenticate)")
         switch action.text {
+        case "authenticate": return .userAuthenticate(try v2Login(&c))
         case "login", "enter-code":
             let user = try c.requireString("the user's name in quotes").text
             let password = try c.requireString("the password in quotes").text
@@ -75,10 +76,38 @@ extension FileParser {
             return .userPick(mvpd: mvpd.text, asUser: asUser)
         default:
             throw c.diagnostic(
-                "unknown user action '\(action.text)' (expected login, back, pick, cancel or enter-code)"
+                "unknown user action '\(action.text)' (expected login, back, pick, cancel, enter-code or authenticate)"
                     + Suggestion.hint(for: action.text, among: FileParser.userActions),
                 at: action.start)
         }
+    }
+
+    /// `authenticate $CODE as "NAME" ["PASSWORD"]`, after `user`: `$CODE` must be a session code an
+    /// earlier `http` step bound, NAME a declared user.
+    mutating func v2Login(_ c: inout LineCursor) throws(Diagnostic) -> V2LoginStep {
+        c.skipSpaces()
+        let start = c.pos
+        let usage = "(bind it with 'with code=$name' on an 'http POST SP /api/v2/REQUESTOR/sessions' step)"
+        guard c.consume("$") else {
+            throw c.diagnostic("expected the session code as a '$name' " + usage, at: start)
+        }
+        guard let name = c.current.map(LineCursor.isWordScalar) == true ? c.word() : nil else {
+            throw c.diagnostic("expected a name after '$'", at: c.pos)
+        }
+        guard bound.contains(name.text) else {
+            throw c.diagnostic("'$\(name.text)' is not bound " + usage, at: start)
+        }
+        guard let session = sessionCodes[name.text] else {
+            throw c.diagnostic("'$\(name.text)' is not a REST API v2 session code " + usage, at: start)
+        }
+        guard c.keyword("as") else {
+            c.skipSpaces()
+            throw c.diagnostic("expected 'as \"NAME\"' (the user who logs in)", at: c.pos)
+        }
+        let user = try c.requireString("the user's name in quotes")
+        try users.check(user, in: c)
+        let password = try c.string()?.text
+        return V2LoginStep(code: name.text, sp: session.sp, requestor: session.requestor, user: user.text, password: password)
     }
 
     mutating func browserStep(_ c: inout LineCursor) throws(Diagnostic) -> Step {
@@ -199,6 +228,7 @@ extension FileParser {
             throw c.diagnostic("expected 'header', 'form', 'json' or 'expect STATUS'", at: c.pos)
         }
         let status = try c.integer("HTTP status", in: 100...599)
+        let boundBefore = bound
         var fields: [HTTPField] = []
         if c.keyword("code") {
             let code = try c.requireWord("an enhanced error code (e.g. invalid_parameter_mvpd)")
@@ -214,6 +244,14 @@ extension FileParser {
                 let field = try c.requireWord("a field of the JSON answer")
                 try c.expect("=", "expected '='")
                 fields.append(HTTPField(path: field.text, pattern: try value(&c, .expectation)))
+            }
+        }
+        // A session's code, bound here for the first time, is what `user authenticate` opens.
+        if let requestor = V2LoginStep.sessionRequestor(method: method.text, path: path.text) {
+            for field in fields where field.path == "code" {
+                if case .binding(let name) = field.pattern, sessionCodes[name] == nil, !boundBefore.contains(name) {
+                    sessionCodes[name] = (sp.text, requestor)
+                }
             }
         }
         return .http(HTTPStep(method: method.text, sp: sp.text, path: path.text, headers: headers, body: body,

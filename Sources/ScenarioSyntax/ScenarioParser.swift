@@ -53,6 +53,9 @@ struct FileParser {
     var apps = NameTable(kind: "app")
     /// `$names` bound by an expectation so far: a call may only pass these.
     var bound: Set<String> = []
+    /// `$names` first bound as the `code` of a REST API v2 session (`with code=$name` on an
+    /// `http POST SP /api/v2/REQ/sessions…` step): the SP and programmer `user authenticate` opens it at.
+    var sessionCodes: [String: (sp: String, requestor: String)] = [:]
     /// Containers the value parser is inside of, against `ScenarioLimits.valueDepth`.
     var valueDepth = 0
     /// The tags so far, so a repeated tag is found in constant time (200,000 tags took 68 s).
@@ -63,7 +66,7 @@ struct FileParser {
     static let headerKeywords = ["scenario", "format", "tags", "platform", "device", "seed", "app", "svc-scheme"]
     static let worldKeywords = ["sp", "mvpd", "user", "requestor", "default-sp", "rest-v2"]
     static let stepKeywords = ["user", "browser", "clock", "net", "seen", "unseen", "lint", "http"]
-    static let userActions = ["login", "back", "pick", "cancel", "enter-code"]
+    static let userActions = ["login", "back", "pick", "cancel", "enter-code", "authenticate"]
 
     init(path: String) {
         file = ScenarioFile(path: path, title: "")

@@ -13,6 +13,9 @@ public enum Step: Hashable, Sendable {
     case userPickOther
     case userCancel
     case userEnterCode(user: String, password: String)
+    /// `user authenticate $CODE as "NAME" ["PASSWORD"]`: the user completes a REST API v2 login in
+    /// the device's browser for the session an earlier `http` step created (`V2LoginStep`).
+    case userAuthenticate(V2LoginStep)
     /// `browser at PATTERN`
     case browserAt(ValueSyntax)
     /// `clock +D`

@@ -13,7 +13,8 @@ struct BrowserSession {
 
     let screen: Screen
     var browser = Browser()
-    /// The second screen's cookies (the device's browser carries its owner app's instead).
+    /// The second screen's cookies; the device's browser carries its owner app's instead, and these
+    /// only while the app's REST API v2 client owns it (`Simulator.restV2Client`).
     var cookies = CookieJar()
 
     init(_ screen: Screen) { self.screen = screen }

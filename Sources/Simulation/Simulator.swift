@@ -208,6 +208,25 @@ public final class Simulator {
     /// Where the second screen lands once the code is used (a page the user reads; it stops there).
     public static let secondScreenDone = "passim-second-screen://done"
 
+    /// Who owns the device's browser when the app's REST API v2 client opened it (`user authenticate`).
+    /// Not an app name (those are identifiers, without blanks), so it never takes an app's cookies.
+    public static let restV2Client = "REST API v2 client"
+
+    /// `user authenticate`: the app's REST API v2 client opens the device's browser at `url` (the
+    /// session's `/api/v2/authenticate/{sp}/{code}`), which follows the redirects to the MVPD's login
+    /// page like any other load. The browser carries the client's own cookies, not an SDK app's: the
+    /// v2 client shares no session with the SDK (docs/WIRE.md, "REST API v2"). Time does not run
+    /// here; the caller lets the browser stop, then `userLogin` fills the form.
+    public func openBrowserForRESTv2(_ url: String) {
+        userBack()
+        if let fetch = self[.device].browser.open(url, owner: Simulator.restV2Client) { load(fetch, on: .device) }
+    }
+
+    /// The password the world gives user `name` (nil: no such user).
+    public func password(ofUser name: String) -> String? {
+        user.world.users.first { $0.name == name }?.password
+    }
+
     /// An `http` step: the app's own HTTP client sends `request` now, over the modelled network and
     /// the wire, and time runs (everything due happening) until its answer arrives. nil: the host is
     /// silent, no answer will come.
@@ -390,10 +409,10 @@ public final class Simulator {
         _modify { yield &sessions[screen.rawValue] }
     }
 
-    /// The cookies a browser's loads carry: the second screen's own, or those of the app that opened
-    /// the device's browser.
+    /// The cookies a browser's loads carry: the second screen's own, those of the app that opened
+    /// the device's browser, or, when the app's REST API v2 client opened it, the device session's own.
     private func withCookies<T>(of screen: BrowserSession.Screen, _ body: (inout CookieJar) -> T) -> T {
-        if screen == .second { return body(&self[screen].cookies) }
+        if screen == .second || browser.owner == Simulator.restV2Client { return body(&self[screen].cookies) }
         let owner = appIndex(browser.owner) ?? 0
         return body(&apps[owner].cookies)
     }
