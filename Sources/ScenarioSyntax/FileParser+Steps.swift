@@ -228,7 +228,6 @@ extension FileParser {
             throw c.diagnostic("expected 'header', 'form', 'json' or 'expect STATUS'", at: c.pos)
         }
         let status = try c.integer("HTTP status", in: 100...599)
-        let boundBefore = bound
         var fields: [HTTPField] = []
         if c.keyword("code") {
             let code = try c.requireWord("an enhanced error code (e.g. invalid_parameter_mvpd)")
@@ -238,20 +237,19 @@ extension FileParser {
         while c.keyword("header") {
             answerHeaders.append(try FileParser.header(try c.requireString("the header as \"Name: value\" in quotes"), c))
         }
+        // A session's code, bound here for the first time, is what `user authenticate` opens.
+        let session = V2LoginStep.sessionRequestor(method: method.text, path: path.text)
         if c.keyword("with") {
             guard c.wordFollowed(by: "=") else { throw c.diagnostic("expected FIELD=PATTERN after 'with'", at: c.pos) }
             while c.wordFollowed(by: "=") {
                 let field = try c.requireWord("a field of the JSON answer")
                 try c.expect("=", "expected '='")
-                fields.append(HTTPField(path: field.text, pattern: try value(&c, .expectation)))
-            }
-        }
-        // A session's code, bound here for the first time, is what `user authenticate` opens.
-        if let requestor = V2LoginStep.sessionRequestor(method: method.text, path: path.text) {
-            for field in fields where field.path == "code" {
-                if case .binding(let name) = field.pattern, sessionCodes[name] == nil, !boundBefore.contains(name) {
-                    sessionCodes[name] = (sp.text, requestor)
+                let known = bound.count
+                let pattern = try value(&c, .expectation)
+                if let session, field.text == "code", case .binding(let name) = pattern, bound.count > known {
+                    sessionCodes[name] = (sp.text, session)
                 }
+                fields.append(HTTPField(path: field.text, pattern: pattern))
             }
         }
         return .http(HTTPStep(method: method.text, sp: sp.text, path: path.text, headers: headers, body: body,

@@ -80,4 +80,36 @@ import Testing
         #expect(Set(RESTv2Decl.faultCodes) == Set(reachable.map(\.rawValue)))
         #expect(RESTv2Decl.faultCodes.allSatisfy { V2ErrorCode(rawValue: $0) != nil })
     }
+
+    /// Every kind of `rest-v2` statement (each degradation rule apart) is pinned by some scenario of the
+    /// suite (docs/WIRE.md, "REST API v2", lists which): a new kind fails here until it has one.
+    @Test func everyKindOfStatementHasAScenario() throws {
+        func kind(_ d: RESTv2Decl) -> String {
+            switch d {
+            case .throttling(let mode): return "throttling " + mode
+            case .sessionTTL: return "session-ttl"
+            case .mediaTokenTTL: return "media-token-ttl"
+            case .maxResources: return "max-resources"
+            case .platformMapping: return "platform-mapping"
+            case .degrade(_, let rule): return "degrade " + rule
+            case .tempPassResources: return "temppass-resources"
+            case .parentalControl: return "parental-control"
+            case .dummyAuthorization: return "dummy-authorization"
+            case .fault: return "fault"
+            case .profileTTL: return "profile-ttl"
+            case .oauth2: return "oauth2"
+            }
+        }
+        let all = Set<String>(["throttling on", "throttling off", "throttling all", "session-ttl", "media-token-ttl",
+                                "max-resources", "platform-mapping", "temppass-resources", "parental-control",
+                                "dummy-authorization", "fault", "profile-ttl", "oauth2"])
+            .union(RESTv2Decl.degradationRules.map { "degrade " + $0 })
+        var pinned: Set<String> = []
+        let root = packageRoot + "/Scenarios"
+        let files = try #require(FileManager.default.enumerator(atPath: root)).compactMap { $0 as? String }.filter { $0.hasSuffix(".scenario") }
+        for file in files {
+            for decl in try ScenarioParser.parse(fileAt: root + "/" + file).restV2 { pinned.insert(kind(decl)) }
+        }
+        #expect(all.subtracting(pinned).sorted() == [], "rest-v2 statements no scenario uses")
+    }
 }

@@ -77,7 +77,7 @@ import Testing
         // A session still missing its redirectUrl: the authenticate URL answers 400.
         let result = try Self.run(Self.world() + Self.session("mvpd=Comcast&domainName=adobe.com") + "user authenticate $code as \"alice\"\n")
         #expect(result.status == .failed)
-        #expect(result.failure?.location.line == 9)
+        #expect(result.failure?.location.line == 8)
         #expect(result.failure?.message.hasPrefix("no login form to fill: browser error page (HTTP 400) at https://sp.auth.test/api/v2/authenticate/REQ1/") == true,
                 "\(String(describing: result.failure))")
     }
@@ -86,7 +86,7 @@ import Testing
         // The session answered without a code (the http step failed first): the step never runs.
         let result = try Self.run(Self.world() + "http POST main /api/v2/REQ1/sessions \(Self.device) form \"mvpd=Nowhere\" expect 200 with code=$code\nuser authenticate $code as \"alice\"\n")
         #expect(result.status == .failed)
-        #expect(result.failure?.location.line == 8)
+        #expect(result.failure?.location.line == 7)
     }
 
     @Test func theSameSeedGivesTheSameTranscript() throws {
