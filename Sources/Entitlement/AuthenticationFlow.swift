@@ -46,79 +46,145 @@ enum TokenSource: Hashable, Sendable {
 }
 
 /// The authentication state machine. A "login" (BEHAVIOR.md, Overlapping calls) is any state but
-/// `idle`; each case carries only what that state needs, the request or timer it waits on included,
-/// so an answer is the login's exactly when its state holds that request.
+/// `idle`; each state is a struct that carries only what it needs, the request or timer it waits on
+/// included, so an answer is the login's exactly when its state holds that request. The transitions
+/// that need nothing but the state (taking the picker down, abandoning the login, telling which
+/// answer a request is) are the flow's own, and tested without an engine (AuthenticationFlowTests).
 struct AuthenticationFlow: Sendable, RequestHolder {
-    fileprivate enum State: Hashable, Sendable {
+    enum State: Hashable, Sendable {
         case idle
         /// `displayProviderDialog` was delivered; waiting for `setSelectedProvider`.
         case selecting(Login)
         /// `presentTvProviderDialog` was delivered; waiting for the user.
-        case picking(Login, Picker)
+        case picking(Picking)
         /// `navigateToUrl` was delivered; waiting for `handleExternalURL`.
-        case browsing(Login, MVPD)
+        case browsing(Browsing)
         /// A promotional TempPass was selected; waiting for `getAuthentication(false, withData:)`.
-        case awaitingPromotionData(Login, MVPD)
+        case awaitingPromotionData(Browsing)
         /// A TempPass request, an Apple token exchange or a registration-code request is out.
-        case starting(Login, MVPD, PendingRequest, StartKind)
+        case starting(Starting)
         /// tvOS: `status(REGCODE, code)` was delivered; polling until the code is used.
-        case awaitingCode(Login, MVPD, RegistrationCode, poll: Poll)
+        case awaitingCode(AwaitingCode)
         /// The authN token request is out.
-        case fetchingToken(Login, MVPD, PendingRequest, TokenSource)
+        case fetchingToken(FetchingToken)
     }
 
-    fileprivate enum Poll: Hashable, Sendable {
+    struct Picking: Hashable, Sendable {
+        var login: Login
+        var picker: Picker
+    }
+
+    /// A login with its MVPD chosen and no request out: in the browser, or waiting for a promotion's data.
+    struct Browsing: Hashable, Sendable {
+        var login: Login
+        var mvpd: MVPD
+    }
+
+    struct Starting: Hashable, Sendable {
+        var login: Login
+        var mvpd: MVPD
+        var request: PendingRequest
+        var kind: StartKind
+    }
+
+    struct AwaitingCode: Hashable, Sendable {
+        var login: Login
+        var mvpd: MVPD
+        var code: RegistrationCode
+        var poll: Poll
+    }
+
+    struct FetchingToken: Hashable, Sendable {
+        var login: Login
+        var mvpd: MVPD
+        var request: PendingRequest
+        var source: TokenSource
+    }
+
+    enum Poll: Hashable, Sendable {
         case waiting(TimerID)
         /// A poll is out; the next one is due at `next` (every 10 s from the previous one, as a
         /// repeating timer would, however long the answer takes).
         case asking(PendingRequest, next: Instant)
     }
 
-    fileprivate var state = State.idle
+    var state = State.idle
 
     var login: Login? {
         switch state {
-        case .idle: return nil
-        case .selecting(let l), .picking(let l, _), .browsing(let l, _), .awaitingPromotionData(let l, _),
-             .starting(let l, _, _, _), .awaitingCode(let l, _, _, _), .fetchingToken(let l, _, _, _):
-            return l
+        case .idle: nil
+        case .selecting(let l): l
+        case .picking(let s): s.login
+        case .browsing(let s), .awaitingPromotionData(let s): s.login
+        case .starting(let s): s.login
+        case .awaitingCode(let s): s.login
+        case .fetchingToken(let s): s.login
         }
     }
 
     var picker: Picker? {
-        if case .picking(_, let p) = state { return p }
+        if case .picking(let s) = state { return s.picker }
         return nil
     }
 
     var registrationCode: RegistrationCode? {
-        if case .awaitingCode(_, _, let code, _) = state { return code }
+        if case .awaitingCode(let s) = state { return s.code }
         return nil
     }
 
-    var outstanding: [PendingRequest] {
+    /// The one request the login has out, if any.
+    private var request: PendingRequest? {
         switch state {
-        case .starting(_, _, let r, _), .fetchingToken(_, _, let r, _), .awaitingCode(_, _, _, .asking(let r, _)): return [r]
-        case .idle, .selecting, .picking, .browsing, .awaitingPromotionData, .awaitingCode(_, _, _, .waiting): return []
+        case .starting(let s): s.request
+        case .fetchingToken(let s): s.request
+        case .awaitingCode(let s): if case .asking(let r, _) = s.poll { r } else { nil }
+        case .idle, .selecting, .picking, .browsing, .awaitingPromotionData: nil
         }
+    }
+
+    var outstanding: [PendingRequest] { request.map { [$0] } ?? [] }
+
+    func claim(where match: (PendingRequest) -> Bool) -> (RequestOwner, PendingRequest)? {
+        request.flatMap { match($0) ? (.authentication, $0) : nil }
+    }
+
+    var ownTimers: [(TimerID, TimerKind)] {
+        if case .awaitingCode(let s) = state, case .waiting(let t) = s.poll { return [(t, .codePoll)] }
+        return []
     }
 
     mutating func rearm(_ id: RequestID, deadline: TimerID) {
         switch state {
-        case .starting(let l, let m, let r, let k): state = .starting(l, m, r.rearmed(id, deadline), k)
-        case .fetchingToken(let l, let m, let r, let s): state = .fetchingToken(l, m, r.rearmed(id, deadline), s)
-        case .awaitingCode(let l, let m, let c, .asking(let r, let next)): state = .awaitingCode(l, m, c, poll: .asking(r.rearmed(id, deadline), next: next))
-        case .idle, .selecting, .picking, .browsing, .awaitingPromotionData, .awaitingCode(_, _, _, .waiting): break
+        case .starting(var s):
+            s.request = s.request.rearmed(id, deadline)
+            state = .starting(s)
+        case .fetchingToken(var s):
+            s.request = s.request.rearmed(id, deadline)
+            state = .fetchingToken(s)
+        case .awaitingCode(var s):
+            if case .asking(let r, let next) = s.poll { s.poll = .asking(r.rearmed(id, deadline), next: next) }
+            state = .awaitingCode(s)
+        case .idle, .selecting, .picking, .browsing, .awaitingPromotionData: break
         }
     }
 
-    func isPollTimer(_ timer: TimerID) -> Bool {
-        if case .awaitingCode(_, _, _, .waiting(let t)) = state { return t == timer }
-        return false
+    /// Takes Apple's picker down when it is up (`dismissTvProviderDialog`); the login it belongs to
+    /// goes on waiting, on the provider dialog, for whatever the caller does with it next.
+    mutating func dismissPicker() -> [EngineAction] {
+        guard case .picking(let s) = state else { return [] }
+        state = .selecting(s.login)
+        return [.deliver(.dismissTvProviderDialog(shown: s.picker.shown, featured: s.picker.featured))]
     }
 
-    var hasPollTimer: Bool {
-        if case .awaitingCode(_, _, _, .waiting) = state { return true }
-        return false
+    /// Ends the login with no callback (a superseding call, `logout`, `setRequestor`): its request or
+    /// poll timer goes with it. Apple's picker, if up, is taken down first: every
+    /// presentTvProviderDialog is balanced by exactly one dismissTvProviderDialog (BEHAVIOR.md, Apple SSO).
+    mutating func abandon() -> [EngineAction] {
+        var actions = dismissPicker()
+        if let request { actions += Engine.cancelDeadline(of: request) }
+        actions += ownTimers.map { .cancelTimer($0.0) }
+        state = .idle
+        return actions
     }
 }
 
@@ -135,31 +201,8 @@ extension Engine {
         Login(id: newFlowID(), forceAuthn: forceAuthn, data: data, authorization: authorization)
     }
 
-    /// Ends the running login with no callback (a superseding call, `logout`, `setRequestor`): its
-    /// request or poll timer goes with it.
-    mutating func abandonLogin() -> [EngineAction] {
-        // Apple's picker, if up, is taken down first: every presentTvProviderDialog is balanced by
-        // exactly one dismissTvProviderDialog (BEHAVIOR.md, Apple SSO).
-        var actions = dismissPicker()
-        switch authentication.state {
-        case .starting(_, _, let request, _), .fetchingToken(_, _, let request, _), .awaitingCode(_, _, _, .asking(let request, _)):
-            actions += Engine.cancelDeadline(of: request)
-        case .awaitingCode(_, _, _, .waiting(let timer)):
-            actions.append(.cancelTimer(timer))
-        case .idle, .selecting, .picking, .browsing, .awaitingPromotionData:
-            break
-        }
-        authentication.state = .idle
-        return actions
-    }
-
-    /// Takes Apple's picker down when it is up (`dismissTvProviderDialog`); the login it belongs to
-    /// goes on waiting, on the provider dialog, for whatever the caller does with it next.
-    mutating func dismissPicker() -> [EngineAction] {
-        guard case .picking(let login, let picker) = authentication.state else { return [] }
-        authentication.state = .selecting(login)
-        return [.deliver(.dismissTvProviderDialog(shown: picker.shown, featured: picker.featured))]
-    }
+    /// Ends the running login with no callback (`AuthenticationFlow.abandon`).
+    mutating func abandonLogin() -> [EngineAction] { authentication.abandon() }
 
     /// `checkAuthentication` reads the token store only.
     mutating func checkAuthentication(at now: Instant) -> [EngineAction] {
@@ -192,7 +235,7 @@ extension Engine {
         // A filter that leaves no SSO MVPD is ignored, and the classic dialog follows (BEHAVIOR.md, Apple SSO).
         if mvpds.contains(where: \.enablePlatformServices), case let picker = Engine.picker(mvpds, filter: filter),
            !picker.shown.isEmpty {
-            authentication.state = .picking(login, picker)
+            authentication.state = .picking(.init(login: login, picker: picker))
             actions.append(.deliver(.presentTvProviderDialog(shown: picker.shown, featured: picker.featured)))
             return actions
         }
@@ -236,19 +279,15 @@ extension Engine {
             return actions
         }
         // During Apple's picker the picker goes down first: the login moves on without it.
-        var actions = dismissPicker()
+        var actions = authentication.dismissPicker()
         actions += select(mvpd)
-        switch authentication.state {
-        case .idle:
-            // No flow running: this just selects, and a TempPass authenticates at once.
-            if mvpd.tempPass {
-                actions += startTempPass(newLogin(forceAuthn: false, data: nil, authorization: nil), mvpd, data: nil, at: now)
-            }
-        case .selecting(let login), .picking(let login, _), .browsing(let login, _), .awaitingPromotionData(let login, _),
-             .starting(let login, _, _, _), .awaitingCode(let login, _, _, _), .fetchingToken(let login, _, _, _):
+        if let login = authentication.login {
             // Picking (again) during a login restarts it with this MVPD.
             actions += abandonLogin()
             actions += beginMVPDLogin(login, mvpd, at: now)
+        } else if mvpd.tempPass {
+            // No flow running: this just selects, and a TempPass authenticates at once.
+            actions += startTempPass(newLogin(forceAuthn: false, data: nil, authorization: nil), mvpd, data: nil, at: now)
         }
         return actions
     }
@@ -266,14 +305,14 @@ extension Engine {
     private mutating func beginMVPDLogin(_ login: Login, _ mvpd: MVPD, at now: Instant) -> [EngineAction] {
         if mvpd.tempPass { return startTempPass(login, mvpd, data: nil, at: now) }
         if mvpd.promoTempPass {
-            authentication.state = .awaitingPromotionData(login, mvpd)
+            authentication.state = .awaitingPromotionData(.init(login: login, mvpd: mvpd))
             return []
         }
         if configuration.platform == .tvos {
             let fields = [("deviceId", configuration.deviceID), ("mvpd", mvpd.id)]
-            let url = spURL(forMVPD: mvpd.id) + "/reggie/v1/" + FormCoding.escape(requestorID) + "/regcode"
+            let url = Route.registrationCode.url(spURL(forMVPD: mvpd.id), requestorID)
             let (request, actions) = send(.form(url, fields), at: now, signed: true)
-            authentication.state = .starting(login, mvpd, request, .registrationCode)
+            authentication.state = .starting(.init(login: login, mvpd: mvpd, request: request, kind: .registrationCode))
             return actions
         }
         var query: [(String, String)] = [
@@ -283,8 +322,8 @@ extension Engine {
             ("client_type", configuration.platform.osName), ("client_version", configuration.clientVersion),
         ]
         if let data = login.data { query.append(("generic_data", data.jsonText)) }
-        authentication.state = .browsing(login, mvpd)
-        return [openBrowser(spURL(forMVPD: mvpd.id) + "/authenticate/saml?" + FormCoding.encode(query), for: mvpd)]
+        authentication.state = .browsing(.init(login: login, mvpd: mvpd))
+        return [openBrowser(Route.authenticateSAML.url(spURL(forMVPD: mvpd.id), query: query), for: mvpd)]
     }
 
     /// Where a login or logout page opens: `navigateToUrl(url)` for the app; for an MVPD that requires
@@ -299,19 +338,17 @@ extension Engine {
     private mutating func startTempPass(_ login: Login, _ mvpd: MVPD, data: Value?, at now: Instant) -> [EngineAction] {
         var fields = [("requestor_id", requestorID), ("mso_id", mvpd.id), ("device_id", configuration.deviceID)]
         if let data { fields.append(("generic_data", data.jsonText)) }
-        let (request, actions) = send(.form(spURL(forMVPD: mvpd.id) + "/authenticate/freepreview", fields), at: now)
-        authentication.state = .starting(login, mvpd, request, .tempPass)
+        let (request, actions) = send(.form(Route.freePreview.url(spURL(forMVPD: mvpd.id)), fields), at: now)
+        authentication.state = .starting(.init(login: login, mvpd: mvpd, request: request, kind: .tempPass))
         return actions
     }
 
     /// The user acted in Apple's picker: it is dismissed first, then the outcome is acted on.
     mutating func pickerFinished(_ outcome: PickerOutcome, at now: Instant) -> [EngineAction] {
-        switch authentication.state {
-        case .picking(let login, let picker):
-            return picked(outcome, login, picker, at: now)
-        case .idle, .selecting, .browsing, .awaitingPromotionData, .starting, .awaitingCode, .fetchingToken:
+        guard case .picking(let s) = authentication.state else {
             return []  // stale: the picker is not up (taken down by a later call before the user acted)
         }
+        return picked(outcome, s.login, s.picker, at: now)
     }
 
     private mutating func picked(_ outcome: PickerOutcome, _ login: Login, _ picker: Picker, at now: Instant) -> [EngineAction] {
@@ -336,8 +373,8 @@ extension Engine {
             if mvpd.boardingStatus == .supported, let appleToken {
                 let fields = [("requestor", requestorID), ("deviceId", configuration.deviceID), ("mvpd", mvpd.id),
                               ("deviceType", configuration.platform.osName), ("SAMLResponse", appleToken)]
-                let (request, sent) = send(.form(spURL(forMVPD: mvpd.id) + "/api/v1/tokens/authn", fields), at: now)
-                authentication.state = .starting(login, mvpd, request, .platformSSO)
+                let (request, sent) = send(.form(Route.tokenExchange.url(spURL(forMVPD: mvpd.id)), fields), at: now)
+                authentication.state = .starting(.init(login: login, mvpd: mvpd, request: request, kind: .platformSSO))
                 actions += sent
             } else {
                 actions += beginMVPDLogin(login, mvpd, at: now)
@@ -349,13 +386,14 @@ extension Engine {
     /// An answer to the login's request (`owner(of:)` found it in the state): which one the state says.
     mutating func authenticationAnswered(_ result: HTTPResult, at now: Instant) -> [EngineAction] {
         switch authentication.state {
-        case .starting(let login, let mvpd, _, let kind):
-            return loginStarted(result, login, mvpd, kind, at: now)
-        case .awaitingCode(let login, let mvpd, let code, .asking(_, let next)):
-            return codeChecked(result, login, mvpd, code, next: next, at: now)
-        case .fetchingToken(let login, _, _, let source):
-            return authnTokenArrived(result, login, source, at: now)
-        case .idle, .selecting, .picking, .browsing, .awaitingPromotionData, .awaitingCode(_, _, _, .waiting):
+        case .starting(let s):
+            return loginStarted(result, s.login, s.mvpd, s.kind, at: now)
+        case .awaitingCode(let s):
+            guard case .asking(_, let next) = s.poll else { return [] }  // no poll out (unreachable, as below)
+            return codeChecked(result, s.login, s.mvpd, s.code, next: next, at: now)
+        case .fetchingToken(let s):
+            return authnTokenArrived(result, s.login, s.source, at: now)
+        case .idle, .selecting, .picking, .browsing, .awaitingPromotionData:
             return []  // no request out: nothing can be answered (the owner check makes this unreachable)
         }
     }
@@ -380,8 +418,8 @@ extension Engine {
                 return authenticationFailure(Constants.genericAuthenticationError)
             }
             let (timer, start) = startTimer(at: now + Engine.codePollInterval)
-            authentication.state = .awaitingCode(login, mvpd, RegistrationCode(code: code, expires: Instant(milliseconds: Int64(expires))),
-                                                 poll: .waiting(timer))
+            let registrationCode = RegistrationCode(code: code, expires: Instant(milliseconds: Int64(expires)))
+            authentication.state = .awaitingCode(.init(login: login, mvpd: mvpd, code: registrationCode, poll: .waiting(timer)))
             return [.deliver(.status(code: StatusCode.registrationCode, message: code)), start]
         }
         return fetchToken(login, mvpd, kind == .platformSSO ? .platformSSO : .sp, at: now)
@@ -390,19 +428,20 @@ extension Engine {
     /// tvOS polls the SP every 10 s until the code is used (IOS-CONST: CLIENTLESS_POLL_TIMER_INTERVAL).
     static let codePollInterval = Millis.seconds(10)
 
-    /// The poll timer fired (`isPollTimer` said it is the login's).
+    /// The poll timer fired (`timerKind` said it is the login's `codePoll`).
     mutating func pollCode(at now: Instant) -> [EngineAction] {
-        guard case .awaitingCode(let login, let mvpd, let code, .waiting) = authentication.state else {
+        guard case .awaitingCode(var s) = authentication.state, case .waiting = s.poll else {
             return []  // no poll waiting: the timer is not the login's (the owner check makes this unreachable)
         }
-        if now >= code.expires {
+        guard now < s.code.expires else {
             authentication.state = .idle
             return authenticationFailure(Constants.genericAuthenticationError)
         }
-        let url = spURL(forMVPD: mvpd.id) + "/api/v1/checkauthn/" + FormCoding.escape(code.code) + "?"
-            + FormCoding.encode([("requestor", requestorID), ("deviceId", configuration.deviceID)])
-        let (request, actions) = send(HTTPRequest(method: "GET", url: url), at: now, signed: true)
-        authentication.state = .awaitingCode(login, mvpd, code, poll: .asking(request, next: now + Engine.codePollInterval))
+        let url = Route.checkAuthentication.url(spURL(forMVPD: s.mvpd.id), s.code.code,
+                                                query: [("requestor", requestorID), ("deviceId", configuration.deviceID)])
+        let (request, actions) = send(HTTPRequest(method: Route.checkAuthentication.method, url: url), at: now, signed: true)
+        s.poll = .asking(request, next: now + Engine.codePollInterval)
+        authentication.state = .awaitingCode(s)
         return actions
     }
 
@@ -417,14 +456,14 @@ extension Engine {
         }
         // Not used yet (or the poll failed): ask again in 10 s, or give up at the code's expiry.
         let (timer, start) = startTimer(at: max(min(next, code.expires), now))
-        authentication.state = .awaitingCode(login, mvpd, code, poll: .waiting(timer))
+        authentication.state = .awaitingCode(.init(login: login, mvpd: mvpd, code: code, poll: .waiting(timer)))
         return [start]
     }
 
     /// The app intercepted the redirect. Honoured once per waiting flow; ignored otherwise.
     mutating func handleExternalURL(at now: Instant, loginOnly: Bool = false) -> [EngineAction] {
-        if case .browsing(let login, let mvpd) = authentication.state {
-            return fetchToken(login, mvpd, .sp, at: now)
+        if case .browsing(let s) = authentication.state {
+            return fetchToken(s.login, s.mvpd, .sp, at: now)
         }
         if !loginOnly, logout.redirectArrived() {
             return [status(false, Constants.userNotAuthenticatedError)]
@@ -436,8 +475,8 @@ extension Engine {
     private mutating func fetchToken(_ login: Login, _ mvpd: MVPD, _ source: TokenSource, signed: Bool = false, at now: Instant) -> [EngineAction] {
         var fields = [("_method", "GET"), ("requestor_id", requestorID), ("device_id", configuration.deviceID)]
         if let signedRequestorID { fields.append(("signed_requestor_id", signedRequestorID)) }
-        let (request, actions) = send(.form(spURL(forMVPD: mvpd.id) + "/sessionDevice", fields), at: now, signed: signed)
-        authentication.state = .fetchingToken(login, mvpd, request, source)
+        let (request, actions) = send(.form(Route.sessionDevice.url(spURL(forMVPD: mvpd.id)), fields), at: now, signed: signed)
+        authentication.state = .fetchingToken(.init(login: login, mvpd: mvpd, request: request, source: source))
         return actions
     }
 

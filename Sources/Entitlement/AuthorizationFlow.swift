@@ -41,16 +41,12 @@ struct AuthorizationFlows: Sendable, RequestHolder {
     var count: Int { flows.count }
     var outstanding: [PendingRequest] { flows.values.map(\.request) }
 
-    func owner(of id: RequestID) -> (AuthorizationID, PendingRequest)? {
-        flows.first { $0.value.request.id == id }.map { ($0.key, $0.value.request) }
-    }
-
-    func owner(ofDeadline timer: TimerID) -> (AuthorizationID, PendingRequest)? {
-        flows.first { $0.value.request.deadline == timer }.map { ($0.key, $0.value.request) }
+    func claim(where match: (PendingRequest) -> Bool) -> (RequestOwner, PendingRequest)? {
+        flows.first { match($0.value.request) }.map { (.authorization($0.key), $0.value.request) }
     }
 
     mutating func rearm(_ id: RequestID, deadline: TimerID) {
-        guard let (flow, _) = owner(of: id), var f = flows[flow] else { return }
+        guard let flow = flows.first(where: { $0.value.request.id == id })?.key, var f = flows[flow] else { return }
         switch f.state {
         case .authorizing(let r): f.state = .authorizing(r.rearmed(id, deadline))
         case .fetchingMediaToken(let t, let s, let r): f.state = .fetchingMediaToken(t, s, r.rearmed(id, deadline))
@@ -91,7 +87,7 @@ extension Engine {
             ("device_id", configuration.deviceID), ("userMeta", "1"), ("authentication_token", AuthnTokenXML.build(token)),
         ]
         if let data { fields.append(("generic_data", data.jsonText)) }
-        let (request, actions) = send(.form(spURL(forMVPD: token.mvpdID) + "/authorizeDevice", fields), at: now)
+        let (request, actions) = send(.form(Route.authorizeDevice.url(spURL(forMVPD: token.mvpdID)), fields), at: now)
         authorizations.flows[id] = AuthorizationFlow(resource: resource, data: data, asked: token, state: .authorizing(request))
         return actions
     }
@@ -102,7 +98,7 @@ extension Engine {
             ("session_guid", authz.sessionGUID), ("hashed_guid", "false"), ("authz_token", AuthzTokenXML.build(authz)),
             ("requestor_id", requestorID), ("mso_id", authz.mvpdID), ("device_id", configuration.deviceID),
         ]
-        let (request, actions) = send(.form(spURL(forMVPD: authz.mvpdID) + "/deviceShortAuthorize", fields), at: now)
+        let (request, actions) = send(.form(Route.deviceShortAuthorize.url(spURL(forMVPD: authz.mvpdID)), fields), at: now)
         authorizations.flows[id] = AuthorizationFlow(resource: resource, data: data, asked: asked,
                                                      state: .fetchingMediaToken(authz, source, request))
         return actions

@@ -20,7 +20,7 @@ extension Engine {
         case nil:
             let body = Value.dict([Value.Entry("software_statement", .string(statement)),
                                    Value.Entry("redirect_uri", .string(Constants.adobePassRedirectURL))]).jsonText
-            let register = HTTPRequest(method: "POST", url: origin + Engine.clientRegisterPath,
+            let register = HTTPRequest(method: Route.clientRegister.method, url: Route.clientRegister.url(origin),
                                        headers: [("Content-Type", "application/json")], body: Array(body.utf8))
             let (request, actions) = sendUnheld(register, at: now)
             registration.origins[origin] = .registering(request, waiting: [held])
@@ -36,9 +36,6 @@ extension Engine {
             return []
         }
     }
-
-    static let clientRegisterPath = "/o/client/register"
-    static let clientTokenPath = "/o/client/token"
 
     /// The request as it goes on the wire: signed (tvOS key pair), or with its Bearer token, or both
     /// (the signature takes `Authorization`, so the token goes as an `access_token` parameter, as
@@ -63,7 +60,7 @@ extension Engine {
     mutating func requestToken(_ client: RegisteredClient, at origin: String, renewal: Bool, waiting: [HeldRequest],
                                at now: Instant) -> [EngineAction] {
         let fields = [("grant_type", "client_credentials"), ("client_id", client.id), ("client_secret", client.secret)]
-        let (request, actions) = sendUnheld(.form(origin + Engine.clientTokenPath, fields), at: now)
+        let (request, actions) = sendUnheld(.form(Route.clientToken.url(origin), fields), at: now)
         registration.origins[origin] = .requestingToken(.init(client: client, request: request, sentAt: now, renewal: renewal, waiting: waiting))
         return actions
     }

@@ -96,13 +96,17 @@ public struct Engine: Sendable {
     }
 
     private mutating func timerFired(_ id: TimerID, at now: Instant) -> [EngineAction] {
-        if startup.isDeadline(id) { return configurationDeadlinePassed(at: now) }
-        if authentication.isPollTimer(id) { return pollCode(at: now) }
-        if let (owner, request) = owner(ofDeadline: id) {
+        switch timerKind(id) {
+        case .deadline(let owner, let request)?:
             // The request counts as unanswered; a late response finds no owner and is dropped.
             return route(owner, request.id, .timeout, at: now)
+        case .configurationDeadline?:
+            return configurationDeadlinePassed(at: now)
+        case .codePoll?:
+            return pollCode(at: now)
+        case nil:
+            return []  // stale: no flow set it, or the one that did has ended (a cancelled timer that fired anyway)
         }
-        return []  // stale: no flow set it, or the one that did has ended (a cancelled timer that fired anyway)
     }
 
     // MARK: Queries for runtimes and tests
@@ -120,18 +124,7 @@ public struct Engine: Sendable {
     /// How much the engine holds for flows in progress: requests out, timers set, authorizations,
     /// preauthorizations and metadata queries waiting, calls queued. The fuzzer's growth and liveness oracle.
     public var footprint: (requests: Int, timers: Int, flows: Int, queued: Int) {
-        // Each holder counted as itself: boxing every flow into `holders` on each read was a share
-        // of a fuzz run, which reads the footprint after every step.
-        var requests = 0, timers = 0
-        func count(_ holder: some RequestHolder) {
-            for r in holder.outstanding {
-                requests += 1
-                if r.deadline != nil { timers += 1 }
-            }
-        }
-        count(startup); count(authentication); count(authorizations); count(preauthorizations)
-        count(metadata); count(logout); count(registration)
-        timers += (startup.hasDeadline ? 1 : 0) + (authentication.hasPollTimer ? 1 : 0)
+        let (requests, timers) = load()
         return (requests, timers, authorizations.count + preauthorizations.count + metadata.count, startup.queue.count)
     }
 
@@ -192,59 +185,6 @@ public struct Engine: Sendable {
             return checkPreauthorizedResources(rs, cache: cache, at: now)
         case .getMetadata(let d):
             return getMetadata(d, at: now)
-        }
-    }
-
-    // MARK: Who owns a request or a timer
-
-    /// The flow waiting on request `id`, and the request as it holds it; nil when none is (stale).
-    func owner(of id: RequestID) -> (RequestOwner, PendingRequest)? {
-        if let r = startup.pending(id) { return (.startup, r) }
-        if let r = authentication.pending(id) { return (.authentication, r) }
-        if let (flow, r) = authorizations.owner(of: id) { return (.authorization(flow), r) }
-        if let (flow, r) = preauthorizations.owner(of: id) { return (.preauthorization(flow), r) }
-        if let (flow, r) = metadata.owner(of: id) { return (.metadata(flow), r) }
-        if let r = logout.pending(id) { return (.logout, r) }
-        if let (origin, r) = registration.owner(of: id) { return (.registration(origin: origin), r) }
-        return nil
-    }
-
-    func isOutstanding(_ id: RequestID) -> Bool { owner(of: id) != nil }
-
-    private func owner(ofDeadline timer: TimerID) -> (RequestOwner, PendingRequest)? {
-        if let r = startup.pending(deadline: timer) { return (.startup, r) }
-        if let r = authentication.pending(deadline: timer) { return (.authentication, r) }
-        if let (flow, r) = authorizations.owner(ofDeadline: timer) { return (.authorization(flow), r) }
-        if let (flow, r) = preauthorizations.owner(ofDeadline: timer) { return (.preauthorization(flow), r) }
-        if let (flow, r) = metadata.owner(ofDeadline: timer) { return (.metadata(flow), r) }
-        if let r = logout.pending(deadline: timer) { return (.logout, r) }
-        if let (origin, r) = registration.owner(ofDeadline: timer) { return (.registration(origin: origin), r) }
-        return nil
-    }
-
-    /// Gives request `id` of `owner` a new deadline (it is being sent again).
-    mutating func rearm(_ owner: RequestOwner, _ id: RequestID, deadline: TimerID) {
-        switch owner {
-        case .startup: startup.rearm(id, deadline: deadline)
-        case .authentication: authentication.rearm(id, deadline: deadline)
-        case .authorization: authorizations.rearm(id, deadline: deadline)
-        case .preauthorization: preauthorizations.rearm(id, deadline: deadline)
-        case .metadata: metadata.rearm(id, deadline: deadline)
-        case .logout: logout.rearm(id, deadline: deadline)
-        case .registration: registration.rearm(id, deadline: deadline)
-        }
-    }
-
-    /// The request's answer (or its failure) to the flow that owns it.
-    mutating func route(_ owner: RequestOwner, _ id: RequestID, _ result: HTTPResult, at now: Instant) -> [EngineAction] {
-        switch owner {
-        case .startup: return configurationArrived(id, result, at: now)
-        case .authentication: return authenticationAnswered(result, at: now)
-        case .authorization(let flow): return authorizationAnswered(flow, result, at: now)
-        case .preauthorization(let flow): return preauthorizationArrived(flow, result, at: now)
-        case .metadata(let flow): return deviceIDArrived(flow, result)
-        case .logout: return logoutAnswered(id)
-        case .registration(let origin): return registrationAnswered(origin, result, at: now)
         }
     }
 

@@ -23,6 +23,10 @@ struct LogoutFlow: Sendable, RequestHolder {
         return ended
     }
 
+    func claim(where match: (PendingRequest) -> Bool) -> (RequestOwner, PendingRequest)? {
+        outstanding.first(where: match).map { (.logout, $0) }
+    }
+
     mutating func rearm(_ id: RequestID, deadline: TimerID) {
         if case .requesting(let owed) = state { state = .requesting(owed.map { $0.rearmed(id, deadline) }) }
         ended = ended.map { $0.rearmed(id, deadline) }
@@ -71,8 +75,8 @@ extension Engine {
 
         if configuration.platform == .tvos {
             // No browser on tvOS: the engine calls the logout endpoint itself.
-            let url = sp + "/api/v1/logout?" + FormCoding.encode([("requestor", requestorID), ("deviceId", configuration.deviceID)])
-            let (request, sent) = send(HTTPRequest(method: "DELETE", url: url), at: now, signed: true)
+            let url = Route.restLogout.url(sp, query: [("requestor", requestorID), ("deviceId", configuration.deviceID)])
+            let (request, sent) = send(HTTPRequest(method: Route.restLogout.method, url: url), at: now, signed: true)
             if case .requesting(let owed) = logout.state {
                 logout.state = .requesting(owed + [request])
             } else {
@@ -94,7 +98,7 @@ extension Engine {
             ("name_id", token.nameID), ("session_index", token.sessionIndex),
             ("redirect_url", svc ? configuration.svcScheme : Constants.adobePassRedirectURL),
         ]
-        actions.append(openBrowser(sp + "/logout?" + FormCoding.encode(query), for: tokenMVPD))
+        actions.append(openBrowser(Route.logout.url(sp, query: query), for: tokenMVPD))
         return actions
     }
 

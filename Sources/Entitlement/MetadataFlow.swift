@@ -17,16 +17,12 @@ struct MetadataFlows: Sendable, RequestHolder {
     var count: Int { flows.count }
     var outstanding: [PendingRequest] { flows.values.map(\.request) }
 
-    func owner(of id: RequestID) -> (MetadataID, PendingRequest)? {
-        flows.first { $0.value.request.id == id }.map { ($0.key, $0.value.request) }
-    }
-
-    func owner(ofDeadline timer: TimerID) -> (MetadataID, PendingRequest)? {
-        flows.first { $0.value.request.deadline == timer }.map { ($0.key, $0.value.request) }
+    func claim(where match: (PendingRequest) -> Bool) -> (RequestOwner, PendingRequest)? {
+        flows.first { match($0.value.request) }.map { (.metadata($0.key), $0.value.request) }
     }
 
     mutating func rearm(_ id: RequestID, deadline: TimerID) {
-        guard let (flow, _) = owner(of: id) else { return }
+        guard let flow = flows.first(where: { $0.value.request.id == id })?.key else { return }
         flows[flow]?.request = PendingRequest(id: id, deadline: deadline)
     }
 }
@@ -49,7 +45,7 @@ extension Engine {
             let id: MetadataID = newFlowID()
             let fields = [("requestor_id", requestorID), ("device_id", configuration.deviceID)]
             let sp = store.authnToken.map { spURL(forMVPD: $0.mvpdID) } ?? defaultSP
-            let (pending, actions) = send(.form(sp + "/getMetadataDevice", fields), at: now)
+            let (pending, actions) = send(.form(Route.getMetadataDevice.url(sp), fields), at: now)
             metadata.flows[id] = MetadataFlow(arguments: request, request: pending)
             return actions
         case Constants.metadataUserMeta:

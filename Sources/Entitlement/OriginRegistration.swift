@@ -96,16 +96,15 @@ struct Registration: Sendable, RequestHolder {
 
     var outstanding: [PendingRequest] { origins.keys.sorted().compactMap { origins[$0]?.request } }
 
-    func owner(of id: RequestID) -> (String, PendingRequest)? {
-        origins.first { $0.value.request?.id == id }.flatMap { o in o.value.request.map { (o.key, $0) } }
-    }
-
-    func owner(ofDeadline timer: TimerID) -> (String, PendingRequest)? {
-        origins.first { $0.value.request?.deadline == timer }.flatMap { o in o.value.request.map { (o.key, $0) } }
+    func claim(where match: (PendingRequest) -> Bool) -> (RequestOwner, PendingRequest)? {
+        for (origin, registration) in origins {
+            if let request = registration.request, match(request) { return (.registration(origin: origin), request) }
+        }
+        return nil
     }
 
     mutating func rearm(_ id: RequestID, deadline: TimerID) {
-        guard let (origin, _) = owner(of: id) else { return }
+        guard let origin = origins.first(where: { $0.value.request?.id == id })?.key else { return }
         switch origins[origin] {
         case .registering(let r, let waiting)?: origins[origin] = .registering(r.rearmed(id, deadline), waiting: waiting)
         case .requestingToken(var t)?:

@@ -19,16 +19,12 @@ struct PreauthorizationFlows: Sendable, RequestHolder {
     var count: Int { flows.count }
     var outstanding: [PendingRequest] { flows.values.map(\.request) }
 
-    func owner(of id: RequestID) -> (PreauthorizationID, PendingRequest)? {
-        flows.first { $0.value.request.id == id }.map { ($0.key, $0.value.request) }
-    }
-
-    func owner(ofDeadline timer: TimerID) -> (PreauthorizationID, PendingRequest)? {
-        flows.first { $0.value.request.deadline == timer }.map { ($0.key, $0.value.request) }
+    func claim(where match: (PendingRequest) -> Bool) -> (RequestOwner, PendingRequest)? {
+        flows.first { match($0.value.request) }.map { (.preauthorization($0.key), $0.value.request) }
     }
 
     mutating func rearm(_ id: RequestID, deadline: TimerID) {
-        guard let (flow, _) = owner(of: id) else { return }
+        guard let flow = flows.first(where: { $0.value.request.id == id })?.key else { return }
         flows[flow]?.request = PendingRequest(id: id, deadline: deadline)
     }
 }
@@ -46,7 +42,7 @@ extension Engine {
         var fields: [(String, String)] = [("authentication_token", AuthnTokenXML.build(token)), ("requestor_id", requestorID)]
         var asked = Set<String>()
         for r in unknown where asked.insert(r).inserted { fields.append(("resource_id", r)) }
-        let (request, actions) = send(.form(spURL(forMVPD: token.mvpdID) + "/preauthorize", fields), at: now)
+        let (request, actions) = send(.form(Route.preauthorize.url(spURL(forMVPD: token.mvpdID)), fields), at: now)
         preauthorizations.flows[id] = PreauthorizationFlow(resources: resources, useCache: cache, sessionGUID: token.guid, request: request)
         return actions
     }

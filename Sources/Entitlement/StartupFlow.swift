@@ -65,22 +65,20 @@ struct StartupFlow: Sendable, RequestHolder {
         return f.outstanding.keys.sorted().map { PendingRequest(id: $0, deadline: nil) }
     }
 
-    func pending(_ id: RequestID) -> PendingRequest? {
-        guard case .fetching(let f) = state, f.outstanding[id] != nil else { return nil }
-        return PendingRequest(id: id, deadline: nil)
+    func claim(where match: (PendingRequest) -> Bool) -> (RequestOwner, PendingRequest)? {
+        guard case .fetching(let f) = state else { return nil }
+        for id in f.outstanding.keys.sorted() where match(PendingRequest(id: id, deadline: nil)) {
+            return (.startup, PendingRequest(id: id, deadline: nil))
+        }
+        return nil
     }
 
     /// The fetch's requests share its deadline; none has its own to rearm.
     mutating func rearm(_ id: RequestID, deadline: TimerID) {}
 
-    func isDeadline(_ timer: TimerID) -> Bool {
-        if case .fetching(let f) = state { return f.deadline == timer }
-        return false
-    }
-
-    var hasDeadline: Bool {
-        if case .fetching = state { return true }
-        return false
+    var ownTimers: [(TimerID, TimerKind)] {
+        if case .fetching(let f) = state { return [(f.deadline, .configurationDeadline)] }
+        return []
     }
 
     /// The deadline of a fetch in flight (which a new `setRequestor` supersedes).
@@ -156,7 +154,7 @@ extension Engine {
         var outstanding: [RequestID: String] = [:]
         var sends: [EngineAction] = []
         for url in urls {
-            let request = HTTPRequest(method: "GET", url: url + "/config/" + FormCoding.escape(requestorID), headers: HTTPHeaders([HTTPHeader("Accept", "application/xml")]))
+            let request = HTTPRequest(method: Route.config.method, url: Route.config.url(url, requestorID), headers: HTTPHeaders([HTTPHeader("Accept", "application/xml")]))
             let (pending, a) = send(request, at: now, deadline: false)
             outstanding[pending.id] = url
             sends += a

@@ -123,6 +123,17 @@ public final class AccessEnabler {
     public func logout() { perform(.logout) }
     /// `getAuthenticationToken` (SDK 1.x's public call)
     public func getAuthenticationToken() { perform(.getAuthenticationToken) }
+    /// `getVersion`: the version of the AccessEnabler library this enabler plays (the engine's
+    /// `clientVersion`, the `client_version` its logins send). A getter: no callback carries it,
+    /// nothing is sent and no flow changes (docs/CONFORMANCE.md, choice 48).
+    @discardableResult public func getVersion() -> String {
+        perform(.getVersion)
+        return switch runtime {
+        case .simulated(let world, let app):
+            world.simulator.reading(app: app) { $0.configuration.clientVersion } ?? EngineConfiguration().clientVersion
+        case .hosted(let hosted): hosted.engine.configuration.clientVersion
+        }
+    }
 }
 
 /// The engine of a hosted `AccessEnabler` and what its actions go to.

@@ -12,4 +12,8 @@ public enum PortLimits {
     /// has its own `--port-timeout` too): a port that answers every message in time but never lets a
     /// scenario end (work that never settles) is stopped there, with its scenario (issue 28).
     public static let scenarioWallSeconds = 300
+    /// Seconds a port's process may take to start and answer `hello` when `--port-timeout` is
+    /// shorter: an interpreter that starts slowly on a loaded machine is not a port that stopped
+    /// answering (a 300 ms answer timeout failed the set-up check of a Python port under load).
+    public static let startupSeconds: Int64 = 10
 }

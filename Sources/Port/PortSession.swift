@@ -154,7 +154,7 @@ public final class PortSession {
 
     private static func greet(_ process: any PortTransport, _ hello: String, _ settings: PortCommand) throws(PortError) -> Greeting {
         try process.write(hello)
-        let line = try process.readLine(timeout: settings.timeout)
+        let line = try process.readLine(timeout: max(settings.timeout, .seconds(PortLimits.startupSeconds)))
         let output: PortOutput
         do {
             output = try PortOutput.parse(line)

@@ -358,7 +358,8 @@ public final class Simulator {
                     let registration = apps[app].registration
                     user.sees(code: code, madeBy: registration?.request, at: registration?.host) { [wire] in
                         // Only the SP saw that body: its log has the request as it arrived.
-                        wire.log.last { $0.method == "POST" && $0.path.hasSuffix("/regcode") }?.parameter("mvpd")
+                        wire.log.last { $0.method == Route.registrationCode.method && Route.recognise(path: $0.path)?.route == .registrationCode }?
+                            .parameter("mvpd")
                     }
                 }
                 // The app's delegate opens the browser on navigateToUrl, as a real app does.
@@ -367,7 +368,8 @@ public final class Simulator {
                 // SFSafariViewController presented by the SDK itself: the same browser, no callback.
                 openBrowser(url, app: app)
             case .send(let id, let request):
-                if request.method == "POST", request.url.containsBytes("/regcode"), URLParts(request.url)?.path.hasSuffix("/regcode") == true {
+                if request.method == Route.registrationCode.method, let path = URLParts(request.url)?.path,
+                   Route.recognise(path: path)?.route == .registrationCode {
                     apps[app].registration = (request, wire.host(for: request.url))
                 }
                 let party = TraceEvent.Party.engine(app: apps[app].name)

@@ -48,6 +48,36 @@ final class AccessEnablerTests: XCTestCase {
                                    "setAuthenticationStatus(1, )", "sendTrackingData(0)", "setToken(CNN)", "sendTrackingData(1)"])
     }
 
+    /// `getVersion` returns the library version the enabler plays, delivers nothing and leaves a
+    /// login waiting as it was (choice 48), in both runtimes.
+    func testGetVersionReturnsTheLibraryVersionAndChangesNothing() throws {
+        let sim = try SimulatedWorld(world)
+        let enabler = try AccessEnabler(world: sim)
+        let app = Recorder()
+        enabler.delegate = app
+        enabler.setRequestor("REQ1")
+        enabler.getAuthentication()
+        sim.run()
+        let before = app.lines
+        XCTAssertEqual(enabler.getVersion(), EngineConfiguration().clientVersion)
+        sim.run()
+        XCTAssertEqual(app.lines, before)
+        enabler.setSelectedProvider("Comcast")
+        sim.run()
+        XCTAssertEqual(app.lines.last, "navigateToUrl", "the login went on after getVersion")
+
+        final class NoHost: AccessEnablerHost {
+            var now: Instant { .simulationStart }
+            func send(_ request: HTTPRequest, id: RequestID) {}
+            func startTimer(_ id: TimerID, at instant: Instant) {}
+            func cancelTimer(_ id: TimerID) {}
+            func presentBrowser(url: String) {}
+        }
+        let host = NoHost()
+        let hosted = AccessEnabler(configuration: EngineConfiguration(clientVersion: "3.6.0"), host: host)
+        XCTAssertEqual(hosted.getVersion(), "3.6.0")
+    }
+
     /// `advance(by:)` delivers each callback at its own instant, and what the delegate starts then
     /// happens within the span: here a second `setRequestor`, made from the first one's callback.
     func testAdvanceDeliversEachCallbackAtItsInstant() throws {

@@ -210,6 +210,14 @@ import Testing
         #expect(Date().timeIntervalSince(started) < 5)
     }
 
+    /// A port that takes longer to start than `--port-timeout` (an interpreter on a loaded machine)
+    /// is given `PortLimits.startupSeconds` for its `ready` line; its answers keep the short timeout.
+    @Test func aSlowStartIsNotAnAnswerTimeout() throws {
+        let slow = "sleep 0.8; " + port("return ['{\"type\": \"idle\"}']")
+        let report = try run(slow, timeout: Millis(300))
+        #expect(report.status != .unusable && !report.output.contains("did not answer within"), "\(report.output)")
+    }
+
     /// Issue 25: a port that cannot start is one set-up message, before any scenario runs, not a
     /// failure per scenario.
     @Test func aPortThatCannotStartIsOneMessageBeforeAnyScenario() throws {

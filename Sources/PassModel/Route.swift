@@ -1,0 +1,109 @@
+/// An endpoint of Adobe Pass that the engine calls, defined once: its method and its path under the
+/// SP (or the SP's origin, for client registration), for the engine to build and for the simulator,
+/// the oracle, the lint and the mock to recognise (issue 29: a path is spelled here and nowhere else).
+/// Each case says which family of clients uses it (docs/WIRE.md).
+public enum Route: Hashable, Sendable, CaseIterable {
+    // The AccessEnabler SDK's own wire (iOS and tvOS).
+    /// `GET /config/{requestor}`: the requestor's configuration, its MVPDs.
+    case config
+    /// `GET /authenticate/saml?…`: the login page a browser opens.
+    case authenticateSAML
+    /// `POST /sessionDevice`: the authN token after a login.
+    case sessionDevice
+    /// `POST /authorizeDevice`: the authZ token for a resource.
+    case authorizeDevice
+    /// `POST /deviceShortAuthorize`: the short media token.
+    case deviceShortAuthorize
+    /// `POST /preauthorize`: decisions for a list of resources.
+    case preauthorize
+    /// `POST /getMetadataDevice`: the device id as the SP knows it.
+    case getMetadataDevice
+    /// `POST /authenticate/freepreview`: a TempPass (and a promotional one, with its data).
+    case freePreview
+    /// `GET /logout?…`: the logout page a browser opens.
+    case logout
+
+    // REST API v1, which the SDK calls on tvOS and for Apple SSO.
+    /// `POST /reggie/v1/{requestor}/regcode`: a registration code for a second screen.
+    case registrationCode
+    /// `GET /api/v1/checkauthn/{code}`: has the registration code been used yet.
+    case checkAuthentication
+    /// `POST /api/v1/tokens/authn`: Apple's token exchanged for an authN token.
+    case tokenExchange
+    /// `DELETE /api/v1/logout`: tvOS's logout, no browser.
+    case restLogout
+
+    // Client registration (SDK 3.x, `init(softwareStatement:)`), at the SP's origin.
+    /// `POST /o/client/register`
+    case clientRegister
+    /// `POST /o/client/token`
+    case clientToken
+
+    public var method: String {
+        switch self {
+        case .config, .authenticateSAML, .logout, .checkAuthentication: "GET"
+        case .restLogout: "DELETE"
+        case .sessionDevice, .authorizeDevice, .deviceShortAuthorize, .preauthorize, .getMetadataDevice, .freePreview,
+             .registrationCode, .tokenExchange, .clientRegister, .clientToken:
+            "POST"
+        }
+    }
+
+    /// The path's fixed segments around its one variable part, if it has one (`{requestor}`, `{code}`).
+    private var template: (head: String, tail: String?) {
+        switch self {
+        case .config: ("/config/", "")
+        case .authenticateSAML: ("/authenticate/saml", nil)
+        case .sessionDevice: ("/sessionDevice", nil)
+        case .authorizeDevice: ("/authorizeDevice", nil)
+        case .deviceShortAuthorize: ("/deviceShortAuthorize", nil)
+        case .preauthorize: ("/preauthorize", nil)
+        case .getMetadataDevice: ("/getMetadataDevice", nil)
+        case .freePreview: ("/authenticate/freepreview", nil)
+        case .logout: ("/logout", nil)
+        case .registrationCode: ("/reggie/v1/", "/regcode")
+        case .checkAuthentication: ("/api/v1/checkauthn/", "")
+        case .tokenExchange: ("/api/v1/tokens/authn", nil)
+        case .restLogout: ("/api/v1/logout", nil)
+        case .clientRegister: ("/o/client/register", nil)
+        case .clientToken: ("/o/client/token", nil)
+        }
+    }
+
+    /// The URL of this endpoint at `base` (an SP URL, or an origin for client registration), with its
+    /// variable part (`parameter`, percent-escaped here) and `query`, if any.
+    public func url(_ base: String, _ parameter: String? = nil, query: [(String, String)] = []) -> String {
+        let (head, tail) = template
+        var url = base + head
+        if let tail { url += FormCoding.escape(parameter ?? "") + tail }
+        return query.isEmpty ? url : url + "?" + FormCoding.encode(query)
+    }
+
+    /// The endpoint a request to `path` (the URL's path, its SP's own path prefix included) is,
+    /// with its variable part as sent; nil when the path is none of them. Longer templates are
+    /// tried first, so `/api/v1/logout` is not taken for `/logout`. `method` is not checked: a wrong
+    /// method at a known path is that endpoint's business.
+    public static func recognise(path: String) -> (route: Route, parameter: String?)? {
+        for route in byLength {
+            let (head, tail) = route.template
+            guard let tail else {
+                if path.hasSuffix(head) { return (route, nil) }
+                continue
+            }
+            // `{head}{parameter}{tail}` at the end of the path, the parameter one non-empty segment.
+            guard path.hasSuffix(tail) else { continue }
+            let beforeTail = path.dropLast(tail.count)
+            guard let slash = beforeTail.lastIndex(of: "/") else { continue }
+            let parameter = beforeTail[beforeTail.index(after: slash)...]
+            guard !parameter.isEmpty, beforeTail[...slash].hasSuffix(head) else { continue }
+            return (route, String(parameter))
+        }
+        return nil
+    }
+
+    private static let byLength = allCases.sorted { a, b in
+        let (la, lb) = (a.template.head.utf8.count + (a.template.tail?.utf8.count ?? 0),
+                        b.template.head.utf8.count + (b.template.tail?.utf8.count ?? 0))
+        return la != lb ? la > lb : a.template.head < b.template.head
+    }
+}

@@ -1,0 +1,39 @@
+import Testing
+@testable import PassModel
+
+/// The one definition of each endpoint (issue 29): what the engine builds is what the others recognise.
+@Suite struct RouteTests {
+    static let bases = ["https://sp.auth.adobe.com/adobe-services", "https://sp.test", "https://sp.test/a/b"]
+
+    @Test(arguments: Route.allCases)
+    func aBuiltURLIsRecognisedAsItsRoute(_ route: Route) throws {
+        for base in Self.bases {
+            let url = route.url(base, "REQ 1", query: [("a", "b")])
+            let path = try #require(URLParts(url)?.path)
+            let found = try #require(Route.recognise(path: path), "\(url)")
+            #expect(found.route == route, "\(url)")
+            #expect(found.parameter == (route.url(base, "x") == route.url(base) ? nil : "REQ%201"), "\(url)")
+        }
+    }
+
+    @Test func theLongerPathWins() {
+        #expect(Route.recognise(path: "/adobe-services/api/v1/logout")?.route == .restLogout)
+        #expect(Route.recognise(path: "/adobe-services/logout")?.route == .logout)
+        #expect(Route.recognise(path: "/adobe-services/authenticate/freepreview")?.route == .freePreview)
+    }
+
+    @Test func pathsThatAreNoneOfThemAreNotRecognised() {
+        for path in ["/", "/config/", "/reggie/v1//regcode", "/reggie/v1/a/b/regcode", "/api/v1/checkauthn/", "/sessionDevices",
+                     "/api/v2/REQ1/configuration"] {
+            #expect(Route.recognise(path: path) == nil, "\(path)")
+        }
+    }
+
+    @Test func theURLsAreTheOnesTheEngineAlwaysSent() {
+        #expect(Route.config.url("https://sp.test", "REQ1") == "https://sp.test/config/REQ1")
+        #expect(Route.registrationCode.url("https://sp.test", "REQ1") == "https://sp.test/reggie/v1/REQ1/regcode")
+        #expect(Route.checkAuthentication.url("https://sp.test", "C0DE", query: [("requestor", "R")])
+                == "https://sp.test/api/v1/checkauthn/C0DE?requestor=R")
+        #expect(Route.clientToken.url("https://sp.test") == "https://sp.test/o/client/token")
+    }
+}
