@@ -60,7 +60,7 @@ let package = Package(
         ]),
         .target(name: "Lint", dependencies: ["MockPass", "PassModel"]),
         .target(name: "ScenarioSyntax", dependencies: ["PassModel"]),
-        .target(name: "Port", dependencies: ["Simulation", "Entitlement", "PassModel"]),
+        .target(name: "Port", dependencies: ["Simulation", "Entitlement", "Lint", "PassModel"]),
         // Harness composes the runtimes (ARCHITECTURE.md); Scenario runs steps on what it composes.
         .target(name: "Harness", dependencies: ["Simulation", "Live", "Port", "Entitlement", "MockPass", "PassModel"]),
         .target(name: "Scenario", dependencies: ["ScenarioSyntax", "Harness", "Lint", "Simulation", "Entitlement", "MockPass", "PassXML", "PassModel"]),
@@ -91,7 +91,7 @@ let package = Package(
         .testTarget(name: "LiveTests", dependencies: ["Live", "MockPass", "PassModel", "PassXML", "ScenarioSyntax",
                                                 .product(name: "Crypto", package: "swift-crypto"),
                                                 .product(name: "X509", package: "swift-certificates")]),
-        .testTarget(name: "PortTests", dependencies: ["Port", "Entitlement", "PassModel"]),
+        .testTarget(name: "PortTests", dependencies: ["Port", "Entitlement", "Lint", "PassModel"]),
         .testTarget(name: "HarnessTests", dependencies: ["Harness", "Simulation", "Live", "MockPass", "PassModel"]),
         .testTarget(name: "ScenarioTests", dependencies: ["Scenario", "Harness", "ScenarioSyntax", "Port", "Live", "MockPass", "PassModel"]),
         .testTarget(name: "PassimTests", dependencies: ["Passim"]),

@@ -35,7 +35,8 @@ ALLOWED = {
     "Live": {"MockPass", "CCurl"} | NIO,
     # Issue 31: client rules judged over the mock's request journal.
     "Lint": {"MockPass"},
-    "Port": {"PassModel", "Entitlement", "Simulation"},
+    # Lint: the liveness rules a port run judges on its app calls (driver protocol 1.2).
+    "Port": {"PassModel", "Entitlement", "Simulation", "Lint"},
     "Harness": {"Simulation", "Live", "Port"},
     "ScenarioSyntax": {"PassModel"},
     "Scenario": {"ScenarioSyntax", "Harness", "Lint"},

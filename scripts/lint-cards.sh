@@ -8,7 +8,8 @@
 #   scripts/lint-cards.sh PASSIM_BINARY --check    # CI: fail (1) when a committed card is stale
 #
 # The replays need only python3. The TempPass replay needs Python requests (.venv-restv2, which `make
-# rest-v2-contract` installs, else python3's own) and yt-dlp needs .venv-clients (`make clients`); without them those cards are not
+# rest-v2-contract` installs, else python3's own), the contract walk .venv-restv2 and Adobe's contract
+# files, and yt-dlp needs .venv-clients (`make clients`); without them those cards are not
 # made (said on standard error) and, with --check, not compared. Exit status 2 if a client or the
 # server could not run.
 set -euo pipefail
@@ -71,6 +72,27 @@ if [ -n "$requests_python" ]; then
     "Fixtures/clients/restv2/temppass_replay.py (Python requests) through passim serve --proxy"
 else
   echo "lint-cards: NOT RUN: the TempPass card (no Python requests: make rest-v2-contract installs it in .venv-restv2)" >&2
+fi
+
+# The REST v2 contract walk `make rest-v2-contract` runs (Fixtures/clients/restv2/check_contract.py,
+# requests and openapi-core from .venv-restv2), on a server of its own: every operation of Adobe's two
+# contracts, good calls and deliberately bad ones. It reads Adobe's contract files, which are not in
+# this repository (scripts/restv2-lib.sh): without them, or without the venv, no card.
+spec=${PASSIM_ADOBE_OPENAPI_DIR:-$root/../shared/reference/adobe-rest-v2}
+walk_python=$root/.venv-restv2/bin/python
+if [ -x "$walk_python" ] && "$walk_python" -c 'import openapi_core' 2>/dev/null \
+   && [ -r "$spec/restApiV2.json" ] && [ -r "$spec/dcrApi.json" ]; then
+  statement() { sed -n "s/^requestor $1 software-statement \"\([^\"]*\)\".*/\1/p" "$clients/restv2/world.scenario"; }
+  start "$clients/restv2/world.scenario" --proxy 0 --ca-out "$work/ca.pem"
+  "$walk_python" -W ignore "$clients/restv2/check_contract.py" --proxy "$proxy" --ca "$work/ca.pem" --admin "$admin" \
+    --admin-token "$token" --spec-dir "$spec" --requestor passimv2 --statement "$(statement passimv2)" \
+    --other-statement "$(statement other)" >"$work/contract.out" \
+    || { cat "$work/contract.out" >&2; echo "lint-cards: the contract walk failed" >&2; exit 2; }
+  card restv2-contract-walk "REST v2 contract walk (Python requests, openapi-core)" \
+    "Adobe's restApiV2.json and dcrApi.json (docs/WIRE.md, \"REST API v2\"); scripts/restv2-contract.sh" \
+    "Fixtures/clients/restv2/check_contract.py through passim serve --proxy: every operation, good and bad calls"
+else
+  echo "lint-cards: NOT RUN: the contract walk card (needs .venv-restv2 with openapi-core, which make rest-v2-contract installs, and Adobe's contract in $spec)" >&2
 fi
 
 # yt-dlp's Adobe Pass flows, each pinned release on its own server (Fixtures/clients/ytdlp).

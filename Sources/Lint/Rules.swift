@@ -172,8 +172,12 @@ public enum Rules {
                 var found: [Violation] = []
                 var previous: [String: JournalEntry] = [:]
                 for c in calls {
+                    // Unchanged: the same operation with the same parameters and token. A client that fixes
+                    // a parameter after action none, or calls with a new token after application-registration,
+                    // follows the action.
                     if let prev = previous[c.device], let action = prev.errorAction, action != "retry",
-                       prev.method == c.method, prev.path == c.path {
+                       prev.method == c.method, prev.path == c.path, prev.parameters == c.parameters,
+                       prev.header("Authorization") == c.header("Authorization") {
                         found.append(Violation("repeated the call unchanged after an error whose action is \(action)", [prev, c]))
                     }
                     previous[c.device] = c

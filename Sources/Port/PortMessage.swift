@@ -4,9 +4,9 @@ import PassModel
 /// The messages of the driver protocol (docs/PORTING.md), as JSON lines.
 public enum PortMessage {
     /// The driver protocol's version, stated here only: `version` goes in `hello` and `ready`,
-    /// `minorVersion` counts the compatible additions since (1.1: `reset`, `present`).
+    /// `minorVersion` counts the compatible additions since (1.1: `reset`, `present`; 1.2: `app-call`).
     public static let version = 1
-    public static let minorVersion = 1
+    public static let minorVersion = 2
     public static var versionText: String { "\(version).\(minorVersion)" }
     /// Version 1.1: a port whose `ready` says `"reset": true` takes another `hello` as a reset to a new
     /// world, so one process serves scenario after scenario (see `PortPool`).
@@ -64,6 +64,10 @@ public enum PortOutput: Hashable, Sendable {
     case fetched(app: String, id: Int, HTTPRequest, HTTPResult)
     case timer(app: String, id: Int, at: Instant)
     case cancelTimer(app: String, id: Int)
+    /// Protocol 1.2: the app's own code in the port (a wrapper's delegate) made this API call, from
+    /// inside the delivery of the last `callback` of this answer (none: on its own). The port runs it
+    /// itself; the harness only judges the liveness rules on it (docs/PORTING.md, "Liveness").
+    case appCall(app: String, Call)
     case idle
     case unimplemented(String)
     case error(String)
@@ -107,6 +111,9 @@ public enum PortOutput: Hashable, Sendable {
             return .timer(app: try m.string("app"), id: try m.int("id"), at: Instant(milliseconds: Int64(try m.int("at"))))
         case "cancel-timer":
             return .cancelTimer(app: try m.string("app"), id: try m.int("id"))
+        case "app-call":
+            guard let args = m.value("args") else { throw PortError("app-call: args missing") }
+            return .appCall(app: try m.string("app"), try PortCodec.call(named: try m.string("call"), args))
         case "idle":
             return .idle
         case "unimplemented":

@@ -26,6 +26,9 @@ extension PortOutput {
             return PortMessage.line("timer", [("app", .string(app)), ("id", .int(id)), ("at", .int(Int(at.milliseconds)))])
         case .cancelTimer(let app, let id):
             return PortMessage.line("cancel-timer", [("app", .string(app)), ("id", .int(id))])
+        case .appCall(let app, let call):
+            return PortMessage.line("app-call", [("app", .string(app)), ("call", .string(call.name)),
+                                                 ("args", PortCodec.arguments(of: call))])
         case .idle:
             return PortMessage.line("idle", [])
         case .unimplemented(let what):

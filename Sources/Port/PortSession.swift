@@ -1,5 +1,6 @@
 import Dispatch
 import Entitlement
+import Lint
 import PassModel
 import Simulation
 
@@ -76,6 +77,12 @@ public final class PortSession {
     /// Whether the port takes a later `hello` as a reset (its `ready` said so: protocol 1.1).
     public private(set) var resettable = false
     private var ended = false
+    /// The liveness rules of the app's use of the API (docs/LINT.md), one monitor per app: fed the
+    /// harness's calls, the callbacks the port delivers and the calls its app code reports with
+    /// `app-call` (protocol 1.2), as `AccessEnabler` feeds its own.
+    private var liveness: [String: LivenessMonitor] = [:]
+    /// The failure is the liveness rules' (not a broken protocol): the process may serve another scenario.
+    private var failedOnLiveness = false
     /// When the scenario began, for `PortLimits.scenarioWallSeconds`.
     private let began = DispatchTime.now().uptimeNanoseconds
 
@@ -170,10 +177,22 @@ public final class PortSession {
         }
     }
 
+    /// What the liveness rules found so far, app by app in the order found.
+    public var livenessFindings: [(app: String, finding: LivenessMonitor.Finding)] {
+        liveness.keys.sorted().flatMap { app in liveness[app]!.findings.map { (app, $0) } }
+    }
+
+    /// The harness calls the API for `app` (a scenario's `>` line): never from inside a callback.
+    func noteCall(_ call: Call, app: String, at now: Instant) {
+        liveness[app, default: LivenessMonitor()].called(call, at: now)
+    }
+
     /// Sends one message for `app` at `now` and returns what the port did, up to its `idle`.
     func exchange(_ message: String, app: String, at now: Instant) -> [PortOutput] {
         guard failure == nil else { return [] }
         var outputs: [PortOutput] = []
+        // The callback whose delivery an `app-call` is made from: the last one of this answer.
+        var delivering: Callback?
         do throws(PortError) {
             if let late = process.unaskedLine() {
                 throw PortError("the port wrote after its idle, without new input\n  in the port's line: \(late)")
@@ -194,6 +213,7 @@ public final class PortSession {
                 }
                 switch output {
                 case .idle:
+                    failOnLiveness()
                     return outputs
                 case .unimplemented(let what):
                     failure = .unimplemented(what)
@@ -206,10 +226,20 @@ public final class PortSession {
                     throw PortError("request on the live network: send it yourself and report fetched\n  in the port's line: \(line)")
                 case .fetched where live == nil:
                     throw PortError("fetched on the harness network: write request and the harness sends it\n  in the port's line: \(line)")
+                case .appCall(let a, let call):
+                    guard a == app else {
+                        throw PortError("an app-call of app \(a) while answering a message for app \(app)\n  in the port's line: \(line)")
+                    }
+                    var monitor = liveness[app] ?? LivenessMonitor()
+                    if let delivering { monitor.willDeliver(delivering) }
+                    monitor.called(call, at: now)
+                    if delivering != nil { monitor.didDeliver() }
+                    liveness[app] = monitor
                 case .callback(let a, _), .present(let a, _), .request(let a, _, _), .fetched(let a, _, _, _), .timer(let a, _, _), .cancelTimer(let a, _):
                     guard a == app else {
                         throw PortError("an answer for app \(a) to a message for app \(app)\n  in the port's line: \(line)")
                     }
+                    if case .callback(_, let callback) = output { delivering = callback }
                     outputs.append(output)
                 }
             }
@@ -228,6 +258,16 @@ public final class PortSession {
         failure = .broken("port: the port wrote after its idle, without new input\n  in the port's line: \(late)")
     }
 
+    /// A liveness finding fails the scenario once the answer that showed it is in (its callbacks are
+    /// still delivered): a port whose app code reopens the picker on a cancel learns it here, as
+    /// `AccessEnabler.livenessFindings` tells a Swift app. Nothing more is sent to the port.
+    private func failOnLiveness() {
+        let found = livenessFindings
+        guard failure == nil, !found.isEmpty else { return }
+        failedOnLiveness = true
+        failure = .broken("port: liveness (docs/LINT.md): " + found.map { "\($0.app): \($0.finding)" }.joined(separator: "; "))
+    }
+
     /// Ends the conversation: a port that speaks protocol 1.1 and ended in a known state goes back to
     /// the pool for the next scenario; any other closes its input and has a second to exit.
     public func close() {
@@ -244,6 +284,7 @@ public final class PortSession {
     /// No failure, or only `unimplemented` (a final answer: the port is waiting for input). A port
     /// that broke (an error, a timeout, an exit, a line after `idle`) may be in any state.
     private var soundAfterwards: Bool {
+        if failedOnLiveness { return true }
         switch failure {
         case nil, .unimplemented?: return true
         default: return false
@@ -276,6 +317,7 @@ public struct PortEngine: SelfSendingEngine {
     public mutating func step(_ input: EngineInput, at now: Instant) -> [EngineAction] {
         switch input {
         case .call(let call, _):
+            session.noteCall(call, app: app, at: now)
             return exchange("call", [("call", .string(call.name)), ("args", PortCodec.arguments(of: call))], at: now)
         case .response(let id, let result):
             // On the live network the port holds the answer itself: the harness only says it has arrived.

@@ -199,6 +199,28 @@ private let cases: [(rule: String, pass: J, breaks: J)] = {
         #expect(violations.first?.evidence.last?.path == poll)
     }
 
+    /// Following an error's action changes the request: a fixed parameter after action none, a new
+    /// token after application-registration. Only the same call sent unchanged breaks the rule
+    /// (found writing Scenarios/lint/enhanced-error-handling-passes.scenario).
+    @Test func aCorrectedRequestFollowsTheErrorsAction() {
+        let rule = Rules.rule("v2.enhanced-error-handling")!
+        var fixed = J()
+        fixed.add(0, "POST", sessions, 400, params: [.init("mvpd", "Nowhere")], code: "invalid_parameter_mvpd", action: "none")
+        fixed.add(2_000, "POST", sessions, params: [.init("mvpd", "M")])
+        guard case .passed = rule.check(fixed.journal) else { Issue.record("a fixed parameter judged a repeat"); return }
+        var renewed = J()
+        renewed.add(0, "GET", config, 401, code: "invalid_access_token_client_application", action: "application-registration")
+        renewed.add(1_000, "POST", token, headers: [])
+        var newToken = J.good
+        newToken[0] = .init("Authorization", "Bearer T2")
+        renewed.add(2_000, "GET", config, headers: newToken)
+        guard case .passed = rule.check(renewed.journal) else { Issue.record("a call with a new token judged a repeat"); return }
+        var same = J()
+        same.add(0, "POST", sessions, 400, params: [.init("mvpd", "Nowhere")], code: "invalid_parameter_mvpd", action: "none")
+        same.add(2_000, "POST", sessions, 400, params: [.init("mvpd", "Nowhere")], code: "invalid_parameter_mvpd", action: "none")
+        guard case .broken = rule.check(same.journal) else { Issue.record("the same request again not found"); return }
+    }
+
     /// The SDKs register through DCR too: the REST v2 registration rows do not judge them.
     @Test func registrationRulesNeedARESTv2Client() {
         var j = J()
