@@ -24,12 +24,19 @@ struct AuthorizationFlow: Hashable, Sendable {
         /// The authorize request is out.
         case authorizing(PendingRequest)
         /// The media token request is out, with the authZ token it asks with.
-        case fetchingMediaToken(AuthzToken, Source, PendingRequest)
+        case fetchingMediaToken(MediaTokenRequest)
+    }
+
+    fileprivate struct MediaTokenRequest: Hashable, Sendable {
+        var authz: AuthzToken
+        var source: Source
+        var request: PendingRequest
     }
 
     fileprivate var request: PendingRequest {
         switch state {
-        case .authorizing(let r), .fetchingMediaToken(_, _, let r): return r
+        case .authorizing(let r): return r
+        case .fetchingMediaToken(let m): return m.request
         }
     }
 }
@@ -49,7 +56,9 @@ struct AuthorizationFlows: Sendable, RequestHolder {
         guard let flow = flows.first(where: { $0.value.request.id == id })?.key, var f = flows[flow] else { return }
         switch f.state {
         case .authorizing(let r): f.state = .authorizing(r.rearmed(id, deadline))
-        case .fetchingMediaToken(let t, let s, let r): f.state = .fetchingMediaToken(t, s, r.rearmed(id, deadline))
+        case .fetchingMediaToken(var m):
+            m.request = m.request.rearmed(id, deadline)
+            f.state = .fetchingMediaToken(m)
         }
         flows[flow] = f
     }
@@ -100,7 +109,7 @@ extension Engine {
         ]
         let (request, actions) = send(.form(Route.deviceShortAuthorize.url(spURL(forMVPD: authz.mvpdID)), fields), at: now)
         authorizations.flows[id] = AuthorizationFlow(resource: resource, data: data, asked: asked,
-                                                     state: .fetchingMediaToken(authz, source, request))
+                                                     state: .fetchingMediaToken(.init(authz: authz, source: source, request: request)))
         return actions
     }
 
@@ -118,8 +127,8 @@ extension Engine {
         switch flow.state {
         case .authorizing:
             return authorizeArrived(id, flow, held, result, at: now)
-        case .fetchingMediaToken(_, let source, _):
-            return mediaTokenArrived(flow, source, result, at: now)
+        case .fetchingMediaToken(let m):
+            return mediaTokenArrived(flow, m.source, result, at: now)
         }
     }
 
