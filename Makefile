@@ -1,7 +1,7 @@
 # Two entry points for a fresh machine (README.md): `make suite` and `make test`.
 # Each installs the system libraries first when they are missing.
 
-.PHONY: example docc layers links provenance tracking-wildcards mutants differential-mutants setup build suite suite-live suite-live-server suite-shim suite-shim-live port-python clients rest-v2-contract rest-v2-schemathesis lint-cards test release docs docs-check bench fuzz-smoke clean
+.PHONY: example docc layers links provenance tracking-wildcards mutants differential-mutants mutant-findings setup build suite suite-live suite-live-server suite-shim suite-shim-live port-python clients rest-v2-contract rest-v2-schemathesis lint-cards test release docs docs-check bench fuzz-smoke clean
 
 setup:
 	@missing=""; for p in libxml2-dev libcurl4-openssl-dev pkg-config xmlsec1 curl openssl; do \
@@ -79,6 +79,12 @@ mutants: build
 # scenario of at most 15 steps that passes on the reference and fails on the bugged build.
 differential-mutants: build
 	scripts/differential-mutants.sh .build
+
+# How long the differential fuzzer takes to find each mutation patch (the engine's through
+# --against, the mock's through --compare mock), 30 s each at most: BENCHMARKS.md's table. CPU heavy
+# (a build per patch, in .build-mutant, under nice).
+mutant-findings:
+	scripts/mutant-findings.sh .build-mutant
 
 # ARCHITECTURE.md's import rules, read off every module's import lines (and the check's own tests).
 layers:
