@@ -1,7 +1,7 @@
 # Two entry points for a fresh machine (README.md): `make suite` and `make test`.
 # Each installs the system libraries first when they are missing.
 
-.PHONY: example docc format format-check layers links provenance tracking-wildcards mutants differential-mutants setup build suite suite-live suite-live-server suite-shim suite-shim-live port-python clients rest-v2-contract rest-v2-schemathesis lint-cards test release docs docs-check bench fuzz-smoke clean
+.PHONY: example docc format format-check layers links provenance tracking-wildcards mutants differential-mutants mutant-findings setup build suite suite-live suite-live-server suite-shim suite-shim-live port-python clients rest-v2-contract rest-v2-schemathesis lint-cards test release docs docs-check bench fuzz-smoke clean
 
 setup:
 	@missing=""; for p in libxml2-dev libcurl4-openssl-dev pkg-config xmlsec1 curl openssl; do \
@@ -80,7 +80,12 @@ mutants: build
 differential-mutants: build
 	scripts/differential-mutants.sh .build
 
-# ARCHITECTURE.md's import rules, read off every module's import lines (and the check's own tests).
+# How long the differential fuzzer takes to find each mutation patch (the engine's through
+# --against, the mock's through --compare mock), 30 s each at most: BENCHMARKS.md's table. CPU heavy
+# (a build per patch, in .build-mutant, under nice).
+mutant-findings:
+	scripts/mutant-findings.sh .build-mutant
+
 # The code's layout is swift format's (the toolchain's own), with the committed .swift-format:
 # `make format` rewrites the tree, `make format-check` (CI) fails on any file it would change.
 format:
@@ -89,6 +94,7 @@ format:
 format-check:
 	swift format lint --strict --recursive --parallel Sources Tests Examples Package.swift
 
+# ARCHITECTURE.md's import rules, read off every module's import lines (and the check's own tests).
 layers:
 	python3 -m unittest discover -s scripts -p 'test_check_layers.py'
 	python3 scripts/check-layers.py

@@ -64,7 +64,7 @@ let package = Package(
         // Harness composes the runtimes (ARCHITECTURE.md); Scenario runs steps on what it composes.
         .target(name: "Harness", dependencies: ["Simulation", "Live", "Port", "Entitlement", "MockPass", "PassModel"]),
         .target(name: "Scenario", dependencies: ["ScenarioSyntax", "Harness", "Lint", "Simulation", "Entitlement", "MockPass", "PassXML", "PassModel"]),
-        .target(name: "Fuzz", dependencies: ["Scenario", "Harness", "ScenarioSyntax", "Simulation", "Entitlement", "PassModel", "Port"]),
+        .target(name: "Fuzz", dependencies: ["Scenario", "Harness", "ScenarioSyntax", "Simulation", "Entitlement", "MockPass", "PassModel", "Port"]),
         // libFuzzer targets (docs/FUZZING.md); a normal build makes corpus replayers of them.
         .target(name: "FuzzSupport"),
         .executableTarget(name: "FuzzScenarioParser", dependencies: ["FuzzSupport", "ScenarioSyntax"]),

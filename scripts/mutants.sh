@@ -16,12 +16,13 @@ shift || true
 patches=("$@")
 [ ${#patches[@]} -gt 0 ] || patches=(Tests/Mutants/*.patch)
 
-if ! git diff --quiet -- Sources/Entitlement; then
-  echo "Sources/Entitlement has uncommitted changes: commit or stash them first" >&2
+# The patches change the engine or the mock (`Mutant (mock)`): both must be as committed.
+if ! git diff --quiet -- Sources/Entitlement Sources/MockPass; then
+  echo "Sources/Entitlement or Sources/MockPass has uncommitted changes: commit or stash them first" >&2
   exit 2
 fi
 applied=""
-restore() { if [ -n "$applied" ]; then patch -p1 -R -s --no-backup-if-mismatch < "$applied" || git checkout -- Sources/Entitlement; applied=""; fi; }
+restore() { if [ -n "$applied" ]; then patch -p1 -R -s --no-backup-if-mismatch < "$applied" || git checkout -- Sources/Entitlement Sources/MockPass; applied=""; fi; }
 trap restore EXIT INT TERM
 
 build() { swift build --product passim --scratch-path "$scratch" >"$log" 2>&1; }

@@ -7,7 +7,24 @@ import ScenarioSyntax
 /// the driver protocol. The first line where the port's transcript differs is a finding: the program
 /// is shrunk while the port still differs from the reference on it, and written as a `.scenario` whose
 /// `<` lines are the reference's, a regression test ready for the port's suite.
+///
+/// The mock comparison (`--against BIN --compare mock`): the scenario runs with this build's engine
+/// against the other build's mock (`BIN serve`, `ServedMock`, each world loaded through its admin
+/// endpoint), and a difference counts only when this build's own mock, served over the same live
+/// machinery (`passim run --live`), passes it: what differs is the other build's mock.
 public struct DifferentialFuzzer: Sendable {
+    /// What the other build contributes: its engine (driven through the port protocol, this build's
+    /// mock serving), its mock (this build's engine), or each in turn.
+    public enum Comparison: String, Sendable, CaseIterable {
+        case engine, mock, both
+
+        var comparesEngine: Bool { self != .mock }
+        var comparesMock: Bool { self != .engine }
+    }
+
+    /// How much wall time one program may take against a served mock (`fuzz-mock-run-wall`, LIMITS.md).
+    public static let mockRunWall: Duration = .seconds(20)
+
     public struct Options: Sendable {
         public var seed: UInt64
         public var runs: Int
@@ -23,6 +40,13 @@ public struct DifferentialFuzzer: Sendable {
         public var maxFindings: Int?
         /// Stop starting runs once this much wall time has passed (`--time`); `runs` is then the most.
         public var time: Duration?
+        /// What is compared; `.mock` and `.both` need `servedMock`.
+        public var compare: Comparison = .engine
+        /// The other build's mock, served (the mock comparison).
+        public var servedMock: ServedMock?
+        /// The command line's flags that choose the other build, for the replay line of a finding
+        /// (`--against 'BIN' --compare mock`); nil: `--port 'COMMAND'`.
+        public var againstFlags: String?
 
         public init(seed: UInt64 = 1, runs: Int = 100, firstRun: Int = 0, maxSteps: Int = 30,
                     outDir: String = "fuzz-failures", port: PortCommand, live: Bool = false, expectations: Expectations? = nil,
@@ -51,6 +75,8 @@ public struct DifferentialFuzzer: Sendable {
         /// The regression scenario: the reference's transcript of the shrunk program.
         public var scenario: String
         public var file: String?
+        /// Found by the mock comparison: the other build's mock differs, not its engine.
+        public var inMock = false
     }
 
     public struct Report: Sendable {
@@ -69,22 +95,81 @@ public struct DifferentialFuzzer: Sendable {
         ScenarioRunner.Runtime(network: options.live ? .live : .simulated, port: options.port)
     }
 
-    /// The reference's transcript of `program` as a runnable scenario, or nil when the reference
-    /// itself fails on it (that is the ordinary fuzzer's business) or it does not parse.
-    static func referenceScenario(_ program: FuzzProgram) -> ScenarioFile? {
+    /// Where a difference was found: the other build's engine or its mock.
+    enum Side: Sendable { case engine, mock }
+
+    /// What one comparison gave: the first difference's message, or nil when the other side agrees.
+    struct Compared {
+        var failure: String?
+        /// The port said it does not implement a step: not compared.
+        var unimplemented = false
+    }
+
+    /// How `file` fares on `side`.
+    func compared(_ reference: Reference, on side: Side) -> Compared {
+        switch side {
+        case .engine:
+            let result = ScenarioRunner(runtime: runtime).run(reference.file)
+            if result.status == .unimplemented { return Compared(unimplemented: true) }
+            return Compared(failure: result.status == .failed ? result.failure?.message : nil)
+        case .mock: return mockCompared(reference)
+        }
+    }
+
+    /// `file` with this build's engine against the other build's served mock. A failure stands only
+    /// when this build's own mock, over the same live machinery, passes: otherwise it is a matter of
+    /// the live runtime, not of the other mock, and no difference.
+    func mockCompared(_ reference: Reference) -> Compared {
+        guard let served = options.servedMock else { return Compared() }
+        // The served runtimes read the world's text from the file (`passim run --live --server`
+        // loads what the file says): the reference goes to disk first, in the server's folder.
+        guard let path = served.write(reference.text), let file = try? ScenarioParser.parse(reference.text, path: path) else {
+            return Compared(failure: "the program could not be written for the served mock")
+        }
+        guard served.ensureRunning() else {
+            return Compared(failure: "the other build's mock (\(served.binary) serve) exited and did not start again")
+        }
+        let budget = DifferentialFuzzer.mockRunWall
+        let started = ContinuousClock.now
+        let other = ScenarioRunner(runtime: .init(network: .server(adminURL: served.adminURL, adminToken: served.adminToken),
+                                                  wallBudget: budget)).run(file)
+        let took = ContinuousClock.now - started
+        guard other.status == .failed, let failure = other.failure?.message else { return Compared() }
+        let own = ScenarioRunner(runtime: .init(network: .live, wallBudget: budget)).run(file)
+        guard own.status == .passed else { return Compared() }
+        if !served.isRunning {
+            return Compared(failure: "the other build's mock exited (crashed?) on this program: \(failure)")
+        }
+        if took >= budget {
+            return Compared(failure: "the other build's mock took more than \(budget) of wall time on this program "
+                            + "(limit: fuzz-mock-run-wall): \(failure)")
+        }
+        return Compared(failure: failure)
+    }
+
+    /// The reference's transcript of a program as a runnable scenario, and its text.
+    struct Reference {
+        var text: String
+        var file: ScenarioFile
+    }
+
+    /// The reference's transcript of `program`, or nil when the reference itself fails on it (that
+    /// is the ordinary fuzzer's business) or it does not parse.
+    static func reference(_ program: FuzzProgram) -> Reference? {
         guard let explored = program.explore(), explored.failure == nil, explored.inapplicable == nil else { return nil }
         let text = (program.world + [""] + explored.lines).joined(separator: "\n") + "\n"
-        return try? ScenarioParser.parse(text, path: "differential.scenario")
+        return (try? ScenarioParser.parse(text, path: "differential.scenario")).map { Reference(text: text, file: $0) }
     }
+
+    static func referenceScenario(_ program: FuzzProgram) -> ScenarioFile? { reference(program)?.file }
 
     /// How the port differs on `program` in a way not already known: nil when it agrees, cannot be
     /// compared, or differs only as the expectations file says.
-    func difference(_ program: FuzzProgram) -> String? {
-        guard let file = DifferentialFuzzer.referenceScenario(program) else { return nil }
-        let result = ScenarioRunner(runtime: runtime).run(file)
-        guard result.status == .failed, let failure = result.failure,
-              options.expectations?.knownDifference(failure.message) == nil else { return nil }
-        return failure.message
+    func difference(_ program: FuzzProgram, on side: Side = .engine) -> String? {
+        guard let reference = DifferentialFuzzer.reference(program) else { return nil }
+        guard let failure = compared(reference, on: side).failure,
+              options.expectations?.knownDifference(failure) == nil else { return nil }
+        return failure
     }
 
     public func run(progress: (String) -> Void = { _ in }) -> Report {
@@ -96,47 +181,70 @@ public struct DifferentialFuzzer: Sendable {
             if let deadline, ContinuousClock.now >= deadline { break }
             defer { i += 1 }
             let seed = Fuzzer.runSeed(options.seed, i)
-            let (program, failure, _) = Fuzzer.explore(seed: seed, maxSteps: options.maxSteps)
+            // Against a served mock latencies are waited for: the worlds' are capped (FuzzWorld.fastNetwork).
+            let (program, failure, _) = Fuzzer.explore(seed: seed, maxSteps: options.maxSteps,
+                                                       fastNetwork: options.compare.comparesMock)
             report.runs += 1
-            guard failure == nil, let file = DifferentialFuzzer.referenceScenario(program) else {
+            guard failure == nil, let reference = DifferentialFuzzer.reference(program) else {
                 report.skipped += 1
                 continue
             }
-            let result = ScenarioRunner(runtime: runtime).run(file)
-            if result.status == .unimplemented { report.skipped += 1 }
-            guard result.status == .failed, let first = result.failure else { continue }
-            if let known = options.expectations?.knownDifference(first.message) {
-                report.known += 1
-                progress("run \(i) (seed \(seed)): a known difference (\(known.reason))")
-                continue
+            let sides: [Side] = (options.compare.comparesEngine ? [.engine] : []) + (options.compare.comparesMock ? [.mock] : [])
+            for side in sides {
+                let result = compared(reference, on: side)
+                if result.unimplemented { report.skipped += 1 }
+                guard let first = result.failure else { continue }
+                if let known = options.expectations?.knownDifference(first) {
+                    report.known += 1
+                    progress("run \(i) (seed \(seed)): a known difference (\(known.reason))")
+                    break
+                }
+                let who = side == .engine ? "the port" : "the other build's mock"
+                progress("run \(i) (seed \(seed)): \(who) differs: \(first)")
+                report.findings.append(finding(run: i, seed: seed, program: program, difference: first, on: side))
+                break
             }
-            progress("run \(i) (seed \(seed)): the port differs: \(first.message)")
-            report.findings.append(finding(run: i, seed: seed, program: program, difference: first.message))
             if let most = options.maxFindings, report.findings.count >= most { break }
         }
         return report
     }
 
     /// Shrinks while the port still differs, then writes the reference's transcript as a scenario.
-    func finding(run: Int, seed: UInt64, program: FuzzProgram, difference first: String) -> Finding {
-        var shrinker = Shrinker { self.difference($0) != nil }
-        let small = shrinker.shrink(program)
-        let final = difference(small) ?? first
+    func finding(run: Int, seed: UInt64, program: FuzzProgram, difference first: String, on side: Side = .engine) -> Finding {
+        // A served mock that stalled or crashed is not shrunk: each try could cost the whole wall
+        // budget again (or a restart), and the program as found already says what happened.
+        let stalled = first.contains("(limit: fuzz-mock-run-wall)") || first.contains("exited (crashed?)")
+        var shrinker = Shrinker { self.difference($0, on: side) != nil }
+        let small = stalled ? program : shrinker.shrink(program)
+        let final = difference(small, on: side) ?? first
         let reference = DifferentialFuzzer.referenceScenario(small)
         let body = reference.map { $0.steps.map(\.text) } ?? small.steps
         var againFlag = options.live ? " --live" : ""
         againFlag += " --port '\(options.port.command.replacingOccurrences(of: "'", with: "'\\''"))'"
-        var lines = [
-            "# Differential fuzz: the port differs from the reference: \(final.split(separator: "\n").first ?? "")",
-            "# Found by: passim fuzz\(againFlag) --seed \(seed) --runs 1 (shrunk from \(program.steps.count) to \(small.steps.count) steps)",
-            "# The `<` lines are the reference engine's; replay: passim run\(againFlag) FILE",
-        ]
+        let fuzzFlags = options.againstFlags.map { " " + $0 } ?? againFlag
+        var lines: [String]
+        switch side {
+        case .engine:
+            lines = [
+                "# Differential fuzz: the port differs from the reference: \(final.split(separator: "\n").first ?? "")",
+                "# Found by: passim fuzz\(fuzzFlags) --seed \(seed) --runs 1 (shrunk from \(program.steps.count) to \(small.steps.count) steps)",
+                "# The `<` lines are the reference engine's; replay: passim run\(againFlag) FILE",
+            ]
+        case .mock:
+            let binary = options.servedMock?.binary ?? "BIN"
+            lines = [
+                "# Differential fuzz: the other build's mock differs from this one's: \(final.split(separator: "\n").first ?? "")",
+                "# Found by: passim fuzz\(fuzzFlags) --seed \(seed) --runs 1 (shrunk from \(program.steps.count) to \(small.steps.count) steps)",
+                "# The `<` lines are this build's (engine and mock); replay against the other mock: start `\(binary) serve --adobe --port 0`,",
+                "# then PASSIM_ADMIN_TOKEN=TOKEN passim run --live --server ADMIN-URL FILE",
+            ]
+        }
         lines += small.world.map { $0.hasPrefix("scenario ") ? "scenario \"differential fuzz: seed \(seed)\"" : $0 }
         lines.append("")
         lines += body
         let text = lines.joined(separator: "\n") + "\n"
         let path = Fuzzer.writeCase(text, named: "differential-\(seed).scenario", in: options.outDir)
         return Finding(run: run, seed: seed, difference: final, steps: program.steps.count, shrunkSteps: small.steps.count,
-                       scenario: text, file: path)
+                       scenario: text, file: path, inMock: side == .mock)
     }
 }

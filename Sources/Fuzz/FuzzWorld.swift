@@ -27,6 +27,10 @@ struct FuzzWorld {
     /// REQ1's software statement, when the world declares one: the program starts with
     /// `init(softwareStatement:)` (SDK 3.x registration at every SP origin).
     var softwareStatement: String?
+    /// The key pairs requestors declare (`key "PK" secret "SK"`): their second-screen calls must be
+    /// signed with them (BEHAVIOR.md, "SDK 2.x tvOS: signed second-screen calls"), which the
+    /// deprecated tvOS `setRequestor(…, secret:, publicKey:)` does.
+    var keys: [String: Requestor.KeyPair] = [:]
     static let resources = ["R1", "R2", "R3", "R4"]
     var lines: [String] = []
     /// What the lines declare, made as they are written (`file`).
@@ -52,8 +56,17 @@ struct FuzzWorld {
         Located(value, location: SourceLocation(file: FuzzWorld.path, line: lines.count, column: 1), text: line)
     }
 
-    static func random(_ rng: inout SeededRandom, seed: UInt64) -> FuzzWorld {
+    /// Every latency the world and its `net` steps give is at most 10 ms (the same draws, the values
+    /// capped): over a live network latencies are waited for, and the mock comparison of
+    /// `passim fuzz --compare mock` runs each program against served mocks.
+    var fastNetwork = false
+
+    /// `latency`, capped when the network is fast.
+    func latency(_ latency: Int) -> Int { fastNetwork ? min(latency, 10) : latency }
+
+    static func random(_ rng: inout SeededRandom, seed: UInt64, fastNetwork: Bool = false) -> FuzzWorld {
         var w = FuzzWorld()
+        w.fastNetwork = fastNetwork
         func chance(_ p: Double) -> Bool { Double(rng.next() % 1000) < p * 1000 }
         func pick<T>(_ xs: [T]) -> T { xs[Int(rng.next() % UInt64(xs.count))] }
 
@@ -72,7 +85,7 @@ struct FuzzWorld {
         for i in 1...spCount {
             let name = "s\(i)"
             w.sps.append(name)
-            let latency = pick([5, 10, 40, 120, 300])
+            let latency = w.latency(pick([5, 10, 40, 120, 300]))
             var decl = SPDecl(name: name, url: "https://\(name).sp.test", latency: Millis(Int64(latency)))
             var line = "sp \(name) \"\(decl.url)\" latency \(latency)ms"
             if chance(0.05) {
@@ -99,7 +112,7 @@ struct FuzzWorld {
                     decl.svc = true
                 }
                 if chance(0.1) {
-                    let latency = pick([50, 500, 5000])
+                    let latency = w.latency(pick([50, 500, 5000]))
                     line += " idp-latency \(latency)ms"
                     decl.idpLatency = Millis(Int64(latency))
                 }
@@ -186,6 +199,14 @@ struct FuzzWorld {
                     line += " token-ttl 10m"
                     decl.tokenTTL = .minutes(10)
                 }
+            }
+            // Issue 28, item 4: some requestors declare a signing key pair (mostly on tvOS, where the
+            // registration-code calls are signed; elsewhere the pair only must not change anything).
+            if chance(w.platform == .tvos ? 0.4 : 0.1) {
+                let pair = Requestor.KeyPair(publicKey: "pk-\(id)", secret: "sk-\(id)")
+                line += " key \"\(pair.publicKey)\" secret \"\(pair.secret)\""
+                decl.key = pair
+                w.keys[id] = pair
             }
             w.add(line, .requestor(decl))
         }

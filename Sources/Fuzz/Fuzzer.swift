@@ -100,17 +100,20 @@ public struct Fuzzer: Sendable {
     }
 
     /// Explores one run; returns its program, its result and how many steps ran.
-    static func explore(seed: UInt64, maxSteps: Int) -> (FuzzProgram, ExploratoryRunner.Failure?, Int) {
-        let (run, failure, steps, _) = exploreCounting(seed: seed, maxSteps: maxSteps, typed: !goesThroughBytes(seed))
+    /// `fastNetwork`: latencies of at most 10 ms (`FuzzWorld.fastNetwork`).
+    static func explore(seed: UInt64, maxSteps: Int, fastNetwork: Bool = false) -> (FuzzProgram, ExploratoryRunner.Failure?, Int) {
+        let (run, failure, steps, _) = exploreCounting(seed: seed, maxSteps: maxSteps, typed: !goesThroughBytes(seed),
+                                                       fastNetwork: fastNetwork)
         return (run.program, failure, steps)
     }
 
     /// Explores one run: its typed steps, its result, how many steps ran, and how many inputs its
     /// engines were given (the determinism re-run's included). Nothing is rendered as text here.
     /// `typed`: the mock's answers reach the engine as values (`FuzzRun.typedResponses`).
-    static func exploreCounting(seed: UInt64, maxSteps: Int, typed: Bool) -> (FuzzRun, ExploratoryRunner.Failure?, Int, Int) {
+    static func exploreCounting(seed: UInt64, maxSteps: Int, typed: Bool,
+                                fastNetwork: Bool = false) -> (FuzzRun, ExploratoryRunner.Failure?, Int, Int) {
         var rng = SeededRandom(seed: seed)
-        let world = FuzzWorld.random(&rng, seed: seed)
+        let world = FuzzWorld.random(&rng, seed: seed, fastNetwork: fastNetwork)
         // The world is made typed along with its lines, and the steps are typed: nothing is parsed.
         var run = FuzzRun(world: world.lines, file: world.file, typedResponses: typed)
         let session = ExplorationSession(file: run.file, writesLines: false, typedResponses: typed)
@@ -120,7 +123,7 @@ public struct Fuzzer: Sendable {
         if let statement = world.softwareStatement {
             // The app registers with the world's software statement (the first app; a second app
             // that does not is refused where the statement is required).
-            let initialize = StepText.call(nil, "init", [StepText.arg("softwareStatement", .string(statement))])
+            let initialize = StepText.call(nil, .initialize, [StepText.arg("softwareStatement", .string(statement))])
             session.perform(StepText.located(initialize))
             run.steps.append(initialize)
         }

@@ -1,4 +1,5 @@
 import Entitlement
+import MockPass
 import PassModel
 import Scenario
 import ScenarioSyntax
@@ -10,8 +11,9 @@ import Simulation
 ///
 /// Steps are made typed (`Step`, what the runner performs), not as text to parse: text is only
 /// rendered (`StepText`) when a program is written out. Every draw from `rng` is made in the order the
-/// text generator made it; issue 28 added two (a clock step onto an authN token's expiry, a resource
-/// named twice in a preauthorization), so seeded runs differ from those of earlier builds.
+/// text generator made it; issue 28 added some (a clock step onto an expiry: authN, authZ and media
+/// tokens, the registration code; a resource named twice in a preauthorization; a signed
+/// `setRequestor` where the world declares key pairs), so seeded runs differ from those of earlier builds.
 struct StepGenerator {
     let world: FuzzWorld
     private typealias T = StepText
@@ -25,7 +27,7 @@ struct StepGenerator {
         if chance(0.7), let forward = progress(&rng, sim) { return forward }
         // Now and then a clock step that lands exactly on an authN token's expiry, or 1 ms before it:
         // the instant a token is valid and the next, when it is gone (issue 28, item 4).
-        if chance(0.04), let edge = expiryEdge(sim, before: chance(0.5)) { return .clock(edge) }
+        if chance(0.04), let edge = expiryEdge(sim, before: chance(0.5), &rng) { return .clock(edge) }
         let user = userSteps(sim)
         let roll = rng.next() % 100
         if !user.isEmpty && roll < 30 { return pick(user) }
@@ -41,15 +43,50 @@ struct StepGenerator {
         return .call(app: app, call(name, mvpd: anyMVPD, resource: resource, &rng))
     }
 
-    /// How long until the first app's authN token expires (or 1 ms less); nil with no token.
-    private func expiryEdge(_ sim: Simulator, before: Bool) -> Millis? {
+    /// How long until one of the expiries ahead, drawn among them (or 1 ms less): the instant a token
+    /// or code is still valid and the next, when it is gone (issue 28, item 4). nil when none is ahead.
+    private func expiryEdge(_ sim: Simulator, before: Bool, _ rng: inout SeededRandom) -> Millis? {
+        let ahead = expiries(sim).filter { $0 > sim.now }
+        guard !ahead.isEmpty else { return nil }
+        let left = ahead[Int(rng.next() % UInt64(ahead.count))] - sim.now
+        return before && left.value > 1 ? Millis(left.value - 1) : left
+    }
+
+    /// The expiries the run has reached so far, in a fixed order: each app's authN token (read from
+    /// its engine); and, read from the mock's request log and the world's TTLs as the mock computes
+    /// them (AuthorizationHandler, RegistrationCodeHandler), the latest registration code's
+    /// `notAfter`, the latest authZ token's and the latest short media token's.
+    func expiries(_ sim: Simulator) -> [Instant] {
+        var out: [Instant] = []
+        var authn: Instant?
         for i in sim.appNames.indices {
             let now = sim.now
-            guard let expires = sim.reading(app: i, { $0.authnToken(at: now)?.expires }) ?? nil else { continue }
-            let left = expires - now
-            return before && left.value > 1 ? Millis(left.value - 1) : left
+            if let expires = sim.reading(app: i, { $0.authnToken(at: now)?.expires }) ?? nil {
+                out.append(expires)
+                authn = authn ?? expires
+            }
         }
-        return nil
+        func requestor(_ r: LoggedRequest) -> Requestor? {
+            let id = r.parameters.first { $0.name == "requestor_id" || $0.name == "requestor" }?.value
+                ?? r.path.split(separator: "/").dropFirst(2).first.map(String.init)
+            return world.file.world.lazy.compactMap { s -> Requestor? in
+                if case .requestor(let d) = s.value, d.id == id { return d }
+                return nil
+            }.first
+        }
+        let answered = sim.requestLog.filter { $0.fault == nil && ($0.status ?? 200) / 100 == 2 }
+        if let code = answered.last(where: { $0.method == "POST" && $0.path.hasSuffix("/regcode") }) {
+            out.append(code.time + (requestor(code)?.regcodeTTL ?? .minutes(30)))
+        }
+        if let authz = answered.last(where: { $0.path == "/authorizeDevice" }) {
+            let ttl = requestor(authz)?.authzTTL ?? .hours(24)
+            let capped = authn.map { min(authz.time + ttl, $0) } ?? authz.time + ttl
+            out.append(capped.wholeSeconds)
+        }
+        if let media = answered.last(where: { $0.path == "/deviceShortAuthorize" }) {
+            out.append(media.time + .minutes(5))
+        }
+        return out
     }
 
     static let clockJumps = [Millis(10), Millis(50), Millis(100), .seconds(1), .seconds(10), .seconds(31), .minutes(5),
@@ -89,24 +126,30 @@ struct StepGenerator {
     func call(_ name: Call.Name, mvpd: String, resource: String, _ rng: inout SeededRandom) -> CallSyntax {
         func chance(_ p: Double) -> Bool { Double(rng.next() % 1000) < p * 1000 }
         func pick<E>(_ xs: [E]) -> E { xs[Int(rng.next() % UInt64(xs.count))] }
-        func syntax(_ name: String, _ arguments: [ArgumentSyntax] = []) -> CallSyntax {
-            CallSyntax(name: name, arguments: arguments, location: StepText.location)
+        // The vocabulary's name (`Call.Name`), never a literal (issue 29).
+        func syntax(_ name: Call.Name, _ arguments: [ArgumentSyntax] = []) -> CallSyntax {
+            CallSyntax(name: name.rawValue, arguments: arguments, location: StepText.location)
         }
         switch name {
-        case .initialize: return syntax("init")
+        case .initialize: return syntax(.initialize)
         case .setRequestor:
-            let requestor = T.arg(.string(pick(world.requestors + ["NOPE"])))
-            return syntax("setRequestor", chance(0.3) ? [requestor, T.arg("serviceProviders", .list(world.sps.map(T.word)))] : [requestor])
+            let id = pick(world.requestors + ["NOPE"])
+            let requestor = T.arg(.string(id))
+            var arguments = chance(0.3) ? [requestor, T.arg("serviceProviders", .list(world.sps.map(T.word)))] : [requestor]
+            // Where the world declares key pairs, the deprecated tvOS variant that signs the second-screen
+            // calls: with the requestor's pair, or now and then a wrong secret (the mock answers 401).
+            if !world.keys.isEmpty, chance(0.5) { arguments += signing(id, wrong: chance(0.2)) }
+            return syntax(.setRequestor, arguments)
         case .getAuthentication:
             let all = [[], [T.arg("forceAuthn", .bool(true))],
                        [T.arg("forceAuthn", .bool(false)), T.arg("withData", .dict([DictEntrySyntax("email", .string("f@z.z"))]))],
                        [T.arg("filter", .list(world.mvpds.map { T.word($0.id) }))]]
-            return syntax("getAuthentication", pick(all))
-        case .setSelectedProvider: return syntax("setSelectedProvider", [T.arg(T.word(mvpd))])
-        case .handleExternalURL: return syntax("handleExternalURL", [T.arg(.string("adobepass://ios.app"))])
-        case .checkAuthentication: return syntax("checkAuthentication")
+            return syntax(.getAuthentication, pick(all))
+        case .setSelectedProvider: return syntax(.setSelectedProvider, [T.arg(T.word(mvpd))])
+        case .handleExternalURL: return syntax(.handleExternalURL, [T.arg(.string("adobepass://ios.app"))])
+        case .checkAuthentication: return syntax(.checkAuthentication)
         case .checkAuthorization, .getAuthorization:
-            return syntax(pick([Call.Name.getAuthorization, .checkAuthorization]).rawValue, [T.arg(.string(resource))])
+            return syntax(pick([Call.Name.getAuthorization, .checkAuthorization]), [T.arg(.string(resource))])
         case .checkPreauthorizedResources:
             // In a random order: an answer must keep the request's order, whatever it is.
             var asked = FuzzWorld.resources.filter { _ in chance(0.6) }
@@ -114,7 +157,7 @@ struct StepGenerator {
             // Sometimes a resource named twice (CONFORMANCE choice 37: answered twice).
             if chance(0.15), let first = asked.first { asked.append(first) }
             let list = T.arg(.list(asked.map { .string($0) }))
-            return syntax("checkPreauthorizedResources", chance(0.3) ? [list, T.arg("cache", .bool(false))] : [list])
+            return syntax(.checkPreauthorizedResources, chance(0.3) ? [list, T.arg("cache", .bool(false))] : [list])
         case .getMetadata:
             func opcode(_ symbol: String) -> DictEntrySyntax { T.constantKey("METADATA_OPCODE_KEY", T.word(symbol)) }
             // The user-meta key is drawn whichever request is picked (the text generator wrote all four first).
@@ -125,24 +168,31 @@ struct StepGenerator {
                 [opcode("METADATA_DEVICE_ID")],
                 [opcode("METADATA_USER_META"), T.constantKey("METADATA_USER_META_KEY", .string(userMetaKey))],
             ]
-            return syntax("getMetadata", [T.arg(.dict(pick(all)))])
-        case .logout: return syntax("logout")
-        case .getSelectedProvider: return syntax("getSelectedProvider")
+            return syntax(.getMetadata, [T.arg(.dict(pick(all)))])
+        case .logout: return syntax(.logout)
+        case .getSelectedProvider: return syntax(.getSelectedProvider)
         case .setOptions:
             let handleSVC = chance(0.5)
             let visitor = "v\(rng.next() % 9)"
-            return syntax("setOptions", [T.arg(.dict([DictEntrySyntax("handleSVC", .bool(handleSVC)),
+            return syntax(.setOptions, [T.arg(.dict([DictEntrySyntax("handleSVC", .bool(handleSVC)),
                                                       DictEntrySyntax("visitorID", .string(visitor))]))])
-        case .getAuthenticationToken: return syntax("getAuthenticationToken")
-        case .getVersion: return syntax("getVersion")
+        case .getAuthenticationToken: return syntax(.getAuthenticationToken)
+        case .getVersion: return syntax(.getVersion)
         }
+    }
+
+    /// `secret:` and `publicKey:` for requestor `id`: its declared pair (or the first declared, for a
+    /// requestor without one), with a secret that signs wrongly when `wrong`.
+    func signing(_ id: String, wrong: Bool) -> [ArgumentSyntax] {
+        guard let pair = world.keys[id] ?? world.keys.sorted(by: { $0.key < $1.key }).first?.value else { return [] }
+        return [T.arg("secret", .string(wrong ? pair.secret + "-wrong" : pair.secret)), T.arg("publicKey", .string(pair.publicKey))]
     }
 
     private func progress(_ rng: inout SeededRandom, _ sim: Simulator) -> Step? {
         // Time only runs on clock and user steps here (there is no `<` to wait on): let answers come.
         if !sim.isIdle && rng.next() % 3 == 0 { return .clock(.seconds(1)) }
         if case .intercepted(let url) = sim.browser.state {
-            return T.call(sim.browser.owner, "handleExternalURL", [T.arg(.string(url))])
+            return T.call(sim.browser.owner, .handleExternalURL, [T.arg(.string(url))])
         }
         if case .showing(let url, _) = sim.browser.state {
             let host = URLParts(url)?.authority ?? ""
@@ -172,31 +222,33 @@ struct StepGenerator {
         }
         guard let mvpds = engine.currentConfiguration?.mvpds, !mvpds.isEmpty else {
             if engine.queuedCalls.isEmpty, rng.next() % 3 == 0 {
-                return T.call(app, "setRequestor", [T.arg(.string(world.requestors[0]))])
+                // A requestor with a key pair is set up signed (its regcode calls are refused otherwise).
+                let id = world.requestors[0]
+                return T.call(app, .setRequestor, [T.arg(.string(id))] + (world.keys[id] == nil ? [] : signing(id, wrong: false)))
             }
             return nil
         }
         if engine.isLoginWaiting {
             if engine.selectedMVPD?.promoTempPass == true {
-                return T.call(app, "getAuthentication", [T.arg("forceAuthn", .bool(false)),
+                return T.call(app, .getAuthentication, [T.arg("forceAuthn", .bool(false)),
                                                          T.arg("withData", .dict([DictEntrySyntax("email", .string("f@z.z"))]))])
             }
             if sim.browser.state == .closed {
                 let m = mvpds[Int(rng.next() % UInt64(mvpds.count))]
-                return T.call(app, "setSelectedProvider", [T.arg(T.word(m.id))])
+                return T.call(app, .setSelectedProvider, [T.arg(T.word(m.id))])
             }
             return nil
         }
         if engine.authnToken(at: sim.now) == nil {
             if rng.next() % 2 == 0 {
-                return rng.next() % 2 == 0 ? T.call(app, "getAuthentication") : T.call(app, "getAuthorization", [T.arg(.string("R1"))])
+                return rng.next() % 2 == 0 ? T.call(app, .getAuthentication) : T.call(app, .getAuthorization, [T.arg(.string("R1"))])
             }
             return nil
         }
         let rs = FuzzWorld.resources.filter { _ in rng.next() % 3 != 0 }.map { ValueSyntax.string($0) }
         return rng.next() % 2 == 0
-            ? T.call(app, "checkPreauthorizedResources", [T.arg(.list(rs))])
-            : T.call(app, "getAuthorization", [T.arg(.string(FuzzWorld.resources[Int(rng.next() % 4)]))])
+            ? T.call(app, .checkPreauthorizedResources, [T.arg(.list(rs))])
+            : T.call(app, .getAuthorization, [T.arg(.string(FuzzWorld.resources[Int(rng.next() % 4)]))])
     }
 
     private func userSteps(_ sim: Simulator) -> [Step] {
@@ -233,7 +285,7 @@ struct StepGenerator {
         case 0: return .net(target, .down)
         case 1, 2: return .net(target, .up)
         case 3: return .net(target, .silent)
-        case 4: return .net(target, .latency(Millis([5, 50, 500, 40_000][Int(rng.next() % 4)])))
+        case 4: return .net(target, .latency(Millis(Int64(world.latency([5, 50, 500, 40_000][Int(rng.next() % 4)])))))
         default:
             let count = 1 + Int(rng.next() % 3)
             return .net(target, .fail(count: count, path: nil, status: [500, 503, 404, 401][Int(rng.next() % 4)]))

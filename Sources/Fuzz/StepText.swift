@@ -16,8 +16,10 @@ enum StepText {
     // MARK: Typed values, as the parser makes them from the generator's text
 
     /// `app` as the generator names it: the first app is written without a prefix (`> call`).
-    static func call(_ app: String?, _ name: String, _ arguments: [ArgumentSyntax] = []) -> Step {
-        .call(app: app == ScenarioFile.firstAppName ? nil : app, CallSyntax(name: name, arguments: arguments, location: location))
+    /// The name is the vocabulary's (`Call.Name`), never a literal: a call renamed or added there
+    /// cannot be forgotten here (issue 29).
+    static func call(_ app: String?, _ name: Call.Name, _ arguments: [ArgumentSyntax] = []) -> Step {
+        .call(app: app == ScenarioFile.firstAppName ? nil : app, CallSyntax(name: name.rawValue, arguments: arguments, location: location))
     }
 
     static func arg(_ value: ValueSyntax) -> ArgumentSyntax { ArgumentSyntax(value: value, location: location) }

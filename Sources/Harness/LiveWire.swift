@@ -27,6 +27,10 @@ final class LiveWire: Wire {
     static let silentWait = Millis(50)
     /// A request to a host that is up gets this much beyond its latency before it counts as lost.
     static let slack = Millis.seconds(10)
+    /// Past this wall-clock instant no request is sent: each answers a failure at once, so a server
+    /// that stalls (a mock that loops, or answers nothing) costs a run at most its wall budget
+    /// (`Runtime.wallBudget`, the mock comparison of `passim fuzz`).
+    var deadline: ContinuousClock.Instant?
 
     /// `server` nil: a server in this process, for this scenario's world.
     init(_ setup: SimulationSetup, server: (any LiveServerControl)? = nil) throws(LiveError) {
@@ -95,6 +99,7 @@ final class LiveWire: Wire {
         guard let origin = server.origins[host], let live = request.connecting(to: origin) else {
             return .failure("could not resolve host")
         }
+        if let deadline, ContinuousClock.now >= deadline { return .failure("the run's wall budget is spent") }
         do {
             try server.hold(at: now)
         } catch {

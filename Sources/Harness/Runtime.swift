@@ -22,10 +22,14 @@ public struct Runtime: Sendable {
     /// A port of the SDK behind the driver protocol (docs/PORTING.md) in place of passim's engine.
     /// On a live network the port sends its own requests ("Live network").
     public var port: PortCommand?
+    /// On a live network: the wall time a run may take before the wire stops sending (each request
+    /// then fails at once). nil: no budget. The mock comparison of `passim fuzz` sets it.
+    public var wallBudget: Duration?
 
-    public init(network: Network = .simulated, port: PortCommand? = nil) {
+    public init(network: Network = .simulated, port: PortCommand? = nil, wallBudget: Duration? = nil) {
         self.network = network
         self.port = port
+        self.wallBudget = wallBudget
     }
 
     public static let simulated = Runtime()
@@ -93,6 +97,7 @@ public struct Runtime: Sendable {
         } catch {
             throw HarnessError("live mode: \(error.message)")
         }
+        if let wallBudget { wire?.deadline = ContinuousClock.now + wallBudget }
         var session: PortSession?
         if let port {
             let timeout = (world.latencies.max() ?? .zero) + Runtime.portFetchSlack

@@ -50,6 +50,9 @@ struct FuzzCommand: ParsableCommand {
     @Option(help: "Differential against another build of passim: the same as --port 'BIN shim'.")
     var against: String?
 
+    @Option(help: ArgumentHelp("With --against: what of the other build is compared. engine: its engine (through `BIN shim`) against this build's mock; mock: this build's engine against its mock (`BIN serve` on loopback, each world loaded through its admin endpoint), a difference counting only when this build's own served mock agrees with the reference; both: each in turn. With mock, worlds' latencies are capped at 10 ms.", valueName: "engine|mock|both"))
+    var compare: String?
+
     @Flag(help: "With --port or --against: the port sends its own requests (the protocol's live network).")
     var live = false
 
@@ -76,6 +79,13 @@ struct FuzzCommand: ParsableCommand {
         if live && port == nil && against == nil { throw ValidationError("--live needs --port or --against") }
         if expect != nil && port == nil && against == nil { throw ValidationError("--expect needs --port or --against") }
         if let maxFindings, maxFindings < 1 { throw ValidationError("--max-findings takes a number of at least 1") }
+        if let compare {
+            guard against != nil else { throw ValidationError("--compare goes with --against") }
+            guard DifferentialFuzzer.Comparison(rawValue: compare) != nil else {
+                throw ValidationError("--compare takes engine, mock or both")
+            }
+            if live, compare != "engine" { throw ValidationError("--live compares engines only: drop it or use --compare engine") }
+        }
         if (port != nil || against != nil) && replay != nil {
             throw ValidationError("a differential run takes --runs, --time or --seed-range, not --replay")
         }
@@ -166,14 +176,37 @@ struct FuzzCommand: ParsableCommand {
         }
         let pool = PortPool()
         defer { pool.closeAll() }
+        let comparison = compare.flatMap(DifferentialFuzzer.Comparison.init(rawValue:)) ?? .engine
+        // The mock comparison's server: started once, before any run; a set-up mistake is said once (exit 2).
+        var served: ServedMock?
+        defer { served?.stop() }
+        if comparison != .engine, let against {
+            do {
+                served = try ServedMock(binary: against)
+                if let s = served {
+                    s.stopOnSignals()
+                    try ScenarioRunner.Runtime(network: .server(adminURL: s.adminURL, adminToken: s.adminToken)).preflight()
+                }
+            } catch {
+                FileHandle.standardError.write(Data("passim fuzz: \(error)\n".utf8))
+                throw ExitCode(2)
+            }
+        }
         let budget = time.flatMap { Millis(text: $0) }.map { Duration.milliseconds($0.value) }
-        let fuzzer = DifferentialFuzzer(options: .init(
+        var options = DifferentialFuzzer.Options(
             seed: seed, runs: range.map(\.count) ?? runs ?? (budget == nil ? 100 : Int.max), firstRun: range?.lowerBound ?? 0, maxSteps: steps,
             outDir: out, port: PortCommand(command: command, constants: expectations?.constants ?? ConstantMap(), pool: pool),
-            live: live, expectations: expectations, maxFindings: maxFindings, time: budget))
+            live: live, expectations: expectations, maxFindings: maxFindings, time: budget)
+        options.compare = comparison
+        options.servedMock = served
+        if let against {
+            options.againstFlags = "--against '\(against.replacingOccurrences(of: "'", with: "'\\''"))'"
+                + (comparison == .engine ? "" : " --compare \(comparison.rawValue)")
+        }
+        let fuzzer = DifferentialFuzzer(options: options)
         let report = fuzzer.run { line in FileHandle.standardError.write(Data((line + "\n").utf8)) }
         for f in report.findings {
-            print("DIFF run \(f.run) seed \(f.seed): \(f.difference.split(separator: "\n").first ?? "")")
+            print("DIFF\(f.inMock ? " (mock)" : "") run \(f.run) seed \(f.seed): \(f.difference.split(separator: "\n").first ?? "")")
             print("  shrunk from \(f.steps) to \(f.shrunkSteps) steps: \(f.file ?? "(could not write the file)")")
         }
         let ran = range.map { "runs \($0.lowerBound)..\($0.lowerBound + report.runs - 1) of seed \(seed)" } ?? "seed \(seed)"

@@ -182,3 +182,44 @@ private final class Counter: @unchecked Sendable {
     func record(_ n: Int) { lock.withLock { seen.append(n) } }
     var values: [Int] { lock.withLock { seen } }
 }
+
+/// Issue 28, item 4: what the generated worlds now declare, and the mock comparison's set-up.
+@Suite struct FuzzWorldReachTests {
+    /// Key pairs are declared (mostly on tvOS), and some programs call the signed `setRequestor`.
+    @Test func worldsDeclareKeyPairsAndProgramsSignWithThem() {
+        var keyed = 0, signed = 0
+        for seed in UInt64(1)...400 {
+            var rng = SeededRandom(seed: seed)
+            let world = FuzzWorld.random(&rng, seed: seed)
+            if world.lines.contains(where: { $0.contains(" key \"pk-") && $0.contains(" secret \"sk-") }) { keyed += 1 }
+            let (program, _, _) = Fuzzer.explore(seed: seed, maxSteps: 40)
+            if program.steps.contains(where: { $0.contains("setRequestor(") && $0.contains("publicKey:") }) { signed += 1 }
+        }
+        #expect(keyed > 20)
+        #expect(signed > 5)
+    }
+
+    /// With a fast network the draws are the same (the same lines but for latencies), every latency at most 10 ms.
+    @Test func aFastNetworkCapsLatenciesAndKeepsTheDraws() throws {
+        for seed in UInt64(1)...300 {
+            var a = SeededRandom(seed: seed), b = SeededRandom(seed: seed)
+            let slow = FuzzWorld.random(&a, seed: seed), fast = FuzzWorld.random(&b, seed: seed, fastNetwork: true)
+            #expect(slow.lines.count == fast.lines.count)
+            #expect(a.next() == b.next(), "seed \(seed): the draws differ")
+            for line in fast.lines {
+                let words = line.split(separator: " ")
+                for (i, w) in words.enumerated() where (w == "latency" || w == "idp-latency") && i + 1 < words.count {
+                    let ms = try #require(Millis(text: String(words[i + 1])))
+                    #expect(ms.value <= 10, "seed \(seed): \(line)")
+                }
+            }
+        }
+    }
+
+    /// A mock comparison against a binary that is not there, or that never prints its admin URL,
+    /// is a set-up mistake said at once (exit 2 in the CLI), not a hang.
+    @Test func aServedMockThatCannotStartIsASetupError() {
+        #expect(throws: ServedMock.SetupError.self) { _ = try ServedMock(binary: "/nonexistent/passim") }
+        #expect(throws: ServedMock.SetupError.self) { _ = try ServedMock(binary: "/bin/true") }
+    }
+}

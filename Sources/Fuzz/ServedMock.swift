@@ -1,0 +1,134 @@
+import Foundation
+
+/// Another build's mock, served: `BIN serve --adobe --port 0` started on loopback for the mock
+/// comparison of `passim fuzz --against BIN --compare mock`, each program's world loaded through its
+/// admin endpoint (`passim run --live --server`'s machinery). Started once; started again when it has
+/// exited (a mock that crashes on a request is a finding, not the end of the campaign); stopped at the end.
+public final class ServedMock: @unchecked Sendable {
+    /// What went wrong setting it up: said once, exit status 2.
+    public struct SetupError: Error, CustomStringConvertible {
+        public var message: String
+        public var description: String { message }
+    }
+
+    public let binary: String
+    public private(set) var adminURL = ""
+    public private(set) var adminToken = ""
+    /// How many times it had exited and was started again.
+    public private(set) var restarts = 0
+    private var process: Process?
+    private let folder: URL
+
+    /// How long `serve` is given to print its admin line.
+    static let startWait: Duration = .seconds(30)
+
+    public init(binary: String) throws(SetupError) {
+        self.binary = binary
+        guard FileManager.default.isExecutableFile(atPath: binary) else {
+            throw SetupError(message: "--against \(binary): no executable file there (give the path of another build of passim)")
+        }
+        folder = FileManager.default.temporaryDirectory.appendingPathComponent("passim-served-mock-\(getpid())")
+        try start()
+    }
+
+    /// Whether the server is still running.
+    public var isRunning: Bool { process?.isRunning ?? false }
+
+    /// Starts it again if it has exited since the last run; false when it will not start.
+    public func ensureRunning() -> Bool {
+        if isRunning { return true }
+        restarts += 1
+        do { try start() } catch { return false }
+        return true
+    }
+
+    private func start() throws(SetupError) {
+        try? FileManager.default.createDirectory(at: folder, withIntermediateDirectories: true)
+        let out = folder.appendingPathComponent("serve.out"), err = folder.appendingPathComponent("serve.err")
+        FileManager.default.createFile(atPath: out.path, contents: nil)
+        FileManager.default.createFile(atPath: err.path, contents: nil)
+        let p = Process()
+        p.executableURL = URL(fileURLWithPath: binary)
+        p.arguments = ["serve", "--adobe", "--port", "0", "--host", "127.0.0.1", "--admin-host", "127.0.0.1"]
+        // The token is the server's own (printed on its admin-token line), never on a command line.
+        var environment = ProcessInfo.processInfo.environment
+        environment["PASSIM_ADMIN_TOKEN"] = nil
+        p.environment = environment
+        do {
+            p.standardOutput = try FileHandle(forWritingTo: out)
+            p.standardError = try FileHandle(forWritingTo: err)
+            p.standardInput = FileHandle.nullDevice
+            try p.run()
+        } catch {
+            throw SetupError(message: "--against \(binary): could not start `serve`: \(error)")
+        }
+        process = p
+        let deadline = ContinuousClock.now + ServedMock.startWait
+        while ContinuousClock.now < deadline {
+            let text = (try? String(contentsOf: out, encoding: .utf8)) ?? ""
+            let lines = text.split(separator: "\n")
+            if let admin = lines.first(where: { $0.hasPrefix("admin http") }),
+               let token = lines.first(where: { $0.hasPrefix("admin-token ") }) {
+                adminURL = String(admin.dropFirst("admin ".count))
+                adminToken = String(token.dropFirst("admin-token ".count))
+                return
+            }
+            if !p.isRunning { break }
+            Thread.sleep(forTimeInterval: 0.05)
+        }
+        let said = ((try? String(contentsOf: err, encoding: .utf8)) ?? "").trimmingCharacters(in: .whitespacesAndNewlines)
+        let exited = p.isRunning ? nil : p.terminationStatus
+        stop()
+        let what = exited.map { "exited with status \($0) without printing its admin URL" }
+            ?? "did not print its admin URL within \(ServedMock.startWait)"
+        throw SetupError(message: "--against \(binary): `\(binary) serve --adobe --port 0` \(what)" + (said.isEmpty ? "" : ": \(said)"))
+    }
+
+    /// Writes a program's scenario text into the server's folder (the served runtimes read a
+    /// world from its file); the path, or nil when it cannot be written. One file, rewritten per program.
+    func write(_ text: String) -> String? {
+        let url = folder.appendingPathComponent("differential.scenario")
+        do {
+            try FileManager.default.createDirectory(at: folder, withIntermediateDirectories: true)
+            try text.write(to: url, atomically: true, encoding: .utf8)
+        } catch {
+            return nil
+        }
+        return url.path
+    }
+
+    private var signalSources: [any DispatchSourceSignal] = []
+
+    /// On SIGINT or SIGTERM to this process, the server is ended too (by its id) and this process
+    /// exits 130 or 143: a campaign stopped from outside leaves no `serve` behind.
+    public func stopOnSignals() {
+        for number in [SIGINT, SIGTERM] {
+            signal(number, SIG_IGN)
+            let source = DispatchSource.makeSignalSource(signal: number, queue: .global())
+            source.setEventHandler { [weak self] in
+                if let p = self?.process, p.isRunning { kill(p.processIdentifier, SIGTERM) }
+                exit(128 + number)
+            }
+            source.resume()
+            signalSources.append(source)
+        }
+    }
+
+    /// Stops the server (SIGTERM, then SIGKILL after a second) and removes its files.
+    public func stop() {
+        if let p = process, p.isRunning {
+            p.terminate()
+            let deadline = ContinuousClock.now + .seconds(1)
+            while p.isRunning, ContinuousClock.now < deadline { Thread.sleep(forTimeInterval: 0.02) }
+            if p.isRunning { kill(p.processIdentifier, SIGKILL) }
+            // Bounded: Foundation learns of the exit late when a grandchild holds its descriptors
+            // (a BIN that is a script), and stopping must not hang on that.
+            let killed = ContinuousClock.now + .seconds(2)
+            while p.isRunning, ContinuousClock.now < killed { Thread.sleep(forTimeInterval: 0.02) }
+        }
+        process = nil
+        try? FileManager.default.removeItem(at: folder)
+    }
+
+    deinit { stop() }
+}
