@@ -6,48 +6,16 @@ import PassXML
 /// (TempPass, tvOS, Apple SSO). They answer refusals with `ErrorXML` bodies, except a
 /// wrong method (405, text). `HostTable` has already dropped a `/1.0` segment and doubled slashes.
 extension MockPass {
-    private enum DeviceRoute {
-        case sessionDevice, authorizeDevice, deviceShortAuthorize, preauthorize, getMetadataDevice, userMetadata
-        case freePreview
-        case regcode(requestorID: String), checkAuthn(code: String), tokenExchange
-
-        var method: String {
-            switch self {
-            case .checkAuthn: return "GET"
-            default: return "POST"
-            }
-        }
-    }
-
-    /// nil when the path is not one of these endpoints.
-    private static func deviceRoute(_ path: String) -> DeviceRoute? {
-        switch path {
-        case "/sessionDevice": return .sessionDevice
-        case "/usermetadata": return .userMetadata
-        case "/authorizeDevice": return .authorizeDevice
-        case "/deviceShortAuthorize": return .deviceShortAuthorize
-        case "/preauthorize": return .preauthorize
-        case "/getMetadataDevice": return .getMetadataDevice
-        case "/authenticate/freepreview": return .freePreview
-        case "/api/v1/tokens/authn": return .tokenExchange
-        default: break
-        }
-        let segments = path.split(separator: "/", omittingEmptySubsequences: false).map(String.init)
-        if segments.count == 5, segments[0].isEmpty, segments[1] == "reggie", segments[2] == "v1",
-           !segments[3].isEmpty, segments[4] == "regcode" {
-            return .regcode(requestorID: segments[3])
-        }
-        if segments.count == 5, segments[0].isEmpty, segments[1] == "api", segments[2] == "v1",
-           segments[3] == "checkauthn", !segments[4].isEmpty {
-            return .checkAuthn(code: segments[4])
-        }
-        return nil
-    }
-
     mutating func handleDeviceEndpoint(_ sp: World.ServiceProvider, _ r: IncomingRequest,
                                        at now: Instant) throws(HandlerFailure) -> HTTPResponse? {
-        guard let route = MockPass.deviceRoute(r.path) else { return nil }
-        try r.expect(route.method)
+        guard let (route, parameter) = Route.route(atSPPath: r.path) else { return nil }
+        switch route {
+        case .sessionDevice, .userMetadata, .authorizeDevice, .deviceShortAuthorize, .preauthorize, .getMetadataDevice,
+             .freePreview, .registrationCode, .checkAuthentication, .tokenExchange:
+            try r.expect(route.method)
+        case .config, .authenticateSAML, .logout, .restLogout, .clientRegister, .clientToken:
+            return nil  // the other handlers' (ServiceProviderHandler, RestAPIHandler, ClientRegistrationHandler)
+        }
         do throws(HandlerFailure) {
             switch route {
             case .sessionDevice: return try sessionDevice(sp, r, at: now)
@@ -57,9 +25,10 @@ extension MockPass {
             case .preauthorize: return try preauthorize(sp, r, at: now)
             case .getMetadataDevice: return try metadataDevice(sp, r, at: now)
             case .freePreview: return try freePreview(sp, r, at: now)
-            case .regcode(let requestorID): return try createRegistrationCode(sp, r, requestorID: requestorID, at: now)
-            case .checkAuthn(let code): return try checkAuthentication(r, code: code, at: now)
+            case .registrationCode: return try createRegistrationCode(sp, r, requestorID: parameter ?? "", at: now)
+            case .checkAuthentication: return try checkAuthentication(r, code: parameter ?? "", at: now)
             case .tokenExchange: return try exchangePlatformToken(sp, r, at: now)
+            case .config, .authenticateSAML, .logout, .restLogout, .clientRegister, .clientToken: return nil
             }
         } catch {
             throw error.inXML

@@ -1,6 +1,7 @@
-/// An endpoint of Adobe Pass that the engine calls, defined once: its method and its path under the
-/// SP (or the SP's origin, for client registration), for the engine to build and for the simulator,
-/// the oracle, the lint and the mock to recognise (issue 29: a path is spelled here and nowhere else).
+/// An endpoint of Adobe Pass that the engine calls (or, beside them, that the mock serves to the SDK's
+/// other clients), defined once: its method and its path under the SP (or the SP's origin, for client
+/// registration), for the engine to build and for the simulator, the oracle, the lint and the mock to
+/// recognise (issue 29: a path is spelled here and nowhere else).
 /// Each case says which family of clients uses it (docs/WIRE.md).
 public enum Route: Hashable, Sendable, CaseIterable {
     // The AccessEnabler SDK's own wire (iOS and tvOS).
@@ -18,6 +19,9 @@ public enum Route: Hashable, Sendable, CaseIterable {
     case preauthorize
     /// `POST /getMetadataDevice`: the device id as the SP knows it.
     case getMetadataDevice
+    /// `POST /usermetadata`: the user metadata of an authN token (other SDKs; the engine reads the
+    /// metadata the token brought).
+    case userMetadata
     /// `POST /authenticate/freepreview`: a TempPass (and a promotional one, with its data).
     case freePreview
     /// `GET /logout?…`: the logout page a browser opens.
@@ -43,7 +47,7 @@ public enum Route: Hashable, Sendable, CaseIterable {
         switch self {
         case .config, .authenticateSAML, .logout, .checkAuthentication: "GET"
         case .restLogout: "DELETE"
-        case .sessionDevice, .authorizeDevice, .deviceShortAuthorize, .preauthorize, .getMetadataDevice, .freePreview,
+        case .sessionDevice, .authorizeDevice, .deviceShortAuthorize, .preauthorize, .getMetadataDevice, .userMetadata, .freePreview,
              .registrationCode, .tokenExchange, .clientRegister, .clientToken:
             "POST"
         }
@@ -59,6 +63,7 @@ public enum Route: Hashable, Sendable, CaseIterable {
         case .deviceShortAuthorize: ("/deviceShortAuthorize", nil)
         case .preauthorize: ("/preauthorize", nil)
         case .getMetadataDevice: ("/getMetadataDevice", nil)
+        case .userMetadata: ("/usermetadata", nil)
         case .freePreview: ("/authenticate/freepreview", nil)
         case .logout: ("/logout", nil)
         case .registrationCode: ("/reggie/v1/", "/regcode")
@@ -81,10 +86,14 @@ public enum Route: Hashable, Sendable, CaseIterable {
     /// The URL of this endpoint at `base` (an SP URL, or an origin for client registration), with its
     /// variable part (`parameter`, percent-escaped here) and `query`, if any.
     public func url(_ base: String, _ parameter: String? = nil, query: [(String, String)] = []) -> String {
-        let (head, tail) = template
-        var url = base + head
-        if let tail { url += FormCoding.escape(parameter ?? "") + tail }
+        let url = base + path(parameter.map(FormCoding.escape))
         return query.isEmpty ? url : url + "?" + FormCoding.encode(query)
+    }
+
+    /// The path with its variable part exactly as given (`escaped`: already percent-escaped).
+    private func path(_ escaped: String?) -> String {
+        let (head, tail) = template
+        return tail.map { head + (escaped ?? "") + $0 } ?? head
     }
 
     /// The endpoint a request to `path` (the URL's path, its SP's own path prefix included) is,
@@ -107,6 +116,13 @@ public enum Route: Hashable, Sendable, CaseIterable {
             return (route, String(parameter))
         }
         return nil
+    }
+
+    /// The endpoint at exactly `path`, a path relative to its SP (the SP's own prefix removed, as
+    /// the mock's host table does), with its variable part as sent.
+    public static func route(atSPPath path: String) -> (route: Route, parameter: String?)? {
+        guard let found = recognise(path: path), found.route.path(found.parameter) == path else { return nil }
+        return found
     }
 
     private static let byLength = allCases.sorted { a, b in

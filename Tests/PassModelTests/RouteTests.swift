@@ -30,6 +30,16 @@ import Testing
         }
     }
 
+    /// The mock's routing: exactly the path under the SP, the variable part as sent (not decoded).
+    @Test func underAnSPThePathMustBeExact() {
+        #expect(Route.route(atSPPath: "/sessionDevice")?.route == .sessionDevice)
+        #expect(Route.route(atSPPath: "/x/sessionDevice") == nil)
+        #expect(Route.route(atSPPath: "/reggie/v1/A%20B/regcode").map { [$0.route.method, $0.parameter ?? ""] } == ["POST", "A%20B"])
+        #expect(Route.route(atSPPath: "/x/reggie/v1/A/regcode") == nil)
+        #expect(Route.route(atSPPath: "/api/v1/logout")?.route == .restLogout)
+        #expect(Route.route(atSPPath: "/api/v1/checkauthn/C/D") == nil)
+    }
+
     @Test func theURLsAreTheOnesTheEngineAlwaysSent() {
         #expect(Route.config.url("https://sp.test", "REQ1") == "https://sp.test/config/REQ1")
         #expect(Route.registrationCode.url("https://sp.test", "REQ1") == "https://sp.test/reggie/v1/REQ1/regcode")
