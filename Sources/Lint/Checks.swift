@@ -10,7 +10,7 @@ extension Rules {
         var found: [Violation] = []
         for e in j.entries {
             if e.status == 401 { last = [:]; continue }
-            guard e.isDCR, e.path == "/o/client/token" else { continue }
+            guard e.route == .clientToken else { continue }
             let client = e.parameter("client_id") ?? "?"
             if let prev = last[client], e.time - prev.time < shortestTokenLife {
                 found.append(Violation("asked for a new access token \(Journal.seconds(e.time - prev.time)) after the last one, with no 401 between", [prev, e]))

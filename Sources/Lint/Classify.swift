@@ -1,3 +1,5 @@
+import PassModel
+
 /// REST v2 operations (rest-api-v2.md 1.3), read off a journal entry's path.
 public enum V2Operation: String, Hashable, Sendable {
     case configuration, createSession, resumeSession, sessionStatus, authenticate, profiles, profile,
@@ -38,6 +40,10 @@ extension JournalEntry {
     /// Dynamic Client Registration (`/o/client/...`).
     var isDCR: Bool { path.hasPrefix("/o/client/") }
 
+    /// The endpoint of `PassModel.Route` this request is, when its path is exactly one under its SP
+    /// (or origin): the one definition of the legacy endpoints the engine calls.
+    var route: Route? { Route.route(atSPPath: path)?.route }
+
     /// The families this request belongs to (DCR serves both REST APIs).
     var families: Set<Family> {
         if path.hasPrefix("/api/v2/") { return [.restV2] }
@@ -49,24 +55,21 @@ extension JournalEntry {
 
     /// Adobe throttles these (rest-api-v2.md 1.10): DCR, REST v2 and v1, the SDK's config, the regcode service.
     var isThrottled: Bool {
-        path.hasPrefix("/api/v2/") || isDCR || path.hasPrefix("/api/v1/") || path.hasPrefix("/config/") || (path.hasPrefix("/reggie/v1/") && path.hasSuffix("/regcode"))
+        path.hasPrefix("/api/v2/") || isDCR || path.hasPrefix("/api/v1/") || route == .config || route == .registrationCode
     }
 
     /// A request that opens a new authentication session (a code, a login): REST v2 `POST sessions`,
     /// REST v1's regcode, the SDK's and the web flow's SAML authentication start.
     var opensSession: Bool {
         if v2?.operation == .createSession || v2?.operation == .partnerSession { return true }
-        if method == "POST", path.hasPrefix("/reggie/v1/"), path.hasSuffix("/regcode") { return true }
-        return path.hasSuffix("/authenticate/saml") || path == "/api/v1/authenticate"
+        if method == "POST", route == .registrationCode { return true }
+        return route == .authenticateSAML || path == "/api/v1/authenticate"
     }
 
     /// A poll of an authentication code: REST v2 `profiles/code/{code}`, REST v1 `checkauthn/{code}`.
     var polledCode: String? {
         if let v2, v2.operation == .profileForCode { return v2.argument }
-        if method == "GET", path.hasPrefix("/api/v1/checkauthn/") {
-            let code = String(path.dropFirst("/api/v1/checkauthn/".count))
-            return code.isEmpty || code.contains("/") ? nil : code
-        }
+        if method == "GET", let (route, code) = Route.route(atSPPath: path), route == .checkAuthentication { return code }
         return nil
     }
 }

@@ -26,7 +26,7 @@ public enum Rules {
         Rule(id: "v2.client-credentials-caching", title: "Register once, reuse the client credentials",
              citation: mandatory("1", "Client Credentials Caching"), severity: .mandatory, families: [.restV2]) { j in
             guard j.hasV2Calls else { return .notApplicable(dcrWithoutV2) }
-            return judge(j, over: { $0.isDCR && $0.path == "/o/client/register" }, needsStatus: true, none: "the journal holds no client registration") { regs in
+            return judge(j, over: { $0.route == .clientRegister }, needsStatus: true, none: "the journal holds no client registration") { regs in
                 let ok = regs.filter { $0.succeeded == true }
                 return ok.count > 1 ? [Violation("the client registered \(ok.count) times instead of reusing its client credentials", ok)] : []
             }
@@ -34,7 +34,7 @@ public enum Rules {
         Rule(id: "v2.access-token-caching", title: "Reuse the access token until it expires",
              citation: mandatory("1", "Access Tokens Caching"), severity: .mandatory, families: [.restV2]) { j in
             guard j.hasV2Calls else { return .notApplicable(dcrWithoutV2) }
-            return judge(j, over: { $0.isDCR && $0.path == "/o/client/token" }, needsStatus: true, none: "the journal holds no access token request") { _ in
+            return judge(j, over: { $0.route == .clientToken }, needsStatus: true, none: "the journal holds no access token request") { _ in
                 accessTokenRefetches(j)
             }
         },
@@ -205,7 +205,7 @@ public enum Rules {
                 var found: [Violation] = []
                 var refused: [String: JournalEntry] = [:]
                 for c in calls {
-                    if c.isDCR && c.path == "/o/client/token" { refused = [:]; continue }
+                    if c.route == .clientToken { refused = [:]; continue }
                     guard c.isV2ClientCall else { continue }
                     let key = c.method + " " + c.path
                     if let prev = refused[key] {
