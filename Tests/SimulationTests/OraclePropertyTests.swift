@@ -4,7 +4,7 @@ import PassModel
 import Testing
 @testable import Simulation
 
-/// Each property of `PropertyTable` alone, fed observations by hand (no oracle, no engine): for each,
+/// Each property of `PropertySet` alone, fed observations by hand (no oracle, no engine): for each,
 /// a sequence it must accept and one with the bug it must catch. A property registered without an
 /// entry in `cases` fails `everyRegisteredPropertyHasItsCases`.
 @Suite struct OraclePropertyTests {
@@ -86,15 +86,15 @@ import Testing
     }
 
     @Test func everyRegisteredPropertyHasItsCases() {
-        let ids = PropertyTable.all.map { $0.id }
+        let ids = PropertySet.all.map { $0.id }
         #expect(Set(ids) == Set(OraclePropertyTests.cases.keys))
         #expect(Set(ids).count == ids.count, "one entry per property")
-        for type in PropertyTable.all { #expect(!type.clause.isEmpty, "\(type.id) names the clause it checks") }
+        for type in PropertySet.all { #expect(!type.clause.isEmpty, "\(type.id) names the clause it checks") }
     }
 
-    @Test(arguments: PropertyTable.all.map { $0.id })
+    @Test(arguments: PropertySet.all.map { $0.id })
     func eachPropertyAcceptsTheFaithfulSequenceAndCatchesItsBug(_ id: String) throws {
-        let type = try #require(PropertyTable.all.first { $0.id == id })
+        let type = try #require(PropertySet.all.first { $0.id == id })
         let c = try #require(OraclePropertyTests.cases[id])
         let accepted = OraclePropertyTests.run(type, c.accepts)
         #expect(accepted.allSatisfy { $0.isEmpty }, "\(accepted)")
@@ -103,13 +103,23 @@ import Testing
         #expect(found.last?.isEmpty == false, "the bug is caught")
     }
 
-    /// Routing: a property sees only the kinds it observes, and every kind reaches who observes it.
-    @Test func observationsAreRoutedByKind() {
-        for (bit, route) in PropertyTable.routes.enumerated() {
-            let kind = ObservationKinds(rawValue: 1 << UInt32(bit))
-            for i in PropertyTable.all.indices {
-                #expect(route.contains(i) == PropertyTable.all[i].observes.contains(kind))
+    /// Registration: every stored property of `PropertySet` is in `all`, and judges through
+    /// `observe` (its `judge` line): its bug, fed to the whole set, is reported under its id.
+    @Test func everyPropertyIsRegisteredAndJudgesThroughTheSet() {
+        let stored = Mirror(reflecting: PropertySet()).children.map { ($0.value as? any OracleProperty).map { type(of: $0).id } }
+        #expect(stored == PropertySet.all.map { $0.id })
+        for (id, c) in OraclePropertyTests.cases {
+            func through(_ steps: [Step]) -> [String] {
+                var set = PropertySet()
+                var violations: [InvariantViolation] = []
+                for step in steps {
+                    set.observe(step.observation, at: step.at, context: OraclePropertyTests.context, token: step.token,
+                                app: "app", into: &violations)
+                }
+                return violations.compactMap(\.property)
             }
+            #expect(!through(c.accepts).contains(id), "\(id) accepts its faithful sequence in the set")
+            #expect(through(c.rejects).contains(id), "\(id) catches its bug through the set")
         }
     }
 }

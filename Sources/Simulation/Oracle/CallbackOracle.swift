@@ -11,7 +11,7 @@ import PassXML
 /// This type is the flow model (invariants 1–7): what each call is owed, which calls wait for a
 /// configuration, which login runs. What each call, callback and request is to it, and which call
 /// owns which answer, are the tables of `OracleVocabulary.swift` and `OracleRequest.swift`; the
-/// picker is `PickerState`'s table; the properties are values of `PropertyTable`, fed the
+/// picker is `PickerState`'s table; the properties are values registered in `PropertySet`, fed the
 /// `Observation`s this model derives; what one input teaches is `InputScratch`, made fresh per input.
 struct CallbackOracle: Sendable {
     let app: String
@@ -111,9 +111,10 @@ struct CallbackOracle: Sendable {
         input = InputScratch(actions)
         switch runtimeInput {
         case .call(let call):
+            let role = CallRole(call)
             // With its authZ token cached, an authorization sends its media-token request at once.
-            input.authorization = CallRole(call).authorizes
-            called(call)
+            input.authorization = role.authorizes
+            called(call, role)
         case .response(let id, let result):
             input.authorization = flows.authorizeInFlight.removeValue(forKey: id)
             input.answeredPreauthorization = preauthorizations.inFlight.removeValue(forKey: id)
@@ -145,16 +146,16 @@ struct CallbackOracle: Sendable {
         if input.checksOwed > 0 {
             violate(2, "checkAuthentication not answered from the store at once (\(input.checksOwed) left)")
         }
-        picker(.inputEnded)
+        if flows.picker != .down { picker(.inputEnded) }  // down stays down (the table's first row)
         if let issued = input.issued, case .token(let mvpd, nil) = token.holder, issued.mvpdID == mvpd {
             // Its expiry, for the TTL boundaries, once the tracking has named the new token's MVPD.
             token.holder = .token(mvpd: mvpd, expires: issued.expires)
         }
     }
 
-    private mutating func called(_ call: Call) {
+    private mutating func called(_ call: Call, _ role: CallRole) {
         answers.called(call)
-        switch CallRole(call) {
+        switch role {
         case .configure:
             startup.openSetRequestors += 1
             startup.configured = false
@@ -175,13 +176,17 @@ struct CallbackOracle: Sendable {
         if call.isQueuedUntilConfigured && !startup.configured {
             startup.queued.append(call)
         } else {
-            begin(call, loginShows: input.loginShows)
+            begin(role, loginShows: input.loginShows)
         }
     }
 
     /// A call starts (at once, or when the queue drains): what it is owed.
     private mutating func begin(_ call: Call, loginShows: Bool) {
-        switch CallRole(call) {
+        begin(CallRole(call), loginShows: loginShows)
+    }
+
+    private mutating func begin(_ role: CallRole, loginShows: Bool) {
+        switch role {
         case .checkAuthentication:
             input.checksOwed += 1
         case .login:
@@ -216,7 +221,7 @@ struct CallbackOracle: Sendable {
     /// The running login ends with no callback (superseded by a call).
     private mutating func endLogin() {
         if let r = flows.login?.authorization { flows.droppedAuthorizations[r, default: 0] += 1 }
-        picker(.loginEndedByCall)
+        if flows.picker != .down { picker(.loginEndedByCall) }  // down stays down
         flows.login = nil
     }
 

@@ -34,6 +34,7 @@ struct InputScratch: Sendable {
     init() {}
 
     init(_ actions: [EngineAction]) {
+        callbacks.reserveCapacity(actions.count)
         for action in actions {
             if case .deliver(let c) = action { callbacks.append(c) }
         }

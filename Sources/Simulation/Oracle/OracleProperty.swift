@@ -4,7 +4,7 @@ import PassModel
 
 /// A property of docs/ORACLE.md: a value with its own state, judging the observations the oracle's
 /// flow model derives from each input (never the engine's state). Adding one is a type conforming
-/// to this protocol, one line in `PropertyTable.all`, and one test that injects the bug it must catch
+/// to this protocol, its registration in `PropertySet`, and one test that injects the bug it must catch
 /// (docs/ORACLE.md, "Adding a property").
 protocol OracleProperty: Sendable {
     /// The name a violation carries: `property ID` (the fuzzer shrinks while the same name fails).
@@ -101,9 +101,19 @@ struct ObservationKinds: OptionSet, Sendable {
     static let quiescent = ObservationKinds(rawValue: 1 << 16)
 }
 
-/// Every property, registered once: the oracle makes one of each per app, and routes each
-/// observation only to those that observe its kind.
-enum PropertyTable {
+/// Every property, registered once: a stored value each, judged with static dispatch (the fuzzer's
+/// hot path: an array of existentials cost a tenth of the oracle). Registering a property is its
+/// field, its `judge` line and its type in `all`, here and nowhere else; `OraclePropertyTests`
+/// fails when one of the three is missing.
+struct PropertySet: Sendable {
+    var tracking = TrackingProperty()
+    var authzDropped = AuthzDroppedProperty()
+    var logoutToken = LogoutTokenProperty()
+    var tempPass = TempPassProperty()
+    var timers = TimersProperty()
+    var ttl = TTLProperty()
+
+    /// The registered properties' types, in the order they judge.
     static let all: [any OracleProperty.Type] = [
         TrackingProperty.self,
         AuthzDroppedProperty.self,
@@ -113,26 +123,28 @@ enum PropertyTable {
         TTLProperty.self,
     ]
 
-    /// For each kind's bit, the indices in `all` of the properties observing it.
-    static let routes: [[Int]] = (0..<32).map { bit in
-        all.indices.filter { all[$0].observes.contains(ObservationKinds(rawValue: 1 << UInt32(bit))) }
-    }
-}
-
-/// The properties of one app, each with its own state.
-struct PropertySet: Sendable {
-    private var properties: [any OracleProperty] = PropertyTable.all.map { $0.init() }
-
-    /// Judges `observation`; each violation found is appended with its property's id.
+    /// Judges `observation` with every property that observes its kind; each violation found is
+    /// appended with its property's id.
     mutating func observe(_ observation: Observation, at now: Instant, context: OracleContext, token: TokenModel,
                           app: String, into violations: inout [InvariantViolation]) {
-        let bit = observation.kind.rawValue.trailingZeroBitCount
-        for i in PropertyTable.routes[bit] {
-            var found: [String] = []
-            properties[i].check(observation, at: now, context: context, token: token, found: &found)
-            for message in found {
-                violations.append(InvariantViolation(number: 0, app: app, message: message, property: type(of: properties[i]).id))
-            }
+        let kind = observation.kind
+        PropertySet.judge(&tracking, observation, kind, now, context, token, app, &violations)
+        PropertySet.judge(&authzDropped, observation, kind, now, context, token, app, &violations)
+        PropertySet.judge(&logoutToken, observation, kind, now, context, token, app, &violations)
+        PropertySet.judge(&tempPass, observation, kind, now, context, token, app, &violations)
+        PropertySet.judge(&timers, observation, kind, now, context, token, app, &violations)
+        PropertySet.judge(&ttl, observation, kind, now, context, token, app, &violations)
+    }
+
+    @inline(__always)
+    private static func judge<P: OracleProperty>(_ property: inout P, _ observation: Observation, _ kind: ObservationKinds,
+                                                 _ now: Instant, _ context: OracleContext, _ token: TokenModel,
+                                                 _ app: String, _ violations: inout [InvariantViolation]) {
+        guard P.observes.contains(kind) else { return }
+        var found: [String] = []
+        property.check(observation, at: now, context: context, token: token, found: &found)
+        for message in found {
+            violations.append(InvariantViolation(number: 0, app: app, message: message, property: P.id))
         }
     }
 }
