@@ -17,6 +17,27 @@ import Testing
         #expect(OracleRequest(.form("https://sp.test/authenticate/freepreview", [("authentication_token", "<t/>")]))
             == OracleRequest(kind: .tempPassLogin), "a TempPass login's request is not read for a token")
         #expect(OracleRequest(HTTPRequest(method: "GET", url: "https://sp.test/config/REQ")).kind == .other)
+        #expect(OracleRequest.kind(ofPath: "https://sp.test/api/v1/authenticate/freepreview") == .tempPassLogin)
+        #expect(OracleRequest.kind(ofPath: "https://sp.test/freepreview") == .other)
+        #expect(OracleRequest.kind(ofPath: "https://sp.test/notpreauthorize") == .other)
+        #expect(OracleRequest.kind(ofPath: "https://sp.test/preauthorize?x=a/b") == .other)
+        #expect(OracleRequest.kind(ofPath: "preauthorize") == .preauthorize)
+        #expect(OracleRequest.kind(ofPath: "") == .other)
+    }
+
+    @Test func aLoginStartsWithItsDialogPickerOrFailureReadEitherWay() {
+        let samples: [Callback] = [
+            .displayProviderDialog([]), .presentTvProviderDialog(shown: [], featured: []),
+            .dismissTvProviderDialog(shown: [], featured: []),
+            .setAuthenticationStatus(status: 0, errorCode: Constants.genericAuthenticationError),
+            .setAuthenticationStatus(status: 0, errorCode: Constants.userNotAuthenticatedError),
+            .setAuthenticationStatus(status: 1, errorCode: ""), .setRequestorComplete(status: 1),
+            .navigateToUrl("https://sp.test/x", useSVC: nil), .setToken(token: "t", resource: "R1"),
+            .tokenRequestFailed(resource: "R1", errorCode: "x", details: ""), .preauthorizedResources([]),
+            .selectedProvider(nil), .status(code: "N003", message: nil), .sendTrackingData(event: 0, data: []),
+        ]
+        for c in samples { #expect(CallbackRole.startsALogin(c) == CallbackRole(c).startsALogin, "\(c)") }
+        #expect(samples.filter(CallbackRole.startsALogin).count == 3)
     }
 
     @Test func thePickerTableRefusesWhatMayNotComeNext() {

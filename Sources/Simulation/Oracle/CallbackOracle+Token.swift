@@ -109,7 +109,7 @@ extension CallbackOracle {
     /// A request sent in a later input than its call's (a response's: the access token it waited
     /// for, the renewal after a 401) for a flow open at the last `logout`.
     private func askedBeforeLogout(_ request: OracleRequest.Kind) -> Bool {
-        if case .call = currentInput { return false }
+        if input.call != nil { return false }
         let open = flows.openAtLogout
         switch request {
         case .preauthorize:
@@ -146,7 +146,7 @@ extension CallbackOracle {
     mutating func preauthorizationAnswered(_ answer: [String]) {
         let open = preauthorizations.open
         var matching = open.indices.filter { AnswerLedger.isSubsequence(answer, of: open[$0].asked) }
-        if case .call(.checkPreauthorizedResources) = currentInput { matching.reverse() }
+        if input.call == .preauthorization { matching.reverse() }
         if let serial = input.answeredPreauthorization ?? input.preauthorization,
            let own = matching.firstIndex(where: { open[$0].serial == serial }) {
             matching.insert(matching.remove(at: own), at: 0)

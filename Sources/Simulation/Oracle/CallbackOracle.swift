@@ -84,8 +84,7 @@ struct CallbackOracle: Sendable {
     var properties = PropertySet()
     /// The input being judged (`observe`).
     var input = InputScratch()
-    /// The runtime input being judged, and its instant.
-    private(set) var currentInput: OracleInput = .picker
+    /// The instant of the input being judged.
     private(set) var now = Instant.simulationStart
 
     init(app: String, context: OracleContext) {
@@ -107,11 +106,11 @@ struct CallbackOracle: Sendable {
     /// The engine was given `runtimeInput` at `now` and answered `actions`.
     mutating func observe(_ runtimeInput: OracleInput, _ actions: [EngineAction], at now: Instant) {
         self.now = now
-        currentInput = runtimeInput
         input = InputScratch(actions)
         switch runtimeInput {
         case .call(let call):
             let role = CallRole(call)
+            input.call = role.kindOfInput
             // With its authZ token cached, an authorization sends its media-token request at once.
             input.authorization = role.authorizes
             called(call, role)
@@ -283,7 +282,7 @@ struct CallbackOracle: Sendable {
     /// The input is a logout's: called now, or queued before this input's `setRequestorComplete(1)`
     /// and drained in it.
     private var inALogout: Bool {
-        if case .call(.logout) = currentInput { return true }
+        if input.call == .logout { return true }
         if case .logout? = input.drainCurrent { return true }
         return false
     }

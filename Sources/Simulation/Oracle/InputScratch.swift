@@ -5,6 +5,8 @@ import PassXML
 /// What the oracle learns within one input and forgets after it: made fresh for each input
 /// (`CallbackOracle.observe`), never reset field by field.
 struct InputScratch: Sendable {
+    /// The input is a call's (nil: a response's, a timer's, the picker's), and which.
+    var call: CallRole.InputKind?
     /// The callbacks of the input, in order.
     var callbacks: [Callback] = []
     /// The input shows a login's first callback (a `getAuthorization` either authorizes or first logs
@@ -38,6 +40,6 @@ struct InputScratch: Sendable {
         for action in actions {
             if case .deliver(let c) = action { callbacks.append(c) }
         }
-        loginShows = callbacks.contains { CallbackRole($0).startsALogin }
+        loginShows = callbacks.contains(where: CallbackRole.startsALogin)
     }
 }

@@ -26,19 +26,7 @@ struct OracleRequest: Equatable, Sendable {
     let authnToken: String?
 
     init(_ request: HTTPRequest) {
-        let url = request.url
-        let kind: Kind
-        if url.hasSuffix("/authorizeDevice") {
-            kind = .authorize(resource: nil)
-        } else if url.hasSuffix("/deviceShortAuthorize") {
-            kind = .mediaToken
-        } else if url.hasSuffix("/preauthorize") {
-            kind = .preauthorize
-        } else if url.hasSuffix("/authenticate/freepreview") {
-            kind = .tempPassLogin
-        } else {
-            kind = .other
-        }
+        let kind = OracleRequest.kind(ofPath: request.url)
         switch kind {
         case .authorize, .mediaToken, .preauthorize:
             let parameters = request.parameters
@@ -51,6 +39,30 @@ struct OracleRequest: Equatable, Sendable {
         case .tempPassLogin, .other:
             self.kind = kind
             authnToken = nil
+        }
+    }
+
+    /// By the URL's last path segment, read as bytes (most requests are none of these: the fuzzer's
+    /// hot path). The URL's end, as the engine writes it: no query on these POSTs.
+    static func kind(ofPath url: String) -> Kind {
+        var url = url
+        return url.withUTF8 { bytes in
+            let slash = bytes.lastIndex(of: UInt8(ascii: "/")) ?? -1
+            let segment = UnsafeBufferPointer(rebasing: bytes[(slash + 1)...])
+            func named(_ name: StaticString) -> Bool {
+                segment.count == name.utf8CodeUnitCount
+                    && segment.elementsEqual(UnsafeBufferPointer(start: name.utf8Start, count: name.utf8CodeUnitCount))
+            }
+            if named("authorizeDevice") { return .authorize(resource: nil) }
+            if named("deviceShortAuthorize") { return .mediaToken }
+            if named("preauthorize") { return .preauthorize }
+            if named("freepreview") {
+                let before = UnsafeBufferPointer(rebasing: bytes[..<max(slash, 0)])
+                let parent = "/authenticate"
+                return before.count >= parent.utf8.count && before.suffix(parent.utf8.count).elementsEqual(parent.utf8)
+                    ? .tempPassLogin : .other
+            }
+            return .other
         }
     }
 

@@ -46,6 +46,20 @@ enum CallRole: Equatable, Sendable {
         }
     }
 
+    /// What the oracle asks of the call an input is (`InputScratch.call`): kept without its
+    /// arguments, so an input's scratch holds no copy of them.
+    enum InputKind: Equatable, Sendable {
+        case logout, preauthorization, other
+    }
+
+    var kindOfInput: InputKind {
+        switch self {
+        case .logout: .logout
+        case .preauthorize: .preauthorization
+        case .configure, .select, .checkAuthentication, .login, .authorizeOrLogin, .authorize, .noFlow: .other
+        }
+    }
+
     /// The resource of an authorization (`getAuthorization`, `checkAuthorization`).
     var authorizes: String? {
         switch self {
@@ -121,6 +135,21 @@ enum CallbackRole: Sendable {
             status == Constants.statusError && code == Constants.genericAuthenticationError
         case .configured, .authorizationEnded, .pickerDismissed, .navigation, .status, .tracking,
              .preauthorizationAnswer, .metadataAnswer, .selectedProviderAnswer:
+            false
+        }
+    }
+}
+
+extension CallbackRole {
+    /// `startsALogin` read off the callback itself, without making its role (once per callback of
+    /// every input: the fuzzer's hot path). `OracleTablesTests` checks the two agree.
+    static func startsALogin(_ callback: Callback) -> Bool {
+        switch callback {
+        case .displayProviderDialog, .presentTvProviderDialog: true
+        case .setAuthenticationStatus(let status, let code):
+            status == Constants.statusError && code == Constants.genericAuthenticationError
+        case .setRequestorComplete, .navigateToUrl, .setToken, .tokenRequestFailed, .preauthorizedResources,
+             .selectedProvider, .setMetadataStatus, .dismissTvProviderDialog, .status, .sendTrackingData:
             false
         }
     }
