@@ -127,9 +127,8 @@ struct CallbackOracle: Sendable {
         for action in actions {
             switch action {
             case .deliver(let callback):
-                let callbacks = input.callbacks
-                delivered(callback, next: index + 1 < callbacks.count ? callbacks[index + 1] : nil,
-                          previous: index > 0 ? callbacks[index - 1] : nil)
+                delivered(callback, next: index + 1 < input.callbacks.count ? input.callbacks[index + 1] : nil,
+                          previous: index > 0 ? input.callbacks[index - 1] : nil)
                 index += 1
             case .send(let id, let request):
                 sent(id, request)
@@ -269,13 +268,27 @@ struct CallbackOracle: Sendable {
             case .loginOnly: loginOnly(callback)
             }
         case .tracking(let event, let data):
-            observed(.tracking(event: event, data: data, previous: previous))
+            // One right after its flow's terminal is judged with it (`.terminal`).
+            if !CallbackOracle.follows(event, terminal: previous) {
+                observed(.tracking(event: event, data: data, previous: previous))
+            }
             // A different MVPD was stored: the tokens are cleared (BEHAVIOR.md, Authentication 3).
             if event == Constants.trackingGetSelectedProvider { authnTokenChanged(to: .none) }
         case .preauthorizationAnswer(let allowed):
             preauthorizationAnswered(allowed)
         case .metadataAnswer, .selectedProviderAnswer:
             break
+        }
+    }
+
+    /// A tracking of `event` right after its flow's terminal callback.
+    static func follows(_ event: Int, terminal previous: Callback?) -> Bool {
+        switch (event, previous) {
+        case (Constants.trackingAuthentication, .setAuthenticationStatus?),
+             (Constants.trackingAuthorization, .setToken?), (Constants.trackingAuthorization, .tokenRequestFailed?):
+            true
+        default:
+            false
         }
     }
 

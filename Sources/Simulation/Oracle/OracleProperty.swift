@@ -26,7 +26,7 @@ enum Observation: Sendable {
     /// A flow's terminal callback (`setAuthenticationStatus` but a logout's, `setToken`,
     /// `tokenRequestFailed`) and the callback right after it.
     case terminal(Callback, next: Callback?)
-    /// A `sendTrackingData` and the callback before it.
+    /// A `sendTrackingData` not right after its flow's terminal, and the callback before it.
     case tracking(event: Int, data: [String?], previous: Callback?)
     /// A success's tracking, well formed, named this token (`fresh`: a new one, not from the store).
     /// Observed before the flow model adopts it.

@@ -71,17 +71,14 @@ struct TrackingProperty: OracleProperty {
         }
     }
 
-    /// A tracking callback not consumed right after its terminal: only the selection's may stand alone.
+    /// A tracking callback not right after its terminal (`CallbackOracle.follows`): only the
+    /// selection's may stand alone.
     private func stray(_ event: Int, _ data: [String?], previous: Callback?, context: OracleContext, found: inout [String]) {
-        switch (event, previous) {
-        case (Constants.trackingAuthentication, .setAuthenticationStatus?),
-             (Constants.trackingAuthorization, .setToken?), (Constants.trackingAuthorization, .tokenRequestFailed?):
-            return  // judged with its terminal
-        case (Constants.trackingGetSelectedProvider, _):
+        if event == Constants.trackingGetSelectedProvider {
             if data.count != 4 || data[0].map(context.mvpds.contains) != true || Array(data.suffix(3)) != context.trackingTail {
                 found.append("selection tracking \(data) is not [MVPD id, device type, client type, OS]")
             }
-        default:
+        } else {
             found.append("sendTrackingData(\(event), …) not right after its flow's terminal callback (after \(previous.map(\.description) ?? "nothing"))")
         }
     }
