@@ -283,11 +283,12 @@ struct CallbackOracle: Sendable {
 
     /// A tracking of `event` right after its flow's terminal callback.
     static func follows(_ event: Int, terminal previous: Callback?) -> Bool {
-        switch (event, previous) {
-        case (Constants.trackingAuthentication, .setAuthenticationStatus?),
-             (Constants.trackingAuthorization, .setToken?), (Constants.trackingAuthorization, .tokenRequestFailed?):
-            true
-        default:
+        switch previous {
+        case .setAuthenticationStatus?: event == Constants.trackingAuthentication
+        case .setToken?, .tokenRequestFailed?: event == Constants.trackingAuthorization
+        case nil, .setRequestorComplete?, .displayProviderDialog?, .navigateToUrl?, .preauthorizedResources?,
+             .selectedProvider?, .setMetadataStatus?, .presentTvProviderDialog?, .dismissTvProviderDialog?, .status?,
+             .sendTrackingData?:
             false
         }
     }
