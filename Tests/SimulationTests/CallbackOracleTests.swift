@@ -360,6 +360,27 @@ import Testing
         #expect(waitedAfter.found == ["property logout-token"], "no flow of before the logout is open")
     }
 
+    /// After a setRequestor, an authorization naming a token this app saw before may be bound to it
+    /// (asked before): it says nothing of the token held now (`passim fuzz --time 10m --seed 30`).
+    @Test func anAuthorizationBoundToTheOldTokenSaysNothingOfTheOneAdopted() {
+        let guidC = String(repeating: "c", count: 32)
+        let guidD = String(repeating: "d", count: 32)
+        var good = Trace()
+        good.configured()
+        good.login("M1", guid: CallbackOracleTests.guidA)
+        good.call(.getAuthorization(resource: "R1", data: nil), sends: [Trace.authorize("R1")])
+        good.configured()
+        good.call(.getAuthorization(resource: "R2", data: nil), sends: [Trace.authorize("R2")])
+        good.response([.setToken(token: "m", resource: "R1"), Trace.authzTracking("M1", CallbackOracleTests.guidA)])
+        good.response([.setToken(token: "m", resource: "R2"), Trace.authzTracking("M2", guidC)])
+        #expect(good.found.isEmpty)
+
+        var bad = good
+        bad.call(.getAuthorization(resource: "R2", data: nil), sends: [Trace.authorize("R2")])
+        bad.response([.setToken(token: "m", resource: "R2"), Trace.authzTracking("M2", guidD)])
+        #expect(bad.found == ["property tracking"], "a GUID neither held nor replaced")
+    }
+
     // MARK: TempPass
 
     @Test func aUsedUpTempPassNeverAuthenticatesAgain() {

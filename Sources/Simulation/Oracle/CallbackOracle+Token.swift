@@ -36,10 +36,14 @@ extension CallbackOracle {
     }
 
     /// An authorization's success names the authN token it used (whether it should have had one is `tokenDelivered`).
+    /// After a `setRequestor` the token held is unknown; an authorization naming a token this app
+    /// saw before may have been asked before it, bound to that token (BEHAVIOR.md, Overlapping
+    /// calls), so it says nothing of the token held now: only a GUID never seen is adopted.
     mutating func authorizedWith(mvpd: String, guid: String) {
-        if token.holder == .unknown { token.holder = .token(mvpd: mvpd, expires: nil) }
+        let seen = token.pastGUIDs.contains(guid)
+        if token.holder == .unknown && !seen { token.holder = .token(mvpd: mvpd, expires: nil) }
         observed(.authorizedWith(mvpd: mvpd, guid: guid))
-        if token.lastGUID == nil, token.holder != .none { token.lastGUID = guid }
+        if token.lastGUID == nil, token.holder != .none, !seen { token.lastGUID = guid }
         token.pastGUIDs.insert(guid)
     }
 
