@@ -103,6 +103,62 @@ import Testing
         #expect(failed.found == ["invariant 5"], "still queued after setRequestorComplete(0)")
     }
 
+    // MARK: Invariant 1: every setRequestorComplete answers an open setRequestor
+
+    @Test func setRequestorCompleteAnswersAnOpenSetRequestor() {
+        var good = Trace()
+        good.configured()
+        good.oracle.settled()
+        #expect(good.found.isEmpty)
+
+        var stray = Trace()
+        stray.configured()
+        stray.response([.setRequestorComplete(status: 1)])
+        #expect(stray.found == ["invariant 1"])
+
+        var open = Trace()
+        open.call(.setRequestor(requestorID: "REQ", serviceProviders: nil))
+        open.oracle.settled()
+        #expect(open.found == ["invariant 1"], "never completed")
+    }
+
+    // MARK: Invariant 2: a check is answered at once
+
+    @Test func checkAuthenticationIsAnsweredAtOnce() {
+        var good = Trace()
+        good.configured()
+        good.call(.checkAuthentication, [.setAuthenticationStatus(status: 0, errorCode: Constants.userNotAuthenticatedError),
+                                         CallbackOracleTests.failedAuthN])
+        #expect(good.found.isEmpty)
+        var late = Trace()
+        late.configured()
+        late.call(.checkAuthentication)
+        #expect(late.found == ["invariant 2"])
+    }
+
+    // MARK: Invariant 7: Apple's picker balanced
+
+    @Test func everyPickerIsDismissedOnceAndALoginEndedUnderItOwesTheDismissal() {
+        let picker = Callback.presentTvProviderDialog(shown: [], featured: [])
+        let dismiss = Callback.dismissTvProviderDialog(shown: [], featured: [])
+        var good = Trace()
+        good.configured()
+        good.call(.getAuthentication(forceAuthn: false, data: nil, filter: nil), [picker])
+        good.call(.logout, [dismiss, .navigateToUrl(Constants.adobePassRedirectURL, useSVC: nil)])
+        #expect(good.found.isEmpty)
+
+        var twice = Trace()
+        twice.configured()
+        twice.call(.getAuthentication(forceAuthn: false, data: nil, filter: nil), [picker, picker])
+        #expect(twice.found == ["invariant 7"])
+
+        var leftUp = Trace()
+        leftUp.configured()
+        leftUp.call(.getAuthentication(forceAuthn: false, data: nil, filter: nil), [picker])
+        leftUp.call(.logout, [.navigateToUrl(Constants.adobePassRedirectURL, useSVC: nil)])
+        #expect(leftUp.found == ["invariant 7"], "the login ended under the picker owes its dismissal")
+    }
+
     // MARK: Invariant 7 within one input; 3's superseded getAuthorization
 
     @Test func nothingOfALoginAfterItsCancellationInTheSameInput() {
@@ -265,6 +321,64 @@ import Testing
         var bad = good
         bad.call(.checkPreauthorizedResources(["R1"], cache: true), sends: [.form("https://sp.test/preauthorize", [("authentication_token", "<old token/>"), ("resource_id", "R1")])])
         #expect(bad.found == ["property logout-token"])
+    }
+
+    /// A flow asked before the logout is bound to the token it was asked with (BEHAVIOR.md,
+    /// Overlapping calls): its request may leave after the logout, sent once more after a 401 (with
+    /// a new access token, BEHAVIOR.md, Client registration) or held until an access token came.
+    /// `passim fuzz --runs 30000 --seed 12` found both on the reference.
+    @Test func aRequestOfAFlowAskedBeforeTheLogoutMayLeaveAfterIt() {
+        let old: HTTPRequest = .form("https://sp.test/preauthorize", [("authentication_token", "<old token/>"), ("resource_id", "R1")])
+        let unauthorized = HTTPResult.response(HTTPResponse(status: 401, contentType: "text/plain", text: ""))
+        let renewal: HTTPRequest = .form("https://sp.test/o/client/token", [("grant_type", "client_credentials")])
+        var resent = Trace()
+        resent.configured()
+        resent.call(.checkPreauthorizedResources(["R1"], cache: true), sends: [old])
+        resent.call(.logout, [.navigateToUrl(Constants.adobePassRedirectURL, useSVC: nil)])
+        resent.response([], sends: [renewal], result: unauthorized)
+        resent.response([], sends: [old])
+        resent.response([.preauthorizedResources([])])
+        #expect(resent.found.isEmpty)
+
+        var held = Trace()
+        held.configured()
+        held.call(.checkPreauthorizedResources(["R1"], cache: true), sends: [old])
+        held.response([.preauthorizedResources([])])
+        held.call(.checkPreauthorizedResources(["R1"], cache: true), sends: [renewal])
+        held.call(.logout, [.navigateToUrl(Constants.adobePassRedirectURL, useSVC: nil)])
+        held.response([], sends: [old])
+        held.response([.preauthorizedResources([])])
+        #expect(held.found.isEmpty)
+
+        var new = resent
+        new.call(.checkPreauthorizedResources(["R1"], cache: true), sends: [old])
+        #expect(new.found == ["property logout-token"], "a flow asked after the logout")
+
+        var waitedAfter = held
+        waitedAfter.call(.checkPreauthorizedResources(["R1"], cache: true), sends: [renewal])
+        waitedAfter.response([], sends: [old])
+        #expect(waitedAfter.found == ["property logout-token"], "no flow of before the logout is open")
+    }
+
+    /// After a setRequestor, an authorization naming a token this app saw before may be bound to it
+    /// (asked before): it says nothing of the token held now (`passim fuzz --time 10m --seed 30`).
+    @Test func anAuthorizationBoundToTheOldTokenSaysNothingOfTheOneAdopted() {
+        let guidC = String(repeating: "c", count: 32)
+        let guidD = String(repeating: "d", count: 32)
+        var good = Trace()
+        good.configured()
+        good.login("M1", guid: CallbackOracleTests.guidA)
+        good.call(.getAuthorization(resource: "R1", data: nil), sends: [Trace.authorize("R1")])
+        good.configured()
+        good.call(.getAuthorization(resource: "R2", data: nil), sends: [Trace.authorize("R2")])
+        good.response([.setToken(token: "m", resource: "R1"), Trace.authzTracking("M1", CallbackOracleTests.guidA)])
+        good.response([.setToken(token: "m", resource: "R2"), Trace.authzTracking("M2", guidC)])
+        #expect(good.found.isEmpty)
+
+        var bad = good
+        bad.call(.getAuthorization(resource: "R2", data: nil), sends: [Trace.authorize("R2")])
+        bad.response([.setToken(token: "m", resource: "R2"), Trace.authzTracking("M2", guidD)])
+        #expect(bad.found == ["property tracking"], "a GUID neither held nor replaced")
     }
 
     // MARK: TempPass

@@ -16,7 +16,9 @@ struct AnswerLedger: Sendable {
         case .getSelectedProvider: selectedProviderQueries += 1
         case .checkPreauthorizedResources(let rs, _): preauthorizations.append(rs)
         case .getMetadata(let d): metadata.append(d)
-        default: break
+        case .initialize, .setOptions, .setRequestor, .checkAuthentication, .getAuthentication, .setSelectedProvider,
+             .handleExternalURL, .checkAuthorization, .getAuthorization, .logout, .getAuthenticationToken, .getVersion:
+            break
         }
     }
 
@@ -39,7 +41,8 @@ struct AnswerLedger: Sendable {
                 return "setMetadataStatus echoes \(args), which no getMetadata asked for"
             }
             metadata.remove(at: i)
-        default:
+        case .setRequestorComplete, .setAuthenticationStatus, .displayProviderDialog, .navigateToUrl, .setToken,
+             .tokenRequestFailed, .presentTvProviderDialog, .dismissTvProviderDialog, .status, .sendTrackingData:
             break
         }
         return nil

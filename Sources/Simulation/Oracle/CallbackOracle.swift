@@ -6,84 +6,86 @@ import PassXML
 /// The invariants of BEHAVIOR.md and the properties that follow from it, judged from what an app
 /// and the network see: the calls, the callbacks in their order, the requests sent and the timers
 /// set (docs/ORACLE.md). It never reads the engine's state, so a wrong state machine cannot vouch
-/// for itself. It keeps a model of the flows BEHAVIOR.md describes: what each call is owed, which
-/// calls wait for a configuration, which login is running.
+/// for itself.
+///
+/// This type is the flow model (invariants 1–7): what each call is owed, which calls wait for a
+/// configuration, which login runs. What each call, callback and request is to it, and which call
+/// owns which answer, are the tables of `OracleVocabulary.swift` and `OracleRequest.swift`; the
+/// picker is `PickerState`'s table; the properties are values registered in `PropertySet`, fed the
+/// `Observation`s this model derives; what one input teaches is `InputScratch`, made fresh per input.
 struct CallbackOracle: Sendable {
     let app: String
     let context: OracleContext
     private(set) var violations: [InvariantViolation] = []
 
-    // MARK: Startup (invariants 1 and 5)
+    /// Startup (invariants 1 and 5).
+    struct Startup: Sendable {
+        var openSetRequestors = 0
+        /// The last `setRequestor` ended with `setRequestorComplete(1)`.
+        var configured = false
+        /// Calls made while not configured, in call order, not yet started.
+        var queued: [Call] = []
 
-    var openSetRequestors = 0
-    /// The last `setRequestor` ended with `setRequestorComplete(1)`.
-    var configured = false
-    /// Calls made while not configured, in call order, not yet started.
-    var queued: [Call] = []
-    /// Queued calls starting in this input, after its `setRequestorComplete(1)`: each starts when
-    /// the first callback it can deliver at once comes (or delivers nothing at once), in call order.
-    var draining: [Call] = []
-    /// The drained call whose callbacks are being delivered.
-    var drainCurrent: Call?
-
-    // MARK: Flows (invariants 2, 3, 7)
+        func hasQueued(_ matching: (CallRole) -> Bool) -> Bool {
+            !configured && queued.contains { matching(CallRole($0)) }
+        }
+    }
+    var startup = Startup()
 
     /// A login: an authentication flow from its start to its `setAuthenticationStatus`.
     struct Login: Sendable {
         /// The resource of the `getAuthorization` that continues once it succeeds.
         var authorization: String?
     }
-    var login: Login?
-    /// Apple's picker is up: presented and not yet dismissed.
-    var pickerUp = false
-    /// A login was ended by a call while the picker was up: this input owes its dismissal
-    /// (every `presentTvProviderDialog` balanced by one `dismissTvProviderDialog`, BEHAVIOR.md, Apple SSO).
-    var dismissalOwed = false
-    /// `checkAuthentication`s of this input, answered at once from the store.
-    var checksOwed = 0
-    /// `setSelectedProvider(nil)` (or an unknown id) with no login running: it may answer as a
-    /// cancel does (docs/CONFORMANCE.md, AND-1.8), in its own input.
-    var cancelAnswerAllowed = false
-    /// Logouts that may still end with their `setAuthenticationStatus(0, USER_NOT_AUTHENTICATED_ERROR)`.
-    var logoutsOwed = 0
-    /// Per resource, authorizations owed one `setToken` or `tokenRequestFailed`.
-    var authorizations: [String: Int] = [:]
-    /// Per resource, `getAuthorization`s that ended with their login (superseded or failed): owed nothing.
-    var droppedAuthorizations: [String: Int] = [:]
+    /// The flows (invariants 2, 3, 7).
+    struct Flows: Sendable {
+        var login: Login?
+        var picker = PickerState.down
+        /// Logouts that may still end with their `setAuthenticationStatus(0, USER_NOT_AUTHENTICATED_ERROR)`.
+        var logoutsOwed = 0
+        /// Per resource, authorizations owed one `setToken` or `tokenRequestFailed`.
+        var authorizations: [String: Int] = [:]
+        /// Per resource, `getAuthorization`s that ended with their login (superseded or failed): owed nothing.
+        var droppedAuthorizations: [String: Int] = [:]
+        /// Each authorization's request out (`authorizeDevice`, then its media token's
+        /// `deviceShortAuthorize`), by the resource it is for.
+        var authorizeInFlight: [RequestID: String] = [:]
+        /// What was open at the last `logout`: those flows are bound to the token it cleared.
+        var openAtLogout = OpenAtLogout()
+    }
+    /// The flows open when the last `logout` came: the preauthorizations up to this serial, the
+    /// authorizations of these resources (until every authorization of one has ended).
+    struct OpenAtLogout: Sendable {
+        var preauthorizationSerial = 0
+        var authorizations: Set<String> = []
+    }
+    var flows = Flows()
 
-    // MARK: Answers (invariant 4)
+    /// A preauthorization asked and not yet answered, with the resources its user may be told about.
+    struct Preauthorization: Sendable {
+        var asked: [String]
+        var allowed: Set<String>?
+        var serial: Int
+    }
+    /// Preauthorizations (invariant 6; invariant 4 is `answers`).
+    struct Preauthorizations: Sendable {
+        var open: [Preauthorization] = []
+        var serials = 0
+        /// Each preauthorize request's preauthorization: an answer from a response belongs to the
+        /// request it answers.
+        var inFlight: [RequestID: Int] = [:]
+    }
+    var preauthorizations = Preauthorizations()
 
+    /// Invariant 4.
     var answers = AnswerLedger()
-
-    // MARK: Properties (CallbackOracle+Properties)
-
-    var timers: [TimerID: Instant] = [:]
-    /// Each authorization's request out (`authorizeDevice`, then its media token's
-    /// `deviceShortAuthorize`), by the resource it is for.
-    var authorizeInFlight: [RequestID: String] = [:]
-    /// The resource whose authorization this input continues (the response to its authorize request)
-    /// or starts (its authZ token cached): the media-token request it sends is that authorization's.
-    var authorizationOfThisInput: String?
-    /// Resources with an authorize request sent since the authN token last changed; nil when a
-    /// `setRequestor` may have adopted another app's token unseen.
-    var authorizedSinceChange: Set<String>? = []
-    var lastGUID: String?
-    /// Every GUID an authentication's tracking has named: an authorization answered after its token
-    /// was replaced names the one it was asked with (BEHAVIOR.md, Overlapping calls).
-    var pastGUIDs: Set<String> = []
-    var tokensSent: Set<String> = []
-    var retiredTokens: Set<String> = []
-    var tempPassFirstUse: [String: Instant] = [:]
-    var holder: TokenHolder = .none
-    /// Preauthorization requests not yet answered, with the resources their user may be told about.
-    var preauthorizations: [(asked: [String], allowed: Set<String>?, serial: Int)] = []
-    var preauthorizationSerials = 0
-    /// The preauthorization begun in this input (its request goes out in it), and each preauthorize
-    /// request's preauthorization: an answer from a response belongs to the request it answers.
-    var preauthorizationOfThisInput: Int?
-    var preauthorizeInFlight: [RequestID: Int] = [:]
-    /// The preauthorization the response of this input answers, if it is one.
-    var answeredPreauthorization: Int?
+    /// The authN token as followed: the one fact the properties read.
+    var token = TokenModel()
+    var properties = PropertySet()
+    /// The input being judged (`observe`).
+    var input = InputScratch()
+    /// The instant of the input being judged.
+    private(set) var now = Instant.simulationStart
 
     init(app: String, context: OracleContext) {
         self.app = app
@@ -94,374 +96,334 @@ struct CallbackOracle: Sendable {
         violations.append(InvariantViolation(number: number, app: app, message: message))
     }
 
-    mutating func violate(property: String, _ message: String) {
-        violations.append(InvariantViolation(number: 0, app: app, message: message, property: property))
+    /// Hands an observation to the properties that judge it.
+    mutating func observed(_ observation: Observation) {
+        properties.observe(observation, at: now, context: context, token: token, app: app, into: &violations)
     }
 
     // MARK: One input
 
-    /// The engine was given `input` at `now` and answered `actions`.
-    mutating func observe(_ input: OracleInput, _ actions: [EngineAction], at now: Instant) {
-        let callbacks = actions.compactMap { action -> Callback? in
-            if case .deliver(let c) = action { return c }
-            return nil
-        }
-        // A getAuthorization either authorizes or first logs in; the login shows at once.
-        let loginShows = callbacks.contains(where: CallbackOracle.startsALogin)
-        preauthorizationOfThisInput = nil
-        answeredPreauthorization = nil
-        authorizationOfThisInput = nil
-        if case .call(let call) = input {
+    /// The engine was given `runtimeInput` at `now` and answered `actions`.
+    mutating func observe(_ runtimeInput: OracleInput, _ actions: [EngineAction], at now: Instant) {
+        self.now = now
+        input = InputScratch(actions)
+        switch runtimeInput {
+        case .call(let call):
+            let role = CallRole(call)
+            input.call = role.kindOfInput
             // With its authZ token cached, an authorization sends its media-token request at once.
-            switch call {
-            case .getAuthorization(let r, _), .checkAuthorization(let r, _): authorizationOfThisInput = r
-            default: break
-            }
-            called(call, loginShows: loginShows, at: now)
+            input.authorization = role.authorizes
+            called(call, role)
+        case .response(let id, let result):
+            input.authorization = flows.authorizeInFlight.removeValue(forKey: id)
+            input.answeredPreauthorization = preauthorizations.inFlight.removeValue(forKey: id)
+            input.issued = issuedToken(result)
+        case .timer(let id):
+            observed(.timerFired(id))
+        case .picker:
+            break
         }
-        var issued: AuthnToken?
-        if case .response(let id, let result) = input {
-            authorizationOfThisInput = authorizeInFlight.removeValue(forKey: id)
-            answeredPreauthorization = preauthorizeInFlight.removeValue(forKey: id)
-            issued = issuedToken(result, callbacks: callbacks)
-        }
-        if case .timer(let id) = input { timers[id] = nil }
         var index = 0
         for action in actions {
             switch action {
             case .deliver(let callback):
-                let next = index + 1 < callbacks.count ? callbacks[index + 1] : nil
-                delivered(callback, next: next, previous: index > 0 ? callbacks[index - 1] : nil,
-                          input: input, loginShows: loginShows, at: now)
+                delivered(callback, next: index + 1 < input.callbacks.count ? input.callbacks[index + 1] : nil,
+                          previous: index > 0 ? input.callbacks[index - 1] : nil)
                 index += 1
             case .send(let id, let request):
-                if !draining.isEmpty { drain(untilSending: request, at: now) }
                 sent(id, request)
             case .startTimer(let id, let at):
-                timerStarted(id, at: at)
+                observed(.timerStarted(id, at: at))
             case .cancelTimer(let id):
-                timerCancelled(id)
+                observed(.timerCancelled(id))
             case .presentBrowser, .writeSharedStore:
                 break
             }
         }
-        while !draining.isEmpty { begin(draining.removeFirst(), loginShows: false, at: now) }
-        drainCurrent = nil
-        if checksOwed > 0 {
-            violate(2, "checkAuthentication not answered from the store at once (\(checksOwed) left)")
-            checksOwed = 0
+        while !input.draining.isEmpty { begin(input.draining.removeFirst(), loginShows: false) }
+        if input.checksOwed > 0 {
+            violate(2, "checkAuthentication not answered from the store at once (\(input.checksOwed) left)")
         }
-        cancelAnswerAllowed = false
-        if dismissalOwed {
-            violate(7, "a login ended while Apple's picker was up, with no dismissTvProviderDialog")
-            dismissalOwed = false
-            pickerUp = false
+        if flows.picker != .down { picker(.inputEnded) }  // down stays down (the table's first row)
+        if let issued = input.issued, case .token(let mvpd, nil) = token.holder, issued.mvpdID == mvpd {
+            // Its expiry, for the TTL boundaries, once the tracking has named the new token's MVPD.
+            token.holder = .token(mvpd: mvpd, expires: issued.expires)
         }
-        if let issued { tokenIssued(issued) }
     }
 
-    private mutating func called(_ call: Call, loginShows: Bool, at now: Instant) {
+    private mutating func called(_ call: Call, _ role: CallRole) {
         answers.called(call)
-        switch call {
-        case .setRequestor:
-            openSetRequestors += 1
-            configured = false
+        switch role {
+        case .configure:
+            startup.openSetRequestors += 1
+            startup.configured = false
             endLogin()
             // The shared store may hold another app's token: what this app holds is unknown now.
-            holder = .unknown
-            authorizedSinceChange = nil
-            lastGUID = nil
+            token.holder = .unknown
+            token.lastGUID = nil
+            observed(.reconfigured)
             return
-        case .setSelectedProvider(let id):
+        case .select(let id):
             // With no flow running, a TempPass MVPD authenticates (BEHAVIOR.md, Cancel via nil).
-            if login == nil, let id, context.tempPasses.contains(id) { login = Login(authorization: nil) }
-            cancelAnswerAllowed = login == nil
+            if flows.login == nil, let id, context.tempPasses.contains(id) { flows.login = Login(authorization: nil) }
+            input.cancelAnswerAllowed = flows.login == nil
             return
-        default:
+        case .checkAuthentication, .login, .authorizeOrLogin, .authorize, .logout, .preauthorize, .noFlow:
             break
         }
-        if call.isQueuedUntilConfigured && !configured {
-            queued.append(call)
+        if call.isQueuedUntilConfigured && !startup.configured {
+            startup.queued.append(call)
         } else {
-            begin(call, loginShows: loginShows, at: now)
+            begin(role, loginShows: input.loginShows)
         }
     }
 
     /// A call starts (at once, or when the queue drains): what it is owed.
-    private mutating func begin(_ call: Call, loginShows: Bool, at now: Instant) {
-        switch call {
+    private mutating func begin(_ call: Call, loginShows: Bool) {
+        begin(CallRole(call), loginShows: loginShows)
+    }
+
+    private mutating func begin(_ role: CallRole, loginShows: Bool) {
+        switch role {
         case .checkAuthentication:
-            checksOwed += 1
-        case .getAuthentication:
+            input.checksOwed += 1
+        case .login:
             endLogin()
-            login = Login(authorization: nil)
-        case .getAuthorization(let r, _):
+            flows.login = Login(authorization: nil)
+        case .authorizeOrLogin(let r):
             // "A new getAuthentication or getAuthorization during a login supersedes it."
             endLogin()
             if loginShows {
-                login = Login(authorization: r)
+                flows.login = Login(authorization: r)
             } else {
-                authorizations[r, default: 0] += 1
+                flows.authorizations[r, default: 0] += 1
             }
-        case .checkAuthorization(let r, _):
-            authorizations[r, default: 0] += 1
+        case .authorize(let r):
+            flows.authorizations[r, default: 0] += 1
         case .logout:
             endLogin()
-            logoutsOwed = context.platform == .tvos ? logoutsOwed + 1 : 1
+            flows.openAtLogout = OpenAtLogout(preauthorizationSerial: preauthorizations.serials,
+                                              authorizations: Set(flows.authorizations.filter { $0.value > 0 }.keys))
+            flows.logoutsOwed = context.platform == .tvos ? flows.logoutsOwed + 1 : 1
             authnTokenChanged(to: .none)
-            retiredTokens.formUnion(tokensSent)
-            tokensSent = []
-        case .checkPreauthorizedResources(let rs, _):
-            preauthorizationSerials += 1
-            preauthorizations.append((rs, allowedResources, preauthorizationSerials))
-            preauthorizationOfThisInput = preauthorizationSerials
-        default:
+            observed(.logout)
+        case .preauthorize(let rs):
+            preauthorizations.serials += 1
+            preauthorizations.open.append(Preauthorization(asked: rs, allowed: allowedResources, serial: preauthorizations.serials))
+            input.preauthorization = preauthorizations.serials
+        case .configure, .select, .noFlow:
             break
         }
     }
 
-    /// The running login ends with no callback (superseded), or has ended with its status.
+    /// The running login ends with no callback (superseded by a call).
     private mutating func endLogin() {
-        if let r = login?.authorization { droppedAuthorizations[r, default: 0] += 1 }
-        if pickerUp { dismissalOwed = true }
-        login = nil
+        if let r = flows.login?.authorization { flows.droppedAuthorizations[r, default: 0] += 1 }
+        if flows.picker != .down { picker(.loginEndedByCall) }  // down stays down
+        flows.login = nil
+    }
+
+    private mutating func picker(_ event: PickerState.Event) {
+        let (next, refused) = flows.picker.after(event)
+        flows.picker = next
+        if let refused { violate(7, refused) }
     }
 
     // MARK: Callbacks
 
-    private mutating func delivered(_ callback: Callback, next: Callback?, previous: Callback?, input: OracleInput,
-                                    loginShows: Bool, at now: Instant) {
-        if !draining.isEmpty { drain(until: callback, at: now) }
+    private mutating func delivered(_ callback: Callback, next: Callback?, previous: Callback?) {
+        let role = CallbackRole(callback)
+        if !input.draining.isEmpty { drain(until: role) }
         if let wrong = answers.delivered(callback) { violate(4, wrong) }
-        switch callback {
-        case .setRequestorComplete(let status):
-            if openSetRequestors == 0 {
+        switch role {
+        case .configured(let status):
+            guard startup.openSetRequestors > 0 else {
                 violate(1, "setRequestorComplete with no setRequestor waiting for it")
                 return
             }
-            openSetRequestors -= 1
-            if openSetRequestors == 0 && status == Constants.statusSuccess {
-                configured = true
-                draining = queued
-                drainCurrent = nil
-                queued = []
+            startup.openSetRequestors -= 1
+            if startup.openSetRequestors == 0 && status == Constants.statusSuccess {
+                startup.configured = true
+                input.draining = startup.queued
+                input.drainCurrent = nil
+                startup.queued = []
             }
-        case .setAuthenticationStatus(let status, let code):
-            authenticationStatus(status, code, next: next, input: input, at: now)
-        case .setToken(_, let r), .tokenRequestFailed(let r, _, _):
-            authorizationEnded(callback, r, next: next, at: now)
-        case .presentTvProviderDialog:
+        case .authenticationStatus(let status, let code):
+            authenticationStatus(callback, status, code, next: next)
+        case .authorizationEnded(let r, let success):
+            authorizationEnded(callback, r, success: success, next: next)
+        case .pickerPresented:
             loginOnly(callback)
-            if pickerUp { violate(7, "presentTvProviderDialog while Apple's picker is already up") }
-            pickerUp = true
-        case .dismissTvProviderDialog:
-            if !pickerUp { violate(7, "dismissTvProviderDialog with no picker up") }
-            pickerUp = false
-            dismissalOwed = false
-        case .displayProviderDialog:
+            picker(.present)
+        case .pickerDismissed:
+            picker(.dismiss)
+        case .loginOnly:
             loginOnly(callback)
-        case .navigateToUrl:
-            if case .call(.logout) = input { break }
-            if queuedLogoutDrained(input) { break }
-            loginOnly(callback)
-        case .status(let code, _):
-            switch code {
-            case StatusCode.registrationRefused, StatusCode.configurationThrottled, StatusCode.authorizationThrottled,
-                 StatusCode.preauthorizationThrottled: break
-            case StatusCode.vsa203:
-                if case .call(.logout) = input { break }
-                if queuedLogoutDrained(input) { break }
-                violate(7, "status(VSA203) outside a logout")
-            default: loginOnly(callback)
+        case .navigation:
+            if !inALogout { loginOnly(callback) }
+        case .status(let status):
+            switch status {
+            case .anyInput: break
+            case .logoutOnly: if !inALogout { violate(7, "status(VSA203) outside a logout") }
+            case .loginOnly: loginOnly(callback)
             }
-        case .sendTrackingData(let event, let data):
-            tracking(event, data, previous: previous)
-        case .preauthorizedResources(let allowed):
-            preauthorizationAnswered(allowed, input: input)
-        case .selectedProvider, .setMetadataStatus:
+        case .tracking(let event, let data):
+            // One right after its flow's terminal is judged with it (`.terminal`).
+            if !CallbackOracle.follows(event, terminal: previous) {
+                observed(.tracking(event: event, data: data, previous: previous))
+            }
+            // A different MVPD was stored: the tokens are cleared (BEHAVIOR.md, Authentication 3).
+            if event == Constants.trackingGetSelectedProvider { authnTokenChanged(to: .none) }
+        case .preauthorizationAnswer(let allowed):
+            preauthorizationAnswered(allowed)
+        case .metadataAnswer, .selectedProviderAnswer:
             break
         }
     }
 
+    /// A tracking of `event` right after its flow's terminal callback.
+    static func follows(_ event: Int, terminal previous: Callback?) -> Bool {
+        switch previous {
+        case .setAuthenticationStatus?: event == Constants.trackingAuthentication
+        case .setToken?, .tokenRequestFailed?: event == Constants.trackingAuthorization
+        case nil, .setRequestorComplete?, .displayProviderDialog?, .navigateToUrl?, .preauthorizedResources?,
+             .selectedProvider?, .setMetadataStatus?, .presentTvProviderDialog?, .dismissTvProviderDialog?, .status?,
+             .sendTrackingData?:
+            false
+        }
+    }
+
+    /// The input is a logout's: called now, or queued before this input's `setRequestorComplete(1)`
+    /// and drained in it.
+    private var inALogout: Bool {
+        if input.call == .logout { return true }
+        if case .logout? = input.drainCurrent { return true }
+        return false
+    }
+
     /// Starts the queued calls before the one `callback` comes from (they delivered nothing at once).
-    private mutating func drain(until callback: Callback, at now: Instant) {
-        if case .sendTrackingData = callback { return }
-        // The picker a superseding call takes down: the next queued call starts with what follows.
-        if case .dismissTvProviderDialog = callback { return }
-        if case .logout? = drainCurrent, case .navigateToUrl = callback { return }  // after VSA203
-        while !draining.isEmpty {
-            let call = draining.removeFirst()
-            if CallbackOracle.canStart(call, with: callback) {
-                begin(call, loginShows: CallbackOracle.startsALogin(callback), at: now)
-                drainCurrent = call
+    private mutating func drain(until callback: CallbackRole) {
+        switch callback {
+        case .tracking, .pickerDismissed:
+            // A tracking goes with its terminal; the picker a superseding call takes down: the next
+            // queued call starts with what follows.
+            return
+        case .navigation:
+            if case .logout? = input.drainCurrent { return }  // after VSA203
+        case .configured, .authenticationStatus, .authorizationEnded, .pickerPresented, .loginOnly, .status,
+             .preauthorizationAnswer, .metadataAnswer, .selectedProviderAnswer:
+            break
+        }
+        while !input.draining.isEmpty {
+            let call = input.draining.removeFirst()
+            if Ownership.canStart(call, with: callback) {
+                begin(call, loginShows: callback.startsALogin)
+                input.drainCurrent = call
                 return
             }
-            begin(call, loginShows: false, at: now)
+            begin(call, loginShows: false)
         }
     }
 
     /// Queued calls that send a request and deliver nothing at once start when their request goes
-    /// out, so a later call's callback is not taken for their own: a `checkAuthorization(r)` or
-    /// `getAuthorization(r)` with a token held sends its authorize request (its media-token request
-    /// when its authZ token is cached); a `checkPreauthorizedResources` its preauthorize request; a
-    /// login with a TempPass selected sends its TempPass request.
-    private mutating func drain(untilSending request: HTTPRequest, at now: Instant) {
-        let url = request.url
-        let index: Int?
-        let login: Bool
-        if url.hasSuffix("/authorizeDevice"), let r = request.parameters.first(where: { $0.0 == "resource_id" })?.1 {
-            login = false
-            index = draining.firstIndex {
-                switch $0 {
-                case .getAuthorization(r, _), .checkAuthorization(r, _): true
-                default: false
-                }
-            }
-        } else if url.hasSuffix("/deviceShortAuthorize") {
-            // Its authZ token cached, an authorization asks for its media token at once.
-            login = false
-            index = draining.firstIndex {
-                switch $0 {
-                case .getAuthorization, .checkAuthorization: true
-                default: false
-                }
-            }
-            switch index.map({ draining[$0] }) {
-            case .getAuthorization(let r, _)?, .checkAuthorization(let r, _)?: authorizationOfThisInput = r
-            default: break
-            }
-        } else if url.hasSuffix("/preauthorize") {
-            // Its request answers it later (`preauthorizeInFlight`), whatever is answered at once after.
-            login = false
-            index = draining.firstIndex { if case .checkPreauthorizedResources = $0 { true } else { false } }
-        } else if url.hasSuffix("/authenticate/freepreview") {
-            login = true
-            index = draining.firstIndex(where: CallbackOracle.startsLogin)
-        } else {
-            return
+    /// out, so a later call's callback is not taken for their own (`Ownership.sends`).
+    mutating func drain(untilSending request: OracleRequest.Kind) {
+        switch request {
+        case .authorize(nil), .other: return
+        case .authorize(.some), .mediaToken, .preauthorize, .tempPassLogin: break
         }
-        guard let index else { return }
-        for call in draining[..<index] { begin(call, loginShows: false, at: now) }
-        begin(draining[index], loginShows: login, at: now)
-        drainCurrent = draining[index]
-        draining.removeFirst(index + 1)
-    }
-
-    /// The first callback a call can deliver at once.
-    static func canStart(_ call: Call, with callback: Callback) -> Bool {
-        switch (call, callback) {
-        case (.checkAuthentication, .setAuthenticationStatus): return true
-        case (.getAuthentication, _): return startsALogin(callback) || callback.name == "setAuthenticationStatus"
-        // A getAuthorization with a token sends its authorize request and delivers nothing at once:
-        // a success status is another call's (a getAuthentication answered from the store).
-        case (.getAuthorization, .setAuthenticationStatus(let status, _)): return status != Constants.statusSuccess
-        case (.getAuthorization, _): return startsALogin(callback)
-        case (.checkAuthorization(let r, _), .tokenRequestFailed(let x, _, _)): return r == x
-        case (.checkPreauthorizedResources, .preauthorizedResources): return true
-        case (.getMetadata, .setMetadataStatus): return true
-        case (.logout, .status(StatusCode.vsa203, _)), (.logout, .navigateToUrl): return true
-        default: return false
-        }
-    }
-
-    /// A logout queued before this input's `setRequestorComplete(1)` answers in it.
-    private func queuedLogoutDrained(_ input: OracleInput) -> Bool {
-        if case .logout? = drainCurrent { return true }
-        return false
+        guard let index = input.draining.firstIndex(where: { Ownership.sends($0, request) }) else { return }
+        let call = input.draining[index]
+        // Its authZ token cached, an authorization asks for its media token at once.
+        if case .mediaToken = request { input.authorization = CallRole(call).authorizes }
+        for earlier in input.draining[..<index] { begin(earlier, loginShows: false) }
+        begin(call, loginShows: request == .tempPassLogin)
+        input.drainCurrent = call
+        input.draining.removeFirst(index + 1)
     }
 
     /// Only a running login delivers these (invariant 7: nothing after its terminal callback).
     private mutating func loginOnly(_ callback: Callback) {
-        guard login == nil else { return }
-        if !configured, queued.contains(where: CallbackOracle.startsLogin) {
+        guard flows.login == nil else { return }
+        if startup.hasQueued(\.mayStartALogin) {
             violate(5, "\(callback.name) for a queued call before the engine was configured")
         } else {
             violate(7, "\(callback) delivered with no login running (after its terminal callback, or cancelled)")
         }
     }
 
-    private mutating func authenticationStatus(_ status: Int, _ code: String, next: Callback?, input: OracleInput, at now: Instant) {
+    private mutating func authenticationStatus(_ callback: Callback, _ status: Int, _ code: String, next: Callback?) {
         let tracked: Bool
         if case .sendTrackingData(Constants.trackingAuthentication, _)? = next { tracked = true } else { tracked = false }
-        if checksOwed > 0 {
-            checksOwed -= 1
-            checkAnswered(status, at: now)
-        } else if cancelAnswerAllowed, status == Constants.statusError, code == Constants.providerNotSelectedError {
-            cancelAnswerAllowed = false
-        } else if !tracked, status == Constants.statusError, code == Constants.userNotAuthenticatedError, logoutsOwed > 0 {
-            // A logout's status: no tracking (BEHAVIOR.md, Logout).
-            logoutsOwed -= 1
-            return
-        } else if let running = login {
-            login = nil
-            if status == Constants.statusSuccess, let r = running.authorization {
-                authorizations[r, default: 0] += 1
-            } else if let r = running.authorization {
-                droppedAuthorizations[r, default: 0] += 1
+        if input.checksOwed > 0 {
+            input.checksOwed -= 1
+            if token.holder == .none && status == Constants.statusSuccess {
+                violate(6, "checkAuthentication answers 1 after the token was cleared by a logout or a new provider")
             }
-            if status != Constants.statusSuccess { holder = holder.unknownIfHeld }
-        } else if !configured, queued.contains(where: CallbackOracle.owesAStatus) {
+            observed(.checkAnswered(status: status))
+        } else if input.cancelAnswerAllowed, status == Constants.statusError, code == Constants.providerNotSelectedError {
+            input.cancelAnswerAllowed = false
+        } else if !tracked, status == Constants.statusError, code == Constants.userNotAuthenticatedError, flows.logoutsOwed > 0 {
+            // A logout's status: no tracking (BEHAVIOR.md, Logout).
+            flows.logoutsOwed -= 1
+            return
+        } else if let running = flows.login {
+            flows.login = nil
+            if status == Constants.statusSuccess, let r = running.authorization {
+                flows.authorizations[r, default: 0] += 1
+            } else if let r = running.authorization {
+                flows.droppedAuthorizations[r, default: 0] += 1
+            }
+            if status != Constants.statusSuccess { token.holder = token.holder.unknownIfHeld }
+        } else if startup.hasQueued(\.owesAStatus) {
             violate(5, "setAuthenticationStatus(\(status)) for a queued call before the engine was configured")
         } else {
             violate(2, "setAuthenticationStatus(\(status), \"\(code)\") that no call is waiting for (a superseded, ended or cancelled login?)")
         }
-        expectTracking(after: .setAuthenticationStatus(status: status, errorCode: code), next: next, at: now)
+        terminal(callback, success: status == Constants.statusSuccess, authentication: true, next: next)
     }
 
-    private mutating func authorizationEnded(_ callback: Callback, _ r: String, next: Callback?, at now: Instant) {
-        if authorizations[r, default: 0] > 0 {
-            authorizations[r, default: 0] -= 1
-        } else if !configured, queued.contains(where: { CallbackOracle.authorizes($0, r) }) {
+    private mutating func authorizationEnded(_ callback: Callback, _ r: String, success: Bool, next: Callback?) {
+        if flows.authorizations[r, default: 0] > 0 {
+            flows.authorizations[r, default: 0] -= 1
+            if flows.authorizations[r] == 0 { flows.openAtLogout.authorizations.remove(r) }
+        } else if startup.hasQueued({ $0.authorizes == r }) {
             violate(5, "\(callback.name) for \"\(r)\", a queued call, before the engine was configured")
-        } else if droppedAuthorizations[r, default: 0] > 0 {
+        } else if flows.droppedAuthorizations[r, default: 0] > 0 {
             violate(3, "\(callback.name) for \"\(r)\" whose getAuthorization ended with its login (superseded or failed): it ends with nothing more")
         } else {
             violate(3, "\(callback.name) for \"\(r)\" that no authorization is waiting for")
         }
-        if case .setToken = callback { tokenDelivered(r, at: now) }
-        expectTracking(after: callback, next: next, at: now)
+        if success { tokenDelivered(r) }
+        terminal(callback, success: success, authentication: false, next: next)
+    }
+
+    /// A flow's terminal callback: the properties judge its tracking; a success's names the token.
+    private mutating func terminal(_ callback: Callback, success: Bool, authentication: Bool, next: Callback?) {
+        observed(.terminal(callback, next: next))
+        let event = authentication ? Constants.trackingAuthentication : Constants.trackingAuthorization
+        guard success, case .sendTrackingData(event, let data)? = next, data.count == (authentication ? 7 : 9),
+              let tracking = SuccessTracking(data, context: context) else { return }
+        if authentication {
+            authenticated(mvpd: tracking.mvpd, guid: tracking.guid, fresh: !tracking.cached)
+        } else {
+            authorizedWith(mvpd: tracking.mvpd, guid: tracking.guid)
+        }
     }
 
     /// Once nothing is pending: what must have ended has ended.
     mutating func settled() {
-        if openSetRequestors > 0 { violate(1, "\(openSetRequestors) setRequestor call(s) never completed") }
-        openSetRequestors = 0
-        for (r, n) in authorizations.sorted(by: { $0.key < $1.key }) where n > 0 {
+        if startup.openSetRequestors > 0 { violate(1, "\(startup.openSetRequestors) setRequestor call(s) never completed") }
+        startup.openSetRequestors = 0
+        for (r, n) in flows.authorizations.sorted(by: { $0.key < $1.key }) where n > 0 {
             violate(3, "\(n) authorization(s) of \"\(r)\" never ended")
         }
-        authorizations = [:]
+        flows.authorizations = [:]
+        flows.openAtLogout.authorizations = []
     }
 
-    // MARK: Classification
-
-    static func startsALogin(_ callback: Callback) -> Bool {
-        switch callback {
-        case .displayProviderDialog, .presentTvProviderDialog: return true
-        case .setAuthenticationStatus(let status, let code):
-            // Nothing to pick from: the login fails at once.
-            return status == Constants.statusError && code == Constants.genericAuthenticationError
-        default: return false
-        }
-    }
-
-    static func startsLogin(_ call: Call) -> Bool {
-        switch call {
-        case .getAuthentication, .getAuthorization: return true
-        default: return false
-        }
-    }
-
-    static func owesAStatus(_ call: Call) -> Bool {
-        switch call {
-        case .checkAuthentication, .getAuthentication, .getAuthorization, .logout: return true
-        default: return false
-        }
-    }
-
-    static func authorizes(_ call: Call, _ r: String) -> Bool {
-        switch call {
-        case .checkAuthorization(let x, _), .getAuthorization(let x, _): return x == r
-        default: return false
-        }
+    /// After faults healed and hours passed: every timer set has fired or been cancelled.
+    mutating func quiescent() {
+        observed(.quiescent)
     }
 }

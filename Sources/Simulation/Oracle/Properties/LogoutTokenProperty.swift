@@ -1,0 +1,35 @@
+import Entitlement
+import PassModel
+
+/// No request after `logout` carries, as `authentication_token`, a token the app sent before it,
+/// unless the SP has issued that very token again since (a TempPass still running does), or the
+/// request is of a flow asked before the logout, still open: such a flow is bound to the token it
+/// was asked with (BEHAVIOR.md, Overlapping calls), and its request may leave after the logout (it
+/// waited for an access token, or is sent once more after a 401: BEHAVIOR.md, Client registration).
+struct LogoutTokenProperty: OracleProperty {
+    static let id = "logout-token"
+    static let clause = "BEHAVIOR.md, Logout (every token cleared)"
+    static let observes: ObservationKinds = [.logout, .sent, .tokenIssued]
+
+    private var tokensSent: Set<String> = []
+    private var retiredTokens: Set<String> = []
+
+    mutating func check(_ observation: Observation, at now: Instant, context: OracleContext, token: TokenModel,
+                        found: inout [String]) {
+        switch observation {
+        case .logout:
+            retiredTokens.formUnion(tokensSent)
+            tokensSent = []
+        case .sent(let request, let authnToken, let askedBeforeLogout):
+            if retiredTokens.contains(authnToken) && !askedBeforeLogout {
+                found.append("\(request.method) \(request.url) after logout carries the authN token logout cleared")
+            }
+            tokensSent.insert(authnToken)
+        case .tokenIssued(let issued):
+            // The SP may issue again a token the app logged out of: that one may be sent again.
+            if let issued { retiredTokens.remove(issued) } else { retiredTokens = [] }
+        default:
+            return  // not routed here (`observes`)
+        }
+    }
+}

@@ -1,0 +1,74 @@
+import Entitlement
+import MockPass
+import PassModel
+import Testing
+@testable import Simulation
+
+/// The oracle's tables alone: the request classifier, the picker's transitions, which drained call
+/// owns which first answer or request.
+@Suite struct OracleTablesTests {
+    @Test func requestsAreClassifiedInOnePlace() {
+        let authorize = OracleRequest(.form("https://sp.test/api/v1/authorizeDevice",
+                                            [("resource_id", "R1"), ("authentication_token", "<t/>")]))
+        #expect(authorize.kind == .authorize(resource: "R1"))
+        #expect(authorize.authnToken == "<t/>")
+        #expect(OracleRequest(.form("https://sp.test/deviceShortAuthorize", [("authentication_token", "<t/>")])).kind == .mediaToken)
+        #expect(OracleRequest(.form("https://sp.test/preauthorize", [])).kind == .preauthorize)
+        #expect(OracleRequest(.form("https://sp.test/authenticate/freepreview", [("authentication_token", "<t/>")]))
+            == OracleRequest(kind: .tempPassLogin), "a TempPass login's request is not read for a token")
+        #expect(OracleRequest(HTTPRequest(method: "GET", url: "https://sp.test/config/REQ")).kind == .other)
+        #expect(OracleRequest.kind(ofPath: "https://sp.test/api/v1/authenticate/freepreview") == .tempPassLogin)
+        #expect(OracleRequest.kind(ofPath: "https://sp.test/freepreview") == .other)
+        #expect(OracleRequest.kind(ofPath: "https://sp.test/notpreauthorize") == .other)
+        #expect(OracleRequest.kind(ofPath: "https://sp.test/preauthorize?x=a/b") == .other)
+        #expect(OracleRequest.kind(ofPath: "preauthorize") == .preauthorize)
+        #expect(OracleRequest.kind(ofPath: "") == .other)
+    }
+
+    @Test func aLoginStartsWithItsDialogPickerOrFailureReadEitherWay() {
+        let samples: [Callback] = [
+            .displayProviderDialog([]), .presentTvProviderDialog(shown: [], featured: []),
+            .dismissTvProviderDialog(shown: [], featured: []),
+            .setAuthenticationStatus(status: 0, errorCode: Constants.genericAuthenticationError),
+            .setAuthenticationStatus(status: 0, errorCode: Constants.userNotAuthenticatedError),
+            .setAuthenticationStatus(status: 1, errorCode: ""), .setRequestorComplete(status: 1),
+            .navigateToUrl("https://sp.test/x", useSVC: nil), .setToken(token: "t", resource: "R1"),
+            .tokenRequestFailed(resource: "R1", errorCode: "x", details: ""), .preauthorizedResources([]),
+            .selectedProvider(nil), .status(code: "N003", message: nil), .sendTrackingData(event: 0, data: []),
+        ]
+        for c in samples { #expect(CallbackRole.startsALogin(c) == CallbackRole(c).startsALogin, "\(c)") }
+        #expect(samples.filter(CallbackRole.startsALogin).count == 3)
+    }
+
+    @Test func thePickerTableRefusesWhatMayNotComeNext() {
+        #expect(PickerState.transitions.count == PickerState.allCases.count, "a row per state")
+        #expect(PickerState.transitions.allSatisfy { $0.count == PickerState.Event.allCases.count }, "a column per event")
+        #expect(PickerState.down.after(.present) == (.up, nil))
+        #expect(PickerState.up.after(.dismiss) == (.down, nil))
+        #expect(PickerState.up.after(.inputEnded) == (.up, nil))
+        #expect(PickerState.up.after(.loginEndedByCall) == (.dismissalOwed, nil))
+        #expect(PickerState.dismissalOwed.after(.dismiss) == (.down, nil))
+        // Refused: a second picker, a dismissal of none, a login ended under the picker left up.
+        #expect(PickerState.up.after(.present).1 != nil)
+        #expect(PickerState.down.after(.dismiss).1 != nil)
+        let (after, refused) = PickerState.dismissalOwed.after(.inputEnded)
+        #expect(after == .down && refused != nil)
+    }
+
+    @Test func aDrainedCallOwnsItsFirstAnswerOrRequest() {
+        let getAuthZ = Call.getAuthorization(resource: "R1", data: nil)
+        let checkAuthZ = Call.checkAuthorization(resource: "R1", data: nil)
+        // A getAuthorization never owns a success status at once (another call's, from the store).
+        #expect(!Ownership.canStart(getAuthZ, with: CallbackRole(.setAuthenticationStatus(status: 1, errorCode: ""))))
+        #expect(Ownership.canStart(getAuthZ, with: CallbackRole(.displayProviderDialog([]))))
+        #expect(Ownership.canStart(checkAuthZ, with: CallbackRole(.tokenRequestFailed(resource: "R1", errorCode: "x", details: ""))))
+        #expect(!Ownership.canStart(checkAuthZ, with: CallbackRole(.tokenRequestFailed(resource: "R2", errorCode: "x", details: ""))))
+        #expect(Ownership.canStart(.logout, with: CallbackRole(.status(code: StatusCode.vsa203, message: nil))))
+        #expect(!Ownership.canStart(.logout, with: CallbackRole(.status(code: StatusCode.configurationThrottled, message: nil))))
+        #expect(Ownership.sends(checkAuthZ, .authorize(resource: "R1")))
+        #expect(!Ownership.sends(checkAuthZ, .authorize(resource: "R2")))
+        #expect(Ownership.sends(getAuthZ, .mediaToken))
+        #expect(!Ownership.sends(.checkPreauthorizedResources(["R1"], cache: true), .mediaToken))
+        #expect(Ownership.sends(.getAuthentication(forceAuthn: false, data: nil, filter: nil), .tempPassLogin))
+    }
+}
