@@ -40,47 +40,69 @@ let package = Package(
 
         .target(name: "PassModel"),
         .target(name: "PassXML", dependencies: ["PassModel", "CLibXML2"]),
-        .target(name: "Entitlement", dependencies: ["PassModel", "PassXML", .product(name: "Crypto", package: "swift-crypto")]),
-        .target(name: "MockPass", dependencies: [
-            "PassModel", "PassXML", .product(name: "Crypto", package: "swift-crypto"),
-            .product(name: "_CryptoExtras", package: "swift-crypto"),
-        ]),
+        .target(
+            name: "Entitlement",
+            dependencies: ["PassModel", "PassXML", .product(name: "Crypto", package: "swift-crypto")]),
+        .target(
+            name: "MockPass",
+            dependencies: [
+                "PassModel", "PassXML", .product(name: "Crypto", package: "swift-crypto"),
+                .product(name: "_CryptoExtras", package: "swift-crypto"),
+            ]),
         .target(name: "Simulation", dependencies: ["Entitlement", "MockPass", "PassXML", "PassModel"]),
-        .target(name: "Live", dependencies: [
-            "MockPass", "PassModel", "CCurl",
-            .product(name: "NIOCore", package: "swift-nio"),
-            .product(name: "NIOPosix", package: "swift-nio"),
-            .product(name: "NIOHTTP1", package: "swift-nio"),
-            .product(name: "NIOConcurrencyHelpers", package: "swift-nio"),
-            .product(name: "NIOSSL", package: "swift-nio-ssl"),
-            .product(name: "NIOTLS", package: "swift-nio"),
-            .product(name: "X509", package: "swift-certificates"),
-            .product(name: "SwiftASN1", package: "swift-asn1"),
-            .product(name: "Crypto", package: "swift-crypto"),
-        ]),
+        .target(
+            name: "Live",
+            dependencies: [
+                "MockPass", "PassModel", "CCurl",
+                .product(name: "NIOCore", package: "swift-nio"),
+                .product(name: "NIOPosix", package: "swift-nio"),
+                .product(name: "NIOHTTP1", package: "swift-nio"),
+                .product(name: "NIOConcurrencyHelpers", package: "swift-nio"),
+                .product(name: "NIOSSL", package: "swift-nio-ssl"),
+                .product(name: "NIOTLS", package: "swift-nio"),
+                .product(name: "X509", package: "swift-certificates"),
+                .product(name: "SwiftASN1", package: "swift-asn1"),
+                .product(name: "Crypto", package: "swift-crypto"),
+            ]),
         .target(name: "Lint", dependencies: ["MockPass", "PassModel"]),
         .target(name: "ScenarioSyntax", dependencies: ["PassModel"]),
         .target(name: "Port", dependencies: ["Simulation", "Entitlement", "Lint", "PassModel"]),
         // Harness composes the runtimes (ARCHITECTURE.md); Scenario runs steps on what it composes.
         .target(name: "Harness", dependencies: ["Simulation", "Live", "Port", "Entitlement", "MockPass", "PassModel"]),
-        .target(name: "Scenario", dependencies: ["ScenarioSyntax", "Harness", "Lint", "Simulation", "Entitlement", "MockPass", "PassXML", "PassModel"]),
-        .target(name: "Fuzz", dependencies: ["Scenario", "Harness", "ScenarioSyntax", "Simulation", "Entitlement", "MockPass", "PassModel", "Port"]),
+        .target(
+            name: "Scenario",
+            dependencies: [
+                "ScenarioSyntax", "Harness", "Lint", "Simulation", "Entitlement", "MockPass", "PassXML", "PassModel",
+            ]),
+        .target(
+            name: "Fuzz",
+            dependencies: [
+                "Scenario", "Harness", "ScenarioSyntax", "Simulation", "Entitlement", "MockPass", "PassModel", "Port",
+            ]),
         // libFuzzer targets (docs/FUZZING.md); a normal build makes corpus replayers of them.
         .target(name: "FuzzSupport"),
         .executableTarget(name: "FuzzScenarioParser", dependencies: ["FuzzSupport", "ScenarioSyntax"]),
         .executableTarget(name: "FuzzPassXML", dependencies: ["FuzzSupport", "PassXML"]),
         .executableTarget(name: "FuzzMockRequest", dependencies: ["FuzzSupport", "MockPass", "PassModel"]),
-        .target(name: "Passim", dependencies: ["Entitlement", "Harness", "Lint", "MockPass", "PassModel", "Port", "Scenario", "ScenarioSyntax", "Simulation"]),
+        .target(
+            name: "Passim",
+            dependencies: [
+                "Entitlement", "Harness", "Lint", "MockPass", "PassModel", "Port", "Scenario", "ScenarioSyntax",
+                "Simulation",
+            ]),
         // The suite ships as a resource. SwiftPM copies a symlinked folder as a dangling link, and a
         // resource must lie inside its target, so this target's folder is the package root with its
         // sources narrowed to Sources/PassimConformance: Scenarios/ is copied in whole.
-        .target(name: "PassimConformance", dependencies: ["Passim", "Port", "Scenario"], path: ".",
-                exclude: outsideConformance, sources: ["Sources/PassimConformance"], resources: [.copy("Scenarios")]),
+        .target(
+            name: "PassimConformance", dependencies: ["Passim", "Port", "Scenario"], path: ".",
+            exclude: outsideConformance, sources: ["Sources/PassimConformance"], resources: [.copy("Scenarios")]),
         .target(name: "PassimMock", dependencies: ["Passim", "Live", "Scenario"]),
-        .executableTarget(name: "passim", dependencies: [
-            "Scenario", "Harness", "ScenarioSyntax", "Live", "Port", "Fuzz", "MockPass", "Lint",
-            .product(name: "ArgumentParser", package: "swift-argument-parser"),
-        ]),
+        .executableTarget(
+            name: "passim",
+            dependencies: [
+                "Scenario", "Harness", "ScenarioSyntax", "Live", "Port", "Fuzz", "MockPass", "Lint",
+                .product(name: "ArgumentParser", package: "swift-argument-parser"),
+            ]),
 
         .testTarget(name: "PassModelTests", dependencies: ["PassModel"]),
         .testTarget(name: "PassXMLTests", dependencies: ["PassXML", "PassModel"]),
@@ -88,12 +110,18 @@ let package = Package(
         .testTarget(name: "MockPassTests", dependencies: ["MockPass", "PassXML", "PassModel"]),
         .testTarget(name: "SimulationTests", dependencies: ["Simulation", "PassModel"]),
         .testTarget(name: "ScenarioSyntaxTests", dependencies: ["ScenarioSyntax", "PassModel"]),
-        .testTarget(name: "LiveTests", dependencies: ["Live", "MockPass", "PassModel", "PassXML", "ScenarioSyntax",
-                                                .product(name: "Crypto", package: "swift-crypto"),
-                                                .product(name: "X509", package: "swift-certificates")]),
+        .testTarget(
+            name: "LiveTests",
+            dependencies: [
+                "Live", "MockPass", "PassModel", "PassXML", "ScenarioSyntax",
+                .product(name: "Crypto", package: "swift-crypto"),
+                .product(name: "X509", package: "swift-certificates"),
+            ]),
         .testTarget(name: "PortTests", dependencies: ["Port", "Entitlement", "Lint", "PassModel"]),
         .testTarget(name: "HarnessTests", dependencies: ["Harness", "Simulation", "Live", "MockPass", "PassModel"]),
-        .testTarget(name: "ScenarioTests", dependencies: ["Scenario", "Harness", "ScenarioSyntax", "Port", "Live", "MockPass", "PassModel"]),
+        .testTarget(
+            name: "ScenarioTests",
+            dependencies: ["Scenario", "Harness", "ScenarioSyntax", "Port", "Live", "MockPass", "PassModel"]),
         .testTarget(name: "PassimTests", dependencies: ["Passim"]),
         .testTarget(name: "PassimConformanceTests", dependencies: ["PassimConformance", "Port", "ScenarioSyntax"]),
         .testTarget(name: "PassimMockTests", dependencies: ["PassimMock", "Live"]),

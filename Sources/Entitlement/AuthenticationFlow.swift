@@ -190,7 +190,8 @@ struct AuthenticationFlow: Sendable, RequestHolder {
 
 extension Engine {
     func status(_ ok: Bool, _ code: String) -> EngineAction {
-        .deliver(.setAuthenticationStatus(status: ok ? Constants.statusSuccess : Constants.statusError, errorCode: code))
+        .deliver(
+            .setAuthenticationStatus(status: ok ? Constants.statusSuccess : Constants.statusError, errorCode: code))
     }
 
     func authenticationFailure(_ code: String) -> [EngineAction] {
@@ -207,20 +208,28 @@ extension Engine {
     /// `checkAuthentication` reads the token store only.
     mutating func checkAuthentication(at now: Instant) -> [EngineAction] {
         if let token = store.validAuthnToken(at: now) {
-            return [status(true, Constants.userAuthenticated),
-                    .deliver(tracking.authenticationSuccess(mvpdID: token.mvpdID, sessionGUID: token.guid, fromStore: true))]
+            return [
+                status(true, Constants.userAuthenticated),
+                .deliver(
+                    tracking.authenticationSuccess(mvpdID: token.mvpdID, sessionGUID: token.guid, fromStore: true)),
+            ]
         }
         return authenticationFailure(Constants.userNotAuthenticatedError)
     }
 
     /// `getAuthentication`, and the authentication a `getAuthorization` without a token drives.
-    mutating func startLogin(forceAuthn: Bool, data: Value?, filter: Value?, authorization: PendingAuthorization?, at now: Instant) -> [EngineAction] {
+    mutating func startLogin(
+        forceAuthn: Bool, data: Value?, filter: Value?, authorization: PendingAuthorization?, at now: Instant
+    ) -> [EngineAction] {
         // A new login supersedes a running one, and a logout waiting on its browser, with no callback.
         var actions = abandonLogin()
         logout.supersededByLogin()
         if !forceAuthn, authorization == nil, let token = store.validAuthnToken(at: now) {
-            return actions + [status(true, Constants.userAuthenticated),
-                              .deliver(tracking.authenticationSuccess(mvpdID: token.mvpdID, sessionGUID: token.guid, fromStore: true))]
+            return actions + [
+                status(true, Constants.userAuthenticated),
+                .deliver(
+                    tracking.authenticationSuccess(mvpdID: token.mvpdID, sessionGUID: token.guid, fromStore: true)),
+            ]
         }
         let login = newLogin(forceAuthn: forceAuthn, data: data, authorization: authorization)
         // Promotional TempPass: the data (an email) goes to the SP for the selected pass.
@@ -234,7 +243,8 @@ extension Engine {
         }
         // A filter that leaves no SSO MVPD is ignored, and the classic dialog follows (BEHAVIOR.md, Apple SSO).
         if mvpds.contains(where: \.enablePlatformServices), case let picker = Engine.picker(mvpds, filter: filter),
-           !picker.shown.isEmpty {
+            !picker.shown.isEmpty
+        {
             authentication.state = .picking(.init(login: login, picker: picker))
             actions.append(.deliver(.presentTvProviderDialog(shown: picker.shown, featured: picker.featured)))
             return actions
@@ -261,7 +271,9 @@ extension Engine {
             return Picker(shown: pick(ids), featured: [])
         case .dict?:
             let shown = filter?[Constants.tvProviders].map { pick($0.listValue) } ?? sso
-            let featured = pick(filter?[Constants.featuredTvProviders]?.listValue).filter { f in shown.contains { $0.id == f.id } }
+            let featured = pick(filter?[Constants.featuredTvProviders]?.listValue).filter { f in
+                shown.contains { $0.id == f.id }
+            }
             return Picker(shown: shown, featured: featured)
         default:
             return Picker(shown: sso, featured: [])
@@ -287,7 +299,8 @@ extension Engine {
             actions += beginMVPDLogin(login, mvpd, at: now)
         } else if mvpd.tempPass {
             // No flow running: this just selects, and a TempPass authenticates at once.
-            actions += startTempPass(newLogin(forceAuthn: false, data: nil, authorization: nil), mvpd, data: nil, at: now)
+            actions += startTempPass(
+                newLogin(forceAuthn: false, data: nil, authorization: nil), mvpd, data: nil, at: now)
         }
         return actions
     }
@@ -351,8 +364,12 @@ extension Engine {
         return picked(outcome, s.login, s.picker, at: now)
     }
 
-    private mutating func picked(_ outcome: PickerOutcome, _ login: Login, _ picker: Picker, at now: Instant) -> [EngineAction] {
-        var actions: [EngineAction] = [.deliver(.dismissTvProviderDialog(shown: picker.shown, featured: picker.featured))]
+    private mutating func picked(_ outcome: PickerOutcome, _ login: Login, _ picker: Picker, at now: Instant)
+        -> [EngineAction]
+    {
+        var actions: [EngineAction] = [
+            .deliver(.dismissTvProviderDialog(shown: picker.shown, featured: picker.featured))
+        ]
         switch outcome {
         case .cancelled:
             authentication.state = .idle
@@ -371,8 +388,10 @@ extension Engine {
             }
             actions += select(mvpd)
             if mvpd.boardingStatus == .supported, let appleToken {
-                let fields = [("requestor", requestorID), ("deviceId", configuration.deviceID), ("mvpd", mvpd.id),
-                              ("deviceType", configuration.platform.osName), ("SAMLResponse", appleToken)]
+                let fields = [
+                    ("requestor", requestorID), ("deviceId", configuration.deviceID), ("mvpd", mvpd.id),
+                    ("deviceType", configuration.platform.osName), ("SAMLResponse", appleToken),
+                ]
                 let (request, sent) = send(.form(Route.tokenExchange.url(spURL(forMVPD: mvpd.id)), fields), at: now)
                 authentication.state = .starting(.init(login: login, mvpd: mvpd, request: request, kind: .platformSSO))
                 actions += sent
@@ -400,7 +419,9 @@ extension Engine {
 
     /// The answer to the request that starts a login without a browser: TempPass, an Apple token
     /// exchange (both 204), or a tvOS registration code (201 with its JSON).
-    private mutating func loginStarted(_ result: HTTPResult, _ login: Login, _ mvpd: MVPD, _ kind: StartKind, at now: Instant) -> [EngineAction] {
+    private mutating func loginStarted(
+        _ result: HTTPResult, _ login: Login, _ mvpd: MVPD, _ kind: StartKind, at now: Instant
+    ) -> [EngineAction] {
         guard case .response(let r) = result, (200..<300).contains(r.status) else {
             authentication.state = .idle
             if kind == .registrationCode, case .response(let r) = result, r.status == 401 {
@@ -413,13 +434,15 @@ extension Engine {
         }
         if kind == .registrationCode {
             guard let json = try? Value(jsonText: r.bodyText), let code = json["code"]?.stringValue,
-                  let expires = json["expires"]?.intValue else {
+                let expires = json["expires"]?.intValue
+            else {
                 authentication.state = .idle
                 return authenticationFailure(Constants.genericAuthenticationError)
             }
             let (timer, start) = startTimer(at: now + Engine.codePollInterval)
             let registrationCode = RegistrationCode(code: code, expires: Instant(milliseconds: Int64(expires)))
-            authentication.state = .awaitingCode(.init(login: login, mvpd: mvpd, code: registrationCode, poll: .waiting(timer)))
+            authentication.state = .awaitingCode(
+                .init(login: login, mvpd: mvpd, code: registrationCode, poll: .waiting(timer)))
             return [.deliver(.status(code: StatusCode.registrationCode, message: code)), start]
         }
         return fetchToken(login, mvpd, kind == .platformSSO ? .platformSSO : .sp, at: now)
@@ -437,16 +460,20 @@ extension Engine {
             authentication.state = .idle
             return authenticationFailure(Constants.genericAuthenticationError)
         }
-        let url = Route.checkAuthentication.url(spURL(forMVPD: s.mvpd.id), s.code.code,
-                                                query: [("requestor", requestorID), ("deviceId", configuration.deviceID)])
-        let (request, actions) = send(HTTPRequest(method: Route.checkAuthentication.method, url: url), at: now, signed: true)
+        let url = Route.checkAuthentication.url(
+            spURL(forMVPD: s.mvpd.id), s.code.code,
+            query: [("requestor", requestorID), ("deviceId", configuration.deviceID)])
+        let (request, actions) = send(
+            HTTPRequest(method: Route.checkAuthentication.method, url: url), at: now, signed: true)
         s.poll = .asking(request, next: now + Engine.codePollInterval)
         authentication.state = .awaitingCode(s)
         return actions
     }
 
-    private mutating func codeChecked(_ result: HTTPResult, _ login: Login, _ mvpd: MVPD, _ code: RegistrationCode, next: Instant,
-                                      at now: Instant) -> [EngineAction] {
+    private mutating func codeChecked(
+        _ result: HTTPResult, _ login: Login, _ mvpd: MVPD, _ code: RegistrationCode, next: Instant,
+        at now: Instant
+    ) -> [EngineAction] {
         if case .response(let r) = result, r.status == 200 {
             return fetchToken(login, mvpd, .sp, signed: true, at: now)
         }
@@ -472,24 +499,32 @@ extension Engine {
     }
 
     /// `signed`: the token fetch of the registration-code flow.
-    private mutating func fetchToken(_ login: Login, _ mvpd: MVPD, _ source: TokenSource, signed: Bool = false, at now: Instant) -> [EngineAction] {
+    private mutating func fetchToken(
+        _ login: Login, _ mvpd: MVPD, _ source: TokenSource, signed: Bool = false, at now: Instant
+    ) -> [EngineAction] {
         var fields = [("_method", "GET"), ("requestor_id", requestorID), ("device_id", configuration.deviceID)]
         if let signedRequestorID { fields.append(("signed_requestor_id", signedRequestorID)) }
-        let (request, actions) = send(.form(Route.sessionDevice.url(spURL(forMVPD: mvpd.id)), fields), at: now, signed: signed)
+        let (request, actions) = send(
+            .form(Route.sessionDevice.url(spURL(forMVPD: mvpd.id)), fields), at: now, signed: signed)
         authentication.state = .fetchingToken(.init(login: login, mvpd: mvpd, request: request, source: source))
         return actions
     }
 
     /// The authN token request ended: success, no token, a refusal, an error status or a timeout.
-    private mutating func authnTokenArrived(_ result: HTTPResult, _ login: Login, _ source: TokenSource, at now: Instant) -> [EngineAction] {
+    private mutating func authnTokenArrived(
+        _ result: HTTPResult, _ login: Login, _ source: TokenSource, at now: Instant
+    ) -> [EngineAction] {
         authentication.state = .idle
-        if case .response(let r) = result, r.status == 200, let answer = r.decoded(orParse: SessionDeviceXML.Answer.parse) {
+        if case .response(let r) = result, r.status == 200,
+            let answer = r.decoded(orParse: SessionDeviceXML.Answer.parse)
+        {
             switch answer.content {
             case .token(let token) where token.expires > now:
                 store.store(token, userMeta: answer.userMeta, fromPlatformSSO: source == .platformSSO)
                 var actions: [EngineAction] = [
                     status(true, Constants.userAuthenticated),
-                    .deliver(tracking.authenticationSuccess(mvpdID: token.mvpdID, sessionGUID: token.guid, fromStore: false)),
+                    .deliver(
+                        tracking.authenticationSuccess(mvpdID: token.mvpdID, sessionGUID: token.guid, fromStore: false)),
                 ]
                 if let pending = login.authorization {
                     actions += authorize(pending.resource, data: pending.data, at: now)

@@ -80,41 +80,51 @@ extension Engine {
         }
         // Authenticate first; authZ continues after the status and its tracking (invariant 3).
         // Its data goes on the login's authenticate/saml request too (BEHAVIOR.md, `withData:`).
-        return startLogin(forceAuthn: false, data: data, filter: nil,
-                          authorization: PendingAuthorization(resource: resource, data: data), at: now)
+        return startLogin(
+            forceAuthn: false, data: data, filter: nil,
+            authorization: PendingAuthorization(resource: resource, data: data), at: now)
     }
 
     /// authZ with a valid authN token.
     mutating func authorize(_ resource: String, data: Value?, at now: Instant) -> [EngineAction] {
         let id: AuthorizationID = newFlowID()
-        guard let token = store.authnToken else { return authorizationFailed(resource, Constants.userNotAuthenticatedError, "") }
+        guard let token = store.authnToken else {
+            return authorizationFailed(resource, Constants.userNotAuthenticatedError, "")
+        }
         if let cached = store.validAuthzToken(for: resource, at: now) {
             return requestMediaToken(id, resource, data, token, cached, .cache, at: now)
         }
         var fields: [(String, String)] = [
             ("resource_id", resource), ("requestor_id", requestorID), ("mso_id", token.mvpdID),
-            ("device_id", configuration.deviceID), ("userMeta", "1"), ("authentication_token", AuthnTokenXML.build(token)),
+            ("device_id", configuration.deviceID), ("userMeta", "1"),
+            ("authentication_token", AuthnTokenXML.build(token)),
         ]
         if let data { fields.append(("generic_data", data.jsonText)) }
         let (request, actions) = send(.form(Route.authorizeDevice.url(spURL(forMVPD: token.mvpdID)), fields), at: now)
-        authorizations.flows[id] = AuthorizationFlow(resource: resource, data: data, asked: token, state: .authorizing(request))
+        authorizations.flows[id] = AuthorizationFlow(
+            resource: resource, data: data, asked: token, state: .authorizing(request))
         return actions
     }
 
-    private mutating func requestMediaToken(_ id: AuthorizationID, _ resource: String, _ data: Value?, _ asked: AuthnToken,
-                                            _ authz: AuthzToken, _ source: AuthorizationFlow.Source, at now: Instant) -> [EngineAction] {
+    private mutating func requestMediaToken(
+        _ id: AuthorizationID, _ resource: String, _ data: Value?, _ asked: AuthnToken,
+        _ authz: AuthzToken, _ source: AuthorizationFlow.Source, at now: Instant
+    ) -> [EngineAction] {
         let fields: [(String, String)] = [
             ("session_guid", authz.sessionGUID), ("hashed_guid", "false"), ("authz_token", AuthzTokenXML.build(authz)),
             ("requestor_id", requestorID), ("mso_id", authz.mvpdID), ("device_id", configuration.deviceID),
         ]
-        let (request, actions) = send(.form(Route.deviceShortAuthorize.url(spURL(forMVPD: authz.mvpdID)), fields), at: now)
-        authorizations.flows[id] = AuthorizationFlow(resource: resource, data: data, asked: asked,
-                                                     state: .fetchingMediaToken(.init(authz: authz, source: source, request: request)))
+        let (request, actions) = send(
+            .form(Route.deviceShortAuthorize.url(spURL(forMVPD: authz.mvpdID)), fields), at: now)
+        authorizations.flows[id] = AuthorizationFlow(
+            resource: resource, data: data, asked: asked,
+            state: .fetchingMediaToken(.init(authz: authz, source: source, request: request)))
         return actions
     }
 
     /// An answer to the flow's request (`owner(of:)` found it): which one the state says.
-    mutating func authorizationAnswered(_ id: AuthorizationID, _ result: HTTPResult, at now: Instant) -> [EngineAction] {
+    mutating func authorizationAnswered(_ id: AuthorizationID, _ result: HTTPResult, at now: Instant) -> [EngineAction]
+    {
         guard let flow = authorizations.flows.removeValue(forKey: id) else {
             return []  // no such flow: nothing can be answered (the owner check makes this unreachable)
         }
@@ -132,8 +142,10 @@ extension Engine {
         }
     }
 
-    private mutating func authorizeArrived(_ id: AuthorizationID, _ flow: AuthorizationFlow, _ held: AuthnToken, _ result: HTTPResult,
-                                           at now: Instant) -> [EngineAction] {
+    private mutating func authorizeArrived(
+        _ id: AuthorizationID, _ flow: AuthorizationFlow, _ held: AuthnToken, _ result: HTTPResult,
+        at now: Instant
+    ) -> [EngineAction] {
         if case .response(let r) = result, let content = r.decoded(orParse: AuthorizeDeviceXML.parse) {
             switch content {
             case .token(let token) where r.status == 200 && token.expires > now:
@@ -151,14 +163,20 @@ extension Engine {
             + authorizationFailed(flow.resource, Constants.genericAuthorizationError, Engine.describe(result))
     }
 
-    private mutating func mediaTokenArrived(_ flow: AuthorizationFlow, _ source: AuthorizationFlow.Source, _ result: HTTPResult,
-                                            at now: Instant) -> [EngineAction] {
+    private mutating func mediaTokenArrived(
+        _ flow: AuthorizationFlow, _ source: AuthorizationFlow.Source, _ result: HTTPResult,
+        at now: Instant
+    ) -> [EngineAction] {
         if case .response(let r) = result, r.status == 200, !r.body.isEmpty {
             // The short media token is handed over as the SP sent it, and never cached; the tracking
             // names the authN token the authorization was asked with, even when another is held now.
-            return [.deliver(.setToken(token: r.bodyText, resource: flow.resource)),
-                    .deliver(tracking.authorizationSuccess(mvpdID: flow.asked.mvpdID, sessionGUID: flow.asked.guid,
-                                                           cached: source == .cache))]
+            return [
+                .deliver(.setToken(token: r.bodyText, resource: flow.resource)),
+                .deliver(
+                    tracking.authorizationSuccess(
+                        mvpdID: flow.asked.mvpdID, sessionGUID: flow.asked.guid,
+                        cached: source == .cache)),
+            ]
         }
         if case .response(let r) = result, r.status == 403, let body = r.decoded(orParse: ErrorXML.parse) {
             return authorizationFailed(flow.resource, Constants.userNotAuthorizedError, body.details)
@@ -176,12 +194,16 @@ extension Engine {
 
     static func isThrottlingStatus(_ action: EngineAction) -> Bool {
         guard case .deliver(.status(let code, _)) = action else { return false }
-        return [StatusCode.configurationThrottled, StatusCode.authorizationThrottled, StatusCode.preauthorizationThrottled].contains(code)
+        return [
+            StatusCode.configurationThrottled, StatusCode.authorizationThrottled, StatusCode.preauthorizationThrottled,
+        ].contains(code)
     }
 
     func authorizationFailed(_ resource: String, _ code: String, _ details: String) -> [EngineAction] {
-        [.deliver(.tokenRequestFailed(resource: resource, errorCode: code, details: details)),
-         .deliver(tracking.authorizationFailure(code: code, details: details))]
+        [
+            .deliver(.tokenRequestFailed(resource: resource, errorCode: code, details: details)),
+            .deliver(tracking.authorizationFailure(code: code, details: details)),
+        ]
     }
 
     /// The description of a failure that carries no MVPD message (choice, docs/CONFORMANCE.md).

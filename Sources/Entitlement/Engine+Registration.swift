@@ -18,10 +18,13 @@ extension Engine {
         }
         switch registration.origins[origin] {
         case nil:
-            let body = Value.dict([Value.Entry("software_statement", .string(statement)),
-                                   Value.Entry("redirect_uri", .string(Constants.adobePassRedirectURL))]).jsonText
-            let register = HTTPRequest(method: Route.clientRegister.method, url: Route.clientRegister.url(origin),
-                                       headers: [("Content-Type", "application/json")], body: Array(body.utf8))
+            let body = Value.dict([
+                Value.Entry("software_statement", .string(statement)),
+                Value.Entry("redirect_uri", .string(Constants.adobePassRedirectURL)),
+            ]).jsonText
+            let register = HTTPRequest(
+                method: Route.clientRegister.method, url: Route.clientRegister.url(origin),
+                headers: [("Content-Type", "application/json")], body: Array(body.utf8))
             let (request, actions) = sendUnheld(register, at: now)
             registration.origins[origin] = .registering(request, waiting: [held])
             return actions
@@ -44,7 +47,8 @@ extension Engine {
         var r = held.request
         if held.signed, let signer {
             signedRequests += 1
-            r.headers.add("Authorization", signer.authorization(for: r, requestorID: requestorID, count: signedRequests, at: now))
+            r.headers.add(
+                "Authorization", signer.authorization(for: r, requestorID: requestorID, count: signedRequests, at: now))
             if let token {
                 r.url += (r.url.contains("?") ? "&" : "?") + FormCoding.encode([("access_token", token)])
             }
@@ -57,11 +61,14 @@ extension Engine {
         return .send(held.wireID, r)
     }
 
-    mutating func requestToken(_ client: RegisteredClient, at origin: String, renewal: Bool, waiting: [HeldRequest],
-                               at now: Instant) -> [EngineAction] {
+    mutating func requestToken(
+        _ client: RegisteredClient, at origin: String, renewal: Bool, waiting: [HeldRequest],
+        at now: Instant
+    ) -> [EngineAction] {
         let fields = [("grant_type", "client_credentials"), ("client_id", client.id), ("client_secret", client.secret)]
         let (request, actions) = sendUnheld(.form(Route.clientToken.url(origin), fields), at: now)
-        registration.origins[origin] = .requestingToken(.init(client: client, request: request, sentAt: now, renewal: renewal, waiting: waiting))
+        registration.origins[origin] = .requestingToken(
+            .init(client: client, request: request, sentAt: now, renewal: renewal, waiting: waiting))
         return actions
     }
 
@@ -89,16 +96,22 @@ extension Engine {
     }
 
     /// `POST /o/client/register` answered: on to the token request, or the registration failed.
-    private mutating func clientRegistered(_ origin: String, _ waiting: [HeldRequest], _ result: HTTPResult, at now: Instant) -> [EngineAction] {
+    private mutating func clientRegistered(
+        _ origin: String, _ waiting: [HeldRequest], _ result: HTTPResult, at now: Instant
+    ) -> [EngineAction] {
         registration.origins[origin] = nil
         guard case .response(let r) = result, (200..<300).contains(r.status) else {
             return registrationFailed(result, refused: Engine.isAnswer(result), waiting: waiting, at: now)
         }
-        guard let json = try? Value(jsonText: r.bodyText), let clientID = json["client_id"]?.stringValue, !clientID.isEmpty,
-              let secret = json["client_secret"]?.stringValue, !secret.isEmpty else {
-            return registrationFailed(.failure("unusable client registration answer"), refused: true, waiting: waiting, at: now)
+        guard let json = try? Value(jsonText: r.bodyText), let clientID = json["client_id"]?.stringValue,
+            !clientID.isEmpty,
+            let secret = json["client_secret"]?.stringValue, !secret.isEmpty
+        else {
+            return registrationFailed(
+                .failure("unusable client registration answer"), refused: true, waiting: waiting, at: now)
         }
-        return requestToken(RegisteredClient(id: clientID, secret: secret), at: origin, renewal: false, waiting: waiting, at: now)
+        return requestToken(
+            RegisteredClient(id: clientID, secret: secret), at: origin, renewal: false, waiting: waiting, at: now)
     }
 
     /// `POST /o/client/token` answered: the waiting requests go with the new token, or fail.
@@ -106,8 +119,10 @@ extension Engine {
     // ownership error" in CopyPropagation, on a borrow of `StartupFlow.State` inlined here). It runs
     // once per registration, so nothing measurable is lost.
     @_optimize(none)
-    private mutating func accessTokenArrived(_ origin: String, _ t: OriginRegistration.TokenRequest, _ result: HTTPResult,
-                                             at now: Instant) -> [EngineAction] {
+    private mutating func accessTokenArrived(
+        _ origin: String, _ t: OriginRegistration.TokenRequest, _ result: HTTPResult,
+        at now: Instant
+    ) -> [EngineAction] {
         registration.origins[origin] = nil
         guard case .response(let r) = result, (200..<300).contains(r.status) else {
             if t.renewal, Engine.isAnswer(result) {
@@ -115,10 +130,13 @@ extension Engine {
                 // afresh, the waiting requests with it; a refusal of that one is final.
                 return t.waiting.filter { isOutstanding($0.id) }.flatMap { transmit($0, at: now) }
             }
-            return registrationFailed(result, refused: !t.renewal && Engine.isAnswer(result), waiting: t.waiting, at: now)
+            return registrationFailed(
+                result, refused: !t.renewal && Engine.isAnswer(result), waiting: t.waiting, at: now)
         }
-        guard let json = try? Value(jsonText: r.bodyText), let token = json["access_token"]?.stringValue, !token.isEmpty else {
-            return registrationFailed(.failure("unusable access token answer"), refused: !t.renewal, waiting: t.waiting, at: now)
+        guard let json = try? Value(jsonText: r.bodyText), let token = json["access_token"]?.stringValue, !token.isEmpty
+        else {
+            return registrationFailed(
+                .failure("unusable access token answer"), refused: !t.renewal, waiting: t.waiting, at: now)
         }
         let expires = json["expires_in"]?.intValue.map { seconds in
             let limit = EngineLimits.accessTokenLifetime.value / 1000
@@ -141,7 +159,9 @@ extension Engine {
     // ownership error" in CopyPropagation, on a borrow of `StartupFlow.State` inlined here). It runs
     // once per registration, so nothing measurable is lost.
     @_optimize(none)
-    mutating func registrationFailed(_ result: HTTPResult, refused: Bool, waiting: [HeldRequest], at now: Instant) -> [EngineAction] {
+    mutating func registrationFailed(_ result: HTTPResult, refused: Bool, waiting: [HeldRequest], at now: Instant)
+        -> [EngineAction]
+    {
         var actions: [EngineAction] = []
         if refused { actions.append(.deliver(.status(code: StatusCode.registrationRefused, message: nil))) }
         for held in waiting {
@@ -156,10 +176,13 @@ extension Engine {
 
     /// A request sent with a Bearer token and answered 401 gets a new token (a token request only)
     /// and goes once more, with a new wire id and deadline; nil when the answer is the flow's to read.
-    mutating func resendAfterRefusedToken(_ result: HTTPResult, for wireID: RequestID, at now: Instant) -> [EngineAction]? {
+    mutating func resendAfterRefusedToken(_ result: HTTPResult, for wireID: RequestID, at now: Instant)
+        -> [EngineAction]?
+    {
         guard let sent = registration.bearerRequests.removeValue(forKey: wireID) else { return nil }
         guard case .response(let r) = result, r.status == 401, !sent.held.retried,
-              let (owner, request) = owner(of: sent.held.id) else { return nil }
+            let (owner, request) = owner(of: sent.held.id)
+        else { return nil }
         var actions = Engine.cancelDeadline(of: request)
         var held = sent.held
         held.wireID = newRequestID()

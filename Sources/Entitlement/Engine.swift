@@ -78,9 +78,12 @@ public struct Engine: Sendable {
         let before = store.authnToken
         var actions = body(&self)
         if configuration.platform == .ios, store.authnToken != before {
-            actions.append(.writeSharedStore(store.authnToken.map {
-                SharedAuthentication(token: $0, userMeta: store.userMeta, fromPlatformSSO: store.fromPlatformSSO)
-            }))
+            actions.append(
+                .writeSharedStore(
+                    store.authnToken.map {
+                        SharedAuthentication(
+                            token: $0, userMeta: store.userMeta, fromPlatformSSO: store.fromPlatformSSO)
+                    }))
         }
         return actions
     }
@@ -201,11 +204,15 @@ public struct Engine: Sendable {
     /// Sends a request with the app's options (BEHAVIOR.md: every request carries them) and a
     /// deadline; after `init(softwareStatement:)`, once its origin has an access token (`transmit`).
     /// `signed`: a call of the tvOS registration-code flow. The caller's flow holds the result.
-    mutating func send(_ request: HTTPRequest, at now: Instant, deadline: Bool = true,
-                       signed: Bool = false) -> (PendingRequest, [EngineAction]) {
+    mutating func send(
+        _ request: HTTPRequest, at now: Instant, deadline: Bool = true,
+        signed: Bool = false
+    ) -> (PendingRequest, [EngineAction]) {
         let id = newRequestID()
-        var actions = transmit(HeldRequest(id: id, wireID: id, request: withOptions(request), signed: signed, retried: false,
-                                           deadline: deadline), at: now)
+        var actions = transmit(
+            HeldRequest(
+                id: id, wireID: id, request: withOptions(request), signed: signed, retried: false,
+                deadline: deadline), at: now)
         var pending = PendingRequest(id: id, deadline: nil)
         if deadline {
             let (timer, start) = startTimer(at: now + configuration.requestTimeout)

@@ -114,7 +114,8 @@ extension Engine {
     }
 
     /// The request's answer (or its failure) to the flow that owns it.
-    mutating func route(_ owner: RequestOwner, _ id: RequestID, _ result: HTTPResult, at now: Instant) -> [EngineAction] {
+    mutating func route(_ owner: RequestOwner, _ id: RequestID, _ result: HTTPResult, at now: Instant) -> [EngineAction]
+    {
         switch owner {
         case .startup: configurationArrived(id, result, at: now)
         case .authentication: authenticationAnswered(result, at: now)

@@ -75,7 +75,8 @@ extension Engine {
 
         if configuration.platform == .tvos {
             // No browser on tvOS: the engine calls the logout endpoint itself.
-            let url = Route.restLogout.url(sp, query: [("requestor", requestorID), ("deviceId", configuration.deviceID)])
+            let url = Route.restLogout.url(
+                sp, query: [("requestor", requestorID), ("deviceId", configuration.deviceID)])
             let (request, sent) = send(HTTPRequest(method: Route.restLogout.method, url: url), at: now, signed: true)
             if case .requesting(let owed) = logout.state {
                 logout.state = .requesting(owed + [request])

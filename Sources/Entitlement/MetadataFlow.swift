@@ -38,8 +38,10 @@ extension Engine {
         case Constants.metadataAuthentication:
             return answer(store.validAuthnToken(at: now).map { .string($0.expires.tokenDate) } ?? .null)
         case Constants.metadataAuthorization:
-            guard store.validAuthnToken(at: now) != nil, let resource = request[Constants.metadataResourceIDKey]?.stringValue,
-                  let token = store.validAuthzToken(for: resource, at: now) else { return answer(.null) }
+            guard store.validAuthnToken(at: now) != nil,
+                let resource = request[Constants.metadataResourceIDKey]?.stringValue,
+                let token = store.validAuthzToken(for: resource, at: now)
+            else { return answer(.null) }
             return answer(.string(token.expires.tokenDate))
         case Constants.metadataDeviceID:
             let id: MetadataID = newFlowID()
@@ -50,7 +52,8 @@ extension Engine {
             return actions
         case Constants.metadataUserMeta:
             guard store.validAuthnToken(at: now) != nil, let key = request[Constants.metadataUserMetaKey]?.stringValue,
-                  let meta = store.userMeta, let value = meta["data"]?[key] else { return answer(.null) }
+                let meta = store.userMeta, let value = meta["data"]?[key]
+            else { return answer(.null) }
             let encrypted = meta["encrypted"]?.listValue?.contains(.string(key)) ?? false
             return answer(.dict([Value.Entry(key, value)]), encrypted: encrypted)
         default:
@@ -66,6 +69,10 @@ extension Engine {
         if case .response(let r) = result, r.status == 200, let deviceID = try? MetadataXML.parse(r.body) {
             value = .string(deviceID)
         }
-        return [.deliver(.setMetadataStatus(value: value, encrypted: false, opcode: Constants.metadataDeviceID, arguments: flow.arguments))]
+        return [
+            .deliver(
+                .setMetadataStatus(
+                    value: value, encrypted: false, opcode: Constants.metadataDeviceID, arguments: flow.arguments))
+        ]
     }
 }

@@ -106,7 +106,8 @@ struct Registration: Sendable, RequestHolder {
     mutating func rearm(_ id: RequestID, deadline: TimerID) {
         guard let origin = origins.first(where: { $0.value.request?.id == id })?.key else { return }
         switch origins[origin] {
-        case .registering(let r, let waiting)?: origins[origin] = .registering(r.rearmed(id, deadline), waiting: waiting)
+        case .registering(let r, let waiting)?:
+            origins[origin] = .registering(r.rearmed(id, deadline), waiting: waiting)
         case .requestingToken(var t)?:
             t.request = t.request.rearmed(id, deadline)
             origins[origin] = .requestingToken(t)

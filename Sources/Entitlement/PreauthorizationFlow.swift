@@ -39,15 +39,20 @@ extension Engine {
             return [.deliver(.preauthorizedResources(resources.filter { store.preauthorizations[$0] == true }))]
         }
         let id: PreauthorizationID = newFlowID()
-        var fields: [(String, String)] = [("authentication_token", AuthnTokenXML.build(token)), ("requestor_id", requestorID)]
+        var fields: [(String, String)] = [
+            ("authentication_token", AuthnTokenXML.build(token)), ("requestor_id", requestorID),
+        ]
         var asked = Set<String>()
         for r in unknown where asked.insert(r).inserted { fields.append(("resource_id", r)) }
         let (request, actions) = send(.form(Route.preauthorize.url(spURL(forMVPD: token.mvpdID)), fields), at: now)
-        preauthorizations.flows[id] = PreauthorizationFlow(resources: resources, useCache: cache, sessionGUID: token.guid, request: request)
+        preauthorizations.flows[id] = PreauthorizationFlow(
+            resources: resources, useCache: cache, sessionGUID: token.guid, request: request)
         return actions
     }
 
-    mutating func preauthorizationArrived(_ id: PreauthorizationID, _ result: HTTPResult, at now: Instant) -> [EngineAction] {
+    mutating func preauthorizationArrived(_ id: PreauthorizationID, _ result: HTTPResult, at now: Instant)
+        -> [EngineAction]
+    {
         guard let flow = preauthorizations.flows.removeValue(forKey: id) else {
             return []  // no such flow: nothing can be answered (the owner check makes this unreachable)
         }
@@ -70,6 +75,8 @@ extension Engine {
             fresh[r] ?? (flow.useCache && sameToken ? store.preauthorizations[r] == true : false)
         }
         // Throttled: P100 first, then what the cache allowed (BEHAVIOR.md, Throttling).
-        return Engine.throttled(result, StatusCode.preauthorizationThrottled) + [.deliver(.preauthorizedResources(allowed))]
+        return Engine.throttled(result, StatusCode.preauthorizationThrottled) + [
+            .deliver(.preauthorizedResources(allowed))
+        ]
     }
 }

@@ -19,7 +19,8 @@ struct RequestSigner: Hashable, Sendable {
 
     /// The base64 HMAC-SHA1 of `text`, keyed by the secret.
     func signature(of text: String) -> String {
-        let mac = HMAC<Insecure.SHA1>.authenticationCode(for: Array(text.utf8), using: SymmetricKey(data: Array(secret.utf8)))
+        let mac = HMAC<Insecure.SHA1>.authenticationCode(
+            for: Array(text.utf8), using: SymmetricKey(data: Array(secret.utf8)))
         return ClientlessSignature.base64(Array(mac))
     }
 

@@ -89,7 +89,8 @@ struct StartupFlow: Sendable, RequestHolder {
 
     /// Begins a new fetch, the queue carried over; a fetch in flight is dropped with its requests.
     fileprivate mutating func start(requestorID: String, requests: [RequestID: String], deadline: TimerID) {
-        state = .fetching(Fetching(requestorID: requestorID, outstanding: requests, arrivals: [], deadline: deadline, queue: queue))
+        state = .fetching(
+            Fetching(requestorID: requestorID, outstanding: requests, arrivals: [], deadline: deadline, queue: queue))
     }
 
     fileprivate enum Settled: Sendable {
@@ -100,9 +101,12 @@ struct StartupFlow: Sendable, RequestHolder {
 
     /// A configuration response (or failure) for one SP of the current fetch (`pending` said it is).
     fileprivate mutating func receive(_ id: RequestID, result: HTTPResult) -> Settled {
-        guard case .fetching(var f) = state, let spURL = f.outstanding.removeValue(forKey: id) else { return .stillWaiting }
+        guard case .fetching(var f) = state, let spURL = f.outstanding.removeValue(forKey: id) else {
+            return .stillWaiting
+        }
         if case .response(let r) = result, r.status == 200, let config = r.decoded(orParse: ConfigurationXML.parse),
-           config.requestorID == f.requestorID {
+            config.requestorID == f.requestorID
+        {
             f.arrivals.append((spURL, config))
         }
         state = .fetching(f)
@@ -154,7 +158,9 @@ extension Engine {
         var outstanding: [RequestID: String] = [:]
         var sends: [EngineAction] = []
         for url in urls {
-            let request = HTTPRequest(method: Route.config.method, url: Route.config.url(url, requestorID), headers: HTTPHeaders([HTTPHeader("Accept", "application/xml")]))
+            let request = HTTPRequest(
+                method: Route.config.method, url: Route.config.url(url, requestorID),
+                headers: HTTPHeaders([HTTPHeader("Accept", "application/xml")]))
             let (pending, a) = send(request, at: now, deadline: false)
             outstanding[pending.id] = url
             sends += a
@@ -173,7 +179,8 @@ extension Engine {
             return throttled
         case .complete(let config, let queue):
             // Settled by its last answer: the fetch's deadline goes.
-            return throttled + (deadline.map { [.cancelTimer($0)] } ?? []) + configurationSettled(config, queue: queue, at: now)
+            return throttled + (deadline.map { [.cancelTimer($0)] } ?? [])
+                + configurationSettled(config, queue: queue, at: now)
         }
     }
 
@@ -186,7 +193,9 @@ extension Engine {
 
     /// All fetches settled: complete the `setRequestor`, then start the queued calls in call order at
     /// this same instant (their callbacks come after `setRequestorComplete(1)`).
-    private mutating func configurationSettled(_ config: Configuration?, queue: [Call], at now: Instant) -> [EngineAction] {
+    private mutating func configurationSettled(_ config: Configuration?, queue: [Call], at now: Instant)
+        -> [EngineAction]
+    {
         guard let config else {
             return [.deliver(.setRequestorComplete(status: Constants.statusError))]
         }

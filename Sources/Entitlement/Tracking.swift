@@ -10,8 +10,9 @@ struct Tracking {
     }
 
     func authenticationSuccess(mvpdID: String, sessionGUID: String, fromStore: Bool) -> Callback {
-        .sendTrackingData(event: Constants.trackingAuthentication,
-                          data: ["true", mvpdID, Tracking.guidHash(sessionGUID), fromStore ? "true" : "false"] + tail)
+        .sendTrackingData(
+            event: Constants.trackingAuthentication,
+            data: ["true", mvpdID, Tracking.guidHash(sessionGUID), fromStore ? "true" : "false"] + tail)
     }
 
     /// On a failure fields 1–3 are nil (other SDKs).
@@ -20,8 +21,9 @@ struct Tracking {
     }
 
     func authorizationSuccess(mvpdID: String, sessionGUID: String, cached: Bool) -> Callback {
-        .sendTrackingData(event: Constants.trackingAuthorization,
-                          data: ["true", mvpdID, Tracking.guidHash(sessionGUID), cached ? "true" : "false", nil, nil] + tail)
+        .sendTrackingData(
+            event: Constants.trackingAuthorization,
+            data: ["true", mvpdID, Tracking.guidHash(sessionGUID), cached ? "true" : "false", nil, nil] + tail)
     }
 
     /// The error and details fields copy the failure callback's code and description verbatim.

@@ -48,9 +48,11 @@ public struct DifferentialFuzzer: Sendable {
         /// (`--against 'BIN' --compare mock`); nil: `--port 'COMMAND'`.
         public var againstFlags: String?
 
-        public init(seed: UInt64 = 1, runs: Int = 100, firstRun: Int = 0, maxSteps: Int = 30,
-                    outDir: String = "fuzz-failures", port: PortCommand, live: Bool = false, expectations: Expectations? = nil,
-                    maxFindings: Int? = nil, time: Duration? = nil) {
+        public init(
+            seed: UInt64 = 1, runs: Int = 100, firstRun: Int = 0, maxSteps: Int = 30,
+            outDir: String = "fuzz-failures", port: PortCommand, live: Bool = false, expectations: Expectations? = nil,
+            maxFindings: Int? = nil, time: Duration? = nil
+        ) {
             self.time = time
             self.expectations = expectations
             self.maxFindings = maxFindings
@@ -123,7 +125,8 @@ public struct DifferentialFuzzer: Sendable {
         guard let served = options.servedMock else { return Compared() }
         // The served runtimes read the world's text from the file (`passim run --live --server`
         // loads what the file says): the reference goes to disk first, in the server's folder.
-        guard let path = served.write(reference.text), let file = try? ScenarioParser.parse(reference.text, path: path) else {
+        guard let path = served.write(reference.text), let file = try? ScenarioParser.parse(reference.text, path: path)
+        else {
             return Compared(failure: "the program could not be written for the served mock")
         }
         guard served.ensureRunning() else {
@@ -131,8 +134,11 @@ public struct DifferentialFuzzer: Sendable {
         }
         let budget = DifferentialFuzzer.mockRunWall
         let started = ContinuousClock.now
-        let other = ScenarioRunner(runtime: .init(network: .server(adminURL: served.adminURL, adminToken: served.adminToken),
-                                                  wallBudget: budget)).run(file)
+        let other = ScenarioRunner(
+            runtime: .init(
+                network: .server(adminURL: served.adminURL, adminToken: served.adminToken),
+                wallBudget: budget)
+        ).run(file)
         let took = ContinuousClock.now - started
         guard other.status == .failed, let failure = other.failure?.message else { return Compared() }
         let own = ScenarioRunner(runtime: .init(network: .live, wallBudget: budget)).run(file)
@@ -141,8 +147,9 @@ public struct DifferentialFuzzer: Sendable {
             return Compared(failure: "the other build's mock exited (crashed?) on this program: \(failure)")
         }
         if took >= budget {
-            return Compared(failure: "the other build's mock took more than \(budget) of wall time on this program "
-                            + "(limit: fuzz-mock-run-wall): \(failure)")
+            return Compared(
+                failure: "the other build's mock took more than \(budget) of wall time on this program "
+                    + "(limit: fuzz-mock-run-wall): \(failure)")
         }
         return Compared(failure: failure)
     }
@@ -156,7 +163,9 @@ public struct DifferentialFuzzer: Sendable {
     /// The reference's transcript of `program`, or nil when the reference itself fails on it (that
     /// is the ordinary fuzzer's business) or it does not parse.
     static func reference(_ program: FuzzProgram) -> Reference? {
-        guard let explored = program.explore(), explored.failure == nil, explored.inapplicable == nil else { return nil }
+        guard let explored = program.explore(), explored.failure == nil, explored.inapplicable == nil else {
+            return nil
+        }
         let text = (program.world + [""] + explored.lines).joined(separator: "\n") + "\n"
         return (try? ScenarioParser.parse(text, path: "differential.scenario")).map { Reference(text: text, file: $0) }
     }
@@ -168,7 +177,8 @@ public struct DifferentialFuzzer: Sendable {
     func difference(_ program: FuzzProgram, on side: Side = .engine) -> String? {
         guard let reference = DifferentialFuzzer.reference(program) else { return nil }
         guard let failure = compared(reference, on: side).failure,
-              options.expectations?.knownDifference(failure) == nil else { return nil }
+            options.expectations?.knownDifference(failure) == nil
+        else { return nil }
         return failure
     }
 
@@ -182,14 +192,16 @@ public struct DifferentialFuzzer: Sendable {
             defer { i += 1 }
             let seed = Fuzzer.runSeed(options.seed, i)
             // Against a served mock latencies are waited for: the worlds' are capped (FuzzWorld.fastNetwork).
-            let (program, failure, _) = Fuzzer.explore(seed: seed, maxSteps: options.maxSteps,
-                                                       fastNetwork: options.compare.comparesMock)
+            let (program, failure, _) = Fuzzer.explore(
+                seed: seed, maxSteps: options.maxSteps,
+                fastNetwork: options.compare.comparesMock)
             report.runs += 1
             guard failure == nil, let reference = DifferentialFuzzer.reference(program) else {
                 report.skipped += 1
                 continue
             }
-            let sides: [Side] = (options.compare.comparesEngine ? [.engine] : []) + (options.compare.comparesMock ? [.mock] : [])
+            let sides: [Side] =
+                (options.compare.comparesEngine ? [.engine] : []) + (options.compare.comparesMock ? [.mock] : [])
             for side in sides {
                 let result = compared(reference, on: side)
                 if result.unimplemented { report.skipped += 1 }
@@ -210,7 +222,9 @@ public struct DifferentialFuzzer: Sendable {
     }
 
     /// Shrinks while the port still differs, then writes the reference's transcript as a scenario.
-    func finding(run: Int, seed: UInt64, program: FuzzProgram, difference first: String, on side: Side = .engine) -> Finding {
+    func finding(run: Int, seed: UInt64, program: FuzzProgram, difference first: String, on side: Side = .engine)
+        -> Finding
+    {
         // A served mock that stalled or crashed is not shrunk: each try could cost the whole wall
         // budget again (or a restart), and the program as found already says what happened.
         let stalled = first.contains("(limit: fuzz-mock-run-wall)") || first.contains("exited (crashed?)")
@@ -244,7 +258,8 @@ public struct DifferentialFuzzer: Sendable {
         lines += body
         let text = lines.joined(separator: "\n") + "\n"
         let path = Fuzzer.writeCase(text, named: "differential-\(seed).scenario", in: options.outDir)
-        return Finding(run: run, seed: seed, difference: final, steps: program.steps.count, shrunkSteps: small.steps.count,
-                       scenario: text, file: path, inMock: side == .mock)
+        return Finding(
+            run: run, seed: seed, difference: final, steps: program.steps.count, shrunkSteps: small.steps.count,
+            scenario: text, file: path, inMock: side == .mock)
     }
 }

@@ -42,8 +42,9 @@ struct FuzzWorld {
 
     /// The header and world as `StepParser` reads `lines` (no steps).
     var file: ScenarioFile {
-        ScenarioFile(path: FuzzWorld.path, title: "fuzz seed \(seed)", tags: ["fuzz"], platform: platform, seed: seed,
-                     apps: appDecls, world: statements)
+        ScenarioFile(
+            path: FuzzWorld.path, title: "fuzz seed \(seed)", tags: ["fuzz"], platform: platform, seed: seed,
+            apps: appDecls, world: statements)
     }
 
     /// Writes a line, and what it declares.
@@ -127,8 +128,10 @@ struct FuzzWorld {
                 line += " sso supported"
                 decl.sso = .supported
             case .tempPass:
-                let ttl = pick([(text: "2m", value: Millis.minutes(2)), (text: "30m", value: Millis.minutes(30)),
-                                (text: "4h", value: Millis.hours(4))])
+                let ttl = pick([
+                    (text: "2m", value: Millis.minutes(2)), (text: "30m", value: Millis.minutes(30)),
+                    (text: "4h", value: Millis.hours(4)),
+                ])
                 line += " temppass \(ttl.text)"
                 decl.tempPass = ttl.value
             case .promo:
@@ -154,8 +157,10 @@ struct FuzzWorld {
                 }
                 if chance(0.5) {
                     u += " meta zip=[\"1000\(i)\"] householdID=\"h\(i)\""
-                    decl.meta = [MetaEntry(key: "zip", value: .list([.string("1000\(i)")])),
-                                 MetaEntry(key: "householdID", value: .string("h\(i)"))]
+                    decl.meta = [
+                        MetaEntry(key: "zip", value: .list([.string("1000\(i)")])),
+                        MetaEntry(key: "householdID", value: .string("h\(i)")),
+                    ]
                     if chance(0.5) {
                         u += " encrypted householdID"
                         decl.encrypted = ["householdID"]

@@ -24,8 +24,10 @@ public struct Fuzzer: Sendable {
         /// Called after each run, from any worker: (runs done, steps run, findings), for a progress line.
         public var onRun: (@Sendable (_ runs: Int, _ steps: Int, _ findings: Int) -> Void)?
 
-        public init(seed: UInt64 = 1, runs: Int? = nil, time: Duration? = nil, jobs: Int = 1, maxSteps: Int = 40,
-                    outDir: String = "fuzz-failures", firstRun: Int = 0, bytesSample: UInt64 = Fuzzer.bytesSample) {
+        public init(
+            seed: UInt64 = 1, runs: Int? = nil, time: Duration? = nil, jobs: Int = 1, maxSteps: Int = 40,
+            outDir: String = "fuzz-failures", firstRun: Int = 0, bytesSample: UInt64 = Fuzzer.bytesSample
+        ) {
             self.seed = seed
             self.bytesSample = max(1, bytesSample)
             self.firstRun = firstRun
@@ -72,7 +74,8 @@ public struct Fuzzer: Sendable {
     public static func runRange(_ text: String) -> ClosedRange<Int>? {
         let parts = text.components(separatedBy: "..")
         guard parts.count == 2, let a = Int(parts[0]), let b = Int(parts[1]), a >= 0, a <= b,
-              b < Int.max / 2 else { return nil }
+            b < Int.max / 2
+        else { return nil }
         return a...b
     }
 
@@ -101,17 +104,22 @@ public struct Fuzzer: Sendable {
 
     /// Explores one run; returns its program, its result and how many steps ran.
     /// `fastNetwork`: latencies of at most 10 ms (`FuzzWorld.fastNetwork`).
-    static func explore(seed: UInt64, maxSteps: Int, fastNetwork: Bool = false) -> (FuzzProgram, ExploratoryRunner.Failure?, Int) {
-        let (run, failure, steps, _) = exploreCounting(seed: seed, maxSteps: maxSteps, typed: !goesThroughBytes(seed),
-                                                       fastNetwork: fastNetwork)
+    static func explore(seed: UInt64, maxSteps: Int, fastNetwork: Bool = false) -> (
+        FuzzProgram, ExploratoryRunner.Failure?, Int
+    ) {
+        let (run, failure, steps, _) = exploreCounting(
+            seed: seed, maxSteps: maxSteps, typed: !goesThroughBytes(seed),
+            fastNetwork: fastNetwork)
         return (run.program, failure, steps)
     }
 
     /// Explores one run: its typed steps, its result, how many steps ran, and how many inputs its
     /// engines were given (the determinism re-run's included). Nothing is rendered as text here.
     /// `typed`: the mock's answers reach the engine as values (`FuzzRun.typedResponses`).
-    static func exploreCounting(seed: UInt64, maxSteps: Int, typed: Bool,
-                                fastNetwork: Bool = false) -> (FuzzRun, ExploratoryRunner.Failure?, Int, Int) {
+    static func exploreCounting(
+        seed: UInt64, maxSteps: Int, typed: Bool,
+        fastNetwork: Bool = false
+    ) -> (FuzzRun, ExploratoryRunner.Failure?, Int, Int) {
         var rng = SeededRandom(seed: seed)
         let world = FuzzWorld.random(&rng, seed: seed, fastNetwork: fastNetwork)
         // The world is made typed along with its lines, and the steps are typed: nothing is parsed.
@@ -147,7 +155,10 @@ public struct Fuzzer: Sendable {
             let second = run.explore()
             inputs += second.engineInputs
             if first.events != second.events {
-                return (run, .nondeterminism("two runs of the same program gave different transcripts"), run.steps.count, inputs)
+                return (
+                    run, .nondeterminism("two runs of the same program gave different transcripts"), run.steps.count,
+                    inputs
+                )
             }
         }
         return (run, first.failure, run.steps.count, inputs)
@@ -169,7 +180,8 @@ public struct Fuzzer: Sendable {
                 let seed = Fuzzer.runSeed(options.seed, i)
                 CrashReport.running(seed, worker: worker)
                 let typed = !Fuzzer.goesThroughBytes(seed, sample: options.bytesSample)
-                let (run, failure, steps, inputs) = Fuzzer.exploreCounting(seed: seed, maxSteps: options.maxSteps, typed: typed)
+                let (run, failure, steps, inputs) = Fuzzer.exploreCounting(
+                    seed: seed, maxSteps: options.maxSteps, typed: typed)
                 results.add(steps: steps, inputs: inputs)
                 defer { options.onRun?(results.done(), results.steps, results.findings.count) }
                 guard let failure else { continue }
@@ -184,16 +196,20 @@ public struct Fuzzer: Sendable {
             DispatchQueue.concurrentPerform(iterations: jobs) { work($0) }
         }
         let findings = results.findings.sorted { $0.run < $1.run }
-        return Report(runs: min(results.claimed, total), steps: results.steps, findings: findings,
-                      engineInputs: results.inputs)
+        return Report(
+            runs: min(results.claimed, total), steps: results.steps, findings: findings,
+            engineInputs: results.inputs)
     }
 
     /// The progress line: `1234/5000 runs, 2,345 steps/s, 0 findings, 3m12s left`.
-    public static func progressLine(runs: Int, of total: Int?, steps: Int, findings: Int, elapsed: Duration,
-                         budget: Duration?) -> String {
+    public static func progressLine(
+        runs: Int, of total: Int?, steps: Int, findings: Int, elapsed: Duration,
+        budget: Duration?
+    ) -> String {
         let seconds = elapsed / .seconds(1)
         let rate = seconds > 0 ? Int((Double(steps) / seconds).rounded()) : 0
-        var text = "\(runs)" + (total.map { "/\($0)" } ?? "") + " runs, \(rate) steps/s, \(findings) "
+        var text =
+            "\(runs)" + (total.map { "/\($0)" } ?? "") + " runs, \(rate) steps/s, \(findings) "
             + (findings == 1 ? "finding" : "findings")
         var left: Double?
         if let budget {
@@ -224,16 +240,20 @@ public struct Fuzzer: Sendable {
         lines.append("")
         lines += recorded?.lines ?? small.steps
         let text = lines.joined(separator: "\n") + "\n"
-        let path = Fuzzer.writeCase(text, named: "fuzz-\(seed)-\(final.key.replacingOccurrences(of: " ", with: "-")).scenario",
-                                    in: options.outDir)
-        return Finding(run: run, seed: seed, failure: final, steps: program.steps.count, shrunkSteps: small.steps.count,
-                       scenario: text, file: path)
+        let path = Fuzzer.writeCase(
+            text, named: "fuzz-\(seed)-\(final.key.replacingOccurrences(of: " ", with: "-")).scenario",
+            in: options.outDir)
+        return Finding(
+            run: run, seed: seed, failure: final, steps: program.steps.count, shrunkSteps: small.steps.count,
+            scenario: text, file: path)
     }
 
     /// Writes a found case into `dir` (made if missing); its path, or nil when it cannot be written.
     static func writeCase(_ text: String, named name: String, in dir: String) -> String? {
         let folder = URL(fileURLWithPath: dir)
-        guard (try? FileManager.default.createDirectory(at: folder, withIntermediateDirectories: true)) != nil else { return nil }
+        guard (try? FileManager.default.createDirectory(at: folder, withIntermediateDirectories: true)) != nil else {
+            return nil
+        }
         let file = folder.appendingPathComponent(name)
         return FileManager.default.createFile(atPath: file.path, contents: Data(text.utf8)) ? file.path : nil
     }
@@ -273,6 +293,10 @@ private final class Results: @unchecked Sendable {
         }
     }
     /// One more run ended (its finding shrunk, if it had one); how many have.
-    func done() -> Int { lock.withLock { finished += 1; return finished } }
+    func done() -> Int {
+        lock.withLock {
+            finished += 1; return finished
+        }
+    }
     func add(_ f: Fuzzer.Finding) { lock.withLock { found.append(f) } }
 }

@@ -25,7 +25,8 @@ public final class ServedMock: @unchecked Sendable {
     public init(binary: String) throws(SetupError) {
         self.binary = binary
         guard FileManager.default.isExecutableFile(atPath: binary) else {
-            throw SetupError(message: "--against \(binary): no executable file there (give the path of another build of passim)")
+            throw SetupError(
+                message: "--against \(binary): no executable file there (give the path of another build of passim)")
         }
         folder = FileManager.default.temporaryDirectory.appendingPathComponent("passim-served-mock-\(getpid())")
         try start()
@@ -68,7 +69,8 @@ public final class ServedMock: @unchecked Sendable {
             let text = (try? String(contentsOf: out, encoding: .utf8)) ?? ""
             let lines = text.split(separator: "\n")
             if let admin = lines.first(where: { $0.hasPrefix("admin http") }),
-               let token = lines.first(where: { $0.hasPrefix("admin-token ") }) {
+                let token = lines.first(where: { $0.hasPrefix("admin-token ") })
+            {
                 adminURL = String(admin.dropFirst("admin ".count))
                 adminToken = String(token.dropFirst("admin-token ".count))
                 return
@@ -76,12 +78,16 @@ public final class ServedMock: @unchecked Sendable {
             if !p.isRunning { break }
             Thread.sleep(forTimeInterval: 0.05)
         }
-        let said = ((try? String(contentsOf: err, encoding: .utf8)) ?? "").trimmingCharacters(in: .whitespacesAndNewlines)
+        let said = ((try? String(contentsOf: err, encoding: .utf8)) ?? "").trimmingCharacters(
+            in: .whitespacesAndNewlines)
         let exited = p.isRunning ? nil : p.terminationStatus
         stop()
-        let what = exited.map { "exited with status \($0) without printing its admin URL" }
+        let what =
+            exited.map { "exited with status \($0) without printing its admin URL" }
             ?? "did not print its admin URL within \(ServedMock.startWait)"
-        throw SetupError(message: "--against \(binary): `\(binary) serve --adobe --port 0` \(what)" + (said.isEmpty ? "" : ": \(said)"))
+        throw SetupError(
+            message: "--against \(binary): `\(binary) serve --adobe --port 0` \(what)"
+                + (said.isEmpty ? "" : ": \(said)"))
     }
 
     /// Writes a program's scenario text into the server's folder (the served runtimes read a

@@ -74,9 +74,11 @@ struct Shrinker {
 
     /// The line without one of its options (latency, faults, TTLs, metadata, ...).
     static func simplerVersions(of line: String) -> [String] {
-        let options = [" latency \\S+", " unreachable", " silent", " idp-latency \\S+", " idp-down", " svc",
-                       " device-id", " authn-ttl \\S+", " authz-ttl \\S+", " regcode-ttl \\S+",
-                       " encrypted \\S+", " meta .*", " deny [^\"]*( \"[^\"]*\")?", " allow [^d]*"]
+        let options = [
+            " latency \\S+", " unreachable", " silent", " idp-latency \\S+", " idp-down", " svc",
+            " device-id", " authn-ttl \\S+", " authz-ttl \\S+", " regcode-ttl \\S+",
+            " encrypted \\S+", " meta .*", " deny [^\"]*( \"[^\"]*\")?", " allow [^d]*",
+        ]
         var out: [String] = []
         for option in options {
             guard let regex = try? Regex(option) else { continue }

@@ -67,7 +67,8 @@ struct StepGenerator {
             }
         }
         func requestor(_ r: LoggedRequest) -> Requestor? {
-            let id = r.parameters.first { $0.name == "requestor_id" || $0.name == "requestor" }?.value
+            let id =
+                r.parameters.first { $0.name == "requestor_id" || $0.name == "requestor" }?.value
                 ?? r.path.split(separator: "/").dropFirst(2).first.map(String.init)
             return world.file.world.lazy.compactMap { s -> Requestor? in
                 if case .requestor(let d) = s.value, d.id == id { return d }
@@ -89,8 +90,10 @@ struct StepGenerator {
         return out
     }
 
-    static let clockJumps = [Millis(10), Millis(50), Millis(100), .seconds(1), .seconds(10), .seconds(31), .minutes(5),
-                             .minutes(31), .hours(2)]
+    static let clockJumps = [
+        Millis(10), Millis(50), Millis(100), .seconds(1), .seconds(10), .seconds(31), .minutes(5),
+        .minutes(31), .hours(2),
+    ]
 
     /// How often the fuzzer calls each method: the slots of one draw it takes. Exhaustive, so that a
     /// new method of the vocabulary does not build until it is given its place here and a generator
@@ -135,15 +138,21 @@ struct StepGenerator {
         case .setRequestor:
             let id = pick(world.requestors + ["NOPE"])
             let requestor = T.arg(.string(id))
-            var arguments = chance(0.3) ? [requestor, T.arg("serviceProviders", .list(world.sps.map(T.word)))] : [requestor]
+            var arguments =
+                chance(0.3) ? [requestor, T.arg("serviceProviders", .list(world.sps.map(T.word)))] : [requestor]
             // Where the world declares key pairs, the deprecated tvOS variant that signs the second-screen
             // calls: with the requestor's pair, or now and then a wrong secret (the mock answers 401).
             if !world.keys.isEmpty, chance(0.5) { arguments += signing(id, wrong: chance(0.2)) }
             return syntax(.setRequestor, arguments)
         case .getAuthentication:
-            let all = [[], [T.arg("forceAuthn", .bool(true))],
-                       [T.arg("forceAuthn", .bool(false)), T.arg("withData", .dict([DictEntrySyntax("email", .string("f@z.z"))]))],
-                       [T.arg("filter", .list(world.mvpds.map { T.word($0.id) }))]]
+            let all = [
+                [], [T.arg("forceAuthn", .bool(true))],
+                [
+                    T.arg("forceAuthn", .bool(false)),
+                    T.arg("withData", .dict([DictEntrySyntax("email", .string("f@z.z"))])),
+                ],
+                [T.arg("filter", .list(world.mvpds.map { T.word($0.id) }))],
+            ]
             return syntax(.getAuthentication, pick(all))
         case .setSelectedProvider: return syntax(.setSelectedProvider, [T.arg(T.word(mvpd))])
         case .handleExternalURL: return syntax(.handleExternalURL, [T.arg(.string("adobepass://ios.app"))])
@@ -174,8 +183,15 @@ struct StepGenerator {
         case .setOptions:
             let handleSVC = chance(0.5)
             let visitor = "v\(rng.next() % 9)"
-            return syntax(.setOptions, [T.arg(.dict([DictEntrySyntax("handleSVC", .bool(handleSVC)),
-                                                      DictEntrySyntax("visitorID", .string(visitor))]))])
+            return syntax(
+                .setOptions,
+                [
+                    T.arg(
+                        .dict([
+                            DictEntrySyntax("handleSVC", .bool(handleSVC)),
+                            DictEntrySyntax("visitorID", .string(visitor)),
+                        ]))
+                ])
         case .getAuthenticationToken: return syntax(.getAuthenticationToken)
         case .getVersion: return syntax(.getVersion)
         }
@@ -185,7 +201,10 @@ struct StepGenerator {
     /// requestor without one), with a secret that signs wrongly when `wrong`.
     func signing(_ id: String, wrong: Bool) -> [ArgumentSyntax] {
         guard let pair = world.keys[id] ?? world.keys.sorted(by: { $0.key < $1.key }).first?.value else { return [] }
-        return [T.arg("secret", .string(wrong ? pair.secret + "-wrong" : pair.secret)), T.arg("publicKey", .string(pair.publicKey))]
+        return [
+            T.arg("secret", .string(wrong ? pair.secret + "-wrong" : pair.secret)),
+            T.arg("publicKey", .string(pair.publicKey)),
+        ]
     }
 
     private func progress(_ rng: inout SeededRandom, _ sim: Simulator) -> Step? {
@@ -217,21 +236,27 @@ struct StepGenerator {
             return .userPickOther
         }
         if let code = engine.awaitingRegistrationCode, code == sim.lastRegistrationCode,
-           let mvpd = engine.selectedMVPD, let u = world.user(for: mvpd.id) {
+            let mvpd = engine.selectedMVPD, let u = world.user(for: mvpd.id)
+        {
             return .userEnterCode(user: u.name, password: u.password)
         }
         guard let mvpds = engine.currentConfiguration?.mvpds, !mvpds.isEmpty else {
             if engine.queuedCalls.isEmpty, rng.next() % 3 == 0 {
                 // A requestor with a key pair is set up signed (its regcode calls are refused otherwise).
                 let id = world.requestors[0]
-                return T.call(app, .setRequestor, [T.arg(.string(id))] + (world.keys[id] == nil ? [] : signing(id, wrong: false)))
+                return T.call(
+                    app, .setRequestor, [T.arg(.string(id))] + (world.keys[id] == nil ? [] : signing(id, wrong: false)))
             }
             return nil
         }
         if engine.isLoginWaiting {
             if engine.selectedMVPD?.promoTempPass == true {
-                return T.call(app, .getAuthentication, [T.arg("forceAuthn", .bool(false)),
-                                                         T.arg("withData", .dict([DictEntrySyntax("email", .string("f@z.z"))]))])
+                return T.call(
+                    app, .getAuthentication,
+                    [
+                        T.arg("forceAuthn", .bool(false)),
+                        T.arg("withData", .dict([DictEntrySyntax("email", .string("f@z.z"))])),
+                    ])
             }
             if sim.browser.state == .closed {
                 let m = mvpds[Int(rng.next() % UInt64(mvpds.count))]
@@ -241,7 +266,8 @@ struct StepGenerator {
         }
         if engine.authnToken(at: sim.now) == nil {
             if rng.next() % 2 == 0 {
-                return rng.next() % 2 == 0 ? T.call(app, .getAuthentication) : T.call(app, .getAuthorization, [T.arg(.string("R1"))])
+                return rng.next() % 2 == 0
+                    ? T.call(app, .getAuthentication) : T.call(app, .getAuthorization, [T.arg(.string("R1"))])
             }
             return nil
         }
@@ -258,7 +284,11 @@ struct StepGenerator {
                 // The user of the IdP shown (or anyone: a wrong login shows the page again).
                 let host = URLParts(url)?.authority ?? ""
                 let right = world.users.first { host.hasPrefix($0.mvpd.lowercased() + ".") } ?? world.users.first
-                if let u = right { steps += [.userLogin(user: u.name, password: u.password), .userLogin(user: u.name, password: "wrong")] }
+                if let u = right {
+                    steps += [
+                        .userLogin(user: u.name, password: u.password), .userLogin(user: u.name, password: "wrong"),
+                    ]
+                }
             }
         }
         if sim.browser.isStopped, sim.browser.state != .closed { steps.append(.userBack) }
@@ -269,7 +299,9 @@ struct StepGenerator {
             }
             steps += [.userPickOther, .userCancel]
         }
-        let waiting = sim.appNames.indices.contains { (sim.reading(app: $0, { $0.awaitingRegistrationCode }) ?? nil) == sim.lastRegistrationCode }
+        let waiting = sim.appNames.indices.contains {
+            (sim.reading(app: $0, { $0.awaitingRegistrationCode }) ?? nil) == sim.lastRegistrationCode
+        }
         if sim.lastRegistrationCode != nil, waiting, let u = world.users.first {
             steps.append(.userEnterCode(user: u.name, password: u.password))
         }

@@ -19,7 +19,9 @@ enum StepText {
     /// The name is the vocabulary's (`Call.Name`), never a literal: a call renamed or added there
     /// cannot be forgotten here (issue 29).
     static func call(_ app: String?, _ name: Call.Name, _ arguments: [ArgumentSyntax] = []) -> Step {
-        .call(app: app == ScenarioFile.firstAppName ? nil : app, CallSyntax(name: name.rawValue, arguments: arguments, location: location))
+        .call(
+            app: app == ScenarioFile.firstAppName ? nil : app,
+            CallSyntax(name: name.rawValue, arguments: arguments, location: location))
     }
 
     static func arg(_ value: ValueSyntax) -> ArgumentSyntax { ArgumentSyntax(value: value, location: location) }
@@ -36,7 +38,9 @@ enum StepText {
         case "nil": return .null
         default: break
         }
-        if let first = w.unicodeScalars.first, first == "-" || first == "." || ("0"..."9").contains(first), let n = Int(w) {
+        if let first = w.unicodeScalars.first, first == "-" || first == "." || ("0"..."9").contains(first),
+            let n = Int(w)
+        {
             return .int(n)
         }
         if let value = Constants.value(of: w) { return .constant(symbol: w, value: value) }
@@ -55,29 +59,36 @@ enum StepText {
     static func render(_ step: Step) -> String {
         switch step {
         case .call(let app, let call): return (app ?? "") + "> " + render(call)
-        case .expect(let app, let call, let at): return (app ?? "") + "< " + render(call) + (at.map { " at \($0)" } ?? "")
+        case .expect(let app, let call, let at):
+            return (app ?? "") + "< " + render(call) + (at.map { " at \($0)" } ?? "")
         case .userLogin(let user, let password): return "user login \(Value.quote(user)) \(Value.quote(password))"
-        case .userEnterCode(let user, let password): return "user enter-code \(Value.quote(user)) \(Value.quote(password))"
+        case .userEnterCode(let user, let password):
+            return "user enter-code \(Value.quote(user)) \(Value.quote(password))"
         case .userAuthenticate(let login): return login.text
         case .userBack: return "user back"
-        case .userPick(let mvpd, let asUser): return "user pick \(mvpd)" + (asUser.map { " as \(Value.quote($0))" } ?? "")
+        case .userPick(let mvpd, let asUser):
+            return "user pick \(mvpd)" + (asUser.map { " as \(Value.quote($0))" } ?? "")
         case .userPickOther: return "user pick other"
         case .userCancel: return "user cancel"
         case .browserAt(let pattern): return "browser at " + render(pattern)
         case .clock(let d): return "clock +\(d)"
         case .net(let target, let action):
-            let where_ = switch target {
-            case .sp(let name): name
-            case .mvpd(let id): "mvpd \(id)"
-            }
+            let where_ =
+                switch target {
+                case .sp(let name): name
+                case .mvpd(let id): "mvpd \(id)"
+                }
             return "net \(where_) " + render(action)
         case .lint(let breaks, let rule): return "lint \(breaks ? "breaks" : "passes") \(rule)"
         case .seen(let sp, let method, let path, let parameters, let unseen):
-            let p = switch path {
-            case .literal(let s): s
-            case .regex(let r): "/\(r)/"
-            }
-            let with = parameters.isEmpty ? "" : " with " + parameters.map { "\($0.key)=\(Value.quote($0.value))" }.joined(separator: " ")
+            let p =
+                switch path {
+                case .literal(let s): s
+                case .regex(let r): "/\(r)/"
+                }
+            let with =
+                parameters.isEmpty
+                ? "" : " with " + parameters.map { "\($0.key)=\(Value.quote($0.value))" }.joined(separator: " ")
             return (unseen ? "unseen" : "seen") + " \(sp) \(method) \(p)\(with)"
         case .http(let http):
             var text = "http \(http.method) \(http.sp) \(http.path)"
@@ -89,7 +100,9 @@ enum StepText {
             }
             text += " expect \(http.status)"
             for header in http.answerHeaders { text += " header " + Value.quote(header.key + ": " + header.value) }
-            if !http.fields.isEmpty { text += " with " + http.fields.map { "\($0.path)=" + render($0.pattern) }.joined(separator: " ") }
+            if !http.fields.isEmpty {
+                text += " with " + http.fields.map { "\($0.path)=" + render($0.pattern) }.joined(separator: " ")
+            }
             return text
         }
     }

@@ -17,9 +17,14 @@ public func fuzzMockRequest(_ data: UnsafePointer<UInt8>?, _ size: Int) -> CInt 
 }
 
 let sampleWorld = World(
-    serviceProviders: [World.ServiceProvider(name: "main", url: "https://sp.test",
-                                             mvpds: [MVPD(id: "Comcast", displayName: "Xfinity"),
-                                                     MVPD(id: "TempPass", displayName: "Temp", tempPass: true)])],
+    serviceProviders: [
+        World.ServiceProvider(
+            name: "main", url: "https://sp.test",
+            mvpds: [
+                MVPD(id: "Comcast", displayName: "Xfinity"),
+                MVPD(id: "TempPass", displayName: "Temp", tempPass: true),
+            ])
+    ],
     identityProviders: [World.IdentityProvider(mvpdID: "Comcast")],
     users: [World.User(name: "alice", password: "secret", mvpdID: "Comcast", allow: ["CNN"])],
     requestors: [World.Requestor(id: "REQ1")],
@@ -38,8 +43,9 @@ enum RawRequest {
             headers.add(String(line[..<colon]), String(line[line.index(after: colon)...]).trimmingCharacters(in: " "))
         }
         let body = parts.count > 1 ? Array(parts[1].utf8) : []
-        return HTTPRequest(method: start.first.map(String.init) ?? "", url: start.count > 1 ? String(start[1]) : "",
-                           headers: headers, body: body)
+        return HTTPRequest(
+            method: start.first.map(String.init) ?? "", url: start.count > 1 ? String(start[1]) : "",
+            headers: headers, body: body)
     }
 }
 
@@ -50,8 +56,8 @@ extension String {
 }
 
 #if !FUZZING
-@main
-enum Replay {
-    static func main() { CorpusReplay.run(fuzzMockRequest) }
-}
+    @main
+    enum Replay {
+        static func main() { CorpusReplay.run(fuzzMockRequest) }
+    }
 #endif

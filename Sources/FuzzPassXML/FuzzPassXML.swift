@@ -26,8 +26,8 @@ public func fuzzPassXML(_ data: UnsafePointer<UInt8>?, _ size: Int) -> CInt {
 }
 
 #if !FUZZING
-@main
-enum Replay {
-    static func main() { CorpusReplay.run(fuzzPassXML) }
-}
+    @main
+    enum Replay {
+        static func main() { CorpusReplay.run(fuzzPassXML) }
+    }
 #endif

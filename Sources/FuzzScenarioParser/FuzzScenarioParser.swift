@@ -12,8 +12,8 @@ public func fuzzScenarioParser(_ data: UnsafePointer<UInt8>?, _ size: Int) -> CI
 }
 
 #if !FUZZING
-@main
-enum Replay {
-    static func main() { CorpusReplay.run(fuzzScenarioParser) }
-}
+    @main
+    enum Replay {
+        static func main() { CorpusReplay.run(fuzzScenarioParser) }
+    }
 #endif

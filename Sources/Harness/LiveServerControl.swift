@@ -26,9 +26,10 @@ final class InProcessServer: LiveServerControl {
     let proxy: (url: String, caFile: String)?
 
     init(_ setup: SimulationSetup) throws(LiveError) {
-        var options = MockPassServer.Options(seed: setup.seed, conditions: setup.links,
-                                             clock: LiveClock(heldAt: .simulationStart), logLimit: Int(Int32.max),
-                                             urls: .asWritten)
+        var options = MockPassServer.Options(
+            seed: setup.seed, conditions: setup.links,
+            clock: LiveClock(heldAt: .simulationStart), logLimit: Int(Int32.max),
+            urls: .asWritten)
         let authority = RunAuthority.shared
         if let authority {
             options.tls = MockPassServer.TLS(authority: authority.authority, direct: false)
@@ -82,13 +83,16 @@ final class RemoteServer: LiveServerControl {
         self.adminURL = adminURL.withoutTrailingSlash
         self.token = token
         admin = try CurlTransport()
-        let load = RemoteServer.post(self.adminURL, "/admin/world", [("world", .string(world)), ("urls", .string("as-written"))],
-                                     token: token)
+        let load = RemoteServer.post(
+            self.adminURL, "/admin/world", [("world", .string(world)), ("urls", .string("as-written"))],
+            token: token)
         let answer = try RemoteServer.call(admin, load, token: token, what: "loading the world")
         var origins: [LoggedRequest.Host: String] = [:]
         for line in answer.bodyText.split(separator: "\n") {
             guard let v = try? Value(jsonText: String(line)), let name = v["host"]?.stringValue,
-                  let host = LiveHost.host(named: name), let live = v["live"]?.stringValue, let origin = URLParts(live)?.origin else {
+                let host = LiveHost.host(named: name), let live = v["live"]?.stringValue,
+                let origin = URLParts(live)?.origin
+            else {
                 throw LiveError("the server's /admin/world answer is not host lines: \(line)")
             }
             origins[host] = origin
@@ -99,18 +103,23 @@ final class RemoteServer: LiveServerControl {
     /// Whether the server at `adminURL` answers its admin endpoint with this token (`GET /admin/hosts`).
     static func check(adminURL: String, token: String?) throws(LiveError) {
         guard let token, !token.isEmpty else {
-            throw LiveError("no admin token for the server at \(adminURL): give --admin-token TOKEN or set "
-                            + "PASSIM_ADMIN_TOKEN (passim serve prints it on its admin-token line)")
+            throw LiveError(
+                "no admin token for the server at \(adminURL): give --admin-token TOKEN or set "
+                    + "PASSIM_ADMIN_TOKEN (passim serve prints it on its admin-token line)")
         }
         let admin = try CurlTransport()
-        let request = HTTPRequest(method: "GET", url: adminURL.withoutTrailingSlash + "/admin/hosts", headers: authorization(token))
+        let request = HTTPRequest(
+            method: "GET", url: adminURL.withoutTrailingSlash + "/admin/hosts", headers: authorization(token))
         switch admin.perform(request, timeout: .seconds(10)) {
         case .response(let r) where r.status == 200: return
         case .response(let r) where r.status == 401 || r.status == 403:
-            throw LiveError("the server at \(adminURL) refused the admin token (HTTP \(r.status): "
-                            + "\(r.bodyText.trimmingCharacters(in: .whitespacesAndNewlines)))")
+            throw LiveError(
+                "the server at \(adminURL) refused the admin token (HTTP \(r.status): "
+                    + "\(r.bodyText.trimmingCharacters(in: .whitespacesAndNewlines)))")
         case .response(let r):
-            throw LiveError("\(adminURL) does not answer as passim serve's admin endpoint: GET /admin/hosts answered HTTP \(r.status)")
+            throw LiveError(
+                "\(adminURL) does not answer as passim serve's admin endpoint: GET /admin/hosts answered HTTP \(r.status)"
+            )
         case .failure(let why): throw LiveError("cannot reach the server's admin endpoint at \(adminURL): \(why)")
         case .timeout: throw LiveError("the server's admin endpoint at \(adminURL) did not answer in 10 s")
         }
@@ -146,7 +155,7 @@ final class RemoteServer: LiveServerControl {
             let lines = answer.bodyText.split(separator: "\n")
             entries += lines.compactMap { RemoteServer.logged(String($0)) }
             guard lines.count == RemoteServer.logPage,
-                  let next = answer.headers["X-Passim-Next-After"].flatMap({ Int($0) }), next > after
+                let next = answer.headers["X-Passim-Next-After"].flatMap({ Int($0) }), next > after
             else { return entries }
             after = next
         }
@@ -158,19 +167,21 @@ final class RemoteServer: LiveServerControl {
 
     static func logged(_ line: String) -> LoggedRequest? {
         guard let v = try? Value(jsonText: line), let host = v["host"]?.stringValue.flatMap(LiveHost.host(named:)),
-              let time = v["time"]?.intValue, let method = v["method"]?.stringValue, let path = v["path"]?.stringValue else { return nil }
+            let time = v["time"]?.intValue, let method = v["method"]?.stringValue, let path = v["path"]?.stringValue
+        else { return nil }
         func pairs(_ key: String) -> [(String, String)] {
             (v[key]?.listValue ?? []).compactMap { p in
                 guard let n = p["name"]?.stringValue, let value = p["value"]?.stringValue else { return nil }
                 return (n, value)
             }
         }
-        return LoggedRequest(host: host, time: Instant(milliseconds: Int64(time)), method: method, path: path,
-                             parameters: pairs("parameters").map { LoggedRequest.Parameter(name: $0.0, value: $0.1) },
-                             headers: HTTPHeaders(pairs("headers").map { HTTPHeader($0.0, $0.1) }),
-                             fault: v["fault"]?.stringValue,
-                             status: v["status"]?.intValue, errorCode: v["errorCode"]?.stringValue,
-                             errorAction: v["errorAction"]?.stringValue)
+        return LoggedRequest(
+            host: host, time: Instant(milliseconds: Int64(time)), method: method, path: path,
+            parameters: pairs("parameters").map { LoggedRequest.Parameter(name: $0.0, value: $0.1) },
+            headers: HTTPHeaders(pairs("headers").map { HTTPHeader($0.0, $0.1) }),
+            fault: v["fault"]?.stringValue,
+            status: v["status"]?.intValue, errorCode: v["errorCode"]?.stringValue,
+            errorAction: v["errorAction"]?.stringValue)
     }
 
     private var authorization: HTTPHeaders { RemoteServer.authorization(token) }
@@ -188,22 +199,31 @@ final class RemoteServer: LiveServerControl {
     }
 
     /// The admin endpoint takes its parameters as a JSON object, never as a form or a query.
-    private static func post(_ adminURL: String, _ path: String, _ fields: [(String, Value)], token: String?) -> HTTPRequest {
+    private static func post(_ adminURL: String, _ path: String, _ fields: [(String, Value)], token: String?)
+        -> HTTPRequest
+    {
         var headers = authorization(token)
         headers.add("Content-Type", "application/json")
         let body = Value.dict(fields.map { Value.Entry($0.0, $0.1) }).jsonText
         return HTTPRequest(method: "POST", url: adminURL + path, headers: headers, body: Array(body.utf8))
     }
 
-    private static func call(_ admin: CurlTransport, _ request: HTTPRequest, token: String?,
-                             what: String) throws(LiveError) -> HTTPResponse {
+    private static func call(
+        _ admin: CurlTransport, _ request: HTTPRequest, token: String?,
+        what: String
+    ) throws(LiveError) -> HTTPResponse {
         switch admin.perform(request, timeout: .seconds(10)) {
         case .response(let r) where r.status == 200: return r
         case .response(let r) where r.status == 401 && token == nil:
-            throw LiveError("the server refused \(what): HTTP 401: give its admin token with --admin-token TOKEN or "
-                            + "PASSIM_ADMIN_TOKEN (passim serve prints it on its admin-token line)")
-        case .response(let r): throw LiveError("the server refused \(what): HTTP \(r.status) \(r.bodyText.trimmingCharacters(in: .whitespacesAndNewlines))")
-        case .failure(let why): throw LiveError("cannot reach the server's admin endpoint for \(what) (\(request.url)): \(why)")
+            throw LiveError(
+                "the server refused \(what): HTTP 401: give its admin token with --admin-token TOKEN or "
+                    + "PASSIM_ADMIN_TOKEN (passim serve prints it on its admin-token line)")
+        case .response(let r):
+            throw LiveError(
+                "the server refused \(what): HTTP \(r.status) \(r.bodyText.trimmingCharacters(in: .whitespacesAndNewlines))"
+            )
+        case .failure(let why):
+            throw LiveError("cannot reach the server's admin endpoint for \(what) (\(request.url)): \(why)")
         case .timeout: throw LiveError("the server's admin endpoint did not answer \(what) in 10 s")
         }
     }

@@ -51,9 +51,13 @@ final class LiveWire: Wire {
     /// Stops the server (the scenario is over).
     func close() { server.close() }
 
-    func exchange(_ request: HTTPRequest, host: LoggedRequest.Host, link: inout HostConditions,
-                  relativePath: String?, at now: Instant) -> SimulatedNetwork.Outcome {
-        let result = send(request, to: host, at: now, timeout: link.mode == .silent ? LiveWire.silentWait : link.latency + LiveWire.slack)
+    func exchange(
+        _ request: HTTPRequest, host: LoggedRequest.Host, link: inout HostConditions,
+        relativePath: String?, at now: Instant
+    ) -> SimulatedNetwork.Outcome {
+        let result = send(
+            request, to: host, at: now,
+            timeout: link.mode == .silent ? LiveWire.silentWait : link.latency + LiveWire.slack)
         return link.arrival(ofLive: result)
     }
 
@@ -80,11 +84,13 @@ final class LiveWire: Wire {
         var hosts: [(origin: String, connect: String)] = []
         for (host, url) in setup.bases {
             guard let origin = URLParts(url)?.origin, let connect = server.origins[host],
-                  !hosts.contains(where: { $0.origin == origin }) else { continue }
+                !hosts.contains(where: { $0.origin == origin })
+            else { continue }
             hosts.append((origin, connect))
         }
         let proxy = (server as? InProcessServer)?.proxy
-        return LiveNetwork(hosts: hosts, fetchTimeout: fetchTimeout, proxy: proxy?.url, caFile: proxy?.caFile) { [server] now throws(PortError) in
+        return LiveNetwork(hosts: hosts, fetchTimeout: fetchTimeout, proxy: proxy?.url, caFile: proxy?.caFile) {
+            [server] now throws(PortError) in
             do throws(LiveError) {
                 try server.hold(at: now)
             } catch {
@@ -95,7 +101,9 @@ final class LiveWire: Wire {
 
     /// The request goes to its host's port with its own path, query and `Host`; the server's clock
     /// reads `now` while it handles it.
-    private func send(_ request: HTTPRequest, to host: LoggedRequest.Host, at now: Instant, timeout: Millis) -> HTTPResult {
+    private func send(_ request: HTTPRequest, to host: LoggedRequest.Host, at now: Instant, timeout: Millis)
+        -> HTTPResult
+    {
         guard let origin = server.origins[host], let live = request.connecting(to: origin) else {
             return .failure("could not resolve host")
         }

@@ -69,8 +69,9 @@ public struct Runtime: Sendable {
         // An in-process port (PassimConformance's adapters) has no process to fail to start.
         if let port, port.inProcess == nil {
             do {
-                let session = try PortSession(port, apps: ["app"], engine: EngineConfiguration(),
-                                              at: .simulationStart)
+                let session = try PortSession(
+                    port, apps: ["app"], engine: EngineConfiguration(),
+                    at: .simulationStart)
                 session.close()
             } catch {
                 var why = error.message
@@ -104,15 +105,17 @@ public struct Runtime: Sendable {
             // A port that does not send its own requests writes them; the live wire carries them.
             let network = port.sendsOwnRequests ? wire.map { $0.portNetwork(world.setup, fetchTimeout: timeout) } : nil
             do {
-                session = try PortSession(port, apps: world.setup.apps, engine: world.setup.engine, network: network,
-                                          at: .simulationStart)
+                session = try PortSession(
+                    port, apps: world.setup.apps, engine: world.setup.engine, network: network,
+                    at: .simulationStart)
             } catch {
                 wire?.close()
                 throw HarnessError("port: \(error.message)")
             }
         }
         let engines = session.map { s in world.setup.apps.map { PortEngine(session: s, app: $0) as any AppEngine } }
-        return RunningRuntime(simulator: Simulator(world.setup, wire: wire, engines: engines), wire: wire, port: session)
+        return RunningRuntime(
+            simulator: Simulator(world.setup, wire: wire, engines: engines), wire: wire, port: session)
     }
 }
 
@@ -126,8 +129,12 @@ public struct RuntimeWorld {
     /// for an answer beyond the largest of these and the world's own.
     public var latencies: [Millis]
 
-    public init(setup: SimulationSetup, latencies: [Millis] = [],
-                text: @escaping () throws(HarnessError) -> String = { () throws(HarnessError) -> String in throw HarnessError("no world text") }) {
+    public init(
+        setup: SimulationSetup, latencies: [Millis] = [],
+        text: @escaping () throws(HarnessError) -> String = { () throws(HarnessError) -> String in
+            throw HarnessError("no world text")
+        }
+    ) {
         self.setup = setup
         self.latencies = setup.links.values.map(\.latency) + latencies
         self.text = text

@@ -13,7 +13,10 @@ extension Rules {
             guard e.route == .clientToken else { continue }
             let client = e.parameter("client_id") ?? "?"
             if let prev = last[client], e.time - prev.time < shortestTokenLife {
-                found.append(Violation("asked for a new access token \(Journal.seconds(e.time - prev.time)) after the last one, with no 401 between", [prev, e]))
+                found.append(
+                    Violation(
+                        "asked for a new access token \(Journal.seconds(e.time - prev.time)) after the last one, with no 401 between",
+                        [prev, e]))
             }
             if e.succeeded == true { last[client] = e }
         }
@@ -36,7 +39,10 @@ extension Rules {
             case .logout: authorized[e.device] = nil
             case .configuration:
                 if let a = authorized[e.device], e.time - a.time < authenticatedWindow {
-                    found.append(Violation("fetched the configuration while authenticated (an authorization was granted before)", [a, e]))
+                    found.append(
+                        Violation(
+                            "fetched the configuration while authenticated (an authorization was granted before)",
+                            [a, e]))
                 }
             default: break
             }
@@ -77,7 +83,9 @@ extension Rules {
                 newest[device] = code
             }
             if c.stop == nil, let s = e.status {
-                if e.v2 != nil, (400..<500).contains(s), s != 429 { c.stop = (e, "after it was refused (expired or unknown)") }
+                if e.v2 != nil, (400..<500).contains(s), s != 429 {
+                    c.stop = (e, "after it was refused (expired or unknown)")
+                }
                 if e.v2 == nil, s == 200 { c.stop = (e, "after it succeeded") }
             }
             codes[device, default: [:]][code] = c

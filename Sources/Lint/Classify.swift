@@ -3,14 +3,15 @@ import PassModel
 /// REST v2 operations (rest-api-v2.md 1.3), read off a journal entry's path.
 public enum V2Operation: String, Hashable, Sendable {
     case configuration, createSession, resumeSession, sessionStatus, authenticate, profiles, profile,
-         profileForCode, authorize, preauthorize, logout, partnerSession, partnerProfile, oauthCallback
+        profileForCode, authorize, preauthorize, logout, partnerSession, partnerProfile, oauthCallback
 }
 
 extension JournalEntry {
     /// The REST v2 operation and its last path argument (code, MVPD or partner), or nil.
     public var v2: (operation: V2Operation, argument: String)? {
         guard path.hasPrefix("/api/v2/") else { return nil }
-        let s = path.dropFirst("/api/v2/".count).split(separator: "/", omittingEmptySubsequences: false).map(String.init)
+        let s = path.dropFirst("/api/v2/".count).split(separator: "/", omittingEmptySubsequences: false).map(
+            String.init)
         guard !s.isEmpty, !s.contains(where: \.isEmpty) else { return nil }
         switch s.count {
         case 2 where s[0] == "oauth2" && s[1] == "callback": return (.oauthCallback, "")
@@ -55,7 +56,8 @@ extension JournalEntry {
 
     /// Adobe throttles these (rest-api-v2.md 1.10): DCR, REST v2 and v1, the SDK's config, the regcode service.
     var isThrottled: Bool {
-        path.hasPrefix("/api/v2/") || isDCR || path.hasPrefix("/api/v1/") || route == .config || route == .registrationCode
+        path.hasPrefix("/api/v2/") || isDCR || path.hasPrefix("/api/v1/") || route == .config
+            || route == .registrationCode
     }
 
     /// A request that opens a new authentication session (a code, a login): REST v2 `POST sessions`,
@@ -69,7 +71,9 @@ extension JournalEntry {
     /// A poll of an authentication code: REST v2 `profiles/code/{code}`, REST v1 `checkauthn/{code}`.
     var polledCode: String? {
         if let v2, v2.operation == .profileForCode { return v2.argument }
-        if method == "GET", let (route, code) = Route.route(atSPPath: path), route == .checkAuthentication { return code }
+        if method == "GET", let (route, code) = Route.route(atSPPath: path), route == .checkAuthentication {
+            return code
+        }
         return nil
     }
 }

@@ -28,8 +28,10 @@ public struct JournalEntry: Hashable, Sendable {
     public var errorCode: String?
     public var errorAction: String?
 
-    public init(sequence: Int, host: String, time: Int64, method: String, path: String, parameters: [Pair] = [],
-                headers: [Pair] = [], status: Int? = nil, errorCode: String? = nil, errorAction: String? = nil) {
+    public init(
+        sequence: Int, host: String, time: Int64, method: String, path: String, parameters: [Pair] = [],
+        headers: [Pair] = [], status: Int? = nil, errorCode: String? = nil, errorAction: String? = nil
+    ) {
         self.sequence = sequence
         self.host = host
         self.time = time
@@ -43,14 +45,16 @@ public struct JournalEntry: Hashable, Sendable {
     }
 
     public init(_ r: LoggedRequest, sequence: Int) {
-        let host = switch r.host {
-        case .sp(let name): "sp:" + name
-        case .idp(let id): "idp:" + id
-        }
-        self.init(sequence: sequence, host: host, time: r.time.milliseconds, method: r.method, path: r.path,
-                  parameters: r.parameters.map { Pair($0.name, $0.value) },
-                  headers: r.headers.fields.map { Pair($0.name, $0.value) },
-                  status: r.status, errorCode: r.errorCode, errorAction: r.errorAction)
+        let host =
+            switch r.host {
+            case .sp(let name): "sp:" + name
+            case .idp(let id): "idp:" + id
+            }
+        self.init(
+            sequence: sequence, host: host, time: r.time.milliseconds, method: r.method, path: r.path,
+            parameters: r.parameters.map { Pair($0.name, $0.value) },
+            headers: r.headers.fields.map { Pair($0.name, $0.value) },
+            status: r.status, errorCode: r.errorCode, errorAction: r.errorAction)
     }
 
     /// The first header with this name, any case.
@@ -68,7 +72,8 @@ public struct JournalEntry: Hashable, Sendable {
     /// `X-Forwarded-For`'s first address, else `AP-Device-Identifier`, else one anonymous device.
     public var device: String {
         if let forwarded = header("X-Forwarded-For"),
-           let first = forwarded.split(separator: ",").first?.trimmingCharacters(in: " "), !first.isEmpty {
+            let first = forwarded.split(separator: ",").first?.trimmingCharacters(in: " "), !first.isEmpty
+        {
             return "ip " + first
         }
         if let id = header("AP-Device-Identifier") { return "device " + id }
@@ -110,7 +115,9 @@ public struct Journal: Hashable, Sendable {
     }
 
     public init(_ log: [LoggedRequest], dropped: Int = 0) {
-        self.init(entries: log.enumerated().map { JournalEntry($0.element, sequence: dropped + $0.offset + 1) }, dropped: dropped)
+        self.init(
+            entries: log.enumerated().map { JournalEntry($0.element, sequence: dropped + $0.offset + 1) },
+            dropped: dropped)
     }
 
     /// The largest journal text `parse` reads by default (64 MiB).
@@ -140,11 +147,15 @@ public struct Journal: Hashable, Sendable {
     static func entry(_ line: String, line number: Int, sequence: Int) throws(JournalError) -> JournalEntry {
         let value: Value
         do { value = try Value(jsonText: line, maxDepth: 4) } catch {
-            throw JournalError("line \(number): not JSON (\(error.message)); a journal is JSON lines as GET /admin/log gives them (truncated?)")
+            throw JournalError(
+                "line \(number): not JSON (\(error.message)); a journal is JSON lines as GET /admin/log gives them (truncated?)"
+            )
         }
         guard case .dict = value else { throw JournalError("line \(number): not a JSON object") }
         func text(_ key: String) throws(JournalError) -> String {
-            guard let s = value[key]?.stringValue else { throw JournalError("line \(number): missing or non-string \"\(key)\"") }
+            guard let s = value[key]?.stringValue else {
+                throw JournalError("line \(number): missing or non-string \"\(key)\"")
+            }
             return s
         }
         func pairs(_ key: String) throws(JournalError) -> [JournalEntry.Pair] {
@@ -168,12 +179,15 @@ public struct Journal: Hashable, Sendable {
         }
         var status: Int?
         if let s = value["status"] {
-            guard let i = s.intValue, (100...599).contains(i) else { throw JournalError("line \(number): status must be 100-599") }
+            guard let i = s.intValue, (100...599).contains(i) else {
+                throw JournalError("line \(number): status must be 100-599")
+            }
             status = i
         }
-        return JournalEntry(sequence: sequence, host: host, time: Int64(time), method: try text("method"), path: try text("path"),
-                            parameters: try pairs("parameters"), headers: try pairs("headers"), status: status,
-                            errorCode: value["errorCode"]?.stringValue, errorAction: value["errorAction"]?.stringValue)
+        return JournalEntry(
+            sequence: sequence, host: host, time: Int64(time), method: try text("method"), path: try text("path"),
+            parameters: try pairs("parameters"), headers: try pairs("headers"), status: status,
+            errorCode: value["errorCode"]?.stringValue, errorAction: value["errorAction"]?.stringValue)
     }
 
     /// `12.345s`: milliseconds as seconds, three decimals, no locale.

@@ -13,10 +13,15 @@ public struct LivenessMonitor: Sendable {
 
     /// The rules, as `passim lint --rules` writes them (these judge calls and callbacks, not requests).
     public static let rules: [(id: String, title: String, citation: String)] = [
-        ("live.picker-reopened-on-failure", "No new login from a failed login's status without a user action",
-         Rules.mandatory("3", "Polling Mechanism Stopping") + " (a new code or session only when the user asks); passim liveness rule"),
-        ("live.login-storm", "At most 3 logins a minute started from callbacks",
-         Rules.mandatory("8", "HTTP Error Handling Support") + "; passim liveness rule"),
+        (
+            "live.picker-reopened-on-failure", "No new login from a failed login's status without a user action",
+            Rules.mandatory("3", "Polling Mechanism Stopping")
+                + " (a new code or session only when the user asks); passim liveness rule"
+        ),
+        (
+            "live.login-storm", "At most 3 logins a minute started from callbacks",
+            Rules.mandatory("8", "HTTP Error Handling Support") + "; passim liveness rule"
+        ),
     ]
 
     public private(set) var findings: [Finding] = []
@@ -40,19 +45,28 @@ public struct LivenessMonitor: Sendable {
         case .checkAuthentication: opensLogin = false; loginStarted = false
         default: opensLogin = false
         }
-        defer { if opensLogin || { if case .setSelectedProvider(.some) = call { true } else { false } }() { loginStarted = true } }
+        defer {
+            if opensLogin || { if case .setSelectedProvider(.some) = call { true } else { false } }() {
+                loginStarted = true
+            }
+        }
         guard opensLogin, let inside = delivering.last else { return }
         if loginStarted, case .setAuthenticationStatus(let status, let code) = inside, status == 0 {
-            findings.append(Finding(rule: "live.picker-reopened-on-failure",
-                                    message: "getAuthentication was called from setAuthenticationStatus(0, \"\(code)\") of the previous login: the provider picker reopens without a user action",
-                                    at: now))
+            findings.append(
+                Finding(
+                    rule: "live.picker-reopened-on-failure",
+                    message:
+                        "getAuthentication was called from setAuthenticationStatus(0, \"\(code)\") of the previous login: the provider picker reopens without a user action",
+                    at: now))
         }
         automaticLogins.append(now)
         automaticLogins.removeAll { now.milliseconds - $0.milliseconds >= 60_000 }
         if automaticLogins.count > 3, !stormReported {
             stormReported = true
-            findings.append(Finding(rule: "live.login-storm",
-                                    message: "\(automaticLogins.count) logins started from callbacks within a minute", at: now))
+            findings.append(
+                Finding(
+                    rule: "live.login-storm",
+                    message: "\(automaticLogins.count) logins started from callbacks within a minute", at: now))
         }
     }
 }

@@ -42,7 +42,9 @@ public struct LintReport: Sendable {
                 if v.evidence.count > 10 { out += "  … \(v.evidence.count - 10) more\n" }
             }
         }
-        if dropped > 0 { out += "note: the journal's source dropped its \(dropped) oldest requests; rules saw only the rest\n" }
+        if dropped > 0 {
+            out += "note: the journal's source dropped its \(dropped) oldest requests; rules saw only the rest\n"
+        }
         out += summary + "\n"
         return out
     }
@@ -51,13 +53,16 @@ public struct LintReport: Sendable {
         let passed = results.filter { if case .passed = $0.verdict { true } else { false } }.count
         let na = results.filter { if case .notApplicable = $0.verdict { true } else { false } }.count
         let mandatory = broken.filter { $0.rule.severity == .mandatory }.count
-        return "\(entries) requests, \(results.count) rules: \(passed) passed, \(broken.count) broken (\(mandatory) mandatory), \(na) not applicable"
+        return
+            "\(entries) requests, \(results.count) rules: \(passed) passed, \(broken.count) broken (\(mandatory) mandatory), \(na) not applicable"
     }
 
     public var json: Value {
         func evidence(_ e: JournalEntry) -> Value {
-            var fields = [Value.Entry("sequence", .int(e.sequence)), Value.Entry("at", .string(Journal.seconds(e.time - start))),
-                          Value.Entry("method", .string(e.method)), Value.Entry("path", .string(e.path))]
+            var fields = [
+                Value.Entry("sequence", .int(e.sequence)), Value.Entry("at", .string(Journal.seconds(e.time - start))),
+                Value.Entry("method", .string(e.method)), Value.Entry("path", .string(e.path)),
+            ]
             if let s = e.status { fields.append(Value.Entry("status", .int(s))) }
             if let c = e.errorCode { fields.append(Value.Entry("errorCode", .string(c))) }
             return .dict(fields)
@@ -65,7 +70,8 @@ public struct LintReport: Sendable {
         let rules: [Value] = results.map { r in
             var fields = [
                 Value.Entry("id", .string(r.rule.id)), Value.Entry("title", .string(r.rule.title)),
-                Value.Entry("citation", .string(r.rule.citation)), Value.Entry("severity", .string(r.rule.severity.rawValue)),
+                Value.Entry("citation", .string(r.rule.citation)),
+                Value.Entry("severity", .string(r.rule.severity.rawValue)),
                 Value.Entry("families", .list(r.rule.families.map { .string($0.rawValue) })),
                 Value.Entry("verdict", .string(r.verdict.name)),
             ]
@@ -73,9 +79,16 @@ public struct LintReport: Sendable {
             case .passed(let n): fields.append(Value.Entry("checked", .int(n)))
             case .notApplicable(let why): fields.append(Value.Entry("reason", .string(why)))
             case .broken(let vs):
-                fields.append(Value.Entry("violations", .list(vs.map { v in
-                    .dict([Value.Entry("message", .string(v.message)), Value.Entry("requests", .list(v.evidence.prefix(10).map(evidence)))])
-                })))
+                fields.append(
+                    Value.Entry(
+                        "violations",
+                        .list(
+                            vs.map { v in
+                                .dict([
+                                    Value.Entry("message", .string(v.message)),
+                                    Value.Entry("requests", .list(v.evidence.prefix(10).map(evidence))),
+                                ])
+                            })))
             }
             return .dict(fields)
         }
@@ -97,24 +110,33 @@ public struct LintReport: Sendable {
                 case "\"": out += "&quot;"
                 default:
                     // XML 1.0 refuses most control characters.
-                    if ch.value < 0x20, ch != "\n", ch != "\t", ch != "\r" { out += "?" } else { out.unicodeScalars.append(ch) }
+                    if ch.value < 0x20, ch != "\n", ch != "\t", ch != "\r" {
+                        out += "?"
+                    } else {
+                        out.unicodeScalars.append(ch)
+                    }
                 }
             }
             return out
         }
         let failures = broken.count
-        let skipped = results.count - failures - results.filter { if case .passed = $0.verdict { true } else { false } }.count
+        let skipped =
+            results.count - failures - results.filter { if case .passed = $0.verdict { true } else { false } }.count
         var out = "<?xml version=\"1.0\" encoding=\"UTF-8\"?>\n"
-        out += "<testsuite name=\"passim lint\" tests=\"\(results.count)\" failures=\"\(failures)\" skipped=\"\(skipped)\">\n"
+        out +=
+            "<testsuite name=\"passim lint\" tests=\"\(results.count)\" failures=\"\(failures)\" skipped=\"\(skipped)\">\n"
         for r in results {
             out += "  <testcase classname=\"\(esc(r.rule.severity.rawValue))\" name=\"\(esc(r.rule.id))\">"
             switch r.verdict {
             case .passed: break
             case .notApplicable(let why): out += "<skipped message=\"\(esc(why))\"/>"
             case .broken(let vs):
-                let body = vs.map { v in v.message + "\n" + v.evidence.prefix(10).map { $0.evidence(since: start) }.joined(separator: "\n") }
-                    .joined(separator: "\n")
-                out += "<failure message=\"\(esc(vs.first?.message ?? ""))\">\(esc(r.rule.citation + "\n" + body))</failure>"
+                let body = vs.map { v in
+                    v.message + "\n" + v.evidence.prefix(10).map { $0.evidence(since: start) }.joined(separator: "\n")
+                }
+                .joined(separator: "\n")
+                out +=
+                    "<failure message=\"\(esc(vs.first?.message ?? ""))\">\(esc(r.rule.citation + "\n" + body))</failure>"
             }
             out += "</testcase>\n"
         }

@@ -49,8 +49,10 @@ public struct Rule: Sendable {
     public var families: [Family]
     public var check: @Sendable (Journal) -> Verdict
 
-    public init(id: String, title: String, citation: String, severity: Severity, families: [Family],
-                check: @escaping @Sendable (Journal) -> Verdict) {
+    public init(
+        id: String, title: String, citation: String, severity: Severity, families: [Family],
+        check: @escaping @Sendable (Journal) -> Verdict
+    ) {
         self.id = id
         self.title = title
         self.citation = citation

@@ -34,16 +34,22 @@ struct AdminGate: Sendable {
         let hosts = request.headers.all("Host")
         guard hosts.count == 1, let host = hosts.first, allowedHosts.contains(host.lowercased()) else {
             let given = hosts.isEmpty ? "no Host header" : "Host \(hosts.joined(separator: ", "))"
-            return .refuse(AdminGate.refusal(403, "\(given) is not this admin endpoint's address (\(allowedHosts.joined(separator: ", ")))"))
+            return .refuse(
+                AdminGate.refusal(
+                    403, "\(given) is not this admin endpoint's address (\(allowedHosts.joined(separator: ", ")))"))
         }
         for origin in request.headers.all("Origin") {
-            guard origin.lowercased().hasPrefix("http://"), allowedHosts.contains(String(origin.lowercased().dropFirst(7))) else {
+            guard origin.lowercased().hasPrefix("http://"),
+                allowedHosts.contains(String(origin.lowercased().dropFirst(7)))
+            else {
                 return .refuse(AdminGate.refusal(403, "Origin \(origin) is not this admin endpoint"))
             }
         }
         guard authorized(request.headers.all("Authorization")) else {
-            var refusal = AdminGate.refusal(401, "the admin endpoint needs the header Authorization: Bearer TOKEN "
-                                            + "(the admin-token line passim serve printed, or its --admin-token)")
+            var refusal = AdminGate.refusal(
+                401,
+                "the admin endpoint needs the header Authorization: Bearer TOKEN "
+                    + "(the admin-token line passim serve printed, or its --admin-token)")
             refusal.headers.add("WWW-Authenticate", #"Bearer realm="passim admin""#)
             return .refuse(refusal)
         }
@@ -51,12 +57,17 @@ struct AdminGate: Sendable {
         if let query = url?.query, !query.isEmpty {
             let allowed = request.method == "GET" ? AdminGate.queryParameters[url?.path ?? ""] ?? [] : []
             if let name = query.map(\.0).first(where: { !allowed.contains($0) }) {
-                return .refuse(AdminGate.refusal(400, "query parameter \(name): admin parameters come in a JSON body "
-                                                  + "(Content-Type: application/json)"))
+                return .refuse(
+                    AdminGate.refusal(
+                        400,
+                        "query parameter \(name): admin parameters come in a JSON body "
+                            + "(Content-Type: application/json)"))
             }
         }
         guard request.method == "POST" else {
-            if !request.body.isEmpty { return .refuse(AdminGate.refusal(400, "a \(request.method) request takes no body")) }
+            if !request.body.isEmpty {
+                return .refuse(AdminGate.refusal(400, "a \(request.method) request takes no body"))
+            }
             return .pass([:])
         }
         return AdminGate.parameters(request)
@@ -67,8 +78,11 @@ struct AdminGate: Sendable {
         let type = request.headers["Content-Type"] ?? ""
         let mediaType = type.split(separator: ";").first.map { $0.trimmingSpaces.lowercased() } ?? ""
         guard mediaType == "application/json" else {
-            return .refuse(refusal(415, "admin requests take a JSON body with Content-Type: application/json, "
-                                    + "not \(type.isEmpty ? "no Content-Type" : type)"))
+            return .refuse(
+                refusal(
+                    415,
+                    "admin requests take a JSON body with Content-Type: application/json, "
+                        + "not \(type.isEmpty ? "no Content-Type" : type)"))
         }
         let value: Value
         do {
@@ -91,7 +105,8 @@ struct AdminGate: Sendable {
     }
 
     static func refusal(_ status: Int, _ message: String) -> HTTPResponse {
-        let reason = [400: "Bad Request", 401: "Unauthorized", 403: "Forbidden", 415: "Unsupported Media Type"][status] ?? ""
+        let reason =
+            [400: "Bad Request", 401: "Unauthorized", 403: "Forbidden", 415: "Unsupported Media Type"][status] ?? ""
         return HTTPResponse(status: status, contentType: ServerCore.text, text: "\(status) \(reason): \(message)\n")
     }
 

@@ -57,7 +57,8 @@ public final class CertificateAuthority: Sendable {
             throw LiveError("the CA key does not belong to the CA certificate")
         }
         guard let constraints = try? certificate.extensions.basicConstraints,
-              case .isCertificateAuthority = constraints else {
+            case .isCertificateAuthority = constraints
+        else {
             throw LiveError("the CA certificate is not a certificate authority (basicConstraints CA:TRUE)")
         }
         self.init(certificate: certificate, key: key)
@@ -85,7 +86,9 @@ public final class CertificateAuthority: Sendable {
             throw LiveError("cannot serialize the CA key")
         }
         let fd = open(keyPath, O_WRONLY | O_CREAT | O_TRUNC | O_CLOEXEC, 0o600)
-        guard fd >= 0 else { throw LiveError("cannot write the CA key to \(keyPath): \(String(cString: strerror(errno)))") }
+        guard fd >= 0 else {
+            throw LiveError("cannot write the CA key to \(keyPath): \(String(cString: strerror(errno)))")
+        }
         defer { close(fd) }
         guard fchmod(fd, 0o600) == 0 else { throw LiveError("cannot make \(keyPath) private (mode 0600)") }
         let bytes = Array(pem.utf8)
@@ -97,12 +100,16 @@ public final class CertificateAuthority: Sendable {
     /// `requireSNI`: the handshake must name one of `names` in SNI (a proxy tunnel, whose host is known
     /// from CONNECT), else it fails with a TLS alert and `refused` is told why; a direct listener
     /// reached by address gets no SNI. Minimum TLS 1.2: an older client gets a protocol_version alert.
-    func makeServerContext(for names: [String], requireSNI: Bool,
-                           refused: @escaping @Sendable (String) -> Void) throws -> NIOSSLContext {
+    func makeServerContext(
+        for names: [String], requireSNI: Bool,
+        refused: @escaping @Sendable (String) -> Void
+    ) throws -> NIOSSLContext {
         let leafKey = P256.Signing.PrivateKey()
         let leaf = try issue(names: names, publicKey: Certificate.PublicKey(leafKey.publicKey))
         var configuration = TLSConfiguration.makeServerConfiguration(
-            certificateChain: [.certificate(try NIOSSLCertificate(bytes: try leaf.serializeAsPEM().derBytes, format: .der))],
+            certificateChain: [
+                .certificate(try NIOSSLCertificate(bytes: try leaf.serializeAsPEM().derBytes, format: .der))
+            ],
             privateKey: .privateKey(try NIOSSLPrivateKey(bytes: Array(leafKey.pemRepresentation.utf8), format: .pem)))
         configuration.minimumTLSVersion = .tlsv12
         if requireSNI {
@@ -128,7 +135,9 @@ public final class CertificateAuthority: Sendable {
     func issue(names: [String], publicKey: Certificate.PublicKey) throws -> Certificate {
         let now = Date()
         let alternatives: [GeneralName] = names.map { name in
-            if let address = Self.ipAddressBytes(name) { return .ipAddress(ASN1OctetString(contentBytes: address[...])) }
+            if let address = Self.ipAddressBytes(name) {
+                return .ipAddress(ASN1OctetString(contentBytes: address[...]))
+            }
             return .dnsName(name)
         }
         let subject = try DistinguishedName { CommonName(names.first ?? "passim") }

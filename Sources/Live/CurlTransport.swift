@@ -40,7 +40,9 @@ public final class CurlTransport {
         guard URLParts(request.url)?.isHTTP == true else {
             return .failure("unsupported URL \(request.url)")
         }
-        if let bad = request.headers.fields.first(where: { CurlTransport.unsafe($0.name) || CurlTransport.unsafe($0.value) }) {
+        if let bad = request.headers.fields.first(where: {
+            CurlTransport.unsafe($0.name) || CurlTransport.unsafe($0.value)
+        }) {
             return .failure("header \(bad.name) holds a line break")
         }
         if CurlTransport.unsafe(request.method) || request.method.isEmpty || request.method.contains(" ") {
@@ -94,7 +96,9 @@ public final class CurlTransport {
             // need not outlive this call; CUSTOMREQUEST keeps the method as the request wrote it.
             set(CURLOPT_POSTFIELDSIZE, request.body.count)
             var body = request.body
-            body.withUnsafeMutableBytes { set(CURLOPT_COPYPOSTFIELDS, pointer: $0.baseAddress ?? UnsafeMutableRawPointer(errorBuffer)) }
+            body.withUnsafeMutableBytes {
+                set(CURLOPT_COPYPOSTFIELDS, pointer: $0.baseAddress ?? UnsafeMutableRawPointer(errorBuffer))
+            }
             if request.method != "POST" { set(CURLOPT_CUSTOMREQUEST, request.method) }
         }
         if status == CURLE_OK { status = passim_setopt_write_function(handle, CURLOPT_WRITEFUNCTION, curlWriteBody) }
@@ -169,11 +173,12 @@ private let curlWriteBody: @convention(c) (UnsafeMutablePointer<CChar>?, Int, In
     return total
 }
 
-private let curlWriteHeader: @convention(c) (UnsafeMutablePointer<CChar>?, Int, Int, UnsafeMutableRawPointer?) -> Int = {
-    data, size, count, context in
-    let total = size * count
-    guard let context else { return 0 }
-    let collector = Unmanaged<Collector>.fromOpaque(context).takeUnretainedValue()
-    if let data, total > 0 { collector.addHeaderLine(UnsafeRawBufferPointer(start: data, count: total)) }
-    return total
-}
+private let curlWriteHeader: @convention(c) (UnsafeMutablePointer<CChar>?, Int, Int, UnsafeMutableRawPointer?) -> Int =
+    {
+        data, size, count, context in
+        let total = size * count
+        guard let context else { return 0 }
+        let collector = Unmanaged<Collector>.fromOpaque(context).takeUnretainedValue()
+        if let data, total > 0 { collector.addHeaderLine(UnsafeRawBufferPointer(start: data, count: total)) }
+        return total
+    }

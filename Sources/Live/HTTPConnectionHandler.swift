@@ -75,7 +75,10 @@ final class HTTPConnectionHandler: ChannelDuplexHandler, RemovableChannelHandler
 
     /// `origin` is `http://HOST:PORT`: every request URL is built on it, so each port serves one host
     /// whatever `Host` header the client sends (nil: a proxy's connection, see `origin`).
-    init(origin: String?, limits: ServerLimits, respond: @escaping Responder, reportIdle: @escaping (Bool) -> Void = { _ in }) {
+    init(
+        origin: String?, limits: ServerLimits, respond: @escaping Responder,
+        reportIdle: @escaping (Bool) -> Void = { _ in }
+    ) {
         self.reportIdle = reportIdle
         self.origin = origin
         self.limits = limits
@@ -117,7 +120,8 @@ final class HTTPConnectionHandler: ChannelDuplexHandler, RemovableChannelHandler
         switch unwrapInboundIn(data) {
         case .head(let head):
             headStarted = nil
-            let headSize = head.uri.utf8.count + head.method.rawValue.utf8.count + 12
+            let headSize =
+                head.uri.utf8.count + head.method.rawValue.utf8.count + 12
                 + head.headers.reduce(0) { $0 + $1.name.utf8.count + $1.value.utf8.count + 4 }
             if headSize > limits.headBytes {
                 refuse(431, "request head over \(limits.headBytes) bytes (limit: head-bytes)", context: context)
@@ -209,12 +213,17 @@ final class HTTPConnectionHandler: ChannelDuplexHandler, RemovableChannelHandler
         let now = NIODeadline.now()
         if let started = headStarted, now - started >= TimeAmount(limits.headerTimeout) {
             headStarted = nil
-            refuse(408, "request head not complete within \(ServerLimits.text(limits.headerTimeout)) (limit: header-timeout)", context: context)
+            refuse(
+                408,
+                "request head not complete within \(ServerLimits.text(limits.headerTimeout)) (limit: header-timeout)",
+                context: context)
             return
         }
         if let started = bodyStarted, now - started >= TimeAmount(limits.bodyTimeout) {
             bodyStarted = nil
-            refuse(408, "request body not complete within \(ServerLimits.text(limits.bodyTimeout)) (limit: body-timeout)", context: context)
+            refuse(
+                408, "request body not complete within \(ServerLimits.text(limits.bodyTimeout)) (limit: body-timeout)",
+                context: context)
             return
         }
         if !answering, queue.isEmpty, now - lastByte >= TimeAmount(limits.idleTimeout) {
@@ -232,8 +241,9 @@ final class HTTPConnectionHandler: ChannelDuplexHandler, RemovableChannelHandler
         incoming = nil
         bodyStarted = nil
         let reason = HTTPResponseStatus(statusCode: status).reasonPhrase
-        let response = HTTPResponse(status: status, contentType: "text/plain; charset=utf-8",
-                                    text: "\(status) \(reason): \(message)\n")
+        let response = HTTPResponse(
+            status: status, contentType: "text/plain; charset=utf-8",
+            text: "\(status) \(reason): \(message)\n")
         enqueue(.refusal(response), context: context)
     }
 
@@ -268,7 +278,9 @@ final class HTTPConnectionHandler: ChannelDuplexHandler, RemovableChannelHandler
                     // A responder that ends the connection (the proxy after a refusal, docs/WIRE.md) says
                     // so with `Connection: close`; the head writer adds the header itself.
                     var keep = keepAlive
-                    if response.headers.fields.contains(where: { $0.name.lowercased() == "connection" && $0.value.lowercased() == "close" }) {
+                    if response.headers.fields.contains(where: {
+                        $0.name.lowercased() == "connection" && $0.value.lowercased() == "close"
+                    }) {
                         response.headers.fields.removeAll { $0.name.lowercased() == "connection" }
                         keep = false
                     }
@@ -277,8 +289,9 @@ final class HTTPConnectionHandler: ChannelDuplexHandler, RemovableChannelHandler
                     // Silent: stay "answering" for ever, so nothing behind it is answered either.
                     break
                 case .failure(let error):
-                    let response = HTTPResponse(status: 500, contentType: "text/plain; charset=utf-8",
-                                                text: "500 Internal Server Error: \(error)\n")
+                    let response = HTTPResponse(
+                        status: 500, contentType: "text/plain; charset=utf-8",
+                        text: "500 Internal Server Error: \(error)\n")
                     self.write(response, keepAlive: false, isHead: isHead, context: context)
                 }
             }
@@ -289,13 +302,16 @@ final class HTTPConnectionHandler: ChannelDuplexHandler, RemovableChannelHandler
     /// huge head). Closing at once would make the kernel answer its bytes with a reset, which can
     /// destroy our answer before the client reads it; so only our side is shut, what still comes is
     /// read and dropped, and the connection closes when the client closes it (or after `lingerTimeout`).
-    private func write(_ response: HTTPResponse, keepAlive: Bool, isHead: Bool, lingering: Bool = false,
-                       context: ChannelHandlerContext) {
+    private func write(
+        _ response: HTTPResponse, keepAlive: Bool, isHead: Bool, lingering: Bool = false,
+        context: ChannelHandlerContext
+    ) {
         guard active else { return }
         guard let head = responseHead(response, keepAlive: keepAlive, context: context) else {
             // A header that would break the framing (the mock put a CR or LF in a value): never sent.
-            let refusal = HTTPResponse(status: 500, contentType: "text/plain; charset=utf-8",
-                                       text: "500 Internal Server Error: a response header holds a line break\n")
+            let refusal = HTTPResponse(
+                status: 500, contentType: "text/plain; charset=utf-8",
+                text: "500 Internal Server Error: a response header holds a line break\n")
             write(refusal, keepAlive: false, isHead: isHead, lingering: lingering, context: context)
             return
         }
@@ -312,7 +328,9 @@ final class HTTPConnectionHandler: ChannelDuplexHandler, RemovableChannelHandler
             if lingering {
                 self.active = false
                 context.close(mode: .output, promise: nil)
-                context.eventLoop.assumeIsolated().scheduleTask(in: TimeAmount(self.limits.lingerTimeout)) { context.close(promise: nil) }
+                context.eventLoop.assumeIsolated().scheduleTask(in: TimeAmount(self.limits.lingerTimeout)) {
+                    context.close(promise: nil)
+                }
             } else if !keepAlive {
                 self.active = false
                 context.close(promise: nil)
@@ -325,22 +343,29 @@ final class HTTPConnectionHandler: ChannelDuplexHandler, RemovableChannelHandler
 
     /// The head depends only on the status, the headers, the body's length and `keepAlive`; the last
     /// one is kept, since a client repeating a request (a load test, a poll) gets the same head again.
-    private func responseHead(_ response: HTTPResponse, keepAlive: Bool, context: ChannelHandlerContext) -> ByteBuffer? {
+    private func responseHead(_ response: HTTPResponse, keepAlive: Bool, context: ChannelHandlerContext) -> ByteBuffer?
+    {
         if let last = lastHead, last.status == response.status, last.bodyCount == response.body.count,
-           last.keepAlive == keepAlive, last.headers == response.headers {
+            last.keepAlive == keepAlive, last.headers == response.headers
+        {
             return last.bytes
         }
-        guard let encoded = ResponseHead.encode(status: response.status, headers: response.headers,
-                                                bodyCount: response.body.count, keepAlive: keepAlive) else { return nil }
+        guard
+            let encoded = ResponseHead.encode(
+                status: response.status, headers: response.headers,
+                bodyCount: response.body.count, keepAlive: keepAlive)
+        else { return nil }
         let bytes = context.channel.allocator.buffer(bytes: encoded)
-        lastHead = LastHead(status: response.status, headers: response.headers, bodyCount: response.body.count,
-                            keepAlive: keepAlive, bytes: bytes)
+        lastHead = LastHead(
+            status: response.status, headers: response.headers, bodyCount: response.body.count,
+            keepAlive: keepAlive, bytes: bytes)
         return bytes
     }
 
     private func bodyBuffer(_ body: [UInt8], context: ChannelHandlerContext) -> ByteBuffer {
         if let last = lastBody, last.bytes.count == body.count,
-           last.bytes.withUnsafeBufferPointer({ $0.baseAddress }) == body.withUnsafeBufferPointer({ $0.baseAddress }) {
+            last.bytes.withUnsafeBufferPointer({ $0.baseAddress }) == body.withUnsafeBufferPointer({ $0.baseAddress })
+        {
             // The same storage (held here, so it cannot have been freed and reused): the same bytes.
             return last.buffer
         }

@@ -1,7 +1,7 @@
 #if canImport(Glibc)
-import Glibc
+    import Glibc
 #elseif canImport(Darwin)
-import Darwin
+    import Darwin
 #endif
 import Foundation
 import NIOConcurrencyHelpers
@@ -55,7 +55,8 @@ public final class LogWriter: Sendable {
         let text = prefix + LogText.line(line) + "\n"
         let queued = queue.withLockedValue { q -> Bool in
             guard !q.stopped, q.lines.count < LogWriter.maxQueuedLines,
-                  q.bytes + text.utf8.count <= LogWriter.maxQueuedBytes else {
+                q.bytes + text.utf8.count <= LogWriter.maxQueuedBytes
+            else {
                 q.dropped += 1
                 q.unreported += 1
                 return false
@@ -97,7 +98,9 @@ public final class LogWriter: Sendable {
             var failed = 0
             var written = 0
             if unreported > 0 {
-                if writeAll(prefix + "\(unreported) log line(s) dropped: the log could not keep up or could not be written\n") {
+                if writeAll(
+                    prefix + "\(unreported) log line(s) dropped: the log could not keep up or could not be written\n")
+                {
                     written += 1
                 } else {
                     failed += unreported
@@ -126,9 +129,9 @@ public final class LogWriter: Sendable {
         while offset < bytes.count {
             let n = bytes.withUnsafeMutableBytes { raw in
                 #if canImport(Glibc)
-                Glibc.write(descriptor, raw.baseAddress! + offset, raw.count - offset)
+                    Glibc.write(descriptor, raw.baseAddress! + offset, raw.count - offset)
                 #else
-                Darwin.write(descriptor, raw.baseAddress! + offset, raw.count - offset)
+                    Darwin.write(descriptor, raw.baseAddress! + offset, raw.count - offset)
                 #endif
             }
             if n > 0 {
@@ -182,8 +185,10 @@ public enum LogText {
     }
 
     /// Query parameter names whose values are never logged (compared lowercased, by containment).
-    static let secretNames = ["pass", "pwd", "token", "secret", "signature", "sig", "auth", "key", "assertion",
-                              "saml", "session", "cookie", "code", "credential", "nonce"]
+    static let secretNames = [
+        "pass", "pwd", "token", "secret", "signature", "sig", "auth", "key", "assertion",
+        "saml", "session", "cookie", "code", "credential", "nonce",
+    ]
 
     /// A URL or `CONNECT` target as a log shows it: user-info replaced by `***@`, the value of every
     /// query parameter that may hold a secret by `***`.

@@ -57,12 +57,14 @@ public final class MockPassServer: Sendable {
         /// (`passim serve --lint`, issue 31: Live does not know the rules); nil: that path is 404.
         public var lintReport: (@Sendable (_ log: [LoggedRequest], _ dropped: Int, _ json: Bool) -> String)?
 
-        public init(host: String = "127.0.0.1", basePort: Int = 0, adminPort: Int? = nil, seed: UInt64 = 0x5EED,
-                    conditions: [LoggedRequest.Host: HostConditions] = [:], limits: ServerLimits = ServerLimits(),
-                    clock: LiveClock = LiveClock(), threads: Int = 1, logLimit: Int = 10_000, urls: URLs = .live,
-                    worldLoader: WorldLoader? = nil, publicHost: String? = nil, adminHost: String = "127.0.0.1",
-                    adminToken: String? = nil, tls: TLS? = nil, proxyPort: Int? = nil,
-                    log: @escaping @Sendable (String) -> Void = { _ in }) {
+        public init(
+            host: String = "127.0.0.1", basePort: Int = 0, adminPort: Int? = nil, seed: UInt64 = 0x5EED,
+            conditions: [LoggedRequest.Host: HostConditions] = [:], limits: ServerLimits = ServerLimits(),
+            clock: LiveClock = LiveClock(), threads: Int = 1, logLimit: Int = 10_000, urls: URLs = .live,
+            worldLoader: WorldLoader? = nil, publicHost: String? = nil, adminHost: String = "127.0.0.1",
+            adminToken: String? = nil, tls: TLS? = nil, proxyPort: Int? = nil,
+            log: @escaping @Sendable (String) -> Void = { _ in }
+        ) {
             self.tls = tls
             self.proxyPort = proxyPort
             self.log = log
@@ -125,7 +127,11 @@ public final class MockPassServer: Sendable {
     /// `POST /admin/world` can replace it).
     public var mapping: URLMapping { core.state.withLockedValue { $0.mapping } }
     /// The world as served: with `URLs.live`, its base URLs are the live ones.
-    public var world: World { core.state.withLockedValue { $0.mock?.world ?? World(serviceProviders: [], identityProviders: [], users: [], requestors: []) } }
+    public var world: World {
+        core.state.withLockedValue {
+            $0.mock?.world ?? World(serviceProviders: [], identityProviders: [], users: [], requestors: [])
+        }
+    }
     /// `http://HOST:PORT` of the admin endpoint.
     public let adminURL: String
     public let adminPort: Int
@@ -213,7 +219,9 @@ public final class MockPassServer: Sendable {
     /// Why a token cannot be used, or nil: it goes into a header, so visible ASCII only.
     public static func tokenProblem(_ token: String) -> String? {
         if token.isEmpty { return "the admin token is empty" }
-        if !token.utf8.allSatisfy({ (0x21...0x7E).contains($0) }) { return "the admin token must be visible ASCII (no spaces)" }
+        if !token.utf8.allSatisfy({ (0x21...0x7E).contains($0) }) {
+            return "the admin token must be visible ASCII (no spaces)"
+        }
         return nil
     }
 
@@ -228,7 +236,9 @@ public final class MockPassServer: Sendable {
             .flatMap { _ -> EventLoopFuture<Int> in
                 let adminPort = options.adminPort ?? (options.basePort == 0 ? 0 : options.basePort + hostCount)
                 return core.bindAdmin(port: adminPort).flatMapError { error in
-                    core.closeAll().flatMapThrowing { throw LiveError("cannot listen on \(options.adminHost):\(adminPort) (admin): \(error)") }
+                    core.closeAll().flatMapThrowing {
+                        throw LiveError("cannot listen on \(options.adminHost):\(adminPort) (admin): \(error)")
+                    }
                 }.map { admin in
                     core.state.withLockedValue { $0.admin = admin }
                     return admin.localAddress?.port ?? adminPort
@@ -236,13 +246,17 @@ public final class MockPassServer: Sendable {
             }
             .flatMap { adminPort -> EventLoopFuture<MockPassServer> in
                 guard let proxyPort = options.proxyPort else {
-                    return core.group.next().makeSucceededFuture(MockPassServer(adminPort: adminPort, proxyPort: nil, core: core))
+                    return core.group.next().makeSucceededFuture(
+                        MockPassServer(adminPort: adminPort, proxyPort: nil, core: core))
                 }
                 return core.bindProxy(port: proxyPort).flatMapError { error in
-                    core.closeAll().flatMapThrowing { throw LiveError("cannot listen on \(options.host):\(proxyPort) (proxy): \(error)") }
+                    core.closeAll().flatMapThrowing {
+                        throw LiveError("cannot listen on \(options.host):\(proxyPort) (proxy): \(error)")
+                    }
                 }.map { proxy in
                     core.state.withLockedValue { $0.proxy = proxy }
-                    return MockPassServer(adminPort: adminPort, proxyPort: proxy.localAddress?.port ?? proxyPort, core: core)
+                    return MockPassServer(
+                        adminPort: adminPort, proxyPort: proxy.localAddress?.port ?? proxyPort, core: core)
                 }
             }
         // A server that failed to start leaves no threads behind.

@@ -33,7 +33,8 @@ final class OpenConnections: Sendable {
             var evicted: (any Channel)?
             if s.open.count >= cap {
                 // A scan, but only at the cap, and never longer than the cap.
-                guard let oldest = s.open.filter({ $0.value.idle }).min(by: { $0.value.serial < $1.value.serial }) else {
+                guard let oldest = s.open.filter({ $0.value.idle }).min(by: { $0.value.serial < $1.value.serial })
+                else {
                     return (false, nil)
                 }
                 s.open[oldest.key] = nil

@@ -58,8 +58,11 @@ final class ProxyFrontHandler: ChannelInboundHandler, RemovableChannelHandler {
         guard case .reading(var buffered) = phase else { return }
         var incoming = unwrapInboundIn(data)
         if buffered == nil {
-            arm(context: context, after: core.limits.headerTimeout,
-                reason: "request head not complete within \(ServerLimits.text(core.limits.headerTimeout)) (limit: header-timeout)")
+            arm(
+                context: context, after: core.limits.headerTimeout,
+                reason:
+                    "request head not complete within \(ServerLimits.text(core.limits.headerTimeout)) (limit: header-timeout)"
+            )
             buffered = incoming
         } else {
             buffered?.writeBuffer(&incoming)
@@ -80,7 +83,8 @@ final class ProxyFrontHandler: ChannelInboundHandler, RemovableChannelHandler {
         timer?.cancel()
         timer = nil
         phase = .done
-        let firstLine = String(decoding: view.prefix { $0 != UInt8(ascii: "\r") && $0 != UInt8(ascii: "\n") }, as: UTF8.self)
+        let firstLine = String(
+            decoding: view.prefix { $0 != UInt8(ascii: "\r") && $0 != UInt8(ascii: "\n") }, as: UTF8.self)
         let words = firstLine.split(separator: " ", omittingEmptySubsequences: false)
         guard words.count == 3, words[0] == "CONNECT" else {
             becomePlainProxy(bytes, context: context)
@@ -100,7 +104,9 @@ final class ProxyFrontHandler: ChannelInboundHandler, RemovableChannelHandler {
         while i < count {
             if view[start + i] == 10 {
                 if i >= 1, view[start + i - 1] == 10 { return i + 1 }
-                if i >= 3, view[start + i - 1] == 13, view[start + i - 2] == 10, view[start + i - 3] == 13 { return i + 1 }
+                if i >= 3, view[start + i - 1] == 13, view[start + i - 2] == 10, view[start + i - 3] == 13 {
+                    return i + 1
+                }
             }
             i += 1
         }
@@ -127,7 +133,8 @@ final class ProxyFrontHandler: ChannelInboundHandler, RemovableChannelHandler {
         let shownTarget = ServerCore.shown(target)
         // Authority form only: `host:port`, the port a number (RFC 9110 §9.3.6).
         guard let colon = target.lastIndex(of: ":"), let port = Int(target[target.index(after: colon)...]),
-              (1...65535).contains(port), let name = ServerCore.hostName(of: String(target[..<colon])) else {
+            (1...65535).contains(port), let name = ServerCore.hostName(of: String(target[..<colon]))
+        else {
             refuse(400, "CONNECT takes host:port, got \(shownTarget)", context: context)
             return
         }
@@ -141,7 +148,8 @@ final class ProxyFrontHandler: ChannelInboundHandler, RemovableChannelHandler {
         do {
             let tls = try core.tlsContext(for: [name], requireSNI: true)
             // The 200 goes out in the clear, from in front of the TLS handler; all after it is the tunnel.
-            context.writeAndFlush(wrapOutboundOut(ByteBuffer(string: "HTTP/1.1 200 Connection Established\r\n\r\n")), promise: nil)
+            context.writeAndFlush(
+                wrapOutboundOut(ByteBuffer(string: "HTTP/1.1 200 Connection Established\r\n\r\n")), promise: nil)
             try core.addTLS(to: context.channel, context: tls, peer: "\(peer) in a tunnel to \(name)")
             try core.addHTTPHandlers(to: context.channel, origin: route.origin) { request, loop in
                 core.proxyAnswer(request, peer: peer, on: loop)
@@ -158,7 +166,9 @@ final class ProxyFrontHandler: ChannelInboundHandler, RemovableChannelHandler {
     private func refuse(_ status: Int, _ message: String, context: ChannelHandlerContext) {
         core.log("proxy: \(peer): refused (\(status), \(message))")
         let reason = HTTPResponseStatus(statusCode: status).reasonPhrase
-        send(HTTPResponse(status: status, contentType: ServerCore.text, text: "\(status) \(reason): \(message)\n"), context: context)
+        send(
+            HTTPResponse(status: status, contentType: ServerCore.text, text: "\(status) \(reason): \(message)\n"),
+            context: context)
     }
 
     /// Writes a whole answer by hand (no HTTP encoder is in the pipeline yet), then closes.

@@ -30,10 +30,13 @@ extension ServerCore {
     /// Instants the admin may set: token dates are written with four-digit years.
     static let clockRange: ClosedRange<Int64> = 0...253_402_300_799_999
 
-    func adminAnswer(_ request: HTTPRequest, parameters: [String: String], on loop: any EventLoop) -> EventLoopFuture<HTTPResponse?> {
+    func adminAnswer(_ request: HTTPRequest, parameters: [String: String], on loop: any EventLoop) -> EventLoopFuture<
+        HTTPResponse?
+    > {
         let path = URLParts(request.url)?.path ?? ""
         func plain(_ status: Int, _ text: String, headers: HTTPHeaders = []) -> EventLoopFuture<HTTPResponse?> {
-            loop.makeSucceededFuture(HTTPResponse(status: status, contentType: ServerCore.text, text: text, headers: headers))
+            loop.makeSucceededFuture(
+                HTTPResponse(status: status, contentType: ServerCore.text, text: text, headers: headers))
         }
         func only(_ methods: [String], keys: Set<String> = []) -> EventLoopFuture<HTTPResponse?>? {
             guard methods.contains(request.method) else {
@@ -41,7 +44,10 @@ extension ServerCore {
                 return plain(405, "405 Method Not Allowed: use \(allowed)\n", headers: [("Allow", allowed)])
             }
             if let unknown = parameters.keys.sorted().first(where: { !keys.contains($0) }) {
-                return plain(400, "400 Bad Request: unknown parameter \(unknown) (\(path) takes \(keys.sorted().joined(separator: ", ")))\n")
+                return plain(
+                    400,
+                    "400 Bad Request: unknown parameter \(unknown) (\(path) takes \(keys.sorted().joined(separator: ", ")))\n"
+                )
             }
             return nil
         }
@@ -51,13 +57,19 @@ extension ServerCore {
             if request.method == "GET" { return plain(200, ServerCore.timeText(clock.now())) }
             if let text = parameters["hold"] {
                 guard let ms = Int64(text), ServerCore.clockRange.contains(ms) else {
-                    return plain(400, "400 Bad Request: hold takes milliseconds since the epoch, up to the end of year 9999 (\(ServerCore.clockRange.upperBound))\n")
+                    return plain(
+                        400,
+                        "400 Bad Request: hold takes milliseconds since the epoch, up to the end of year 9999 (\(ServerCore.clockRange.upperBound))\n"
+                    )
                 }
                 clock.hold(at: Instant(milliseconds: ms))
                 return plain(200, ServerCore.timeText(clock.now()))
             }
             guard let text = parameters["advance"], let span = ServerCore.signedMillis(text) else {
-                return plain(400, "400 Bad Request: expected {\"advance\":\"DURATION\"} (250ms, 30s, 5m, 2h, 1d; - to go back) or {\"hold\":MILLISECONDS}\n")
+                return plain(
+                    400,
+                    "400 Bad Request: expected {\"advance\":\"DURATION\"} (250ms, 30s, 5m, 2h, 1d; - to go back) or {\"hold\":MILLISECONDS}\n"
+                )
             }
             // Checked before moving: past the range, `now + TTL` in the mock would overflow and trap.
             let (moved, overflow) = clock.now().milliseconds.addingReportingOverflow(span.value)
@@ -66,7 +78,9 @@ extension ServerCore {
             }
             return plain(200, ServerCore.timeText(clock.advance(by: span)))
         case "/admin/net":
-            if let refusal = only(["POST"], keys: ["host", "mode", "latency", "fail", "status", "path"]) { return refusal }
+            if let refusal = only(["POST"], keys: ["host", "mode", "latency", "fail", "status", "path"]) {
+                return refusal
+            }
             let parsed: (LoggedRequest.Host, NetCommand)
             switch ServerCore.netCommand(parameters) {
             case .success(let p): parsed = p
@@ -81,15 +95,20 @@ extension ServerCore {
             if let refusal = only(["GET"]) { return refusal }
             let query = URLParts(request.url)
             guard let after = Int(query?.parameter("after") ?? "0"), after >= 0,
-                  let limit = Int(query?.parameter("limit") ?? String(MockLimits.logPage)),
-                  (1...MockLimits.logPageMax).contains(limit) else {
-                return plain(400, "400 Bad Request: after takes a sequence number (0 or more), limit 1 to \(MockLimits.logPageMax) (limit: mock-log-page-max)\n")
+                let limit = Int(query?.parameter("limit") ?? String(MockLimits.logPage)),
+                (1...MockLimits.logPageMax).contains(limit)
+            else {
+                return plain(
+                    400,
+                    "400 Bad Request: after takes a sequence number (0 or more), limit 1 to \(MockLimits.logPageMax) (limit: mock-log-page-max)\n"
+                )
             }
             let (entries, last) = state.withLockedValue { $0.mock?.logPage(after: after, limit: limit) ?? ([], after) }
             // Serialized outside the lock: a page can be megabytes of JSON.
-            return loop.makeSucceededFuture(HTTPResponse(
-                status: 200, contentType: ServerCore.jsonLines, text: entries.map(JSONLine.logged).joined(),
-                headers: [("X-Passim-Next-After", String(last))]))
+            return loop.makeSucceededFuture(
+                HTTPResponse(
+                    status: 200, contentType: ServerCore.jsonLines, text: entries.map(JSONLine.logged).joined(),
+                    headers: [("X-Passim-Next-After", String(last))]))
         case "/admin/lint":
             if let refusal = only(["GET"]) { return refusal }
             guard let report = lintReport else {
@@ -98,13 +117,16 @@ extension ServerCore {
             let asJSON = URLParts(request.url)?.parameter("format") == "json"
             let (log, dropped) = state.withLockedValue { ($0.mock?.log ?? [], $0.mock?.logDropped ?? 0) }
             // Judged outside the lock, like a log page.
-            return loop.makeSucceededFuture(HTTPResponse(
-                status: 200, contentType: asJSON ? "application/json" : ServerCore.text, text: report(log, dropped, asJSON)))
+            return loop.makeSucceededFuture(
+                HTTPResponse(
+                    status: 200, contentType: asJSON ? "application/json" : ServerCore.text,
+                    text: report(log, dropped, asJSON)))
         case "/admin/hosts":
             if let refusal = only(["GET"]) { return refusal }
             let (mapping, conditions) = state.withLockedValue { ($0.mapping, $0.conditions) }
             let lines = mapping.hosts.map { JSONLine.host($0, conditions[$0.host] ?? HostConditions()) }
-            return loop.makeSucceededFuture(HTTPResponse(status: 200, contentType: ServerCore.jsonLines, text: lines.joined()))
+            return loop.makeSucceededFuture(
+                HTTPResponse(status: 200, contentType: ServerCore.jsonLines, text: lines.joined()))
         case "/admin/world":
             if let refusal = only(["POST"], keys: ["world", "urls"]) { return refusal }
             guard let loader = worldLoader else {
@@ -131,10 +153,14 @@ extension ServerCore {
                     let lines = mapping.hosts.map { JSONLine.host($0, conditions[$0.host] ?? HostConditions()) }
                     return HTTPResponse(status: 200, contentType: ServerCore.jsonLines, text: lines.joined())
                 }.flatMapErrorThrowing { error in
-                    HTTPResponse(status: 500, contentType: ServerCore.text, text: "500 Internal Server Error: \(error)\n")
+                    HTTPResponse(
+                        status: 500, contentType: ServerCore.text, text: "500 Internal Server Error: \(error)\n")
                 }
         default:
-            return plain(404, "404 Not Found: admin paths are /admin/clock, /admin/net, /admin/log, /admin/lint, /admin/hosts, /admin/world\n")
+            return plain(
+                404,
+                "404 Not Found: admin paths are /admin/clock, /admin/net, /admin/log, /admin/lint, /admin/hosts, /admin/world\n"
+            )
         }
     }
 
@@ -154,11 +180,15 @@ extension ServerCore {
         let given = ["mode", "latency", "fail"].filter { r[$0] != nil }
         guard given.count == 1 else { return .failure(LiveError("give exactly one of mode, latency or fail")) }
         if let text = r["mode"] {
-            guard let mode = LinkMode(rawValue: text) else { return .failure(LiveError("mode must be up, down or silent")) }
+            guard let mode = LinkMode(rawValue: text) else {
+                return .failure(LiveError("mode must be up, down or silent"))
+            }
             return .success((host, .mode(mode)))
         }
         if let text = r["latency"] {
-            guard let latency = Millis(text: text) else { return .failure(LiveError("latency must be a duration like 250ms")) }
+            guard let latency = Millis(text: text) else {
+                return .failure(LiveError("latency must be a duration like 250ms"))
+            }
             return .success((host, .latency(latency)))
         }
         guard let count = r["fail"].flatMap({ Int($0) }), count >= 1 else {
@@ -166,7 +196,9 @@ extension ServerCore {
         }
         var status = 503
         if let text = r["status"] {
-            guard let s = Int(text), (100...599).contains(s) else { return .failure(LiveError("status must be 100-599")) }
+            guard let s = Int(text), (100...599).contains(s) else {
+                return .failure(LiveError("status must be 100-599"))
+            }
             status = s
         }
         let path = r["path"].flatMap { $0.isEmpty ? nil : $0 }
@@ -174,7 +206,10 @@ extension ServerCore {
             do throws(PatternError) {
                 _ = try LinearRegex(path)
             } catch {
-                return .failure(LiveError("path is not a valid pattern: \(error.message) at character \(error.offset + 1) of \(ServerCore.shown(path))"))
+                return .failure(
+                    LiveError(
+                        "path is not a valid pattern: \(error.message) at character \(error.offset + 1) of \(ServerCore.shown(path))"
+                    ))
             }
         }
         return .success((host, .fail(InjectedFailure(remaining: count, pathPattern: path, status: status))))

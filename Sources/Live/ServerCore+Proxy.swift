@@ -47,7 +47,9 @@ extension ServerCore {
     static func proxyRoutes(_ mapping: URLMapping, urls: MockPassServer.URLs) -> [(name: String, route: ProxyRoute)] {
         var out: [(name: String, route: ProxyRoute)] = []
         for h in mapping.hosts {
-            guard let original = URLParts(h.originalURL), let name = ServerCore.hostName(of: original.authority) else { continue }
+            guard let original = URLParts(h.originalURL), let name = ServerCore.hostName(of: original.authority) else {
+                continue
+            }
             guard !out.contains(where: { $0.name == name }) else { continue }
             let origin = urls == .asWritten ? original.origin : (URLParts(h.liveURL)?.origin ?? original.origin)
             out.append((name, ProxyRoute(origin: origin, host: h.host)))
@@ -63,7 +65,8 @@ extension ServerCore {
     /// The 502 of a host the world lacks; `what` names the request ("CONNECT evil.test:443").
     func unknownHostResponse(_ what: String) -> HTTPResponse {
         let names = proxyRoutes().map(\.name)
-        let text = "502 Bad Gateway: passim serves only the hosts of its world and forwards nothing; "
+        let text =
+            "502 Bad Gateway: passim serves only the hosts of its world and forwards nothing; "
             + "\(what) is none of them. Its hosts: \(names.isEmpty ? "(none)" : names.joined(separator: ", "))\n"
         return HTTPResponse(status: 502, contentType: ServerCore.text, text: text)
     }
@@ -71,19 +74,27 @@ extension ServerCore {
     /// Answers a request that came through the proxy (in a tunnel or in absolute form) as the host
     /// its URL names. In a tunnel `request.url` is already absolute: the tunnel's origin + the target.
     func proxyAnswer(_ request: HTTPRequest, peer: String, on loop: any EventLoop) -> EventLoopFuture<HTTPResponse?> {
-        guard let parts = URLParts(request.url), parts.isHTTP, let name = ServerCore.hostName(of: parts.authority) else {
+        guard let parts = URLParts(request.url), parts.isHTTP, let name = ServerCore.hostName(of: parts.authority)
+        else {
             log("proxy: \(peer) sent \(request.method) \(Self.shown(request.url)): refused (400, not an absolute URL)")
-            let text = "400 Bad Request: a proxy request names its target in absolute form "
+            let text =
+                "400 Bad Request: a proxy request names its target in absolute form "
                 + "(GET http://host/path HTTP/1.1, or CONNECT host:443 first); got \(Self.shown(request.url))\n"
-            return loop.makeSucceededFuture(ServerCore.closing(HTTPResponse(status: 400, contentType: ServerCore.text, text: text)))
+            return loop.makeSucceededFuture(
+                ServerCore.closing(HTTPResponse(status: 400, contentType: ServerCore.text, text: text)))
         }
         if request.method == "CONNECT" {
             log("proxy: \(peer) sent CONNECT after another request on its connection: refused (400)")
-            return loop.makeSucceededFuture(ServerCore.closing(HTTPResponse(status: 400, contentType: ServerCore.text,
-                                                         text: "400 Bad Request: CONNECT must be the first request on a proxy connection\n")))
+            return loop.makeSucceededFuture(
+                ServerCore.closing(
+                    HTTPResponse(
+                        status: 400, contentType: ServerCore.text,
+                        text: "400 Bad Request: CONNECT must be the first request on a proxy connection\n")))
         }
         guard let route = proxyRoute(forHostName: name) else {
-            log("proxy: \(peer) asked for \(request.method) \(Self.shown(parts.origin)): refused (502, not a host of the world)")
+            log(
+                "proxy: \(peer) asked for \(request.method) \(Self.shown(parts.origin)): refused (502, not a host of the world)"
+            )
             return loop.makeSucceededFuture(ServerCore.closing(unknownHostResponse(Self.shown(parts.authority))))
         }
         var served = request
@@ -98,7 +109,9 @@ extension ServerCore {
     /// The names a direct TLS listener's certificate covers: where clients reach it, and the world
     /// host it stands for when it serves the world's URLs as written (a client mapping hosts to ports).
     func directTLSNames(origin: String?) -> [String] {
-        var names = [urlHost, "localhost", "127.0.0.1", "::1"].map { $0.hasPrefix("[") ? String($0.dropFirst().dropLast()) : $0 }
+        var names = [urlHost, "localhost", "127.0.0.1", "::1"].map {
+            $0.hasPrefix("[") ? String($0.dropFirst().dropLast()) : $0
+        }
         if let origin, let authority = URLParts(origin)?.authority, let name = ServerCore.hostName(of: authority) {
             names.insert(name, at: 0)
         }
@@ -141,7 +154,8 @@ extension ServerCore {
     /// (`LogText.redacted`), then printable ASCII, at most 200 characters.
     static func shown(_ text: String) -> String {
         let safe = LogText.redacted(text)
-        let clean = String(safe.unicodeScalars.prefix(200).map { (0x20...0x7E).contains($0.value) ? Character($0) : "?" })
+        let clean = String(
+            safe.unicodeScalars.prefix(200).map { (0x20...0x7E).contains($0.value) ? Character($0) : "?" })
         return safe.unicodeScalars.count > 200 ? clean + "…" : clean
     }
 }

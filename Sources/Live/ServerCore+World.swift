@@ -8,11 +8,14 @@ extension ServerCore {
     /// Stops serving the current world's hosts (their listeners and connections close; the admin port
     /// stays), then binds one listener per host of `world` and serves it. Hosts `down` in `conditions`
     /// are bound (their port is part of the mapping), then closed.
-    func serve(world: World, seed: UInt64, conditions: [LoggedRequest.Host: HostConditions],
-               urls: MockPassServer.URLs) -> EventLoopFuture<URLMapping> {
+    func serve(
+        world: World, seed: UInt64, conditions: [LoggedRequest.Host: HostConditions],
+        urls: MockPassServer.URLs
+    ) -> EventLoopFuture<URLMapping> {
         let loop = group.next()
         let declared: [(host: LoggedRequest.Host, url: String)] =
-            world.serviceProviders.map { (.sp($0.name), $0.url) } + world.identityProviders.map { (.idp($0.mvpdID), $0.url) }
+            world.serviceProviders.map { (.sp($0.name), $0.url) }
+            + world.identityProviders.map { (.idp($0.mvpdID), $0.url) }
         let basePaths = declared.map { (URLParts($0.url)?.path ?? "").withoutTrailingSlashes }
         let origins: [String?] = declared.map { d in urls == .asWritten ? URLParts(d.url)?.origin : nil }
         let base = basePort
@@ -35,14 +38,17 @@ extension ServerCore {
             }
             guard failures.isEmpty else {
                 let error = LiveError(failures.joined(separator: "; "))
-                return EventLoopFuture.andAllComplete(channels.map { $0.close() }, on: loop).flatMapThrowing { throw error }
+                return EventLoopFuture.andAllComplete(channels.map { $0.close() }, on: loop).flatMapThrowing {
+                    throw error
+                }
             }
             var hosts: [LiveHost] = []
             var served = world
             for (i, channel) in channels.enumerated() {
                 let boundPort = channel.localAddress?.port ?? port(i)
                 let liveURL = core.origin(port: boundPort) + basePaths[i]
-                hosts.append(LiveHost(host: declared[i].host, originalURL: declared[i].url, liveURL: liveURL, port: boundPort))
+                hosts.append(
+                    LiveHost(host: declared[i].host, originalURL: declared[i].url, liveURL: liveURL, port: boundPort))
                 guard urls == .live else { continue }
                 if i < world.serviceProviders.count {
                     served.serviceProviders[i].url = liveURL
@@ -63,7 +69,9 @@ extension ServerCore {
                 }
             }
             let down = hosts.filter { conditions[$0.host]?.mode == .down }
-            return EventLoopFuture.andAllSucceed(down.map { core.apply(.mode(.down), to: $0.host) }, on: loop).map { mapping }
+            return EventLoopFuture.andAllSucceed(down.map { core.apply(.mode(.down), to: $0.host) }, on: loop).map {
+                mapping
+            }
         }
     }
 

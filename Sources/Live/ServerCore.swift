@@ -77,7 +77,9 @@ final class ServerCore: Sendable {
         let publicHost = options.publicHost ?? PublicHost.defaultName(bound: options.host)
         self.urlHost = PublicHost.inURL(publicHost)
         self.adminHost = options.adminHost
-        self.adminURLHost = PublicHost.isWildcard(options.adminHost) ? PublicHost.inURL(publicHost) : PublicHost.inURL(options.adminHost)
+        self.adminURLHost =
+            PublicHost.isWildcard(options.adminHost)
+            ? PublicHost.inURL(publicHost) : PublicHost.inURL(options.adminHost)
         self.adminToken = adminToken
         self.limits = options.limits
         self.openConnections = OpenConnections(cap: options.limits.connectionCap)
@@ -94,7 +96,9 @@ final class ServerCore: Sendable {
 
     // MARK: - Listening
 
-    func bindListener(for host: LoggedRequest.Host, basePath: String, port: Int, origin: String?) -> EventLoopFuture<any Channel> {
+    func bindListener(for host: LoggedRequest.Host, basePath: String, port: Int, origin: String?) -> EventLoopFuture<
+        any Channel
+    > {
         bind(host: bindHost, port: port, origin: origin) { [self] channel in
             register(channel, for: host)
             return { request, loop in self.answer(request, host: host, basePath: basePath, on: loop) }
@@ -107,8 +111,9 @@ final class ServerCore: Sendable {
             core.state.withLockedValue { s in
                 if s.shuttingDown { channel.close(promise: nil) }
             }
-            let gate = AdminGate(token: core.adminToken, port: channel.localAddress?.port ?? port,
-                                 ownHosts: [core.adminURLHost, PublicHost.inURL(core.adminHost)])
+            let gate = AdminGate(
+                token: core.adminToken, port: channel.localAddress?.port ?? port,
+                ownHosts: [core.adminURLHost, PublicHost.inURL(core.adminHost)])
             return { request, loop in
                 switch gate.check(request) {
                 case .refuse(let refusal): return loop.makeSucceededFuture(refusal)
@@ -121,8 +126,10 @@ final class ServerCore: Sendable {
     /// `SO_REUSEADDR` lets a host closed by `net … down` listen again on its port at once. Accept
     /// failures (EMFILE) back off by NIO's own `AcceptBackoffHandler`, which `ServerBootstrap` adds;
     /// the connection cap keeps them from happening in the first place.
-    private func bind(host bindHost: String, port: Int, origin fixedOrigin: String? = nil, adminOrigin: Bool = false,
-                      responder: @escaping @Sendable (any Channel) -> Responder) -> EventLoopFuture<any Channel> {
+    private func bind(
+        host bindHost: String, port: Int, origin fixedOrigin: String? = nil, adminOrigin: Bool = false,
+        responder: @escaping @Sendable (any Channel) -> Responder
+    ) -> EventLoopFuture<any Channel> {
         let core = self
         return admittingBootstrap { channel in
             let localPort = channel.localAddress?.port ?? port
@@ -131,8 +138,9 @@ final class ServerCore: Sendable {
             return channel.eventLoop.makeCompletedFuture {
                 if !adminOrigin, core.tls?.direct == true {
                     let names = core.directTLSNames(origin: fixedOrigin)
-                    try core.addTLS(to: channel, context: try core.tlsContext(for: names, requireSNI: false),
-                                    peer: "a client of port \(localPort)")
+                    try core.addTLS(
+                        to: channel, context: try core.tlsContext(for: names, requireSNI: false),
+                        peer: "a client of port \(localPort)")
                 }
                 try core.addHTTPHandlers(to: channel, origin: origin, respond: respond)
             }
@@ -142,7 +150,8 @@ final class ServerCore: Sendable {
 
     /// A listener whose every accepted connection passes the connection cap before `initialize` sets
     /// it up; one over the cap is refused (a failed initializer makes NIO close the socket at once).
-    func admittingBootstrap(_ initialize: @escaping @Sendable (any Channel) -> EventLoopFuture<Void>) -> ServerBootstrap {
+    func admittingBootstrap(_ initialize: @escaping @Sendable (any Channel) -> EventLoopFuture<Void>) -> ServerBootstrap
+    {
         let core = self
         return ServerBootstrap(group: group)
             .serverChannelOption(.backlog, value: 256)
@@ -162,8 +171,9 @@ final class ServerCore: Sendable {
         var decoderLimits = NIOHTTPDecoderLimitConfiguration()
         decoderLimits.maxHeaderFieldSize = limits.headBytes
         decoderLimits.maxHeaderListSize = limits.headBytes
-        let decoder = HTTPRequestDecoder(leftOverBytesStrategy: .dropBytes, informationalResponseStrategy: .drop,
-                                         limitConfiguration: decoderLimits)
+        let decoder = HTTPRequestDecoder(
+            leftOverBytesStrategy: .dropBytes, informationalResponseStrategy: .drop,
+            limitConfiguration: decoderLimits)
         let core = self
         let connection = HTTPConnectionHandler(origin: origin, limits: limits, respond: respond) { idle in
             core.openConnections.setIdle(idle, channel)
@@ -205,8 +215,10 @@ final class ServerCore: Sendable {
     /// The lock is held only to read the host's conditions and to run the mock's state transitions:
     /// the request is prepared (URL, form, every XML it carries) outside it, and a large body on a
     /// thread pool, so a slow parse delays only its own answer, never another host's.
-    func answer(_ request: HTTPRequest, host: LoggedRequest.Host, basePath: String,
-                on loop: any EventLoop) -> EventLoopFuture<HTTPResponse?> {
+    func answer(
+        _ request: HTTPRequest, host: LoggedRequest.Host, basePath: String,
+        on loop: any EventLoop
+    ) -> EventLoopFuture<HTTPResponse?> {
         let now = clock.now()
         let step = state.withLockedValue { s -> Step in
             var conditions = s.conditions[host] ?? HostConditions()
@@ -220,7 +232,9 @@ final class ServerCore: Sendable {
                 if let failure { return .fault(failure, s.mock?.preparer, conditions.latency) }
             }
             guard let mock = s.mock else {
-                return .answered(HTTPResponse(status: 503, contentType: "text/plain", text: "503 Service Unavailable: starting\n"), .zero)
+                return .answered(
+                    HTTPResponse(status: 503, contentType: "text/plain", text: "503 Service Unavailable: starting\n"),
+                    .zero)
             }
             return .prepare(mock.preparer, conditions.latency)
         }
@@ -275,7 +289,9 @@ final class ServerCore: Sendable {
             state.withLockedValue { $0.conditions[host, default: HostConditions()].latency = latency }
             return loop.makeSucceededVoidFuture()
         case .fail(let failure):
-            guard failure.remaining >= 1 else { return loop.makeFailedFuture(LiveError("fail takes a count of at least 1")) }
+            guard failure.remaining >= 1 else {
+                return loop.makeFailedFuture(LiveError("fail takes a count of at least 1"))
+            }
             guard (100...599).contains(failure.status) else {
                 return loop.makeFailedFuture(LiveError("status \(failure.status) is not an HTTP status (100-599)"))
             }
@@ -295,7 +311,9 @@ final class ServerCore: Sendable {
         case listen(Binding)
     }
 
-    private func setMode(_ mode: LinkMode, for host: LoggedRequest.Host, on loop: any EventLoop) -> EventLoopFuture<Void> {
+    private func setMode(_ mode: LinkMode, for host: LoggedRequest.Host, on loop: any EventLoop) -> EventLoopFuture<
+        Void
+    > {
         let action = state.withLockedValue { s -> ModeAction in
             s.conditions[host, default: HostConditions()].mode = mode
             guard let binding = s.bindings[host] else { return .nothing }
@@ -319,19 +337,20 @@ final class ServerCore: Sendable {
             return EventLoopFuture.andAllComplete(channels.map { $0.close() }, on: loop)
         case .listen(let binding):
             let core = self
-            return bindListener(for: host, basePath: binding.basePath, port: binding.port, origin: binding.origin).flatMap { channel in
-                let keep = core.state.withLockedValue { s -> Bool in
-                    guard case .opening = s.listeners[host], !s.shuttingDown else { return false }
-                    s.listeners[host] = .open(channel)
-                    return true
+            return bindListener(for: host, basePath: binding.basePath, port: binding.port, origin: binding.origin)
+                .flatMap { channel in
+                    let keep = core.state.withLockedValue { s -> Bool in
+                        guard case .opening = s.listeners[host], !s.shuttingDown else { return false }
+                        s.listeners[host] = .open(channel)
+                        return true
+                    }
+                    return keep ? loop.makeSucceededVoidFuture() : channel.close()
+                }.flatMapError { error in
+                    core.state.withLockedValue { s in
+                        if case .opening = s.listeners[host] { s.listeners[host] = .closed }
+                    }
+                    return loop.makeFailedFuture(LiveError("cannot listen again on port \(binding.port): \(error)"))
                 }
-                return keep ? loop.makeSucceededVoidFuture() : channel.close()
-            }.flatMapError { error in
-                core.state.withLockedValue { s in
-                    if case .opening = s.listeners[host] { s.listeners[host] = .closed }
-                }
-                return loop.makeFailedFuture(LiveError("cannot listen again on port \(binding.port): \(error)"))
-            }
         }
     }
 

@@ -1,7 +1,7 @@
 #if canImport(Glibc)
-import Glibc
+    import Glibc
 #elseif canImport(Darwin)
-import Darwin
+    import Darwin
 #endif
 
 /// Every limit of `passim serve`'s connections, in one place (docs/LIMITS.md, "HTTP server (Live)").
@@ -38,11 +38,13 @@ public struct ServerLimits: Hashable, Sendable {
     /// logged and closed (limit `handshake-timeout`).
     public var handshakeTimeout: Duration
 
-    public init(headBytes: Int = 16 * 1024, bodyBytes: Int = 1024 * 1024, queuedRequests: Int = 16,
-                connections: Int = 1024, descriptorMargin: Int = 64,
-                idleTimeout: Duration = .seconds(60), headerTimeout: Duration = .seconds(10),
-                bodyTimeout: Duration = .seconds(30), lingerTimeout: Duration = .seconds(2),
-                handshakeTimeout: Duration = .seconds(10)) {
+    public init(
+        headBytes: Int = 16 * 1024, bodyBytes: Int = 1024 * 1024, queuedRequests: Int = 16,
+        connections: Int = 1024, descriptorMargin: Int = 64,
+        idleTimeout: Duration = .seconds(60), headerTimeout: Duration = .seconds(10),
+        bodyTimeout: Duration = .seconds(30), lingerTimeout: Duration = .seconds(2),
+        handshakeTimeout: Duration = .seconds(10)
+    ) {
         self.handshakeTimeout = handshakeTimeout
         self.headBytes = headBytes
         self.bodyBytes = bodyBytes

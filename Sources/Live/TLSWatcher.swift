@@ -26,7 +26,9 @@ final class TLSWatcher: ChannelInboundHandler, RemovableChannelHandler {
     func handlerAdded(context: ChannelHandlerContext) {
         timer = context.eventLoop.assumeIsolated().scheduleTask(in: TimeAmount(timeout)) {
             guard !self.handshakeDone else { return }
-            self.report("the TLS handshake with \(self.peer) was not done within \(ServerLimits.text(self.timeout)) (limit: handshake-timeout)")
+            self.report(
+                "the TLS handshake with \(self.peer) was not done within \(ServerLimits.text(self.timeout)) (limit: handshake-timeout)"
+            )
             context.close(promise: nil)
         }
     }
@@ -55,7 +57,9 @@ final class TLSWatcher: ChannelInboundHandler, RemovableChannelHandler {
                 return
             }
         }
-        let hint = handshakeDone ? "" : " during the handshake (does the client trust passim's CA, and speak TLS 1.2 or later?)"
+        let hint =
+            handshakeDone
+            ? "" : " during the handshake (does the client trust passim's CA, and speak TLS 1.2 or later?)"
         report("TLS with \(peer) failed\(hint): \(error)")
         context.fireErrorCaught(error)
     }

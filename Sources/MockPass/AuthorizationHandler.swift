@@ -13,8 +13,10 @@ extension MockPass {
     /// TempPass ends. Otherwise 403 with the MVPD's deny message (or "") as details, and the
     /// `Authzf-Error-Code`/`Authzf-Sub-Error-Code` headers the JS SDK reads. Without `device_id` (web
     /// clients, and SDKs that take it as optional) the token carries the authN token's device id.
-    mutating func authorizeDevice(_ sp: World.ServiceProvider, _ r: IncomingRequest,
-                                  at now: Instant) throws(HandlerFailure) -> HTTPResponse {
+    mutating func authorizeDevice(
+        _ sp: World.ServiceProvider, _ r: IncomingRequest,
+        at now: Instant
+    ) throws(HandlerFailure) -> HTTPResponse {
         let resource = try r.required("resource_id")
         let requestorID = try r.required("requestor_id")
         let mvpdID = try r.required("mso_id")
@@ -24,17 +26,21 @@ extension MockPass {
         guard mvpdID == issued.token.mvpdID else {
             throw .badRequest("mso_id \(mvpdID) does not match the authentication token's MVPD \(issued.token.mvpdID)")
         }
-        if let refusal = decision(for: issued.subject, resource: resourceName) { throw MockPass.authorizationRefused(refusal) }
+        if let refusal = decision(for: issued.subject, resource: resourceName) {
+            throw MockPass.authorizationRefused(refusal)
+        }
         let deviceID = r.parameter("device_id").flatMap { $0.isEmpty ? nil : $0 } ?? issued.token.deviceID
         let expires: Instant
         switch issued.subject {
         case .tempPass: expires = issued.token.expires
         case .user: expires = min(now + requestor.authzTTL, issued.token.expires)
         }
-        let token = AuthzToken(sessionGUID: issued.token.guid, requestorID: requestorID, resourceID: resource,
-                               mvpdID: issued.token.mvpdID, deviceID: deviceID, expires: expires.wholeSeconds)
+        let token = AuthzToken(
+            sessionGUID: issued.token.guid, requestorID: requestorID, resourceID: resource,
+            mvpdID: issued.token.mvpdID, deviceID: deviceID, expires: expires.wholeSeconds)
         issuedAuthz.set(token, true, until: token.expires + limits.expiredMemory)
-        return Reply.xml(AuthorizeDeviceXML.build(.token(token), issuedAt: now), decoded: AuthorizeDeviceXML.Content.token(token))
+        return Reply.xml(
+            AuthorizeDeviceXML.build(.token(token), issuedAt: now), decoded: AuthorizeDeviceXML.Content.token(token))
     }
 
     /// The short media token for an authZ token this mock issued and still valid. `session_guid` is
@@ -47,14 +53,17 @@ extension MockPass {
         let token = try r.authzToken(text)
         guard issuedAuthz.value(token, at: now) != nil else { throw .xml(403, "Unknown authorization token") }
         guard now < token.expires else { throw .xml(403, "Authorization token expired") }
-        let media = ShortMediaToken(sessionGUID: token.sessionGUID, requestorID: token.requestorID,
-                                    resourceID: token.resourceID, ttl: MockPass.mediaTokenTTL, issueTime: now,
-                                    mvpdID: token.mvpdID)
+        let media = ShortMediaToken(
+            sessionGUID: token.sessionGUID, requestorID: token.requestorID,
+            resourceID: token.resourceID, ttl: MockPass.mediaTokenTTL, issueTime: now,
+            mvpdID: token.mvpdID)
         return HTTPResponse(status: 200, contentType: Reply.plainToken, text: ShortMediaTokenXML.serialize(media))
     }
 
     /// One decision per `resource_id`, in request order (repeats included).
-    func preauthorize(_ sp: World.ServiceProvider, _ r: IncomingRequest, at now: Instant) throws(HandlerFailure) -> HTTPResponse {
+    func preauthorize(_ sp: World.ServiceProvider, _ r: IncomingRequest, at now: Instant) throws(HandlerFailure)
+        -> HTTPResponse
+    {
         let requestorID = try r.required("requestor_id")
         let resources = r.parameters.filter { $0.0 == "resource_id" }.map(\.1)
         let names = try r.resourceNames(resources)
@@ -70,13 +79,17 @@ extension MockPass {
     }
 
     /// `getMetadataDevice`: the device id in `<metadata><deviceID>`.
-    func metadataDevice(_ sp: World.ServiceProvider, _ r: IncomingRequest, at now: Instant) throws(HandlerFailure) -> HTTPResponse {
+    func metadataDevice(_ sp: World.ServiceProvider, _ r: IncomingRequest, at now: Instant) throws(HandlerFailure)
+        -> HTTPResponse
+    {
         Reply.xml(MetadataXML.build(deviceID: try metadataDeviceID(sp, r, at: now)))
     }
 
     /// The device id the request sent, when the requestor enables that metadata. A web client may send
     /// none: then the device id of its `authentication_token` (a 400 names `device_id` when neither came).
-    func metadataDeviceID(_ sp: World.ServiceProvider, _ r: IncomingRequest, at now: Instant) throws(HandlerFailure) -> String {
+    func metadataDeviceID(_ sp: World.ServiceProvider, _ r: IncomingRequest, at now: Instant) throws(HandlerFailure)
+        -> String
+    {
         let requestorID = try r.required("requestor_id")
         let deviceID: String
         if let sent = r.parameter("device_id"), !sent.isEmpty {
@@ -117,7 +130,9 @@ extension MockPass {
     }
 
     func knownRequestor(_ id: String, at sp: World.ServiceProvider) throws(HandlerFailure) -> World.Requestor {
-        guard let requestor = world.requestor(id), requestor.isAt(sp) else { throw .badRequest("unknown requestor \(id)") }
+        guard let requestor = world.requestor(id), requestor.isAt(sp) else {
+            throw .badRequest("unknown requestor \(id)")
+        }
         return requestor
     }
 

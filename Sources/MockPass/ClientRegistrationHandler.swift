@@ -44,8 +44,9 @@ extension MockPass {
         if let uri = body["redirect_uri"]?.stringValue { try MockLimits.admit(uri, as: "redirect_uri") }
         let clientID = random.hex(32)
         let secret = random.hex(48)
-        registeredClients.set(clientID, RegisteredClient(secret: secret, softwareStatement: statement),
-                              until: now + limits.registeredClientTTL)
+        registeredClients.set(
+            clientID, RegisteredClient(secret: secret, softwareStatement: statement),
+            until: now + limits.registeredClientTTL)
         let answer = Value.dict([
             Value.Entry("client_id", .string(clientID)),
             Value.Entry("client_secret", .string(secret)),
@@ -77,8 +78,9 @@ extension MockPass {
         }
         let ttl = world.requestors.first { $0.softwareStatement == client.softwareStatement }?.tokenTTL ?? .hours(6)
         let token = random.hex(64)
-        accessTokens.set(token, AccessToken(softwareStatement: client.softwareStatement, expires: now + ttl),
-                         until: now + ttl)
+        accessTokens.set(
+            token, AccessToken(softwareStatement: client.softwareStatement, expires: now + ttl),
+            until: now + ttl)
         let answer = Value.dict([
             Value.Entry("access_token", .string(token)),
             Value.Entry("expires_in", .int(Int(ttl.value / 1000))),
@@ -96,11 +98,13 @@ extension MockPass {
         guard let fingerprint = body["fingerprint"]?.stringValue, !fingerprint.isEmpty else {
             throw .json(400, "missing fingerprint")
         }
-        let digest = SHA256.hash(data: Array(("indiv:" + fingerprint).utf8)).map { String($0, radix: 16).leftPadded(2) }.joined()
+        let digest = SHA256.hash(data: Array(("indiv:" + fingerprint).utf8)).map { String($0, radix: 16).leftPadded(2) }
+            .joined()
         let deviceID = String(digest.prefix(40))
         let answer = Value.dict([Value.Entry("deviceId", .string(deviceID))])
-        return HTTPResponse(status: 200, contentType: Reply.json, text: answer.jsonText,
-                            headers: [(MockPass.fingerprintHeader, String(digest.suffix(24)))])
+        return HTTPResponse(
+            status: 200, contentType: Reply.json, text: answer.jsonText,
+            headers: [(MockPass.fingerprintHeader, String(digest.suffix(24)))])
     }
 
     // MARK: - The gate
@@ -110,14 +114,17 @@ extension MockPass {
     /// call (`/reggie/v1`, `/api/v1`) of a requestor declared with a key pair whose signature does not
     /// verify. Browser pages (the login and logout redirects) carry neither, so they pass.
     mutating func admitClient(_ r: IncomingRequest, at now: Instant) throws(HandlerFailure) {
-        guard let requestorID = try MockPass.requestorNamed(by: r), let requestor = world.requestor(requestorID) else { return }
+        guard let requestorID = try MockPass.requestorNamed(by: r), let requestor = world.requestor(requestorID) else {
+            return
+        }
         let browserPage = MockPass.browserPaths.contains(r.path)
         if let statement = requestor.softwareStatement, !browserPage, !MockPass.webOnlyPaths.contains(r.path) {
             try requireBearer(r, statement: statement, at: now)
         }
         if let key = requestor.key, !browserPage, MockPass.isSecondScreenPath(r.path) {
-            let signature = try RequestSignature.verify(r, requestorID: requestorID, key: key, at: now,
-                                                        window: limits.signatureWindow)
+            let signature = try RequestSignature.verify(
+                r, requestorID: requestorID, key: key, at: now,
+                window: limits.signatureWindow)
             let nonceKey = key.publicKey + " " + signature.nonce
             guard nonces.value(nonceKey, at: now) == nil else {
                 throw .unauthorized("nonce \(signature.nonce) was already used")
@@ -132,7 +139,9 @@ extension MockPass {
     private func requireBearer(_ r: IncomingRequest, statement: String, at now: Instant) throws(HandlerFailure) {
         let token: String
         let parameter = r.parameter("access_token").flatMap { $0.isEmpty ? nil : $0 }
-        if let header = r.request.headers.first(lowercased: "authorization"), parameter == nil || MockPass.isBearer(header) {
+        if let header = r.request.headers.first(lowercased: "authorization"),
+            parameter == nil || MockPass.isBearer(header)
+        {
             let parts = header.split(separator: " ", maxSplits: 1)
             guard parts.count == 2, parts[0].lowercased() == "bearer" else {
                 throw .unauthorized("Authorization is not a Bearer access token")
@@ -181,8 +190,9 @@ extension MockPass {
                 return
             }
             guard f.id == id else {
-                throw .badRequest("the request names two requestors: \(Value.quote(f.id)) (\(f.source)) and "
-                                  + "\(Value.quote(id)) (\(source))")
+                throw .badRequest(
+                    "the request names two requestors: \(Value.quote(f.id)) (\(f.source)) and "
+                        + "\(Value.quote(id)) (\(source))")
             }
         }
         if let id = pathRequestor(r.path) { try name(id, "its path") }
@@ -195,8 +205,12 @@ extension MockPass {
     static func pathRequestor(_ path: String) -> String? {
         let segments = path.split(separator: "/", omittingEmptySubsequences: true)
         if segments.count == 2, segments[0] == "config" { return String(segments[1]) }
-        if segments.count == 4, segments[0] == "api", segments[1] == "v1", segments[2] == "config" { return String(segments[3]) }
-        if segments.count == 4, segments[0] == "reggie", segments[1] == "v1", segments[3] == "regcode" { return String(segments[2]) }
+        if segments.count == 4, segments[0] == "api", segments[1] == "v1", segments[2] == "config" {
+            return String(segments[3])
+        }
+        if segments.count == 4, segments[0] == "reggie", segments[1] == "v1", segments[3] == "regcode" {
+            return String(segments[2])
+        }
         return nil
     }
 }
@@ -206,7 +220,8 @@ extension MockPass {
     /// requestor only there.
     static func signedRequestorID(_ r: IncomingRequest) -> String? {
         guard let header = r.request.headers.first(lowercased: "authorization"),
-              let start = header.range(of: "requestor_id=") else { return nil }
+            let start = header.range(of: "requestor_id=")
+        else { return nil }
         let id = header[start.upperBound...].prefix { $0 != "," && $0 != " " }
         return id.isEmpty ? nil : String(id)
     }

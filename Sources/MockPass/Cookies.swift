@@ -14,7 +14,8 @@ struct Cookies: Sendable {
                 let item = piece.trimmingSpaces
                 guard !item.isEmpty else { continue }
                 if let eq = item.firstIndex(of: "=") {
-                    pairs.append((String(item[..<eq]).trimmingSpaces, String(item[item.index(after: eq)...]).trimmingSpaces))
+                    pairs.append(
+                        (String(item[..<eq]).trimmingSpaces, String(item[item.index(after: eq)...]).trimmingSpaces))
                 } else {
                     pairs.append((item, ""))
                 }

@@ -6,12 +6,14 @@ import PassXML
 /// (TempPass, tvOS, Apple SSO). They answer refusals with `ErrorXML` bodies, except a
 /// wrong method (405, text). `HostTable` has already dropped a `/1.0` segment and doubled slashes.
 extension MockPass {
-    mutating func handleDeviceEndpoint(_ sp: World.ServiceProvider, _ r: IncomingRequest,
-                                       at now: Instant) throws(HandlerFailure) -> HTTPResponse? {
+    mutating func handleDeviceEndpoint(
+        _ sp: World.ServiceProvider, _ r: IncomingRequest,
+        at now: Instant
+    ) throws(HandlerFailure) -> HTTPResponse? {
         guard let (route, parameter) = Route.route(atSPPath: r.path) else { return nil }
         switch route {
         case .sessionDevice, .userMetadata, .authorizeDevice, .deviceShortAuthorize, .preauthorize, .getMetadataDevice,
-             .freePreview, .registrationCode, .checkAuthentication, .tokenExchange:
+            .freePreview, .registrationCode, .checkAuthentication, .tokenExchange:
             try r.expect(route.method)
         case .config, .authenticateSAML, .logout, .restLogout, .clientRegister, .clientToken:
             return nil  // the other handlers' (ServiceProviderHandler, RestAPIHandler, ClientRegistrationHandler)

@@ -7,7 +7,8 @@ extension MockPass {
     /// The device-bound session of (`device_id`, `requestor_id`), while its token is unexpired.
     func deviceBoundSession(_ r: IncomingRequest, at now: Instant) -> DeviceSession? {
         guard let deviceID = r.parameter("device_id"), !deviceID.isEmpty,
-              let requestorID = r.parameter("requestor_id"), !requestorID.isEmpty else { return nil }
+            let requestorID = r.parameter("requestor_id"), !requestorID.isEmpty
+        else { return nil }
         let key = DeviceKey(deviceID: deviceID, requestorID: requestorID)
         guard let session = deviceSessions.value(key, at: now), now < session.token.expires else { return nil }
         return session
@@ -19,13 +20,17 @@ extension MockPass {
         if case .user(let key) = subject, let user = world.user(mvpdID: key.mvpdID, name: key.userName) {
             meta = MockPass.userMetadata(of: user, at: now)
         }
-        return Reply.xml(SessionDeviceXML.build(.token(token), userMeta: meta), decoded: SessionDeviceXML.Answer(content: .token(token), userMeta: meta))
+        return Reply.xml(
+            SessionDeviceXML.build(.token(token), userMeta: meta),
+            decoded: SessionDeviceXML.Answer(content: .token(token), userMeta: meta))
     }
 
     /// `usermetadata` (both families; facts §4: `requestor`, `authn`, `metadata`): the user metadata of
     /// the authN token in `authn` (or `authentication_token`), as JSON in the `tokens/usermetadata`
     /// shape, encrypted keys still encrypted. A TempPass has no user: 404.
-    func userMetadata(_ sp: World.ServiceProvider, _ r: IncomingRequest, at now: Instant) throws(HandlerFailure) -> HTTPResponse {
+    func userMetadata(_ sp: World.ServiceProvider, _ r: IncomingRequest, at now: Instant) throws(HandlerFailure)
+        -> HTTPResponse
+    {
         let requestorID = try MockPass.either(r, "requestor", "requestor_id")
         _ = try knownRequestor(requestorID, at: sp)
         let text = try MockPass.either(r, "authn", "authentication_token")
@@ -36,7 +41,8 @@ extension MockPass {
         guard case .user(let key) = issued.subject, let user = world.user(mvpdID: key.mvpdID, name: key.userName) else {
             throw .xml(404, "No user metadata for this authentication")
         }
-        return HTTPResponse(status: 200, contentType: Reply.json, text: MockPass.userMetadata(of: user, at: now).jsonText)
+        return HTTPResponse(
+            status: 200, contentType: Reply.json, text: MockPass.userMetadata(of: user, at: now).jsonText)
     }
 
     /// The first of two names a client may send a parameter under; a 400 names the first.
@@ -61,18 +67,22 @@ extension MockPass {
     }
 
     /// Binds a new token for a real user to (device, requestor), replacing any earlier session there.
-    mutating func bindUser(_ user: UserKey, deviceID: String, requestorID: String, nameID: String,
-                           sessionIndex: String, at now: Instant) {
+    mutating func bindUser(
+        _ user: UserKey, deviceID: String, requestorID: String, nameID: String,
+        sessionIndex: String, at now: Instant
+    ) {
         let ttl = world.requestor(requestorID)?.authnTTL ?? .hours(24)
-        let token = AuthnToken(guid: random.guid(), requestorID: requestorID, domainName: "adobe.com",
-                               expires: (now + ttl).wholeSeconds, mvpdID: user.mvpdID, deviceID: deviceID,
-                               nameID: nameID, sessionIndex: sessionIndex)
+        let token = AuthnToken(
+            guid: random.guid(), requestorID: requestorID, domainName: "adobe.com",
+            expires: (now + ttl).wholeSeconds, mvpdID: user.mvpdID, deviceID: deviceID,
+            nameID: nameID, sessionIndex: sessionIndex)
         bind(token, subject: .user(user))
     }
 
     mutating func bind(_ token: AuthnToken, subject: TokenSubject) {
-        deviceSessions.set(DeviceKey(deviceID: token.deviceID, requestorID: token.requestorID),
-                           DeviceSession(token: token, subject: subject), until: token.expires + limits.expiredMemory)
+        deviceSessions.set(
+            DeviceKey(deviceID: token.deviceID, requestorID: token.requestorID),
+            DeviceSession(token: token, subject: subject), until: token.expires + limits.expiredMemory)
         issuedAuthn.set(token.guid, IssuedAuthn(token: token, subject: subject), until: token.expires)
     }
 
@@ -80,14 +90,17 @@ extension MockPass {
     /// a promotional one) starts it; until it ends every use answers 204 with the same expiry, after
     /// that 403. Each 204 makes sure the device-bound session holds a token with that expiry: an
     /// unchanged session keeps its token (and GUID), anything else gets a new one.
-    mutating func freePreview(_ sp: World.ServiceProvider, _ r: IncomingRequest,
-                              at now: Instant) throws(HandlerFailure) -> HTTPResponse {
+    mutating func freePreview(
+        _ sp: World.ServiceProvider, _ r: IncomingRequest,
+        at now: Instant
+    ) throws(HandlerFailure) -> HTTPResponse {
         let requestorID = try r.required("requestor_id")
         let mvpdID = try r.required("mso_id")
         let deviceID = try r.required("device_id")
         let requestor = try knownRequestor(requestorID, at: sp)
         guard world.mvpds(offeredBy: sp, to: requestor).contains(where: { $0.id == mvpdID }),
-              let tempPass = world.tempPass(for: mvpdID) else {
+            let tempPass = world.tempPass(for: mvpdID)
+        else {
             throw .badRequest("MVPD \(mvpdID) is not a TempPass offered to \(requestorID)")
         }
         var email: String?
@@ -117,9 +130,11 @@ extension MockPass {
         }
         let existing = deviceSessions.value(DeviceKey(deviceID: deviceID, requestorID: requestorID), at: now)
         if existing?.subject != .tempPass(key) || existing?.token.expires != expires {
-            bind(AuthnToken(guid: random.guid(), requestorID: requestorID, domainName: "adobe.com", expires: expires,
-                            mvpdID: mvpdID, deviceID: deviceID, nameID: "", sessionIndex: ""),
-                 subject: .tempPass(key))
+            bind(
+                AuthnToken(
+                    guid: random.guid(), requestorID: requestorID, domainName: "adobe.com", expires: expires,
+                    mvpdID: mvpdID, deviceID: deviceID, nameID: "", sessionIndex: ""),
+                subject: .tempPass(key))
         }
         return Reply.noContent
     }

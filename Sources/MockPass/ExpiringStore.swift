@@ -68,14 +68,16 @@ struct ExpiringStore<Key: Hashable & Sendable, Value: Sendable>: Sendable {
     /// Stores `value` until `expires`, as the newest entry; the oldest goes if the store is full.
     mutating func set(_ key: Key, _ value: Value, until expires: Instant) {
         let size = footprint(key, value)
-        if let old = slots.updateValue(Slot(value: value, expires: expires, stamp: nextStamp, bytes: size), forKey: key) {
+        if let old = slots.updateValue(Slot(value: value, expires: expires, stamp: nextStamp, bytes: size), forKey: key)
+        {
             bytes -= old.bytes
         }
         bytes += size
         order.append(Record(key: key, expires: expires, stamp: nextStamp))
         nextStamp += 1
         while slots.count > capacity || (slots.count > 1 && maxBytes.map { bytes > $0 } ?? false),
-              let oldest = popFront() {
+            let oldest = popFront()
+        {
             drop(oldest)
         }
         compact()

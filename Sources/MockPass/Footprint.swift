@@ -34,7 +34,8 @@ extension AuthnToken: Footprint {
 
 extension AuthzToken: Footprint {
     var footprint: Int {
-        sessionGUID.footprint + requestorID.footprint + resourceID.footprint + mvpdID.footprint + deviceID.footprint + 64
+        sessionGUID.footprint + requestorID.footprint + resourceID.footprint + mvpdID.footprint + deviceID.footprint
+            + 64
     }
 }
 

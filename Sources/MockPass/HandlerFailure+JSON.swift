@@ -10,9 +10,11 @@ extension HandlerFailure {
 
     /// RFC 6749/7591 error object, as the DCR endpoints answer.
     static func oauth(_ status: Int, _ code: String, _ description: String) -> HandlerFailure {
-        HandlerFailure(status: status, message: description, jsonBody: .dict([
-            Value.Entry("error", .string(code)), Value.Entry("error_description", .string(description)),
-        ]))
+        HandlerFailure(
+            status: status, message: description,
+            jsonBody: .dict([
+                Value.Entry("error", .string(code)), Value.Entry("error_description", .string(description)),
+            ]))
     }
 
     /// A missing or bad access token or signature: `<error>` XML unless the endpoint is asked for JSON.
@@ -35,7 +37,9 @@ extension HandlerFailure {
     }
 
     private static func restBody(_ status: Int, _ message: String, _ details: String) -> Value {
-        .dict([Value.Entry("status", .int(status)), Value.Entry("message", .string(message)),
-               Value.Entry("details", .string(details))])
+        .dict([
+            Value.Entry("status", .int(status)), Value.Entry("message", .string(message)),
+            Value.Entry("details", .string(details)),
+        ])
     }
 }

@@ -23,8 +23,9 @@ struct HandlerFailure: Error, Sendable {
 
     /// An `ErrorXML` answer: `<error><status>status</status><message/><details/></error>`.
     static func xml(_ status: Int, _ message: String, details: String = "") -> HandlerFailure {
-        HandlerFailure(status: status, message: message,
-                       errorBody: ErrorBody(status: status, message: message, details: details))
+        HandlerFailure(
+            status: status, message: message,
+            errorBody: ErrorBody(status: status, message: message, details: details))
     }
 
     /// The same refusal as an `ErrorXML` body (the text becomes `<message>`); 405 stays text, as
@@ -41,9 +42,11 @@ struct HandlerFailure: Error, Sendable {
             return HTTPResponse(status: status, contentType: Reply.json, text: jsonBody.jsonText, headers: headers)
         }
         if let errorBody {
-            return HTTPResponse(status: status, contentType: Reply.xml, text: ErrorXML.build(errorBody), headers: headers)
+            return HTTPResponse(
+                status: status, contentType: Reply.xml, text: ErrorXML.build(errorBody), headers: headers)
         }
-        return HTTPResponse(status: status, contentType: Reply.text,
-                            text: "\(status) \(Reply.reason(status)): \(message)\n", headers: headers)
+        return HTTPResponse(
+            status: status, contentType: Reply.text,
+            text: "\(status) \(Reply.reason(status)): \(message)\n", headers: headers)
     }
 }

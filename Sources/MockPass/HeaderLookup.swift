@@ -17,8 +17,9 @@ extension HTTPHeaders {
 
     private static func matches(_ field: String, lowercased name: String) -> Bool {
         guard field.utf8.allSatisfy({ $0 < 0x80 }) else { return field.lowercased() == name }
-        return field.utf8.count == name.utf8.count && field.utf8.elementsEqual(name.utf8) { a, b in
-            (a >= UInt8(ascii: "A") && a <= UInt8(ascii: "Z") ? a | 0x20 : a) == b
-        }
+        return field.utf8.count == name.utf8.count
+            && field.utf8.elementsEqual(name.utf8) { a, b in
+                (a >= UInt8(ascii: "A") && a <= UInt8(ascii: "Z") ? a | 0x20 : a) == b
+            }
     }
 }

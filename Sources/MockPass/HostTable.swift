@@ -24,8 +24,10 @@ struct HostTable: Sendable {
     private mutating func add(_ base: String, _ host: LoggedRequest.Host) {
         guard let parts = URLParts(base), !parts.authority.isEmpty else { return }
         let path = parts.path.withoutTrailingSlashes
-        entries.append(Entry(scheme: parts.scheme, authority: parts.authority.lowercased(),
-                             path: path, host: host, pathAndSlash: path + "/"))
+        entries.append(
+            Entry(
+                scheme: parts.scheme, authority: parts.authority.lowercased(),
+                path: path, host: host, pathAndSlash: path + "/"))
     }
 
     /// The host and the path relative to its base URL (`/` when the URL is the base itself).
@@ -55,10 +57,12 @@ struct HostTable: Sendable {
     /// `path` with every run of `/` made one; the same string when it has none (the usual case).
     static func collapsingSlashes(_ path: String) -> String {
         var previousSlash = false
-        guard path.utf8.contains(where: { c in
-            defer { previousSlash = c == UInt8(ascii: "/") }
-            return previousSlash && c == UInt8(ascii: "/")
-        }) else { return path }
+        guard
+            path.utf8.contains(where: { c in
+                defer { previousSlash = c == UInt8(ascii: "/") }
+                return previousSlash && c == UInt8(ascii: "/")
+            })
+        else { return path }
         var out = ""
         out.reserveCapacity(path.utf8.count)
         previousSlash = false
@@ -76,7 +80,9 @@ struct HostTable: Sendable {
 
     /// An SP whose base URL has a path (`…/adobe-services`) still serves the root services of its
     /// origin: the first SP of that scheme and authority takes them, with the whole path.
-    private func rootService(_ path: String, scheme: String, authority: String) -> (host: LoggedRequest.Host, path: String)? {
+    private func rootService(_ path: String, scheme: String, authority: String) -> (
+        host: LoggedRequest.Host, path: String
+    )? {
         guard HostTable.rootPrefixes.contains(where: { path.hasPrefix($0) }) else { return nil }
         for e in entries where e.scheme == scheme && e.authority == authority {
             if case .sp = e.host { return (e.host, path) }

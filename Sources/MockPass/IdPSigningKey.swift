@@ -58,8 +58,11 @@ struct IdPSigningKey: Sendable {
             return IdPSigningKey.digestMismatch
         }
         let signature = _RSA.Signing.RSASignature(rawRepresentation: signed.signatureValue)
-        guard publicKey.isValidSignature(signature, for: SHA256.hash(data: signed.canonicalSignedInfo),
-                                         padding: .insecurePKCS1v1_5) else {
+        guard
+            publicKey.isValidSignature(
+                signature, for: SHA256.hash(data: signed.canonicalSignedInfo),
+                padding: .insecurePKCS1v1_5)
+        else {
             return IdPSigningKey.signatureMismatch
         }
         return nil

@@ -6,11 +6,15 @@ import PassXML
 extension MockPass {
     static let invalidCredentials = "Invalid user name or password."
 
-    mutating func handleIdentityProvider(_ idp: World.IdentityProvider, _ r: IncomingRequest,
-                                         at now: Instant) throws(HandlerFailure) -> HTTPResponse {
+    mutating func handleIdentityProvider(
+        _ idp: World.IdentityProvider, _ r: IncomingRequest,
+        at now: Instant
+    ) throws(HandlerFailure) -> HTTPResponse {
         try MockLimits.admitParameters(r)
         // An OAuth2 + PKCE IdP for REST v2 logins (RESTv2/V2OAuth.swift).
-        if r.path.hasPrefix("/oauth2/"), world.restV2.oauth2MVPDs.contains(idp.mvpdID) { return try handleOAuthIdP(idp, r, at: now) }
+        if r.path.hasPrefix("/oauth2/"), world.restV2.oauth2MVPDs.contains(idp.mvpdID) {
+            return try handleOAuthIdP(idp, r, at: now)
+        }
         switch r.path {
         case "/sso":
             try r.expect("POST")
@@ -31,7 +35,9 @@ extension MockPass {
 
     /// The login page. The IdP keeps no state until a login succeeds: the AuthnRequest travels in the
     /// form. Its destination and issuer are not checked (any SP may ask); only that it parses.
-    func sso(_ idp: World.IdentityProvider, _ r: IncomingRequest, at now: Instant) throws(HandlerFailure) -> HTTPResponse {
+    func sso(_ idp: World.IdentityProvider, _ r: IncomingRequest, at now: Instant) throws(HandlerFailure)
+        -> HTTPResponse
+    {
         let encoded = try r.required("SAMLRequest")
         _ = try authnRequest(encoded, r, at: now)
         return loginPage(idp, samlRequest: encoded, relayState: r.parameter("RelayState"), message: nil)
@@ -41,33 +47,41 @@ extension MockPass {
     /// A user who logs in again keeps their NameID and gets a new SessionIndex (a new IdP session).
     /// The assertion carries `userID` (the user's `userID` metadata when it is a string, else their
     /// name) and the user's other metadata whose values are strings, numbers, booleans or lists of those.
-    mutating func login(_ idp: World.IdentityProvider, _ r: IncomingRequest, at now: Instant) throws(HandlerFailure) -> HTTPResponse {
+    mutating func login(_ idp: World.IdentityProvider, _ r: IncomingRequest, at now: Instant) throws(HandlerFailure)
+        -> HTTPResponse
+    {
         let encoded = try r.required("SAMLRequest")
         let request = try authnRequest(encoded, r, at: now)
         let relay = r.parameter("RelayState")
         let name = r.parameter("username") ?? ""
         let password = r.parameter("password") ?? ""
         guard !name.isEmpty,
-              let user = world.users.first(where: { $0.mvpdID == idp.mvpdID && $0.name == name && $0.password == password })
+            let user = world.users.first(where: {
+                $0.mvpdID == idp.mvpdID && $0.name == name && $0.password == password
+            })
         else {
             return loginPage(idp, samlRequest: encoded, relayState: relay, message: MockPass.invalidCredentials)
         }
         guard let acs = URLParts(request.assertionConsumerServiceURL), acs.isHTTP else {
             throw .badRequest("the AuthnRequest's AssertionConsumerServiceURL is not an http(s) URL")
         }
-        let response = signIn(user, at: idp, inResponseTo: request.id, destination: request.assertionConsumerServiceURL,
-                              audience: request.issuer, at: now)
+        let response = signIn(
+            user, at: idp, inResponseTo: request.id, destination: request.assertionConsumerServiceURL,
+            audience: request.issuer, at: now)
         var fields = [FormField(name: "SAMLResponse", value: try responseField(response, from: idp))]
         if let relay { fields.append(FormField(name: "RelayState", value: relay)) }
-        return Reply.autoPost(title: "Signing you in", to: request.assertionConsumerServiceURL, fields: fields,
-                              bodyless: typedRun)
+        return Reply.autoPost(
+            title: "Signing you in", to: request.assertionConsumerServiceURL, fields: fields,
+            bodyless: typedRun)
     }
 
     /// Opens an IdP session for `user` and answers with a successful SAML Response carrying an
     /// assertion valid 5 minutes (a login through the browser, or Apple's token for the device).
     /// An IdP set to misbehave with `expired` or `wrong-audience` writes the assertion that way.
-    mutating func signIn(_ user: World.User, at idp: World.IdentityProvider, inResponseTo: String, destination: String,
-                         audience: String, at now: Instant) -> SAMLResponse {
+    mutating func signIn(
+        _ user: World.User, at idp: World.IdentityProvider, inResponseTo: String, destination: String,
+        audience: String, at now: Instant
+    ) -> SAMLResponse {
         var issued = now
         var audience = audience
         switch idp.saml {
@@ -76,15 +90,18 @@ extension MockPass {
         case .signed, .unsigned, .tampered: break
         }
         let issuer = idp.url.withoutTrailingSlashes
-        let session = IdPSession(mvpdID: idp.mvpdID, userName: user.name,
-                                 nameID: nameID(mvpdID: idp.mvpdID, userName: user.name),
-                                 sessionIndex: "_" + random.hex(32))
+        let session = IdPSession(
+            mvpdID: idp.mvpdID, userName: user.name,
+            nameID: nameID(mvpdID: idp.mvpdID, userName: user.name),
+            sessionIndex: "_" + random.hex(32))
         idpSessions.set(session.sessionIndex, session, until: now + limits.idpSessionTTL)
-        let assertion = Assertion(id: samlID(), issueInstant: issued, issuer: issuer, nameID: session.nameID,
-                                  sessionIndex: session.sessionIndex, notOnOrAfter: issued + MockPass.assertionLifetime,
-                                  audience: audience, attributes: MockPass.attributes(of: user))
-        return SAMLResponse(id: samlID(), inResponseTo: inResponseTo, issueInstant: now, issuer: issuer,
-                            destination: destination, success: true, assertion: assertion)
+        let assertion = Assertion(
+            id: samlID(), issueInstant: issued, issuer: issuer, nameID: session.nameID,
+            sessionIndex: session.sessionIndex, notOnOrAfter: issued + MockPass.assertionLifetime,
+            audience: audience, attributes: MockPass.attributes(of: user))
+        return SAMLResponse(
+            id: samlID(), inResponseTo: inResponseTo, issueInstant: now, issuer: issuer,
+            destination: destination, success: true, assertion: assertion)
     }
 
     /// How long an assertion is valid from its IssueInstant.
@@ -96,7 +113,9 @@ extension MockPass {
 
     /// The SAMLResponse field of a browser login: a handle in a typed run (`typedResponse`), else
     /// base64 of the XML `responseXML` writes.
-    mutating func responseField(_ response: SAMLResponse, from idp: World.IdentityProvider) throws(HandlerFailure) -> String {
+    mutating func responseField(_ response: SAMLResponse, from idp: World.IdentityProvider) throws(HandlerFailure)
+        -> String
+    {
         if let typed = try typedResponse(response, from: idp) { return typedMessages.keep(typed) }
         return SAML.encodeForPost(try responseXML(response, from: idp))
     }
@@ -105,7 +124,8 @@ extension MockPass {
     /// what `responseXML` writes (tampered as the bytes are), with what the SP's check of its
     /// signature would conclude. nil in any other run, or when the value would not read back exactly
     /// (`SAML.readsBack`): the bytes go then.
-    func typedResponse(_ response: SAMLResponse, from idp: World.IdentityProvider) throws(HandlerFailure) -> TypedSAML? {
+    func typedResponse(_ response: SAMLResponse, from idp: World.IdentityProvider) throws(HandlerFailure) -> TypedSAML?
+    {
         guard typedRun else { return nil }
         guard let index = IdPSigningKey.index(seed: seed, mvpdID: idp.mvpdID) else { throw MockPass.noSigningKey }
         let typed: TypedSAML
@@ -148,31 +168,42 @@ extension MockPass {
 
     /// Ends the IdP sessions with the request's NameID and SessionIndex (none is fine: the answer is
     /// success either way) and answers at the issuer's logout-response endpoint.
-    mutating func singleLogout(_ idp: World.IdentityProvider, _ r: IncomingRequest, at now: Instant) throws(HandlerFailure) -> HTTPResponse {
+    mutating func singleLogout(_ idp: World.IdentityProvider, _ r: IncomingRequest, at now: Instant)
+        throws(HandlerFailure) -> HTTPResponse
+    {
         let encoded = try r.required("SAMLRequest")
         let request = try logoutRequest(encoded, r, at: now)
         guard let issuer = URLParts(request.issuer), issuer.isHTTP else {
             throw .badRequest("the LogoutRequest's issuer is not an http(s) URL")
         }
         if let session = idpSessions.value(request.sessionIndex, at: now),
-           session.mvpdID == idp.mvpdID, session.nameID == request.nameID {
+            session.mvpdID == idp.mvpdID, session.nameID == request.nameID
+        {
             idpSessions.remove(request.sessionIndex)
         }
         let destination = joinURL(request.issuer, MockPass.logoutResponsePath)
-        let response = LogoutResponse(id: samlID(), inResponseTo: request.id, issueInstant: now,
-                                      issuer: idp.url.withoutTrailingSlashes, destination: destination, success: true)
-        var fields = [FormField(name: "SAMLResponse", value: try samlField(.logoutResponse(response)) { SAML.build(response) })]
+        let response = LogoutResponse(
+            id: samlID(), inResponseTo: request.id, issueInstant: now,
+            issuer: idp.url.withoutTrailingSlashes, destination: destination, success: true)
+        var fields = [
+            FormField(name: "SAMLResponse", value: try samlField(.logoutResponse(response)) { SAML.build(response) })
+        ]
         if let relay = r.parameter("RelayState") { fields.append(FormField(name: "RelayState", value: relay)) }
         return Reply.autoPost(title: "Signing out", to: destination, fields: fields, bodyless: typedRun)
     }
 
     /// A form the user fills in (not auto-submitted); the SAML fields ride along hidden.
-    func loginPage(_ idp: World.IdentityProvider, samlRequest: String, relayState: String?, message: String?) -> HTTPResponse {
-        var fields = [FormField(name: "username", value: ""), FormField(name: "password", value: ""),
-                      FormField(name: "SAMLRequest", value: samlRequest)]
+    func loginPage(_ idp: World.IdentityProvider, samlRequest: String, relayState: String?, message: String?)
+        -> HTTPResponse
+    {
+        var fields = [
+            FormField(name: "username", value: ""), FormField(name: "password", value: ""),
+            FormField(name: "SAMLRequest", value: samlRequest),
+        ]
         if let relayState { fields.append(FormField(name: "RelayState", value: relayState)) }
         let form = HTMLForm(action: joinURL(idp.url, "/login"), method: "POST", fields: fields, autoSubmit: false)
-        return Reply.page(HTMLPage(title: "Sign in to \(idp.mvpdID)", message: message, forms: [form]), bodyless: typedRun)
+        return Reply.page(
+            HTMLPage(title: "Sign in to \(idp.mvpdID)", message: message, forms: [form]), bodyless: typedRun)
     }
 
     static func attributes(of user: World.User) -> [SAMLAttribute] {

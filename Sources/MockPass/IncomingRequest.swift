@@ -16,7 +16,9 @@ struct IncomingRequest: Sendable {
         self.request = request
         self.path = path
         parameters = query
-        if request.headers.first(lowercased: "content-type")?.lowercased().hasPrefix("application/x-www-form-urlencoded") == true {
+        if request.headers.first(lowercased: "content-type")?.lowercased().hasPrefix(
+            "application/x-www-form-urlencoded") == true
+        {
             parameters += FormCoding.decode(request.bodyText)
         }
         cookies = Cookies(request.headers)

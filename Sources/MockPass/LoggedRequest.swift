@@ -39,9 +39,11 @@ public struct LoggedRequest: Hashable, Sendable {
     public var errorCode: String?
     public var errorAction: String?
 
-    public init(host: Host, time: Instant, method: String, path: String, parameters: [Parameter],
-                headers: HTTPHeaders, fault: String? = nil, status: Int? = nil, errorCode: String? = nil,
-                errorAction: String? = nil) {
+    public init(
+        host: Host, time: Instant, method: String, path: String, parameters: [Parameter],
+        headers: HTTPHeaders, fault: String? = nil, status: Int? = nil, errorCode: String? = nil,
+        errorAction: String? = nil
+    ) {
         self.fault = fault
         self.host = host
         self.time = time
@@ -59,7 +61,8 @@ public struct LoggedRequest: Hashable, Sendable {
     public mutating func record(_ response: HTTPResponse) {
         status = response.status
         guard response.status >= 400, response.body.count <= 65_536, response.body.first == UInt8(ascii: "{"),
-              let value = try? Value(jsonText: response.bodyText, maxDepth: 4) else { return }
+            let value = try? Value(jsonText: response.bodyText, maxDepth: 4)
+        else { return }
         errorCode = value["code"]?.stringValue.map { LoggedRequest.truncated($0, limit: 128) }
         errorAction = value["action"]?.stringValue.map { LoggedRequest.truncated($0, limit: 128) }
     }

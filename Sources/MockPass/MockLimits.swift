@@ -63,15 +63,17 @@ public struct MockLimits: Hashable, Sendable {
     /// so it binds only on entries made large on purpose: the oldest go first, as past the count.
     public var storeBytes: Int?
 
-    public init(logEntries: Int? = 10_000, logBytes: Int? = 64 << 20, logValueBytes: Int? = 1024,
-                loginSessionTTL: Millis = .minutes(30), loginSessions: Int = 20_000,
-                logoutSessionTTL: Millis = .minutes(30), logoutSessions: Int = 10_000,
-                idpSessionTTL: Millis = .hours(24), idpSessions: Int = 20_000,
-                registrationCodes: Int = 20_000, deviceSessions: Int = 20_000,
-                authnTokens: Int = 20_000, authzTokens: Int = 20_000, expiredMemory: Millis = .hours(24),
-                tempPassUses: Int = 20_000, registeredClients: Int = 20_000, registeredClientTTL: Millis = .hours(24),
-                accessTokens: Int = 20_000, signatureWindow: Millis = .minutes(5), nonces: Int = 20_000,
-                restAuthorizations: Int = 20_000, typedSAMLMessages: Int = 20_000, storeBytes: Int? = 32 << 20) {
+    public init(
+        logEntries: Int? = 10_000, logBytes: Int? = 64 << 20, logValueBytes: Int? = 1024,
+        loginSessionTTL: Millis = .minutes(30), loginSessions: Int = 20_000,
+        logoutSessionTTL: Millis = .minutes(30), logoutSessions: Int = 10_000,
+        idpSessionTTL: Millis = .hours(24), idpSessions: Int = 20_000,
+        registrationCodes: Int = 20_000, deviceSessions: Int = 20_000,
+        authnTokens: Int = 20_000, authzTokens: Int = 20_000, expiredMemory: Millis = .hours(24),
+        tempPassUses: Int = 20_000, registeredClients: Int = 20_000, registeredClientTTL: Millis = .hours(24),
+        accessTokens: Int = 20_000, signatureWindow: Millis = .minutes(5), nonces: Int = 20_000,
+        restAuthorizations: Int = 20_000, typedSAMLMessages: Int = 20_000, storeBytes: Int? = 32 << 20
+    ) {
         self.storeBytes = storeBytes.map { max($0, 1) }
         self.registeredClients = max(registeredClients, 1)
         self.registeredClientTTL = registeredClientTTL

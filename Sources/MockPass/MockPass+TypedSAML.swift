@@ -7,7 +7,9 @@ import PassXML
 extension MockPass {
     /// The field for `message`: a handle in a typed run when the value reads back exactly from its
     /// bytes (`SAML.readsBack`), else base64 of the XML `bytes` writes (called only then).
-    mutating func samlField(_ message: TypedSAML, bytes: () throws(HandlerFailure) -> String) throws(HandlerFailure) -> String {
+    mutating func samlField(_ message: TypedSAML, bytes: () throws(HandlerFailure) -> String) throws(HandlerFailure)
+        -> String
+    {
         if typedRun, message.readsBack { return typedMessages.keep(message) }
         return SAML.encodeForPost(try bytes())
     }
@@ -30,8 +32,10 @@ extension MockPass {
 
     /// The Response and, in a typed run, the verdict its IdP recorded for the assertion's signature
     /// (nil: the parsed assertion's own `signature` is to be checked).
-    func samlResponse(_ field: String, _ r: IncomingRequest,
-                      at now: Instant) throws(HandlerFailure) -> (SAMLResponse, SignatureVerdict?) {
+    func samlResponse(
+        _ field: String, _ r: IncomingRequest,
+        at now: Instant
+    ) throws(HandlerFailure) -> (SAMLResponse, SignatureVerdict?) {
         if case .response(let response, let verdict)? = try typedMessage(field, "SAMLResponse", at: now) {
             return (response, verdict)
         }
@@ -43,7 +47,8 @@ extension MockPass {
         return try r.logoutRequest(field)
     }
 
-    func logoutResponse(_ field: String, _ r: IncomingRequest, at now: Instant) throws(HandlerFailure) -> LogoutResponse {
+    func logoutResponse(_ field: String, _ r: IncomingRequest, at now: Instant) throws(HandlerFailure) -> LogoutResponse
+    {
         if case .logoutResponse(let response)? = try typedMessage(field, "LogoutResponse", at: now) { return response }
         return try r.logoutResponse(field)
     }

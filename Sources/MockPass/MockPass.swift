@@ -153,7 +153,9 @@ public struct MockPass: Sendable {
         return response
     }
 
-    private mutating func answer(_ host: LoggedRequest.Host, _ incoming: IncomingRequest, at now: Instant) -> HTTPResponse {
+    private mutating func answer(_ host: LoggedRequest.Host, _ incoming: IncomingRequest, at now: Instant)
+        -> HTTPResponse
+    {
         do throws(HandlerFailure) {
             switch host {
             case .sp(let name):

@@ -165,8 +165,10 @@ struct PreparedXML: Sendable {
     }
 
     /// Decodes a posted SAML message (base64 of XML); any failure is a 400 with PassXML's reason.
-    static func decodeSAML<T>(_ base64: String, _ what: String,
-                              _ parse: ([UInt8]) throws(PassXMLError) -> T) throws(HandlerFailure) -> T {
+    static func decodeSAML<T>(
+        _ base64: String, _ what: String,
+        _ parse: ([UInt8]) throws(PassXMLError) -> T
+    ) throws(HandlerFailure) -> T {
         do {
             return try parse(try SAML.decodeFromPost(base64))
         } catch {

@@ -29,17 +29,21 @@ enum Reply {
     /// The page also as a value (`decoded`): the simulated browser of a typed run reads that.
     /// `bodyless`: the value only, the body left empty (`MockPass.typedRun`).
     static func page(_ page: HTMLPage, headers: HTTPHeaders = [], bodyless: Bool = false) -> HTTPResponse {
-        var response = HTTPResponse(status: 200, contentType: html, text: bodyless ? "" : HTMLPageXML.build(page),
-                                    headers: headers)
+        var response = HTTPResponse(
+            status: 200, contentType: html, text: bodyless ? "" : HTMLPageXML.build(page),
+            headers: headers)
         response.decoded = page
         return response
     }
 
     /// A page whose one form the browser posts as soon as it loads (SAML HTTP-POST binding).
-    static func autoPost(title: String, to action: String, fields: [FormField], headers: HTTPHeaders = [],
-                         bodyless: Bool = false) -> HTTPResponse {
-        page(HTMLPage(title: title, forms: [HTMLForm(action: action, method: "POST", fields: fields, autoSubmit: true)]),
-             headers: headers, bodyless: bodyless)
+    static func autoPost(
+        title: String, to action: String, fields: [FormField], headers: HTTPHeaders = [],
+        bodyless: Bool = false
+    ) -> HTTPResponse {
+        page(
+            HTMLPage(title: title, forms: [HTMLForm(action: action, method: "POST", fields: fields, autoSubmit: true)]),
+            headers: headers, bodyless: bodyless)
     }
 
     /// `decoded`: what `body` parses to, for a typed run's reader (`HTTPResponse.decoded`).

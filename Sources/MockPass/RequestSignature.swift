@@ -12,8 +12,10 @@ struct RequestSignature: Sendable {
     /// Checks the header of `r` against the requestor's key pair at `now`; every refusal is a 401
     /// naming what failed. The fields must come in Kodi's order: the signed text is the header
     /// itself, so a reordered header would sign other bytes anyway.
-    static func verify(_ r: IncomingRequest, requestorID: String, key: World.KeyPair, at now: Instant,
-                       window: Millis) throws(HandlerFailure) -> RequestSignature {
+    static func verify(
+        _ r: IncomingRequest, requestorID: String, key: World.KeyPair, at now: Instant,
+        window: Millis
+    ) throws(HandlerFailure) -> RequestSignature {
         guard let header = r.request.headers.first(lowercased: "authorization") else {
             throw .unauthorized("missing signed Authorization header")
         }
@@ -33,16 +35,24 @@ struct RequestSignature: Sendable {
         var fields: [String: String] = [:]
         for part in head[1].split(separator: ",") {
             let trimmed = part.drop { $0 == " " }
-            guard let eq = trimmed.firstIndex(of: "=") else { throw .unauthorized("malformed Authorization field '\(trimmed)'") }
+            guard let eq = trimmed.firstIndex(of: "=") else {
+                throw .unauthorized("malformed Authorization field '\(trimmed)'")
+            }
             fields[String(trimmed[..<eq])] = String(trimmed[trimmed.index(after: eq)...])
         }
         guard method == r.method else { throw .unauthorized("signed method \(method) is not \(r.method)") }
-        guard fields["requestor_id"] == requestorID else { throw .unauthorized("signed requestor_id is not \(requestorID)") }
-        guard fields["signature_method"] == "HMAC-SHA1" else { throw .unauthorized("signature_method must be HMAC-SHA1") }
+        guard fields["requestor_id"] == requestorID else {
+            throw .unauthorized("signed requestor_id is not \(requestorID)")
+        }
+        guard fields["signature_method"] == "HMAC-SHA1" else {
+            throw .unauthorized("signature_method must be HMAC-SHA1")
+        }
         guard let nonce = fields["nonce"], !nonce.isEmpty else { throw .unauthorized("missing nonce") }
         // Remembered (`nonces`) until the window ends: held to the door's limit like any kept value.
         guard nonce.utf8.count <= MockLimits.valueBytes else {
-            throw .unauthorized("nonce is \(nonce.utf8.count) bytes, over the limit of \(MockLimits.valueBytes) (limit: mock-value-bytes)")
+            throw .unauthorized(
+                "nonce is \(nonce.utf8.count) bytes, over the limit of \(MockLimits.valueBytes) (limit: mock-value-bytes)"
+            )
         }
         guard let uri = fields["request_uri"], uri == r.path || uri == URLParts(r.request.url)?.path else {
             throw .unauthorized("signed request_uri is not \(r.path)")
@@ -51,10 +61,14 @@ struct RequestSignature: Sendable {
             throw .unauthorized("missing or malformed request_time")
         }
         // Written as a difference: a hostile request_time near Int64's ends must not overflow.
-        let skew = time >= now.milliseconds ? time.subtractingReportingOverflow(now.milliseconds)
-                                            : now.milliseconds.subtractingReportingOverflow(time)
+        let skew =
+            time >= now.milliseconds
+            ? time.subtractingReportingOverflow(now.milliseconds)
+            : now.milliseconds.subtractingReportingOverflow(time)
         guard !skew.overflow, skew.partialValue <= window.value else {
-            throw .unauthorized("request_time is more than \(window.value / 1000)s from the server's clock (limit: mock-signature-window)")
+            throw .unauthorized(
+                "request_time is more than \(window.value / 1000)s from the server's clock (limit: mock-signature-window)"
+            )
         }
         guard publicKey == key.publicKey else { throw .unauthorized("unknown public_key") }
         guard signature == expectedSignature(of: signed, secret: key.secret) else {
@@ -64,16 +78,21 @@ struct RequestSignature: Sendable {
     }
 
     static func expectedSignature(of text: String, secret: String) -> String {
-        let mac = HMAC<Insecure.SHA1>.authenticationCode(for: Array(text.utf8), using: SymmetricKey(data: Array(secret.utf8)))
+        let mac = HMAC<Insecure.SHA1>.authenticationCode(
+            for: Array(text.utf8), using: SymmetricKey(data: Array(secret.utf8)))
         return ClientlessSignature.base64(Array(mac))
     }
 
     /// The header a client would send (tests, and documentation of the format by example).
-    static func header(method: String, requestorID: String, nonce: String, requestTime: Int64, requestURI: String,
-                       key: World.KeyPair) -> String {
-        let signed = ClientlessSignature.signedText(method: method, requestorID: requestorID, nonce: nonce,
-                                                    requestTime: requestTime, requestURI: requestURI)
-        return ClientlessSignature.header(signedText: signed, publicKey: key.publicKey,
-                                          signature: expectedSignature(of: signed, secret: key.secret))
+    static func header(
+        method: String, requestorID: String, nonce: String, requestTime: Int64, requestURI: String,
+        key: World.KeyPair
+    ) -> String {
+        let signed = ClientlessSignature.signedText(
+            method: method, requestorID: requestorID, nonce: nonce,
+            requestTime: requestTime, requestURI: requestURI)
+        return ClientlessSignature.header(
+            signedText: signed, publicKey: key.publicKey,
+            signature: expectedSignature(of: signed, secret: key.secret))
     }
 }

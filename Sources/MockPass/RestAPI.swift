@@ -23,11 +23,13 @@ struct RestRecord: Sendable {
     func response(_ format: RestFormat, status: Int = 200) -> HTTPResponse {
         switch format {
         case .json:
-            return HTTPResponse(status: status, contentType: Reply.json,
-                                text: Value.dict(fields.map { Value.Entry($0.0, $0.1) }).jsonText)
+            return HTTPResponse(
+                status: status, contentType: Reply.json,
+                text: Value.dict(fields.map { Value.Entry($0.0, $0.1) }).jsonText)
         case .xml:
-            return HTTPResponse(status: status, contentType: Reply.xml,
-                                text: RestRecord.element(root, .dict(fields.map { Value.Entry($0.0, $0.1) })))
+            return HTTPResponse(
+                status: status, contentType: Reply.xml,
+                text: RestRecord.element(root, .dict(fields.map { Value.Entry($0.0, $0.1) })))
         }
     }
 

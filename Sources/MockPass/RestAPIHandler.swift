@@ -45,8 +45,10 @@ extension MockPass {
 
     /// The SP host's families in order: the client gate, root services, REST API v1, then the SDK
     /// and web families (`handleServiceProvider`).
-    mutating func handleServiceProviderHost(_ sp: World.ServiceProvider, _ r: IncomingRequest,
-                                            at now: Instant) throws(HandlerFailure) -> HTTPResponse {
+    mutating func handleServiceProviderHost(
+        _ sp: World.ServiceProvider, _ r: IncomingRequest,
+        at now: Instant
+    ) throws(HandlerFailure) -> HTTPResponse {
         // REST API v2 has its own client check, errors and throttle (RESTv2/).
         if r.path.hasPrefix(V2Route.prefix) { return handleRESTv2(sp, r, at: now) }
         if world.restV2.throttleLegacy, MockPass.isThrottledLegacyPath(r.path), let refusal = v2Throttle(r, at: now) {
@@ -81,8 +83,10 @@ extension MockPass {
         return try handleServiceProvider(sp, r, at: now)
     }
 
-    private mutating func handleREST(_ route: RestRoute, _ sp: World.ServiceProvider, _ r: IncomingRequest,
-                                     format: RestFormat, at now: Instant) throws(HandlerFailure) -> HTTPResponse {
+    private mutating func handleREST(
+        _ route: RestRoute, _ sp: World.ServiceProvider, _ r: IncomingRequest,
+        format: RestFormat, at now: Instant
+    ) throws(HandlerFailure) -> HTTPResponse {
         switch route {
         case .config(let id): return try config(sp, requestorID: id)
         case .freePreview:
@@ -97,7 +101,9 @@ extension MockPass {
             return response
         default: break
         }
-        guard let requestorID = try MockPass.requestorNamed(by: r) else { throw .badRequest("missing parameter requestor") }
+        guard let requestorID = try MockPass.requestorNamed(by: r) else {
+            throw .badRequest("missing parameter requestor")
+        }
         let deviceID = try r.required("deviceId")
         let requestor = try knownRequestor(requestorID, at: sp)
         let device = DeviceKey(deviceID: deviceID, requestorID: requestorID)
@@ -106,16 +112,24 @@ extension MockPass {
             guard let session = deviceSessions.value(device, at: now), now < session.token.expires else {
                 throw .xml(403, MockPass.notAuthenticated)
             }
-            return RestRecord(root: "authentication", fields: [("requestor", .string(requestorID)),
-                                                                 ("mvpd", .string(session.token.mvpdID))]).response(format)
+            return RestRecord(
+                root: "authentication",
+                fields: [
+                    ("requestor", .string(requestorID)),
+                    ("mvpd", .string(session.token.mvpdID)),
+                ]
+            ).response(format)
         case .authnToken:
             guard let session = deviceSessions.value(device, at: now) else { throw .xml(404, "Not found") }
             guard now < session.token.expires else { throw .xml(410, "Gone", details: "authentication token expired") }
-            return RestRecord(root: "authentication", fields: [
-                ("expires", .string(String(session.token.expires.milliseconds))),
-                ("userId", .string(MockPass.userID(session))), ("mvpd", .string(session.token.mvpdID)),
-                ("requestor", .string(requestorID)),
-            ]).response(format)
+            return RestRecord(
+                root: "authentication",
+                fields: [
+                    ("expires", .string(String(session.token.expires.milliseconds))),
+                    ("userId", .string(MockPass.userID(session))), ("mvpd", .string(session.token.mvpdID)),
+                    ("requestor", .string(requestorID)),
+                ]
+            ).response(format)
         case .authorize:
             let session = try liveSession(device, at: now)
             let resource = try r.required("resource")
@@ -140,17 +154,22 @@ extension MockPass {
             } else {
                 live = try authorizeREST(session, requestor: requestor, resource: resource, at: now)
             }
-            let media = ShortMediaToken(sessionGUID: live.sessionGUID, requestorID: requestorID, resourceID: resource,
-                                        ttl: MockPass.mediaTokenTTL, issueTime: now, mvpdID: live.mvpdID)
-            return RestRecord(root: "play", fields: [
-                ("expires", .string(String((now + MockPass.mediaTokenTTL).milliseconds))),
-                ("mvpdId", .string(live.mvpdID)), ("requestor", .string(requestorID)),
-                ("resource", .string(resource)), ("serializedToken", .string(ShortMediaTokenXML.serialize(media))),
-                ("userId", .string(MockPass.userID(session))),
-            ]).response(format)
+            let media = ShortMediaToken(
+                sessionGUID: live.sessionGUID, requestorID: requestorID, resourceID: resource,
+                ttl: MockPass.mediaTokenTTL, issueTime: now, mvpdID: live.mvpdID)
+            return RestRecord(
+                root: "play",
+                fields: [
+                    ("expires", .string(String((now + MockPass.mediaTokenTTL).milliseconds))),
+                    ("mvpdId", .string(live.mvpdID)), ("requestor", .string(requestorID)),
+                    ("resource", .string(resource)), ("serializedToken", .string(ShortMediaTokenXML.serialize(media))),
+                    ("userId", .string(MockPass.userID(session))),
+                ]
+            ).response(format)
         case .preauthorize:
             let session = try liveSession(device, at: now)
-            let resources = try r.required("resource").split(separator: ",", omittingEmptySubsequences: false).map(String.init)
+            let resources = try r.required("resource").split(separator: ",", omittingEmptySubsequences: false).map(
+                String.init)
             var entries: [Value] = []
             for resource in resources {
                 guard !resource.isEmpty else { throw .badRequest("empty resource in the resource list") }
@@ -158,10 +177,14 @@ extension MockPass {
                 var fields = [Value.Entry("id", .string(resource))]
                 if let refusal = decision(for: session.subject, resource: name) {
                     fields.append(Value.Entry("authorized", .bool(false)))
-                    fields.append(Value.Entry("error", .dict([
-                        Value.Entry("status", .int(403)), Value.Entry("code", .string(MockPass.deniedByMVPD)),
-                        Value.Entry("message", .string(MockPass.notAuthorized)), Value.Entry("details", .string(refusal)),
-                    ])))
+                    fields.append(
+                        Value.Entry(
+                            "error",
+                            .dict([
+                                Value.Entry("status", .int(403)), Value.Entry("code", .string(MockPass.deniedByMVPD)),
+                                Value.Entry("message", .string(MockPass.notAuthorized)),
+                                Value.Entry("details", .string(refusal)),
+                            ])))
                 } else {
                     fields.append(Value.Entry("authorized", .bool(true)))
                 }
@@ -170,11 +193,13 @@ extension MockPass {
             return RestRecord(root: "preauthorization", fields: [("resources", .list(entries))]).response(format)
         case .userMetadata:
             let session = try liveSession(device, at: now)
-            guard case .user(let key) = session.subject, let user = world.user(mvpdID: key.mvpdID, name: key.userName) else {
+            guard case .user(let key) = session.subject, let user = world.user(mvpdID: key.mvpdID, name: key.userName)
+            else {
                 throw .xml(404, "Not found", details: "no user metadata for this authentication")
             }
             // Always JSON: the documented answer is a JSON document (`data` holds JSON values).
-            return HTTPResponse(status: 200, contentType: Reply.json, text: MockPass.userMetadata(of: user, at: now).jsonText)
+            return HTTPResponse(
+                status: 200, contentType: Reply.json, text: MockPass.userMetadata(of: user, at: now).jsonText)
         case .config, .freePreview, .logout:
             throw .notFound()
         }
@@ -189,8 +214,10 @@ extension MockPass {
     }
 
     /// The MVPD's decision, kept when it allows; 403 with the MVPD's message as details when not.
-    private mutating func authorizeREST(_ session: DeviceSession, requestor: World.Requestor, resource: String,
-                                        at now: Instant) throws(HandlerFailure) -> RestAuthz {
+    private mutating func authorizeREST(
+        _ session: DeviceSession, requestor: World.Requestor, resource: String,
+        at now: Instant
+    ) throws(HandlerFailure) -> RestAuthz {
         let name = try MockPass.resourceName(resource)
         if let refusal = decision(for: session.subject, resource: name) {
             throw .xml(403, MockPass.notAuthorized, details: refusal)
@@ -200,17 +227,21 @@ extension MockPass {
         case .tempPass: expires = session.token.expires
         case .user: expires = min(now + requestor.authzTTL, session.token.expires)
         }
-        let authz = RestAuthz(mvpdID: session.token.mvpdID, sessionGUID: session.token.guid, expires: expires.wholeSeconds)
-        restAuthorizations.set(RestAuthzKey(deviceID: session.token.deviceID, requestorID: requestor.id, resource: resource),
-                               authz, until: authz.expires + limits.expiredMemory)
+        let authz = RestAuthz(
+            mvpdID: session.token.mvpdID, sessionGUID: session.token.guid, expires: expires.wholeSeconds)
+        restAuthorizations.set(
+            RestAuthzKey(deviceID: session.token.deviceID, requestorID: requestor.id, resource: resource),
+            authz, until: authz.expires + limits.expiredMemory)
         return authz
     }
 
     private func authzRecord(_ authz: RestAuthz, requestorID: String, resource: String) -> RestRecord {
-        RestRecord(root: "authorization", fields: [
-            ("expires", .string(String(authz.expires.milliseconds))), ("mvpd", .string(authz.mvpdID)),
-            ("requestor", .string(requestorID)), ("resource", .string(resource)),
-        ])
+        RestRecord(
+            root: "authorization",
+            fields: [
+                ("expires", .string(String(authz.expires.milliseconds))), ("mvpd", .string(authz.mvpdID)),
+                ("requestor", .string(requestorID)), ("resource", .string(resource)),
+            ])
     }
 
     /// The user id a REST answer shows: the IdP's NameID, or the device for a TempPass (which has no user).

@@ -25,11 +25,18 @@ public struct SAMLSamples: Sendable {
 
     /// The world of the exchange (the hostile SAML fixtures were made from its messages at seed 0x5EED).
     static let world = World(
-        serviceProviders: [World.ServiceProvider(name: "main", url: spURL, mvpds: [MVPD(id: "Comcast", displayName: "Xfinity")])],
+        serviceProviders: [
+            World.ServiceProvider(name: "main", url: spURL, mvpds: [MVPD(id: "Comcast", displayName: "Xfinity")])
+        ],
         identityProviders: [World.IdentityProvider(mvpdID: "Comcast")],
-        users: [World.User(name: "alice", password: "secret", mvpdID: "Comcast",
-                           meta: [Value.Entry("zip", .list([.string("12345"), .string("67890")])),
-                                  Value.Entry("householdID", .string("h-1")), Value.Entry("maxRating", .int(17))])],
+        users: [
+            World.User(
+                name: "alice", password: "secret", mvpdID: "Comcast",
+                meta: [
+                    Value.Entry("zip", .list([.string("12345"), .string("67890")])),
+                    Value.Entry("householdID", .string("h-1")), Value.Entry("maxRating", .int(17)),
+                ])
+        ],
         requestors: [World.Requestor(id: "REQ1")])
 
     /// Runs the exchange on a small world (one SP, one MVPD whose user has metadata, so the assertion
@@ -41,26 +48,36 @@ public struct SAMLSamples: Sendable {
         let idp = World.defaultIdPURL(for: "Comcast")
         var messages: [Message] = []
 
-        let start = try step(&mock, "GET", sp + "/authenticate/saml?requestor_id=REQ1&mso_id=Comcast&redirect_url=adobepass%3A%2F%2Fios.app", at: now)
+        let start = try step(
+            &mock, "GET",
+            sp + "/authenticate/saml?requestor_id=REQ1&mso_id=Comcast&redirect_url=adobepass%3A%2F%2Fios.app", at: now)
         let cookie = start.headers["Set-Cookie"].map { String($0.prefix { $0 != ";" }) } ?? ""
         let authn = try form(start, "SAMLRequest")
         messages.append(Message(name: "authn-request", xml: try decode(authn.value("SAMLRequest"))))
-        let login = try step(&mock, "POST", idp + "/login", fields: authn.fields + [("username", "alice"), ("password", "secret")], at: now)
+        let login = try step(
+            &mock, "POST", idp + "/login", fields: authn.fields + [("username", "alice"), ("password", "secret")],
+            at: now)
         let answer = try form(login, "SAMLResponse")
         messages.append(Message(name: "response", xml: try decode(answer.value("SAMLResponse"))))
         let consumed = try step(&mock, "POST", answer.action, fields: answer.fields, cookie: cookie, at: now)
-        guard consumed.status == 302 else { throw SampleError("the SP refused the Response: \(String(decoding: consumed.body, as: UTF8.self))") }
+        guard consumed.status == 302 else {
+            throw SampleError("the SP refused the Response: \(String(decoding: consumed.body, as: UTF8.self))")
+        }
 
-        let session = try step(&mock, "POST", sp + "/sessionDevice", fields: [("_method", "GET"), ("requestor_id", "REQ1")],
-                               cookie: cookie, at: now)
+        let session = try step(
+            &mock, "POST", sp + "/sessionDevice", fields: [("_method", "GET"), ("requestor_id", "REQ1")],
+            cookie: cookie, at: now)
         let token = try sessionToken(session)
-        let query = "mso_id=Comcast&redirect_url=adobepass%3A%2F%2Fios.app&name_id=\(token.nameID)&session_index=\(token.sessionIndex)"
+        let query =
+            "mso_id=Comcast&redirect_url=adobepass%3A%2F%2Fios.app&name_id=\(token.nameID)&session_index=\(token.sessionIndex)"
         let logout = try form(try step(&mock, "GET", sp + "/logout?" + query, cookie: cookie, at: now), "SAMLRequest")
         messages.append(Message(name: "logout-request", xml: try decode(logout.value("SAMLRequest"))))
         let slo = try form(try step(&mock, "POST", logout.action, fields: logout.fields, at: now), "SAMLResponse")
         messages.append(Message(name: "logout-response", xml: try decode(slo.value("SAMLResponse"))))
         let ended = try step(&mock, "POST", slo.action, fields: slo.fields, at: now)
-        guard ended.status == 302 else { throw SampleError("the SP refused the LogoutResponse: \(String(decoding: ended.body, as: UTF8.self))") }
+        guard ended.status == 302 else {
+            throw SampleError("the SP refused the LogoutResponse: \(String(decoding: ended.body, as: UTF8.self))")
+        }
 
         guard let key = IdPSigningKey.key(seed: seed, mvpdID: "Comcast") else { throw SampleError("no signing key") }
         var pem = "-----BEGIN CERTIFICATE-----\n"
@@ -70,10 +87,11 @@ public struct SAMLSamples: Sendable {
             rest = rest.dropFirst(64)
         }
         pem += "-----END CERTIFICATE-----\n"
-        return SAMLSamples(messages: messages, idpCertificatePEM: pem, spEntityID: sp,
-                           assertionConsumerURL: sp + MockPass.assertionConsumerPath,
-                           spLogoutResponseURL: sp + MockPass.logoutResponsePath,
-                           idpEntityID: idp, idpSSOURL: idp + "/sso", idpSLOURL: idp + "/slo")
+        return SAMLSamples(
+            messages: messages, idpCertificatePEM: pem, spEntityID: sp,
+            assertionConsumerURL: sp + MockPass.assertionConsumerPath,
+            spLogoutResponseURL: sp + MockPass.logoutResponsePath,
+            idpEntityID: idp, idpSSOURL: idp + "/sso", idpSLOURL: idp + "/slo")
     }
 
     public struct SampleError: Error, Sendable, CustomStringConvertible {
@@ -87,8 +105,10 @@ public struct SAMLSamples: Sendable {
         func value(_ name: String) -> String { fields.first { $0.0 == name }?.1 ?? "" }
     }
 
-    private static func step(_ mock: inout MockPass, _ method: String, _ url: String, fields: [(String, String)] = [],
-                             cookie: String = "", at now: Instant) throws(SampleError) -> HTTPResponse {
+    private static func step(
+        _ mock: inout MockPass, _ method: String, _ url: String, fields: [(String, String)] = [],
+        cookie: String = "", at now: Instant
+    ) throws(SampleError) -> HTTPResponse {
         var headers: HTTPHeaders = []
         if !cookie.isEmpty { headers.add("Cookie", cookie) }
         var body: [UInt8] = []
@@ -97,7 +117,9 @@ public struct SAMLSamples: Sendable {
             body = Array(FormCoding.encode(fields).utf8)
         }
         let response = mock.handle(HTTPRequest(method: method, url: url, headers: headers, body: body), at: now)
-        guard response.status < 400 else { throw SampleError("\(method) \(url): \(response.status) \(String(decoding: response.body, as: UTF8.self))") }
+        guard response.status < 400 else {
+            throw SampleError("\(method) \(url): \(response.status) \(String(decoding: response.body, as: UTF8.self))")
+        }
         return response
     }
 

@@ -10,8 +10,10 @@ extension MockPass {
     /// matched exactly and case-sensitively, with no trailing slash and no percent-decoding
     /// (requestor ids are plain identifiers), after `HostTable` dropped a `/1.0` segment and doubled
     /// slashes.
-    mutating func handleServiceProvider(_ sp: World.ServiceProvider, _ r: IncomingRequest,
-                                        at now: Instant) throws(HandlerFailure) -> HTTPResponse {
+    mutating func handleServiceProvider(
+        _ sp: World.ServiceProvider, _ r: IncomingRequest,
+        at now: Instant
+    ) throws(HandlerFailure) -> HTTPResponse {
         if r.path.hasPrefix("/config/") {
             try r.expect("GET")
             // Past 8 ASCII characters: the same as `dropFirst(8)`, without walking them as Characters.
@@ -69,8 +71,9 @@ extension MockPass {
         guard let requestor = world.requestor(requestorID), requestor.isAt(sp) else {
             throw .notFound("unknown requestor \(requestorID)")
         }
-        let c = SPConfiguration(requestorID: requestor.id, requestorName: requestor.id,
-                                mvpds: world.mvpds(offeredBy: sp, to: requestor))
+        let c = SPConfiguration(
+            requestorID: requestor.id, requestorName: requestor.id,
+            mvpds: world.mvpds(offeredBy: sp, to: requestor))
         let response: HTTPResponse
         if typedRun, ConfigurationXML.readsBack(c) {
             // A typed run's engine reads the value; the bytes would parse back to it exactly.
@@ -88,8 +91,10 @@ extension MockPass {
     /// Restarting forgets any earlier authentication and token of that session: the new login may
     /// be for another MVPD or requestor. An MVPD without an IdP (a TempPass) is refused with 400.
     /// `domain_name`, `client_type` and friends are only logged.
-    mutating func authenticate(_ sp: World.ServiceProvider, _ r: IncomingRequest,
-                               at now: Instant) throws(HandlerFailure) -> HTTPResponse {
+    mutating func authenticate(
+        _ sp: World.ServiceProvider, _ r: IncomingRequest,
+        at now: Instant
+    ) throws(HandlerFailure) -> HTTPResponse {
         let requestorID = try r.required("requestor_id")
         let mvpdID = try r.required("mso_id")
         let redirectURL = try r.required("redirect_url")
@@ -98,14 +103,17 @@ extension MockPass {
         if let regCode { try requireLiveCode(regCode, requestorID: requestorID, at: now) }
         // REST v2's `authenticate/{sp}/{code}` redirects here with its code (`v2LoginLink`).
         let v2 = try v2LoginLink(r.parameter("v2_code"), requestorID: requestorID, mvpdID: mvpdID, at: now)
-        return try startLogin(sp, r, requestorID: requestorID, mvpdID: mvpdID, redirectURL: redirectURL,
-                              regCode: regCode, v2: v2, at: now)
+        return try startLogin(
+            sp, r, requestorID: requestorID, mvpdID: mvpdID, redirectURL: redirectURL,
+            regCode: regCode, v2: v2, at: now)
     }
 
     /// The login both `authenticate/saml` and the second screen's `/api/v1/authenticate` start.
-    mutating func startLogin(_ sp: World.ServiceProvider, _ r: IncomingRequest, requestorID: String, mvpdID: String,
-                             redirectURL: String, regCode: String?, v2: V2LoginLink? = nil,
-                             at now: Instant) throws(HandlerFailure) -> HTTPResponse {
+    mutating func startLogin(
+        _ sp: World.ServiceProvider, _ r: IncomingRequest, requestorID: String, mvpdID: String,
+        redirectURL: String, regCode: String?, v2: V2LoginLink? = nil,
+        at now: Instant
+    ) throws(HandlerFailure) -> HTTPResponse {
         guard let requestor = world.requestor(requestorID), requestor.isAt(sp) else {
             throw .badRequest("unknown requestor \(requestorID)")
         }
@@ -118,18 +126,23 @@ extension MockPass {
         let existing = loginSession(of: sp, cookies: r.cookies, at: now)
         let sessionID = existing?.id ?? random.hex(32)
         let sso = joinURL(idp.url, "/sso")
-        let request = AuthnRequest(id: samlID(), issueInstant: now, issuer: sp.url.withoutTrailingSlashes,
-                                   destination: sso,
-                                   assertionConsumerServiceURL: joinURL(sp.url, MockPass.assertionConsumerPath),
-                                   forceAuthn: false)
-        loginSessions.set(sessionID, LoginSession(
-            id: sessionID, spName: sp.name, requestorID: requestorID, mvpdID: mvpdID, redirectURL: redirectURL,
-            pendingAuthnRequestID: request.id, regCode: regCode, v2: v2), until: now + limits.loginSessionTTL)
+        let request = AuthnRequest(
+            id: samlID(), issueInstant: now, issuer: sp.url.withoutTrailingSlashes,
+            destination: sso,
+            assertionConsumerServiceURL: joinURL(sp.url, MockPass.assertionConsumerPath),
+            forceAuthn: false)
+        loginSessions.set(
+            sessionID,
+            LoginSession(
+                id: sessionID, spName: sp.name, requestorID: requestorID, mvpdID: mvpdID, redirectURL: redirectURL,
+                pendingAuthnRequestID: request.id, regCode: regCode, v2: v2), until: now + limits.loginSessionTTL)
         let field = try samlField(.authnRequest(request)) { SAML.build(request) }
         return Reply.autoPost(
             title: "Redirecting to your TV provider", to: sso,
-            fields: [FormField(name: "SAMLRequest", value: field),
-                     FormField(name: "RelayState", value: sessionID)],
+            fields: [
+                FormField(name: "SAMLRequest", value: field),
+                FormField(name: "RelayState", value: sessionID),
+            ],
             headers: [("Set-Cookie", Cookies.setSession(sessionID))], bodyless: typedRun)
     }
 
@@ -138,8 +151,10 @@ extension MockPass {
     /// per AuthnRequest: a replayed SAMLResponse is refused. The user is the one the mock's IdP gave
     /// the assertion's NameID to; a NameID it never issued for this MVPD is refused. A second-screen
     /// login also uses up its registration code and binds the user to the code's device.
-    mutating func assertionConsumer(_ sp: World.ServiceProvider, _ r: IncomingRequest,
-                                    at now: Instant) throws(HandlerFailure) -> HTTPResponse {
+    mutating func assertionConsumer(
+        _ sp: World.ServiceProvider, _ r: IncomingRequest,
+        at now: Instant
+    ) throws(HandlerFailure) -> HTTPResponse {
         let encoded = try r.required("SAMLResponse")
         let byCookie = loginSession(of: sp, cookies: r.cookies, at: now)
         let byRelay = r.parameter("RelayState").flatMap { id in
@@ -154,13 +169,16 @@ extension MockPass {
             throw .badRequest("InResponseTo does not match the pending AuthnRequest")
         }
         guard let idp = world.identityProvider(for: session.mvpdID),
-              response.issuer == idp.url.withoutTrailingSlashes else {
+            response.issuer == idp.url.withoutTrailingSlashes
+        else {
             throw .badRequest("issuer is not the identity provider of \(session.mvpdID)")
         }
         guard response.success else { throw .badRequest("the identity provider refused the login") }
         guard let assertion = response.assertion else { throw .badRequest("the response has no assertion") }
-        if let problem = assertionProblem(assertion, verdict: verdict, from: idp, audience: sp.url.withoutTrailingSlashes,
-                                          at: now) {
+        if let problem = assertionProblem(
+            assertion, verdict: verdict, from: idp, audience: sp.url.withoutTrailingSlashes,
+            at: now)
+        {
             throw .badRequest(problem)
         }
         guard let user = usersByNameID[assertion.nameID], user.mvpdID == session.mvpdID else {
@@ -178,8 +196,9 @@ extension MockPass {
             session.regCode = nil
         }
         session.pendingAuthnRequestID = nil
-        session.authentication = .init(userName: user.userName, nameID: assertion.nameID,
-                                       sessionIndex: assertion.sessionIndex)
+        session.authentication = .init(
+            userName: user.userName, nameID: assertion.nameID,
+            sessionIndex: assertion.sessionIndex)
         session.token = nil
         // Authenticated, the session lasts as long as the authN token it will give out.
         let authnTTL = world.requestor(session.requestorID)?.authnTTL ?? .hours(24)
@@ -191,11 +210,15 @@ extension MockPass {
 
     /// `sessionDevice`: the token of `currentLogin`, else `<result/>` (what the engine reads as
     /// "no token"). A `reg_code` whose login has not completed is 401 "Data not found".
-    mutating func sessionDevice(_ sp: World.ServiceProvider, _ r: IncomingRequest,
-                                at now: Instant) throws(HandlerFailure) -> HTTPResponse {
+    mutating func sessionDevice(
+        _ sp: World.ServiceProvider, _ r: IncomingRequest,
+        at now: Instant
+    ) throws(HandlerFailure) -> HTTPResponse {
         switch currentLogin(sp, r, at: now) {
         case .token(let token, let subject): return tokenReply(token, subject: subject, at: now)
-        case .pendingLogout: return Reply.xml(SessionDeviceXML.build(.pendingLogout), decoded: SessionDeviceXML.Answer(content: .pendingLogout))
+        case .pendingLogout:
+            return Reply.xml(
+                SessionDeviceXML.build(.pendingLogout), decoded: SessionDeviceXML.Answer(content: .pendingLogout))
         case .none: return Reply.xml(SessionDeviceXML.build(.none), decoded: SessionDeviceXML.Answer(content: .none))
         case .codeNotFound: throw .xml(401, MockPass.dataNotFound)
         }
@@ -230,11 +253,13 @@ extension MockPass {
                 loginSessions.set(session.id, session, until: now + limits.loginSessionTTL)
             } else {
                 let ttl = world.requestor(session.requestorID)?.authnTTL ?? .hours(24)
-                let deviceID = r.parameter("device_id").flatMap { $0.isEmpty ? nil : $0 }
+                let deviceID =
+                    r.parameter("device_id").flatMap { $0.isEmpty ? nil : $0 }
                     ?? MockPass.webDevicePrefix + random.hex(16)
-                let token = AuthnToken(guid: random.guid(), requestorID: session.requestorID, domainName: "adobe.com",
-                                       expires: (now + ttl).wholeSeconds, mvpdID: session.mvpdID,
-                                       deviceID: deviceID, nameID: auth.nameID, sessionIndex: auth.sessionIndex)
+                let token = AuthnToken(
+                    guid: random.guid(), requestorID: session.requestorID, domainName: "adobe.com",
+                    expires: (now + ttl).wholeSeconds, mvpdID: session.mvpdID,
+                    deviceID: deviceID, nameID: auth.nameID, sessionIndex: auth.sessionIndex)
                 session.token = token
                 loginSessions.set(session.id, session, until: max(token.expires, now + limits.loginSessionTTL))
                 issuedAuthn.set(token.guid, IssuedAuthn(token: token, subject: .user(user)), until: token.expires)
@@ -243,8 +268,10 @@ extension MockPass {
         }
         if let code = r.parameter("reg_code"), !code.isEmpty {
             guard let rc = registrationCodes.value(code, at: now), rc.usedWithMVPD != nil,
-                  let bound = deviceSessions.value(DeviceKey(deviceID: rc.deviceID, requestorID: rc.requestorID), at: now),
-                  now < bound.token.expires else { return .codeNotFound }
+                let bound = deviceSessions.value(
+                    DeviceKey(deviceID: rc.deviceID, requestorID: rc.requestorID), at: now),
+                now < bound.token.expires
+            else { return .codeNotFound }
             return .token(bound.token, bound.subject)
         }
         if let bound = deviceBoundSession(r, at: now) { return .token(bound.token, bound.subject) }
@@ -259,37 +286,49 @@ extension MockPass {
     /// Logs out. The cookie's SP session ends at once (whatever the browser does next); sessions
     /// found by NameID and SessionIndex answer `<pendingLogout>` until the IdP answers, then end. The SAML round trip happens only
     /// for an MVPD of this SP that has an IdP; `redirect_url` is required either way.
-    mutating func logout(_ sp: World.ServiceProvider, _ r: IncomingRequest, at now: Instant) throws(HandlerFailure) -> HTTPResponse {
+    mutating func logout(_ sp: World.ServiceProvider, _ r: IncomingRequest, at now: Instant) throws(HandlerFailure)
+        -> HTTPResponse
+    {
         let redirectURL = try r.required("redirect_url")
         if let session = loginSession(of: sp, cookies: r.cookies, at: now) { loginSessions.remove(session.id) }
         guard let mvpdID = r.parameter("mso_id"), sp.mvpds.contains(where: { $0.id == mvpdID }),
-              let idp = world.identityProvider(for: mvpdID),
-              let nameID = r.parameter("name_id"), !nameID.isEmpty,
-              let sessionIndex = r.parameter("session_index"), !sessionIndex.isEmpty else {
+            let idp = world.identityProvider(for: mvpdID),
+            let nameID = r.parameter("name_id"), !nameID.isEmpty,
+            let sessionIndex = r.parameter("session_index"), !sessionIndex.isEmpty
+        else {
             return .redirect(redirectURL)
         }
         let slo = joinURL(idp.url, "/slo")
-        let request = LogoutRequest(id: samlID(), issueInstant: now, issuer: sp.url.withoutTrailingSlashes,
-                                    destination: slo, nameID: nameID, sessionIndex: sessionIndex)
+        let request = LogoutRequest(
+            id: samlID(), issueInstant: now, issuer: sp.url.withoutTrailingSlashes,
+            destination: slo, nameID: nameID, sessionIndex: sessionIndex)
         let relay = random.hex(32)
-        logoutSessions.set(relay, LogoutSession(id: relay, spName: sp.name, redirectURL: redirectURL,
-                                                logoutRequestID: request.id, nameID: nameID, sessionIndex: sessionIndex),
-                           until: now + limits.logoutSessionTTL)
-        pendingLogouts.set(SAMLSessionKey(nameID: nameID, sessionIndex: sessionIndex), true,
-                           until: now + limits.logoutSessionTTL)
+        logoutSessions.set(
+            relay,
+            LogoutSession(
+                id: relay, spName: sp.name, redirectURL: redirectURL,
+                logoutRequestID: request.id, nameID: nameID, sessionIndex: sessionIndex),
+            until: now + limits.logoutSessionTTL)
+        pendingLogouts.set(
+            SAMLSessionKey(nameID: nameID, sessionIndex: sessionIndex), true,
+            until: now + limits.logoutSessionTTL)
         let field = try samlField(.logoutRequest(request)) { SAML.build(request) }
         return Reply.autoPost(
             title: "Signing out of your TV provider", to: slo,
-            fields: [FormField(name: "SAMLRequest", value: field),
-                     FormField(name: "RelayState", value: relay)],
+            fields: [
+                FormField(name: "SAMLRequest", value: field),
+                FormField(name: "RelayState", value: relay),
+            ],
             bodyless: typedRun)
     }
 
     /// Ends a logout: the LogoutResponse must answer the logout session's LogoutRequest. Every SP
     /// login session (of any SP) with that NameID and SessionIndex ends. The IdP's success flag is
     /// not checked: the user is logged out of the SP either way.
-    mutating func logoutResponse(_ sp: World.ServiceProvider, _ r: IncomingRequest,
-                                 at now: Instant) throws(HandlerFailure) -> HTTPResponse {
+    mutating func logoutResponse(
+        _ sp: World.ServiceProvider, _ r: IncomingRequest,
+        at now: Instant
+    ) throws(HandlerFailure) -> HTTPResponse {
         let encoded = try r.required("SAMLResponse")
         let relay = try r.required("RelayState")
         guard let logout = logoutSessions.value(relay, at: now), logout.spName == sp.name else {
@@ -311,9 +350,13 @@ extension MockPass {
     /// with the IdP's key (digest, then signature; the key is the one the SP knows for that IdP,
     /// never one the message carries), meant for `audience`, not expired at `now`. `verdict`: a
     /// typed run's, standing for the parsed signature's check (the same refusals, in the same order).
-    func assertionProblem(_ assertion: Assertion, verdict: SignatureVerdict? = nil, from idp: World.IdentityProvider,
-                          audience: String, at now: Instant) -> String? {
-        if verdict == .unsigned || (verdict == nil && assertion.signature == nil) { return "the assertion is not signed" }
+    func assertionProblem(
+        _ assertion: Assertion, verdict: SignatureVerdict? = nil, from idp: World.IdentityProvider,
+        audience: String, at now: Instant
+    ) -> String? {
+        if verdict == .unsigned || (verdict == nil && assertion.signature == nil) {
+            return "the assertion is not signed"
+        }
         guard let index = IdPSigningKey.index(seed: seed, mvpdID: idp.mvpdID) else {
             return "no signing key is known for the identity provider of \(idp.mvpdID)"
         }

@@ -29,7 +29,8 @@ struct TypedSAMLStore: Sendable {
         guard TypedSAMLStore.isHandle(handle) else { return nil }
         let digits = handle.utf8.dropFirst(TypedSAMLStore.prefix.utf8.count)
         guard !digits.isEmpty, digits.count <= 18, digits.allSatisfy({ $0 >= 0x30 && $0 <= 0x39 }),
-              let n = Int(Substring(digits)) else { return nil }
+            let n = Int(Substring(digits))
+        else { return nil }
         return messages.value(n, at: now)
     }
 }

@@ -30,8 +30,10 @@ extension MockPass {
         }
     }
 
-    mutating func handleWebEndpoint(_ sp: World.ServiceProvider, _ r: IncomingRequest,
-                                    at now: Instant) throws(HandlerFailure) -> HTTPResponse? {
+    mutating func handleWebEndpoint(
+        _ sp: World.ServiceProvider, _ r: IncomingRequest,
+        at now: Instant
+    ) throws(HandlerFailure) -> HTTPResponse? {
         guard let route = MockPass.webRoute(r.path) else { return nil }
         guard route.methods.contains(r.method) else { throw .methodNotAllowed(route.methods.joined(separator: ", ")) }
         do throws(HandlerFailure) {
@@ -40,7 +42,7 @@ extension MockPass {
             case .authorize:
                 do {
                     return try authorizeDevice(sp, r, at: now)
-                } catch where error.status == 403 {
+                } catch  where error.status == 403 {
                     // yt-dlp reads `<error><details>` (the MVPD's message) only from a 2xx answer:
                     // the web family answers a refusal 200, its status inside the body (choice 30).
                     var answer = error.response
@@ -51,7 +53,8 @@ extension MockPass {
             case .getMetadata:
                 // The JS AccessEnabler asks for `text/plain` and hands the whole body to the app as the
                 // DEVICEID value, so the web family answers the bare id (choice in CONFORMANCE.md).
-                return HTTPResponse(status: 200, contentType: Reply.plainToken, text: try metadataDeviceID(sp, r, at: now))
+                return HTTPResponse(
+                    status: 200, contentType: Reply.plainToken, text: try metadataDeviceID(sp, r, at: now))
             }
         } catch {
             throw error.inXML
@@ -60,12 +63,16 @@ extension MockPass {
 
     /// `session`: as `sessionDevice`, but a client without a login gets 401 "Data not found" (yt-dlp
     /// reads a 401 as "log in first") rather than an empty `<result/>`.
-    mutating func webSession(_ sp: World.ServiceProvider, _ r: IncomingRequest,
-                             at now: Instant) throws(HandlerFailure) -> HTTPResponse {
+    mutating func webSession(
+        _ sp: World.ServiceProvider, _ r: IncomingRequest,
+        at now: Instant
+    ) throws(HandlerFailure) -> HTTPResponse {
         _ = try r.required("requestor_id")
         switch currentLogin(sp, r, at: now) {
         case .token(let token, let subject): return tokenReply(token, subject: subject, at: now)
-        case .pendingLogout: return Reply.xml(SessionDeviceXML.build(.pendingLogout), decoded: SessionDeviceXML.Answer(content: .pendingLogout))
+        case .pendingLogout:
+            return Reply.xml(
+                SessionDeviceXML.build(.pendingLogout), decoded: SessionDeviceXML.Answer(content: .pendingLogout))
         case .none, .codeNotFound: throw .xml(401, MockPass.dataNotFound)
         }
     }

@@ -61,8 +61,10 @@ public struct World: Sendable {
         public var meta: [Value.Entry]
         public var encrypted: [String]
 
-        public init(name: String, password: String, mvpdID: String, allow: [String] = [], deny: [String] = [],
-                    denyMessage: String? = nil, meta: [Value.Entry] = [], encrypted: [String] = []) {
+        public init(
+            name: String, password: String, mvpdID: String, allow: [String] = [], deny: [String] = [],
+            denyMessage: String? = nil, meta: [Value.Entry] = [], encrypted: [String] = []
+        ) {
             self.name = name
             self.password = password
             self.mvpdID = mvpdID
@@ -105,8 +107,10 @@ public struct World: Sendable {
     /// What REST API v2 needs beyond the above (throttling, degradation, faults…); Adobe's defaults.
     public var restV2 = RESTv2Options()
 
-    public init(serviceProviders: [ServiceProvider] = [], identityProviders: [IdentityProvider] = [],
-                users: [User] = [], requestors: [Requestor] = [], tempPasses: [TempPass] = []) {
+    public init(
+        serviceProviders: [ServiceProvider] = [], identityProviders: [IdentityProvider] = [],
+        users: [User] = [], requestors: [Requestor] = [], tempPasses: [TempPass] = []
+    ) {
         self.serviceProviders = serviceProviders
         self.identityProviders = identityProviders
         self.users = users

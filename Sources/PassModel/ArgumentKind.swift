@@ -61,14 +61,18 @@ public enum ArgumentKind: Hashable, Sendable {
             return nil
         case .textList, .serviceProviders: return texts(value)
         case .mvpds:
-            guard let items = value.listValue, items.allSatisfy({ if case .mvpd = $0 { return true } else { return false } }) else { return nil }
+            guard let items = value.listValue,
+                items.allSatisfy({ if case .mvpd = $0 { return true } else { return false } })
+            else { return nil }
             return value
         case .mvpdOrNil:
             if value == .null { return value }
             if case .mvpd = value { return value }
             return nil
         case .textOrNilList:
-            guard let items = value.listValue, items.allSatisfy({ $0 == .null || $0.stringValue != nil }) else { return nil }
+            guard let items = value.listValue, items.allSatisfy({ $0 == .null || $0.stringValue != nil }) else {
+                return nil
+            }
             return value
         }
     }

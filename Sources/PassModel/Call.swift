@@ -9,7 +9,9 @@ public enum Call: Hashable, Sendable {
     case setOptions([Value.Entry])
     /// `serviceProviders` are URLs; nil means the default SP. The deprecated forms add a signed
     /// requestor id (and on tvOS a secret and public key).
-    case setRequestor(requestorID: String, serviceProviders: [String]?, signedRequestorID: String? = nil, secret: String? = nil, publicKey: String? = nil)
+    case setRequestor(
+        requestorID: String, serviceProviders: [String]?, signedRequestorID: String? = nil, secret: String? = nil,
+        publicKey: String? = nil)
     case checkAuthentication
     case getAuthentication(forceAuthn: Bool, data: Value?, filter: Value?)
     case setSelectedProvider(String?)
@@ -71,27 +73,39 @@ extension Call.Name {
         typealias P = Call.Parameter
         let withData = P(label: "withData", name: "withData", field: "data", kind: .any)
         switch self {
-        case .initialize: return [P(label: "softwareStatement", name: "softwareStatement", kind: .text, positional: true)]
+        case .initialize:
+            return [P(label: "softwareStatement", name: "softwareStatement", kind: .text, positional: true)]
         case .setOptions: return [P(label: nil, name: "options", kind: .dict, required: true)]
         case .setRequestor:
-            return [P(label: nil, name: "requestorID", kind: .text, required: true),
-                    P(label: "signedRequestorID", name: "signedRequestorID", kind: .text),
-                    // The seeds' selector spells it `setSignedRequestorId:`; the DSL takes both.
-                    P(label: "setSignedRequestorId", name: "setSignedRequestorId", field: "signedRequestorID", kind: .text, aliasOf: "signedRequestorID"),
-                    P(label: "serviceProviders", name: "serviceProviders", kind: .serviceProviders),
-                    P(label: "secret", name: "secret", kind: .text),
-                    P(label: "publicKey", name: "publicKey", kind: .text)]
+            return [
+                P(label: nil, name: "requestorID", kind: .text, required: true),
+                P(label: "signedRequestorID", name: "signedRequestorID", kind: .text),
+                // The seeds' selector spells it `setSignedRequestorId:`; the DSL takes both.
+                P(
+                    label: "setSignedRequestorId", name: "setSignedRequestorId", field: "signedRequestorID",
+                    kind: .text, aliasOf: "signedRequestorID"),
+                P(label: "serviceProviders", name: "serviceProviders", kind: .serviceProviders),
+                P(label: "secret", name: "secret", kind: .text),
+                P(label: "publicKey", name: "publicKey", kind: .text),
+            ]
         case .checkAuthentication, .getSelectedProvider, .logout, .getAuthenticationToken, .getVersion: return []
         case .getAuthentication:
-            return [P(label: "filter", name: "filter", kind: .any),
-                    P(label: "forceAuthn", name: "forceAuthn", kind: .bool, positional: true, positionalUnlessGiven: "filter", defaultValue: .bool(false)),
-                    withData]
+            return [
+                P(label: "filter", name: "filter", kind: .any),
+                P(
+                    label: "forceAuthn", name: "forceAuthn", kind: .bool, positional: true,
+                    positionalUnlessGiven: "filter", defaultValue: .bool(false)),
+                withData,
+            ]
         case .setSelectedProvider: return [P(label: nil, name: "mvpd", kind: .mvpdIDOrNil, required: true)]
         case .handleExternalURL: return [P(label: nil, name: "url", kind: .text, required: true)]
-        case .checkAuthorization, .getAuthorization: return [P(label: nil, name: "resource", kind: .text, required: true), withData]
+        case .checkAuthorization, .getAuthorization:
+            return [P(label: nil, name: "resource", kind: .text, required: true), withData]
         case .checkPreauthorizedResources:
-            return [P(label: nil, name: "resources", kind: .textList, required: true),
-                    P(label: "cache", name: "cache", kind: .bool, defaultValue: .bool(true))]
+            return [
+                P(label: nil, name: "resources", kind: .textList, required: true),
+                P(label: "cache", name: "cache", kind: .bool, defaultValue: .bool(true)),
+            ]
         case .getMetadata: return [P(label: nil, name: "key", kind: .any, required: true)]
         }
     }
@@ -109,7 +123,7 @@ extension Call.Name {
     public var isQueuedUntilConfigured: Bool {
         switch self {
         case .checkAuthentication, .getAuthentication, .checkAuthorization, .getAuthorization,
-             .checkPreauthorizedResources, .getMetadata, .logout:
+            .checkPreauthorizedResources, .getMetadata, .logout:
             return true
         default:
             return false
@@ -137,8 +151,11 @@ extension Call {
         /// Its value when absent; canonical text leaves it out unless a later argument is written.
         public var defaultValue: Value?
 
-        public init(label: String?, name: String, field: String? = nil, kind: ArgumentKind, required: Bool = false,
-                    positional: Bool = false, positionalUnlessGiven: String? = nil, aliasOf: String? = nil, defaultValue: Value? = nil) {
+        public init(
+            label: String?, name: String, field: String? = nil, kind: ArgumentKind, required: Bool = false,
+            positional: Bool = false, positionalUnlessGiven: String? = nil, aliasOf: String? = nil,
+            defaultValue: Value? = nil
+        ) {
             self.label = label
             self.name = name
             self.field = field ?? name
@@ -158,8 +175,11 @@ extension Call {
         for p in name.parameters where p.aliasOf == nil {
             let raw = given[p.field].flatMap { $0 == .null ? nil : $0 }
             guard let v = raw else {
-                if let d = p.defaultValue { values[p.field] = d }
-                else if p.required && !p.kind.takesNil { throw ArgumentError(parameter: p.field, expected: p.kind.what) }
+                if let d = p.defaultValue {
+                    values[p.field] = d
+                } else if p.required && !p.kind.takesNil {
+                    throw ArgumentError(parameter: p.field, expected: p.kind.what)
+                }
                 continue
             }
             guard let c = p.kind.canonical(v) else { throw ArgumentError(parameter: p.field, expected: p.kind.what) }
@@ -170,17 +190,20 @@ extension Call {
         case .initialize: self = .initialize(softwareStatement: try a.optionalText("softwareStatement"))
         case .setOptions: self = .setOptions(try a.entries("options"))
         case .setRequestor:
-            self = .setRequestor(requestorID: try a.text("requestorID"), serviceProviders: try a.optionalTexts("serviceProviders"),
-                                 signedRequestorID: try a.optionalText("signedRequestorID"),
-                                 secret: try a.optionalText("secret"), publicKey: try a.optionalText("publicKey"))
+            self = .setRequestor(
+                requestorID: try a.text("requestorID"), serviceProviders: try a.optionalTexts("serviceProviders"),
+                signedRequestorID: try a.optionalText("signedRequestorID"),
+                secret: try a.optionalText("secret"), publicKey: try a.optionalText("publicKey"))
         case .checkAuthentication: self = .checkAuthentication
-        case .getAuthentication: self = .getAuthentication(forceAuthn: try a.bool("forceAuthn"), data: a["data"], filter: a["filter"])
+        case .getAuthentication:
+            self = .getAuthentication(forceAuthn: try a.bool("forceAuthn"), data: a["data"], filter: a["filter"])
         case .setSelectedProvider: self = .setSelectedProvider(try a.optionalText("mvpd"))
         case .handleExternalURL: self = .handleExternalURL(try a.text("url"))
         case .getSelectedProvider: self = .getSelectedProvider
         case .checkAuthorization: self = .checkAuthorization(resource: try a.text("resource"), data: a["data"])
         case .getAuthorization: self = .getAuthorization(resource: try a.text("resource"), data: a["data"])
-        case .checkPreauthorizedResources: self = .checkPreauthorizedResources(try a.texts("resources"), cache: try a.bool("cache"))
+        case .checkPreauthorizedResources:
+            self = .checkPreauthorizedResources(try a.texts("resources"), cache: try a.bool("cache"))
         case .getMetadata: self = .getMetadata(a["key"] ?? .null)
         case .logout: self = .logout
         case .getAuthenticationToken: self = .getAuthenticationToken
@@ -196,13 +219,18 @@ extension Call {
         case .initialize(let st): out = ["softwareStatement": st.map(Value.string)]
         case .setOptions(let entries): out = ["options": .dict(entries)]
         case .setRequestor(let id, let sps, let signed, let secret, let key):
-            out = ["requestorID": .string(id), "serviceProviders": sps.map(texts), "signedRequestorID": signed.map(Value.string),
-                   "secret": secret.map(Value.string), "publicKey": key.map(Value.string)]
+            out = [
+                "requestorID": .string(id), "serviceProviders": sps.map(texts),
+                "signedRequestorID": signed.map(Value.string),
+                "secret": secret.map(Value.string), "publicKey": key.map(Value.string),
+            ]
         case .checkAuthentication, .getSelectedProvider, .logout, .getAuthenticationToken, .getVersion: out = [:]
-        case .getAuthentication(let force, let data, let filter): out = ["forceAuthn": .bool(force), "data": data, "filter": filter]
+        case .getAuthentication(let force, let data, let filter):
+            out = ["forceAuthn": .bool(force), "data": data, "filter": filter]
         case .setSelectedProvider(let id): out = ["mvpd": id.map(Value.string)]
         case .handleExternalURL(let url): out = ["url": .string(url)]
-        case .checkAuthorization(let r, let data), .getAuthorization(let r, let data): out = ["resource": .string(r), "data": data]
+        case .checkAuthorization(let r, let data), .getAuthorization(let r, let data):
+            out = ["resource": .string(r), "data": data]
         case .checkPreauthorizedResources(let rs, let cache): out = ["resources": texts(rs), "cache": .bool(cache)]
         case .getMetadata(let key): out = ["key": key]
         }
@@ -217,7 +245,9 @@ extension Call {
         subscript(_ field: String) -> Value? { values[field] }
 
         func text(_ f: String) throws(ArgumentError) -> String {
-            guard let s = values[f]?.stringValue else { throw ArgumentError(parameter: f, expected: ArgumentKind.text.what) }
+            guard let s = values[f]?.stringValue else {
+                throw ArgumentError(parameter: f, expected: ArgumentKind.text.what)
+            }
             return s
         }
         func optionalText(_ f: String) throws(ArgumentError) -> String? {
@@ -225,18 +255,26 @@ extension Call {
             return try text(f)
         }
         func bool(_ f: String) throws(ArgumentError) -> Bool {
-            guard let b = values[f]?.boolValue else { throw ArgumentError(parameter: f, expected: ArgumentKind.bool.what) }
+            guard let b = values[f]?.boolValue else {
+                throw ArgumentError(parameter: f, expected: ArgumentKind.bool.what)
+            }
             return b
         }
         func entries(_ f: String) throws(ArgumentError) -> [Value.Entry] {
-            guard case .dict(let e)? = values[f] else { throw ArgumentError(parameter: f, expected: ArgumentKind.dict.what) }
+            guard case .dict(let e)? = values[f] else {
+                throw ArgumentError(parameter: f, expected: ArgumentKind.dict.what)
+            }
             return e
         }
         func texts(_ f: String) throws(ArgumentError) -> [String] {
-            guard let items = values[f]?.listValue else { throw ArgumentError(parameter: f, expected: ArgumentKind.textList.what) }
+            guard let items = values[f]?.listValue else {
+                throw ArgumentError(parameter: f, expected: ArgumentKind.textList.what)
+            }
             var out: [String] = []
             for item in items {
-                guard let s = item.stringValue else { throw ArgumentError(parameter: f, expected: ArgumentKind.textList.what) }
+                guard let s = item.stringValue else {
+                    throw ArgumentError(parameter: f, expected: ArgumentKind.textList.what)
+                }
                 out.append(s)
             }
             return out

@@ -34,7 +34,9 @@ public enum Callback: Hashable, Sendable {
         /// The constants whose symbol the canonical text prints for the value.
         public var symbols: [String]
 
-        public init(_ name: String, _ kind: ArgumentKind, label: String? = nil, optional: Bool = false, symbols: [String] = []) {
+        public init(
+            _ name: String, _ kind: ArgumentKind, label: String? = nil, optional: Bool = false, symbols: [String] = []
+        ) {
             self.name = name
             self.kind = kind
             self.label = label
@@ -89,14 +91,17 @@ public enum Callback: Hashable, Sendable {
         case .displayProviderDialog(let ms): return [mvpds(ms)]
         case .navigateToUrl(let url, let svc): return [.string(url)] + (svc.map { [.bool($0)] } ?? [])
         case .setToken(let token, let resource): return [.string(token), .string(resource)]
-        case .tokenRequestFailed(let resource, let code, let details): return [.string(resource), .string(code), .string(details)]
+        case .tokenRequestFailed(let resource, let code, let details):
+            return [.string(resource), .string(code), .string(details)]
         case .preauthorizedResources(let rs): return [.list(rs.map(Value.string))]
         case .selectedProvider(let m): return [m.map(Value.mvpd) ?? .null]
-        case .setMetadataStatus(let value, let encrypted, let opcode, let args): return [value, .bool(encrypted), .int(opcode), args]
+        case .setMetadataStatus(let value, let encrypted, let opcode, let args):
+            return [value, .bool(encrypted), .int(opcode), args]
         case .presentTvProviderDialog(let shown, let featured), .dismissTvProviderDialog(let shown, let featured):
             return [mvpds(shown), mvpds(featured)]
         case .status(let code, let message): return [.string(code)] + (message.map { [.string($0)] } ?? [])
-        case .sendTrackingData(let event, let data): return [.int(event), .list(data.map { $0.map(Value.string) ?? .null })]
+        case .sendTrackingData(let event, let data):
+            return [.int(event), .list(data.map { $0.map(Value.string) ?? .null })]
         }
     }
 
@@ -113,15 +118,21 @@ public enum Callback: Hashable, Sendable {
         }
         func at(_ i: Int) -> Value? { i < v.count ? v[i] : nil }
         func int(_ i: Int) throws(ArgumentError) -> Int {
-            guard let x = at(i)?.intValue else { throw ArgumentError(parameter: ps[i].name, expected: ArgumentKind.int.what) }
+            guard let x = at(i)?.intValue else {
+                throw ArgumentError(parameter: ps[i].name, expected: ArgumentKind.int.what)
+            }
             return x
         }
         func text(_ i: Int) throws(ArgumentError) -> String {
-            guard let x = at(i)?.stringValue else { throw ArgumentError(parameter: ps[i].name, expected: ArgumentKind.text.what) }
+            guard let x = at(i)?.stringValue else {
+                throw ArgumentError(parameter: ps[i].name, expected: ArgumentKind.text.what)
+            }
             return x
         }
         func bool(_ i: Int) throws(ArgumentError) -> Bool {
-            guard let x = at(i)?.boolValue else { throw ArgumentError(parameter: ps[i].name, expected: ArgumentKind.bool.what) }
+            guard let x = at(i)?.boolValue else {
+                throw ArgumentError(parameter: ps[i].name, expected: ArgumentKind.bool.what)
+            }
             return x
         }
         func mvpds(_ i: Int) -> [MVPD] {
@@ -135,18 +146,21 @@ public enum Callback: Hashable, Sendable {
             let svc: Bool? = at(1) == nil ? nil : try bool(1)
             self = .navigateToUrl(try text(0), useSVC: svc)
         case .setToken: self = .setToken(token: try text(0), resource: try text(1))
-        case .tokenRequestFailed: self = .tokenRequestFailed(resource: try text(0), errorCode: try text(1), details: try text(2))
+        case .tokenRequestFailed:
+            self = .tokenRequestFailed(resource: try text(0), errorCode: try text(1), details: try text(2))
         case .preauthorizedResources: self = .preauthorizedResources((at(0)?.listValue ?? []).compactMap(\.stringValue))
         case .selectedProvider:
             if case .mvpd(let m)? = at(0) { self = .selectedProvider(m) } else { self = .selectedProvider(nil) }
         case .setMetadataStatus:
-            self = .setMetadataStatus(value: at(0) ?? .null, encrypted: try bool(1), opcode: try int(2), arguments: at(3) ?? .null)
+            self = .setMetadataStatus(
+                value: at(0) ?? .null, encrypted: try bool(1), opcode: try int(2), arguments: at(3) ?? .null)
         case .presentTvProviderDialog: self = .presentTvProviderDialog(shown: mvpds(0), featured: mvpds(1))
         case .dismissTvProviderDialog: self = .dismissTvProviderDialog(shown: mvpds(0), featured: mvpds(1))
         case .status:
             let message: String? = at(1) == nil ? nil : try text(1)
             self = .status(code: try text(0), message: message)
-        case .sendTrackingData: self = .sendTrackingData(event: try int(0), data: (at(1)?.listValue ?? []).map(\.stringValue))
+        case .sendTrackingData:
+            self = .sendTrackingData(event: try int(0), data: (at(1)?.listValue ?? []).map(\.stringValue))
         }
     }
 }
@@ -157,19 +171,28 @@ extension Callback.Name {
         typealias P = Callback.Parameter
         switch self {
         case .setRequestorComplete: return [P("status", .int)]
-        case .setAuthenticationStatus: return [P("status", .int), P("errorCode", .text, symbols: Constants.authenticationErrors)]
+        case .setAuthenticationStatus:
+            return [P("status", .int), P("errorCode", .text, symbols: Constants.authenticationErrors)]
         case .displayProviderDialog: return [P("mvpds", .mvpds)]
         case .navigateToUrl: return [P("url", .text), P("useSVC", .bool, optional: true)]
         case .setToken: return [P("token", .text), P("resource", .text)]
         case .tokenRequestFailed:
-            return [P("resource", .text), P("errorCode", .text, symbols: Constants.authorizationErrors), P("errorDescription", .text)]
+            return [
+                P("resource", .text), P("errorCode", .text, symbols: Constants.authorizationErrors),
+                P("errorDescription", .text),
+            ]
         case .preauthorizedResources: return [P("resources", .textList)]
         case .selectedProvider: return [P("mvpd", .mvpdOrNil)]
         case .setMetadataStatus:
-            return [P("metadata", .any), P("encrypted", .bool), P("forKey", .int, symbols: Constants.metadataOpcodes), P("arguments", .any)]
-        case .presentTvProviderDialog, .dismissTvProviderDialog: return [P("mvpds", .mvpds), P("featured", .mvpds, label: "featured")]
+            return [
+                P("metadata", .any), P("encrypted", .bool), P("forKey", .int, symbols: Constants.metadataOpcodes),
+                P("arguments", .any),
+            ]
+        case .presentTvProviderDialog, .dismissTvProviderDialog:
+            return [P("mvpds", .mvpds), P("featured", .mvpds, label: "featured")]
         case .status: return [P("code", .text, symbols: Constants.statusCodes), P("message", .text, optional: true)]
-        case .sendTrackingData: return [P("forEventType", .int, symbols: Constants.trackingEvents), P("data", .textOrNilList)]
+        case .sendTrackingData:
+            return [P("forEventType", .int, symbols: Constants.trackingEvents), P("data", .textOrNilList)]
         }
     }
 }

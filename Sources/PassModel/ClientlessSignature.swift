@@ -9,8 +9,10 @@
 /// makes is one the mock accepts.
 public enum ClientlessSignature {
     /// The part of the header the HMAC covers.
-    public static func signedText(method: String, requestorID: String, nonce: String, requestTime: Int64,
-                                  requestURI: String) -> String {
+    public static func signedText(
+        method: String, requestorID: String, nonce: String, requestTime: Int64,
+        requestURI: String
+    ) -> String {
         "\(method) requestor_id=\(requestorID), nonce=\(nonce), signature_method=HMAC-SHA1, "
             + "request_time=\(requestTime), request_uri=\(requestURI)"
     }

@@ -75,8 +75,12 @@ public enum Constants {
     public static let authorizationErrors = [
         "USER_NOT_AUTHENTICATED_ERROR", "USER_NOT_AUTHORIZED_ERROR", "GENERIC_AUTHORIZATION_ERROR",
     ]
-    public static let trackingEvents = ["TRACKING_AUTHENTICATION", "TRACKING_AUTHORIZATION", "TRACKING_GET_SELECTED_PROVIDER"]
-    public static let metadataOpcodes = ["METADATA_AUTHENTICATION", "METADATA_AUTHORIZATION", "METADATA_DEVICE_ID", "METADATA_USER_META"]
+    public static let trackingEvents = [
+        "TRACKING_AUTHENTICATION", "TRACKING_AUTHORIZATION", "TRACKING_GET_SELECTED_PROVIDER",
+    ]
+    public static let metadataOpcodes = [
+        "METADATA_AUTHENTICATION", "METADATA_AUTHORIZATION", "METADATA_DEVICE_ID", "METADATA_USER_META",
+    ]
     public static let statusCodes = ["VSA203", "N003", "N005", "REGCODE", "R400", "REG500", "CFG429", "Z100", "P100"]
 
     /// The first symbol among `candidates` whose value is `value`.

@@ -37,7 +37,8 @@ public struct Instant: Hashable, Comparable, Sendable, CustomStringConvertible {
         let time = parts[1].split(separator: ":").compactMap { Int64($0) }
         let zone = parts[3]
         guard date.count == 3, time.count == 3, zone.count == 5, let sign = zone.first, sign == "+" || sign == "-",
-              let hh = Int64(zone.dropFirst().prefix(2)), let mm = Int64(zone.suffix(2)) else { return nil }
+            let hh = Int64(zone.dropFirst().prefix(2)), let mm = Int64(zone.suffix(2))
+        else { return nil }
         let days = Instant.days(fromCivil: date[0], date[1], date[2])
         let offset = (hh * 3600 + mm * 60) * (sign == "+" ? 1 : -1)
         milliseconds = (days * 86_400 + time[0] * 3600 + time[1] * 60 + time[2] - offset) * 1000
@@ -84,14 +85,17 @@ public struct Millis: Hashable, Comparable, Sendable, CustomStringConvertible {
     public static func < (a: Millis, b: Millis) -> Bool { a.value < b.value }
     public static func + (a: Millis, b: Millis) -> Millis { Millis(a.value + b.value) }
 
-    private static let units: [(String, Int64)] = [("ms", 1), ("s", 1000), ("m", 60_000), ("h", 3_600_000), ("d", 86_400_000)]
+    private static let units: [(String, Int64)] = [
+        ("ms", 1), ("s", 1000), ("m", 60_000), ("h", 3_600_000), ("d", 86_400_000),
+    ]
 
     /// Parses `250ms`, `30s`, `5m`, `2h`, `1d`; nil for anything else (no sign, no fraction).
     public init?(text: String) {
         for (suffix, factor) in Millis.units.sorted(by: { $0.0.count > $1.0.count }) where text.hasSuffix(suffix) {
             let digits = text.dropLast(suffix.count)
             guard !digits.isEmpty, digits.allSatisfy(\.isASCII), digits.allSatisfy(\.isNumber),
-                  let n = Int64(digits) else { return nil }
+                let n = Int64(digits)
+            else { return nil }
             let (v, overflow) = n.multipliedReportingOverflow(by: factor)
             guard !overflow else { return nil }
             value = v

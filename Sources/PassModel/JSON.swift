@@ -114,7 +114,9 @@ private struct JSONParser {
             var value: Value
             switch bytes[i] {
             case UInt8(ascii: "["), UInt8(ascii: "{"):
-                guard stack.count < maxDepth else { throw error("value nested deeper than \(maxDepth) levels (limit: json-depth)") }
+                guard stack.count < maxDepth else {
+                    throw error("value nested deeper than \(maxDepth) levels (limit: json-depth)")
+                }
                 let isList = bytes[i] == UInt8(ascii: "[")
                 i += 1
                 skipSpace()
@@ -161,8 +163,10 @@ private struct JSONParser {
                         value = .list(stack.removeLast().items)
                         continue
                     } else {
-                        throw error(i < bytes.count ? "unexpected \(describe(bytes[i])) in an array, expected ',' or ']'"
-                                                     : "unexpected end of input in an array")
+                        throw error(
+                            i < bytes.count
+                                ? "unexpected \(describe(bytes[i])) in an array, expected ',' or ']'"
+                                : "unexpected end of input in an array")
                     }
                 } else {
                     stack[top].entries.append(Value.Entry(stack[top].pendingKey, value))
@@ -180,8 +184,10 @@ private struct JSONParser {
                         value = .dict(stack.removeLast().entries)
                         continue
                     } else {
-                        throw error(i < bytes.count ? "unexpected \(describe(bytes[i])) in an object, expected ',' or '}'"
-                                                     : "unexpected end of input in an object")
+                        throw error(
+                            i < bytes.count
+                                ? "unexpected \(describe(bytes[i])) in an object, expected ',' or '}'"
+                                : "unexpected end of input in an object")
                     }
                 }
                 break
@@ -192,8 +198,10 @@ private struct JSONParser {
     /// `"key"` then `:`.
     private mutating func parseKey() throws(JSONError) -> String {
         guard peek(UInt8(ascii: "\"")) else {
-            throw error(i < bytes.count ? "unexpected \(describe(bytes[i])), expected a string key"
-                                         : "unexpected end of input, expected a string key")
+            throw error(
+                i < bytes.count
+                    ? "unexpected \(describe(bytes[i])), expected a string key"
+                    : "unexpected end of input, expected a string key")
         }
         let key = try parseString()
         skipSpace()

@@ -254,13 +254,15 @@ struct PatternParser {
                     guard j < s.count else { throw PatternError("unterminated group name", at: at) }
                     i = j + 1
                 } else {
-                    throw PatternError("'(?' constructs other than (?:…) and (?<name>…) are not supported "
-                                       + "(lookaround, atomic groups and flags need backtracking)", at: at)
+                    throw PatternError(
+                        "'(?' constructs other than (?:…) and (?<name>…) are not supported "
+                            + "(lookaround, atomic groups and flags need backtracking)", at: at)
                 }
             }
             depth += 1
             guard depth <= PatternParser.maxDepth else {
-                throw PatternError("groups nested deeper than \(PatternParser.maxDepth) levels (limit: pattern-size)", at: at)
+                throw PatternError(
+                    "groups nested deeper than \(PatternParser.maxDepth) levels (limit: pattern-size)", at: at)
             }
             let inner = try alternation()
             depth -= 1
@@ -306,8 +308,9 @@ struct PatternParser {
         case "z" where !inClass, "Z" where !inClass: return .node(.end)
         default:
             if c.isASCII, c.properties.isAlphabetic || ("0"..."9").contains(c) {
-                throw PatternError("escape '\\\(c)' is not supported (backreferences and other escapes "
-                                   + "need backtracking or are not in this pattern language)", at: at)
+                throw PatternError(
+                    "escape '\\\(c)' is not supported (backreferences and other escapes "
+                        + "need backtracking or are not in this pattern language)", at: at)
             }
             return .scalar(c)
         }
@@ -342,7 +345,7 @@ struct PatternParser {
                     continue
                 case .node: throw PatternError("escape not allowed inside [...]", at: itemAt)
                 }
-            } else if c == "[" , i < s.count, s[i] == ":" {
+            } else if c == "[", i < s.count, s[i] == ":" {
                 throw PatternError("POSIX classes [:name:] are not supported", at: itemAt)
             } else {
                 low = c
@@ -391,8 +394,9 @@ struct PatternCompiler {
 
     private mutating func reserve() throws(PatternError) -> Int {
         guard program.count < LinearRegex.maxInstructions else {
-            throw PatternError("pattern too large once its repetitions are expanded: over "
-                               + "\(LinearRegex.maxInstructions) instructions (limit: pattern-size)", at: 0)
+            throw PatternError(
+                "pattern too large once its repetitions are expanded: over "
+                    + "\(LinearRegex.maxInstructions) instructions (limit: pattern-size)", at: 0)
         }
         program.append(.match)
         return program.count - 1

@@ -32,9 +32,11 @@ public struct Requestor: Hashable, Sendable {
     }
 
     /// TTL defaults are SCENARIO-FORMAT.md's: 24h, 24h, 30m and 6h.
-    public init(id: String, sps: [String]? = nil, mvpds: [String]? = nil, authnTTL: Millis = .hours(24),
-                authzTTL: Millis = .hours(24), deviceID: Bool = false, regcodeTTL: Millis = .minutes(30),
-                softwareStatement: String? = nil, tokenTTL: Millis = .hours(6), key: KeyPair? = nil) {
+    public init(
+        id: String, sps: [String]? = nil, mvpds: [String]? = nil, authnTTL: Millis = .hours(24),
+        authzTTL: Millis = .hours(24), deviceID: Bool = false, regcodeTTL: Millis = .minutes(30),
+        softwareStatement: String? = nil, tokenTTL: Millis = .hours(6), key: KeyPair? = nil
+    ) {
         self.id = id
         self.sps = sps
         self.mvpds = mvpds

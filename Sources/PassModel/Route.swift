@@ -47,8 +47,9 @@ public enum Route: Hashable, Sendable, CaseIterable {
         switch self {
         case .config, .authenticateSAML, .logout, .checkAuthentication: "GET"
         case .restLogout: "DELETE"
-        case .sessionDevice, .authorizeDevice, .deviceShortAuthorize, .preauthorize, .getMetadataDevice, .userMetadata, .freePreview,
-             .registrationCode, .tokenExchange, .clientRegister, .clientToken:
+        case .sessionDevice, .authorizeDevice, .deviceShortAuthorize, .preauthorize, .getMetadataDevice, .userMetadata,
+            .freePreview,
+            .registrationCode, .tokenExchange, .clientRegister, .clientToken:
             "POST"
         }
     }
@@ -126,8 +127,10 @@ public enum Route: Hashable, Sendable, CaseIterable {
     }
 
     private static let byLength = allCases.sorted { a, b in
-        let (la, lb) = (a.template.head.utf8.count + (a.template.tail?.utf8.count ?? 0),
-                        b.template.head.utf8.count + (b.template.tail?.utf8.count ?? 0))
+        let (la, lb) = (
+            a.template.head.utf8.count + (a.template.tail?.utf8.count ?? 0),
+            b.template.head.utf8.count + (b.template.tail?.utf8.count ?? 0)
+        )
         return la != lb ? la > lb : a.template.head < b.template.head
     }
 }

@@ -84,7 +84,8 @@ public struct URLParts: Hashable, Sendable {
         }
         let scheme = upper ? text(b, 0, schemeEnd).lowercased() : text(b, 0, schemeEnd)
         if let q = b[start..<end].firstIndex(of: question) {
-            return .split(URLParts(scheme: scheme, authority: authority, path: text(b, start, q), rawQuery: text(b, q + 1, end)))
+            return .split(
+                URLParts(scheme: scheme, authority: authority, path: text(b, start, q), rawQuery: text(b, q + 1, end)))
         }
         return .split(URLParts(scheme: scheme, authority: authority, path: text(b, start, end), rawQuery: nil))
     }

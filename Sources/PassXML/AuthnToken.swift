@@ -11,8 +11,10 @@ public struct AuthnToken: Hashable, Sendable {
     public var nameID: String
     public var sessionIndex: String
 
-    public init(guid: String, requestorID: String, domainName: String, expires: Instant, mvpdID: String,
-                deviceID: String, nameID: String, sessionIndex: String) {
+    public init(
+        guid: String, requestorID: String, domainName: String, expires: Instant, mvpdID: String,
+        deviceID: String, nameID: String, sessionIndex: String
+    ) {
         self.guid = guid
         self.requestorID = requestorID
         self.domainName = domainName
@@ -50,7 +52,8 @@ public enum AuthnTokenXML {
         if let inner = try TokenEnvelope.unwrap(bytes) {
             let root = try SafeXML.parse(Array(inner))
             guard root.name == "simpleAuthenticationToken" else {
-                throw PassXMLError("expected <simpleAuthenticationToken> after \(TokenEnvelope.marker), found <\(root.name)>")
+                throw PassXMLError(
+                    "expected <simpleAuthenticationToken> after \(TokenEnvelope.marker), found <\(root.name)>")
             }
             return try parse(element: root)
         }
@@ -83,7 +86,8 @@ extension XMLElement {
         }
         let expiresText = try simple.requireText("simpleTokenExpires")
         guard let expires = Instant(tokenDate: expiresText) else {
-            throw PassXMLError("invalid date '\(expiresText)' in <simpleTokenExpires> (expected yyyy/MM/dd HH:mm:ss GMT +hhmm)")
+            throw PassXMLError(
+                "invalid date '\(expiresText)' in <simpleTokenExpires> (expected yyyy/MM/dd HH:mm:ss GMT +hhmm)")
         }
         return (simple, expires)
     }

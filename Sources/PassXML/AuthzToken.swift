@@ -11,8 +11,10 @@ public struct AuthzToken: Hashable, Sendable {
     public var deviceID: String
     public var expires: Instant
 
-    public init(sessionGUID: String, requestorID: String, resourceID: String, mvpdID: String, deviceID: String,
-                expires: Instant) {
+    public init(
+        sessionGUID: String, requestorID: String, resourceID: String, mvpdID: String, deviceID: String,
+        expires: Instant
+    ) {
         self.sessionGUID = sessionGUID
         self.requestorID = requestorID
         self.resourceID = resourceID
@@ -48,7 +50,8 @@ public enum AuthzTokenXML {
         if let inner = try TokenEnvelope.unwrap(bytes) {
             let root = try SafeXML.parse(Array(inner))
             guard root.name == "simpleAuthorizationToken" else {
-                throw PassXMLError("expected <simpleAuthorizationToken> after \(TokenEnvelope.marker), found <\(root.name)>")
+                throw PassXMLError(
+                    "expected <simpleAuthorizationToken> after \(TokenEnvelope.marker), found <\(root.name)>")
             }
             return try parse(element: root)
         }

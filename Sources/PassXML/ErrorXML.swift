@@ -38,7 +38,8 @@ public enum ErrorXML {
         guard let status = Int(statusText) else {
             throw PassXMLError("invalid status '\(statusText)' in <error> (expected an integer)")
         }
-        return ErrorBody(status: status, message: try e.require("message").trimmedText,
-                         details: try e.require("details").trimmedText)
+        return ErrorBody(
+            status: status, message: try e.require("message").trimmedText,
+            details: try e.require("details").trimmedText)
     }
 }

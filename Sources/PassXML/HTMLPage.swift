@@ -61,7 +61,8 @@ public enum HTMLPageXML {
                     if form.autoSubmit { attributes.append(("data-autosubmit", "true")) }
                     w.element("form", attributes) { w in
                         for field in form.fields {
-                            w.leaf("input", "", [("type", inputType(field)), ("name", field.name), ("value", field.value)])
+                            w.leaf(
+                                "input", "", [("type", inputType(field)), ("name", field.name), ("value", field.value)])
                         }
                     }
                 }
@@ -97,13 +98,14 @@ public enum HTMLPageXML {
         for (index, form) in forms.enumerated() {
             var inputs: [XMLElement] = []
             collectInputs(form, into: &inputs)
-            page.forms.append(HTMLForm(
-                action: form.attribute("action") ?? "",
-                method: (form.attribute("method") ?? "GET").uppercased(),
-                fields: inputs.compactMap { input in
-                    input.attribute("name").map { FormField(name: $0, value: input.attribute("value") ?? "") }
-                },
-                autoSubmit: form.attribute("data-autosubmit") == "true" || onloadIndex == index))
+            page.forms.append(
+                HTMLForm(
+                    action: form.attribute("action") ?? "",
+                    method: (form.attribute("method") ?? "GET").uppercased(),
+                    fields: inputs.compactMap { input in
+                        input.attribute("name").map { FormField(name: $0, value: input.attribute("value") ?? "") }
+                    },
+                    autoSubmit: form.attribute("data-autosubmit") == "true" || onloadIndex == index))
         }
         return page
     }

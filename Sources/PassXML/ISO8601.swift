@@ -28,9 +28,10 @@ enum ISO8601 {
             return v
         }
         guard b.count >= 20, b[4] == 0x2D, b[7] == 0x2D, b[10] == 0x54, b[13] == 0x3A, b[16] == 0x3A,
-              let y = num(0, 4), let mo = num(5, 2), let d = num(8, 2),
-              let h = num(11, 2), let mi = num(14, 2), let s = num(17, 2),
-              (1...12).contains(mo), (1...31).contains(d), h < 24, mi < 60, s < 61 else { return nil }
+            let y = num(0, 4), let mo = num(5, 2), let d = num(8, 2),
+            let h = num(11, 2), let mi = num(14, 2), let s = num(17, 2),
+            (1...12).contains(mo), (1...31).contains(d), h < 24, mi < 60, s < 61
+        else { return nil }
         var i = 19
         var milli: Int64 = 0
         if b[i] == 0x2E {
@@ -48,7 +49,8 @@ enum ISO8601 {
         if i == b.count - 1, b[i] == 0x5A {
             offset = 0
         } else if i + 6 == b.count, b[i] == 0x2B || b[i] == 0x2D, b[i + 3] == 0x3A,
-                  let oh = num(i + 1, 2), let om = num(i + 4, 2) {
+            let oh = num(i + 1, 2), let om = num(i + 4, 2)
+        {
             offset = (oh * 3600 + om * 60) * (b[i] == 0x2B ? 1 : -1)
         } else {
             return nil

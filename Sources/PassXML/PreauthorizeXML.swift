@@ -42,12 +42,13 @@ public enum PreauthorizeXML {
             guard child.name == "resource", child.namespace == nil else {
                 throw PassXMLError("unexpected element <\(child.name)> in <resources>")
             }
-            out.append(Decision(
-                resourceID: try child.requireText("id"),
-                authorized: try XMLValue.bool(try child.requireText("authorized"), in: "<authorized>"),
-                error: try child.child("error").map { (e: XMLElement) throws(PassXMLError) -> ErrorBody in
-                    try ErrorXML.parse(element: e)
-                }))
+            out.append(
+                Decision(
+                    resourceID: try child.requireText("id"),
+                    authorized: try XMLValue.bool(try child.requireText("authorized"), in: "<authorized>"),
+                    error: try child.child("error").map { (e: XMLElement) throws(PassXMLError) -> ErrorBody in
+                        try ErrorXML.parse(element: e)
+                    }))
         }
         return out
     }

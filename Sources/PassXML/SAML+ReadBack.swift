@@ -18,11 +18,13 @@ extension SAML {
 
     public static func readsBack(_ r: SAMLResponse) -> Bool {
         guard ReadBack.attribute(r.id), ReadBack.attribute(r.inResponseTo), ReadBack.instant(r.issueInstant),
-              ReadBack.text(r.issuer), ReadBack.attribute(r.destination) else { return false }
+            ReadBack.text(r.issuer), ReadBack.attribute(r.destination)
+        else { return false }
         guard let a = r.assertion else { return true }
         guard a.id != r.id, ReadBack.attribute(a.id), ReadBack.instant(a.issueInstant), ReadBack.text(a.issuer),
-              ReadBack.text(a.nameID), ReadBack.attribute(a.sessionIndex), ReadBack.instant(a.notOnOrAfter),
-              ReadBack.text(a.audience) else { return false }
+            ReadBack.text(a.nameID), ReadBack.attribute(a.sessionIndex), ReadBack.instant(a.notOnOrAfter),
+            ReadBack.text(a.audience)
+        else { return false }
         var bytes = 0
         var values = 0
         for attribute in a.attributes {

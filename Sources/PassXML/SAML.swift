@@ -23,11 +23,15 @@ public enum SAML {
 
     public static func build(_ r: AuthnRequest) -> String {
         var w = XMLWriter(declaration: true)
-        w.element("samlp:AuthnRequest", namespaces + [
-            ("ID", r.id), ("Version", "2.0"), ("IssueInstant", ISO8601.format(r.issueInstant)),
-            ("Destination", r.destination), ("AssertionConsumerServiceURL", r.assertionConsumerServiceURL),
-            ("ProtocolBinding", postBinding), ("ForceAuthn", String(r.forceAuthn)), ("IsPassive", String(r.isPassive)),
-        ]) { w in
+        w.element(
+            "samlp:AuthnRequest",
+            namespaces + [
+                ("ID", r.id), ("Version", "2.0"), ("IssueInstant", ISO8601.format(r.issueInstant)),
+                ("Destination", r.destination), ("AssertionConsumerServiceURL", r.assertionConsumerServiceURL),
+                ("ProtocolBinding", postBinding), ("ForceAuthn", String(r.forceAuthn)),
+                ("IsPassive", String(r.isPassive)),
+            ]
+        ) { w in
             w.leaf("saml:Issuer", r.issuer)
             w.leaf("samlp:NameIDPolicy", "", [("Format", transientNameID), ("AllowCreate", "true")])
         }
@@ -42,7 +46,8 @@ public enum SAML {
 
     /// The `<ds:Signature>` of `r`'s assertion, to pass to `build(_:assertionSignature:)`. Kept apart
     /// so a test (or a misbehaving IdP) can put one assertion's signature on another.
-    public static func assertionSignature(_ r: SAMLResponse, signer: XMLSignature.Signer) throws(PassXMLError) -> String {
+    public static func assertionSignature(_ r: SAMLResponse, signer: XMLSignature.Signer) throws(PassXMLError) -> String
+    {
         guard let a = r.assertion else { throw PassXMLError("the Response has no assertion to sign") }
         return try XMLSignature.signature(of: a.id, in: build(r), signer: signer)
     }
@@ -50,10 +55,13 @@ public enum SAML {
     /// The Response, with `assertionSignature` (markup) as its assertion's first child after Issuer.
     public static func build(_ r: SAMLResponse, assertionSignature: String? = nil) -> String {
         var w = XMLWriter(declaration: true)
-        w.element("samlp:Response", namespaces + [
-            ("ID", r.id), ("InResponseTo", r.inResponseTo), ("Version", "2.0"),
-            ("IssueInstant", ISO8601.format(r.issueInstant)), ("Destination", r.destination),
-        ]) { w in
+        w.element(
+            "samlp:Response",
+            namespaces + [
+                ("ID", r.id), ("InResponseTo", r.inResponseTo), ("Version", "2.0"),
+                ("IssueInstant", ISO8601.format(r.issueInstant)), ("Destination", r.destination),
+            ]
+        ) { w in
             w.leaf("saml:Issuer", r.issuer)
             writeStatus(r.success, failure: authnFailedStatus, &w)
             if let a = r.assertion { write(a, response: r, signature: assertionSignature, &w) }
@@ -63,10 +71,13 @@ public enum SAML {
 
     public static func build(_ r: LogoutRequest) -> String {
         var w = XMLWriter(declaration: true)
-        w.element("samlp:LogoutRequest", namespaces + [
-            ("ID", r.id), ("Version", "2.0"), ("IssueInstant", ISO8601.format(r.issueInstant)),
-            ("Destination", r.destination),
-        ]) { w in
+        w.element(
+            "samlp:LogoutRequest",
+            namespaces + [
+                ("ID", r.id), ("Version", "2.0"), ("IssueInstant", ISO8601.format(r.issueInstant)),
+                ("Destination", r.destination),
+            ]
+        ) { w in
             w.leaf("saml:Issuer", r.issuer)
             w.leaf("saml:NameID", r.nameID, [("Format", transientNameID)])
             w.leaf("samlp:SessionIndex", r.sessionIndex)
@@ -76,10 +87,13 @@ public enum SAML {
 
     public static func build(_ r: LogoutResponse) -> String {
         var w = XMLWriter(declaration: true)
-        w.element("samlp:LogoutResponse", namespaces + [
-            ("ID", r.id), ("InResponseTo", r.inResponseTo), ("Version", "2.0"),
-            ("IssueInstant", ISO8601.format(r.issueInstant)), ("Destination", r.destination),
-        ]) { w in
+        w.element(
+            "samlp:LogoutResponse",
+            namespaces + [
+                ("ID", r.id), ("InResponseTo", r.inResponseTo), ("Version", "2.0"),
+                ("IssueInstant", ISO8601.format(r.issueInstant)), ("Destination", r.destination),
+            ]
+        ) { w in
             w.leaf("saml:Issuer", r.issuer)
             writeStatus(r.success, failure: nil, &w)
         }
@@ -111,9 +125,11 @@ public enum SAML {
             w.element("saml:Subject") { w in
                 w.leaf("saml:NameID", a.nameID, [("Format", transientNameID)])
                 w.element("saml:SubjectConfirmation", [("Method", bearer)]) { w in
-                    w.leaf("saml:SubjectConfirmationData", "", [
-                        ("InResponseTo", r.inResponseTo), ("NotOnOrAfter", expires), ("Recipient", r.destination),
-                    ])
+                    w.leaf(
+                        "saml:SubjectConfirmationData", "",
+                        [
+                            ("InResponseTo", r.inResponseTo), ("NotOnOrAfter", expires), ("Recipient", r.destination),
+                        ])
                 }
             }
             w.element("saml:Conditions", [("NotBefore", issued), ("NotOnOrAfter", expires)]) { w in
@@ -154,7 +170,9 @@ public enum SAML {
     public static func parseResponse(_ bytes: [UInt8]) throws(PassXMLError) -> SAMLResponse {
         let (root, canonical) = try SafeXML.parse(bytes) {
             (doc, rootNode) throws(PassXMLError) -> (element: [UInt8], signedInfo: [UInt8])? in
-            let nodes = XMLSignature.elementChildren(rootNode).filter { XMLSignature.isElement($0, "Assertion", assertionNamespace) }
+            let nodes = XMLSignature.elementChildren(rootNode).filter {
+                XMLSignature.isElement($0, "Assertion", assertionNamespace)
+            }
             guard nodes.count == 1 else { return nil }
             return try XMLSignature.canonicalParts(doc, element: nodes[0])
         }
@@ -216,7 +234,8 @@ public enum SAML {
     }
 
     private static func assertion(_ a: XMLElement, canonical: (element: [UInt8], signedInfo: [UInt8])?)
-        throws(PassXMLError) -> Assertion {
+        throws(PassXMLError) -> Assertion
+    {
         let ns = assertionNamespace
         let id = try a.requireAttribute("ID")
         var signature: XMLSignature.Signed?
@@ -225,16 +244,18 @@ public enum SAML {
         }
         let subject = try a.require("Subject", namespace: ns)
         let conditions = try a.require("Conditions", namespace: ns)
-        let audience = try conditions.require("AudienceRestriction", namespace: ns).requireText("Audience", namespace: ns)
+        let audience = try conditions.require("AudienceRestriction", namespace: ns).requireText(
+            "Audience", namespace: ns)
         let statement = try a.require("AuthnStatement", namespace: ns)
         var attributes: [SAMLAttribute] = []
         for s in a.children where s.name == "AttributeStatement" && s.namespace == ns {
             for attribute in s.children where attribute.name == "Attribute" && attribute.namespace == ns {
-                attributes.append(SAMLAttribute(
-                    name: try attribute.requireAttribute("Name"),
-                    values: attribute.children
-                        .filter { $0.name == "AttributeValue" && $0.namespace == ns }
-                        .map(\.trimmedText)))
+                attributes.append(
+                    SAMLAttribute(
+                        name: try attribute.requireAttribute("Name"),
+                        values: attribute.children
+                            .filter { $0.name == "AttributeValue" && $0.namespace == ns }
+                            .map(\.trimmedText)))
             }
         }
         return Assertion(

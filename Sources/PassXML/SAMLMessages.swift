@@ -9,8 +9,10 @@ public struct AuthnRequest: Hashable, Sendable {
     public var forceAuthn: Bool
     public var isPassive: Bool
 
-    public init(id: String, issueInstant: Instant, issuer: String, destination: String,
-                assertionConsumerServiceURL: String, forceAuthn: Bool = false, isPassive: Bool = false) {
+    public init(
+        id: String, issueInstant: Instant, issuer: String, destination: String,
+        assertionConsumerServiceURL: String, forceAuthn: Bool = false, isPassive: Bool = false
+    ) {
         self.id = id
         self.issueInstant = issueInstant
         self.issuer = issuer
@@ -43,9 +45,11 @@ public struct Assertion: Hashable, Sendable {
     /// ignore it (signing is `SAML.build(_:signedBy:)`).
     public var signature: XMLSignature.Signed?
 
-    public init(id: String, issueInstant: Instant, issuer: String, nameID: String, sessionIndex: String,
-                notOnOrAfter: Instant, audience: String, attributes: [SAMLAttribute] = [],
-                signature: XMLSignature.Signed? = nil) {
+    public init(
+        id: String, issueInstant: Instant, issuer: String, nameID: String, sessionIndex: String,
+        notOnOrAfter: Instant, audience: String, attributes: [SAMLAttribute] = [],
+        signature: XMLSignature.Signed? = nil
+    ) {
         self.id = id
         self.issueInstant = issueInstant
         self.issuer = issuer
@@ -68,8 +72,10 @@ public struct SAMLResponse: Hashable, Sendable {
     public var success: Bool
     public var assertion: Assertion?
 
-    public init(id: String, inResponseTo: String, issueInstant: Instant, issuer: String, destination: String,
-                success: Bool, assertion: Assertion? = nil) {
+    public init(
+        id: String, inResponseTo: String, issueInstant: Instant, issuer: String, destination: String,
+        success: Bool, assertion: Assertion? = nil
+    ) {
         self.id = id
         self.inResponseTo = inResponseTo
         self.issueInstant = issueInstant
@@ -88,8 +94,10 @@ public struct LogoutRequest: Hashable, Sendable {
     public var nameID: String
     public var sessionIndex: String
 
-    public init(id: String, issueInstant: Instant, issuer: String, destination: String,
-                nameID: String, sessionIndex: String) {
+    public init(
+        id: String, issueInstant: Instant, issuer: String, destination: String,
+        nameID: String, sessionIndex: String
+    ) {
         self.id = id
         self.issueInstant = issueInstant
         self.issuer = issuer
@@ -107,8 +115,10 @@ public struct LogoutResponse: Hashable, Sendable {
     public var destination: String
     public var success: Bool
 
-    public init(id: String, inResponseTo: String, issueInstant: Instant, issuer: String, destination: String,
-                success: Bool) {
+    public init(
+        id: String, inResponseTo: String, issueInstant: Instant, issuer: String, destination: String,
+        success: Bool
+    ) {
         self.id = id
         self.inResponseTo = inResponseTo
         self.issueInstant = issueInstant

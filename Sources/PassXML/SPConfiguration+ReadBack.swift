@@ -6,7 +6,9 @@
 /// limits.
 extension ConfigurationXML {
     public static func readsBack(_ c: SPConfiguration) -> Bool {
-        guard ReadBack.text(c.requestorID), ReadBack.text(c.requestorName), c.mvpds.count <= maxMVPDs else { return false }
+        guard ReadBack.text(c.requestorID), ReadBack.text(c.requestorName), c.mvpds.count <= maxMVPDs else {
+            return false
+        }
         for optional in [c.device, c.clientType, c.os] {
             if let text = optional, !ReadBack.text(text) { return false }
         }

@@ -10,8 +10,10 @@ public struct SPConfiguration: Hashable, Sendable {
     /// `spURL` is neither written nor read: the engine sets it from the SP it asked.
     public var mvpds: [MVPD]
 
-    public init(requestorID: String, requestorName: String, device: String? = nil, clientType: String? = nil,
-                os: String? = nil, mvpds: [MVPD] = []) {
+    public init(
+        requestorID: String, requestorName: String, device: String? = nil, clientType: String? = nil,
+        os: String? = nil, mvpds: [MVPD] = []
+    ) {
         self.requestorID = requestorID
         self.requestorName = requestorName
         self.device = device
@@ -105,7 +107,8 @@ public enum ConfigurationXML {
         m.enablePlatformServices = try flag("enablePlatformServices")
         if let status = e.optionalText("boardingStatus"), !status.isEmpty {
             guard let parsed = BoardingStatus(rawValue: status.uppercased()) else {
-                throw PassXMLError("invalid <boardingStatus> '\(status)' of MVPD '\(id)' (expected PICKER or SUPPORTED)")
+                throw PassXMLError(
+                    "invalid <boardingStatus> '\(status)' of MVPD '\(id)' (expected PICKER or SUPPORTED)")
             }
             m.boardingStatus = parsed
         }

@@ -38,14 +38,18 @@ public enum SafeXML {
     /// Evaluates an XPath 1.0 expression over untrusted bytes (parsed under the same defences as `parse`).
     /// Node-set results give each node's string value in document order; a string, number or boolean
     /// result gives one string.
-    public static func xpath(_ expression: String, in bytes: [UInt8],
-                             namespaces: [(prefix: String, uri: String)]) throws(PassXMLError) -> [String] {
+    public static func xpath(
+        _ expression: String, in bytes: [UInt8],
+        namespaces: [(prefix: String, uri: String)]
+    ) throws(PassXMLError) -> [String] {
         try xpath(expression, in: bytes, namespaces: namespaces, limits: .standard)
     }
 
-    public static func xpath(_ expression: String, in bytes: [UInt8],
-                             namespaces: [(prefix: String, uri: String)],
-                             limits: XMLLimits) throws(PassXMLError) -> [String] {
+    public static func xpath(
+        _ expression: String, in bytes: [UInt8],
+        namespaces: [(prefix: String, uri: String)],
+        limits: XMLLimits
+    ) throws(PassXMLError) -> [String] {
         try withDocument(bytes, limits: limits) { (doc: xmlDocPtr) throws(PassXMLError) -> [String] in
             // The limits must hold for XPath callers too, so the tree is walked even though it is not kept.
             guard let root = xmlDocGetRootElement(doc) else { throw PassXMLError("document has no root element") }
@@ -64,7 +68,8 @@ public enum SafeXML {
             defer { xmlXPathFreeObject(object) }
             if object.pointee.type == XPATH_NODESET {
                 guard let set = object.pointee.nodesetval, set.pointee.nodeNr > 0,
-                      let nodes = set.pointee.nodeTab else { return [] }
+                    let nodes = set.pointee.nodeTab
+                else { return [] }
                 var out: [String] = []
                 for i in 0..<Int(set.pointee.nodeNr) {
                     guard let node = nodes[i] else { continue }
@@ -118,7 +123,8 @@ public enum SafeXML {
         _ bytes: [UInt8], limits: XMLLimits, _ body: (xmlDocPtr) throws(PassXMLError) -> T
     ) throws(PassXMLError) -> T {
         guard bytes.count <= limits.maxBytes else {
-            throw PassXMLError("document is \(bytes.count) bytes, over the limit of \(limits.maxBytes) bytes (limit: xml-bytes)")
+            throw PassXMLError(
+                "document is \(bytes.count) bytes, over the limit of \(limits.maxBytes) bytes (limit: xml-bytes)")
         }
         guard bytes.contains(where: { !isXMLSpace($0) }) else { throw PassXMLError("document is empty") }
         // First: it stops at the first limit hit, where the searches below always read every byte.
@@ -168,7 +174,8 @@ public enum SafeXML {
         }
     }
 
-    private static func parseError(_ first: FirstError, _ context: xmlParserCtxtPtr, limits: XMLLimits) -> PassXMLError {
+    private static func parseError(_ first: FirstError, _ context: xmlParserCtxtPtr, limits: XMLLimits) -> PassXMLError
+    {
         if first.error == nil, let last = xmlCtxtGetLastError(context) { first.record(last.pointee) }
         guard let (code, line, message) = first.error else {
             return PassXMLError("document is not well-formed XML")
@@ -185,7 +192,8 @@ public enum SafeXML {
 
     private static func copy(_ node: xmlNodePtr, depth: Int, limits: XMLLimits) throws(PassXMLError) -> XMLElement {
         guard depth <= limits.maxDepth else {
-            throw PassXMLError("nesting deeper than \(limits.maxDepth) levels (limit: xml-depth) at line \(node.pointee.line)")
+            throw PassXMLError(
+                "nesting deeper than \(limits.maxDepth) levels (limit: xml-depth) at line \(node.pointee.line)")
         }
         let name = string(node.pointee.name)
         var element = XMLElement(name: name, namespace: node.pointee.ns.flatMap { $0.pointee.href.map(string) })
@@ -199,15 +207,16 @@ public enum SafeXML {
                     guard value.utf8.count + Int(xmlStrlen(content)) <= limits.maxAttributeLength else {
                         throw PassXMLError(
                             "attribute '\(string(a.pointee.name))' of <\(name)> is longer than \(limits.maxAttributeLength) bytes"
-                            + " (limit: xml-attribute-bytes) at line \(node.pointee.line)")
+                                + " (limit: xml-attribute-bytes) at line \(node.pointee.line)")
                     }
                     value += string(content)
                 }
                 child = c.pointee.next
             }
-            element.attributes.append(XMLAttribute(
-                name: string(a.pointee.name), namespace: a.pointee.ns.flatMap { $0.pointee.href.map(string) },
-                value: value))
+            element.attributes.append(
+                XMLAttribute(
+                    name: string(a.pointee.name), namespace: a.pointee.ns.flatMap { $0.pointee.href.map(string) },
+                    value: value))
             attribute = a.pointee.next
         }
 

@@ -10,8 +10,10 @@ public struct ShortMediaToken: Hashable, Sendable {
     public var issueTime: Instant
     public var mvpdID: String
 
-    public init(sessionGUID: String, requestorID: String, resourceID: String, ttl: Millis, issueTime: Instant,
-                mvpdID: String) {
+    public init(
+        sessionGUID: String, requestorID: String, resourceID: String, ttl: Millis, issueTime: Instant,
+        mvpdID: String
+    ) {
         self.sessionGUID = sessionGUID
         self.requestorID = requestorID
         self.resourceID = resourceID

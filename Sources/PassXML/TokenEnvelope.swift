@@ -16,7 +16,9 @@ enum TokenEnvelope {
     static func unwrap(_ bytes: [UInt8]) throws(PassXMLError) -> ArraySlice<UInt8>? {
         let needle = Array(marker.utf8)
         var start = 0
-        while start < bytes.count, bytes[start] == 0x20 || bytes[start] == 0x09 || bytes[start] == 0x0A || bytes[start] == 0x0D {
+        while start < bytes.count,
+            bytes[start] == 0x20 || bytes[start] == 0x09 || bytes[start] == 0x0A || bytes[start] == 0x0D
+        {
             start += 1
         }
         guard bytes[start...].starts(with: needle) else { return nil }

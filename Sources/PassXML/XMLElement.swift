@@ -22,8 +22,10 @@ public struct XMLElement: Hashable, Sendable {
     /// The direct text content (text and CDATA children, concatenated, untrimmed).
     public var text: String
 
-    public init(name: String, namespace: String? = nil, attributes: [XMLAttribute] = [],
-                children: [XMLElement] = [], text: String = "") {
+    public init(
+        name: String, namespace: String? = nil, attributes: [XMLAttribute] = [],
+        children: [XMLElement] = [], text: String = ""
+    ) {
         self.name = name
         self.namespace = namespace
         self.attributes = attributes
@@ -67,7 +69,8 @@ enum XMLText {
 
     static func trim(_ s: String) -> String {
         guard let first = s.firstIndex(where: { !isSpace($0) }),
-              let last = s.lastIndex(where: { !isSpace($0) }) else { return "" }
+            let last = s.lastIndex(where: { !isSpace($0) })
+        else { return "" }
         return String(s[first...last])
     }
 }

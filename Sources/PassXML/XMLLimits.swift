@@ -13,8 +13,10 @@ public struct XMLLimits: Hashable, Sendable {
     /// `xml-elements`: elements in the whole document.
     public var maxElements: Int
 
-    public init(maxBytes: Int = 1_000_000, maxDepth: Int = 64, maxAttributeLength: Int = 65_536,
-                maxAttributes: Int = 32, maxElements: Int = 10_000) {
+    public init(
+        maxBytes: Int = 1_000_000, maxDepth: Int = 64, maxAttributeLength: Int = 65_536,
+        maxAttributes: Int = 32, maxElements: Int = 10_000
+    ) {
         self.maxBytes = maxBytes
         self.maxDepth = maxDepth
         self.maxAttributeLength = maxAttributeLength

@@ -70,7 +70,8 @@ enum XMLPrescan {
                 case UInt8(ascii: "="):
                     attributes += 1
                     guard attributes <= limits.maxAttributes else {
-                        throw error("element with more than \(limits.maxAttributes) attributes", "xml-attributes", at: start)
+                        throw error(
+                            "element with more than \(limits.maxAttributes) attributes", "xml-attributes", at: start)
                     }
                     i += 1
                 case UInt8(ascii: ">"):

@@ -20,8 +20,10 @@ public enum XMLSignature {
         /// a verifier of ours never takes the key from the message).
         public var certificate: String
 
-        public init(digest: @escaping @Sendable ([UInt8]) -> [UInt8], sign: @escaping @Sendable ([UInt8]) -> [UInt8]?,
-                    certificate: String) {
+        public init(
+            digest: @escaping @Sendable ([UInt8]) -> [UInt8], sign: @escaping @Sendable ([UInt8]) -> [UInt8]?,
+            certificate: String
+        ) {
             self.digest = digest
             self.sign = sign
             self.certificate = certificate
@@ -39,8 +41,10 @@ public enum XMLSignature {
         /// Exclusive C14N of the signed element less its `<Signature>` (the enveloped transform).
         public var canonicalElement: [UInt8]
 
-        public init(referenceID: String, digestValue: [UInt8], signatureValue: [UInt8],
-                    canonicalSignedInfo: [UInt8], canonicalElement: [UInt8]) {
+        public init(
+            referenceID: String, digestValue: [UInt8], signatureValue: [UInt8],
+            canonicalSignedInfo: [UInt8], canonicalElement: [UInt8]
+        ) {
             self.referenceID = referenceID
             self.digestValue = digestValue
             self.signatureValue = signatureValue
@@ -103,7 +107,8 @@ public enum XMLSignature {
     /// Refuses a document where two elements share an `ID` (a reference must name one element) and
     /// an element with more than one `<Signature>` or SignedInfo.
     static func canonicalParts(_ doc: xmlDocPtr, element: xmlNodePtr) throws(PassXMLError)
-        -> (element: [UInt8], signedInfo: [UInt8])? {
+        -> (element: [UInt8], signedInfo: [UInt8])?
+    {
         _ = try identifiedElements(doc)
         let signatures = elementChildren(element).filter { isElement($0, "Signature", namespace) }
         guard let signature = signatures.first else { return nil }
@@ -112,14 +117,18 @@ public enum XMLSignature {
         }
         let infos = elementChildren(signature).filter { isElement($0, "SignedInfo", namespace) }
         guard infos.count == 1 else { throw PassXMLError("<Signature> must have exactly one <SignedInfo>") }
-        return (try C14N.canonicalize(doc, apex: element, excluding: signature),
-                try C14N.canonicalize(doc, apex: infos[0], excluding: nil))
+        return (
+            try C14N.canonicalize(doc, apex: element, excluding: signature),
+            try C14N.canonicalize(doc, apex: infos[0], excluding: nil)
+        )
     }
 
     /// Checks `signature` (the parsed `<Signature>` child of the element with ID `id`) against our
     /// profile: anything else, including a reference to another element, is refused here.
-    static func read(_ signature: XMLElement, signedElementID id: String,
-                     canonical: (element: [UInt8], signedInfo: [UInt8])) throws(PassXMLError) -> Signed {
+    static func read(
+        _ signature: XMLElement, signedElementID id: String,
+        canonical: (element: [UInt8], signedInfo: [UInt8])
+    ) throws(PassXMLError) -> Signed {
         let ns = namespace
         let info = try signature.require("SignedInfo", namespace: ns)
         if signature.child("Object", namespace: ns) != nil {

@@ -26,7 +26,9 @@ public final class AccessEnabler {
     /// An app of `world` (`app` nil: its first app).
     public init(world: SimulatedWorld, app: String? = nil) throws(PassimError) {
         guard let index = world.simulator.appIndex(app ?? "app") else {
-            throw PassimError("the world has no app '\(app ?? "app")' (its apps: \(world.simulator.appNames.joined(separator: ", ")))")
+            throw PassimError(
+                "the world has no app '\(app ?? "app")' (its apps: \(world.simulator.appNames.joined(separator: ", ")))"
+            )
         }
         runtime = .simulated(world, app: index)
         world.attach(self, app: index)
@@ -34,8 +36,10 @@ public final class AccessEnabler {
 
     /// An engine whose host sends its requests and runs its timers. The enabler holds its host
     /// weakly: keep the host alive as long as the enabler.
-    public init(configuration: EngineConfiguration = EngineConfiguration(), host: any AccessEnablerHost,
-                keychain: DeviceKeychain = DeviceKeychain()) {
+    public init(
+        configuration: EngineConfiguration = EngineConfiguration(), host: any AccessEnablerHost,
+        keychain: DeviceKeychain = DeviceKeychain()
+    ) {
         runtime = .hosted(HostedEngine(engine: Engine(configuration: configuration), host: host, keychain: keychain))
     }
 
@@ -92,10 +96,14 @@ public final class AccessEnabler {
     /// `setOptions:`
     public func setOptions(_ options: [Value.Entry]) { perform(.setOptions(options)) }
     /// `setRequestor:serviceProviders:` and, with a signed ID, `setRequestor:setSignedRequestorId:…`.
-    public func setRequestor(_ requestorID: String, serviceProviders: [String]? = nil, signedRequestorID: String? = nil,
-                             secret: String? = nil, publicKey: String? = nil) {
-        perform(.setRequestor(requestorID: requestorID, serviceProviders: serviceProviders, signedRequestorID: signedRequestorID,
-                              secret: secret, publicKey: publicKey))
+    public func setRequestor(
+        _ requestorID: String, serviceProviders: [String]? = nil, signedRequestorID: String? = nil,
+        secret: String? = nil, publicKey: String? = nil
+    ) {
+        perform(
+            .setRequestor(
+                requestorID: requestorID, serviceProviders: serviceProviders, signedRequestorID: signedRequestorID,
+                secret: secret, publicKey: publicKey))
     }
     /// `checkAuthentication`
     public func checkAuthentication() { perform(.checkAuthentication) }
@@ -110,9 +118,13 @@ public final class AccessEnabler {
     /// `getSelectedProvider`
     public func getSelectedProvider() { perform(.getSelectedProvider) }
     /// `checkAuthorization:` / `checkAuthorization:withData:`
-    public func checkAuthorization(_ resource: String, data: Value? = nil) { perform(.checkAuthorization(resource: resource, data: data)) }
+    public func checkAuthorization(_ resource: String, data: Value? = nil) {
+        perform(.checkAuthorization(resource: resource, data: data))
+    }
     /// `getAuthorization:` / `getAuthorization:withData:`
-    public func getAuthorization(_ resource: String, data: Value? = nil) { perform(.getAuthorization(resource: resource, data: data)) }
+    public func getAuthorization(_ resource: String, data: Value? = nil) {
+        perform(.getAuthorization(resource: resource, data: data))
+    }
     /// `checkPreauthorizedResources:` / `checkPreauthorizedResources:cache:`
     public func checkPreauthorizedResources(_ resources: [String], cache: Bool = true) {
         perform(.checkPreauthorizedResources(resources, cache: cache))

@@ -43,13 +43,16 @@ extension EntitlementDelegate {
         case .displayProviderDialog(let mvpds): displayProviderDialog(mvpds)
         case .navigateToUrl(let url, let svc): navigate(toUrl: url, useSVC: svc)
         case .setToken(let token, let resource): setToken(token, forResource: resource)
-        case .tokenRequestFailed(let resource, let code, let details): tokenRequestFailed(resource, errorCode: code, errorDescription: details)
+        case .tokenRequestFailed(let resource, let code, let details):
+            tokenRequestFailed(resource, errorCode: code, errorDescription: details)
         case .preauthorizedResources(let resources): preauthorizedResources(resources)
         case .selectedProvider(let mvpd): selectedProvider(mvpd)
         case .setMetadataStatus(let value, let encrypted, let opcode, let arguments):
             setMetadataStatus(value, encrypted: encrypted, forKey: opcode, andArguments: arguments)
-        case .presentTvProviderDialog(let shown, let featured): presentTvProviderDialog(shown: shown, featured: featured)
-        case .dismissTvProviderDialog(let shown, let featured): dismissTvProviderDialog(shown: shown, featured: featured)
+        case .presentTvProviderDialog(let shown, let featured):
+            presentTvProviderDialog(shown: shown, featured: featured)
+        case .dismissTvProviderDialog(let shown, let featured):
+            dismissTvProviderDialog(shown: shown, featured: featured)
         case .status(let code, let message): status(code, message: message)
         case .sendTrackingData(let event, let data): sendTrackingData(data, forEventType: event)
         }

@@ -46,7 +46,8 @@ public struct ConformanceSuite: Sendable {
         let entries = (try? FileManager.default.contentsOfDirectory(atPath: folder)) ?? []
         return entries.filter { name in
             var isFolder: ObjCBool = false
-            return FileManager.default.fileExists(atPath: folder + "/" + name, isDirectory: &isFolder) && isFolder.boolValue
+            return FileManager.default.fileExists(atPath: folder + "/" + name, isDirectory: &isFolder)
+                && isFolder.boolValue
         }.sorted()
     }
 
@@ -111,16 +112,22 @@ public struct ConformanceSuite: Sendable {
         options.runtime = runtime
         options.allowEmpty = true
         let paths = selection.map { $0.map { folder + "/" + $0 + ".scenario" } } ?? [folder]
-        guard !paths.isEmpty else { return ConformanceReport(results: [], unusable: [], output: "0 passed, 0 failed\n") }
+        guard !paths.isEmpty else {
+            return ConformanceReport(results: [], unusable: [], output: "0 passed, 0 failed\n")
+        }
         let report = SuiteRun(options: options).run(paths: paths)
         var unusable: [String] = []
         for outcome in report.outcomes {
             if case .unusable(_, let diagnostic) = outcome { unusable.append(diagnostic) }
         }
         if !report.errors.isEmpty, unusable.isEmpty { unusable.append(report.errors) }
-        return ConformanceReport(results: report.results.map { ConformanceReport.Result($0, name: name(of: $0.path),
-                                                                                  repositoryFolder: repositoryFolder) },
-                                 unusable: unusable, output: report.output)
+        return ConformanceReport(
+            results: report.results.map {
+                ConformanceReport.Result(
+                    $0, name: name(of: $0.path),
+                    repositoryFolder: repositoryFolder)
+            },
+            unusable: unusable, output: report.output)
     }
 
     private func name(of path: String) -> String {
@@ -160,10 +167,15 @@ public struct ConformanceReport: Sendable, CustomStringConvertible {
             case .unimplemented: outcome = .unimplemented
             }
             message = r.failure.map { "\($0.location): \($0.message)" }
-            report = r.status == .unimplemented ? "UNIMPLEMENTED \(name): \(r.failure?.message ?? "")\n" : r.failureReport
+            report =
+                r.status == .unimplemented ? "UNIMPLEMENTED \(name): \(r.failure?.message ?? "")\n" : r.failureReport
             // `passim run` cannot replay a port that lives in a test: say how to run it again from there.
-            if r.runtimeFlags.hasPrefix("--port 'in-process "), let replay = report.range(of: "replay: passim run ", options: .backwards) {
-                report = String(report[..<replay.lowerBound]) + "replay: ConformanceSuite.bundled.only([\"\(name)\"]).run { … }\n"
+            if r.runtimeFlags.hasPrefix("--port 'in-process "),
+                let replay = report.range(of: "replay: passim run ", options: .backwards)
+            {
+                report =
+                    String(report[..<replay.lowerBound])
+                    + "replay: ConformanceSuite.bundled.only([\"\(name)\"]).run { … }\n"
             }
             if let repositoryFolder, let failure = r.failure {
                 let place = "\(repositoryFolder)/\(name).scenario:\(failure.location.line):\(failure.location.column)"
@@ -190,6 +202,8 @@ public struct ConformanceReport: Sendable, CustomStringConvertible {
     public var failures: [Result] { results.filter { !$0.passed } }
     /// True when every scenario passed and every file was usable.
     public var allPassed: Bool { failures.isEmpty && unusable.isEmpty }
-    public var summary: String { "\(passed.count) passed, \(failures.count) failed" + (unusable.isEmpty ? "" : ", \(unusable.count) unusable") }
+    public var summary: String {
+        "\(passed.count) passed, \(failures.count) failed" + (unusable.isEmpty ? "" : ", \(unusable.count) unusable")
+    }
     public var description: String { output }
 }

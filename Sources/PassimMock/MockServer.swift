@@ -30,24 +30,30 @@ public final class MockServer: Sendable {
     }
 
     /// A world built in Swift. `conditions`: hosts that start slow, down or silent (default: up, 10 ms).
-    public static func start(world: World, conditions: [LoggedRequest.Host: HostConditions] = [:], seed: UInt64 = 0x5EED) async throws -> MockServer {
+    public static func start(
+        world: World, conditions: [LoggedRequest.Host: HostConditions] = [:], seed: UInt64 = 0x5EED
+    ) async throws -> MockServer {
         MockServer(try await MockPassServer.start(world: world, options: options(conditions, seed)))
     }
 
     @available(*, noasync, message: "use start(world:)")
     public static func startAndWait(world text: String) throws -> MockServer {
         let loaded = try load(text)
-        return MockServer(try MockPassServer.startAndWait(world: loaded.world, options: options(loaded.conditions, loaded.seed)))
+        return MockServer(
+            try MockPassServer.startAndWait(world: loaded.world, options: options(loaded.conditions, loaded.seed)))
     }
 
     private static func load(_ text: String) throws -> MockPassServer.LoadedWorld {
         switch WorldBuilder.setup(forWorldText: text) {
-        case .success(let setup): return MockPassServer.LoadedWorld(world: setup.world, conditions: setup.links, seed: setup.seed)
+        case .success(let setup):
+            return MockPassServer.LoadedWorld(world: setup.world, conditions: setup.links, seed: setup.seed)
         case .failure(let error): throw PassimError(error.message)
         }
     }
 
-    private static func options(_ conditions: [LoggedRequest.Host: HostConditions], _ seed: UInt64) -> MockPassServer.Options {
+    private static func options(_ conditions: [LoggedRequest.Host: HostConditions], _ seed: UInt64)
+        -> MockPassServer.Options
+    {
         // The clock is held at the simulation's start, so tokens and TTLs come out as in a scenario.
         MockPassServer.Options(seed: seed, conditions: conditions, clock: LiveClock(heldAt: .simulationStart))
     }

@@ -46,7 +46,9 @@ public struct Expectations: Sendable {
     }
 
     public static func load(_ path: String) throws(PortError) -> Expectations {
-        guard let data = FileManager.default.contents(atPath: path) else { throw PortError("\(path): cannot read the expectations file") }
+        guard let data = FileManager.default.contents(atPath: path) else {
+            throw PortError("\(path): cannot read the expectations file")
+        }
         return try parse(String(decoding: data, as: UTF8.self), path: path)
     }
 
@@ -61,10 +63,14 @@ public struct Expectations: Sendable {
             case "fail", "skip":
                 guard words.count == 3 else { throw fail("\(words[0]) needs a pattern and a reason") }
                 guard Expectations.isValid(pattern: words[1]) else {
-                    throw fail("a pattern is a path relative to the suite folder, without .scenario, with * and ** (got \(words[1]))")
+                    throw fail(
+                        "a pattern is a path relative to the suite folder, without .scenario, with * and ** (got \(words[1]))"
+                    )
                 }
-                result.rules.append(Rule(kind: words[0] == "fail" ? .fail : .skip, pattern: words[1],
-                                         reason: words[2].trimmingCharacters(in: .whitespaces), line: i + 1))
+                result.rules.append(
+                    Rule(
+                        kind: words[0] == "fail" ? .fail : .skip, pattern: words[1],
+                        reason: words[2].trimmingCharacters(in: .whitespaces), line: i + 1))
             case "differ":
                 let rest = line.dropFirst("differ".count).trimmingCharacters(in: .whitespaces)
                 guard rest.hasPrefix("/"), let close = rest.dropFirst().firstIndex(of: "/") else {
@@ -72,7 +78,9 @@ public struct Expectations: Sendable {
                 }
                 let body = String(rest[rest.index(after: rest.startIndex)..<close])
                 let reason = rest[rest.index(after: close)...].trimmingCharacters(in: .whitespaces)
-                guard !body.isEmpty, (try? LinearRegex(body)) != nil else { throw fail("differ: /\(body)/ is not a regex") }
+                guard !body.isEmpty, (try? LinearRegex(body)) != nil else {
+                    throw fail("differ: /\(body)/ is not a regex")
+                }
                 guard !reason.isEmpty else { throw fail("differ needs a reason after its /regex/") }
                 result.differences.append(KnownDifference(regex: body, reason: reason, line: i + 1))
             case "constant":
@@ -107,7 +115,9 @@ public struct Expectations: Sendable {
 
     static func isValid(pattern: String) -> Bool {
         !pattern.isEmpty && !pattern.hasPrefix("/") && !pattern.hasSuffix(".scenario")
-            && !pattern.split(separator: "/", omittingEmptySubsequences: false).contains { $0.isEmpty || $0 == "." || $0 == ".." }
+            && !pattern.split(separator: "/", omittingEmptySubsequences: false).contains {
+                $0.isEmpty || $0 == "." || $0 == ".."
+            }
     }
 
     /// The pattern matches the trailing path components of the file (extension dropped): `authn/*`
@@ -123,7 +133,8 @@ public struct Expectations: Sendable {
     private static func match(_ pat: ArraySlice<String>, _ parts: ArraySlice<String>) -> Bool {
         guard let first = pat.first else { return parts.isEmpty }
         if first == "**" {
-            return parts.indices.contains { match(pat.dropFirst(), parts[$0...]) } || match(pat.dropFirst(), parts[parts.endIndex...])
+            return parts.indices.contains { match(pat.dropFirst(), parts[$0...]) }
+                || match(pat.dropFirst(), parts[parts.endIndex...])
         }
         guard let part = parts.first, glob(first, part) else { return false }
         return match(pat.dropFirst(), parts.dropFirst())

@@ -98,7 +98,9 @@ public struct HarnessMessage: Sendable {
         guard case .dict(let entries)? = f.value("hosts") else { throw PortError("hello: hosts must be an object") }
         var hosts: [String: String] = [:]
         for entry in entries {
-            guard let connect = entry.value.stringValue else { throw PortError("hello: hosts[\(entry.key)] must be a string") }
+            guard let connect = entry.value.stringValue else {
+                throw PortError("hello: hosts[\(entry.key)] must be a string")
+            }
             hosts[entry.key] = connect
         }
         return hosts
@@ -109,7 +111,9 @@ public struct HarnessMessage: Sendable {
         guard case .dict(let entries) = value else { throw PortError("\(f.context): cookies must be an object") }
         var cookies: [String: String] = [:]
         for entry in entries {
-            guard let header = entry.value.stringValue else { throw PortError("\(f.context): cookies[\(entry.key)] must be a string") }
+            guard let header = entry.value.stringValue else {
+                throw PortError("\(f.context): cookies[\(entry.key)] must be a string")
+            }
             cookies[entry.key] = header
         }
         return cookies

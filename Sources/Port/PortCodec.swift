@@ -37,7 +37,9 @@ public enum PortCodec {
     /// The callback a `callback` message names. An argument `{"$symbol": "NAME"}` is that constant;
     /// a top-level string or number listed in `constants` (the port's own values) is the constant it
     /// stands for. Each argument is read by its kind (`Callback.Name.parameters`).
-    public static func callback(named name: String, _ raw: [Value], constants: ConstantMap = ConstantMap()) throws(PortError) -> Callback {
+    public static func callback(named name: String, _ raw: [Value], constants: ConstantMap = ConstantMap())
+        throws(PortError) -> Callback
+    {
         guard let kind = Callback.Name(rawValue: name) else { throw PortError("unknown callback \(name)") }
         let args = try raw.map { (v: Value) throws(PortError) -> Value in try constants.resolve(v) }
         let a = Positional(args, callback: name)
@@ -61,8 +63,10 @@ public enum PortCodec {
         if let logo = m.logoURL { entries.append(Value.Entry("logoURL", .string(logo))) }
         entries.append(Value.Entry("enablePlatformServices", .bool(m.enablePlatformServices)))
         if let status = m.boardingStatus { entries.append(Value.Entry("boardingStatus", .string(status.rawValue))) }
-        entries += [Value.Entry("tempPass", .bool(m.tempPass)), Value.Entry("promoTempPass", .bool(m.promoTempPass)),
-                    Value.Entry("requiresSVC", .bool(m.requiresSVC))]
+        entries += [
+            Value.Entry("tempPass", .bool(m.tempPass)), Value.Entry("promoTempPass", .bool(m.promoTempPass)),
+            Value.Entry("requiresSVC", .bool(m.requiresSVC)),
+        ]
         if let sp = m.spURL { entries.append(Value.Entry("spURL", .string(sp))) }
         return .dict(entries)
     }
@@ -73,13 +77,17 @@ public enum PortCodec {
         let id = try f.string("id")
         var status: BoardingStatus?
         if let text = try f.optionalString("boardingStatus") {
-            guard let s = BoardingStatus(rawValue: text) else { throw PortError("\(context): boardingStatus must be PICKER or SUPPORTED") }
+            guard let s = BoardingStatus(rawValue: text) else {
+                throw PortError("\(context): boardingStatus must be PICKER or SUPPORTED")
+            }
             status = s
         }
-        return MVPD(id: id, displayName: try f.optionalString("displayName") ?? id, logoURL: try f.optionalString("logoURL"),
-                    enablePlatformServices: try f.optionalBool("enablePlatformServices") ?? false, boardingStatus: status,
-                    tempPass: try f.optionalBool("tempPass") ?? false, promoTempPass: try f.optionalBool("promoTempPass") ?? false,
-                    requiresSVC: try f.optionalBool("requiresSVC") ?? false, spURL: try f.optionalString("spURL"))
+        return MVPD(
+            id: id, displayName: try f.optionalString("displayName") ?? id, logoURL: try f.optionalString("logoURL"),
+            enablePlatformServices: try f.optionalBool("enablePlatformServices") ?? false, boardingStatus: status,
+            tempPass: try f.optionalBool("tempPass") ?? false,
+            promoTempPass: try f.optionalBool("promoTempPass") ?? false,
+            requiresSVC: try f.optionalBool("requiresSVC") ?? false, spURL: try f.optionalString("spURL"))
     }
 
     private static func mvpdsAsObjects(_ v: Value) -> Value {
@@ -160,7 +168,9 @@ struct Fields {
     func headers(_ key: String) throws(PortError) -> HTTPHeaders {
         var headers = HTTPHeaders()
         for pair in try optionalList(key) ?? [] {
-            guard let p = pair.listValue, p.count == 2, let name = p[0].stringValue, let value = p[1].stringValue, !name.isEmpty else {
+            guard let p = pair.listValue, p.count == 2, let name = p[0].stringValue, let value = p[1].stringValue,
+                !name.isEmpty
+            else {
                 throw PortError("\(context): \(key) must be [name, value] pairs of strings")
             }
             headers.add(name, value)
@@ -173,9 +183,13 @@ struct Fields {
     func outcome() throws(PortError) -> HTTPResult {
         if let error = try optionalString("error") { return .failure(error) }
         if try optionalBool("timeout") == true { return .timeout }
-        guard value("status")?.intValue != nil else { throw PortError("\(context): needs status, error or timeout: true") }
-        return .response(HTTPResponse(status: try int("status"), headers: try headers("headers"),
-                                      body: Array((try optionalString("body") ?? "").utf8)))
+        guard value("status")?.intValue != nil else {
+            throw PortError("\(context): needs status, error or timeout: true")
+        }
+        return .response(
+            HTTPResponse(
+                status: try int("status"), headers: try headers("headers"),
+                body: Array((try optionalString("body") ?? "").utf8)))
     }
 
     func int(_ key: String) throws(PortError) -> Int {
@@ -203,7 +217,9 @@ struct Positional {
         }
     }
 
-    private func fail(_ i: Int, _ what: String) -> PortError { PortError("\(callback): argument \(i + 1) must be \(what), got \(args[i].jsonText)") }
+    private func fail(_ i: Int, _ what: String) -> PortError {
+        PortError("\(callback): argument \(i + 1) must be \(what), got \(args[i].jsonText)")
+    }
 
     func int(_ i: Int) throws(PortError) -> Int {
         guard let v = args[i].intValue else { throw fail(i, "an integer") }

@@ -29,7 +29,9 @@ public enum PortMessage {
     static func outcome(_ result: HTTPResult, statusOnly: Bool = false) -> [(String, Value)] {
         switch result {
         case .response(let r):
-            return statusOnly ? [("status", .int(r.status))] : [("status", .int(r.status)), ("headers", headers(r.headers)), ("body", body(r.body))]
+            return statusOnly
+                ? [("status", .int(r.status))]
+                : [("status", .int(r.status)), ("headers", headers(r.headers)), ("body", body(r.body))]
         case .failure(let why): return [("error", .string(why))]
         case .timeout: return [("timeout", .bool(true))]
         }
@@ -39,7 +41,9 @@ public enum PortMessage {
     static func picker(_ outcome: PickerOutcome) -> Value {
         switch outcome {
         case .picked(let id, let token):
-            return .dict([Value.Entry("picked", .string(id)), Value.Entry("appleToken", token.map(Value.string) ?? .null)])
+            return .dict([
+                Value.Entry("picked", .string(id)), Value.Entry("appleToken", token.map(Value.string) ?? .null),
+            ])
         case .otherProvider: return .string("other")
         case .cancelled: return .string("cancelled")
         }
@@ -86,29 +90,41 @@ public enum PortOutput: Hashable, Sendable {
         let m = Fields(value, context: type)
         switch type {
         case "ready":
-            return .ready(protocol: try m.int("protocol"), implementation: try m.optionalString("implementation") ?? "",
-                          reset: try m.optionalBool(PortMessage.resetField) ?? false)
+            return .ready(
+                protocol: try m.int("protocol"), implementation: try m.optionalString("implementation") ?? "",
+                reset: try m.optionalBool(PortMessage.resetField) ?? false)
         case "callback":
             guard let args = m.value("args")?.listValue else { throw PortError("callback: args must be an array") }
-            return .callback(app: try m.string("app"), try PortCodec.callback(named: try m.string("callback"), args, constants: constants))
+            return .callback(
+                app: try m.string("app"),
+                try PortCodec.callback(named: try m.string("callback"), args, constants: constants))
         case "present":
             let url = try m.string("url")
-            guard URLParts(url)?.isHTTP == true else { throw PortError("present: url must be an http(s) URL, got \(url)") }
+            guard URLParts(url)?.isHTTP == true else {
+                throw PortError("present: url must be an http(s) URL, got \(url)")
+            }
             return .present(app: try m.string("app"), url: url)
         case "request":
             let url = try m.string("url")
-            guard URLParts(url)?.isHTTP == true else { throw PortError("request: url must be an http(s) URL, got \(url)") }
+            guard URLParts(url)?.isHTTP == true else {
+                throw PortError("request: url must be an http(s) URL, got \(url)")
+            }
             let headers = try m.headers("headers")
             let body = try m.optionalString("body") ?? ""
-            return .request(app: try m.string("app"), id: try m.int("id"),
-                            HTTPRequest(method: try m.string("method"), url: url, headers: headers, body: Array(body.utf8)))
+            return .request(
+                app: try m.string("app"), id: try m.int("id"),
+                HTTPRequest(method: try m.string("method"), url: url, headers: headers, body: Array(body.utf8)))
         case "fetched":
             let url = try m.string("url")
-            guard URLParts(url)?.isHTTP == true else { throw PortError("fetched: url must be an http(s) URL, got \(url)") }
-            return .fetched(app: try m.string("app"), id: try m.int("id"), HTTPRequest(method: try m.string("method"), url: url),
-                            try m.outcome())
+            guard URLParts(url)?.isHTTP == true else {
+                throw PortError("fetched: url must be an http(s) URL, got \(url)")
+            }
+            return .fetched(
+                app: try m.string("app"), id: try m.int("id"), HTTPRequest(method: try m.string("method"), url: url),
+                try m.outcome())
         case "timer":
-            return .timer(app: try m.string("app"), id: try m.int("id"), at: Instant(milliseconds: Int64(try m.int("at"))))
+            return .timer(
+                app: try m.string("app"), id: try m.int("id"), at: Instant(milliseconds: Int64(try m.int("at"))))
         case "cancel-timer":
             return .cancelTimer(app: try m.string("app"), id: try m.int("id"))
         case "app-call":

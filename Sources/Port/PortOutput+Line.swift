@@ -10,25 +10,42 @@ extension PortOutput {
             if reset { fields.append((PortMessage.resetField, .bool(true))) }
             return PortMessage.line("ready", fields)
         case .callback(let app, let callback):
-            return PortMessage.line("callback", [("app", .string(app)), ("callback", .string(callback.name)),
-                                                 ("args", .list(PortCodec.arguments(of: callback)))])
+            return PortMessage.line(
+                "callback",
+                [
+                    ("app", .string(app)), ("callback", .string(callback.name)),
+                    ("args", .list(PortCodec.arguments(of: callback))),
+                ])
         case .present(let app, let url):
             return PortMessage.line("present", [("app", .string(app)), ("url", .string(url))])
         case .request(let app, let id, let request):
-            return PortMessage.line("request", [("app", .string(app)), ("id", .int(id)), ("method", .string(request.method)),
-                                                ("url", .string(request.url)), ("headers", PortMessage.headers(request.headers)),
-                                                ("body", PortMessage.body(request.body))])
+            return PortMessage.line(
+                "request",
+                [
+                    ("app", .string(app)), ("id", .int(id)), ("method", .string(request.method)),
+                    ("url", .string(request.url)), ("headers", PortMessage.headers(request.headers)),
+                    ("body", PortMessage.body(request.body)),
+                ])
         case .fetched(let app, let id, let request, let result):
             // The harness reads the answer from the server itself: the status only.
-            return PortMessage.line("fetched", [("app", .string(app)), ("id", .int(id)), ("method", .string(request.method)),
-                                                ("url", .string(request.url))] + PortMessage.outcome(result, statusOnly: true))
+            return PortMessage.line(
+                "fetched",
+                [
+                    ("app", .string(app)), ("id", .int(id)), ("method", .string(request.method)),
+                    ("url", .string(request.url)),
+                ] + PortMessage.outcome(result, statusOnly: true))
         case .timer(let app, let id, let at):
-            return PortMessage.line("timer", [("app", .string(app)), ("id", .int(id)), ("at", .int(Int(at.milliseconds)))])
+            return PortMessage.line(
+                "timer", [("app", .string(app)), ("id", .int(id)), ("at", .int(Int(at.milliseconds)))])
         case .cancelTimer(let app, let id):
             return PortMessage.line("cancel-timer", [("app", .string(app)), ("id", .int(id))])
         case .appCall(let app, let call):
-            return PortMessage.line("app-call", [("app", .string(app)), ("call", .string(call.name)),
-                                                 ("args", PortCodec.arguments(of: call))])
+            return PortMessage.line(
+                "app-call",
+                [
+                    ("app", .string(app)), ("call", .string(call.name)),
+                    ("args", PortCodec.arguments(of: call)),
+                ])
         case .idle:
             return PortMessage.line("idle", [])
         case .unimplemented(let what):

@@ -1,9 +1,9 @@
 import Foundation
 import PassModel
 #if canImport(Glibc)
-import Glibc
+    import Glibc
 #elseif canImport(Darwin)
-import Darwin
+    import Darwin
 #endif
 
 /// A port's process: `/bin/sh -c COMMAND` with its standard input and output as line pipes and the
@@ -82,10 +82,12 @@ final class PortProcess: PortTransport {
         // starts stays in it unless it calls setsid itself; see `endEverything`.
         posix_spawnattr_setflags(&attributes, PortProcess.spawnSetSID)
 
-        let arguments = ["/bin/sh", "-c", command].map { (text: String) -> UnsafeMutablePointer<CChar>? in strdup(text) }
-        let environment = ProcessInfo.processInfo.environment.map { (key, value) -> UnsafeMutablePointer<CChar>? in
-            strdup(key + "=" + value)
-        } + [strdup(marker)]
+        let arguments = ["/bin/sh", "-c", command].map { (text: String) -> UnsafeMutablePointer<CChar>? in strdup(text)
+        }
+        let environment =
+            ProcessInfo.processInfo.environment.map { (key, value) -> UnsafeMutablePointer<CChar>? in
+                strdup(key + "=" + value)
+            } + [strdup(marker)]
         defer { (arguments + environment).forEach { free($0) } }
         var argv = arguments + [nil], envp = environment + [nil]
         var child: pid_t = 0
@@ -240,7 +242,9 @@ final class PortProcess: PortTransport {
         let needle = Array(marker.utf8)
         var found: [pid_t] = []
         for name in entries {
-            guard let id = pid_t(name), id != own, let stat = readProcFile("/proc/\(name)/stat", limit: 4096) else { continue }
+            guard let id = pid_t(name), id != own, let stat = readProcFile("/proc/\(name)/stat", limit: 4096) else {
+                continue
+            }
             // `pid (comm) state ppid pgrp session ...`: comm may hold spaces and parentheses, so
             // fields are counted after its last ')'.
             guard let close = stat.lastIndex(of: UInt8(ascii: ")")) else { continue }
@@ -251,7 +255,8 @@ final class PortProcess: PortTransport {
                 continue
             }
             if let environ = readProcFile("/proc/\(name)/environ", limit: 1 << 20),
-               environ.split(separator: 0).contains(where: { $0.elementsEqual(needle) }) {
+                environ.split(separator: 0).contains(where: { $0.elementsEqual(needle) })
+            {
                 found.append(id)
             }
         }

@@ -21,7 +21,9 @@ public struct PortCommand: Sendable {
     /// A process sends its own; a port in this process (`AccessEnablerPort`) has its HTTP done for it.
     public var sendsOwnRequests = true
 
-    public init(command: String, timeout: Millis = .seconds(5), constants: ConstantMap = ConstantMap(), pool: PortPool? = nil) {
+    public init(
+        command: String, timeout: Millis = .seconds(5), constants: ConstantMap = ConstantMap(), pool: PortPool? = nil
+    ) {
         self.command = command
         self.timeout = timeout
         self.constants = constants
@@ -29,7 +31,9 @@ public struct PortCommand: Sendable {
     }
 
     /// A port in this process, named `name` in reports.
-    public init(inProcess name: String, constants: ConstantMap = ConstantMap(), _ make: @escaping @Sendable () -> any LinePort) {
+    public init(
+        inProcess name: String, constants: ConstantMap = ConstantMap(), _ make: @escaping @Sendable () -> any LinePort
+    ) {
         self.init(command: name, constants: constants)
         inProcess = make
         sendsOwnRequests = false
@@ -52,8 +56,10 @@ public struct LiveNetwork {
     public var proxy: String?
     public var caFile: String?
 
-    public init(hosts: [(origin: String, connect: String)], fetchTimeout: Millis, proxy: String? = nil, caFile: String? = nil,
-                hold: @escaping (Instant) throws(PortError) -> Void) {
+    public init(
+        hosts: [(origin: String, connect: String)], fetchTimeout: Millis, proxy: String? = nil, caFile: String? = nil,
+        hold: @escaping (Instant) throws(PortError) -> Void
+    ) {
         self.hosts = hosts
         self.fetchTimeout = fetchTimeout
         self.proxy = proxy
@@ -91,8 +97,10 @@ public final class PortSession {
     /// that as its `failure`: its scenarios are unimplemented, not broken.
     /// With a pool, a process kept from an earlier scenario is reset with this `hello` instead; one
     /// that fails to answer it is ended and a fresh process started.
-    public init(_ settings: PortCommand, apps: [String], engine: EngineConfiguration, network live: LiveNetwork? = nil,
-                at now: Instant) throws(PortError) {
+    public init(
+        _ settings: PortCommand, apps: [String], engine: EngineConfiguration, network live: LiveNetwork? = nil,
+        at now: Instant
+    ) throws(PortError) {
         self.settings = settings
         // On the live network an answer may wait on one of the port's own fetches, which the port
         // gives up to `fetchTimeout` (a world's latency is waited for in real time).
@@ -100,20 +108,26 @@ public final class PortSession {
         self.live = live
         var network: [(String, Value)] = [("network", .string("harness"))]
         if let live {
-            network = [("network", .string("live")),
-                       ("hosts", .dict(live.hosts.map { Value.Entry($0.origin, .string($0.connect)) })),
-                       ("fetchTimeout", .int(Int(live.fetchTimeout.value)))]
+            network = [
+                ("network", .string("live")),
+                ("hosts", .dict(live.hosts.map { Value.Entry($0.origin, .string($0.connect)) })),
+                ("fetchTimeout", .int(Int(live.fetchTimeout.value))),
+            ]
             if let proxy = live.proxy, let caFile = live.caFile {
                 network += [("proxy", .string(proxy)), ("ca", .string(caFile))]
             }
         }
-        let hello = PortMessage.line("hello", [("protocol", .int(PortMessage.version))] + network + [
-            ("apps", .list(apps.map(Value.string))), ("platform", .string(engine.platform.rawValue)),
-            ("device", .string(engine.deviceType.rawValue)), ("defaultServiceProvider", .string(engine.defaultServiceProvider)),
-            ("svcScheme", .string(engine.svcScheme)), ("deviceID", .string(engine.deviceID)),
-            ("clientVersion", .string(engine.clientVersion)), ("requestTimeout", .int(Int(engine.requestTimeout.value))),
-            PortMessage.now(now),
-        ])
+        let hello = PortMessage.line(
+            "hello",
+            [("protocol", .int(PortMessage.version))] + network + [
+                ("apps", .list(apps.map(Value.string))), ("platform", .string(engine.platform.rawValue)),
+                ("device", .string(engine.deviceType.rawValue)),
+                ("defaultServiceProvider", .string(engine.defaultServiceProvider)),
+                ("svcScheme", .string(engine.svcScheme)), ("deviceID", .string(engine.deviceID)),
+                ("clientVersion", .string(engine.clientVersion)),
+                ("requestTimeout", .int(Int(engine.requestTimeout.value))),
+                PortMessage.now(now),
+            ])
         let (process, greeting) = try PortSession.greeted(settings, hello)
         self.process = process
         process.scenariosServed += 1
@@ -129,7 +143,9 @@ public final class PortSession {
     }
 
     /// A process that has answered `hello`: a kept one when the pool has a sound one, else a new one.
-    private static func greeted(_ settings: PortCommand, _ hello: String) throws(PortError) -> (any PortTransport, Greeting) {
+    private static func greeted(_ settings: PortCommand, _ hello: String) throws(PortError) -> (
+        any PortTransport, Greeting
+    ) {
         if let make = settings.inProcess {
             let transport = InProcessTransport(make())
             return (transport, try greet(transport, hello, settings))
@@ -152,7 +168,9 @@ public final class PortSession {
         }
     }
 
-    private static func greet(_ process: any PortTransport, _ hello: String, _ settings: PortCommand) throws(PortError) -> Greeting {
+    private static func greet(_ process: any PortTransport, _ hello: String, _ settings: PortCommand) throws(PortError)
+        -> Greeting
+    {
         try process.write(hello)
         let line = try process.readLine(timeout: max(settings.timeout, .seconds(PortLimits.startupSeconds)))
         let output: PortOutput
@@ -165,9 +183,13 @@ public final class PortSession {
         switch output {
         case .ready(let version, let name, let reset):
             guard version == PortMessage.version else {
-                let which = version > PortMessage.version ? "a newer driver protocol than this passim knows: update passim (CHANGELOG.md)"
-                                                          : "an older driver protocol than this passim speaks"
-                throw PortError("the port speaks protocol \(version), \(which); this passim speaks protocol \(PortMessage.versionText)")
+                let which =
+                    version > PortMessage.version
+                    ? "a newer driver protocol than this passim knows: update passim (CHANGELOG.md)"
+                    : "an older driver protocol than this passim speaks"
+                throw PortError(
+                    "the port speaks protocol \(version), \(which); this passim speaks protocol \(PortMessage.versionText)"
+                )
             }
             return Greeting(implementation: name, reset: reset)
         case .unimplemented(let what):
@@ -198,8 +220,9 @@ public final class PortSession {
                 throw PortError("the port wrote after its idle, without new input\n  in the port's line: \(late)")
             }
             if DispatchTime.now().uptimeNanoseconds - began > UInt64(PortLimits.scenarioWallSeconds) * 1_000_000_000 {
-                throw PortError("the port has taken more than \(PortLimits.scenarioWallSeconds) s of wall time on this scenario "
-                                + "(limit: port-scenario-wall)")
+                throw PortError(
+                    "the port has taken more than \(PortLimits.scenarioWallSeconds) s of wall time on this scenario "
+                        + "(limit: port-scenario-wall)")
             }
             try live?.hold(now)
             try process.write(message)
@@ -223,21 +246,29 @@ public final class PortSession {
                 case .ready:
                     throw PortError("ready is only an answer to hello")
                 case .request where live != nil:
-                    throw PortError("request on the live network: send it yourself and report fetched\n  in the port's line: \(line)")
+                    throw PortError(
+                        "request on the live network: send it yourself and report fetched\n  in the port's line: \(line)"
+                    )
                 case .fetched where live == nil:
-                    throw PortError("fetched on the harness network: write request and the harness sends it\n  in the port's line: \(line)")
+                    throw PortError(
+                        "fetched on the harness network: write request and the harness sends it\n  in the port's line: \(line)"
+                    )
                 case .appCall(let a, let call):
                     guard a == app else {
-                        throw PortError("an app-call of app \(a) while answering a message for app \(app)\n  in the port's line: \(line)")
+                        throw PortError(
+                            "an app-call of app \(a) while answering a message for app \(app)\n  in the port's line: \(line)"
+                        )
                     }
                     var monitor = liveness[app] ?? LivenessMonitor()
                     if let delivering { monitor.willDeliver(delivering) }
                     monitor.called(call, at: now)
                     if delivering != nil { monitor.didDeliver() }
                     liveness[app] = monitor
-                case .callback(let a, _), .present(let a, _), .request(let a, _, _), .fetched(let a, _, _, _), .timer(let a, _, _), .cancelTimer(let a, _):
+                case .callback(let a, _), .present(let a, _), .request(let a, _, _), .fetched(let a, _, _, _),
+                    .timer(let a, _, _), .cancelTimer(let a, _):
                     guard a == app else {
-                        throw PortError("an answer for app \(a) to a message for app \(app)\n  in the port's line: \(line)")
+                        throw PortError(
+                            "an answer for app \(a) to a message for app \(app)\n  in the port's line: \(line)")
                     }
                     if case .callback(_, let callback) = output { delivering = callback }
                     outputs.append(output)
@@ -265,7 +296,8 @@ public final class PortSession {
         let found = livenessFindings
         guard failure == nil, !found.isEmpty else { return }
         failedOnLiveness = true
-        failure = .broken("port: liveness (docs/LINT.md): " + found.map { "\($0.app): \($0.finding)" }.joined(separator: "; "))
+        failure = .broken(
+            "port: liveness (docs/LINT.md): " + found.map { "\($0.app): \($0.finding)" }.joined(separator: "; "))
     }
 
     /// Ends the conversation: a port that speaks protocol 1.1 and ended in a known state goes back to
@@ -274,7 +306,8 @@ public final class PortSession {
         guard !ended else { return }
         ended = true
         if let pool = settings.pool, let kept = process as? PortProcess, resettable, soundAfterwards, kept.alive,
-           kept.scenariosServed < PortLimits.scenariosPerProcess, kept.unaskedLine() == nil {
+            kept.scenariosServed < PortLimits.scenariosPerProcess, kept.unaskedLine() == nil
+        {
             pool.give(kept)
         } else {
             process.close()

@@ -119,9 +119,12 @@ public final class PortShim {
 
     /// The request to its host's loopback listener, with the device's cookies for that host, as
     /// docs/PORTING.md asks of a port on the live network.
-    private func send(_ request: HTTPRequest, on live: (hosts: [String: String], timeout: Millis), with fetch: Fetch) -> HTTPResult {
+    private func send(_ request: HTTPRequest, on live: (hosts: [String: String], timeout: Millis), with fetch: Fetch)
+        -> HTTPResult
+    {
         guard let parts = URLParts(request.url), let connect = live.hosts[parts.origin],
-              var sent = request.connecting(to: connect) else {
+            var sent = request.connecting(to: connect)
+        else {
             return .failure("could not resolve host")
         }
         if let cookie = cookies[parts.authority] { sent.headers.add("Cookie", cookie) }

@@ -68,7 +68,9 @@ struct CallBuilder {
             }
             let arg = remaining.remove(at: i)
             guard let v = resolve(arg.value) else {
-                throw StepError(message: "'\(arg.value)' is not a value a call can take (unbound $name or pattern)", location: arg.location)
+                throw StepError(
+                    message: "'\(arg.value)' is not a value a call can take (unbound $name or pattern)",
+                    location: arg.location)
             }
             return v
         }

@@ -20,7 +20,8 @@ protocol ExpectationPolicy {
     /// A `<` step found its app's engine idle, time run out.
     mutating func nothingCame(_ expectation: Expectation, _ run: inout RunState) throws(StepError)
     /// A `<` step took `callback`, which was delivered `delivered` after the scenario's start.
-    mutating func took(_ callback: Callback, delivered: Millis, _ expectation: Expectation, _ run: inout RunState) throws(StepError)
+    mutating func took(_ callback: Callback, delivered: Millis, _ expectation: Expectation, _ run: inout RunState)
+        throws(StepError)
     /// After every step, before the invariants are read.
     mutating func after(_ step: Located<Step>, _ run: inout RunState)
     /// At the end of the file, once time has run until nothing is pending: what the queues still hold.
@@ -54,8 +55,9 @@ struct Checking: ExpectationPolicy {
             throw StepError(message: "expected \(e.pattern), got \(callback)", location: e.step.location)
         }
         if let pinned = e.pinned, pinned != delivered {
-            throw StepError(message: "\(callback.description) was delivered at \(delivered), the line pins it at \(pinned)"
-                            + " (`passim record --fresh` rewrites a pinned time)", location: e.step.location)
+            throw StepError(
+                message: "\(callback.description) was delivered at \(delivered), the line pins it at \(pinned)"
+                    + " (`passim record --fresh` rewrites a pinned time)", location: e.step.location)
         }
     }
 
@@ -65,7 +67,8 @@ struct Checking: ExpectationPolicy {
         for (i, name) in run.simulator.appNames.enumerated() {
             if let extra = run.simulator.pendingCallbacks(app: i).first {
                 let appName: String? = i == 0 ? nil : name
-                run.actual.append(TranscriptLine(line: location.line, text: RunState.prefix(appName, "<") + extra.description))
+                run.actual.append(
+                    TranscriptLine(line: location.line, text: RunState.prefix(appName, "<") + extra.description))
                 throw StepError(message: "callback left at the end: \(extra)", location: location)
             }
         }

@@ -100,12 +100,13 @@ public struct ExploratoryRunner {
         }
     }
 
-
     static func growth(_ sim: Simulator) -> String? {
         for (i, name) in sim.appNames.enumerated() {
             guard let f = sim.reading(app: i, { $0.footprint }) else { continue }
-            if f.requests > maxInFlight || f.timers > maxInFlight || f.flows > maxInFlight || f.queued > maxInFlight * 4 {
-                return "\(name) holds \(f.requests) requests, \(f.timers) timers, \(f.flows) flows, \(f.queued) queued calls"
+            if f.requests > maxInFlight || f.timers > maxInFlight || f.flows > maxInFlight || f.queued > maxInFlight * 4
+            {
+                return
+                    "\(name) holds \(f.requests) requests, \(f.timers) timers, \(f.flows) flows, \(f.queued) queued calls"
             }
         }
         return nil
@@ -122,7 +123,8 @@ public struct ExploratoryRunner {
         for (i, name) in sim.appNames.enumerated() {
             guard let f = sim.reading(app: i, { $0.footprint }) else { continue }
             if f.requests > 0 || f.timers > 0 || f.flows > 0 {
-                return "\(name) still holds \(f.requests) requests, \(f.timers) timers, \(f.flows) flows after faults healed and 3h passed"
+                return
+                    "\(name) still holds \(f.requests) requests, \(f.timers) timers, \(f.flows) flows after faults healed and 3h passed"
             }
         }
         return nil

@@ -55,7 +55,8 @@ enum Matcher {
             guard case .dict(let actual) = value, actual.count == entries.count else { return false }
             for entry in entries {
                 guard let v = actual.first(where: { $0.key == entry.key })?.value,
-                      match(entry.value, v, bindings: &bindings) else { return false }
+                    match(entry.value, v, bindings: &bindings)
+                else { return false }
             }
             return true
         case .mvpd(let id, let fields):

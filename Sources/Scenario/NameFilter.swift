@@ -18,7 +18,9 @@ public struct NameFilter: Sendable, Equatable {
 
     public init(parsing text: String) throws(ParseError) {
         var parser = Parser(tokens: NameFilter.tokens(text), text: text)
-        guard !parser.tokens.isEmpty else { throw ParseError(description: "-k takes a word or an expression, got nothing") }
+        guard !parser.tokens.isEmpty else {
+            throw ParseError(description: "-k takes a word or an expression, got nothing")
+        }
         let node = try parser.expression()
         if parser.position < parser.tokens.count {
             throw ParseError(description: "-k '\(text)': unexpected '\(parser.tokens[parser.position])'")

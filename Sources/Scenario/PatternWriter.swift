@@ -98,7 +98,9 @@ struct PatternWriter {
             return "[" + out.joined(separator: ", ") + "]"
         case .dict(let entries):
             var out: [String] = []
-            for entry in entries { out.append(Value.key(entry.key) + ": " + render(entry.value, nil, bindings: bindings)) }
+            for entry in entries {
+                out.append(Value.key(entry.key) + ": " + render(entry.value, nil, bindings: bindings))
+            }
             return "{" + out.joined(separator: ", ") + "}"
         case .null, .bool, .int, .mvpd:
             return value.description
@@ -127,7 +129,8 @@ struct PatternWriter {
     }
 
     static func isGUID(_ s: String) -> Bool {
-        s.utf8.count == 32 && s.utf8.allSatisfy { ($0 >= 48 && $0 <= 57) || ($0 >= 97 && $0 <= 102) || ($0 >= 65 && $0 <= 70) }
+        s.utf8.count == 32
+            && s.utf8.allSatisfy { ($0 >= 48 && $0 <= 57) || ($0 >= 97 && $0 <= 102) || ($0 >= 65 && $0 <= 70) }
     }
 
     /// A literal as a regex body inside `/…/`: metacharacters and the slash escaped.

@@ -57,7 +57,9 @@ public struct Recorder: Sendable {
         guard let data = FileManager.default.contents(atPath: path) else {
             throw .unusable("\(path):1:1: cannot read file")
         }
-        guard let text = String(data: data, encoding: .utf8) else { throw .unusable("\(path):1:1: cannot read file: not valid UTF-8") }
+        guard let text = String(data: data, encoding: .utf8) else {
+            throw .unusable("\(path):1:1: cannot read file: not valid UTF-8")
+        }
         return try record(text: text, path: path)
     }
 
@@ -89,8 +91,9 @@ public struct Recorder: Sendable {
         let before = Recorder.expectationTexts(file)
         let after = Recorder.expectationTexts(newFile)
         let onlyAddsOrRemoves = Recorder.isSubsequence(before, of: after) || Recorder.isSubsequence(after, of: before)
-        return Recording(path: path, original: text, text: newText, result: result, replay: replay,
-                         onlyAddsOrRemoves: onlyAddsOrRemoves)
+        return Recording(
+            path: path, original: text, text: newText, result: result, replay: replay,
+            onlyAddsOrRemoves: onlyAddsOrRemoves)
     }
 
     static func expectationTexts(_ file: ScenarioFile) -> [String] {

@@ -95,7 +95,8 @@ extension RecordingSession: ExpectationPolicy {
     mutating func after(_ step: Located<Step>, _ run: inout RunState) {
         if runsTimeAfterCalls {
             switch step.value {
-            case .call, .userLogin, .userBack, .userPick, .userPickOther, .userCancel, .userEnterCode, .userAuthenticate:
+            case .call, .userLogin, .userBack, .userPick, .userPickOther, .userCancel, .userEnterCode,
+                .userAuthenticate:
                 // Two steps written one after the other happen at the same instant, as `passim run`
                 // runs them: no time runs before a `>` step that follows at once (issue 28).
                 if !RecordingSession.nextStepIsACall(run) { RecordingSession.runUntilAnswered(run) }
@@ -123,8 +124,9 @@ extension RecordingSession: ExpectationPolicy {
         let name: String? = i == 0 ? nil : run.simulator.appNames[i]
         while let callback = run.simulator.popCallback(app: i) {
             let text = RunState.prefix(name, "<") + writer.text(for: callback, bindings: run.bindings)
-            insertUntaken(app: i, .init(text: text, canonical: RunState.prefix(name, "<") + callback.description),
-                          currentStep: run.stepIndex - 1)
+            insertUntaken(
+                app: i, .init(text: text, canonical: RunState.prefix(name, "<") + callback.description),
+                currentStep: run.stepIndex - 1)
         }
     }
 

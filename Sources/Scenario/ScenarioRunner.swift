@@ -33,9 +33,10 @@ public struct ScenarioRunner: Sendable {
     /// Runs `file` under `policy`, which checks the `<` lines (`Checking`) or writes them
     /// (`RecordingSession`); everything else (calls, user steps, `seen`, invariants) is checked either way.
     func run<Policy: ExpectationPolicy>(_ file: ScenarioFile, _ policy: inout Policy) -> ScenarioResult {
-        var result = ScenarioResult(path: file.path, title: file.title, status: .passed, steps: 0,
-                                    expected: file.steps.map { TranscriptLine(line: $0.location.line, text: $0.text) },
-                                    actual: [], failure: nil)
+        var result = ScenarioResult(
+            path: file.path, title: file.title, status: .passed, steps: 0,
+            expected: file.steps.map { TranscriptLine(line: $0.location.line, text: $0.text) },
+            actual: [], failure: nil)
         result.runtimeFlags = runtime.flags
         let top = SourceLocation(file: file.path, line: 1, column: 1)
         let running: RunningRuntime
@@ -126,7 +127,8 @@ struct RunState {
     /// A callback nobody expected fails the run where it was found.
     mutating func requireEmptyQueue(_ app: Int, _ name: String?, _ step: Located<Step>) throws(StepError) {
         if let extra = simulator.pendingCallbacks(app: app).first {
-            actual.append(TranscriptLine(line: step.location.line, text: RunState.prefix(name, "<") + extra.description))
+            actual.append(
+                TranscriptLine(line: step.location.line, text: RunState.prefix(name, "<") + extra.description))
             throw StepError(message: "unexpected callback \(extra) before this step", location: step.location)
         }
     }
@@ -156,13 +158,15 @@ struct RunState {
                 throw StepError(message: livelock, location: loc)
             }
             guard let (callback, instant) = simulator.popTimedCallback(app: i) else {
-                try policy.nothingCame(Expectation(step: step, app: i, name: name, pattern: pattern, pinned: pinned), &self)
+                try policy.nothingCame(
+                    Expectation(step: step, app: i, name: name, pattern: pattern, pinned: pinned), &self)
                 break
             }
             // Counted from the scenario's start, which is the clock's start in every runtime.
             let delivered = instant - .simulationStart
-            try policy.took(callback, delivered: delivered,
-                            Expectation(step: step, app: i, name: name, pattern: pattern, pinned: pinned), &self)
+            try policy.took(
+                callback, delivered: delivered,
+                Expectation(step: step, app: i, name: name, pattern: pattern, pinned: pinned), &self)
 
         case .userLogin(let user, let password):
             try waitForBrowser(step)
@@ -271,7 +275,10 @@ struct RunState {
         case .int(let i): code = String(i)
         default:
             record(step)
-            throw StepError(message: "$\(login.code) is not bound to a session code (the http step that binds it did not run or did not match)", location: loc)
+            throw StepError(
+                message:
+                    "$\(login.code) is not bound to a session code (the http step that binds it did not run or did not match)",
+                location: loc)
         }
         guard let base = spURLs[login.sp], let origin = URLParts(base)?.origin else {
             record(step)
@@ -343,45 +350,64 @@ struct RunState {
         case (_, .broken(let violations)):
             let journal = Journal(simulator.requestLog)
             let start = journal.entries.first?.time ?? 0
-            let shown = violations.first.map { v in v.message + ": " + v.evidence.prefix(5).map { $0.evidence(since: start) }.joined(separator: ", ") } ?? ""
-            throw StepError(message: "expected the client to pass \(id), it broke it: \(shown)", location: step.location)
+            let shown =
+                violations.first.map { v in
+                    v.message + ": " + v.evidence.prefix(5).map { $0.evidence(since: start) }.joined(separator: ", ")
+                } ?? ""
+            throw StepError(
+                message: "expected the client to pass \(id), it broke it: \(shown)", location: step.location)
         case (_, .notApplicable(let why)):
-            throw StepError(message: "expected the client to \(breaks ? "break" : "pass") \(id), it is not applicable: \(why)", location: step.location)
+            throw StepError(
+                message: "expected the client to \(breaks ? "break" : "pass") \(id), it is not applicable: \(why)",
+                location: step.location)
         case (true, .passed):
             throw StepError(message: "expected the client to break \(id), it passed it", location: step.location)
         }
     }
 
-    mutating func seen(sp: String, method: String, path: PathPattern, params: [SeenParameter], _ step: Located<Step>) throws(StepError) {
+    mutating func seen(sp: String, method: String, path: PathPattern, params: [SeenParameter], _ step: Located<Step>)
+        throws(StepError)
+    {
         let log = simulator.requestLog
         let start = seenCursor[sp] ?? 0
         for i in start..<log.count {
             let entry = log[i]
             // A request an injected failure answered is journaled but never reached the mock: `seen`
             // means the mock received it (SCENARIO-FORMAT.md), so it is skipped, as before faults were logged.
-            guard entry.fault == nil, entry.host == .sp(sp), entry.method == method, RunState.pathMatches(path, entry.path) else { continue }
-            guard params.allSatisfy({ p in entry.parameter(p.key) == p.value || entry.headers[p.key] == p.value }) else { continue }
+            guard entry.fault == nil, entry.host == .sp(sp), entry.method == method,
+                RunState.pathMatches(path, entry.path)
+            else { continue }
+            guard params.allSatisfy({ p in entry.parameter(p.key) == p.value || entry.headers[p.key] == p.value })
+            else { continue }
             seenCursor[sp] = i + 1
             return
         }
         record(step)
         let got = log[start...].filter { $0.host == .sp(sp) && $0.fault == nil }.map { "\($0.method) \($0.path)" }
-        throw StepError(message: "\(sp) received no such request since the previous seen; it received: "
-                        + (got.isEmpty ? "nothing" : got.joined(separator: ", ")), location: step.location)
+        throw StepError(
+            message: "\(sp) received no such request since the previous seen; it received: "
+                + (got.isEmpty ? "nothing" : got.joined(separator: ", ")), location: step.location)
     }
 
     /// `unseen`: no request of the SP since the previous `seen` on it matches (the cursor stays, so
     /// `seen` and `unseen` lines about one window may come in any order).
-    mutating func unseenRequest(sp: String, method: String, path: PathPattern, params: [SeenParameter],
-                                _ step: Located<Step>) throws(StepError) {
+    mutating func unseenRequest(
+        sp: String, method: String, path: PathPattern, params: [SeenParameter],
+        _ step: Located<Step>
+    ) throws(StepError) {
         let log = simulator.requestLog
         let start = seenCursor[sp] ?? 0
         for entry in log[start...] {
-            guard entry.fault == nil, entry.host == .sp(sp), entry.method == method, RunState.pathMatches(path, entry.path) else { continue }
-            guard params.allSatisfy({ p in entry.parameter(p.key) == p.value || entry.headers[p.key] == p.value }) else { continue }
+            guard entry.fault == nil, entry.host == .sp(sp), entry.method == method,
+                RunState.pathMatches(path, entry.path)
+            else { continue }
+            guard params.allSatisfy({ p in entry.parameter(p.key) == p.value || entry.headers[p.key] == p.value })
+            else { continue }
             record(step)
-            throw StepError(message: "\(sp) received \(entry.method) \(entry.path) since the previous seen, which this line says it did not",
-                            location: step.location)
+            throw StepError(
+                message:
+                    "\(sp) received \(entry.method) \(entry.path) since the previous seen, which this line says it did not",
+                location: step.location)
         }
     }
 
@@ -409,16 +435,18 @@ struct RunState {
         var headers = HTTPHeaders()
         for header in http.headers {
             guard let value = HTTPStep.substitute(header.value, lookup) else {
-                throw StepError(message: "a $name of header \(header.key) is not bound to a string or a number", location: loc)
+                throw StepError(
+                    message: "a $name of header \(header.key) is not bound to a string or a number", location: loc)
             }
             headers.add(header.key, value)
         }
         var body: [UInt8] = []
         if let written = http.body {
-            let (type, text): (String, String) = switch written {
-            case .form(let text): ("application/x-www-form-urlencoded", text)
-            case .json(let text): ("application/json", text)
-            }
+            let (type, text): (String, String) =
+                switch written {
+                case .form(let text): ("application/x-www-form-urlencoded", text)
+                case .json(let text): ("application/json", text)
+                }
             if headers["Content-Type"] == nil { headers.add("Content-Type", type) }
             body = Array(text.utf8)
         }
@@ -436,7 +464,8 @@ struct RunState {
         var mismatch: String?
         if response.status != http.status { mismatch = "status \(response.status), expected \(http.status)" }
         for header in http.answerHeaders where mismatch == nil && response.headers[header.key] != header.value {
-            mismatch = "header \(header.key) is " + (response.headers[header.key].map(Value.quote) ?? "missing")
+            mismatch =
+                "header \(header.key) is " + (response.headers[header.key].map(Value.quote) ?? "missing")
                 + ", expected " + Value.quote(header.value)
         }
         if mismatch == nil, !http.fields.isEmpty {
@@ -494,8 +523,12 @@ struct RunState {
     }
 
     /// At the end of the file time runs until nothing is pending; any callback left fails the run.
-    mutating func finish<Policy: ExpectationPolicy>(at location: SourceLocation, _ policy: inout Policy) throws(StepError) {
-        if let (app, failure) = simulator.engineFailure { throw StepError(message: "\(app): \(failure)", location: location) }
+    mutating func finish<Policy: ExpectationPolicy>(at location: SourceLocation, _ policy: inout Policy)
+        throws(StepError)
+    {
+        if let (app, failure) = simulator.engineFailure {
+            throw StepError(message: "\(app): \(failure)", location: location)
+        }
         var budget = ScenarioRunner.maxEvents
         simulator.run {
             budget -= 1
@@ -505,7 +538,8 @@ struct RunState {
             throw StepError(message: livelock, location: location)
         }
         if !simulator.isIdle {
-            throw StepError(message: "the run never settled (more than \(ScenarioRunner.maxEvents) events)", location: location)
+            throw StepError(
+                message: "the run never settled (more than \(ScenarioRunner.maxEvents) events)", location: location)
         }
         simulator.checkSettled()
         if let violation = simulator.firstViolation {

@@ -45,7 +45,9 @@ public enum SeedElements {
         return steps(file, calls: calls).contains { $0.wholeMatch(of: regex) != nil }
     }
 
-    static func e(_ anchor: String, _ element: String, _ variant: String, _ matches: @escaping @Sendable (ScenarioFile) -> Bool) -> Element {
+    static func e(
+        _ anchor: String, _ element: String, _ variant: String, _ matches: @escaping @Sendable (ScenarioFile) -> Bool
+    ) -> Element {
         Element(anchor: anchor, element: element, variant: variant, matches: matches)
     }
 
@@ -72,23 +74,34 @@ public enum SeedElements {
         e("api#setOptions", "setOptions:", "handleSVC: true", call(#"setOptions\(.*handleSVC: true.*\)"#)),
         e("api#setOptions", "setOptions:", "handleSVC: false", call(#"setOptions\(.*handleSVC: false.*\)"#)),
         e("api#setReqV3", "setRequestor:", "", call(#"setRequestor\("[^"]*"\)"#)),
-        e("api#setReqV3", "setRequestor:serviceProviders:", "", call(#"setRequestor\("[^"]*", serviceProviders: .+\)"#)),
+        e(
+            "api#setReqV3", "setRequestor:serviceProviders:", "",
+            call(#"setRequestor\("[^"]*", serviceProviders: .+\)"#)),
         e("api#setReq", "setRequestor:setSignedRequestorId:", "", call(#"setRequestor\(.*signedRequestorID: [^,]+\)"#)),
-        e("api#setReq", "setRequestor:setSignedRequestorId:serviceProviders:", "",
-          call(#"setRequestor\(.*signedRequestorID: .*, serviceProviders: [^:]+\)"#)),
-        e("api#setReq_tvos", "setRequestor:setSignedRequestorId:secret:publicKey:", "",
-          all(call(#"setRequestor\(.*secret: .*publicKey: .+\)"#), { !call(#".*serviceProviders.*"#)($0) })),
-        e("api#setReq_tvos", "setRequestor:setSignedRequestorId:serviceProviders:secret:publicKey:", "",
-          call(#"setRequestor\(.*serviceProviders: .*secret: .*publicKey: .+\)"#)),
+        e(
+            "api#setReq", "setRequestor:setSignedRequestorId:serviceProviders:", "",
+            call(#"setRequestor\(.*signedRequestorID: .*, serviceProviders: [^:]+\)"#)),
+        e(
+            "api#setReq_tvos", "setRequestor:setSignedRequestorId:secret:publicKey:", "",
+            all(call(#"setRequestor\(.*secret: .*publicKey: .+\)"#), { !call(#".*serviceProviders.*"#)($0) })),
+        e(
+            "api#setReq_tvos", "setRequestor:setSignedRequestorId:serviceProviders:secret:publicKey:", "",
+            call(#"setRequestor\(.*serviceProviders: .*secret: .*publicKey: .+\)"#)),
         e("api#setReqComplete", "setRequestorComplete:", "success", callback(#"setRequestorComplete\(1\).*"#)),
         e("api#setReqComplete", "setRequestorComplete:", "failure", callback(#"setRequestorComplete\(0\).*"#)),
         e("api#checkAuthN", "checkAuthentication", "", call(#"checkAuthentication\(\)"#)),
         e("api#getAuthN", "getAuthentication", "", call(#"getAuthentication\(\)"#)),
         e("api#getAuthN", "getAuthentication:withData:", "", call(#"getAuthentication\(.*withData: .+\)"#)),
-        e("api#getAuthN", "getAuthentication:withData:", "forceAuthn: true", call(#"getAuthentication\(forceAuthn: true.*\)"#)),
+        e(
+            "api#getAuthN", "getAuthentication:withData:", "forceAuthn: true",
+            call(#"getAuthentication\(forceAuthn: true.*\)"#)),
         e("api#getAuthN_filter", "getAuthentication:filter:", "", call(#"getAuthentication\(filter: .+\)"#)),
-        e("api#getAuthN_filter", "getAuthentication:withData:andFilter:", "", call(#"getAuthentication\(.*withData: .*filter: .+\)"#)),
-        e("api#getAuthN_filter", "getAuthentication:filter:", "FEATURED_TV_PROVIDERS", call(#"getAuthentication\(.*FEATURED_TV_PROVIDERS.*\)"#)),
+        e(
+            "api#getAuthN_filter", "getAuthentication:withData:andFilter:", "",
+            call(#"getAuthentication\(.*withData: .*filter: .+\)"#)),
+        e(
+            "api#getAuthN_filter", "getAuthentication:filter:", "FEATURED_TV_PROVIDERS",
+            call(#"getAuthentication\(.*FEATURED_TV_PROVIDERS.*\)"#)),
         e("api#dispProvDialog", "displayProviderDialog:", "", callback(#"displayProviderDialog\(.*\).*"#)),
         e("api#setSelProv", "setSelectedProvider:", "an MVPD", call(#"setSelectedProvider\([A-Za-z_$].*\)"#)),
         e("api#setSelProv", "setSelectedProvider:", "nil (cancel)", call(#"setSelectedProvider\(nil\)"#)),
@@ -96,17 +109,25 @@ public enum SeedElements {
         e("api#nav2urlSVC", "navigateToUrl:useSVC:", "", callback(#"navigateToUrl\(.*, true\).*"#)),
         e("api#handleExternalURL", "handleExternalURL:", "", call(#"handleExternalURL\(.+\)"#)),
         e("api#getAuthNToken", "getAuthenticationToken (deprecated)", "", call(#"getAuthenticationToken\(\)"#)),
-        e("api#setAuthNStatus", "setAuthenticationStatus:errorCode:", "authenticated", callback(#"setAuthenticationStatus\(1, .*"#)),
-        e("api#setAuthNStatus", "setAuthenticationStatus:errorCode:", "not authenticated", callback(#"setAuthenticationStatus\(0, .*"#)),
+        e(
+            "api#setAuthNStatus", "setAuthenticationStatus:errorCode:", "authenticated",
+            callback(#"setAuthenticationStatus\(1, .*"#)),
+        e(
+            "api#setAuthNStatus", "setAuthenticationStatus:errorCode:", "not authenticated",
+            callback(#"setAuthenticationStatus\(0, .*"#)),
         e("api#checkPreauth", "checkPreauthorizedResources:", "", call(#"checkPreauthorizedResources\(\[[^\]]*\]\)"#)),
-        e("api#checkPreauthCache", "checkPreauthorizedResources:cache:", "", call(#"checkPreauthorizedResources\(.*cache: .+\)"#)),
+        e(
+            "api#checkPreauthCache", "checkPreauthorizedResources:cache:", "",
+            call(#"checkPreauthorizedResources\(.*cache: .+\)"#)),
         e("api#preauthResources", "preauthorizedResources:", "", callback(#"preauthorizedResources\(.*\).*"#)),
         e("api#checkAuthZ", "checkAuthorization:", "", call(#"checkAuthorization\("[^"]*"\)"#)),
         e("api#checkAuthZ", "checkAuthorization:withData:", "", call(#"checkAuthorization\(.*withData: .+\)"#)),
         e("api#getAuthZ", "getAuthorization:", "", call(#"getAuthorization\("[^"]*"\)"#)),
         e("api#getAuthZ", "getAuthorization:withData:", "", call(#"getAuthorization\(.*withData: .+\)"#)),
         e("api#setToken", "setToken:forResource:", "", callback(#"setToken\(.*\).*"#)),
-        e("api#tokenReqFailed", "tokenRequestFailed:errorCode:errorDescription:", "", callback(#"tokenRequestFailed\(.*\).*"#)),
+        e(
+            "api#tokenReqFailed", "tokenRequestFailed:errorCode:errorDescription:", "",
+            callback(#"tokenRequestFailed\(.*\).*"#)),
         e("api#logout", "logout", "iOS", all(ios, call(#"logout\(\)"#))),
         e("api#logout", "logout", "tvOS", all(tvos, call(#"logout\(\)"#))),
         e("api#getSelProv", "getSelectedProvider", "", call(#"getSelectedProvider\(\)"#)),
@@ -114,23 +135,35 @@ public enum SeedElements {
         e("api#getMeta", "getMetadata:", "iOS", all(ios, call(#"getMetadata\(.+\)"#))),
         e("api#getMeta", "getMetadata:", "tvOS", all(tvos, call(#"getMetadata\(.+\)"#))),
         e("api#getMeta", "getMetadata:", "user metadata", call(#"getMetadata\(.*METADATA_USER_META.*\)"#)),
-        e("api#getMeta", "getMetadata:", "user metadata userID", call(#"getMetadata\(.*METADATA_USER_META_KEY: "userID".*\)"#)),
+        e(
+            "api#getMeta", "getMetadata:", "user metadata userID",
+            call(#"getMetadata\(.*METADATA_USER_META_KEY: "userID".*\)"#)),
         e("api#presentTvDialog", "presentTvProviderDialog:", "", callback(#"presentTvProviderDialog\(.*\).*"#)),
         e("api#dismissTvDialog", "dismissTvProviderDialog:", "", callback(#"dismissTvProviderDialog\(.*\).*"#)),
-        e("api#setMetaStatus", "setMetadataStatus:encrypted:forKey:andArguments:", "", callback(#"setMetadataStatus\(.*\).*"#)),
-        e("api#setMetaStatus", "setMetadataStatus:encrypted:forKey:andArguments:", "encrypted, user metadata",
-          callback(#"setMetadataStatus\(.*, true, METADATA_USER_META, .*\).*"#)),
+        e(
+            "api#setMetaStatus", "setMetadataStatus:encrypted:forKey:andArguments:", "",
+            callback(#"setMetadataStatus\(.*\).*"#)),
+        e(
+            "api#setMetaStatus", "setMetadataStatus:encrypted:forKey:andArguments:", "encrypted, user metadata",
+            callback(#"setMetadataStatus\(.*, true, METADATA_USER_META, .*\).*"#)),
         // Seeds (setMetaStatus): `encrypted` matters for user metadata only; static metadata (TTLs,
         // device id) always comes unencrypted, so that is the variant to pin for the other opcodes.
-        e("api#setMetaStatus", "setMetadataStatus:encrypted:forKey:andArguments:", "static metadata unencrypted",
-          callback(#"setMetadataStatus\(.*, false, METADATA_(AUTHENTICATION|AUTHORIZATION|DEVICE_ID), .*\).*"#)),
+        e(
+            "api#setMetaStatus", "setMetadataStatus:encrypted:forKey:andArguments:", "static metadata unencrypted",
+            callback(#"setMetadataStatus\(.*, false, METADATA_(AUTHENTICATION|AUTHORIZATION|DEVICE_ID), .*\).*"#)),
         e("api#mvpd", "MVPD", "logoURL asserted", callback(#".*logoURL: .*"#)),
         e("api#mvpd", "MVPD", "boardingStatus PICKER asserted", callback(#".*boardingStatus: "?PICKER.*"#)),
         e("api#mvpd", "MVPD", "boardingStatus SUPPORTED asserted", callback(#".*boardingStatus: "?SUPPORTED.*"#)),
         e("api#mvpd", "MVPD", "enablePlatformServices true asserted", callback(#".*enablePlatformServices: true.*"#)),
-        e("api#sendTracking", "sendTrackingData:forEventType:", "authentication", callback(#"sendTrackingData\(TRACKING_AUTHENTICATION, .*"#)),
-        e("api#sendTracking", "sendTrackingData:forEventType:", "authorization", callback(#"sendTrackingData\(TRACKING_AUTHORIZATION, .*"#)),
-        e("api#sendTracking", "sendTrackingData:forEventType:", "selected provider", callback(#"sendTrackingData\(TRACKING_GET_SELECTED_PROVIDER, .*"#)),
+        e(
+            "api#sendTracking", "sendTrackingData:forEventType:", "authentication",
+            callback(#"sendTrackingData\(TRACKING_AUTHENTICATION, .*"#)),
+        e(
+            "api#sendTracking", "sendTrackingData:forEventType:", "authorization",
+            callback(#"sendTrackingData\(TRACKING_AUTHORIZATION, .*"#)),
+        e(
+            "api#sendTracking", "sendTrackingData:forEventType:", "selected provider",
+            callback(#"sendTrackingData\(TRACKING_GET_SELECTED_PROVIDER, .*"#)),
         e("api#sendTracking", "device type", "mobile", device("mobile")),
         e("api#sendTracking", "device type", "tablet", device("tablet")),
         e("api#sendTracking", "device type", "computer", device("computer")),
@@ -157,7 +190,8 @@ public enum SeedElements {
     /// The generated page: one row per element, with links to the scenarios' pages.
     static func page(_ entries: [CallbackDocs.Entry]) -> CallbackDocs.Page {
         var out = CallbackDocs.header + "# Seed elements and the scenarios that exercise them\n\n"
-        out += "Every selector, overload and variant of Adobe's iOS/tvOS API reference (`api#…`: its sections' "
+        out +=
+            "Every selector, overload and variant of Adobe's iOS/tvOS API reference (`api#…`: its sections' "
             + "anchors), the status codes, device types and the cookbook's flows (`cookbook#…`), each with the "
             + "scenarios whose calls, callbacks or header exercise it. The two pages, their URLs and the "
             + "translations the project first received them in (\"the seeds\"): "
@@ -170,10 +204,15 @@ public enum SeedElements {
             let hits = entries.filter { element.matches($0.file) }
             if hits.isEmpty { uncovered += 1 }
             let links = hits.map { "[\($0.stem)](\($0.area).md#\($0.stem))" }
-            let list = links.count > 6 ? links.prefix(6).joined(separator: ", ") + " and \(links.count - 6) more" : links.joined(separator: ", ")
-            rows += "| `\(element.anchor)` | `\(element.element)` | \(element.variant) | \(hits.count) | \(hits.isEmpty ? "**none**" : list) |\n"
+            let list =
+                links.count > 6
+                ? links.prefix(6).joined(separator: ", ") + " and \(links.count - 6) more"
+                : links.joined(separator: ", ")
+            rows +=
+                "| `\(element.anchor)` | `\(element.element)` | \(element.variant) | \(hits.count) | \(hits.isEmpty ? "**none**" : list) |\n"
         }
-        out += "\(elements.count) elements, \(elements.count - uncovered) exercised by at least one scenario, \(uncovered) by none.\n\n"
+        out +=
+            "\(elements.count) elements, \(elements.count - uncovered) exercised by at least one scenario, \(uncovered) by none.\n\n"
         out += "| seed anchor | element | variant | scenarios | which |\n| --- | --- | --- | --- | --- |\n" + rows
         return CallbackDocs.Page(name: "seed-elements.md", text: out)
     }

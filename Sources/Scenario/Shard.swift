@@ -9,9 +9,14 @@ public struct Shard: Hashable, Sendable, CustomStringConvertible {
     }
 
     public init(index: Int, count: Int) throws(ParseError) {
-        guard count >= 1 else { throw ParseError(description: "--shard \(index)/\(count): the shard count must be at least 1") }
+        guard count >= 1 else {
+            throw ParseError(description: "--shard \(index)/\(count): the shard count must be at least 1")
+        }
         guard (1...count).contains(index) else {
-            throw ParseError(description: "--shard \(index)/\(count): the shard number must be between 1 and \(count) (shards are numbered from 1)")
+            throw ParseError(
+                description:
+                    "--shard \(index)/\(count): the shard number must be between 1 and \(count) (shards are numbered from 1)"
+            )
         }
         self.index = index
         self.count = count

@@ -1,9 +1,9 @@
 import Foundation
 import ScenarioSyntax
 #if canImport(Glibc)
-import Glibc
+    import Glibc
 #elseif canImport(Darwin)
-import Darwin
+    import Darwin
 #endif
 
 /// Finds `.scenario` files under the paths given on the command line, in a stable order.
@@ -48,8 +48,9 @@ public enum SuiteLoader {
         var s = stat()
         guard stat(path, &s) == 0 else { return nil }
         let type = s.st_mode & S_IFMT
-        return FileStatus(isDirectory: type == S_IFDIR, isRegular: type == S_IFREG,
-                          identity: [UInt64(s.st_dev), UInt64(s.st_ino)])
+        return FileStatus(
+            isDirectory: type == S_IFDIR, isRegular: type == S_IFREG,
+            identity: [UInt64(s.st_dev), UInt64(s.st_ino)])
     }
 
     /// The `.scenario` files under `folder`, searched without recursion (a deep tree cannot exhaust

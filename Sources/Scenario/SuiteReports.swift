@@ -16,23 +16,32 @@ public enum SuiteReports {
         for outcome in report.outcomes {
             switch outcome {
             case .ran(let r):
-                let head = "    <testcase classname=\"\(xml(area(of: r.path)))\" name=\"\(xml(r.title))\" file=\"\(xml(r.path))\""
+                let head =
+                    "    <testcase classname=\"\(xml(area(of: r.path)))\" name=\"\(xml(r.title))\" file=\"\(xml(r.path))\""
                 if r.verdict == .passed {
                     cases += head + "/>\n"
                 } else if r.verdict == .expectedFailure {
-                    cases += head + ">\n      <skipped message=\"expected failure: \(xml(r.expectedToFail ?? ""))\"/>\n    </testcase>\n"
+                    cases +=
+                        head
+                        + ">\n      <skipped message=\"expected failure: \(xml(r.expectedToFail ?? ""))\"/>\n    </testcase>\n"
                 } else {
                     let text = r.failureReport
-                    cases += head + ">\n      <failure message=\"\(xml(text))\" type=\"failure\">\(xml(text, attribute: false))</failure>\n    </testcase>\n"
+                    cases +=
+                        head
+                        + ">\n      <failure message=\"\(xml(text))\" type=\"failure\">\(xml(text, attribute: false))</failure>\n    </testcase>\n"
                 }
             case .unusable(let path, let diagnostic):
-                cases += "    <testcase classname=\"\(xml(area(of: path)))\" name=\"\(xml(path))\" file=\"\(xml(path))\">\n"
-                cases += "      <error message=\"\(xml(diagnostic))\" type=\"unusable\">\(xml(diagnostic, attribute: false))</error>\n    </testcase>\n"
+                cases +=
+                    "    <testcase classname=\"\(xml(area(of: path)))\" name=\"\(xml(path))\" file=\"\(xml(path))\">\n"
+                cases +=
+                    "      <error message=\"\(xml(diagnostic))\" type=\"unusable\">\(xml(diagnostic, attribute: false))</error>\n    </testcase>\n"
             case .excluded(let path, let reason):
-                cases += "    <testcase classname=\"\(xml(area(of: path)))\" name=\"\(xml(path))\" file=\"\(xml(path))\">\n"
+                cases +=
+                    "    <testcase classname=\"\(xml(area(of: path)))\" name=\"\(xml(path))\" file=\"\(xml(path))\">\n"
                 cases += "      <skipped message=\"\(xml(reason))\"/>\n    </testcase>\n"
             case .notRun(let path):
-                cases += "    <testcase classname=\"\(xml(area(of: path)))\" name=\"\(xml(path))\" file=\"\(xml(path))\">\n"
+                cases +=
+                    "    <testcase classname=\"\(xml(area(of: path)))\" name=\"\(xml(path))\" file=\"\(xml(path))\">\n"
                 cases += "      <skipped message=\"not run: --fail-fast stopped the run\"/>\n    </testcase>\n"
             case .skipped:
                 break
@@ -53,40 +62,63 @@ public enum SuiteReports {
             case .ran(let r):
                 var entries = [
                     Value.Entry("file", .string(r.path)), Value.Entry("title", .string(r.title)),
-                    Value.Entry("status", .string(r.status.rawValue)), Value.Entry("verdict", .string(r.verdict.rawValue)),
+                    Value.Entry("status", .string(r.status.rawValue)),
+                    Value.Entry("verdict", .string(r.verdict.rawValue)),
                     Value.Entry("steps", .int(r.steps)),
                     Value.Entry("transcript", .string(r.transcript)),
                 ]
                 if let f = r.failure {
-                    entries.append(Value.Entry("failure", .dict([
-                        Value.Entry("line", .int(f.location.line)), Value.Entry("column", .int(f.location.column)),
-                        Value.Entry("message", .string(f.message)), Value.Entry("report", .string(r.failureReport)),
-                    ])))
+                    entries.append(
+                        Value.Entry(
+                            "failure",
+                            .dict([
+                                Value.Entry("line", .int(f.location.line)),
+                                Value.Entry("column", .int(f.location.column)),
+                                Value.Entry("message", .string(f.message)),
+                                Value.Entry("report", .string(r.failureReport)),
+                            ])))
                 }
                 out += Value.dict(entries).jsonText + "\n"
             case .unusable(let path, let diagnostic):
-                out += Value.dict([
-                    Value.Entry("file", .string(path)), Value.Entry("title", .null), Value.Entry("status", .string("unusable")),
-                    Value.Entry("steps", .int(0)), Value.Entry("transcript", .string("")), Value.Entry("error", .string(diagnostic)),
-                ]).jsonText + "\n"
+                out +=
+                    Value.dict([
+                        Value.Entry("file", .string(path)), Value.Entry("title", .null),
+                        Value.Entry("status", .string("unusable")),
+                        Value.Entry("steps", .int(0)), Value.Entry("transcript", .string("")),
+                        Value.Entry("error", .string(diagnostic)),
+                    ]).jsonText + "\n"
             case .excluded(let path, let reason):
-                out += Value.dict([Value.Entry("file", .string(path)), Value.Entry("status", .string("skipped")),
-                                   Value.Entry("reason", .string(reason))]).jsonText + "\n"
+                out +=
+                    Value.dict([
+                        Value.Entry("file", .string(path)), Value.Entry("status", .string("skipped")),
+                        Value.Entry("reason", .string(reason)),
+                    ]).jsonText + "\n"
             case .notRun(let path):
-                out += Value.dict([Value.Entry("file", .string(path)), Value.Entry("status", .string("not-run")),
-                                   Value.Entry("reason", .string("--fail-fast stopped the run"))]).jsonText + "\n"
+                out +=
+                    Value.dict([
+                        Value.Entry("file", .string(path)), Value.Entry("status", .string("not-run")),
+                        Value.Entry("reason", .string("--fail-fast stopped the run")),
+                    ]).jsonText + "\n"
             case .skipped:
                 break
             }
         }
-        out += Value.dict([Value.Entry("summary", .dict([
-            Value.Entry("passed", .int(report.passed)), Value.Entry("failed", .int(report.failed)),
-            Value.Entry("unusable", .int(report.unusable)), Value.Entry("notSelected", .int(report.skipped)),
-            Value.Entry("unimplemented", .int(report.unimplemented)), Value.Entry("expectedFailures", .int(report.expectedFailures)),
-            Value.Entry("unexpectedPasses", .int(report.unexpectedPasses)), Value.Entry("skipped", .int(report.excluded)),
-            Value.Entry("notRun", .int(report.notRun)),
-            Value.Entry("exitStatus", .int(Int(report.status.rawValue))),
-        ]))]).jsonText + "\n"
+        out +=
+            Value.dict([
+                Value.Entry(
+                    "summary",
+                    .dict([
+                        Value.Entry("passed", .int(report.passed)), Value.Entry("failed", .int(report.failed)),
+                        Value.Entry("unusable", .int(report.unusable)),
+                        Value.Entry("notSelected", .int(report.skipped)),
+                        Value.Entry("unimplemented", .int(report.unimplemented)),
+                        Value.Entry("expectedFailures", .int(report.expectedFailures)),
+                        Value.Entry("unexpectedPasses", .int(report.unexpectedPasses)),
+                        Value.Entry("skipped", .int(report.excluded)),
+                        Value.Entry("notRun", .int(report.notRun)),
+                        Value.Entry("exitStatus", .int(Int(report.status.rawValue))),
+                    ]))
+            ]).jsonText + "\n"
         return out
     }
 
@@ -104,7 +136,11 @@ public enum SuiteReports {
             case "\t": out += attribute ? "&#9;" : "\t"
             case "\r": out += "&#13;"
             default:
-                if c.value < 0x20 || c.value == 0xFFFE || c.value == 0xFFFF { out += "\u{FFFD}" } else { out.unicodeScalars.append(c) }
+                if c.value < 0x20 || c.value == 0xFFFE || c.value == 0xFFFF {
+                    out += "\u{FFFD}"
+                } else {
+                    out.unicodeScalars.append(c)
+                }
             }
         }
         return out

@@ -42,8 +42,10 @@ public struct SuiteRun {
         /// file have ended (in the files' order: the bytes are those of `output`). nil: only `output`.
         public var stream: (@Sendable (String) -> Void)?
 
-        public init(verbose: Bool = false, repeatCount: Int = 1, tags: [String] = [], shard: Shard? = nil,
-                    jobs: Int = 1, color: Bool = false) {
+        public init(
+            verbose: Bool = false, repeatCount: Int = 1, tags: [String] = [], shard: Shard? = nil,
+            jobs: Int = 1, color: Bool = false
+        ) {
             self.verbose = verbose
             self.repeatCount = repeatCount
             self.tags = tags
@@ -80,9 +82,15 @@ public struct SuiteRun {
         public var unimplemented: Int { results.filter { $0.verdict == .unimplemented }.count }
         public var expectedFailures: Int { results.filter { $0.verdict == .expectedFailure }.count }
         public var unexpectedPasses: Int { results.filter { $0.verdict == .unexpectedPass }.count }
-        public var excluded: Int { outcomes.filter { if case .excluded = $0 { return true } else { return false } }.count }
-        public var unusable: Int { outcomes.filter { if case .unusable = $0 { return true } else { return false } }.count }
-        public var skipped: Int { outcomes.filter { if case .skipped = $0 { return true } else { return false } }.count }
+        public var excluded: Int {
+            outcomes.filter { if case .excluded = $0 { return true } else { return false } }.count
+        }
+        public var unusable: Int {
+            outcomes.filter { if case .unusable = $0 { return true } else { return false } }.count
+        }
+        public var skipped: Int {
+            outcomes.filter { if case .skipped = $0 { return true } else { return false } }.count
+        }
         public var notRun: Int { outcomes.filter { if case .notRun = $0 { return true } else { return false } }.count }
         /// Wall time of each file that ran, in the files' order (for `--durations`; never in `output`
         /// unless asked, since it differs from run to run).
@@ -155,7 +163,8 @@ public struct SuiteRun {
         }
         if let expectations = options.expectations {
             for rule in expectations.unused(among: files) {
-                report.errors += "passim: warning: \(expectations.path):\(rule.line): \(rule.kind.rawValue) \(rule.pattern) matches no scenario of this run\n"
+                report.errors +=
+                    "passim: warning: \(expectations.path):\(rule.line): \(rule.kind.rawValue) \(rule.pattern) matches no scenario of this run\n"
             }
         }
         report.status = report.unusable > 0 ? .unusable : report.failed > 0 ? .failed : .passed
@@ -187,7 +196,9 @@ public struct SuiteRun {
                 text = paint.red("UNIMPLEMENTED") + " \(result.path): \(result.failure?.message ?? "")\n"
             case .expectedFailure: text = "XFAIL \(result.path) (\(result.expectedToFail ?? ""))\n"
             case .unexpectedPass:
-                text = paint.red("UNEXPECTED PASS") + " \(result.path): the expectations file says it fails (\(result.expectedToFail ?? "")); remove that line\n"
+                text =
+                    paint.red("UNEXPECTED PASS")
+                    + " \(result.path): the expectations file says it fails (\(result.expectedToFail ?? "")); remove that line\n"
             }
             if options.verbose { text += "--- \(result.path): \(result.title)\n" + result.transcript }
             return text
@@ -205,7 +216,9 @@ public struct SuiteRun {
     static func trailer(_ report: Report, options: Options, paint: Paint) -> String {
         var text = ""
         if options.quiet {
-            if report.outcomes.contains(where: { !SuiteRun.line(for: $0, options: options, paint: paint).isEmpty }) { text += "\n" }
+            if report.outcomes.contains(where: { !SuiteRun.line(for: $0, options: options, paint: paint).isEmpty }) {
+                text += "\n"
+            }
             for result in report.results where result.isFailure || (options.verbose && result.verdict == .passed) {
                 var quietless = options
                 quietless.quiet = false
@@ -233,7 +246,9 @@ public struct SuiteRun {
             guard let file = try? ScenarioParser.parse(fileAt: path) else { continue }
             usable += 1
             known.formUnion(file.tags)
-            for (i, filter) in names.enumerated() where filter.selects(path: path, title: file.title) { named.insert(i) }
+            for (i, filter) in names.enumerated() where filter.selects(path: path, title: file.title) {
+                named.insert(i)
+            }
         }
         guard usable > 0 else { return nil }  // nothing parses: the run reports why, file by file
         let unknown = tags.filter { !known.contains($0) }
@@ -243,7 +258,8 @@ public struct SuiteRun {
             return "unknown tag '\(tag)'\(hint): no scenario here has it; the tags are \(all.joined(separator: ", "))"
         }
         if let i = names.indices.first(where: { !named.contains($0) }) {
-            return "-k '\(names[i].text)' selects no scenario (it is matched, case-insensitively, against paths and titles)"
+            return
+                "-k '\(names[i].text)' selects no scenario (it is matched, case-insensitively, against paths and titles)"
         }
         return nil
     }
@@ -273,8 +289,10 @@ public struct SuiteRun {
             steps += again.steps
             if again.transcript != result.transcript {
                 result.status = .failed
-                result.failure = ("transcript differs between two runs with the same seed",
-                                  SourceLocation(file: file.path, line: 1, column: 1))
+                result.failure = (
+                    "transcript differs between two runs with the same seed",
+                    SourceLocation(file: file.path, line: 1, column: 1)
+                )
             }
         }
         return (.ran(result), steps)

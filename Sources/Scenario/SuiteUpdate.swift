@@ -46,7 +46,8 @@ public enum SuiteUpdate {
                     continue
                 }
                 if mode == .missing, !recording.onlyAddsOrRemoves {
-                    outcome.log += "left as is \(path): more than missing or extra callbacks changed (use --update failed)\n"
+                    outcome.log +=
+                        "left as is \(path): more than missing or extra callbacks changed (use --update failed)\n"
                     continue
                 }
                 do {

@@ -17,7 +17,8 @@ public enum WorldBuilder {
         var world = World(serviceProviders: [], identityProviders: [], users: [], requestors: [])
         for sp in sps {
             let described = mvpds.filter { $0.sps.contains(sp.name) }.map(mvpd)
-            world.serviceProviders.append(World.ServiceProvider(name: sp.name, url: EngineConfiguration.normalizeSP(sp.url), mvpds: described))
+            world.serviceProviders.append(
+                World.ServiceProvider(name: sp.name, url: EngineConfiguration.normalizeSP(sp.url), mvpds: described))
         }
         // TempPass pseudo-MVPDs have no identity provider: the SP grants them by itself.
         var idps: [String] = []
@@ -35,18 +36,20 @@ public enum WorldBuilder {
             }
         }
         world.users = file.users.map { u in
-            World.User(name: u.name, password: u.password, mvpdID: u.mvpd, allow: u.allow, deny: u.deny,
-                       denyMessage: u.denyMessage,
-                       meta: u.meta.compactMap { e in e.value.literal.map { Value.Entry(e.key, $0) } },
-                       encrypted: u.encrypted)
+            World.User(
+                name: u.name, password: u.password, mvpdID: u.mvpd, allow: u.allow, deny: u.deny,
+                denyMessage: u.denyMessage,
+                meta: u.meta.compactMap { e in e.value.literal.map { Value.Entry(e.key, $0) } },
+                encrypted: u.encrypted)
         }
         world.requestors = file.requestors
         world.restV2 = restV2Options(file.restV2)
 
         var links: [LoggedRequest.Host: HostConditions] = [:]
         for sp in sps {
-            links[.sp(sp.name)] = HostConditions(latency: sp.latency ?? Millis(10),
-                                                         mode: sp.unreachable ? .down : sp.silent ? .silent : .up)
+            links[.sp(sp.name)] = HostConditions(
+                latency: sp.latency ?? Millis(10),
+                mode: sp.unreachable ? .down : sp.silent ? .silent : .up)
         }
         for id in idps {
             // An MVPD declared at several SPs has one IdP: the last line that sets a value wins.
@@ -58,9 +61,11 @@ public enum WorldBuilder {
         let defaultSP = file.defaultSP.flatMap { name in sps.first { $0.name == name } } ?? sps.first
         let engine = EngineConfiguration(
             platform: file.platform, deviceType: file.device,
-            defaultServiceProvider: defaultSP.map { EngineConfiguration.normalizeSP($0.url) } ?? EngineConfiguration().defaultServiceProvider,
+            defaultServiceProvider: defaultSP.map { EngineConfiguration.normalizeSP($0.url) }
+                ?? EngineConfiguration().defaultServiceProvider,
             svcScheme: file.svcScheme)
-        return SimulationSetup(world: world, links: links, seed: file.seed ?? defaultSeed, apps: file.appNames, engine: engine)
+        return SimulationSetup(
+            world: world, links: links, seed: file.seed ?? defaultSeed, apps: file.appNames, engine: engine)
     }
 
     /// A world file's text as `passim serve` reads it, for its `POST /admin/world` (`RunningServer.worldLoader`).
@@ -87,7 +92,9 @@ public enum WorldBuilder {
     /// The file's header and world statements: its text with the step lines left blank, so the
     /// server's diagnostics keep the file's line numbers.
     static func worldText(of file: ScenarioFile) throws(HarnessError) -> String {
-        guard let data = FileManager.default.contents(atPath: file.path) else { throw HarnessError("cannot read \(file.path)") }
+        guard let data = FileManager.default.contents(atPath: file.path) else {
+            throw HarnessError("cannot read \(file.path)")
+        }
         let stepLines = Set(file.steps.map(\.location.line))
         return String(decoding: data, as: UTF8.self).split(separator: "\n", omittingEmptySubsequences: false)
             .enumerated().map { stepLines.contains($0.offset + 1) ? "" : String($0.element) }.joined(separator: "\n")
@@ -107,8 +114,11 @@ public enum WorldBuilder {
             case .platformMapping(let mvpd, let id):
                 o.platformMappingIDs.insert(.init(mvpdID: mvpd, platformMappingID: id), at: 0)
             case .degrade(let mvpd, let rule):
-                if let rule = RESTv2Options.Degradation.Rule(rawValue: rule) { o.degradations.insert(.init(mvpdID: mvpd, rule: rule), at: 0) }
-            case .tempPassResources(let mvpd, let n): o.tempPassResourceLimits.insert(.init(mvpdID: mvpd, resources: n), at: 0)
+                if let rule = RESTv2Options.Degradation.Rule(rawValue: rule) {
+                    o.degradations.insert(.init(mvpdID: mvpd, rule: rule), at: 0)
+                }
+            case .tempPassResources(let mvpd, let n):
+                o.tempPassResourceLimits.insert(.init(mvpdID: mvpd, resources: n), at: 0)
             case .parentalControl(let user, let mvpd, let resources):
                 o.parentalControls += resources.map { .init(mvpdID: mvpd, userName: user, resource: $0) }
             case .dummyAuthorization(let mvpd): o.dummyAuthorization.append(mvpd)
@@ -131,7 +141,9 @@ public enum WorldBuilder {
     }
 
     static func mvpd(_ d: MVPDDecl) -> MVPD {
-        MVPD(id: d.id, displayName: d.displayName, logoURL: d.logo, enablePlatformServices: d.sso != nil,
-             boardingStatus: d.sso, tempPass: d.tempPass != nil, promoTempPass: d.promoTempPass != nil, requiresSVC: d.svc)
+        MVPD(
+            id: d.id, displayName: d.displayName, logoURL: d.logo, enablePlatformServices: d.sso != nil,
+            boardingStatus: d.sso, tempPass: d.tempPass != nil, promoTempPass: d.promoTempPass != nil,
+            requiresSVC: d.svc)
     }
 }

@@ -14,7 +14,9 @@ enum BaseURL {
         } else {
             return "expected an absolute http:// or https:// URL"
         }
-        if text.unicodeScalars.contains(where: { $0.value <= 0x20 || $0.value == 0x7F }) { return "it holds a blank or control character" }
+        if text.unicodeScalars.contains(where: { $0.value <= 0x20 || $0.value == 0x7F }) {
+            return "it holds a blank or control character"
+        }
         if text.utf8.contains(UInt8(ascii: "?")) { return "a base URL has no query" }
         if text.utf8.contains(UInt8(ascii: "#")) { return "a base URL has no fragment" }
         let authority = rest.prefix { $0 != "/" }
@@ -24,7 +26,9 @@ enum BaseURL {
             guard let close = authority.firstIndex(of: "]") else { return "unterminated IPv6 address" }
             host = authority[authority.startIndex...close]
             let inner = authority[authority.index(after: authority.startIndex)..<close]
-            guard !inner.isEmpty, inner.unicodeScalars.allSatisfy({ $0.properties.isASCIIHexDigit || $0 == ":" || $0 == "." }) else {
+            guard !inner.isEmpty,
+                inner.unicodeScalars.allSatisfy({ $0.properties.isASCIIHexDigit || $0 == ":" || $0 == "." })
+            else {
                 return "invalid IPv6 address"
             }
         } else if let colon = authority.firstIndex(of: ":") {
@@ -37,7 +41,9 @@ enum BaseURL {
         let afterHost = authority[host.endIndex...]
         if !afterHost.isEmpty {
             let port = afterHost.dropFirst()
-            guard afterHost.first == ":", let number = Int(port), port.allSatisfy(\.isASCII), (1...65_535).contains(number) else {
+            guard afterHost.first == ":", let number = Int(port), port.allSatisfy(\.isASCII),
+                (1...65_535).contains(number)
+            else {
                 return "invalid port '\(afterHost.dropFirst())'"
             }
         }

@@ -36,12 +36,17 @@ struct CallSignature {
                 index = remaining.firstIndex { $0.label == nil }
             }
             guard let i = index else {
-                if p.required { return ("missing argument \(p.label.map { "'\($0):'" } ?? p.name) of \(call.name)" + expected, nil) }
+                if p.required {
+                    return ("missing argument \(p.label.map { "'\($0):'" } ?? p.name) of \(call.name)" + expected, nil)
+                }
                 continue
             }
             let argument = remaining.remove(at: i)
             if !CallSignature.fits(argument.value, p.kind) {
-                return ("\(call.name)'s \(p.name) takes \(p.kind.what), not \(CallSignature.brief(argument.value))", argument)
+                return (
+                    "\(call.name)'s \(p.name) takes \(p.kind.what), not \(CallSignature.brief(argument.value))",
+                    argument
+                )
             }
         }
         if let extra = remaining.first {

@@ -25,8 +25,10 @@ struct CallbackSignature {
         let given = callback.arguments
         if given.count > parameters.count {
             let plural = parameters.count == 1 ? "" : "s"
-            return ("\(name.rawValue) takes \(parameters.count) argument\(plural), not \(given.count)" + expected,
-                    given[parameters.count])
+            return (
+                "\(name.rawValue) takes \(parameters.count) argument\(plural), not \(given.count)" + expected,
+                given[parameters.count]
+            )
         }
         if given.count < required {
             return ("missing argument \(parameters[given.count].name) of \(name.rawValue)" + expected, nil)
@@ -38,8 +40,10 @@ struct CallbackSignature {
                 return ("\(name.rawValue)'s \(p.name) takes \(wanted), not '\(label):'" + expected, argument)
             }
             if !CallbackSignature.canMatch(argument.value, p.kind) {
-                return ("\(name.rawValue)'s \(p.name) is \(p.kind.what), never \(CallSignature.brief(argument.value))",
-                        argument)
+                return (
+                    "\(name.rawValue)'s \(p.name) is \(p.kind.what), never \(CallSignature.brief(argument.value))",
+                    argument
+                )
             }
         }
         return nil

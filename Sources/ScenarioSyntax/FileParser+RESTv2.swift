@@ -38,14 +38,17 @@ public enum RESTv2Decl: Hashable, Sendable {
         "invalid_configuration_platform_category_trait", "invalid_configuration_platform_services",
         "invalid_configuration_mvpd_platform", "invalid_configuration_mvpd_platform_boarding_status",
         "invalid_configuration_mvpd_platform_profile_exchange", "authenticated_profile_missing",
-        "authenticated_profile_expired", "authenticated_profile_invalidated", "temporary_access_duration_limit_exceeded",
+        "authenticated_profile_expired", "authenticated_profile_invalidated",
+        "temporary_access_duration_limit_exceeded",
         "temporary_access_resources_limit_exceeded", "authorization_denied_by_hba_policies",
         "authorization_denied_by_session_invalidated", "identity_not_recognized_by_mvpd", "network_received_error",
         "network_connection_timeout", "maximum_execution_time_exceeded", "internal_server_error",
     ]
 
-    static let settings = ["throttling", "session-ttl", "media-token-ttl", "max-resources", "platform-mapping", "degrade",
-                           "temppass-resources", "parental-control", "dummy-authorization", "fault", "profile-ttl", "oauth2"]
+    static let settings = [
+        "throttling", "session-ttl", "media-token-ttl", "max-resources", "platform-mapping", "degrade",
+        "temppass-resources", "parental-control", "dummy-authorization", "fault", "profile-ttl", "oauth2",
+    ]
 }
 
 extension FileParser {
@@ -59,7 +62,8 @@ extension FileParser {
         func oneOf(_ c: inout LineCursor, _ words: [String], _ what: String) throws(Diagnostic) -> String {
             let w = try c.requireWord(what)
             guard words.contains(w.text) else {
-                throw c.diagnostic("unknown \(what) '\(w.text)' (expected \(words.joined(separator: ", ")))", at: w.start)
+                throw c.diagnostic(
+                    "unknown \(what) '\(w.text)' (expected \(words.joined(separator: ", ")))", at: w.start)
             }
             return w.text
         }
@@ -94,8 +98,10 @@ extension FileParser {
             decl = .profileTTL(mvpd: id, ttl: try c.duration())
         case "oauth2": decl = .oauth2(mvpd: try mvpd(&c))
         default:
-            throw c.diagnostic("unknown REST v2 setting '\(setting.text)'" + Suggestion.hint(for: setting.text, among: RESTv2Decl.settings),
-                               at: setting.start)
+            throw c.diagnostic(
+                "unknown REST v2 setting '\(setting.text)'"
+                    + Suggestion.hint(for: setting.text, among: RESTv2Decl.settings),
+                at: setting.start)
         }
         return .restV2(decl)
     }

@@ -9,7 +9,9 @@ extension FileParser {
         let call = try callSyntax(&c, isCall: isCall)
         if isCall {
             if let at = c.peekWord(), at.text == "at" {
-                throw c.diagnostic("'at' pins when a callback comes ('< CALLBACK at T'); a call happens when its step runs", at: at.start)
+                throw c.diagnostic(
+                    "'at' pins when a callback comes ('< CALLBACK at T'); a call happens when its step runs",
+                    at: at.start)
             }
             return .step(.call(app: app, call))
         }
@@ -26,7 +28,8 @@ extension FileParser {
         let known = isCall ? CallNames.calls : CallNames.callbacks
         guard known.contains(name.text) else {
             let other = isCall ? CallNames.callbacks : CallNames.calls
-            let note = other.contains(name.text)
+            let note =
+                other.contains(name.text)
                 ? " ('\(name.text)' is a \(isCall ? "callback: write '< \(name.text)(...)'" : "call: write '> \(name.text)(...)'"))"
                 : Suggestion.hint(for: name.text, among: known)
             throw c.diagnostic("unknown \(kind) '\(name.text)'" + note, at: name.start)
@@ -52,7 +55,8 @@ extension FileParser {
             throw c.diagnostic(problem.message, at: (problem.at?.location.column ?? syntax.location.column) - 1)
         }
         if !isCall, let callback = Callback.Name(rawValue: name.text),
-           let problem = CallbackSignature(name: callback).problem(of: syntax) {
+            let problem = CallbackSignature(name: callback).problem(of: syntax)
+        {
             throw c.diagnostic(problem.message, at: (problem.at?.location.column ?? syntax.location.column) - 1)
         }
         return syntax
@@ -65,7 +69,8 @@ extension FileParser {
         case "login", "enter-code":
             let user = try c.requireString("the user's name in quotes").text
             let password = try c.requireString("the password in quotes").text
-            return action.text == "login" ? .userLogin(user: user, password: password) : .userEnterCode(user: user, password: password)
+            return action.text == "login"
+                ? .userLogin(user: user, password: password) : .userEnterCode(user: user, password: password)
         case "back": return .userBack
         case "cancel": return .userCancel
         case "pick":
@@ -107,7 +112,8 @@ extension FileParser {
         let user = try c.requireString("the user's name in quotes")
         try users.check(user, in: c)
         let password = try c.string()?.text
-        return V2LoginStep(code: name.text, sp: session.sp, requestor: session.requestor, user: user.text, password: password)
+        return V2LoginStep(
+            code: name.text, sp: session.sp, requestor: session.requestor, user: user.text, password: password)
     }
 
     mutating func browserStep(_ c: inout LineCursor) throws(Diagnostic) -> Step {
@@ -158,7 +164,9 @@ extension FileParser {
     }
 
     /// Scalars that make a `/…/` path of `seen` a regex rather than a literal path ending in `/`.
-    static let regexMetacharacters: Set<Unicode.Scalar> = [".", "*", "+", "?", "(", ")", "[", "]", "{", "}", "|", "^", "$", "\\"]
+    static let regexMetacharacters: Set<Unicode.Scalar> = [
+        ".", "*", "+", "?", "(", ")", "[", "]", "{", "}", "|", "^", "$", "\\",
+    ]
 
     /// `lint passes RULE` / `lint breaks RULE`.
     mutating func lintStep(_ c: inout LineCursor) throws(Diagnostic) -> Step {
@@ -166,9 +174,16 @@ extension FileParser {
         guard verb.text == "passes" || verb.text == "breaks" else {
             throw c.diagnostic("expected 'passes' or 'breaks', not '\(verb.text)'", at: verb.start)
         }
-        guard let rule = c.rawWord(), !rule.text.isEmpty else { throw c.diagnostic("expected a rule id (passim lint --rules)", at: c.pos) }
-        guard rule.text.unicodeScalars.allSatisfy({ ("a"..."z").contains($0) || ("0"..."9").contains($0) || $0 == "." || $0 == "-" }) else {
-            throw c.diagnostic("invalid rule id '\(rule.text)' (lowercase letters, digits, '.' and '-')", at: rule.start)
+        guard let rule = c.rawWord(), !rule.text.isEmpty else {
+            throw c.diagnostic("expected a rule id (passim lint --rules)", at: c.pos)
+        }
+        guard
+            rule.text.unicodeScalars.allSatisfy({
+                ("a"..."z").contains($0) || ("0"..."9").contains($0) || $0 == "." || $0 == "-"
+            })
+        else {
+            throw c.diagnostic(
+                "invalid rule id '\(rule.text)' (lowercase letters, digits, '.' and '-')", at: rule.start)
         }
         return .lint(breaks: verb.text == "breaks", rule: rule.text)
     }
@@ -178,7 +193,9 @@ extension FileParser {
         try sps.check(sp, in: c)
         let method = try c.requireWord("an HTTP method (GET, POST...)")
         guard method.text.unicodeScalars.allSatisfy({ ("A"..."Z").contains($0) }) else {
-            throw c.diagnostic("invalid HTTP method '\(method.text)' (expected an uppercase word such as GET or POST)", at: method.start)
+            throw c.diagnostic(
+                "invalid HTTP method '\(method.text)' (expected an uppercase word such as GET or POST)",
+                at: method.start)
         }
         guard let word = c.rawWord() else { throw c.diagnostic("expected a path or a /regex/", at: c.pos) }
         let path = try FileParser.pathPattern(word, in: c)
@@ -199,21 +216,26 @@ extension FileParser {
     mutating func httpStep(_ c: inout LineCursor) throws(Diagnostic) -> Step {
         let method = try c.requireWord("an HTTP method (GET, POST...)")
         guard method.text.unicodeScalars.allSatisfy({ ("A"..."Z").contains($0) }) else {
-            throw c.diagnostic("invalid HTTP method '\(method.text)' (expected an uppercase word such as GET or POST)", at: method.start)
+            throw c.diagnostic(
+                "invalid HTTP method '\(method.text)' (expected an uppercase word such as GET or POST)",
+                at: method.start)
         }
         let sp = try c.requireWord("an SP name (the request goes to its host)")
         try sps.check(sp, in: c)
         c.skipSpaces()
         let pathStart = c.pos
         guard let path = c.rawWord(), path.text.hasPrefix("/") else {
-            throw c.diagnostic("expected a path from the host's root, starting with '/' (e.g. /api/v2/REQ1/configuration)", at: pathStart)
+            throw c.diagnostic(
+                "expected a path from the host's root, starting with '/' (e.g. /api/v2/REQ1/configuration)",
+                at: pathStart)
         }
         try checkBound(in: path.text, at: path.start, c, exact: true)
         var headers: [SeenParameter] = []
         var body: HTTPStep.Body?
         while let word = c.peekWord(), ["header", "form", "json"].contains(word.text) {
             _ = c.word()
-            let value = try c.requireString("the \(word.text == "header" ? "header as \"Name: value\"" : "body") in quotes")
+            let value = try c.requireString(
+                "the \(word.text == "header" ? "header as \"Name: value\"" : "body") in quotes")
             switch word.text {
             case "header":
                 let header = try FileParser.header(value, c)
@@ -235,7 +257,8 @@ extension FileParser {
         }
         var answerHeaders: [SeenParameter] = []
         while c.keyword("header") {
-            answerHeaders.append(try FileParser.header(try c.requireString("the header as \"Name: value\" in quotes"), c))
+            answerHeaders.append(
+                try FileParser.header(try c.requireString("the header as \"Name: value\" in quotes"), c))
         }
         // A session's code, bound here for the first time, is what `user authenticate` opens.
         let session = V2LoginStep.sessionRequestor(method: method.text, path: path.text)
@@ -252,15 +275,18 @@ extension FileParser {
                 fields.append(HTTPField(path: field.text, pattern: pattern))
             }
         }
-        return .http(HTTPStep(method: method.text, sp: sp.text, path: path.text, headers: headers, body: body,
-                              status: status, fields: fields, answerHeaders: answerHeaders))
+        return .http(
+            HTTPStep(
+                method: method.text, sp: sp.text, path: path.text, headers: headers, body: body,
+                status: status, fields: fields, answerHeaders: answerHeaders))
     }
 
     /// `"Name: value"`: a token name (visible ASCII, no colon), the value with leading blanks dropped.
     static func header(_ token: LineCursor.Token, _ c: LineCursor) throws(Diagnostic) -> SeenParameter {
         let text = token.text
         guard let colon = text.firstIndex(of: ":"), colon != text.startIndex,
-              text[..<colon].unicodeScalars.allSatisfy({ $0.value > 0x20 && $0.value < 0x7F }) else {
+            text[..<colon].unicodeScalars.allSatisfy({ $0.value > 0x20 && $0.value < 0x7F })
+        else {
             throw c.diagnostic("expected a header as \"Name: value\"", at: token.start)
         }
         var value = text[text.index(after: colon)...]
@@ -276,7 +302,8 @@ extension FileParser {
             if exact, let range = text.range(of: "$" + name) {
                 at += text.unicodeScalars[..<range.lowerBound].count
             }
-            throw c.diagnostic("'$\(name)' is not bound (an http step may only use a '$name' an earlier expectation bound)", at: at)
+            throw c.diagnostic(
+                "'$\(name)' is not bound (an http step may only use a '$name' an earlier expectation bound)", at: at)
         }
     }
 

@@ -34,7 +34,9 @@ extension FileParser {
             case .json: throw c.diagnostic(FileParser.jsonMessage, at: start)
             case .call:
                 guard bound.contains(name.text) else {
-                    throw c.diagnostic("'$\(name.text)' is not bound (a call may only pass a '$name' an earlier expectation bound)", at: start)
+                    throw c.diagnostic(
+                        "'$\(name.text)' is not bound (a call may only pass a '$name' an earlier expectation bound)",
+                        at: start)
                 }
             case .expectation: bound.insert(name.text)
             }
@@ -56,12 +58,16 @@ extension FileParser {
             defer { valueDepth -= 1 }
             return .dict(try dictEntries(&c, mode, mvpdFields: false))
         default:
-            guard let w = c.word() else { throw c.diagnostic("unexpected '\(c.nextTokenText())' (expected a value)", at: start) }
+            guard let w = c.word() else {
+                throw c.diagnostic("unexpected '\(c.nextTokenText())' (expected a value)", at: start)
+            }
             return try wordValue(w, &c, mode)
         }
     }
 
-    private mutating func wordValue(_ w: LineCursor.Token, _ c: inout LineCursor, _ mode: ValueMode) throws(Diagnostic) -> ValueSyntax {
+    private mutating func wordValue(_ w: LineCursor.Token, _ c: inout LineCursor, _ mode: ValueMode) throws(Diagnostic)
+        -> ValueSyntax
+    {
         switch w.text {
         case "_":
             try requirePatterns(mode, c, at: w.start)
@@ -92,7 +98,9 @@ extension FileParser {
     /// call stack goes (30,000 `[` overflowed it).
     private mutating func enterContainer(_ c: LineCursor, at index: Int) throws(Diagnostic) {
         guard valueDepth < ScenarioLimits.valueDepth else {
-            throw c.diagnostic(ScenarioLimits.exceeded("value nested deeper than \(ScenarioLimits.valueDepth) levels", limit: "value-depth"), at: index)
+            throw c.diagnostic(
+                ScenarioLimits.exceeded(
+                    "value nested deeper than \(ScenarioLimits.valueDepth) levels", limit: "value-depth"), at: index)
         }
         valueDepth += 1
     }
@@ -112,7 +120,9 @@ extension FileParser {
 
     /// `{key: value, ...}` with the cursor on `{`. Keys are identifiers, constants (resolved to their
     /// string) or strings; in an `Id{...}` pattern they must be MVPD fields.
-    private mutating func dictEntries(_ c: inout LineCursor, _ mode: ValueMode, mvpdFields: Bool) throws(Diagnostic) -> [DictEntrySyntax] {
+    private mutating func dictEntries(_ c: inout LineCursor, _ mode: ValueMode, mvpdFields: Bool) throws(Diagnostic)
+        -> [DictEntrySyntax]
+    {
         c.advance()
         var entries: [DictEntrySyntax] = []
         while !c.consume("}") {
@@ -136,7 +146,9 @@ extension FileParser {
                 throw c.diagnostic("expected a key", at: keyStart)
             }
             if mvpdFields, MVPD(id: "", displayName: "").field(key) == nil {
-                throw c.diagnostic("unknown MVPD field '\(key)'" + Suggestion.hint(for: key, among: FileParser.mvpdFieldNames), at: keyStart)
+                throw c.diagnostic(
+                    "unknown MVPD field '\(key)'" + Suggestion.hint(for: key, among: FileParser.mvpdFieldNames),
+                    at: keyStart)
             }
             if entries.contains(where: { $0.key == key }) {
                 throw c.diagnostic("duplicate key '\(key)'", at: keyStart)

@@ -22,7 +22,8 @@ extension FileParser {
             // A tag may be repeated (SCENARIO-FORMAT.md); the first occurrence fixes its place.
             for tag in tags where tagSet.insert(tag.text).inserted {
                 guard file.tags.count < ScenarioLimits.tags else {
-                    throw c.diagnostic(ScenarioLimits.exceeded("more than \(ScenarioLimits.tags) tags", limit: "tags"), at: tag.start)
+                    throw c.diagnostic(
+                        ScenarioLimits.exceeded("more than \(ScenarioLimits.tags) tags", limit: "tags"), at: tag.start)
                 }
                 file.tags.append(tag.text)
             }
@@ -45,10 +46,11 @@ extension FileParser {
         case "seed":
             let w = try c.requireWord("a seed (a non-negative integer)")
             guard let seed = UInt64(w.text) else {
-                throw c.diagnostic("invalid seed '\(w.text)' (expected an integer from 0 to \(UInt64.max))", at: w.start)
+                throw c.diagnostic(
+                    "invalid seed '\(w.text)' (expected an integer from 0 to \(UInt64.max))", at: w.start)
             }
             file.seed = seed
-        default: // svc-scheme
+        default:  // svc-scheme
             file.svcScheme = try c.requireString("the app's custom scheme URL in quotes").text
         }
     }
@@ -91,7 +93,9 @@ extension FileParser {
             try mvpds.declare(id, at: sp.text, in: c)
             decl.sps.append(sp.text)
         }
-        var options = OptionReader(["logo", "sso", "temppass", "promo-temppass", "svc", "idp-latency", "idp-down", "saml"])
+        var options = OptionReader([
+            "logo", "sso", "temppass", "promo-temppass", "svc", "idp-latency", "idp-down", "saml",
+        ])
         while let option = try options.next(&c) {
             switch option {
             case "logo": decl.logo = try c.requireString("the logo URL in quotes").text
@@ -160,8 +164,10 @@ extension FileParser {
         let id = try c.name("a requestor id")
         try requestors.declare(id, in: c)
         var decl = RequestorDecl(id: id.text)
-        var options = OptionReader(["at", "mvpds", "authn-ttl", "authz-ttl", "device-id", "regcode-ttl",
-                                    "software-statement", "key"])
+        var options = OptionReader([
+            "at", "mvpds", "authn-ttl", "authz-ttl", "device-id", "regcode-ttl",
+            "software-statement", "key",
+        ])
         while let option = try options.next(&c) {
             switch option {
             case "at":
@@ -182,14 +188,18 @@ extension FileParser {
                 if c.keyword("token-ttl") { decl.tokenTTL = try c.duration() }
             default:
                 let publicKey = try c.requireString("the public key in quotes").text
-                guard c.keyword("secret") else { throw c.diagnostic("expected 'secret' and the private key after the public key", at: c.pos) }
-                decl.key = Requestor.KeyPair(publicKey: publicKey, secret: try c.requireString("the secret in quotes").text)
+                guard c.keyword("secret") else {
+                    throw c.diagnostic("expected 'secret' and the private key after the public key", at: c.pos)
+                }
+                decl.key = Requestor.KeyPair(
+                    publicKey: publicKey, secret: try c.requireString("the secret in quotes").text)
             }
         }
         return .requestor(decl)
     }
 
-    mutating func defaultSPStatement(_ c: inout LineCursor, head: LineCursor.Token) throws(Diagnostic) -> WorldStatement {
+    mutating func defaultSPStatement(_ c: inout LineCursor, head: LineCursor.Token) throws(Diagnostic) -> WorldStatement
+    {
         if let line = headerLines["default-sp"] {
             throw c.diagnostic("duplicate 'default-sp' statement (first at line \(line))", at: head.start)
         }

@@ -16,7 +16,9 @@ extension LineCursor {
     mutating func name(_ what: String) throws(Diagnostic) -> Token {
         let w = try requireWord(what)
         guard Value.isIdentifier(w.text) else {
-            throw diagnostic("invalid name '\(w.text)' (a name starts with a letter or '_' and is not nil, true, false or _)", at: w.start)
+            throw diagnostic(
+                "invalid name '\(w.text)' (a name starts with a letter or '_' and is not nil, true, false or _)",
+                at: w.start)
         }
         guard Constants.value(of: w.text) == nil else {
             throw diagnostic("'\(w.text)' is a constant and cannot be used as a name", at: w.start)
@@ -30,7 +32,10 @@ extension LineCursor {
         let start = pos
         guard let w = word() else {
             // A sign or other punctuation: point at it rather than saying nothing is there.
-            if !atEnd() { throw diagnostic("invalid duration '\(rawWord()?.text ?? "")' (expected e.g. 250ms, 30s, 5m, 2h or 1d)", at: start) }
+            if !atEnd() {
+                throw diagnostic(
+                    "invalid duration '\(rawWord()?.text ?? "")' (expected e.g. 250ms, 30s, 5m, 2h or 1d)", at: start)
+            }
             throw diagnostic("expected a duration (e.g. 250ms, 30s, 5m, 2h or 1d)", at: start)
         }
         guard let millis = Millis(text: w.text) else {
@@ -42,7 +47,9 @@ extension LineCursor {
     mutating func integer(_ what: String, in range: ClosedRange<Int>) throws(Diagnostic) -> Int {
         let w = try requireWord(what)
         guard let n = Int(w.text), range.contains(n) else {
-            throw diagnostic("invalid \(what) '\(w.text)' (expected an integer from \(range.lowerBound) to \(range.upperBound))", at: w.start)
+            throw diagnostic(
+                "invalid \(what) '\(w.text)' (expected an integer from \(range.lowerBound) to \(range.upperBound))",
+                at: w.start)
         }
         return n
     }
@@ -72,7 +79,8 @@ struct OptionReader {
     mutating func next(_ c: inout LineCursor) throws(Diagnostic) -> String? {
         if c.atEnd() { return nil }
         guard let w = c.peekWord(), allowed.contains(w.text) else {
-            throw c.diagnostic("unexpected '\(c.nextTokenText())' (expected \(OptionReader.english(allowed)))", at: c.pos)
+            throw c.diagnostic(
+                "unexpected '\(c.nextTokenText())' (expected \(OptionReader.english(allowed)))", at: c.pos)
         }
         _ = c.word()
         guard seen.insert(w.text).inserted else { throw c.diagnostic("duplicate option '\(w.text)'", at: w.start) }

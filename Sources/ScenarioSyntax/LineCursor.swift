@@ -143,8 +143,10 @@ struct LineCursor {
             while let d = current, d.properties.isASCIIHexDigit { pos += 1 }
             let digits = text(digitsStart, pos)
             guard current == "}", (1...8).contains(digits.count), let v = UInt32(digits, radix: 16),
-                  let scalar = Unicode.Scalar(v) else {
-                throw diagnostic("invalid unicode escape (expected '\\u{' 1 to 8 hex digits of a scalar '}')", at: start)
+                let scalar = Unicode.Scalar(v)
+            else {
+                throw diagnostic(
+                    "invalid unicode escape (expected '\\u{' 1 to 8 hex digits of a scalar '}')", at: start)
             }
             pos += 1
             return scalar
@@ -188,7 +190,9 @@ struct LineCursor {
 
     private func checkValueLength(_ length: Int, _ what: String, at start: Int) throws(Diagnostic) {
         guard length <= ScenarioLimits.valueLength else {
-            throw diagnostic(ScenarioLimits.exceeded("\(what) longer than \(ScenarioLimits.valueLength) characters", limit: "value-length"), at: start)
+            throw diagnostic(
+                ScenarioLimits.exceeded(
+                    "\(what) longer than \(ScenarioLimits.valueLength) characters", limit: "value-length"), at: start)
         }
     }
 

@@ -20,7 +20,8 @@ struct NameTable {
 
     func check(_ name: LineCursor.Token, in c: LineCursor) throws(Diagnostic) {
         guard lines[name.text] == nil else { return }
-        throw c.diagnostic("undeclared \(kind) '\(name.text)'" + Suggestion.hint(for: name.text, among: names), at: name.start)
+        throw c.diagnostic(
+            "undeclared \(kind) '\(name.text)'" + Suggestion.hint(for: name.text, among: names), at: name.start)
     }
 }
 

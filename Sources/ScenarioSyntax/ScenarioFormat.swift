@@ -11,7 +11,8 @@ public enum ScenarioFormat {
             return "invalid format '\(text)' (expected a version number, this passim reads format \(version))"
         }
         guard n <= version else {
-            return "this scenario is written in scenario format \(n); this passim reads format \(version) and older: update passim (CHANGELOG.md)"
+            return
+                "this scenario is written in scenario format \(n); this passim reads format \(version) and older: update passim (CHANGELOG.md)"
         }
         return nil
     }

@@ -10,7 +10,9 @@ public enum ScenarioParser {
 
     public static func parse(fileAt path: String) throws(Diagnostic) -> ScenarioFile {
         func unreadable(_ why: String) -> Diagnostic {
-            Diagnostic(location: SourceLocation(file: path, line: 1, column: 1), message: "cannot read file: \(why)", lineText: "")
+            Diagnostic(
+                location: SourceLocation(file: path, line: 1, column: 1), message: "cannot read file: \(why)",
+                lineText: "")
         }
         var isDirectory: ObjCBool = false
         guard FileManager.default.fileExists(atPath: path, isDirectory: &isDirectory) else {
@@ -18,10 +20,15 @@ public enum ScenarioParser {
         }
         guard !isDirectory.boolValue else { throw unreadable("it is a directory") }
         // Refused before reading, so a huge file is never loaded to be refused.
-        if let size = (try? FileManager.default.attributesOfItem(atPath: path))?[.size] as? Int, size > ScenarioLimits.fileBytes {
-            throw unreadable(ScenarioLimits.exceeded("larger than \(ScenarioLimits.fileBytes) bytes", limit: "file-bytes"))
+        if let size = (try? FileManager.default.attributesOfItem(atPath: path))?[.size] as? Int,
+            size > ScenarioLimits.fileBytes
+        {
+            throw unreadable(
+                ScenarioLimits.exceeded("larger than \(ScenarioLimits.fileBytes) bytes", limit: "file-bytes"))
         }
-        guard let data = FileManager.default.contents(atPath: path) else { throw unreadable("permission denied or I/O error") }
+        guard let data = FileManager.default.contents(atPath: path) else {
+            throw unreadable("permission denied or I/O error")
+        }
         guard let text = String(data: data, encoding: .utf8) else { throw unreadable("not valid UTF-8") }
         return try parse(text, path: path)
     }
@@ -98,7 +105,8 @@ struct FileParser {
         guard text.utf8.count <= ScenarioLimits.fileBytes else {
             throw Diagnostic(
                 location: SourceLocation(file: path, line: 1, column: 1),
-                message: ScenarioLimits.exceeded("file larger than \(ScenarioLimits.fileBytes) bytes", limit: "file-bytes"),
+                message: ScenarioLimits.exceeded(
+                    "file larger than \(ScenarioLimits.fileBytes) bytes", limit: "file-bytes"),
                 lineText: "")
         }
         var cursors: [LineCursor] = []
@@ -106,14 +114,17 @@ struct FileParser {
             let cursor = LineCursor(file: path, lineNumber: index + 1, scalars: scalars)
             guard scalars.count <= ScenarioLimits.lineLength else {
                 throw cursor.diagnostic(
-                    ScenarioLimits.exceeded("line longer than \(ScenarioLimits.lineLength) characters", limit: "line-length"),
+                    ScenarioLimits.exceeded(
+                        "line longer than \(ScenarioLimits.lineLength) characters", limit: "line-length"),
                     at: ScenarioLimits.lineLength)
             }
             // Raw control characters never reach a statement: a step's text is echoed in reports, and
             // ESC or CR there would drive the reader's terminal. A string can still hold one, escaped.
             if let index = scalars.firstIndex(where: { ($0.value < 0x20 && $0 != "\t") || $0.value == 0x7F }) {
                 let hex = String(scalars[index].value, radix: 16, uppercase: true)
-                throw cursor.diagnostic("control character U+\(String(repeating: "0", count: 4 - hex.count) + hex) (in a string, write it as \\u{\(hex)})", at: index)
+                throw cursor.diagnostic(
+                    "control character U+\(String(repeating: "0", count: 4 - hex.count) + hex) (in a string, write it as \\u{\(hex)})",
+                    at: index)
             }
             cursors.append(cursor)
         }
@@ -196,7 +207,8 @@ struct FileParser {
             file.world.append(Located(statement, location: location, text: text))
         case .step(let step):
             guard file.steps.count < ScenarioLimits.steps else {
-                throw c.diagnostic(ScenarioLimits.exceeded("more than \(ScenarioLimits.steps) steps", limit: "steps"), at: start)
+                throw c.diagnostic(
+                    ScenarioLimits.exceeded("more than \(ScenarioLimits.steps) steps", limit: "steps"), at: start)
             }
             sawStep = true
             file.steps.append(Located(step, location: location, text: text))
@@ -206,7 +218,8 @@ struct FileParser {
     private mutating func countWorldStatement(_ c: LineCursor, at start: Int) throws(Diagnostic) {
         guard worldStatementCount < ScenarioLimits.worldStatements else {
             throw c.diagnostic(
-                ScenarioLimits.exceeded("more than \(ScenarioLimits.worldStatements) world statements", limit: "world-statements"),
+                ScenarioLimits.exceeded(
+                    "more than \(ScenarioLimits.worldStatements) world statements", limit: "world-statements"),
                 at: start)
         }
         worldStatementCount += 1
@@ -233,17 +246,21 @@ struct FileParser {
         }
         let keyword = head.text
         let isUserDeclaration = keyword == "user" && userDeclarationFollows(c)
-        let isWorld = FileParser.headerKeywords.contains(keyword) || (FileParser.worldKeywords.contains(keyword) && keyword != "user") || isUserDeclaration
+        let isWorld =
+            FileParser.headerKeywords.contains(keyword)
+            || (FileParser.worldKeywords.contains(keyword) && keyword != "user") || isUserDeclaration
         guard isWorld || FileParser.stepKeywords.contains(keyword) else {
             let all = FileParser.headerKeywords + FileParser.worldKeywords + FileParser.stepKeywords
-            throw c.diagnostic("unknown statement '\(keyword)'" + Suggestion.hint(for: keyword, among: all), at: head.start)
+            throw c.diagnostic(
+                "unknown statement '\(keyword)'" + Suggestion.hint(for: keyword, among: all), at: head.start)
         }
         if keyword == "scenario", let line = scenarioLine {
             throw c.diagnostic("duplicate 'scenario' statement (first at line \(line))", at: head.start)
         }
         if keyword != "scenario" { try requireScenario(c, at: start) }
         if isWorld && sawStep {
-            throw c.diagnostic("'\(keyword)' must come before the first step (header and world statements come first)", at: head.start)
+            throw c.diagnostic(
+                "'\(keyword)' must come before the first step (header and world statements come first)", at: head.start)
         }
         switch keyword {
         case "scenario", "format", "tags", "platform", "device", "seed", "svc-scheme":

@@ -57,8 +57,10 @@ public struct HTTPStep: Hashable, Sendable {
     /// `expect … header "Name: value"`: headers the answer must carry with exactly that value.
     public var answerHeaders: [SeenParameter]
 
-    public init(method: String, sp: String, path: String, headers: [SeenParameter] = [], body: Body? = nil,
-                status: Int, fields: [HTTPField] = [], answerHeaders: [SeenParameter] = []) {
+    public init(
+        method: String, sp: String, path: String, headers: [SeenParameter] = [], body: Body? = nil,
+        status: Int, fields: [HTTPField] = [], answerHeaders: [SeenParameter] = []
+    ) {
         self.answerHeaders = answerHeaders
         self.method = method
         self.sp = sp

@@ -22,8 +22,9 @@ public struct StepParser: Sendable {
         let number = lineNumber + 1
         let lines = try FileParser.lines(of: line, path: parser.file.path)
         guard lines.count == 1, let only = lines.first else {
-            throw Diagnostic(location: SourceLocation(file: parser.file.path, line: number, column: 1),
-                             message: "expected one line", lineText: line)
+            throw Diagnostic(
+                location: SourceLocation(file: parser.file.path, line: number, column: 1),
+                message: "expected one line", lineText: line)
         }
         var c = LineCursor(file: parser.file.path, lineNumber: number, scalars: only.scalars)
         if c.atEnd() {

@@ -41,10 +41,12 @@ public struct V2LoginStep: Hashable, Sendable {
     /// other method or path. The query, if any, is ignored.
     public static func sessionRequestor(method: String, path: String) -> String? {
         guard method == "POST" else { return nil }
-        let bare = path.split(separator: "?", maxSplits: 1, omittingEmptySubsequences: false).first.map(String.init) ?? path
+        let bare =
+            path.split(separator: "?", maxSplits: 1, omittingEmptySubsequences: false).first.map(String.init) ?? path
         let parts = bare.split(separator: "/", omittingEmptySubsequences: false).map(String.init)
         guard parts.count == 5 || parts.count == 6, parts[0].isEmpty, parts[1] == "api", parts[2] == "v2",
-              !parts[3].isEmpty, parts[4] == "sessions" else { return nil }
+            !parts[3].isEmpty, parts[4] == "sessions"
+        else { return nil }
         if parts.count == 6, parts[5].isEmpty || parts[5] == "sso" { return nil }
         return parts[3]
     }

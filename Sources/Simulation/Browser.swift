@@ -102,7 +102,8 @@ public struct Browser: Hashable, Sendable {
     /// The user fills `values` into the shown form that has those fields and submits it.
     mutating func fill(_ values: [String: String]) -> Fetch? {
         guard case .showing(let url, let page) = state,
-              let form = page.forms.first(where: { f in values.keys.allSatisfy { k in f.fields.contains { $0.name == k } } })
+            let form = page.forms.first(where: { f in values.keys.allSatisfy { k in f.fields.contains { $0.name == k } }
+            })
         else { return nil }
         var filled = form
         for i in filled.fields.indices {

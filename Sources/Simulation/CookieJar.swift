@@ -27,7 +27,9 @@ struct CookieJar: Sendable {
     var headers: [(host: String, header: String)] {
         var hosts: [String] = []
         for cookie in cookies where !hosts.contains(cookie.host) { hosts.append(cookie.host) }
-        return hosts.map { host in (host, cookies.filter { $0.host == host }.map { "\($0.name)=\($0.value)" }.joined(separator: "; ")) }
+        return hosts.map { host in
+            (host, cookies.filter { $0.host == host }.map { "\($0.name)=\($0.value)" }.joined(separator: "; "))
+        }
     }
 
     /// The request with this host's cookies in a `Cookie` header.
@@ -49,7 +51,8 @@ extension StringProtocol {
         guard bytes.allSatisfy({ $0 < 0x80 }) else {
             return String(drop { $0 == " " }.reversed().drop { $0 == " " }.reversed())
         }
-        guard let first = bytes.firstIndex(where: { $0 != 0x20 }), let last = bytes.lastIndex(where: { $0 != 0x20 }) else {
+        guard let first = bytes.firstIndex(where: { $0 != 0x20 }), let last = bytes.lastIndex(where: { $0 != 0x20 })
+        else {
             return ""
         }
         return String(decoding: bytes[first...last], as: UTF8.self)

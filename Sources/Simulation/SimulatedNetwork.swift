@@ -18,8 +18,10 @@ public struct SimulatedNetwork: Sendable {
 extension HostConditions {
     /// Decides what happens to a request sent now over this link. `serve` runs the mock when the
     /// request gets through; a pending injected failure answers in its place.
-    mutating func exchange(_ request: HTTPRequest, relativePath: String?, journal: (InjectedFailure) -> Void = { _ in },
-                           serve: (HTTPRequest) -> HTTPResponse) -> SimulatedNetwork.Outcome {
+    mutating func exchange(
+        _ request: HTTPRequest, relativePath: String?, journal: (InjectedFailure) -> Void = { _ in },
+        serve: (HTTPRequest) -> HTTPResponse
+    ) -> SimulatedNetwork.Outcome {
         switch mode {
         case .down: return .answer(.failure("connection refused"), after: .zero)
         case .silent: return .never

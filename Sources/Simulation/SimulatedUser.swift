@@ -28,8 +28,10 @@ struct SimulatedUser {
     /// `mvpd` field where the request as the device reported it has no body (a port that sends its
     /// own requests reports only their method and URL, docs/PORTING.md).
     mutating func sees(code: String, madeBy request: HTTPRequest?, at host: LoggedRequest.Host?, mvpd: () -> String?) {
-        guard let request, case .sp(let name)? = host, let sp = world.serviceProviders.first(where: { $0.name == name }),
-              let path = URLParts(request.url)?.path else {
+        guard let request, case .sp(let name)? = host,
+            let sp = world.serviceProviders.first(where: { $0.name == name }),
+            let path = URLParts(request.url)?.path
+        else {
             self.code = nil
             return
         }
@@ -58,17 +60,24 @@ struct SimulatedUser {
     /// `user pick ID [as NAME]` in Apple's picker showing `shown`: for a `SUPPORTED` MVPD the device's
     /// Apple account (NAME, by default the first user at that MVPD) holds Apple's token, got from the
     /// MVPD's IdP; this is the request for it (nil: the MVPD needs none).
-    func appleTokenRequest(pick mvpdID: String, asUser: String?, shown: [MVPD]) throws(SimulationError) -> (user: String, HTTPRequest)? {
+    func appleTokenRequest(pick mvpdID: String, asUser: String?, shown: [MVPD]) throws(SimulationError) -> (
+        user: String, HTTPRequest
+    )? {
         guard let mvpd = shown.first(where: { $0.id == mvpdID }) else {
             throw SimulationError("\(mvpdID) is not in the picker")
         }
         guard mvpd.boardingStatus == .supported else { return nil }
-        guard let user = world.users.first(where: { $0.mvpdID == mvpdID && (asUser == nil || $0.name == asUser) }) else {
-            throw SimulationError("no user \(asUser.map { "'\($0)' " } ?? "")at \(mvpdID) for the device's Apple account")
+        guard let user = world.users.first(where: { $0.mvpdID == mvpdID && (asUser == nil || $0.name == asUser) })
+        else {
+            throw SimulationError(
+                "no user \(asUser.map { "'\($0)' " } ?? "")at \(mvpdID) for the device's Apple account")
         }
         guard let idp = world.identityProviders.first(where: { $0.mvpdID == mvpdID }) else {
             throw SimulationError("\(mvpdID) has no identity provider")
         }
-        return (user.name, HTTPRequest.form(idp.url + "/platform-sso", [("username", user.name), ("password", user.password)]))
+        return (
+            user.name,
+            HTTPRequest.form(idp.url + "/platform-sso", [("username", user.name), ("password", user.password)])
+        )
     }
 }

@@ -16,8 +16,10 @@ public struct SimulationSetup: Sendable {
     /// of them. Off, every answer is read from its bytes, as over a real wire (`passim run`).
     public var typedResponses = false
 
-    public init(world: World, links: [LoggedRequest.Host: HostConditions] = [:], seed: UInt64 = 1,
-                apps: [String] = ["app"], engine: EngineConfiguration = EngineConfiguration()) {
+    public init(
+        world: World, links: [LoggedRequest.Host: HostConditions] = [:], seed: UInt64 = 1,
+        apps: [String] = ["app"], engine: EngineConfiguration = EngineConfiguration()
+    ) {
         self.world = world
         self.links = links
         self.seed = seed

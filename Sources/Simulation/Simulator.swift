@@ -82,8 +82,12 @@ public final class Simulator {
         user = SimulatedUser(world: setup.world)
         let engines = engines ?? setup.apps.map { _ in Engine(configuration: setup.engine) }
         let apps = zip(setup.apps, engines).map { name, engine in
-            App(name: name, engine: engine,
-                oracle: engine.reference.map { CallbackOracle(app: name, context: OracleContext(world: setup.world, configuration: $0.configuration)) })
+            App(
+                name: name, engine: engine,
+                oracle: engine.reference.map {
+                    CallbackOracle(
+                        app: name, context: OracleContext(world: setup.world, configuration: $0.configuration))
+                })
         }
         self.apps = apps
         appNames = apps.map { $0.name }
@@ -167,7 +171,9 @@ public final class Simulator {
     public func userPick(_ mvpdID: String, asUser: String?) throws(SimulationError) {
         let app = try pickerApp()
         var token: String?
-        if let (name, request) = try user.appleTokenRequest(pick: mvpdID, asUser: asUser, shown: apps[app].engine.pickerShown ?? []) {
+        if let (name, request) = try user.appleTokenRequest(
+            pick: mvpdID, asUser: asUser, shown: apps[app].engine.pickerShown ?? [])
+        {
             let answer = wire.direct(request, at: now)
             guard case .response(let response) = answer, response.status == 200 else {
                 let why = if case .response(let r) = answer { "HTTP \(r.status)" } else { "\(answer)" }
@@ -277,7 +283,8 @@ public final class Simulator {
         eventsAtInstant += 1
         eventsRun += 1
         if eventsAtInstant > Simulator.eventsPerInstant {
-            livelock = "livelock: more than \(Simulator.eventsPerInstant) events at \(instant - .simulationStart) "
+            livelock =
+                "livelock: more than \(Simulator.eventsPerInstant) events at \(instant - .simulationStart) "
                 + "without time moving (a timer re-armed at the same instant?)"
         } else if eventsRun > eventBudget {
             livelock = "livelock: more than \(eventBudget) events in one run, the last at \(instant - .simulationStart)"
@@ -358,8 +365,11 @@ public final class Simulator {
                     let registration = apps[app].registration
                     user.sees(code: code, madeBy: registration?.request, at: registration?.host) { [wire] in
                         // Only the SP saw that body: its log has the request as it arrived.
-                        wire.log.last { $0.method == Route.registrationCode.method && Route.recognise(path: $0.path)?.route == .registrationCode }?
-                            .parameter("mvpd")
+                        wire.log.last {
+                            $0.method == Route.registrationCode.method
+                                && Route.recognise(path: $0.path)?.route == .registrationCode
+                        }?
+                        .parameter("mvpd")
                     }
                 }
                 // The app's delegate opens the browser on navigateToUrl, as a real app does.
@@ -368,17 +378,20 @@ public final class Simulator {
                 // SFSafariViewController presented by the SDK itself: the same browser, no callback.
                 openBrowser(url, app: app)
             case .send(let id, let request):
-                if request.method == Route.registrationCode.method, request.url.containsBytes(Route.registrationCode.pathEnding),
-                   let path = URLParts(request.url)?.path,
-                   Route.recognise(path: path)?.route == .registrationCode {
+                if request.method == Route.registrationCode.method,
+                    request.url.containsBytes(Route.registrationCode.pathEnding),
+                    let path = URLParts(request.url)?.path,
+                    Route.recognise(path: path)?.route == .registrationCode
+                {
                     apps[app].registration = (request, wire.host(for: request.url))
                 }
                 let party = TraceEvent.Party.engine(app: apps[app].name)
-                let outcome = if let fetched = takeOwnFetch(id, app: app) {
-                    exchange(request, from: party, fetched: fetched)
-                } else {
-                    exchange(apps[app].cookies.apply(to: request), from: party)
-                }
+                let outcome =
+                    if let fetched = takeOwnFetch(id, app: app) {
+                        exchange(request, from: party, fetched: fetched)
+                    } else {
+                        exchange(apps[app].cookies.apply(to: request), from: party)
+                    }
                 switch outcome {
                 case .answer(let result, let after, let host):
                     events.schedule(.engineResult(app: app, id, result, from: host), at: now + after)
@@ -456,14 +469,18 @@ public final class Simulator {
     /// request itself (a port on the live network): either way the answer arrives in virtual time.
     private func exchange(_ request: HTTPRequest, from party: TraceEvent.Party, fetched: HTTPResult? = nil) -> Outcome {
         let host = wire.host(for: request.url)
-        trace.append(TraceEvent(time: now, kind: .request(from: party, method: request.method, url: request.url, host: host)))
+        trace.append(
+            TraceEvent(time: now, kind: .request(from: party, method: request.method, url: request.url, host: host)))
         guard let host, var link = network.links[host] else {
             return .answer(fetched ?? .failure("could not resolve host"), after: .zero, host: host)
         }
         // Only an injected failure reads the path (which one it matches): most links have none.
-        let relative = link.failures.isEmpty ? nil : bases.first { $0.host == host }.flatMap { base in
-            URLParts(request.url).map { Simulator.relativePath($0.path, base: base.url) }
-        }
+        let relative =
+            link.failures.isEmpty
+            ? nil
+            : bases.first { $0.host == host }.flatMap { base in
+                URLParts(request.url).map { Simulator.relativePath($0.path, base: base.url) }
+            }
         let outcome: SimulatedNetwork.Outcome
         if let fetched {
             outcome = link.arrival(ofLive: fetched)

@@ -11,8 +11,10 @@ import PassModel
 /// answers are delivered in the same virtual order by either wire.
 public protocol Wire: AnyObject {
     /// Sends `request` at `now` to `host` over `link` (whose injected failures it may consume).
-    func exchange(_ request: HTTPRequest, host: LoggedRequest.Host, link: inout HostConditions,
-                  relativePath: String?, at now: Instant) -> SimulatedNetwork.Outcome
+    func exchange(
+        _ request: HTTPRequest, host: LoggedRequest.Host, link: inout HostConditions,
+        relativePath: String?, at now: Instant
+    ) -> SimulatedNetwork.Outcome
     /// A request outside the modelled network (Apple's framework holds the answer already).
     func direct(_ request: HTTPRequest, at now: Instant) -> HTTPResult
     /// A `net` step changed a host's link (the model is updated by the runtime; a live wire tells the server).
@@ -38,11 +40,16 @@ public final class MockWire: Wire {
         self.typedResponses = typedResponses
     }
 
-    public func exchange(_ request: HTTPRequest, host: LoggedRequest.Host, link: inout HostConditions,
-                         relativePath: String?, at now: Instant) -> SimulatedNetwork.Outcome {
-        link.exchange(request, relativePath: relativePath, journal: { [self] failure in
-            mock.journal(mock.preparer.prepareForJournal(request), fault: failure, at: now)
-        }) { request in
+    public func exchange(
+        _ request: HTTPRequest, host: LoggedRequest.Host, link: inout HostConditions,
+        relativePath: String?, at now: Instant
+    ) -> SimulatedNetwork.Outcome {
+        link.exchange(
+            request, relativePath: relativePath,
+            journal: { [self] failure in
+                mock.journal(mock.preparer.prepareForJournal(request), fault: failure, at: now)
+            }
+        ) { request in
             var response = mock.handle(request, at: now)
             if !typedResponses { response.decoded = nil }
             return response

@@ -22,8 +22,11 @@ struct FuzzCommand: ParsableCommand {
     @Option(help: "How many runs (default 100 unless --time is given).")
     var runs: Int?
 
-    @Option(name: .customLong("seed-range"),
-            help: "Runs A through B of the campaign of --seed (e.g. 0..9999): shards given disjoint ranges never repeat a run.")
+    @Option(
+        name: .customLong("seed-range"),
+        help:
+            "Runs A through B of the campaign of --seed (e.g. 0..9999): shards given disjoint ranges never repeat a run."
+    )
     var seedRange: String?
 
     @Option(help: "Run for this long instead (e.g. 30s, 5m); with --port or --against too (--runs is then the most).")
@@ -32,7 +35,10 @@ struct FuzzCommand: ParsableCommand {
     @Option(help: "Parallel workers.")
     var jobs: Int = 1
 
-    @Option(help: ArgumentHelp("One run in N reads the mock's answers from their bytes (libxml2), the others get them as values; 1: every run.", valueName: "N"))
+    @Option(
+        help: ArgumentHelp(
+            "One run in N reads the mock's answers from their bytes (libxml2), the others get them as values; 1: every run.",
+            valueName: "N"))
     var bytesEvery: UInt64 = Fuzzer.bytesSample
 
     @Option(help: "At most this many steps per run.")
@@ -44,13 +50,19 @@ struct FuzzCommand: ParsableCommand {
     @Option(help: "Explore one written case again and report its failure.")
     var replay: String?
 
-    @Option(help: "Differential: run each program on this port (driver protocol, docs/PORTING.md) too; a difference from the reference is a failure.")
+    @Option(
+        help:
+            "Differential: run each program on this port (driver protocol, docs/PORTING.md) too; a difference from the reference is a failure."
+    )
     var port: String?
 
     @Option(help: "Differential against another build of passim: the same as --port 'BIN shim'.")
     var against: String?
 
-    @Option(help: ArgumentHelp("With --against: what of the other build is compared. engine: its engine (through `BIN shim`) against this build's mock; mock: this build's engine against its mock (`BIN serve` on loopback, each world loaded through its admin endpoint), a difference counting only when this build's own served mock agrees with the reference; both: each in turn. With mock, worlds' latencies are capped at 10 ms.", valueName: "engine|mock|both"))
+    @Option(
+        help: ArgumentHelp(
+            "With --against: what of the other build is compared. engine: its engine (through `BIN shim`) against this build's mock; mock: this build's engine against its mock (`BIN serve` on loopback, each world loaded through its admin endpoint), a difference counting only when this build's own served mock agrees with the reference; both: each in turn. With mock, worlds' latencies are capped at 10 ms.",
+            valueName: "engine|mock|both"))
     var compare: String?
 
     @Flag(help: "With --port or --against: the port sends its own requests (the protocol's live network).")
@@ -59,7 +71,10 @@ struct FuzzCommand: ParsableCommand {
     @Option(name: .customLong("max-findings"), help: "With --port or --against: stop after this many differences.")
     var maxFindings: Int?
 
-    @Option(help: "With --port: the port's expectations file; its `differ /regex/ reason` lines are known differences, not failures, and its constants map the port's values.")
+    @Option(
+        help:
+            "With --port: the port's expectations file; its `differ /regex/ reason` lines are known differences, not failures, and its constants map the port's values."
+    )
     var expect: String?
 
     func validate() throws {
@@ -69,7 +84,9 @@ struct FuzzCommand: ParsableCommand {
             guard Fuzzer.runRange(seedRange) != nil else {
                 throw ValidationError("--seed-range takes two run numbers A..B with 0 <= A <= B, e.g. 0..9999")
             }
-            if runs != nil || time != nil { throw ValidationError("--seed-range gives the runs; leave out --runs and --time") }
+            if runs != nil || time != nil {
+                throw ValidationError("--seed-range gives the runs; leave out --runs and --time")
+            }
         }
         if let time, Millis(text: time) == nil { throw ValidationError("--time takes a duration such as 30s or 5m") }
         guard jobs >= 1 else { throw ValidationError("--jobs takes a number of at least 1") }
@@ -77,14 +94,18 @@ struct FuzzCommand: ParsableCommand {
         guard bytesEvery >= 1 else { throw ValidationError("--bytes-every takes a number of at least 1") }
         if port != nil && against != nil { throw ValidationError("give --port or --against, not both") }
         if live && port == nil && against == nil { throw ValidationError("--live needs --port or --against") }
-        if expect != nil && port == nil && against == nil { throw ValidationError("--expect needs --port or --against") }
+        if expect != nil && port == nil && against == nil {
+            throw ValidationError("--expect needs --port or --against")
+        }
         if let maxFindings, maxFindings < 1 { throw ValidationError("--max-findings takes a number of at least 1") }
         if let compare {
             guard against != nil else { throw ValidationError("--compare goes with --against") }
             guard DifferentialFuzzer.Comparison(rawValue: compare) != nil else {
                 throw ValidationError("--compare takes engine, mock or both")
             }
-            if live, compare != "engine" { throw ValidationError("--live compares engines only: drop it or use --compare engine") }
+            if live, compare != "engine" {
+                throw ValidationError("--live compares engines only: drop it or use --compare engine")
+            }
         }
         if (port != nil || against != nil) && replay != nil {
             throw ValidationError("a differential run takes --runs, --time or --seed-range, not --replay")
@@ -116,15 +137,18 @@ struct FuzzCommand: ParsableCommand {
         }
         let budget = time.flatMap { Millis(text: $0) }.map { Duration.milliseconds($0.value) }
         let range = seedRange.flatMap(Fuzzer.runRange)
-        var options = Fuzzer.Options(seed: seed, runs: range.map(\.count) ?? runs, time: budget, jobs: jobs,
-                                     maxSteps: steps, outDir: out, firstRun: range?.lowerBound ?? 0, bytesSample: bytesEvery)
+        var options = Fuzzer.Options(
+            seed: seed, runs: range.map(\.count) ?? runs, time: budget, jobs: jobs,
+            maxSteps: steps, outDir: out, firstRun: range?.lowerBound ?? 0, bytesSample: bytesEvery)
         // On a terminal a campaign says how it goes: runs, steps/s, findings, time left.
         let line = Terminal.isTTY(STDERR_FILENO) ? ProgressLine() : nil
         if let line {
             let total = options.runs ?? (budget == nil ? 100 : nil)
             options.onRun = { done, steps, findings in
-                line.show(Fuzzer.progressLine(runs: done, of: total, steps: steps, findings: findings,
-                                               elapsed: line.elapsed, budget: budget))
+                line.show(
+                    Fuzzer.progressLine(
+                        runs: done, of: total, steps: steps, findings: findings,
+                        elapsed: line.elapsed, budget: budget))
             }
         }
         let fuzzer = Fuzzer(options: options)
@@ -141,8 +165,12 @@ struct FuzzCommand: ParsableCommand {
             print("  shrunk from \(f.steps) to \(f.shrunkSteps) steps: \(f.file ?? "(could not write the file)")")
             print("  replay: passim fuzz --seed \(f.seed) --runs 1")
         }
-        let ran = range.map { " (runs \($0.lowerBound)..\($0.lowerBound + report.runs - 1) of seed \(seed))" } ?? " (seed \(seed))"
-        print("\(report.runs) runs\(ran), \(report.steps) steps, \(report.findings.count) failing, \(report.engineInputs) engine inputs")
+        let ran =
+            range.map { " (runs \($0.lowerBound)..\($0.lowerBound + report.runs - 1) of seed \(seed))" }
+            ?? " (seed \(seed))"
+        print(
+            "\(report.runs) runs\(ran), \(report.steps) steps, \(report.findings.count) failing, \(report.engineInputs) engine inputs"
+        )
         // The rates read the real clocks, so they go to stderr: stdout stays the same for the same seed.
         FileHandle.standardError.write(Data((FuzzCommand.rates(report, cpu: cpu, wall: wall) + "\n").utf8))
         if !report.findings.isEmpty { throw ExitCode(1) }
@@ -150,8 +178,11 @@ struct FuzzCommand: ParsableCommand {
 
     /// `engine inputs/s` and `steps/s` per CPU-second (per core, whatever `--jobs`) and per wall second.
     static func rates(_ report: Fuzzer.Report, cpu: Double, wall: Double) -> String {
-        func rate(_ n: Int, _ seconds: Double) -> String { seconds > 0 ? String(Int((Double(n) / seconds).rounded())) : "-" }
-        return "\(rate(report.engineInputs, cpu)) engine inputs/s and \(rate(report.steps, cpu)) steps/s per CPU-second "
+        func rate(_ n: Int, _ seconds: Double) -> String {
+            seconds > 0 ? String(Int((Double(n) / seconds).rounded())) : "-"
+        }
+        return
+            "\(rate(report.engineInputs, cpu)) engine inputs/s and \(rate(report.steps, cpu)) steps/s per CPU-second "
             + "(\(String(format: "%.2f", cpu)) s CPU); \(rate(report.engineInputs, wall)) engine inputs/s wall (\(String(format: "%.2f", wall)) s)"
     }
 
@@ -185,7 +216,8 @@ struct FuzzCommand: ParsableCommand {
                 served = try ServedMock(binary: against)
                 if let s = served {
                     s.stopOnSignals()
-                    try ScenarioRunner.Runtime(network: .server(adminURL: s.adminURL, adminToken: s.adminToken)).preflight()
+                    try ScenarioRunner.Runtime(network: .server(adminURL: s.adminURL, adminToken: s.adminToken))
+                        .preflight()
                 }
             } catch {
                 FileHandle.standardError.write(Data("passim fuzz: \(error)\n".utf8))
@@ -194,23 +226,31 @@ struct FuzzCommand: ParsableCommand {
         }
         let budget = time.flatMap { Millis(text: $0) }.map { Duration.milliseconds($0.value) }
         var options = DifferentialFuzzer.Options(
-            seed: seed, runs: range.map(\.count) ?? runs ?? (budget == nil ? 100 : Int.max), firstRun: range?.lowerBound ?? 0, maxSteps: steps,
-            outDir: out, port: PortCommand(command: command, constants: expectations?.constants ?? ConstantMap(), pool: pool),
+            seed: seed, runs: range.map(\.count) ?? runs ?? (budget == nil ? 100 : Int.max),
+            firstRun: range?.lowerBound ?? 0, maxSteps: steps,
+            outDir: out,
+            port: PortCommand(command: command, constants: expectations?.constants ?? ConstantMap(), pool: pool),
             live: live, expectations: expectations, maxFindings: maxFindings, time: budget)
         options.compare = comparison
         options.servedMock = served
         if let against {
-            options.againstFlags = "--against '\(against.replacingOccurrences(of: "'", with: "'\\''"))'"
+            options.againstFlags =
+                "--against '\(against.replacingOccurrences(of: "'", with: "'\\''"))'"
                 + (comparison == .engine ? "" : " --compare \(comparison.rawValue)")
         }
         let fuzzer = DifferentialFuzzer(options: options)
         let report = fuzzer.run { line in FileHandle.standardError.write(Data((line + "\n").utf8)) }
         for f in report.findings {
-            print("DIFF\(f.inMock ? " (mock)" : "") run \(f.run) seed \(f.seed): \(f.difference.split(separator: "\n").first ?? "")")
+            print(
+                "DIFF\(f.inMock ? " (mock)" : "") run \(f.run) seed \(f.seed): \(f.difference.split(separator: "\n").first ?? "")"
+            )
             print("  shrunk from \(f.steps) to \(f.shrunkSteps) steps: \(f.file ?? "(could not write the file)")")
         }
-        let ran = range.map { "runs \($0.lowerBound)..\($0.lowerBound + report.runs - 1) of seed \(seed)" } ?? "seed \(seed)"
-        print("\(report.runs) runs (\(ran); \(report.skipped) not compared, \(report.known) known differences), \(report.findings.count) differing")
+        let ran =
+            range.map { "runs \($0.lowerBound)..\($0.lowerBound + report.runs - 1) of seed \(seed)" } ?? "seed \(seed)"
+        print(
+            "\(report.runs) runs (\(ran); \(report.skipped) not compared, \(report.known) known differences), \(report.findings.count) differing"
+        )
         if !report.findings.isEmpty { throw ExitCode(1) }
     }
 }

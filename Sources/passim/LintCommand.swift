@@ -33,7 +33,8 @@ struct LintCommand: ParsableCommand {
         if rules {
             var out = ""
             for r in Rules.all {
-                out += "\(r.id) [\(r.severity.rawValue); \(r.families.map(\.rawValue).joined(separator: ", "))]\n  \(r.title)\n  cites: \(r.citation)\n"
+                out +=
+                    "\(r.id) [\(r.severity.rawValue); \(r.families.map(\.rawValue).joined(separator: ", "))]\n  \(r.title)\n  cites: \(r.citation)\n"
             }
             out += "\nJudged by the AccessEnabler facade from calls and callbacks (AccessEnabler.livenessFindings):\n"
             for r in LivenessMonitor.rules { out += "\(r.id) [mandatory; SDK]\n  \(r.title)\n  cites: \(r.citation)\n" }
@@ -53,7 +54,8 @@ struct LintCommand: ParsableCommand {
         FileHandle.standardOutput.write(Data(out.utf8))
         if let junit {
             do { try Data(report.junit.utf8).write(to: URL(fileURLWithPath: junit)) } catch {
-                FileHandle.standardError.write(Data("passim lint: cannot write \(junit): \(error.localizedDescription)\n".utf8))
+                FileHandle.standardError.write(
+                    Data("passim lint: cannot write \(junit): \(error.localizedDescription)\n".utf8))
                 throw ExitCode(2)
             }
         }
@@ -67,9 +69,13 @@ struct LintCommand: ParsableCommand {
             handle = FileHandle.standardInput
         } else {
             var isDirectory: ObjCBool = false
-            guard FileManager.default.fileExists(atPath: path, isDirectory: &isDirectory) else { throw JournalError("no such file") }
+            guard FileManager.default.fileExists(atPath: path, isDirectory: &isDirectory) else {
+                throw JournalError("no such file")
+            }
             guard !isDirectory.boolValue else { throw JournalError("it is a directory") }
-            guard let h = FileHandle(forReadingAtPath: path) else { throw JournalError("cannot open it (permission denied?)") }
+            guard let h = FileHandle(forReadingAtPath: path) else {
+                throw JournalError("cannot open it (permission denied?)")
+            }
             handle = h
         }
         defer { if path != "-" { try? handle.close() } }
@@ -83,7 +89,9 @@ struct LintCommand: ParsableCommand {
             guard let chunk, !chunk.isEmpty else { break }
             data.append(chunk)
         }
-        guard data.count <= maxBytes else { throw JournalError("the journal is larger than \(maxBytes) bytes (--max-bytes)") }
+        guard data.count <= maxBytes else {
+            throw JournalError("the journal is larger than \(maxBytes) bytes (--max-bytes)")
+        }
         guard let text = String(data: data, encoding: .utf8) else { throw JournalError("not valid UTF-8") }
         return text
     }

@@ -27,7 +27,10 @@ struct Passim: ParsableCommand {
     static let configuration = CommandConfiguration(
         commandName: "passim",
         abstract: "Deterministic simulator and conformance suite for the Adobe Pass AccessEnabler SDK.",
-        subcommands: [Run.self, Record.self, Doc.self, Serve.self, FuzzCommand.self, Shim.self, SAMLSamplesCommand.self, LintCommand.self])
+        subcommands: [
+            Run.self, Record.self, Doc.self, Serve.self, FuzzCommand.self, Shim.self, SAMLSamplesCommand.self,
+            LintCommand.self,
+        ])
 }
 
 struct Run: ParsableCommand {
@@ -50,28 +53,41 @@ struct Run: ParsableCommand {
     @Option(name: .customLong("tag"), help: "Run only scenarios with this tag (repeatable: any of them).")
     var tags: [String] = []
 
-    @Option(help: ArgumentHelp("Run shard i of n (1-based): the files, sorted by path, dealt round-robin.", valueName: "i/n"))
+    @Option(
+        help: ArgumentHelp(
+            "Run shard i of n (1-based): the files, sorted by path, dealt round-robin.", valueName: "i/n"))
     var shard: String?
 
     @Option(help: "Run N scenarios at a time, on threads (output is the same as with 1).")
     var jobs: Int = 1
 
-    @Flag(help: "Run over real HTTP: each scenario gets its own mock server on loopback, requests go through libcurl (with --port: the port's own HTTP, its live network).")
+    @Flag(
+        help:
+            "Run over real HTTP: each scenario gets its own mock server on loopback, requests go through libcurl (with --port: the port's own HTTP, its live network)."
+    )
     var live = false
 
-    @Option(help: ArgumentHelp("With --live: use this running `passim serve` (its admin URL) instead of a server per scenario.",
-                               valueName: "URL"))
+    @Option(
+        help: ArgumentHelp(
+            "With --live: use this running `passim serve` (its admin URL) instead of a server per scenario.",
+            valueName: "URL"))
     var server: String?
 
-    @Option(help: ArgumentHelp("With --server: the admin token that `passim serve` printed (default: $PASSIM_ADMIN_TOKEN).",
-                               valueName: "TOKEN"))
+    @Option(
+        help: ArgumentHelp(
+            "With --server: the admin token that `passim serve` printed (default: $PASSIM_ADMIN_TOKEN).",
+            valueName: "TOKEN"))
     var adminToken: String?
 
-    @Option(help: ArgumentHelp("Run against a port of the SDK: COMMAND speaks docs/PORTING.md on its standard input and output.",
-                               valueName: "COMMAND"))
+    @Option(
+        help: ArgumentHelp(
+            "Run against a port of the SDK: COMMAND speaks docs/PORTING.md on its standard input and output.",
+            valueName: "COMMAND"))
     var port: String?
 
-    @Option(help: ArgumentHelp("The port's expectations file: expected failures, skips, its constant values.", valueName: "FILE"))
+    @Option(
+        help: ArgumentHelp(
+            "The port's expectations file: expected failures, skips, its constant values.", valueName: "FILE"))
     var expect: String?
 
     @Option(help: ArgumentHelp("How long the port may take to answer one message.", valueName: "DURATION"))
@@ -80,20 +96,32 @@ struct Run: ParsableCommand {
     @Option(help: ArgumentHelp("Also write a JUnit XML report to FILE.", valueName: "FILE"))
     var junit: String?
 
-    @Flag(help: "Write JSON lines to standard output instead of the text report: one object per scenario, then a summary.")
+    @Flag(
+        help: "Write JSON lines to standard output instead of the text report: one object per scenario, then a summary."
+    )
     var json = false
 
-    @Option(help: ArgumentHelp("Record files as they run: missing (a callback missing or extra), failed, or all.",
-                               valueName: "missing|failed|all"))
+    @Option(
+        help: ArgumentHelp(
+            "Record files as they run: missing (a callback missing or extra), failed, or all.",
+            valueName: "missing|failed|all"))
     var update: SuiteUpdate.Mode?
 
     @Flag(help: "Accept a folder that holds no .scenario file (by default it is an error, exit 2).")
     var allowEmpty = false
 
-    @Flag(name: .shortAndLong, help: "One character a scenario (. passed, F failed, E unusable, x expected failure, s skipped), then the failures.")
+    @Flag(
+        name: .shortAndLong,
+        help:
+            "One character a scenario (. passed, F failed, E unusable, x expected failure, s skipped), then the failures."
+    )
     var quiet = false
 
-    @Option(name: .customShort("k"), help: ArgumentHelp("Only scenarios whose path or title holds these words (case-insensitive; and, or, not, parentheses; repeatable: any of them).", valueName: "EXPRESSION"))
+    @Option(
+        name: .customShort("k"),
+        help: ArgumentHelp(
+            "Only scenarios whose path or title holds these words (case-insensitive; and, or, not, parentheses; repeatable: any of them).",
+            valueName: "EXPRESSION"))
     var names: [String] = []
 
     @Flag(name: [.customShort("x"), .long], help: "Start no scenario after the first failure.")
@@ -110,7 +138,9 @@ struct Run: ParsableCommand {
         }
         guard `repeat` >= 1 else { throw ValidationError("--repeat takes a number of at least 1") }
         guard jobs >= 1 else { throw ValidationError("--jobs takes a number of at least 1") }
-        if live || port != nil, update != nil { throw ValidationError("--update records from simulated runs; drop --live and --port") }
+        if live || port != nil, update != nil {
+            throw ValidationError("--update records from simulated runs; drop --live and --port")
+        }
         if server != nil, !live { throw ValidationError("--server goes with --live") }
         if adminToken != nil, server == nil { throw ValidationError("--admin-token goes with --server") }
         if server != nil, jobs > 1 { throw ValidationError("--server serves one world at a time: drop --jobs") }
@@ -124,8 +154,9 @@ struct Run: ParsableCommand {
     }
 
     func run() throws {
-        var options = SuiteRun.Options(verbose: verbose, repeatCount: `repeat`, tags: tags, jobs: jobs,
-                                       color: Terminal.colorOnStandardOutput)
+        var options = SuiteRun.Options(
+            verbose: verbose, repeatCount: `repeat`, tags: tags, jobs: jobs,
+            color: Terminal.colorOnStandardOutput)
         if let shard { options.shard = try Shard(parsing: shard) }
         options.allowEmpty = allowEmpty
         options.quiet = quiet
@@ -138,7 +169,8 @@ struct Run: ParsableCommand {
         }
         if let port {
             // Ports that speak protocol 1.1 serve scenario after scenario from one process per job.
-            var command = PortCommand(command: port, timeout: Millis(text: portTimeout) ?? .seconds(5), pool: PortPool())
+            var command = PortCommand(
+                command: port, timeout: Millis(text: portTimeout) ?? .seconds(5), pool: PortPool())
             if let expect {
                 do {
                     let expectations = try Expectations.load(expect)
@@ -167,7 +199,9 @@ struct Run: ParsableCommand {
         }
         if update != nil {
             // Bad paths are bad input (2) before CI's refusal (1).
-            do { _ = try SuiteLoader.files(in: paths, allowEmpty: allowEmpty) } catch { throw Terminal.fail("passim: \(error)", status: 2) }
+            do { _ = try SuiteLoader.files(in: paths, allowEmpty: allowEmpty) } catch {
+                throw Terminal.fail("passim: \(error)", status: 2)
+            }
             if let refusal = SuiteUpdate.refusal() { throw Terminal.fail(refusal, status: 1) }
         }
         var report = SuiteRun(options: options).run(paths: paths)
@@ -190,7 +224,8 @@ struct Run: ParsableCommand {
             do {
                 try Data(SuiteReports.junit(report).utf8).write(to: URL(fileURLWithPath: junit), options: .atomic)
             } catch {
-                throw Terminal.fail("passim: cannot write the JUnit report to \(junit): \(error.localizedDescription)", status: 2)
+                throw Terminal.fail(
+                    "passim: cannot write the JUnit report to \(junit): \(error.localizedDescription)", status: 2)
             }
         }
         if report.status != .passed { throw ExitCode(report.status.rawValue) }
@@ -226,15 +261,18 @@ struct Record: ParsableCommand {
 
     func run() throws {
         let files: [String]
-        do { files = try SuiteLoader.files(in: paths, allowEmpty: allowEmpty) } catch { throw Terminal.fail("passim: \(error)", status: 2) }
+        do { files = try SuiteLoader.files(in: paths, allowEmpty: allowEmpty) } catch {
+            throw Terminal.fail("passim: \(error)", status: 2)
+        }
         if let refusal = SuiteUpdate.refusal() { throw Terminal.fail(refusal, status: 1) }
         let outcome = SuiteUpdate.record(files, recorder: Recorder(fresh: fresh))
         Terminal.write(outcome.errors, to: FileHandle.standardError)
         Terminal.write(outcome.log, to: FileHandle.standardOutput)
         let unchanged = files.count - outcome.written.count - outcome.failures - outcome.unusable
-        Terminal.write("\(outcome.written.count) recorded, \(unchanged) unchanged"
-                       + (outcome.failures > 0 ? ", \(outcome.failures) could not be recorded" : "")
-                       + (outcome.unusable > 0 ? ", \(outcome.unusable) unusable" : "") + "\n", to: FileHandle.standardOutput)
+        Terminal.write(
+            "\(outcome.written.count) recorded, \(unchanged) unchanged"
+                + (outcome.failures > 0 ? ", \(outcome.failures) could not be recorded" : "")
+                + (outcome.unusable > 0 ? ", \(outcome.unusable) unusable" : "") + "\n", to: FileHandle.standardOutput)
         if outcome.unusable > 0 { throw ExitCode(2) }
         if outcome.failures > 0 { throw ExitCode(1) }
     }
@@ -260,12 +298,14 @@ struct Doc: ParsableCommand {
         let generation = CallbackDocs.generate(paths: paths, jobs: 2)
         Terminal.write(generation.errors, to: FileHandle.standardError)
         guard generation.status == .passed else {
-            throw Terminal.fail("passim doc: nothing written (the scenarios above do not pass)", status: generation.status.rawValue)
+            throw Terminal.fail(
+                "passim doc: nothing written (the scenarios above do not pass)", status: generation.status.rawValue)
         }
         do {
             try FileManager.default.createDirectory(atPath: out, withIntermediateDirectories: true)
             for page in generation.pages {
-                try Data(page.text.utf8).write(to: URL(fileURLWithPath: out).appendingPathComponent(page.name), options: .atomic)
+                try Data(page.text.utf8).write(
+                    to: URL(fileURLWithPath: out).appendingPathComponent(page.name), options: .atomic)
             }
         } catch {
             throw Terminal.fail("passim doc: cannot write to \(out): \(error.localizedDescription)", status: 2)
@@ -304,7 +344,8 @@ enum Terminal {
 
 struct Shim: ParsableCommand {
     static let configuration = CommandConfiguration(
-        abstract: "passim's own engine behind the port driver protocol (docs/PORTING.md), on standard input and output.",
+        abstract:
+            "passim's own engine behind the port driver protocol (docs/PORTING.md), on standard input and output.",
         discussion: """
             For `passim run --port 'passim shim'`: the suite through the protocol must give the same results as
             without it, on the harness network and (with --live) on the live network, where the shim sends its

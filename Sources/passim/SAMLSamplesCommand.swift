@@ -10,16 +10,20 @@ struct SAMLSamplesCommand: ParsableCommand {
         commandName: "saml-samples",
         abstract: "Write the SAML messages of one login and one logout (and the IdP's certificate) to a folder.")
 
-    @Option(help: ArgumentHelp("The folder to write authn-request.xml, response.xml, logout-request.xml, "
-                               + "logout-response.xml, idp-cert.pem and endpoints.json to.", valueName: "DIR"))
+    @Option(
+        help: ArgumentHelp(
+            "The folder to write authn-request.xml, response.xml, logout-request.xml, "
+                + "logout-response.xml, idp-cert.pem and endpoints.json to.", valueName: "DIR"))
     var out: String
 
     @Option(help: "The seed (it picks the IdP's signing key and every ID).")
     var seed: UInt64 = 0x5EED
 
-    @Option(help: ArgumentHelp("When the messages are issued, in seconds since 1970 (default: the simulation's start, "
-                               + "2026-01-01; a checker that compares with its own clock passes the time it runs at).",
-                               valueName: "SECONDS"))
+    @Option(
+        help: ArgumentHelp(
+            "When the messages are issued, in seconds since 1970 (default: the simulation's start, "
+                + "2026-01-01; a checker that compares with its own clock passes the time it runs at).",
+            valueName: "SECONDS"))
     var at: Int64?
 
     func run() throws {

@@ -54,10 +54,14 @@ struct Serve: ParsableCommand {
     @Flag(help: "Every host's own port speaks HTTPS, with a certificate from passim's CA.")
     var tls = false
 
-    @Option(help: ArgumentHelp("Where to write the CA's certificate (PEM) made at start; its key goes beside it as NAME-key.pem, mode 0600 (default: passim-ca.pem).", valueName: "FILE"))
+    @Option(
+        help: ArgumentHelp(
+            "Where to write the CA's certificate (PEM) made at start; its key goes beside it as NAME-key.pem, mode 0600 (default: passim-ca.pem).",
+            valueName: "FILE"))
     var caOut: String?
 
-    @Option(help: ArgumentHelp("Reuse this CA certificate (PEM) instead of making one; needs --ca-key.", valueName: "FILE"))
+    @Option(
+        help: ArgumentHelp("Reuse this CA certificate (PEM) instead of making one; needs --ca-key.", valueName: "FILE"))
     var ca: String?
 
     @Option(help: ArgumentHelp("The key (PEM) of the --ca certificate.", valueName: "FILE"))
@@ -66,15 +70,19 @@ struct Serve: ParsableCommand {
     @Option(help: "The address the hosts listen on.")
     var host = "127.0.0.1"
 
-    @Option(help: ArgumentHelp("The name written into URLs (redirects, form actions) (default: the machine's host name when --host is 0.0.0.0 or ::, else --host).",
-                               valueName: "NAME"))
+    @Option(
+        help: ArgumentHelp(
+            "The name written into URLs (redirects, form actions) (default: the machine's host name when --host is 0.0.0.0 or ::, else --host).",
+            valueName: "NAME"))
     var publicHost: String?
 
     @Option(help: ArgumentHelp("The address the admin endpoint listens on.", valueName: "ADDR"))
     var adminHost = "127.0.0.1"
 
-    @Option(help: ArgumentHelp("The admin token (default: $PASSIM_ADMIN_TOKEN, else a random one, printed at start).",
-                               valueName: "TOKEN"))
+    @Option(
+        help: ArgumentHelp(
+            "The admin token (default: $PASSIM_ADMIN_TOKEN, else a random one, printed at start).",
+            valueName: "TOKEN"))
     var adminToken: String?
 
     @Option(help: "The first host's port; the others follow it. 0 picks free ports.")
@@ -83,7 +91,10 @@ struct Serve: ParsableCommand {
     @Option(help: "The admin endpoint's port (default: PORT-1, or a free port when PORT is 0).")
     var adminPort: Int?
 
-    @Flag(help: "Judge the clients' requests against Adobe's rules (passim lint): GET /admin/lint answers the report so far; at exit (SIGINT, SIGTERM) it goes to standard error, and the exit status is 1 when a mandatory rule is broken.")
+    @Flag(
+        help:
+            "Judge the clients' requests against Adobe's rules (passim lint): GET /admin/lint answers the report so far; at exit (SIGINT, SIGTERM) it goes to standard error, and the exit status is 1 when a mandatory rule is broken."
+    )
     var lint = false
 
     @Option(help: "The seed of the mock's random choices (default: the world file's `seed`, else a fixed one).")
@@ -94,14 +105,18 @@ struct Serve: ParsableCommand {
         if world != nil, adobe { throw ValidationError("--world and --adobe are two worlds: give one") }
         if let proxy, !(0...65535).contains(proxy) { throw ValidationError("--proxy takes 0-65535") }
         if (ca == nil) != (caKey == nil) { throw ValidationError("--ca and --ca-key go together") }
-        if proxy == nil, !tls, ca != nil || caOut != nil { throw ValidationError("--ca, --ca-key and --ca-out need --proxy or --tls") }
+        if proxy == nil, !tls, ca != nil || caOut != nil {
+            throw ValidationError("--ca, --ca-key and --ca-out need --proxy or --tls")
+        }
         guard (0...65535).contains(port) else { throw ValidationError("--port takes 0-65535") }
         if let adminPort, !(0...65535).contains(adminPort) { throw ValidationError("--admin-port takes 0-65535") }
         if let token = adminToken ?? Serve.environmentToken, let problem = MockPassServer.tokenProblem(token) {
             throw ValidationError("--admin-token: \(problem)")
         }
         if publicHost?.isEmpty == true { throw ValidationError("--public-host takes a name") }
-        if adminPort == nil, port == 1 { throw ValidationError("--port 1 leaves no port below it for the admin endpoint: give --admin-port") }
+        if adminPort == nil, port == 1 {
+            throw ValidationError("--port 1 leaves no port below it for the admin endpoint: give --admin-port")
+        }
     }
 
     func run() throws {
@@ -134,7 +149,8 @@ struct Serve: ParsableCommand {
         let logWriter = LogWriter(descriptor: 2, prefix: "passim serve: ")
         var options = MockPassServer.Options(
             host: host, basePort: port, adminPort: adminPort ?? (port == 0 ? 0 : port - 1),
-            seed: setup.seed, conditions: setup.links, worldLoader: RunningServer.worldLoader(WorldBuilder.setup(forWorldText:)),
+            seed: setup.seed, conditions: setup.links,
+            worldLoader: RunningServer.worldLoader(WorldBuilder.setup(forWorldText:)),
             publicHost: publicHost, adminHost: adminHost, adminToken: adminToken ?? Serve.environmentToken,
             tls: tlsOptions, proxyPort: proxy, log: { line in logWriter.write(line) })
         if lint { options.lintReport = Serve.lintReport }
@@ -150,10 +166,11 @@ struct Serve: ParsableCommand {
         }
         var lines = ""
         for h in server.hosts {
-            let (kind, name) = switch h.host {
-            case .sp(let n): ("sp", n)
-            case .idp(let id): ("idp", id)
-            }
+            let (kind, name) =
+                switch h.host {
+                case .sp(let n): ("sp", n)
+                case .idp(let id): ("idp", id)
+                }
             let mode = setup.links[h.host]?.mode
             let state = mode == .down ? " (down)" : mode == .silent ? " (silent)" : ""
             lines += "\(kind) \(name) \(h.originalURL) -> \(h.liveURL)\(state)\n"
@@ -197,9 +214,11 @@ struct Serve: ParsableCommand {
         let lines = text.split(separator: "\n", omittingEmptySubsequences: false).map { line -> String in
             guard let range = line.range(of: ": bind(descriptor:ptr:bytes:): ") else { return String(line) }
             let place = line[..<range.lowerBound]
-            var why = line[range.upperBound...].replacingOccurrences(of: #" \(errno: \d+\)"#, with: "", options: .regularExpression)
+            var why = line[range.upperBound...].replacingOccurrences(
+                of: #" \(errno: \d+\)"#, with: "", options: .regularExpression)
             if why.contains("Address already in use") {
-                why = "the port is in use (another passim serve?): give other ports with --port N, or --port 0 for free ones"
+                why =
+                    "the port is in use (another passim serve?): give other ports with --port N, or --port 0 for free ones"
             } else if why.contains("Permission denied") {
                 why = "permission denied (ports below 1024 need privileges): give --port N with N ≥ 1024, or --port 0"
             }
@@ -241,7 +260,8 @@ struct Serve: ParsableCommand {
 
     /// `ca.pem` -> `ca-key.pem`; a name without `.pem` gets `-key.pem` added.
     static func keyPath(beside certificatePath: String) -> String {
-        certificatePath.hasSuffix(".pem") ? String(certificatePath.dropLast(4)) + "-key.pem" : certificatePath + "-key.pem"
+        certificatePath.hasSuffix(".pem")
+            ? String(certificatePath.dropLast(4)) + "-key.pem" : certificatePath + "-key.pem"
     }
 
     static func absolute(_ path: String) -> String {
@@ -258,12 +278,18 @@ struct Serve: ParsableCommand {
 
     static func read(_ path: String) throws(Diagnostic) -> String {
         func unreadable(_ why: String) -> Diagnostic {
-            Diagnostic(location: SourceLocation(file: path, line: 1, column: 1), message: "cannot read file: \(why)", lineText: "")
+            Diagnostic(
+                location: SourceLocation(file: path, line: 1, column: 1), message: "cannot read file: \(why)",
+                lineText: "")
         }
         var isDirectory: ObjCBool = false
-        guard FileManager.default.fileExists(atPath: path, isDirectory: &isDirectory) else { throw unreadable("no such file") }
+        guard FileManager.default.fileExists(atPath: path, isDirectory: &isDirectory) else {
+            throw unreadable("no such file")
+        }
         guard !isDirectory.boolValue else { throw unreadable("it is a directory") }
-        guard let data = FileManager.default.contents(atPath: path) else { throw unreadable("permission denied or I/O error") }
+        guard let data = FileManager.default.contents(atPath: path) else {
+            throw unreadable("permission denied or I/O error")
+        }
         guard let text = String(data: data, encoding: .utf8) else { throw unreadable("not valid UTF-8") }
         return text
     }

@@ -20,7 +20,8 @@ import Testing
         .awaitingPromotionData(.init(login: login, mvpd: mvpd)),
         .starting(.init(login: login, mvpd: mvpd, request: request, kind: .tempPass)),
         .awaitingCode(.init(login: login, mvpd: mvpd, code: code, poll: .waiting(TimerID(4)))),
-        .awaitingCode(.init(login: login, mvpd: mvpd, code: code, poll: .asking(request, next: Instant(milliseconds: 10_000)))),
+        .awaitingCode(
+            .init(login: login, mvpd: mvpd, code: code, poll: .asking(request, next: Instant(milliseconds: 10_000)))),
         .fetchingToken(.init(login: login, mvpd: mvpd, request: request, source: .sp)),
     ]
 
@@ -80,14 +81,17 @@ import Testing
             switch state {
             case .awaitingCode(let s):
                 if case .asking = s.poll {
-                    #expect(claimed?.0 == .authentication && claimed?.1 == Self.request && byDeadline?.1 == Self.request)
+                    #expect(
+                        claimed?.0 == .authentication && claimed?.1 == Self.request && byDeadline?.1 == Self.request)
                     #expect(flow.ownTimers.isEmpty)
                 } else {
                     #expect(claimed == nil)
                     #expect(flow.ownTimers.map(\.0) == [TimerID(4)] && flow.ownTimers.map(\.1) == [.codePoll])
                 }
             case .starting, .fetchingToken:
-                #expect(claimed?.0 == .authentication && claimed?.1 == Self.request && byDeadline?.1 == Self.request, "\(state)")
+                #expect(
+                    claimed?.0 == .authentication && claimed?.1 == Self.request && byDeadline?.1 == Self.request,
+                    "\(state)")
                 #expect(flow.ownTimers.isEmpty)
             case .idle, .selecting, .picking, .browsing, .awaitingPromotionData:
                 #expect(claimed == nil && byDeadline == nil && flow.ownTimers.isEmpty, "\(state)")

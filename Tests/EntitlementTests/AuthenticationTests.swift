@@ -27,10 +27,11 @@ import Testing
         #expect(request.method == "POST" && request.url == "https://sp.test/sessionDevice")
         #expect(request.parameter("requestor_id") == "REQ1")
         h.answer(id, EngineHarness.token(mvpd: "X", expires: h.now + .hours(1)))
-        #expect(h.takeCallbacks() == [
-            #"setAuthenticationStatus(1, "")"#,
-            #"sendTrackingData(TRACKING_AUTHENTICATION, ["true", "X", "\#(Tracking.guidHash("guid-1"))", "false", "mobile", "ios", "iOS"])"#,
-        ])
+        #expect(
+            h.takeCallbacks() == [
+                #"setAuthenticationStatus(1, "")"#,
+                #"sendTrackingData(TRACKING_AUTHENTICATION, ["true", "X", "\#(Tracking.guidHash("guid-1"))", "false", "mobile", "ios", "iOS"])"#,
+            ])
         #expect(Tracking.guidHash("guid-1") == "a65edd3ea9607c89b21fa6200ea07f71")
         #expect(Tracking.guidHash("") == "d41d8cd98f00b204e9800998ecf8427e")
         // Expiry: an hour later the token is gone.
@@ -47,10 +48,11 @@ import Testing
             if stage >= 2 { h.call(.handleExternalURL("adobepass://ios.app")) }
             _ = h.takeCallbacks()
             h.call(.setSelectedProvider(nil))
-            #expect(h.takeCallbacks() == [
-                "setAuthenticationStatus(0, PROVIDER_NOT_SELECTED_ERROR)",
-                #"sendTrackingData(TRACKING_AUTHENTICATION, ["false", nil, nil, nil, "mobile", "ios", "iOS"])"#,
-            ], "stage \(stage)")
+            #expect(
+                h.takeCallbacks() == [
+                    "setAuthenticationStatus(0, PROVIDER_NOT_SELECTED_ERROR)",
+                    #"sendTrackingData(TRACKING_AUTHENTICATION, ["false", nil, nil, nil, "mobile", "ios", "iOS"])"#,
+                ], "stage \(stage)")
             #expect(h.engine.selectedMVPD == nil)
             #expect(!h.engine.isLoginWaiting)
             if stage == 2, let (id, _) = h.sent.last {

@@ -18,8 +18,10 @@ import Testing
     }
 
     func authzToken(_ r: String, expires: Instant) -> HTTPResult {
-        let t = AuthzToken(sessionGUID: "guid-1", requestorID: "REQ1", resourceID: r, mvpdID: "X", deviceID: "d", expires: expires)
-        return .response(HTTPResponse(status: 200, contentType: "application/xml", text: AuthorizeDeviceXML.build(.token(t))))
+        let t = AuthzToken(
+            sessionGUID: "guid-1", requestorID: "REQ1", resourceID: r, mvpdID: "X", deviceID: "d", expires: expires)
+        return .response(
+            HTTPResponse(status: 200, contentType: "application/xml", text: AuthorizeDeviceXML.build(.token(t))))
     }
 
     @Test func authorizeThenMediaTokenThenCache() throws {
@@ -34,10 +36,11 @@ import Testing
         #expect(mediaRequest.url == "https://sp.test/deviceShortAuthorize")
         h.answer(media, .response(HTTPResponse(status: 200, contentType: "text/plain", text: "MEDIA")))
         let hash = Tracking.guidHash("guid-1")
-        #expect(h.takeCallbacks() == [
-            #"setToken("MEDIA", "CNN")"#,
-            #"sendTrackingData(TRACKING_AUTHORIZATION, ["true", "X", "\#(hash)", "false", nil, nil, "mobile", "ios", "iOS"])"#,
-        ])
+        #expect(
+            h.takeCallbacks() == [
+                #"setToken("MEDIA", "CNN")"#,
+                #"sendTrackingData(TRACKING_AUTHORIZATION, ["true", "X", "\#(hash)", "false", nil, nil, "mobile", "ios", "iOS"])"#,
+            ])
         // Cached: straight to the media token.
         let before = h.sent.count
         h.call(.getAuthorization(resource: "CNN", data: nil))
@@ -48,11 +51,21 @@ import Testing
 
     @Test func refusalsAndFailures() {
         let cases: [(HTTPResult, String)] = [
-            (.response(HTTPResponse(status: 403, contentType: "application/xml",
-                                    text: ErrorXML.build(ErrorBody(status: 403, message: "no", details: "Upgrade")))),
-             #"tokenRequestFailed("CNN", USER_NOT_AUTHORIZED_ERROR, "Upgrade")"#),
-            (.response(HTTPResponse(status: 500)), #"tokenRequestFailed("CNN", GENERIC_AUTHORIZATION_ERROR, "HTTP 500")"#),
-            (.failure("connection refused"), #"tokenRequestFailed("CNN", GENERIC_AUTHORIZATION_ERROR, "connection refused")"#),
+            (
+                .response(
+                    HTTPResponse(
+                        status: 403, contentType: "application/xml",
+                        text: ErrorXML.build(ErrorBody(status: 403, message: "no", details: "Upgrade")))),
+                #"tokenRequestFailed("CNN", USER_NOT_AUTHORIZED_ERROR, "Upgrade")"#
+            ),
+            (
+                .response(HTTPResponse(status: 500)),
+                #"tokenRequestFailed("CNN", GENERIC_AUTHORIZATION_ERROR, "HTTP 500")"#
+            ),
+            (
+                .failure("connection refused"),
+                #"tokenRequestFailed("CNN", GENERIC_AUTHORIZATION_ERROR, "connection refused")"#
+            ),
             (.timeout, #"tokenRequestFailed("CNN", GENERIC_AUTHORIZATION_ERROR, "timed out")"#),
         ]
         for (result, expected) in cases {
@@ -61,7 +74,9 @@ import Testing
             h.answer(h.sent.last!.0, result)
             let cbs = h.takeCallbacks()
             #expect(cbs.first == expected)
-            #expect(cbs.count == 2 && cbs[1].hasPrefix(#"sendTrackingData(TRACKING_AUTHORIZATION, ["false", nil, nil, nil, "#))
+            #expect(
+                cbs.count == 2
+                    && cbs[1].hasPrefix(#"sendTrackingData(TRACKING_AUTHORIZATION, ["false", nil, nil, nil, "#))
         }
     }
 
@@ -70,7 +85,9 @@ import Testing
         h.call(.checkPreauthorizedResources(["A", "B"], cache: true))
         let (id, request) = try #require(h.sent.last)
         #expect(request.parameters.filter { $0.0 == "resource_id" }.map(\.1) == ["A", "B"])
-        let body = PreauthorizeXML.build([.init(resourceID: "A", authorized: false, error: nil), .init(resourceID: "B", authorized: true, error: nil)])
+        let body = PreauthorizeXML.build([
+            .init(resourceID: "A", authorized: false, error: nil), .init(resourceID: "B", authorized: true, error: nil),
+        ])
         h.answer(id, .response(HTTPResponse(status: 200, contentType: "application/xml", text: body)))
         #expect(h.takeCallbacks() == [#"preauthorizedResources(["B"])"#])
         let sent = h.sent.count
@@ -86,8 +103,14 @@ import Testing
     @Test func metadataFromTheStore() {
         var h = authenticated()
         h.call(.getMetadata(.dict([Value.Entry("opCode", .int(0))])))
-        #expect(h.takeCallbacks() == [#"setMetadataStatus("\#((h.now + .hours(2)).tokenDate)", false, METADATA_AUTHENTICATION, {opCode: 0})"#])
+        #expect(
+            h.takeCallbacks() == [
+                #"setMetadataStatus("\#((h.now + .hours(2)).tokenDate)", false, METADATA_AUTHENTICATION, {opCode: 0})"#
+            ])
         h.call(.getMetadata(.dict([Value.Entry("opCode", .int(1)), Value.Entry("resource_id", .string("CNN"))])))
-        #expect(h.takeCallbacks() == [#"setMetadataStatus(nil, false, METADATA_AUTHORIZATION, {opCode: 1, resource_id: "CNN"})"#])
+        #expect(
+            h.takeCallbacks() == [
+                #"setMetadataStatus(nil, false, METADATA_AUTHORIZATION, {opCode: 1, resource_id: "CNN"})"#
+            ])
     }
 }

@@ -26,7 +26,10 @@ import Testing
         h.call(.checkAuthorization(resource: "CNN", data: nil))
         h.answer(h.sent.last!.0, Self.throttled)
         let authz = h.takeCallbacks()
-        #expect(Array(authz.prefix(2)) == ["status(Z100)", #"tokenRequestFailed("CNN", GENERIC_AUTHORIZATION_ERROR, "HTTP 429")"#])
+        #expect(
+            Array(authz.prefix(2)) == [
+                "status(Z100)", #"tokenRequestFailed("CNN", GENERIC_AUTHORIZATION_ERROR, "HTTP 429")"#,
+            ])
         h.call(.checkPreauthorizedResources(["A"], cache: true))
         h.answer(h.sent.last!.0, Self.throttled)
         #expect(h.takeCallbacks() == ["status(P100)", "preauthorizedResources([])"])
@@ -44,11 +47,12 @@ import Testing
         _ = h.takeCallbacks()
         h.answer(authorize, Self.throttled)
         h.answer(preauthorize, Self.throttled)
-        #expect(h.takeCallbacks() == [
-            #"tokenRequestFailed("CNN", USER_NOT_AUTHENTICATED_ERROR, "")"#,
-            #"sendTrackingData(TRACKING_AUTHORIZATION, ["false", nil, nil, nil, "User Not Authenticated Error", "", "mobile", "ios", "iOS"])"#,
-            "preauthorizedResources([])",
-        ])
+        #expect(
+            h.takeCallbacks() == [
+                #"tokenRequestFailed("CNN", USER_NOT_AUTHENTICATED_ERROR, "")"#,
+                #"sendTrackingData(TRACKING_AUTHORIZATION, ["false", nil, nil, nil, "User Not Authenticated Error", "", "mobile", "ios", "iOS"])"#,
+                "preauthorizedResources([])",
+            ])
     }
 
     @Test func aThrottledRegistrationIsARefusalWithoutFlowCodes() {
@@ -69,13 +73,19 @@ import Testing
         h.call(.handleExternalURL("adobepass://ios.app"))
         h.answer(h.sent.last!.0, EngineHarness.token(mvpd: "X", guid: "guid-2", expires: h.now + .hours(2)))
         _ = h.takeCallbacks()
-        let t = AuthzToken(sessionGUID: "guid-1", requestorID: "REQ1", resourceID: "CNN", mvpdID: "X", deviceID: "d", expires: h.now + .hours(1))
-        h.answer(authorize, .response(HTTPResponse(status: 200, contentType: "application/xml", text: AuthorizeDeviceXML.build(.token(t)))))
+        let t = AuthzToken(
+            sessionGUID: "guid-1", requestorID: "REQ1", resourceID: "CNN", mvpdID: "X", deviceID: "d",
+            expires: h.now + .hours(1))
+        h.answer(
+            authorize,
+            .response(
+                HTTPResponse(status: 200, contentType: "application/xml", text: AuthorizeDeviceXML.build(.token(t)))))
         h.answer(h.sent.last!.0, .response(HTTPResponse(status: 200, contentType: "text/plain", text: "MEDIA")))
-        #expect(h.takeCallbacks() == [
-            #"setToken("MEDIA", "CNN")"#,
-            #"sendTrackingData(TRACKING_AUTHORIZATION, ["true", "X", "\#(Tracking.guidHash("guid-1"))", "false", nil, nil, "mobile", "ios", "iOS"])"#,
-        ])
+        #expect(
+            h.takeCallbacks() == [
+                #"setToken("MEDIA", "CNN")"#,
+                #"sendTrackingData(TRACKING_AUTHORIZATION, ["true", "X", "\#(Tracking.guidHash("guid-1"))", "false", nil, nil, "mobile", "ios", "iOS"])"#,
+            ])
         // Not cached for guid-2: the next check asks again.
         h.call(.checkAuthorization(resource: "CNN", data: nil))
         #expect(h.sent.last?.1.url == "https://sp.test/authorizeDevice")

@@ -39,7 +39,8 @@ struct EngineHarness {
     /// Moves the clock, firing due timers in time order.
     mutating func advance(_ d: Millis) {
         let target = now + d
-        while let (id, at) = timers.filter({ $0.value <= target }).min(by: { ($0.value, $0.key) < ($1.value, $1.key) }) {
+        while let (id, at) = timers.filter({ $0.value <= target }).min(by: { ($0.value, $0.key) < ($1.value, $1.key) })
+        {
             timers[id] = nil
             now = at
             absorb(engine.step(.timer(id), at: now))
@@ -48,14 +49,17 @@ struct EngineHarness {
     }
 
     static func config(_ requestor: String, _ mvpds: [(String, String)]) -> HTTPResult {
-        let c = SPConfiguration(requestorID: requestor, requestorName: requestor,
-                                mvpds: mvpds.map { MVPD(id: $0.0, displayName: $0.1) })
+        let c = SPConfiguration(
+            requestorID: requestor, requestorName: requestor,
+            mvpds: mvpds.map { MVPD(id: $0.0, displayName: $0.1) })
         return .response(HTTPResponse(status: 200, contentType: "application/xml", text: ConfigurationXML.build(c)))
     }
 
     static func token(mvpd: String, guid: String = "guid-1", expires: Instant) -> HTTPResult {
-        let t = AuthnToken(guid: guid, requestorID: "REQ1", domainName: "adobe.com", expires: expires, mvpdID: mvpd,
-                           deviceID: "d", nameID: "n", sessionIndex: "s")
-        return .response(HTTPResponse(status: 200, contentType: "application/xml", text: SessionDeviceXML.build(.token(t))))
+        let t = AuthnToken(
+            guid: guid, requestorID: "REQ1", domainName: "adobe.com", expires: expires, mvpdID: mvpd,
+            deviceID: "d", nameID: "n", sessionIndex: "s")
+        return .response(
+            HTTPResponse(status: 200, contentType: "application/xml", text: SessionDeviceXML.build(.token(t))))
     }
 }

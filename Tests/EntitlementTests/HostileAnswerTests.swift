@@ -1,7 +1,7 @@
 #if canImport(Glibc)
-import Glibc
+    import Glibc
 #elseif canImport(Darwin)
-import Darwin
+    import Darwin
 #endif
 import PassModel
 import Testing
@@ -32,7 +32,8 @@ import Testing
         throw Missing(path: name)
     }
 
-    static let deviceID = Call.getMetadata(.dict([Value.Entry(Constants.metadataOpcodeKey, .int(Constants.metadataDeviceID))]))
+    static let deviceID = Call.getMetadata(
+        .dict([Value.Entry(Constants.metadataOpcodeKey, .int(Constants.metadataDeviceID))]))
 
     /// Registers with the fixture as the token answer; returns the engine, configured.
     func registered(tokenAnswer name: String) throws -> EngineHarness {
@@ -71,9 +72,11 @@ import Testing
         #expect(h.sent.last?.1.url == "https://sp.test/getMetadataDevice")
     }
 
-    @Test(arguments: [("register-without-client-id.json", 0), ("register-not-an-object.json", 0),
-                      ("register-not-json.txt", 0), ("token-empty.json", 1),
-                      ("token-expires-in-1e400.json", 1)])
+    @Test(arguments: [
+        ("register-without-client-id.json", 0), ("register-not-an-object.json", 0),
+        ("register-not-json.txt", 0), ("token-empty.json", 1),
+        ("token-expires-in-1e400.json", 1),
+    ])
     func anUnusableAnswerIsARefusal(_ name: String, _ step: Int) throws {
         var h = EngineHarness()
         h.call(.initialize(softwareStatement: "ss-1"))

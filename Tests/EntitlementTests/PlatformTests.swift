@@ -5,7 +5,9 @@ import Testing
 
 @Suite struct PlatformTests {
     @Test func tvOSRegistrationCodeIsPolledEveryTenSecondsUntilItExpires() throws {
-        var h = EngineHarness(engine: Engine(configuration: EngineConfiguration(platform: .tvos, defaultServiceProvider: "https://sp.test")))
+        var h = EngineHarness(
+            engine: Engine(
+                configuration: EngineConfiguration(platform: .tvos, defaultServiceProvider: "https://sp.test")))
         h.call(.setRequestor(requestorID: "REQ1", serviceProviders: nil))
         h.answer(h.sent[0].0, EngineHarness.config("REQ1", [("X", "X")]))
         h.call(.getAuthentication(forceAuthn: false, data: nil, filter: nil))
@@ -13,8 +15,12 @@ import Testing
         let (id, regcode) = try #require(h.sent.last)
         #expect(regcode.url == "https://sp.test/reggie/v1/REQ1/regcode")
         let expires = h.now + .seconds(25)
-        h.answer(id, .response(HTTPResponse(status: 201, contentType: "application/json",
-                                            text: #"{"code": "ABCDEFG", "expires": \#(expires.milliseconds)}"#)))
+        h.answer(
+            id,
+            .response(
+                HTTPResponse(
+                    status: 201, contentType: "application/json",
+                    text: #"{"code": "ABCDEFG", "expires": \#(expires.milliseconds)}"#)))
         #expect(h.takeCallbacks().last == #"status(REGCODE, "ABCDEFG")"#)
         for _ in 0..<2 {
             h.advance(.seconds(10))
@@ -56,12 +62,20 @@ import Testing
     }
 
     @Test func pickerFilterKeepsTheFilterOrderAndDropsNonSSO() {
-        let mvpds = [MVPD(id: "A", displayName: "A", enablePlatformServices: true, boardingStatus: .picker),
-                     MVPD(id: "B", displayName: "B"),
-                     MVPD(id: "C", displayName: "C", enablePlatformServices: true, boardingStatus: .supported)]
+        let mvpds = [
+            MVPD(id: "A", displayName: "A", enablePlatformServices: true, boardingStatus: .picker),
+            MVPD(id: "B", displayName: "B"),
+            MVPD(id: "C", displayName: "C", enablePlatformServices: true, boardingStatus: .supported),
+        ]
         #expect(Engine.picker(mvpds, filter: nil).shown.map(\.id) == ["A", "C"])
-        #expect(Engine.picker(mvpds, filter: .list([.string("C"), .string("B"), .string("A")])).shown.map(\.id) == ["C", "A"])
-        let dict = Value.dict([Value.Entry("TV_PROVIDERS", .list([.string("C")])), Value.Entry("FEATURED_TV_PROVIDERS", .list([.string("C"), .string("B")]))])
+        #expect(
+            Engine.picker(mvpds, filter: .list([.string("C"), .string("B"), .string("A")])).shown.map(\.id) == [
+                "C", "A",
+            ])
+        let dict = Value.dict([
+            Value.Entry("TV_PROVIDERS", .list([.string("C")])),
+            Value.Entry("FEATURED_TV_PROVIDERS", .list([.string("C"), .string("B")])),
+        ])
         let p = Engine.picker(mvpds, filter: dict)
         #expect(p.shown.map(\.id) == ["C"] && p.featured.map(\.id) == ["C"])
     }

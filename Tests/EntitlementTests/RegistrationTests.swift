@@ -31,7 +31,10 @@ import Testing
     @Test func requestsWaitForOneRegistrationPerOrigin() throws {
         var h = EngineHarness()
         h.call(.initialize(softwareStatement: "ss-1"))
-        h.call(.setRequestor(requestorID: "REQ1", serviceProviders: ["https://sp.test/a", "https://SP.test/b", "https://other.test"]))
+        h.call(
+            .setRequestor(
+                requestorID: "REQ1", serviceProviders: ["https://sp.test/a", "https://SP.test/b", "https://other.test"])
+        )
         // Two origins, one registration each; no configuration request goes before its token.
         #expect(h.sent.map(\.1.url) == ["https://sp.test/o/client/register", "https://other.test/o/client/register"])
         let register = h.sent[0].1
@@ -42,7 +45,10 @@ import Testing
         h.answer(h.sent[0].0, RegistrationTests.registered)
         let token = try #require(h.sent.last).1
         #expect(token.url == "https://sp.test/o/client/token")
-        #expect(token.parameters.map { "\($0.0)=\($0.1)" } == ["grant_type=client_credentials", "client_id=c-1", "client_secret=s-1"])
+        #expect(
+            token.parameters.map { "\($0.0)=\($0.1)" } == [
+                "grant_type=client_credentials", "client_id=c-1", "client_secret=s-1",
+            ])
         #expect(token.headers["Authorization"] == nil)
         h.answer(h.sent[2].0, RegistrationTests.accessToken("T1"))
         // Both configuration fetches of that origin go now, with the token.
@@ -136,7 +142,8 @@ import Testing
 
     @Test func aTokenKnownExpiredIsRenewedBeforeTheRequest() throws {
         var h = try registeredEngine(expiresIn: 60)
-        let metadata = Call.getMetadata(.dict([Value.Entry(Constants.metadataOpcodeKey, .int(Constants.metadataDeviceID))]))
+        let metadata = Call.getMetadata(
+            .dict([Value.Entry(Constants.metadataOpcodeKey, .int(Constants.metadataDeviceID))]))
         h.advance(Millis(59_999))
         h.call(metadata)
         #expect(h.sent.map(\.1.url) == ["https://sp.test/getMetadataDevice"])
@@ -163,7 +170,8 @@ import Testing
     /// tvOS configured with X, the deprecated `setRequestor` variant's key pair given.
     func signingTVOSEngine(secret: String? = "sk", publicKey: String? = "pk") -> EngineHarness {
         var h = EngineHarness()
-        h.engine = Engine(configuration: EngineConfiguration(platform: .tvos, defaultServiceProvider: "https://sp.test"))
+        h.engine = Engine(
+            configuration: EngineConfiguration(platform: .tvos, defaultServiceProvider: "https://sp.test"))
         h.call(.setRequestor(requestorID: "REQ1", serviceProviders: nil, secret: secret, publicKey: publicKey))
         h.answer(h.sent[0].0, EngineHarness.config("REQ1", [("X", "X")]))
         h.call(.getAuthentication(forceAuthn: false, data: nil, filter: nil))
@@ -178,15 +186,24 @@ import Testing
         #expect(regcode.url == "https://sp.test/reggie/v1/REQ1/regcode")
         // The bytes the mock's RequestSignature.verify accepts for key pair (pk, sk), the HMAC
         // computed independently (Python's hmac and base64).
-        #expect(regcode.headers["Authorization"] == "POST requestor_id=REQ1, nonce=1-1767225600000, signature_method=HMAC-SHA1, "
-                + "request_time=1767225600000, request_uri=/reggie/v1/REQ1/regcode, public_key=pk, signature=GfXjrArSef8e282JTvDLHb+1FOc=")
-        h.answer(id, RegistrationTests.json(201, #"{"code":"ABCDEFG","expires":\#(Instant.simulationStart.milliseconds + 1_800_000)}"#))
+        #expect(
+            regcode.headers["Authorization"]
+                == "POST requestor_id=REQ1, nonce=1-1767225600000, signature_method=HMAC-SHA1, "
+                + "request_time=1767225600000, request_uri=/reggie/v1/REQ1/regcode, public_key=pk, signature=GfXjrArSef8e282JTvDLHb+1FOc="
+        )
+        h.answer(
+            id,
+            RegistrationTests.json(
+                201, #"{"code":"ABCDEFG","expires":\#(Instant.simulationStart.milliseconds + 1_800_000)}"#))
         #expect(h.takeCallbacks() == [#"status(REGCODE, "ABCDEFG")"#])
         h.advance(.seconds(10))
         let poll = try #require(h.sent.last).1
         #expect(poll.url.hasPrefix("https://sp.test/api/v1/checkauthn/ABCDEFG?"))
         let header = try #require(poll.headers["Authorization"])
-        #expect(header.hasPrefix("GET requestor_id=REQ1, nonce=2-1767225610000, signature_method=HMAC-SHA1, request_time=1767225610000, request_uri=/api/v1/checkauthn/ABCDEFG, public_key=pk, signature="))
+        #expect(
+            header.hasPrefix(
+                "GET requestor_id=REQ1, nonce=2-1767225610000, signature_method=HMAC-SHA1, request_time=1767225610000, request_uri=/api/v1/checkauthn/ABCDEFG, public_key=pk, signature="
+            ))
     }
 
     @Test func withoutAKeyPairNothingIsSigned() throws {
@@ -197,10 +214,11 @@ import Testing
     @Test func aRefusedRegistrationCodeIsREG500() throws {
         var h = signingTVOSEngine(secret: nil, publicKey: nil)
         h.answer(try #require(h.sent.last).0, .response(HTTPResponse(status: 401)))
-        #expect(h.takeCallbacks() == [
-            "status(REG500)", "setAuthenticationStatus(0, GENERIC_AUTHENTICATION_ERROR)",
-            #"sendTrackingData(TRACKING_AUTHENTICATION, ["false", nil, nil, nil, "mobile", "ios", "tvOS"])"#,
-        ])
+        #expect(
+            h.takeCallbacks() == [
+                "status(REG500)", "setAuthenticationStatus(0, GENERIC_AUTHENTICATION_ERROR)",
+                #"sendTrackingData(TRACKING_AUTHENTICATION, ["false", nil, nil, nil, "mobile", "ios", "tvOS"])"#,
+            ])
         // Any other failure of that request is the plain failure, as before.
         var g = signingTVOSEngine(secret: nil, publicKey: nil)
         g.answer(try #require(g.sent.last).0, .response(HTTPResponse(status: 503)))
@@ -209,7 +227,8 @@ import Testing
 
     @Test func aSignedCallOfARegisteredAppCarriesItsTokenAsAParameter() throws {
         var h = EngineHarness()
-        h.engine = Engine(configuration: EngineConfiguration(platform: .tvos, defaultServiceProvider: "https://sp.test"))
+        h.engine = Engine(
+            configuration: EngineConfiguration(platform: .tvos, defaultServiceProvider: "https://sp.test"))
         h.call(.initialize(softwareStatement: "ss-1"))
         h.call(.setRequestor(requestorID: "REQ1", serviceProviders: nil, secret: "sk", publicKey: "pk"))
         h.answer(h.sent[0].0, RegistrationTests.registered)

@@ -34,8 +34,9 @@ import Testing
         let (id, _) = try #require(h.sent.last)
         h.advance(.seconds(30))
         #expect(h.takeCallbacks().count == 1, "the deadline answered the query")
-        Self.expectIgnored(&h, .response(id, .response(HTTPResponse(status: 200, contentType: "application/xml", text: "<x/>"))),
-                           "a late answer")
+        Self.expectIgnored(
+            &h, .response(id, .response(HTTPResponse(status: 200, contentType: "application/xml", text: "<x/>"))),
+            "a late answer")
     }
 
     @Test func aTimerNoFlowHoldsIsIgnored() throws {
@@ -55,8 +56,9 @@ import Testing
         h.call(.getAuthentication(forceAuthn: true, data: nil, filter: nil))
         _ = h.takeCallbacks()
         #expect(h.engine.isLoginWaiting)
-        Self.expectIgnored(&h, .response(old, EngineHarness.token(mvpd: "X", expires: h.now + .hours(1))),
-                           "the old login's token answer")
+        Self.expectIgnored(
+            &h, .response(old, EngineHarness.token(mvpd: "X", expires: h.now + .hours(1))),
+            "the old login's token answer")
     }
 
     @Test func aPickerAnswerWithNoPickerUpIsIgnored() {

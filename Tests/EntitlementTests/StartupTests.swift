@@ -39,7 +39,9 @@ import Testing
         h.call(.setRequestor(requestorID: "REQ1", serviceProviders: ["a.test", "b.test", "c.test"]))
         h.answer(h.sent[0].0, .response(HTTPResponse(status: 404)))
         h.answer(h.sent[1].0, .failure("refused"))
-        h.answer(h.sent[2].0, .response(HTTPResponse(status: 200, contentType: "application/xml", text: "<config><!DOCTYPE")))
+        h.answer(
+            h.sent[2].0, .response(HTTPResponse(status: 200, contentType: "application/xml", text: "<config><!DOCTYPE"))
+        )
         #expect(h.takeCallbacks() == ["setRequestorComplete(0)"])
     }
 
@@ -60,12 +62,13 @@ import Testing
         #expect(h.engine.queuedCalls.count == 2)
         h.call(.setRequestor(requestorID: "REQ1", serviceProviders: nil))
         h.answer(h.sent[0].0, EngineHarness.config("REQ1", [("X", "X")]))
-        #expect(h.takeCallbacks() == [
-            "setRequestorComplete(1)",
-            "displayProviderDialog([X])",
-            "setAuthenticationStatus(0, USER_NOT_AUTHENTICATED_ERROR)",
-            #"sendTrackingData(TRACKING_AUTHENTICATION, ["false", nil, nil, nil, "mobile", "ios", "iOS"])"#,
-        ])
+        #expect(
+            h.takeCallbacks() == [
+                "setRequestorComplete(1)",
+                "displayProviderDialog([X])",
+                "setAuthenticationStatus(0, USER_NOT_AUTHENTICATED_ERROR)",
+                #"sendTrackingData(TRACKING_AUTHENTICATION, ["false", nil, nil, nil, "mobile", "ios", "iOS"])"#,
+            ])
         #expect(h.engine.queuedCalls.isEmpty)
     }
 

@@ -14,12 +14,14 @@ import Testing
 
     /// A copy of the Python port with one line changed: authentication tracking never says "cached".
     static func buggyPort() throws -> String {
-        let dir = FileManager.default.temporaryDirectory.appendingPathComponent("passim-buggy-port-\(UUID().uuidString)")
+        let dir = FileManager.default.temporaryDirectory.appendingPathComponent(
+            "passim-buggy-port-\(UUID().uuidString)")
         try FileManager.default.copyItem(atPath: root + "/Fixtures/ports/python", toPath: dir.path)
         let engine = dir.appendingPathComponent("app_engine.py")
         let text = try String(contentsOf: engine, encoding: .utf8)
-        let bugged = text.replacingOccurrences(of: #"md5_hex(token.guid), "true" if from_store else "false"]"#,
-                                               with: #"md5_hex(token.guid), "false"]"#)
+        let bugged = text.replacingOccurrences(
+            of: #"md5_hex(token.guid), "true" if from_store else "false"]"#,
+            with: #"md5_hex(token.guid), "false"]"#)
         #expect(bugged != text, "the line to break is still in the port")
         try bugged.write(to: engine, atomically: true, encoding: .utf8)
         return "python3 " + dir.appendingPathComponent("port.py").path
@@ -29,16 +31,20 @@ import Testing
         let pool = PortPool()
         defer { pool.closeAll() }
         let out = FileManager.default.temporaryDirectory.appendingPathComponent("passim-diff-\(UUID().uuidString)").path
-        return DifferentialFuzzer(options: .init(seed: 1, runs: runs, maxSteps: 40, outDir: out,
-                                                 port: PortCommand(command: command, pool: pool),
-                                                 expectations: expectations)).run()
+        return DifferentialFuzzer(
+            options: .init(
+                seed: 1, runs: runs, maxSteps: 40, outDir: out,
+                port: PortCommand(command: command, pool: pool),
+                expectations: expectations)
+        ).run()
     }
 
     @Test func aPortBugIsFoundAndShrunkIntoAScenarioThatFailsOnlyOnThePort() throws {
         let port = try Self.buggyPort()
         let report = fuzz(port, runs: 160)
-        let finding = try #require(report.findings.first { $0.difference.contains("TRACKING_AUTHENTICATION") },
-                                   "160 runs did not find the bug (seed 1 first finds it at run 140): \(report.findings.map(\.difference))")
+        let finding = try #require(
+            report.findings.first { $0.difference.contains("TRACKING_AUTHENTICATION") },
+            "160 runs did not find the bug (seed 1 first finds it at run 140): \(report.findings.map(\.difference))")
         #expect(finding.shrunkSteps <= 15 && finding.shrunkSteps < finding.steps)
         let file = try ScenarioParser.parse(finding.scenario, path: "finding.scenario")
         #expect(ScenarioRunner().run(file).status == .passed, "the reference passes its own transcript")
@@ -46,7 +52,8 @@ import Testing
     }
 
     @Test func aKnownDifferenceIsNoFinding() throws {
-        let known = try Expectations.parse("differ /TRACKING_AUTHENTICATION/ the port never reports a cached login\n", path: "p.expect")
+        let known = try Expectations.parse(
+            "differ /TRACKING_AUTHENTICATION/ the port never reports a cached login\n", path: "p.expect")
         let report = fuzz(try Self.buggyPort(), runs: 160, expectations: known)
         #expect(report.findings.isEmpty, "\(report.findings.map(\.difference))")
         #expect(report.known >= 1)

@@ -27,7 +27,8 @@ import Testing
         let generator = StepGenerator(world: world)
         for name in Call.Name.allCases {
             for _ in 0..<5 {
-                let step = StepText.render(generator.call(name, mvpd: world.mvpds.first?.id ?? "nil", resource: "R1", &rng))
+                let step = StepText.render(
+                    generator.call(name, mvpd: world.mvpds.first?.id ?? "nil", resource: "R1", &rng))
                 let pair: Set<Call.Name> = [.checkAuthorization, .getAuthorization]
                 let written = pair.contains(name) ? pair.map(\.rawValue) : [name.rawValue]
                 #expect(written.contains { step.hasPrefix($0 + "(") }, "\(name): \(step)")
@@ -44,7 +45,9 @@ import Testing
         func unlocated(_ step: Step) -> Step {
             guard case .call(let app, var call) = step else { return step }
             call.location = StepText.location
-            call.arguments = call.arguments.map { var a = $0; a.location = StepText.location; return a }
+            call.arguments = call.arguments.map {
+                var a = $0; a.location = StepText.location; return a
+            }
             return .call(app: app, call)
         }
         var checked = 0
@@ -99,11 +102,12 @@ import Testing
         for seed in UInt64(0)..<400 {
             let (program, _, _) = Fuzzer.explore(seed: Fuzzer.runSeed(28, Int(seed)), maxSteps: 40)
             edges += program.steps.filter { $0.hasPrefix("clock +") && !usual.contains($0) }.count
-            repeats += program.steps.filter { step in
-                guard step.contains("checkPreauthorizedResources(") else { return false }
-                let names = FuzzWorld.resources.map { r in step.components(separatedBy: "\"\(r)\"").count - 1 }
-                return names.contains { $0 > 1 }
-            }.count
+            repeats +=
+                program.steps.filter { step in
+                    guard step.contains("checkPreauthorizedResources(") else { return false }
+                    let names = FuzzWorld.resources.map { r in step.components(separatedBy: "\"\(r)\"").count - 1 }
+                    return names.contains { $0 > 1 }
+                }.count
         }
         #expect(edges > 0, "no clock step landed on an authN token's expiry")
         #expect(repeats > 0, "no preauthorization named a resource twice")
@@ -116,9 +120,13 @@ import Testing
     }
 
     @Test func shrinkingKeepsWhatTheFailureNeeds() {
-        let world = ["scenario \"s\"", "seed 1", "sp s1 \"https://s1.test\" latency 40ms silent unreachable", "mvpd M1 \"M1\" at s1 svc",
-                     "requestor REQ1 device-id authn-ttl 2h"]
-        let steps = (0..<20).map { "clock +\($0 + 1)s" } + ["> logout()"] + (0..<10).map { "> checkAuthentication() # \($0)" }
+        let world = [
+            "scenario \"s\"", "seed 1", "sp s1 \"https://s1.test\" latency 40ms silent unreachable",
+            "mvpd M1 \"M1\" at s1 svc",
+            "requestor REQ1 device-id authn-ttl 2h",
+        ]
+        let steps =
+            (0..<20).map { "clock +\($0 + 1)s" } + ["> logout()"] + (0..<10).map { "> checkAuthentication() # \($0)" }
         let program = FuzzProgram(world: world, steps: steps)
         // A stand-in failure: it needs `clock +7s`, the logout and the SP line's `latency`.
         var shrinker = Shrinker { p in
@@ -132,7 +140,8 @@ import Testing
     }
 
     @Test func aFuzzRunChecksTheOracleAndReportsNothingOnTheCurrentEngine() {
-        let report = Fuzzer(options: .init(seed: 11, runs: 60, jobs: 2, maxSteps: 30, outDir: "/tmp/passim-fuzz-test")).run()
+        let report = Fuzzer(options: .init(seed: 11, runs: 60, jobs: 2, maxSteps: 30, outDir: "/tmp/passim-fuzz-test"))
+            .run()
         #expect(report.runs == 60)
         #expect(report.steps > 0)
         #expect(report.findings.isEmpty, "\(report.findings.map(\.scenario))")
@@ -140,7 +149,8 @@ import Testing
 
     @Test func seedRangesPartitionACampaign() {
         func steps(_ first: Int, _ count: Int) -> Int {
-            Fuzzer(options: .init(seed: 9, runs: count, maxSteps: 15, outDir: "/tmp/passim-fuzz-test", firstRun: first)).run().steps
+            Fuzzer(options: .init(seed: 9, runs: count, maxSteps: 15, outDir: "/tmp/passim-fuzz-test", firstRun: first))
+                .run().steps
         }
         let whole = steps(0, 24)
         let (a, b) = (steps(0, 12), steps(12, 12))
@@ -152,24 +162,31 @@ import Testing
     }
 
     @Test func jobsDoNotChangeTheOutcome() {
-        let one = Fuzzer(options: .init(seed: 5, runs: 30, jobs: 1, maxSteps: 20, outDir: "/tmp/passim-fuzz-test")).run()
-        let two = Fuzzer(options: .init(seed: 5, runs: 30, jobs: 2, maxSteps: 20, outDir: "/tmp/passim-fuzz-test")).run()
+        let one = Fuzzer(options: .init(seed: 5, runs: 30, jobs: 1, maxSteps: 20, outDir: "/tmp/passim-fuzz-test"))
+            .run()
+        let two = Fuzzer(options: .init(seed: 5, runs: 30, jobs: 2, maxSteps: 20, outDir: "/tmp/passim-fuzz-test"))
+            .run()
         #expect(one.steps == two.steps && one.findings.count == two.findings.count)
     }
 }
 
 /// Issue 25: `passim fuzz` on a terminal is not silent for the length of a campaign.
 @Test func theProgressLineSaysRunsRateFindingsAndTimeLeft() {
-    #expect(Fuzzer.progressLine(runs: 250, of: 1000, steps: 5000, findings: 0, elapsed: .seconds(2), budget: nil)
+    #expect(
+        Fuzzer.progressLine(runs: 250, of: 1000, steps: 5000, findings: 0, elapsed: .seconds(2), budget: nil)
             == "250/1000 runs, 2500 steps/s, 0 findings, 6s left")
-    #expect(Fuzzer.progressLine(runs: 10, of: nil, steps: 100, findings: 1, elapsed: .seconds(60), budget: .seconds(300))
+    #expect(
+        Fuzzer.progressLine(runs: 10, of: nil, steps: 100, findings: 1, elapsed: .seconds(60), budget: .seconds(300))
             == "10 runs, 2 steps/s, 1 finding, 4m00s left")
-    #expect(Fuzzer.progressLine(runs: 0, of: nil, steps: 0, findings: 0, elapsed: .zero, budget: nil) == "0 runs, 0 steps/s, 0 findings")
+    #expect(
+        Fuzzer.progressLine(runs: 0, of: nil, steps: 0, findings: 0, elapsed: .zero, budget: nil)
+            == "0 runs, 0 steps/s, 0 findings")
 }
 
 @Test func aFuzzerTellsEachRunAsItEnds() {
     let seen = Counter()
-    var options = Fuzzer.Options(seed: 3, runs: 20, jobs: 2, outDir: FileManager.default.temporaryDirectory.path + "/passim-fuzz-progress")
+    var options = Fuzzer.Options(
+        seed: 3, runs: 20, jobs: 2, outDir: FileManager.default.temporaryDirectory.path + "/passim-fuzz-progress")
     options.onRun = { done, _, _ in seen.record(done) }
     let report = Fuzzer(options: options).run()
     #expect(report.runs == 20)
@@ -193,7 +210,9 @@ private final class Counter: @unchecked Sendable {
             let world = FuzzWorld.random(&rng, seed: seed)
             if world.lines.contains(where: { $0.contains(" key \"pk-") && $0.contains(" secret \"sk-") }) { keyed += 1 }
             let (program, _, _) = Fuzzer.explore(seed: seed, maxSteps: 40)
-            if program.steps.contains(where: { $0.contains("setRequestor(") && $0.contains("publicKey:") }) { signed += 1 }
+            if program.steps.contains(where: { $0.contains("setRequestor(") && $0.contains("publicKey:") }) {
+                signed += 1
+            }
         }
         #expect(keyed > 20)
         #expect(signed > 5)

@@ -16,7 +16,9 @@ import Testing
         var appleTokens = 0
         for seed in UInt64(1)...300 {
             let generated = Fuzzer.exploreCounting(seed: seed, maxSteps: 40, typed: true).0
-            let world = generated.world.map { $0.hasPrefix("mvpd ") && !$0.contains("temppass") ? $0 + " saml " + mode : $0 }
+            let world = generated.world.map {
+                $0.hasPrefix("mvpd ") && !$0.contains("temppass") ? $0 + " saml " + mode : $0
+            }
             let parsed = try StepParser(FuzzProgram(world: world, steps: []).text, path: "fuzz.scenario")
             var run = FuzzRun(world: world, file: parsed.file, steps: generated.steps, typedResponses: true)
             let (typed, typedTrace, typedHandles) = run.exploreTraced()
@@ -42,7 +44,8 @@ import Testing
         #expect(appleTokens > 10, "\(appleTokens) Apple tokens reached the SP")
         // The typed runs did pass their SAML as handles (an AuthnRequest and a Response a login at
         // least, and Apple's token).
-        #expect(handles >= 2 * logins + appleTokens, "\(handles) handles for \(logins) logins, \(appleTokens) Apple tokens")
+        #expect(
+            handles >= 2 * logins + appleTokens, "\(handles) handles for \(logins) logins, \(appleTokens) Apple tokens")
     }
 }
 
@@ -61,7 +64,9 @@ extension FuzzRun {
         }
         let final = result ?? session.finish(checkLiveness: true)
         let handles = session.simulator.requestLog.filter { entry in
-            entry.parameters.contains { ($0.name == "SAMLRequest" || $0.name == "SAMLResponse") && $0.value.hasPrefix("passim-typed:") }
+            entry.parameters.contains {
+                ($0.name == "SAMLRequest" || $0.name == "SAMLResponse") && $0.value.hasPrefix("passim-typed:")
+            }
         }.count
         return (final, session.simulator.trace, handles)
     }

@@ -11,11 +11,13 @@ import Testing
 @Suite struct RuntimeTests {
     func setup(latency: Millis = Millis(40)) -> SimulationSetup {
         let sp = World.ServiceProvider(name: "main", url: "https://sp.test", mvpds: [MVPD(id: "X", displayName: "X")])
-        let world = World(serviceProviders: [sp], identityProviders: [World.IdentityProvider(mvpdID: "X")],
-                          users: [World.User(name: "u", password: "p", mvpdID: "X")],
-                          requestors: [World.Requestor(id: "R")])
-        return SimulationSetup(world: world, links: [.sp("main"): HostConditions(latency: latency)],
-                               seed: 7, engine: EngineConfiguration(defaultServiceProvider: "https://sp.test"))
+        let world = World(
+            serviceProviders: [sp], identityProviders: [World.IdentityProvider(mvpdID: "X")],
+            users: [World.User(name: "u", password: "p", mvpdID: "X")],
+            requestors: [World.Requestor(id: "R")])
+        return SimulationSetup(
+            world: world, links: [.sp("main"): HostConditions(latency: latency)],
+            seed: 7, engine: EngineConfiguration(defaultServiceProvider: "https://sp.test"))
     }
 
     /// Drives `sim` through `setRequestor` and returns the callback and the instant it came.
@@ -57,7 +59,9 @@ import Testing
     /// and the error says which part failed.
     @Test func aRunningServerNeedsTheWorldsText() {
         let runtime = Runtime.liveServer(adminURL: "http://127.0.0.1:1", adminToken: nil)
-        let world = RuntimeWorld(setup: setup()) { () throws(HarnessError) in throw HarnessError("cannot read w.scenario") }
+        let world = RuntimeWorld(setup: setup()) { () throws(HarnessError) in
+            throw HarnessError("cannot read w.scenario")
+        }
         do {
             _ = try runtime.start(world)
             Issue.record("a running server started without the world's text")

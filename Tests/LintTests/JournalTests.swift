@@ -2,7 +2,8 @@ import Testing
 @testable import Lint
 
 @Suite struct JournalTests {
-    let line = #"{"host":"sp:SP","time":1767225600000,"method":"GET","path":"/api/v2/REQ/profiles","parameters":[],"headers":[{"name":"AP-Device-Identifier","value":"fingerprint eA=="}],"status":200}"#
+    let line =
+        #"{"host":"sp:SP","time":1767225600000,"method":"GET","path":"/api/v2/REQ/profiles","parameters":[],"headers":[{"name":"AP-Device-Identifier","value":"fingerprint eA=="}],"status":200}"#
 
     @Test func readsAdminLogLines() throws {
         let j = try Journal.parse(line + "\n\n" + line + "\n")

@@ -10,10 +10,14 @@ private struct J {
         .init("X-Device-Info", "eyJtb2RlbCI6IngifQ=="),
     ]
 
-    mutating func add(_ t: Int64, _ method: String, _ path: String, _ status: Int? = 200, headers: [JournalEntry.Pair] = J.good,
-                      params: [JournalEntry.Pair] = [], code: String? = nil, action: String? = nil, host: String = "sp:SP") {
-        entries.append(JournalEntry(sequence: entries.count + 1, host: host, time: 1_767_225_600_000 + t, method: method, path: path,
-                                    parameters: params, headers: headers, status: status, errorCode: code, errorAction: action))
+    mutating func add(
+        _ t: Int64, _ method: String, _ path: String, _ status: Int? = 200, headers: [JournalEntry.Pair] = J.good,
+        params: [JournalEntry.Pair] = [], code: String? = nil, action: String? = nil, host: String = "sp:SP"
+    ) {
+        entries.append(
+            JournalEntry(
+                sequence: entries.count + 1, host: host, time: 1_767_225_600_000 + t, method: method, path: path,
+                parameters: params, headers: headers, status: status, errorCode: code, errorAction: action))
     }
 
     var journal: Journal { Journal(entries: entries) }
@@ -37,7 +41,9 @@ private let cases: [(rule: String, pass: J, breaks: J)] = {
         out.append((id, p, b))
     }
     pair("v2.registered-application-scoping") { j, bad in
-        j.add(0, "GET", "/api/v2/REQ/profiles", bad ? 401 : 200, code: bad ? "invalid_access_token_service_provider" : nil)
+        j.add(
+            0, "GET", "/api/v2/REQ/profiles", bad ? 401 : 200, code: bad ? "invalid_access_token_service_provider" : nil
+        )
     }
     pair("v2.client-credentials-caching") { j, bad in
         j.add(0, "POST", "/o/client/register", headers: [])
@@ -68,11 +74,15 @@ private let cases: [(rule: String, pass: J, breaks: J)] = {
     }
     for (id, path) in [("v2.preauthorization-retry", preauthorize), ("v2.authorization-retry", authorize)] {
         pair(id) { j, bad in
-            for i in 0..<(bad ? 5 : 4) { j.add(Int64(i) * 2_000, "POST", path, 500, code: "network_connection_timeout", action: "retry") }
+            for i in 0..<(bad ? 5 : 4) {
+                j.add(Int64(i) * 2_000, "POST", path, 500, code: "network_connection_timeout", action: "retry")
+            }
         }
     }
-    for (id, header) in [("v2.authorization-header", "Authorization"), ("v2.device-identifier", "AP-Device-Identifier"),
-                         ("v2.device-info", "X-Device-Info")] {
+    for (id, header) in [
+        ("v2.authorization-header", "Authorization"), ("v2.device-identifier", "AP-Device-Identifier"),
+        ("v2.device-info", "X-Device-Info"),
+    ] {
         pair(id) { j, bad in
             j.add(0, "GET", "/api/v2/REQ/profiles", headers: bad ? J.good.filter { $0.name != header } : J.good)
         }
@@ -129,7 +139,9 @@ private let cases: [(rule: String, pass: J, breaks: J)] = {
         let passed = rule.check(c.pass.journal)
         guard case .passed = passed else { Issue.record("\(id) on the passing client: \(passed)"); return }
         let broken = rule.check(c.breaks.journal)
-        guard case .broken(let violations) = broken else { Issue.record("\(id) on the breaking client: \(broken)"); return }
+        guard case .broken(let violations) = broken else {
+            Issue.record("\(id) on the breaking client: \(broken)"); return
+        }
         #expect(!violations.isEmpty && violations.allSatisfy { !$0.evidence.isEmpty })
     }
 
@@ -158,16 +170,22 @@ private let cases: [(rule: String, pass: J, breaks: J)] = {
 
     /// Every mandatory row of the checklist's sections 1-9 has a rule citing it (23 rows).
     @Test func everyMandatoryChecklistRowHasARule() {
-        let rows = ["Registered Application Scoping", "Client Credentials Caching", "Access Tokens Caching", "Configuration Retrieval",
-                    "TV Provider Selection Caching", "Polling Mechanism Starting", "Polling Mechanism Stopping",
-                    "Polling Mechanism Configuring", "Profiles Caching", "Preauthorization Decisions Retrieval",
-                    "Preauthorization Decisions Retrieval Retry", "Preauthorization Decisions Caching",
-                    "Authorization Decisions Retrieval", "Authorization Decisions Retrieval Retry", "Logout Support",
-                    "Send Authorization Header", "Send AP-Device-Identifier Header", "Send X-Device-Info Header",
-                    "Stable Device Identifier", "Follow APIs References", "Enhanced Error Code Handling Support",
-                    "HTTP Error Handling Support", "Lifecycle Testing"]
+        let rows = [
+            "Registered Application Scoping", "Client Credentials Caching", "Access Tokens Caching",
+            "Configuration Retrieval",
+            "TV Provider Selection Caching", "Polling Mechanism Starting", "Polling Mechanism Stopping",
+            "Polling Mechanism Configuring", "Profiles Caching", "Preauthorization Decisions Retrieval",
+            "Preauthorization Decisions Retrieval Retry", "Preauthorization Decisions Caching",
+            "Authorization Decisions Retrieval", "Authorization Decisions Retrieval Retry", "Logout Support",
+            "Send Authorization Header", "Send AP-Device-Identifier Header", "Send X-Device-Info Header",
+            "Stable Device Identifier", "Follow APIs References", "Enhanced Error Code Handling Support",
+            "HTTP Error Handling Support", "Lifecycle Testing",
+        ]
         for row in rows {
-            #expect(Rules.all.contains { $0.severity == .mandatory && $0.citation.contains("Mandatory") && $0.citation.contains("\"\(row)\"") }, "\(row)")
+            #expect(
+                Rules.all.contains {
+                    $0.severity == .mandatory && $0.citation.contains("Mandatory") && $0.citation.contains("\"\(row)\"")
+                }, "\(row)")
         }
     }
 
@@ -180,7 +198,9 @@ private let cases: [(rule: String, pass: J, breaks: J)] = {
         }
         #expect(why.contains("status"))
         // Header rules need no answer.
-        guard case .passed = Rules.rule("v2.device-info")!.check(j.journal) else { Issue.record("header rule not judged"); return }
+        guard case .passed = Rules.rule("v2.device-info")!.check(j.journal) else {
+            Issue.record("header rule not judged"); return
+        }
     }
 
     /// A new code stops the old one's polling, not the other way round.
@@ -205,19 +225,30 @@ private let cases: [(rule: String, pass: J, breaks: J)] = {
     @Test func aCorrectedRequestFollowsTheErrorsAction() {
         let rule = Rules.rule("v2.enhanced-error-handling")!
         var fixed = J()
-        fixed.add(0, "POST", sessions, 400, params: [.init("mvpd", "Nowhere")], code: "invalid_parameter_mvpd", action: "none")
+        fixed.add(
+            0, "POST", sessions, 400, params: [.init("mvpd", "Nowhere")], code: "invalid_parameter_mvpd", action: "none"
+        )
         fixed.add(2_000, "POST", sessions, params: [.init("mvpd", "M")])
-        guard case .passed = rule.check(fixed.journal) else { Issue.record("a fixed parameter judged a repeat"); return }
+        guard case .passed = rule.check(fixed.journal) else {
+            Issue.record("a fixed parameter judged a repeat"); return
+        }
         var renewed = J()
-        renewed.add(0, "GET", config, 401, code: "invalid_access_token_client_application", action: "application-registration")
+        renewed.add(
+            0, "GET", config, 401, code: "invalid_access_token_client_application", action: "application-registration")
         renewed.add(1_000, "POST", token, headers: [])
         var newToken = J.good
         newToken[0] = .init("Authorization", "Bearer T2")
         renewed.add(2_000, "GET", config, headers: newToken)
-        guard case .passed = rule.check(renewed.journal) else { Issue.record("a call with a new token judged a repeat"); return }
+        guard case .passed = rule.check(renewed.journal) else {
+            Issue.record("a call with a new token judged a repeat"); return
+        }
         var same = J()
-        same.add(0, "POST", sessions, 400, params: [.init("mvpd", "Nowhere")], code: "invalid_parameter_mvpd", action: "none")
-        same.add(2_000, "POST", sessions, 400, params: [.init("mvpd", "Nowhere")], code: "invalid_parameter_mvpd", action: "none")
+        same.add(
+            0, "POST", sessions, 400, params: [.init("mvpd", "Nowhere")], code: "invalid_parameter_mvpd", action: "none"
+        )
+        same.add(
+            2_000, "POST", sessions, 400, params: [.init("mvpd", "Nowhere")], code: "invalid_parameter_mvpd",
+            action: "none")
         guard case .broken = rule.check(same.journal) else { Issue.record("the same request again not found"); return }
     }
 

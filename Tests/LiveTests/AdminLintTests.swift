@@ -11,7 +11,9 @@ import Testing
         let world = liveWorld()
         for sp in world.serviceProviders { conditions[.sp(sp.name)] = HostConditions(latency: .zero) }
         var options = MockPassServer.Options(seed: 7, conditions: conditions)
-        options.lintReport = { log, dropped, json in "\(log.count) \(log.map { String($0.status ?? 0) }.joined(separator: ",")) \(dropped) \(json)\n" }
+        options.lintReport = { log, dropped, json in
+            "\(log.count) \(log.map { String($0.status ?? 0) }.joined(separator: ",")) \(dropped) \(json)\n"
+        }
         let server = try await MockPassServer.start(world: world, options: options)
         do {
             let curl = try CurlTransport()

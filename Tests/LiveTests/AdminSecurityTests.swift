@@ -5,9 +5,9 @@ import PassModel
 import Testing
 
 #if canImport(Glibc)
-import Glibc
+    import Glibc
 #elseif canImport(Darwin)
-import Darwin
+    import Darwin
 #endif
 
 /// What the admin endpoint lets through (its refusals are the `admin-*` files of
@@ -27,17 +27,24 @@ import Darwin
             let curl = try CurlTransport()
             let bearer = ("Authorization", "Bearer " + server.adminToken)
             for host in ["localhost:\(server.adminPort)", "127.0.0.1:\(server.adminPort)"] {
-                let r = try response(curl.perform(HTTPRequest(method: "GET", url: server.adminURL + "/admin/clock",
-                                                              headers: [bearer, ("Host", host), ("Origin", "http://" + host)]),
-                                                  timeout: .seconds(5)))
+                let r = try response(
+                    curl.perform(
+                        HTTPRequest(
+                            method: "GET", url: server.adminURL + "/admin/clock",
+                            headers: [bearer, ("Host", host), ("Origin", "http://" + host)]),
+                        timeout: .seconds(5)))
                 #expect(r.status == 200, "\(host): \(r.bodyText)")
             }
-            let paged = try response(curl.perform(HTTPRequest(method: "GET", url: server.adminURL + "/admin/log?after=0&limit=5",
-                                                              headers: [bearer]), timeout: .seconds(5)))
+            let paged = try response(
+                curl.perform(
+                    HTTPRequest(
+                        method: "GET", url: server.adminURL + "/admin/log?after=0&limit=5",
+                        headers: [bearer]), timeout: .seconds(5)))
             #expect(paged.status == 200)
             let unknown = try server.admin(curl, "POST", "/admin/clock", [("advance", "1h"), ("speed", "2")])
             #expect(unknown.status == 400 && unknown.bodyText.contains("unknown parameter speed"))
-            let net = try server.admin(curl, "POST", "/admin/net", [("host", "sp:alt"), ("fail", "1"), ("status", "502")])
+            let net = try server.admin(
+                curl, "POST", "/admin/net", [("host", "sp:alt"), ("fail", "1"), ("status", "502")])
             #expect(net.status == 200)
             #expect(try get(curl, try server.url(.sp("alt")) + "/config/REQ1").status == 502)
         }

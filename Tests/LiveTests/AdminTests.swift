@@ -5,8 +5,10 @@ import PassModel
 import Testing
 
 @Suite(.serialized) struct AdminTests {
-    func admin(_ curl: CurlTransport, _ server: MockPassServer, _ method: String, _ path: String,
-               _ fields: [(String, String)] = []) throws -> HTTPResponse {
+    func admin(
+        _ curl: CurlTransport, _ server: MockPassServer, _ method: String, _ path: String,
+        _ fields: [(String, String)] = []
+    ) throws -> HTTPResponse {
         try server.admin(curl, method, path, fields)
     }
 
@@ -43,26 +45,37 @@ import Testing
 
             let down = try admin(curl, server, "POST", "/admin/net", [("host", "sp:main"), ("mode", "down")])
             #expect(down.status == 200)
-            #expect(curl.perform(HTTPRequest(method: "GET", url: config), timeout: .seconds(2)) == .failure("connection refused"))
+            #expect(
+                curl.perform(HTTPRequest(method: "GET", url: config), timeout: .seconds(2))
+                    == .failure("connection refused"))
             #expect(try admin(curl, server, "POST", "/admin/net", [("host", "sp:main"), ("mode", "up")]).status == 200)
             #expect(try get(curl, config).status == 200)
 
-            #expect(try admin(curl, server, "POST", "/admin/net",
-                              [("host", "sp:main"), ("fail", "2"), ("status", "500"), ("path", "/config/.*")]).status == 200)
+            #expect(
+                try admin(
+                    curl, server, "POST", "/admin/net",
+                    [("host", "sp:main"), ("fail", "2"), ("status", "500"), ("path", "/config/.*")]
+                ).status == 200)
             // A path that does not match leaves the failures pending.
-            #expect(try response(curl.perform(.form(try server.url(.sp("main")) + "/sessionDevice", []), timeout: .seconds(5))).status == 200)
+            #expect(
+                try response(
+                    curl.perform(.form(try server.url(.sp("main")) + "/sessionDevice", []), timeout: .seconds(5))
+                ).status == 200)
             let first = try get(curl, config)
             #expect(first.status == 500)
             #expect(first.bodyText == "injected failure 500\n")
             #expect(try get(curl, config).status == 500)
             #expect(try get(curl, config).status == 200)
 
-            #expect(try admin(curl, server, "POST", "/admin/net", [("host", "idp:Comcast"), ("latency", "250ms")]).status == 200)
+            #expect(
+                try admin(curl, server, "POST", "/admin/net", [("host", "idp:Comcast"), ("latency", "250ms")]).status
+                    == 200)
             #expect(server.conditions(of: .idp("Comcast"))?.latency == Millis(250))
             let waited = try elapsed { _ = try get(curl, try server.url(.idp("Comcast")) + "/sso") }
             #expect(waited >= .milliseconds(245))
 
-            #expect(try admin(curl, server, "POST", "/admin/net", [("host", "sp:main"), ("mode", "silent")]).status == 200)
+            #expect(
+                try admin(curl, server, "POST", "/admin/net", [("host", "sp:main"), ("mode", "silent")]).status == 200)
             #expect(curl.perform(HTTPRequest(method: "GET", url: config), timeout: Millis(200)) == .timeout)
             #expect(try admin(curl, server, "POST", "/admin/net", [("host", "sp:main"), ("mode", "up")]).status == 200)
 
@@ -70,9 +83,15 @@ import Testing
             let unknown = try admin(curl, server, "POST", "/admin/net", [("host", "sp:nope"), ("mode", "down")])
             #expect(unknown.status == 400)
             #expect(unknown.bodyText.contains("unknown host sp:nope"))
-            #expect(try admin(curl, server, "POST", "/admin/net", [("host", "sp:main"), ("mode", "sideways")]).status == 400)
-            #expect(try admin(curl, server, "POST", "/admin/net", [("host", "sp:main"), ("mode", "up"), ("latency", "1s")]).status == 400)
-            #expect(try admin(curl, server, "POST", "/admin/net", [("host", "sp:main"), ("fail", "1"), ("path", "(")]).status == 400)
+            #expect(
+                try admin(curl, server, "POST", "/admin/net", [("host", "sp:main"), ("mode", "sideways")]).status == 400
+            )
+            #expect(
+                try admin(curl, server, "POST", "/admin/net", [("host", "sp:main"), ("mode", "up"), ("latency", "1s")])
+                    .status == 400)
+            #expect(
+                try admin(curl, server, "POST", "/admin/net", [("host", "sp:main"), ("fail", "1"), ("path", "(")])
+                    .status == 400)
             #expect(try admin(curl, server, "GET", "/admin/net").status == 405)
             #expect(try admin(curl, server, "GET", "/admin/nothing").status == 404)
         }

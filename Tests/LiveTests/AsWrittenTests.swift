@@ -8,7 +8,9 @@ import Testing
 /// origin, so the server answers what the in-process mock answers for the same request and instant.
 @Suite(.serialized) struct AsWrittenTests {
     /// The request as the live wire sends it: to the host's port, with the original path, query and `Host`.
-    func overLoopback(_ server: MockPassServer, _ host: LoggedRequest.Host, _ request: HTTPRequest) throws -> HTTPRequest {
+    func overLoopback(_ server: MockPassServer, _ host: LoggedRequest.Host, _ request: HTTPRequest) throws
+        -> HTTPRequest
+    {
         let parts = try #require(URLParts(request.url))
         var live = request
         live.url = "http://127.0.0.1:\(try server.port(host))" + parts.path + (parts.rawQuery.map { "?" + $0 } ?? "")
@@ -23,8 +25,15 @@ import Testing
             let curl = try CurlTransport()
             let requests: [(LoggedRequest.Host, HTTPRequest)] = [
                 (.sp("alt"), HTTPRequest(method: "GET", url: "https://sp2.auth.test/adobe-services/config/REQ1")),
-                (.sp("main"), HTTPRequest(method: "GET", url: "https://sp.auth.test/authenticate/saml?"
-                    + FormCoding.encode([("requestor_id", "REQ1"), ("mso_id", "Comcast"), ("redirect_url", appRedirect)]))),
+                (
+                    .sp("main"),
+                    HTTPRequest(
+                        method: "GET",
+                        url: "https://sp.auth.test/authenticate/saml?"
+                            + FormCoding.encode([
+                                ("requestor_id", "REQ1"), ("mso_id", "Comcast"), ("redirect_url", appRedirect),
+                            ]))
+                ),
             ]
             var answers: [HTTPResponse] = []
             for (host, request) in requests {

@@ -10,7 +10,8 @@ import X509
     @Test func aLeafNamesItsHostsIsForServersAndChainsToTheCA() async throws {
         let ca = try CertificateAuthority()
         let key = P256.Signing.PrivateKey()
-        let leaf = try ca.issue(names: ["sp.auth.adobe.com", "127.0.0.1", "::1"], publicKey: Certificate.PublicKey(key.publicKey))
+        let leaf = try ca.issue(
+            names: ["sp.auth.adobe.com", "127.0.0.1", "::1"], publicKey: Certificate.PublicKey(key.publicKey))
         let names = try #require(try leaf.extensions.subjectAlternativeNames)
         #expect(names.contains(.dnsName("sp.auth.adobe.com")))
         #expect(names.count == 3)

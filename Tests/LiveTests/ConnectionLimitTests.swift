@@ -5,9 +5,9 @@ import PassModel
 import Testing
 
 #if canImport(Glibc)
-import Glibc
+    import Glibc
 #elseif canImport(Darwin)
-import Darwin
+    import Darwin
 #endif
 
 /// Idle connections cannot take the server: at the connection cap a new connection takes the place
@@ -15,7 +15,8 @@ import Darwin
 /// connections are open; the idle ones are closed after the idle timeout; a connection owed an
 /// answer is never taken.
 @Suite(.serialized) struct ConnectionLimitTests {
-    static let limits = ServerLimits(connections: 8, idleTimeout: .milliseconds(1_000), headerTimeout: .milliseconds(300))
+    static let limits = ServerLimits(
+        connections: 8, idleTimeout: .milliseconds(1_000), headerTimeout: .milliseconds(300))
     static let request = Array("GET /config/REQ1 HTTP/1.1\r\nHost: x\r\n\r\n".utf8)
 
     @Test func idleConnectionsPastTheCapDoNotStopANormalRequest() async throws {
@@ -55,7 +56,10 @@ import Darwin
         let limits = ServerLimits(idleTimeout: .seconds(5), headerTimeout: .seconds(5), bodyTimeout: .milliseconds(300))
         try await withServer(limits: limits) { server in
             let slow = try RawSocket(port: try server.port(.sp("main")))
-            try slow.send(Array("POST /sessionDevice HTTP/1.1\r\nHost: x\r\nContent-Type: application/x-www-form-urlencoded\r\nContent-Length: 100\r\n\r\na".utf8))
+            try slow.send(
+                Array(
+                    "POST /sessionDevice HTTP/1.1\r\nHost: x\r\nContent-Type: application/x-www-form-urlencoded\r\nContent-Length: 100\r\n\r\na"
+                        .utf8))
             for _ in 0..<3 {
                 try await Task.sleep(for: .milliseconds(150))
                 try? slow.send(Array("b".utf8))
@@ -70,7 +74,8 @@ import Darwin
     @Test func aConnectionOwedAnAnswerIsNeitherTakenNorIdle() async throws {
         // Timeouts long enough that a loaded machine (CI, or helpers building beside it) cannot let the
         // idle timeout close the 7 survivors before they are counted; the answer still comes after it.
-        let limits = ServerLimits(connections: 8, idleTimeout: .milliseconds(3_000), headerTimeout: .milliseconds(2_000))
+        let limits = ServerLimits(
+            connections: 8, idleTimeout: .milliseconds(3_000), headerTimeout: .milliseconds(2_000))
         try await withServer([.sp("main"): HostConditions(latency: Millis(3_500))], limits: limits) { server in
             let port = try server.port(.sp("main"))
             let waiting = try RawSocket(port: port, timeout: 10)

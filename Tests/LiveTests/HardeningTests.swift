@@ -6,9 +6,9 @@ import Synchronization
 import Testing
 
 #if canImport(Glibc)
-import Glibc
+    import Glibc
 #elseif canImport(Darwin)
-import Darwin
+    import Darwin
 #endif
 
 /// Issue 27 over real sockets: a big JSON body, a catastrophic pattern, the log (stalled, closed,
@@ -16,8 +16,10 @@ import Darwin
 /// Each attack ends with another host answering within 100 ms.
 @Suite(.serialized) struct HardeningLiveTests {
     /// Another host's `GET /config/REQ1`, timed.
-    static func otherHostLatency(_ server: MockPassServer, _ host: LoggedRequest.Host = .sp("alt"),
-                                 path: String = "/config/REQ1") throws -> Duration {
+    static func otherHostLatency(
+        _ server: MockPassServer, _ host: LoggedRequest.Host = .sp("alt"),
+        path: String = "/config/REQ1"
+    ) throws -> Duration {
         let curl = try CurlTransport()
         let other = try server.url(host) + path
         var answer: HTTPResponse?
@@ -44,8 +46,10 @@ import Darwin
             let done = Status()
             let attack = Thread {
                 let curl = try? CurlTransport()
-                let r = try? curl?.perform(HTTPRequest(method: "POST", url: url, headers: [("Content-Type", "application/json")],
-                                                       body: body), timeout: .seconds(60))
+                let r = try? curl?.perform(
+                    HTTPRequest(
+                        method: "POST", url: url, headers: [("Content-Type", "application/json")],
+                        body: body), timeout: .seconds(60))
                 if case .response(let answer)? = r { done.set(answer.status) } else { done.set(-1) }
             }
             attack.start()
@@ -57,7 +61,9 @@ import Darwin
                 try await Task.sleep(for: .milliseconds(5))
             }
             #expect(done.value == 200, "the big body is answered")
-            #expect(worst < .milliseconds(100), "another host answered after \(worst) while the body was parsed (\(samples) samples)")
+            #expect(
+                worst < .milliseconds(100),
+                "another host answered after \(worst) while the body was parsed (\(samples) samples)")
         }
     }
 
@@ -72,8 +78,12 @@ import Darwin
     @Test func aCatastrophicPatternAnswersAtOnce() async throws {
         try await withServer(adminToken: "hardening-token") { server in
             let curl = try CurlTransport()
-            let set = try server.admin(curl, "POST", "/admin/net", [("host", "sp:main"), ("fail", "1"), ("status", "500"),
-                                                                    ("path", "/(a+)+$")])
+            let set = try server.admin(
+                curl, "POST", "/admin/net",
+                [
+                    ("host", "sp:main"), ("fail", "1"), ("status", "500"),
+                    ("path", "/(a+)+$"),
+                ])
             #expect(set.status == 200, "\(set.bodyText)")
             let path = "/" + String(repeating: "a", count: 40) + "!"
             var answer: HTTPResponse?
@@ -82,7 +92,8 @@ import Darwin
             #expect(took < .milliseconds(100), "\(took)")
             #expect(try HardeningLiveTests.otherHostLatency(server) < .milliseconds(100))
             // What needs backtracking is refused with the reason, at once.
-            let refused = try server.admin(curl, "POST", "/admin/net", [("host", "sp:main"), ("fail", "1"), ("path", "(a)\\1")])
+            let refused = try server.admin(
+                curl, "POST", "/admin/net", [("host", "sp:main"), ("fail", "1"), ("path", "(a)\\1")])
             #expect(refused.status == 400)
             #expect(refused.bodyText.contains("not supported"), "\(refused.bodyText)")
         }
@@ -93,7 +104,9 @@ import Darwin
     @Test func aFaultedRequestIsInTheLogWithItsFault() async throws {
         try await withServer(adminToken: "hardening-token") { server in
             let curl = try CurlTransport()
-            #expect(try server.admin(curl, "POST", "/admin/net", [("host", "sp:main"), ("fail", "2"), ("status", "500")]).status == 200)
+            #expect(
+                try server.admin(curl, "POST", "/admin/net", [("host", "sp:main"), ("fail", "2"), ("status", "500")])
+                    .status == 200)
             let base = try server.url(.sp("main"))
             #expect(try get(curl, base + "/config/REQ1?a=1").status == 500)
             #expect(try get(curl, base + "/config/REQ1?a=2").status == 500)
@@ -113,11 +126,14 @@ import Darwin
     @Test func theProxyClosesTheConnectionAfterARefusal() async throws {
         try await withProxy(limits: ProxyTests.limits) { server, _, log in
             let port = try #require(server.proxyPort)
-            let config = "GET http://sp.auth.adobe.com/adobe-services/config/passimtv HTTP/1.1\r\nHost: sp.auth.adobe.com\r\n\r\n"
+            let config =
+                "GET http://sp.auth.adobe.com/adobe-services/config/passimtv HTTP/1.1\r\nHost: sp.auth.adobe.com\r\n\r\n"
             let unknown = "GET http://other.example/ HTTP/1.1\r\nHost: other.example\r\n\r\n"
             let relative = "GET /config/passimtv HTTP/1.1\r\nHost: sp.auth.adobe.com\r\n\r\n"
-            for (sent, expected) in [(config + unknown + config, [200, 502]), (config + relative + config, [200, 400]),
-                                     (unknown + config, [502])] {
+            for (sent, expected) in [
+                (config + unknown + config, [200, 502]), (config + relative + config, [200, 400]),
+                (unknown + config, [502]),
+            ] {
                 let raw = try rawExchange(port: port, Array(sent.utf8), timeout: 5)
                 let statuses = raw.components(separatedBy: "HTTP/1.1 ").dropFirst().compactMap { Int($0.prefix(3)) }
                 #expect(statuses == expected, "\(raw.prefix(400))")
@@ -132,25 +148,39 @@ import Darwin
     @Test func secretsAndControlCharactersNeverReachTheLog() async throws {
         try await withProxy(limits: ProxyTests.limits) { server, dir, log in
             let port = try #require(server.proxyPort)
-            _ = try rawExchange(port: port, Array("CONNECT user:PASSWORD1@other.example:443 HTTP/1.1\r\nHost: other.example\r\n\r\n".utf8))
-            _ = try rawExchange(port: port, Array(("GET http://user:PASSWORD2@other.example/x?access_token=TOKEN3&client_secret=SECRET4"
-                                                   + "&signature=SIG5&password=PASSWORD6 HTTP/1.1\r\nHost: other.example\r\n\r\n").utf8))
+            _ = try rawExchange(
+                port: port,
+                Array("CONNECT user:PASSWORD1@other.example:443 HTTP/1.1\r\nHost: other.example\r\n\r\n".utf8))
+            _ = try rawExchange(
+                port: port,
+                Array(
+                    ("GET http://user:PASSWORD2@other.example/x?access_token=TOKEN3&client_secret=SECRET4"
+                        + "&signature=SIG5&password=PASSWORD6 HTTP/1.1\r\nHost: other.example\r\n\r\n").utf8))
             // A relative target is logged with its query: the secret's value goes, the rest stays.
-            _ = try rawExchange(port: port, Array("GET /x?access_token=TOKEN8&ok=visible HTTP/1.1\r\nHost: a\r\n\r\n".utf8))
-            _ = try rawExchange(port: port, Array("CONNECT user:PASSWORD7@sp.auth.adobe.com:443 HTTP/1.1\r\n\r\n".utf8), timeout: 1)
+            _ = try rawExchange(
+                port: port, Array("GET /x?access_token=TOKEN8&ok=visible HTTP/1.1\r\nHost: a\r\n\r\n".utf8))
+            _ = try rawExchange(
+                port: port, Array("CONNECT user:PASSWORD7@sp.auth.adobe.com:443 HTTP/1.1\r\n\r\n".utf8), timeout: 1)
             _ = try rawExchange(port: port, Array("CONNECT evil\u{1B}[31m\u{07}\r.example:443 HTTP/1.1\r\n\r\n".utf8))
             // A tunnel whose SNI holds ESC, BEL, CR and LF (openssl sends the bytes as given).
             let sni = "a\u{1B}[2J\u{07}\rforged\nline.example"
-            _ = try? runCommand(["openssl", "s_client", "-proxy", "127.0.0.1:\(port)", "-connect", "sp.auth.adobe.com:443",
-                                 "-CAfile", dir + "/ca.pem", "-servername", sni], input: "")
+            _ = try? runCommand(
+                [
+                    "openssl", "s_client", "-proxy", "127.0.0.1:\(port)", "-connect", "sp.auth.adobe.com:443",
+                    "-CAfile", dir + "/ca.pem", "-servername", sni,
+                ], input: "")
             try await Task.sleep(for: .milliseconds(300))
             let lines = log.all
             #expect(lines.count >= 3, "\(lines)")
             for line in lines {
-                for secret in ["PASSWORD1", "PASSWORD2", "TOKEN3", "SECRET4", "SIG5", "PASSWORD6", "PASSWORD7", "TOKEN8"] {
+                for secret in [
+                    "PASSWORD1", "PASSWORD2", "TOKEN3", "SECRET4", "SIG5", "PASSWORD6", "PASSWORD7", "TOKEN8",
+                ] {
                     #expect(!line.contains(secret), "\(secret) in \(line)")
                 }
-                #expect(!line.unicodeScalars.contains { $0.value < 0x20 || $0.value == 0x7F }, "a control character in \(line.debugDescription)")
+                #expect(
+                    !line.unicodeScalars.contains { $0.value < 0x20 || $0.value == 0x7F },
+                    "a control character in \(line.debugDescription)")
             }
             #expect(log.contains("ok=visible"), "what is no secret is kept: \(lines)")
             #expect(log.contains("***@other.example"), "\(lines)")
@@ -180,7 +210,11 @@ import Darwin
         _ = fcntl(fds[0], F_SETFL, flags | O_NONBLOCK)
         for _ in 0..<200 {
             let n = read(fds[0], &buffer, buffer.count)
-            if n > 0 { text += String(decoding: buffer[..<n], as: UTF8.self) } else { Thread.sleep(forTimeInterval: 0.01) }
+            if n > 0 {
+                text += String(decoding: buffer[..<n], as: UTF8.self)
+            } else {
+                Thread.sleep(forTimeInterval: 0.01)
+            }
             writer.write("after")
             if text.contains("dropped") { break }
         }
@@ -204,21 +238,25 @@ import Darwin
         let world = adobeWorld()
         var conditions: [LoggedRequest.Host: HostConditions] = [:]
         for sp in world.serviceProviders { conditions[.sp(sp.name)] = HostConditions(latency: .zero) }
-        let server = try await MockPassServer.start(world: world, options: .init(
-            seed: 7, conditions: conditions,
-            tls: MockPassServer.TLS(authority: try CertificateAuthority(), direct: false), proxyPort: 0,
-            log: { writer.write($0) }))
+        let server = try await MockPassServer.start(
+            world: world,
+            options: .init(
+                seed: 7, conditions: conditions,
+                tls: MockPassServer.TLS(authority: try CertificateAuthority(), direct: false), proxyPort: 0,
+                log: { writer.write($0) }))
         do {
             let port = try #require(server.proxyPort)
-            let refused = Array(("CONNECT " + String(repeating: "x", count: 100) + ".example:443 HTTP/1.1\r\n\r\n").utf8)
+            let refused = Array(
+                ("CONNECT " + String(repeating: "x", count: 100) + ".example:443 HTTP/1.1\r\n\r\n").utf8)
             for _ in 0..<2_000 { _ = try rawExchange(port: port, refused, timeout: 2) }
             #expect(writer.dropped > 0, "the pipe filled and lines were dropped, not waited for")
             let config = "/api/v1/config/passimtv?format=json"
             #expect(try HardeningLiveTests.otherHostLatency(server, .sp("api"), path: config) < .milliseconds(100))
             close(fds[0])
             for _ in 0..<20 { _ = try rawExchange(port: port, refused, timeout: 2) }
-            #expect(try HardeningLiveTests.otherHostLatency(server, .sp("api"), path: config) < .milliseconds(100),
-                    "alive with the reader gone")
+            #expect(
+                try HardeningLiveTests.otherHostLatency(server, .sp("api"), path: config) < .milliseconds(100),
+                "alive with the reader gone")
             try await server.shutdown()
         } catch {
             try? await server.shutdown()
@@ -246,7 +284,9 @@ import Darwin
         #expect(LogText.line("a\u{1B}[31mb\u{07}c\r\nd\u{7F}") == "a\\x1B[31mb\\x07c\\x0D\\x0Ad\\x7F")
         #expect(LogText.line("\u{2028}\u{9B}") == "\\u{2028}\\u{009B}")
         #expect(LogText.redacted("user:pw@host:443") == "***@host:443")
-        #expect(LogText.redacted("http://u:p@h/p?q=1&access_token=t&Password=x#f") == "http://***@h/p?q=1&access_token=***&Password=***#f")
+        #expect(
+            LogText.redacted("http://u:p@h/p?q=1&access_token=t&Password=x#f")
+                == "http://***@h/p?q=1&access_token=***&Password=***#f")
         #expect(LogText.line(String(repeating: "é", count: 5000)).utf8.count <= LogText.maxLineBytes + 3)
     }
 }

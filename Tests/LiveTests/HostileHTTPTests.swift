@@ -17,8 +17,10 @@ import Testing
 
     @Test func theFolderHoldsEveryKind() {
         let names = HostileHTTPTests.files
-        for kind in ["no-token", "foreign-host", "foreign-origin", "query-parameter", "text-plain", "pipelined", "head",
-                     "trickled", "malformed-request-line", "oversized-head", "oversized-body"] {
+        for kind in [
+            "no-token", "foreign-host", "foreign-origin", "query-parameter", "text-plain", "pipelined", "head",
+            "trickled", "malformed-request-line", "oversized-head", "oversized-body",
+        ] {
             #expect(names.contains { $0.contains(kind) }, "no fixture for \(kind)")
         }
     }
@@ -73,7 +75,8 @@ import Testing
             let spec = s[range].dropFirst(5).dropLast()
             let n = Int(spec.prefix { $0 != ":" }) ?? 0
             let text = String(spec.drop { $0 != ":" }.dropFirst())
-            s.replaceSubrange(range, with: (0..<n).map { text.replacingOccurrences(of: "#", with: String($0)) }.joined())
+            s.replaceSubrange(
+                range, with: (0..<n).map { text.replacingOccurrences(of: "#", with: String($0)) }.joined())
         }
         if let end = s.range(of: "\r\n\r\n") {
             let length = s[end.upperBound...].utf8.count

@@ -16,7 +16,8 @@ import Testing
             let alt = try server.url(.sp("alt"))
             #expect(alt.hasSuffix("/adobe-services"))
             #expect(server.world.serviceProviders.map(\.url) == [try server.url(.sp("main")), alt])
-            #expect(server.mapping.toOriginal(alt + "/config/REQ1") == "https://sp2.auth.test/adobe-services/config/REQ1")
+            #expect(
+                server.mapping.toOriginal(alt + "/config/REQ1") == "https://sp2.auth.test/adobe-services/config/REQ1")
             #expect(server.mapping.toLive("https://comcast.idp.test/sso") == (try server.url(.idp("Comcast"))) + "/sso")
             #expect(server.mapping.toOriginal("https://elsewhere.test/x") == "https://elsewhere.test/x")
 
@@ -38,9 +39,13 @@ import Testing
             let curl = try CurlTransport()
             let sp = try server.url(.sp("main"))
             let idp = try server.url(.idp("Comcast"))
-            let start = try get(curl, sp + "/authenticate/saml?" + FormCoding.encode([
-                ("requestor_id", "REQ1"), ("mso_id", "Comcast"), ("redirect_url", appRedirect), ("domain_name", "adobe.com"),
-            ]))
+            let start = try get(
+                curl,
+                sp + "/authenticate/saml?"
+                    + FormCoding.encode([
+                        ("requestor_id", "REQ1"), ("mso_id", "Comcast"), ("redirect_url", appRedirect),
+                        ("domain_name", "adobe.com"),
+                    ]))
             #expect(start.status == 200)
             // Every header, in the order the server wrote them.
             #expect(start.headers.fields.map(\.name) == ["Set-Cookie", "Content-Type", "Content-Length"])
@@ -50,7 +55,8 @@ import Testing
 
             let toIdP = try onlyForm(start)
             #expect(toIdP.action == idp + "/sso")
-            let sso = try response(curl.perform(.form(toIdP.action, toIdP.fields.map { ($0.name, $0.value) }), timeout: .seconds(5)))
+            let sso = try response(
+                curl.perform(.form(toIdP.action, toIdP.fields.map { ($0.name, $0.value) }), timeout: .seconds(5)))
             #expect(sso.status == 200)
             let loginForm = try onlyForm(sso)
             #expect(loginForm.action == idp + "/login")
@@ -63,14 +69,19 @@ import Testing
             let toSP = try onlyForm(afterLogin)
             #expect(toSP.action == sp + "/sp/saml/SAMLAssertionConsumer")
 
-            let acs = try response(curl.perform(
-                .form(toSP.action, toSP.fields.map { ($0.name, $0.value) }, headers: [("Cookie", cookie)]), timeout: .seconds(5)))
+            let acs = try response(
+                curl.perform(
+                    .form(toSP.action, toSP.fields.map { ($0.name, $0.value) }, headers: [("Cookie", cookie)]),
+                    timeout: .seconds(5)))
             #expect(acs.status == 302)
             #expect(acs.headers["Location"] == appRedirect)
 
-            let session = try response(curl.perform(
-                .form(sp + "/sessionDevice", [("requestor_id", "REQ1"), ("device_id", "dev-1")], headers: [("Cookie", cookie)]),
-                timeout: .seconds(5)))
+            let session = try response(
+                curl.perform(
+                    .form(
+                        sp + "/sessionDevice", [("requestor_id", "REQ1"), ("device_id", "dev-1")],
+                        headers: [("Cookie", cookie)]),
+                    timeout: .seconds(5)))
             #expect(session.status == 200)
             guard case .token(let token) = try SessionDeviceXML.parse(session.body) else {
                 Issue.record("no token: \(session.bodyText)")
@@ -79,10 +90,11 @@ import Testing
             #expect(token.mvpdID == "Comcast")
             #expect(token.requestorID == "REQ1")
             #expect(token.deviceID == "dev-1")
-            #expect(server.requestLog().map { "\(LiveHost.name(of: $0.host)) \($0.method) \($0.path)" } == [
-                "sp:main GET /authenticate/saml", "idp:Comcast POST /sso", "idp:Comcast POST /login",
-                "sp:main POST /sp/saml/SAMLAssertionConsumer", "sp:main POST /sessionDevice",
-            ])
+            #expect(
+                server.requestLog().map { "\(LiveHost.name(of: $0.host)) \($0.method) \($0.path)" } == [
+                    "sp:main GET /authenticate/saml", "idp:Comcast POST /sso", "idp:Comcast POST /login",
+                    "sp:main POST /sp/saml/SAMLAssertionConsumer", "sp:main POST /sessionDevice",
+                ])
         }
     }
 
@@ -103,14 +115,18 @@ import Testing
         try await withServer([.idp("Dish"): HostConditions(latency: .zero, mode: .down)]) { server in
             let curl = try CurlTransport()
             let dish = try server.url(.idp("Dish")) + "/sso"
-            #expect(curl.perform(HTTPRequest(method: "GET", url: dish), timeout: .seconds(2)) == .failure("connection refused"))
+            #expect(
+                curl.perform(HTTPRequest(method: "GET", url: dish), timeout: .seconds(2))
+                    == .failure("connection refused"))
 
             try await server.apply(.mode(.up), to: .idp("Dish"))
             #expect(try get(curl, dish).status == 405)  // the mock answers: /sso takes POST
 
             // Down again: the kept-alive connection is cut too, so the same transport is refused.
             try await server.apply(.mode(.down), to: .idp("Dish"))
-            #expect(curl.perform(HTTPRequest(method: "GET", url: dish), timeout: .seconds(2)) == .failure("connection refused"))
+            #expect(
+                curl.perform(HTTPRequest(method: "GET", url: dish), timeout: .seconds(2))
+                    == .failure("connection refused"))
             #expect(server.conditions(of: .idp("Dish"))?.mode == .down)
             // Other hosts are unaffected.
             #expect(try get(curl, try server.url(.sp("main")) + "/config/REQ1").status == 200)
@@ -152,8 +168,10 @@ import Testing
             let url = try server.url(.sp("main")) + "/sessionDevice"
             var result: HTTPResult?
             let waited = elapsed {
-                result = curl.perform(.form(url, [("requestor_id", "REQ1"), ("pad", String(repeating: "p", count: 4000))],
-                                            headers: [("Expect", "100-continue")]), timeout: .seconds(5))
+                result = curl.perform(
+                    .form(
+                        url, [("requestor_id", "REQ1"), ("pad", String(repeating: "p", count: 4000))],
+                        headers: [("Expect", "100-continue")]), timeout: .seconds(5))
             }
             let r = try response(try #require(result))
             #expect(r.status == 200)
@@ -167,7 +185,8 @@ import Testing
         try await withServer { server in
             let curl = try CurlTransport()
             let base = try server.url(.sp("main"))
-            let head = try response(curl.perform(HTTPRequest(method: "HEAD", url: base + "/config/REQ1"), timeout: .seconds(5)))
+            let head = try response(
+                curl.perform(HTTPRequest(method: "HEAD", url: base + "/config/REQ1"), timeout: .seconds(5)))
             #expect(head.status == 200)
             #expect(head.body.isEmpty)
             // The connection is still in step: the next answer is whole.

@@ -13,11 +13,15 @@ func adobeWorld() -> World {
         World.ServiceProvider(name: "adobe", url: "https://sp.auth.adobe.com/adobe-services", mvpds: [cable]),
         World.ServiceProvider(name: "api", url: "https://api.auth.adobe.com", mvpds: [cable]),
     ]
-    let viewer = World.User(name: "viewer", password: "s3cret", mvpdID: "PassimCable", allow: ["passimtv"],
-                            deny: ["passimtv-ppv"], denyMessage: "Passim PPV is not in your package.")
-    return World(serviceProviders: sps, identityProviders: World.defaultIdentityProviders(for: sps), users: [viewer],
-                 requestors: [World.Requestor(id: "passimtv"),
-                              World.Requestor(id: "signedreq", key: World.KeyPair(publicKey: "pk-passim", secret: "sk-passim"))])
+    let viewer = World.User(
+        name: "viewer", password: "s3cret", mvpdID: "PassimCable", allow: ["passimtv"],
+        deny: ["passimtv-ppv"], denyMessage: "Passim PPV is not in your package.")
+    return World(
+        serviceProviders: sps, identityProviders: World.defaultIdentityProviders(for: sps), users: [viewer],
+        requestors: [
+            World.Requestor(id: "passimtv"),
+            World.Requestor(id: "signedreq", key: World.KeyPair(publicKey: "pk-passim", secret: "sk-passim")),
+        ])
 }
 
 /// What the server logged (its proxy refusals and failed handshakes).
@@ -38,9 +42,11 @@ func withTemporaryDirectory<T>(_ body: (String) async throws -> T) async throws 
 
 /// A server on ephemeral ports with a proxy and a new CA written to `dir/ca.pem` (key `dir/ca-key.pem`),
 /// serving the world's URLs as written, as `passim serve --proxy` does.
-func withProxy<T>(world: World = adobeWorld(), direct: Bool = false, urls: MockPassServer.URLs = .asWritten,
-                  limits: ServerLimits = ServerLimits(), authority: CertificateAuthority? = nil,
-                  _ body: (MockPassServer, String, LogLines) async throws -> T) async throws -> T {
+func withProxy<T>(
+    world: World = adobeWorld(), direct: Bool = false, urls: MockPassServer.URLs = .asWritten,
+    limits: ServerLimits = ServerLimits(), authority: CertificateAuthority? = nil,
+    _ body: (MockPassServer, String, LogLines) async throws -> T
+) async throws -> T {
     try await withTemporaryDirectory { dir in
         let ca = try authority ?? CertificateAuthority()
         try ca.write(certificateTo: dir + "/ca.pem", keyTo: dir + "/ca-key.pem")
@@ -48,9 +54,11 @@ func withProxy<T>(world: World = adobeWorld(), direct: Bool = false, urls: MockP
         var conditions: [LoggedRequest.Host: HostConditions] = [:]
         for sp in world.serviceProviders { conditions[.sp(sp.name)] = HostConditions(latency: .zero) }
         for idp in world.identityProviders { conditions[.idp(idp.mvpdID)] = HostConditions(latency: .zero) }
-        let server = try await MockPassServer.start(world: world, options: .init(
-            seed: 7, conditions: conditions, limits: limits, urls: urls,
-            tls: MockPassServer.TLS(authority: ca, direct: direct), proxyPort: 0, log: { log.add($0) }))
+        let server = try await MockPassServer.start(
+            world: world,
+            options: .init(
+                seed: 7, conditions: conditions, limits: limits, urls: urls,
+                tls: MockPassServer.TLS(authority: ca, direct: direct), proxyPort: 0, log: { log.add($0) }))
         do {
             let result = try await body(server, dir, log)
             try await server.shutdown()
@@ -83,8 +91,9 @@ func runCommand(_ arguments: [String], input: String? = nil) throws -> CommandRe
     let output = out.fileHandleForReading.readDataToEndOfFile()
     let error = err.fileHandleForReading.readDataToEndOfFile()
     process.waitUntilExit()
-    return CommandResult(status: process.terminationStatus, output: String(decoding: output, as: UTF8.self),
-                         error: String(decoding: error, as: UTF8.self))
+    return CommandResult(
+        status: process.terminationStatus, output: String(decoding: output, as: UTF8.self),
+        error: String(decoding: error, as: UTF8.self))
 }
 
 /// The curl binary through `server`'s proxy, trusting `caFile` (nil: the system's CAs only).
@@ -94,8 +103,10 @@ struct ProxyCurl {
     var caFile: String?
     var cookieJar: String?
 
-    func send(_ method: String, _ url: String, headers: [(String, String)] = [], body: String? = nil,
-              extra: [String] = []) throws -> (CommandResult, HTTPResponse?) {
+    func send(
+        _ method: String, _ url: String, headers: [(String, String)] = [], body: String? = nil,
+        extra: [String] = []
+    ) throws -> (CommandResult, HTTPResponse?) {
         var arguments = ["curl", "-sS", "--max-time", "10", "--proxy", proxy, "-X", method, "-D", "-", url]
         if let caFile { arguments += ["--cacert", caFile] }
         if let cookieJar { arguments += ["-b", cookieJar, "-c", cookieJar] }
@@ -113,13 +124,16 @@ struct ProxyCurl {
         while rest.hasPrefix("HTTP/"), let end = rest.range(of: "\r\n\r\n") {
             let lines = rest[..<end.lowerBound].components(separatedBy: "\r\n")
             let status = Int(lines[0].split(separator: " ").dropFirst().first ?? "") ?? 0
-            let headers = HTTPHeaders(lines.dropFirst().compactMap { line -> HTTPHeader? in
-                guard let colon = line.firstIndex(of: ":") else { return nil }
-                return HTTPHeader(String(line[..<colon]), line[line.index(after: colon)...].trimmingCharacters(in: .whitespaces))
-            })
+            let headers = HTTPHeaders(
+                lines.dropFirst().compactMap { line -> HTTPHeader? in
+                    guard let colon = line.firstIndex(of: ":") else { return nil }
+                    return HTTPHeader(
+                        String(line[..<colon]), line[line.index(after: colon)...].trimmingCharacters(in: .whitespaces))
+                })
             rest = rest[end.upperBound...]
             last = HTTPResponse(status: status, headers: headers, body: [])
-            if status == 200, lines[0].contains("Connection established") || lines[0].contains("Connection Established") {
+            if status == 200, lines[0].contains("Connection established") || lines[0].contains("Connection Established")
+            {
                 continue
             }
             if !rest.hasPrefix("HTTP/") { last?.body = Array(rest.utf8) }

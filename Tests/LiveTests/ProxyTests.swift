@@ -6,9 +6,9 @@ import PassXML
 import Testing
 
 #if canImport(Glibc)
-import Glibc
+    import Glibc
 #elseif canImport(Darwin)
-import Darwin
+    import Darwin
 #endif
 
 /// The forward proxy and TLS of `passim serve --proxy/--tls`, over real sockets with the curl and
@@ -19,7 +19,8 @@ import Darwin
     static let limits = ServerLimits(idleTimeout: .seconds(5), headerTimeout: .milliseconds(300))
 
     static var hostileFiles: [String] {
-        ((try? FileManager.default.contentsOfDirectory(atPath: hostileFolder)) ?? []).filter { $0.hasSuffix(".http") }.sorted()
+        ((try? FileManager.default.contentsOfDirectory(atPath: hostileFolder)) ?? []).filter { $0.hasSuffix(".http") }
+            .sorted()
     }
 
     @Test func aTunnelToAnAdobeHostIsPassimOverTLS() async throws {
@@ -54,7 +55,8 @@ import Darwin
     @Test func aHostTheWorldLacksGets502NamingItsHostsAndIsLogged() async throws {
         try await withProxy { server, dir, log in
             let curl = ProxyCurl(proxy: try #require(server.proxyURL), caFile: dir + "/ca.pem")
-            let (tunnel, _) = try curl.send("GET", "https://www.example.com/", extra: ["-w", "\nconnect=%{http_connect}"])
+            let (tunnel, _) = try curl.send(
+                "GET", "https://www.example.com/", extra: ["-w", "\nconnect=%{http_connect}"])
             #expect(tunnel.status != 0)
             #expect(tunnel.output.contains("connect=502"), "\(tunnel.output)")
             let (_, plain) = try curl.send("GET", "http://www.example.com/index.html")
@@ -67,8 +69,10 @@ import Darwin
     }
 
     @Test func theHostileFolderHoldsEveryKind() {
-        for kind in ["connect-unknown-host", "absolute-unknown-host", "relative-uri", "connect-without-port",
-                     "oversized-connect", "trickled-connect"] {
+        for kind in [
+            "connect-unknown-host", "absolute-unknown-host", "relative-uri", "connect-without-port",
+            "oversized-connect", "trickled-connect",
+        ] {
             #expect(ProxyTests.hostileFiles.contains { $0.contains(kind) }, "no fixture for \(kind)")
         }
     }
@@ -80,7 +84,8 @@ import Darwin
         try await withProxy(limits: ProxyTests.limits) { server, dir, log in
             let port = try #require(server.proxyPort)
             let trickle: Duration? = name.contains("trickled") ? .milliseconds(20) : nil
-            let raw = try rawExchange(port: port, HostileHTTPTests.expand(text, adminPort: server.adminPort), timeout: 5, trickle: trickle)
+            let raw = try rawExchange(
+                port: port, HostileHTTPTests.expand(text, adminPort: server.adminPort), timeout: 5, trickle: trickle)
             let statuses = raw.components(separatedBy: "HTTP/1.1 ").dropFirst().compactMap { Int($0.prefix(3)) }
             #expect(statuses == [status], "\(name): \(raw.prefix(300))")
             if status != 200 { #expect(!log.all.isEmpty, "\(name) was not logged") }
@@ -108,20 +113,27 @@ import Darwin
     @Test func noSNIAndAnOldTLSVersionGetAnAlertAndAreLogged() async throws {
         try await withProxy { server, dir, log in
             let proxy = "127.0.0.1:\(try #require(server.proxyPort))"
-            let base = ["openssl", "s_client", "-proxy", proxy, "-connect", "sp.auth.adobe.com:443", "-CAfile", dir + "/ca.pem"]
+            let base = [
+                "openssl", "s_client", "-proxy", proxy, "-connect", "sp.auth.adobe.com:443", "-CAfile", dir + "/ca.pem",
+            ]
             let noSNI = try runCommand(base + ["-noservername"], input: "")
             #expect(noSNI.output.contains("no peer certificate available"), "\(noSNI.output)")
             #expect((noSNI.output + noSNI.error).contains("alert"), "\(noSNI.error)")
             try await waitFor { log.contains("no SNI") }
 
-            let old = try runCommand(base + ["-servername", "sp.auth.adobe.com", "-tls1_1", "-cipher", "DEFAULT:@SECLEVEL=0"], input: "")
-            #expect((old.output + old.error).contains("alert protocol version") || (old.output + old.error).contains("unsupported protocol"),
-                    "\(old.error)")
+            let old = try runCommand(
+                base + ["-servername", "sp.auth.adobe.com", "-tls1_1", "-cipher", "DEFAULT:@SECLEVEL=0"], input: "")
+            #expect(
+                (old.output + old.error).contains("alert protocol version")
+                    || (old.output + old.error).contains("unsupported protocol"),
+                "\(old.error)")
             try await waitFor { log.all.count >= 2 }
 
             let good = try runCommand(base + ["-servername", "sp.auth.adobe.com", "-verify_return_error"], input: "")
             #expect(good.output.contains("Verify return code: 0 (ok)"), "\(good.output) \(good.error)")
-            #expect(good.output.contains("DNS:sp.auth.adobe.com") || good.output.contains("CN = sp.auth.adobe.com"), "\(good.output)")
+            #expect(
+                good.output.contains("DNS:sp.auth.adobe.com") || good.output.contains("CN = sp.auth.adobe.com"),
+                "\(good.output)")
         }
     }
 
@@ -143,7 +155,8 @@ import Darwin
                 let curl = ProxyCurl(proxy: try #require(server.proxyURL), caFile: dir + "/ca.pem")
                 let (_, r) = try curl.send("GET", "https://sp.auth.adobe.com/adobe-services/config/passimtv")
                 #expect(r?.status == 200)
-                _ = try ProxyCurl(proxy: try #require(server.proxyURL), caFile: nil).send("GET", "https://sp.auth.adobe.com/")
+                _ = try ProxyCurl(proxy: try #require(server.proxyURL), caFile: nil).send(
+                    "GET", "https://sp.auth.adobe.com/")
                 try await waitFor { !log.all.isEmpty }
                 let keyBody = keyPEM.split(separator: "\n").dropFirst().first.map(String.init) ?? "?"
                 #expect(!log.all.contains { $0.contains(keyBody) })
@@ -152,9 +165,13 @@ import Darwin
             let other = try CertificateAuthority()
             try other.write(certificateTo: dir + "/other.pem", keyTo: dir + "/other-key.pem")
             let otherKey = try String(contentsOfFile: dir + "/other-key.pem", encoding: .utf8)
-            #expect(throws: LiveError.self) { try CertificateAuthority(certificatePEM: certificatePEM, keyPEM: otherKey) }
+            #expect(throws: LiveError.self) {
+                try CertificateAuthority(certificatePEM: certificatePEM, keyPEM: otherKey)
+            }
             #expect(throws: LiveError.self) { try CertificateAuthority(certificatePEM: "not a pem", keyPEM: keyPEM) }
-            #expect(throws: LiveError.self) { try CertificateAuthority(certificatePEM: certificatePEM, keyPEM: "garbage") }
+            #expect(throws: LiveError.self) {
+                try CertificateAuthority(certificatePEM: certificatePEM, keyPEM: "garbage")
+            }
         }
     }
 
@@ -162,10 +179,15 @@ import Darwin
         try await withProxy(direct: true, urls: .live) { server, dir, _ in
             let sp = try server.url(.sp("adobe"))
             #expect(sp.hasPrefix("https://127.0.0.1:"), "\(sp)")
-            let r = try runCommand(["curl", "-sS", "--max-time", "10", "--cacert", dir + "/ca.pem", sp + "/config/passimtv"])
+            let r = try runCommand([
+                "curl", "-sS", "--max-time", "10", "--cacert", dir + "/ca.pem", sp + "/config/passimtv",
+            ])
             #expect(r.status == 0, "\(r.error)")
             #expect(r.output.contains("PassimCable"))
-            let plain = try runCommand(["curl", "-sS", "--max-time", "5", sp.replacingOccurrences(of: "https:", with: "http:") + "/config/passimtv"])
+            let plain = try runCommand([
+                "curl", "-sS", "--max-time", "5",
+                sp.replacingOccurrences(of: "https:", with: "http:") + "/config/passimtv",
+            ])
             #expect(plain.status != 0 || !plain.output.contains("PassimCable"), "a TLS port does not answer plain HTTP")
         }
     }
@@ -174,8 +196,11 @@ import Darwin
         try await withTemporaryDirectory { dir in
             let ca = try CertificateAuthority()
             try ca.write(certificateTo: dir + "/ca.pem", keyTo: dir + "/ca-key.pem")
-            let server = try await MockPassServer.start(world: adobeWorld(), options: .init(
-                urls: .asWritten, worldLoader: AdminWorldTests.loader, tls: MockPassServer.TLS(authority: ca, direct: false), proxyPort: 0))
+            let server = try await MockPassServer.start(
+                world: adobeWorld(),
+                options: .init(
+                    urls: .asWritten, worldLoader: AdminWorldTests.loader,
+                    tls: MockPassServer.TLS(authority: ca, direct: false), proxyPort: 0))
             let curl = ProxyCurl(proxy: try #require(server.proxyURL), caFile: dir + "/ca.pem")
             #expect(try curl.send("GET", "https://sp.auth.adobe.com/adobe-services/config/passimtv").1?.status == 200)
             let loaded = try AdminWorldTests().post(try CurlTransport(), server, "small", urls: "as-written")
@@ -183,7 +208,9 @@ import Darwin
             #expect(try curl.send("GET", "https://solo.test/config/REQ9").1?.status == 200)
             let (_, gone) = try curl.send("GET", "http://sp.auth.adobe.com/adobe-services/config/passimtv")
             #expect(gone?.status == 502)
-            #expect(gone.map { String(decoding: $0.body, as: UTF8.self).contains("Its hosts: solo.test, dish.idp.test") } == true)
+            #expect(
+                gone.map { String(decoding: $0.body, as: UTF8.self).contains("Its hosts: solo.test, dish.idp.test") }
+                    == true)
             try await server.shutdown()
         }
     }

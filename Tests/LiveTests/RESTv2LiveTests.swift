@@ -20,7 +20,10 @@ import Testing
         return w
     }
 
-    static let deviceInfo = Data(#"{"model":"Box","version":"1.0","osName":"Linux","osVersion":"6.1","connectionType":"LAN","primaryHardwareType":"SetTopBox"}"#.utf8).base64EncodedString()
+    static let deviceInfo = Data(
+        #"{"model":"Box","version":"1.0","osName":"Linux","osVersion":"6.1","connectionType":"LAN","primaryHardwareType":"SetTopBox"}"#
+            .utf8
+    ).base64EncodedString()
 
     static func json(_ r: HTTPResponse?) -> [String: Any] {
         guard let r else { return [:] }
@@ -31,26 +34,34 @@ import Testing
         try await withProxy(world: Self.world(throttling: false)) { server, dir, _ in
             let curl = ProxyCurl(proxy: try #require(server.proxyURL), caFile: dir + "/ca.pem")
             let base = "https://sp.auth.adobe.com"
-            let (_, reg) = try curl.send("POST", base + "/o/client/register", headers: [("Content-Type", "application/json")],
-                                         body: #"{"software_statement":"\#(Self.statement)"}"#)
+            let (_, reg) = try curl.send(
+                "POST", base + "/o/client/register", headers: [("Content-Type", "application/json")],
+                body: #"{"software_statement":"\#(Self.statement)"}"#)
             #expect(reg?.status == 201)
             let client = Self.json(reg)
-            let id = try #require(client["client_id"] as? String), secret = try #require(client["client_secret"] as? String)
-            let (_, tok) = try curl.send("POST", base + "/o/client/token?client_id=\(id)&client_secret=\(secret)&grant_type=client_credentials")
+            let id = try #require(client["client_id"] as? String),
+                secret = try #require(client["client_secret"] as? String)
+            let (_, tok) = try curl.send(
+                "POST", base + "/o/client/token?client_id=\(id)&client_secret=\(secret)&grant_type=client_credentials")
             let token = try #require(Self.json(tok)["access_token"] as? String)
-            let headers = [("Authorization", "Bearer " + token), ("AP-Device-Identifier", "fingerprint ZmFzdGNoYW5uZWxz"),
-                           ("X-Device-Info", Self.deviceInfo)]
-            let (_, session) = try curl.send("POST", base + "/api/v2/passimv2/sessions",
-                                             headers: headers + [("Content-Type", "application/x-www-form-urlencoded")],
-                                             body: "redirectUrl=https%3A%2F%2Fapp.test&domainName=app.test&mvpd=TempPass_TEST40")
+            let headers = [
+                ("Authorization", "Bearer " + token), ("AP-Device-Identifier", "fingerprint ZmFzdGNoYW5uZWxz"),
+                ("X-Device-Info", Self.deviceInfo),
+            ]
+            let (_, session) = try curl.send(
+                "POST", base + "/api/v2/passimv2/sessions",
+                headers: headers + [("Content-Type", "application/x-www-form-urlencoded")],
+                body: "redirectUrl=https%3A%2F%2Fapp.test&domainName=app.test&mvpd=TempPass_TEST40")
             #expect(session?.status == 200)
             #expect(Self.json(session)["actionName"] as? String == "authorize")
-            let (_, profiles) = try curl.send("GET", base + "/api/v2/passimv2/profiles/TempPass_TEST40", headers: headers)
+            let (_, profiles) = try curl.send(
+                "GET", base + "/api/v2/passimv2/profiles/TempPass_TEST40", headers: headers)
             #expect(profiles?.status == 200)
             #expect(((Self.json(profiles)["profiles"] as? [String: Any])?["TempPass_TEST40"]) != nil)
-            let (_, decision) = try curl.send("POST", base + "/api/v2/passimv2/decisions/authorize/TempPass_TEST40",
-                                              headers: headers + [("Content-Type", "application/json")],
-                                              body: #"{"resources":["<rss><channel><title>passimtv</title></channel></rss>"]}"#)
+            let (_, decision) = try curl.send(
+                "POST", base + "/api/v2/passimv2/decisions/authorize/TempPass_TEST40",
+                headers: headers + [("Content-Type", "application/json")],
+                body: #"{"resources":["<rss><channel><title>passimtv</title></channel></rss>"]}"#)
             #expect(decision?.status == 200)
             let first = try #require((Self.json(decision)["decisions"] as? [[String: Any]])?.first)
             #expect(first["authorized"] as? Bool == true)
@@ -59,8 +70,9 @@ import Testing
             let media = try ShortMediaTokenXML.deserialize(serialized)
             #expect(media.mvpdID == "TempPass_TEST40")
             // The same world's REST v1 knows nothing of this device's TempPass.
-            let (_, v1) = try curl.send("GET", base + "/api/v1/checkauthn?requestor=passimv2&deviceId=ZmFzdGNoYW5uZWxz&format=json",
-                                        headers: [("Authorization", "Bearer " + token)])
+            let (_, v1) = try curl.send(
+                "GET", base + "/api/v1/checkauthn?requestor=passimv2&deviceId=ZmFzdGNoYW5uZWxz&format=json",
+                headers: [("Authorization", "Bearer " + token)])
             #expect(v1?.status == 403)
         }
     }
@@ -85,7 +97,8 @@ import Testing
             let transport = try CurlTransport()
             let url = try server.url(.sp("api")) + "/api/v2/passimtv/configuration"
             let table: [(Int64, Int)] = [
-                (0, 200), (300, 200), (600, 200), (900, 200), (1200, 200), (1300, 200), (1400, 200), (1500, 200), (1600, 200),
+                (0, 200), (300, 200), (600, 200), (900, 200), (1200, 200), (1300, 200), (1400, 200), (1500, 200),
+                (1600, 200),
                 (1700, 200), (1800, 200), (2100, 200), (2200, 200), (2400, 429), (2600, 429), (2800, 429), (3100, 200),
             ]
             var answers: [Int] = []

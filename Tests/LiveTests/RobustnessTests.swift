@@ -24,8 +24,9 @@ import Testing
             // Many small headers adding up, and an endless request line, are the same.
             let many = HTTPHeaders((0..<400).map { HTTPHeader("X-H\($0)", String(repeating: "b", count: 40)) })
             #expect(try get(curl, url, headers: many).status == 431)
-            let longLine = try rawExchange(port: try server.port(.sp("main")),
-                                           Array(("GET /" + String(repeating: "x", count: 40_000) + " HTTP/1.1\r\n").utf8))
+            let longLine = try rawExchange(
+                port: try server.port(.sp("main")),
+                Array(("GET /" + String(repeating: "x", count: 40_000) + " HTTP/1.1\r\n").utf8))
             #expect(longLine.hasPrefix("HTTP/1.1 431"))
             try stillServes(server)
         }
@@ -36,9 +37,12 @@ import Testing
             let curl = try CurlTransport()
             let url = try server.url(.sp("main")) + "/sessionDevice"
             let body = [UInt8](repeating: UInt8(ascii: "a"), count: 1_500_000)
-            let big = try response(curl.perform(
-                HTTPRequest(method: "POST", url: url, headers: [("Content-Type", "application/x-www-form-urlencoded")], body: body),
-                timeout: .seconds(5)))
+            let big = try response(
+                curl.perform(
+                    HTTPRequest(
+                        method: "POST", url: url, headers: [("Content-Type", "application/x-www-form-urlencoded")],
+                        body: body),
+                    timeout: .seconds(5)))
             #expect(big.status == 413)
             #expect(big.bodyText.hasPrefix("413 "))
 
@@ -56,7 +60,8 @@ import Testing
     @Test func garbageIs400() async throws {
         try await withServer { server in
             let port = try server.port(.sp("main"))
-            let garbage = try rawExchange(port: port, [0x00, 0xFF, 0x13, 0x37] + Array("\r\n\r\nnot http at all\r\n\r\n".utf8))
+            let garbage = try rawExchange(
+                port: port, [0x00, 0xFF, 0x13, 0x37] + Array("\r\n\r\nnot http at all\r\n\r\n".utf8))
             #expect(garbage.hasPrefix("HTTP/1.1 400"))
             #expect(garbage.contains("malformed HTTP request"))
             let badVersion = try rawExchange(port: port, Array("GET / HTTP/9.9\r\n\r\n".utf8))
@@ -74,15 +79,18 @@ import Testing
             let missing = try get(curl, base + "/no/such/thing")
             #expect(missing.status == 404)
             #expect(missing.bodyText.hasPrefix("404 "))
-            let wrong = try response(curl.perform(HTTPRequest(method: "DELETE", url: base + "/config/REQ1"), timeout: .seconds(5)))
+            let wrong = try response(
+                curl.perform(HTTPRequest(method: "DELETE", url: base + "/config/REQ1"), timeout: .seconds(5)))
             #expect(wrong.status == 405)
             #expect(wrong.headers["Allow"] == "GET")
             for method in ["PUT", "PATCH", "OPTIONS"] {
-                let r = try response(curl.perform(HTTPRequest(method: method, url: base + "/config/REQ1"), timeout: .seconds(5)))
+                let r = try response(
+                    curl.perform(HTTPRequest(method: method, url: base + "/config/REQ1"), timeout: .seconds(5)))
                 #expect(r.status == 405)
             }
             // A method token NIO's parser (llhttp) does not know never reaches the mock: 400.
-            let odd = try response(curl.perform(HTTPRequest(method: "BREW", url: base + "/config/REQ1"), timeout: .seconds(5)))
+            let odd = try response(
+                curl.perform(HTTPRequest(method: "BREW", url: base + "/config/REQ1"), timeout: .seconds(5)))
             #expect(odd.status == 400)
             try stillServes(server)
         }
@@ -105,12 +113,14 @@ import Testing
                 <!ENTITY lol4 "&lol3;&lol3;&lol3;&lol3;&lol3;&lol3;&lol3;&lol3;&lol3;&lol3;">]><lolz>&lol4;</lolz>
                 """
             for xml in [xxe, laughs] {
-                let r = try response(curl.perform(.form(sso, [("SAMLRequest", SAML.encodeForPost(xml))]), timeout: .seconds(5)))
+                let r = try response(
+                    curl.perform(.form(sso, [("SAMLRequest", SAML.encodeForPost(xml))]), timeout: .seconds(5)))
                 #expect(r.status == 400)
                 #expect(!r.bodyText.contains("root:"))
                 #expect(!r.bodyText.contains("lollol"))
             }
-            let notBase64 = try response(curl.perform(.form(sso, [("SAMLRequest", "%%%not base64")]), timeout: .seconds(5)))
+            let notBase64 = try response(
+                curl.perform(.form(sso, [("SAMLRequest", "%%%not base64")]), timeout: .seconds(5)))
             #expect(notBase64.status == 400)
             try stillServes(server)
         }

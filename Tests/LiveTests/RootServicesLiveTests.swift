@@ -12,11 +12,14 @@ import Testing
         return w
     }
 
-    func post(_ curl: CurlTransport, _ url: String, json: String? = nil, form: [(String, String)] = [],
-              headers: HTTPHeaders = []) throws -> HTTPResponse {
+    func post(
+        _ curl: CurlTransport, _ url: String, json: String? = nil, form: [(String, String)] = [],
+        headers: HTTPHeaders = []
+    ) throws -> HTTPResponse {
         var request: HTTPRequest
         if let json {
-            request = HTTPRequest(method: "POST", url: url, headers: [("Content-Type", "application/json")], body: Array(json.utf8))
+            request = HTTPRequest(
+                method: "POST", url: url, headers: [("Content-Type", "application/json")], body: Array(json.utf8))
         } else {
             request = .form(url, form)
         }
@@ -33,24 +36,35 @@ import Testing
             #expect(device.headers["pass_sfp"]?.isEmpty == false)
             #expect(try Value(jsonText: device.bodyText)["deviceId"]?.stringValue?.isEmpty == false)
 
-            let reg = try Value(jsonText: try post(curl, sp + "/o/client/register", json: #"{"software_statement": "statement-live"}"#).bodyText)
-            let token = try Value(jsonText: try post(curl, sp + "/o/client/token", form: [
-                ("grant_type", "client_credentials"), ("client_id", try #require(reg["client_id"]?.stringValue)),
-                ("client_secret", try #require(reg["client_secret"]?.stringValue)),
-            ]).bodyText)
+            let reg = try Value(
+                jsonText: try post(curl, sp + "/o/client/register", json: #"{"software_statement": "statement-live"}"#)
+                    .bodyText)
+            let token = try Value(
+                jsonText: try post(
+                    curl, sp + "/o/client/token",
+                    form: [
+                        ("grant_type", "client_credentials"),
+                        ("client_id", try #require(reg["client_id"]?.stringValue)),
+                        ("client_secret", try #require(reg["client_secret"]?.stringValue)),
+                    ]
+                ).bodyText)
             let bearer = "Bearer " + (try #require(token["access_token"]?.stringValue))
             #expect(try get(curl, sp + "/config/DCR").status == 401)
             #expect(try get(curl, sp + "/config/DCR", headers: [("Authorization", bearer)]).status == 200)
-            let code = try post(curl, sp + "/reggie/v1/DCR/regcode", form: [("requestor", "DCR"), ("deviceId", "d1"), ("format", "json")],
-                                headers: [("Authorization", bearer)])
+            let code = try post(
+                curl, sp + "/reggie/v1/DCR/regcode",
+                form: [("requestor", "DCR"), ("deviceId", "d1"), ("format", "json")],
+                headers: [("Authorization", bearer)])
             #expect(code.status == 201)
             #expect(try Value(jsonText: code.bodyText)["mvpd"] == .null)
 
             let authn = try get(curl, sp + "/api/v1/tokens/authn?requestor=REQ1&deviceId=d1&format=json")
             #expect(authn.status == 404)
             #expect(try Value(jsonText: authn.bodyText)["message"] == .string("Not found"))
-            let logout = try response(curl.perform(HTTPRequest(method: "DELETE", url: sp + "/api/v1/logout?requestor=REQ1&deviceId=d1"),
-                                                   timeout: .seconds(5)))
+            let logout = try response(
+                curl.perform(
+                    HTTPRequest(method: "DELETE", url: sp + "/api/v1/logout?requestor=REQ1&deviceId=d1"),
+                    timeout: .seconds(5)))
             #expect(logout.status == 204)
         }
     }

@@ -6,9 +6,9 @@ import PassXML
 import Testing
 
 #if canImport(Glibc)
-import Glibc
+    import Glibc
 #elseif canImport(Darwin)
-import Darwin
+    import Darwin
 #endif
 
 let appRedirect = "adobepass://ios.app"
@@ -31,22 +31,28 @@ func liveWorld() -> World {
         World.ServiceProvider(name: "main", url: "https://sp.auth.test", mvpds: [comcast, dish]),
         World.ServiceProvider(name: "alt", url: "https://sp2.auth.test/adobe-services", mvpds: [comcast]),
     ]
-    return World(serviceProviders: sps, identityProviders: World.defaultIdentityProviders(for: sps),
-                 users: [World.User(name: "alice", password: "secret", mvpdID: "Comcast")],
-                 requestors: [World.Requestor(id: "REQ1")])
+    return World(
+        serviceProviders: sps, identityProviders: World.defaultIdentityProviders(for: sps),
+        users: [World.User(name: "alice", password: "secret", mvpdID: "Comcast")],
+        requestors: [World.Requestor(id: "REQ1")])
 }
 
 /// Starts a server on ephemeral loopback ports (every host without latency unless overridden),
 /// runs `body`, and shuts the server down whatever happens.
-func withServer<T>(_ overrides: [LoggedRequest.Host: HostConditions] = [:], urls: MockPassServer.URLs = .live,
-                   clock: LiveClock = LiveClock(), limits: ServerLimits = ServerLimits(), adminToken: String? = nil,
-                   world: World = liveWorld(), _ body: (MockPassServer) async throws -> T) async throws -> T {
+func withServer<T>(
+    _ overrides: [LoggedRequest.Host: HostConditions] = [:], urls: MockPassServer.URLs = .live,
+    clock: LiveClock = LiveClock(), limits: ServerLimits = ServerLimits(), adminToken: String? = nil,
+    world: World = liveWorld(), _ body: (MockPassServer) async throws -> T
+) async throws -> T {
     var conditions: [LoggedRequest.Host: HostConditions] = [:]
     for sp in world.serviceProviders { conditions[.sp(sp.name)] = HostConditions(latency: .zero) }
     for idp in world.identityProviders { conditions[.idp(idp.mvpdID)] = HostConditions(latency: .zero) }
     conditions.merge(overrides) { $1 }
-    let server = try await MockPassServer.start(world: world, options: .init(seed: 7, conditions: conditions, limits: limits, clock: clock, urls: urls,
-                                                                                     adminToken: adminToken))
+    let server = try await MockPassServer.start(
+        world: world,
+        options: .init(
+            seed: 7, conditions: conditions, limits: limits, clock: clock, urls: urls,
+            adminToken: adminToken))
     do {
         let result = try await body(server)
         try await server.shutdown()
@@ -80,7 +86,9 @@ func response(_ result: HTTPResult) throws -> HTTPResponse {
     return r
 }
 
-func get(_ transport: CurlTransport, _ url: String, headers: HTTPHeaders = [], timeout: Millis = .seconds(5)) throws -> HTTPResponse {
+func get(_ transport: CurlTransport, _ url: String, headers: HTTPHeaders = [], timeout: Millis = .seconds(5)) throws
+    -> HTTPResponse
+{
     try response(transport.perform(HTTPRequest(method: "GET", url: url, headers: headers), timeout: timeout))
 }
 
@@ -111,13 +119,16 @@ func rawExchange(port: Int, _ bytes: [UInt8], timeout: Int = 3, trickle: Duratio
     while sent < bytes.count {
         let end = trickle == nil ? bytes.count : sent + 1
         #if canImport(Glibc)
-        let n = bytes[sent..<end].withUnsafeBytes { send(fd, $0.baseAddress, $0.count, Int32(MSG_NOSIGNAL)) }
+            let n = bytes[sent..<end].withUnsafeBytes { send(fd, $0.baseAddress, $0.count, Int32(MSG_NOSIGNAL)) }
         #else
-        let n = bytes[sent..<end].withUnsafeBytes { send(fd, $0.baseAddress, $0.count, 0) }
+            let n = bytes[sent..<end].withUnsafeBytes { send(fd, $0.baseAddress, $0.count, 0) }
         #endif
         if n <= 0 { break }  // the server may refuse before reading everything
         sent += n
-        if let trickle { Thread.sleep(forTimeInterval: Double(trickle.components.attoseconds) / 1e18 + Double(trickle.components.seconds)) }
+        if let trickle {
+            Thread.sleep(
+                forTimeInterval: Double(trickle.components.attoseconds) / 1e18 + Double(trickle.components.seconds))
+        }
     }
     var received: [UInt8] = []
     var buffer = [UInt8](repeating: 0, count: 4096)
@@ -131,15 +142,19 @@ func rawExchange(port: Int, _ bytes: [UInt8], timeout: Int = 3, trickle: Duratio
 
 extension MockPassServer {
     /// An admin request as `passim run --server` sends it: the token, and a POST's fields as JSON.
-    func admin(_ curl: CurlTransport, _ method: String, _ path: String, _ fields: [(String, String)] = []) throws -> HTTPResponse {
+    func admin(_ curl: CurlTransport, _ method: String, _ path: String, _ fields: [(String, String)] = []) throws
+        -> HTTPResponse
+    {
         var headers: HTTPHeaders = [("Authorization", "Bearer " + adminToken)]
         var body: [UInt8] = []
         if method == "POST" {
             headers.add("Content-Type", "application/json")
             body = Array(Value.dict(fields.map { Value.Entry($0.0, .string($0.1)) }).jsonText.utf8)
         }
-        return try response(curl.perform(HTTPRequest(method: method, url: adminURL + path, headers: headers, body: body),
-                                         timeout: .seconds(5)))
+        return try response(
+            curl.perform(
+                HTTPRequest(method: method, url: adminURL + path, headers: headers, body: body),
+                timeout: .seconds(5)))
     }
 }
 
@@ -149,9 +164,9 @@ final class RawSocket {
 
     init(port: Int, timeout: Int = 2) throws {
         #if canImport(Glibc)
-        fd = socket(AF_INET, Int32(SOCK_STREAM.rawValue), 0)
+            fd = socket(AF_INET, Int32(SOCK_STREAM.rawValue), 0)
         #else
-        fd = socket(AF_INET, SOCK_STREAM, 0)
+            fd = socket(AF_INET, SOCK_STREAM, 0)
         #endif
         guard fd >= 0 else { throw TestFailure("socket() failed") }
         var tv = timeval(tv_sec: timeout, tv_usec: 0)
@@ -161,7 +176,9 @@ final class RawSocket {
         address.sin_port = in_port_t(UInt16(port).bigEndian)
         address.sin_addr.s_addr = inet_addr("127.0.0.1")
         let connected = withUnsafePointer(to: &address) {
-            $0.withMemoryRebound(to: sockaddr.self, capacity: 1) { connect(fd, $0, socklen_t(MemoryLayout<sockaddr_in>.size)) }
+            $0.withMemoryRebound(to: sockaddr.self, capacity: 1) {
+                connect(fd, $0, socklen_t(MemoryLayout<sockaddr_in>.size))
+            }
         }
         guard connected == 0 else {
             close(fd)
@@ -173,9 +190,9 @@ final class RawSocket {
 
     func send(_ bytes: [UInt8]) throws {
         #if canImport(Glibc)
-        let n = bytes.withUnsafeBytes { Glibc.send(fd, $0.baseAddress, $0.count, Int32(MSG_NOSIGNAL)) }
+            let n = bytes.withUnsafeBytes { Glibc.send(fd, $0.baseAddress, $0.count, Int32(MSG_NOSIGNAL)) }
         #else
-        let n = bytes.withUnsafeBytes { Darwin.send(fd, $0.baseAddress, $0.count, 0) }
+            let n = bytes.withUnsafeBytes { Darwin.send(fd, $0.baseAddress, $0.count, 0) }
         #endif
         guard n == bytes.count else { throw TestFailure("send() failed") }
     }
@@ -188,7 +205,8 @@ final class RawSocket {
             let text = String(decoding: received, as: UTF8.self)
             if let end = text.range(of: "\r\n\r\n") {
                 let head = text[..<end.lowerBound]
-                let length = head.split(separator: "\r\n").first { $0.lowercased().hasPrefix("content-length:") }
+                let length =
+                    head.split(separator: "\r\n").first { $0.lowercased().hasPrefix("content-length:") }
                     .flatMap { Int($0.dropFirst(15).trimmingCharacters(in: .whitespaces)) } ?? 0
                 if text[end.upperBound...].utf8.count >= length { return text }
             }

@@ -3,7 +3,8 @@ import Testing
 
 @Suite struct WorldFileTests {
     @Test func aWorldFileNeedsNoScenarioLine() throws {
-        let file = try ScenarioParser.parseWorld("""
+        let file = try ScenarioParser.parseWorld(
+            """
             # served by passim serve
             sp main "https://sp.auth.test" latency 40ms
             sp backup "https://sp2.auth.test" unreachable
@@ -27,7 +28,8 @@ import Testing
     }
 
     @Test(arguments: [
-        "> setRequestor(\"REQ1\")", "< setRequestorComplete(1)", "app> getAuthentication()", "user login \"alice\" \"secret\"",
+        "> setRequestor(\"REQ1\")", "< setRequestorComplete(1)", "app> getAuthentication()",
+        "user login \"alice\" \"secret\"",
         "user back", "clock +5s", "net main down", "seen main GET /config/REQ1", "browser at _",
     ])
     func stepsAreRefused(step: String) throws {
@@ -48,7 +50,8 @@ import Testing
         }
         // `user NAME "PASSWORD" at MVPD` declares a user; it is not a step.
         #expect(throws: Never.self) {
-            _ = try ScenarioParser.parseWorld("sp s \"https://a.test\"\nmvpd M \"M\" at s\nuser login \"pw\" at M\n", path: "w")
+            _ = try ScenarioParser.parseWorld(
+                "sp s \"https://a.test\"\nmvpd M \"M\" at s\nuser login \"pw\" at M\n", path: "w")
         }
     }
 }

@@ -7,17 +7,23 @@ import Testing
 @Suite struct ClientRegistrationTests {
     @Test func registrationAndTokenAnswerTheDCRFields() throws {
         var b = Browser(MockPass(world: rootServiceWorld(), seed: 71))
-        let reg = b.postJSON("/o/client/register", #"{"software_statement": "statement-dcr", "redirect_uri": "adobepass://ios.app"}"#)
+        let reg = b.postJSON(
+            "/o/client/register", #"{"software_statement": "statement-dcr", "redirect_uri": "adobepass://ios.app"}"#)
         #expect(reg.status == 201)
         #expect(reg.headers["Content-Type"] == "application/json")
         let client = try Value(jsonText: reg.bodyText)
         guard case .dict(let entries) = client else { Issue.record("not an object"); return }
-        #expect(entries.map(\.key) == ["client_id", "client_secret", "client_id_issued_at", "redirect_uris", "grant_types"])
+        #expect(
+            entries.map(\.key) == ["client_id", "client_secret", "client_id_issued_at", "redirect_uris", "grant_types"])
         #expect(client["redirect_uris"] == .list([.string("adobepass://ios.app")]))
         #expect(client["grant_types"] == .list([.string("client_credentials")]))
-        let token = b.engine("/o/client/token", [("grant_type", "client_credentials"),
-                                                 ("client_id", try #require(client["client_id"]?.stringValue)),
-                                                 ("client_secret", try #require(client["client_secret"]?.stringValue))])
+        let token = b.engine(
+            "/o/client/token",
+            [
+                ("grant_type", "client_credentials"),
+                ("client_id", try #require(client["client_id"]?.stringValue)),
+                ("client_secret", try #require(client["client_secret"]?.stringValue)),
+            ])
         #expect(token.status == 200)
         let json = try Value(jsonText: token.bodyText)
         #expect(json["expires_in"] == .int(3600))
@@ -31,7 +37,8 @@ import Testing
         let unknown = b.postJSON("/o/client/register", #"{"software_statement": "forged"}"#)
         #expect(unknown.status == 400)
         #expect(try Value(jsonText: unknown.bodyText)["error"] == .string("invalid_software_statement"))
-        #expect(try Value(jsonText: b.postJSON("/o/client/register", "{}").bodyText)["error_description"]
+        #expect(
+            try Value(jsonText: b.postJSON("/o/client/register", "{}").bodyText)["error_description"]
                 == .string("missing software_statement"))
         let notJSON = b.postJSON("/o/client/register", "software_statement=x")
         #expect(notJSON.status == 400)
@@ -43,11 +50,17 @@ import Testing
         #expect(missing.status == 400)
         #expect(try Value(jsonText: missing.bodyText)["error_description"] == .string("missing parameter grant_type"))
         #expect(b.engine("/o/client/token", [("grant_type", "password")]).status == 400)
-        #expect(b.engine("/o/client/token", [("grant_type", "client_credentials"), ("client_secret", "y")]).status == 400)
-        let reg = try Value(jsonText: b.postJSON("/o/client/register", #"{"software_statement": "statement-dcr"}"#).bodyText)
-        let wrong = b.engine("/o/client/token", [("grant_type", "client_credentials"),
-                                                 ("client_id", try #require(reg["client_id"]?.stringValue)),
-                                                 ("client_secret", "guess")])
+        #expect(
+            b.engine("/o/client/token", [("grant_type", "client_credentials"), ("client_secret", "y")]).status == 400)
+        let reg = try Value(
+            jsonText: b.postJSON("/o/client/register", #"{"software_statement": "statement-dcr"}"#).bodyText)
+        let wrong = b.engine(
+            "/o/client/token",
+            [
+                ("grant_type", "client_credentials"),
+                ("client_id", try #require(reg["client_id"]?.stringValue)),
+                ("client_secret", "guess"),
+            ])
         #expect(wrong.status == 401)
         #expect(try Value(jsonText: wrong.bodyText)["error"] == .string("invalid_client"))
         #expect(b.mock.accessTokens.count == 0)
@@ -79,8 +92,11 @@ import Testing
         #expect(try errorBody(b.send(config, withCookies: false)).message == "unknown or expired access token")
         // Requestors without a statement take requests with or without a token.
         #expect(b.get(spURL + "/config/REQ1").status == 200)
-        #expect(b.send(HTTPRequest(method: "GET", url: spURL + "/config/REQ1", headers: [("Authorization", "Bearer nope")]),
-                       withCookies: false).status == 200)
+        #expect(
+            b.send(
+                HTTPRequest(method: "GET", url: spURL + "/config/REQ1", headers: [("Authorization", "Bearer nope")]),
+                withCookies: false
+            ).status == 200)
     }
 
     @Test func theTokenMayComeAsAnAccessTokenParameterAndTheWebFamilyTakesNone() throws {
@@ -94,7 +110,8 @@ import Testing
         // (here the answer is the endpoint's own refusal, a 401 for the missing login, not the gate's).
         let web = b.post(spURL + "/session", [("_method", "GET"), ("requestor_id", "DCR")])
         #expect(try errorBody(web).message == "Data not found")
-        let device = b.post(spURL + "/sessionDevice", [("_method", "GET"), ("requestor_id", "DCR"), ("device_id", "d")])
+        let device = b.post(
+            spURL + "/sessionDevice", [("_method", "GET"), ("requestor_id", "DCR"), ("device_id", "d")])
         #expect(try errorBody(device).message == "missing Authorization: Bearer access token")
     }
 
@@ -103,8 +120,9 @@ import Testing
         w.requestors.append(World.Requestor(id: "OTHER", softwareStatement: "statement-other"))
         var b = Browser(MockPass(world: w, seed: 74))
         let token = try b.accessToken(statement: "statement-other")
-        let r = b.send(HTTPRequest(method: "GET", url: spURL + "/config/DCR", headers: [("Authorization", "Bearer " + token)]),
-                       withCookies: false)
+        let r = b.send(
+            HTTPRequest(method: "GET", url: spURL + "/config/DCR", headers: [("Authorization", "Bearer " + token)]),
+            withCookies: false)
         #expect(r.status == 401)
         #expect(try errorBody(r).message == "access token of a client registered for another requestor")
     }
@@ -120,7 +138,9 @@ import Testing
         // Stateless: the same fingerprint is the same device, another is another.
         let again = b.postJSON("/indiv/devices", #"{"fingerprint": "0123456789abcdef"}"#)
         #expect(try Value(jsonText: again.bodyText)["deviceId"]?.stringValue == id)
-        #expect(try Value(jsonText: b.postJSON("/indiv/devices", #"{"fingerprint": "x"}"#).bodyText)["deviceId"]?.stringValue != id)
+        #expect(
+            try Value(jsonText: b.postJSON("/indiv/devices", #"{"fingerprint": "x"}"#).bodyText)["deviceId"]?
+                .stringValue != id)
         let missing = b.postJSON("/indiv/devices", "{}")
         #expect(missing.status == 400)
         #expect(try Value(jsonText: missing.bodyText)["message"] == .string("missing fingerprint"))
@@ -132,8 +152,9 @@ import Testing
     @Test func rootServicesAreServedAtTheOriginOfAnSPWithABasePath() throws {
         var b = Browser(MockPass(world: rootServiceWorld(), seed: 78))
         let alt = "https://sp2.auth.test"
-        let device = b.send(HTTPRequest(method: "POST", url: alt + "/indiv/devices", body: Array(#"{"fingerprint": "f"}"#.utf8)),
-                            withCookies: false)
+        let device = b.send(
+            HTTPRequest(method: "POST", url: alt + "/indiv/devices", body: Array(#"{"fingerprint": "f"}"#.utf8)),
+            withCookies: false)
         #expect(device.status == 200)
         #expect(b.mock.log.last?.host == .sp("alt"))
         #expect(b.engine("/reggie/v1/REQ3/regcode", [("deviceId", "tv-1")], sp: alt).status == 201)
@@ -146,7 +167,8 @@ import Testing
 
     @Test func hostileRegistrationBodiesAreRefusedNamingTheLimit() throws {
         var mock = MockPass(world: rootServiceWorld(), seed: 76)
-        let deep = mock.handle(try PreparedRequestTests.hostileRequest("dcr-register-65-deep.txt"), at: .simulationStart)
+        let deep = mock.handle(
+            try PreparedRequestTests.hostileRequest("dcr-register-65-deep.txt"), at: .simulationStart)
         #expect(deep.status == 400)
         #expect(deep.bodyText.contains("limit: json-depth"))
         #expect(mock.registeredClients.count == 0)
@@ -162,8 +184,9 @@ import Testing
         _ = try b.accessToken()
         #expect(b.mock.registeredClients.count == 2)
         #expect(b.mock.accessTokens.count == 2)
-        let r = b.send(HTTPRequest(method: "GET", url: spURL + "/config/DCR", headers: [("Authorization", "Bearer " + first)]),
-                       withCookies: false)
+        let r = b.send(
+            HTTPRequest(method: "GET", url: spURL + "/config/DCR", headers: [("Authorization", "Bearer " + first)]),
+            withCookies: false)
         #expect(r.status == 401)
     }
 }

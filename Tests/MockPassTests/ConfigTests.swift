@@ -39,9 +39,12 @@ import Testing
     }
 
     @Test func hostMatchingUsesTheLongestBaseURL() {
-        let world = World(serviceProviders: [World.ServiceProvider(name: "root", url: "https://shared.test"),
-                                             World.ServiceProvider(name: "deep", url: "https://shared.test/deep")],
-                          identityProviders: [World.IdentityProvider(mvpdID: "Cox")])
+        let world = World(
+            serviceProviders: [
+                World.ServiceProvider(name: "root", url: "https://shared.test"),
+                World.ServiceProvider(name: "deep", url: "https://shared.test/deep"),
+            ],
+            identityProviders: [World.IdentityProvider(mvpdID: "Cox")])
         let m = MockPass(world: world, seed: 0)
         #expect(m.host(for: "https://shared.test/deep/config/x") == .sp("deep"))
         #expect(m.host(for: "https://shared.test/deep") == .sp("deep"))

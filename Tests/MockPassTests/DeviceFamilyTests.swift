@@ -45,10 +45,12 @@ import Testing
     @Test func authorizeDeviceWithoutDeviceIDTakesTheTokensDeviceID() throws {
         var b = Browser(MockPass(world: deviceWorld(), seed: 44))
         let authn = try b.loginToken()
-        let r = b.engine("/authorizeDevice", [
-            ("resource_id", "CNN"), ("requestor_id", "REQ1"), ("mso_id", "Comcast"),
-            ("authentication_token", AuthnTokenXML.build(authn)),
-        ])
+        let r = b.engine(
+            "/authorizeDevice",
+            [
+                ("resource_id", "CNN"), ("requestor_id", "REQ1"), ("mso_id", "Comcast"),
+                ("authentication_token", AuthnTokenXML.build(authn)),
+            ])
         #expect(try authzToken(r).deviceID == authn.deviceID)
     }
 
@@ -56,7 +58,9 @@ import Testing
         var b = Browser(MockPass(world: deviceWorld(), seed: 45))
         let authn = try b.loginToken()
         let r = b.authorize(authn, "HBO")
-        #expect(try errorBody(r) == ErrorBody(status: 403, message: "User not authorized", details: "Upgrade your package."))
+        #expect(
+            try errorBody(r) == ErrorBody(status: 403, message: "User not authorized", details: "Upgrade your package.")
+        )
         #expect(r.headers["Authzf-Error-Code"] == MockPass.authzfErrorCode)
         #expect(r.headers["Authzf-Sub-Error-Code"] == MockPass.authzfSubErrorCode)
     }
@@ -123,7 +127,9 @@ import Testing
         }
         #expect(token.deviceID == "tv-1")
         #expect(try SessionDeviceXML.parse(b.engine("/session", byCode).body) == .token(token))
-        #expect(try errorBody(b.engine("/sessionDevice", [("requestor_id", "REQ1"), ("reg_code", "NOPE123")])).status == 401)
+        #expect(
+            try errorBody(b.engine("/sessionDevice", [("requestor_id", "REQ1"), ("reg_code", "NOPE123")])).status == 401
+        )
     }
 
     @Test func authenticateRefusesAnUnknownRegCode() {
@@ -140,14 +146,18 @@ import Testing
         let token = try b.loginToken()
         var other = Browser(b.mock)
         other.now = b.now
-        let start = other.get(spURL + "/logout?" + FormCoding.encode([
-            ("mso_id", "Comcast"), ("requestor_id", "REQ1"), ("name_id", token.nameID),
-            ("session_index", token.sessionIndex), ("redirect_url", redirect),
-        ]))
+        let start = other.get(
+            spURL + "/logout?"
+                + FormCoding.encode([
+                    ("mso_id", "Comcast"), ("requestor_id", "REQ1"), ("name_id", token.nameID),
+                    ("session_index", token.sessionIndex), ("redirect_url", redirect),
+                ]))
         b.mock = other.mock
-        let pending = b.post(spURL + "/sessionDevice", [("_method", "GET"), ("requestor_id", "REQ1"), ("device_id", "dev-1")])
+        let pending = b.post(
+            spURL + "/sessionDevice", [("_method", "GET"), ("requestor_id", "REQ1"), ("device_id", "dev-1")])
         #expect(pending.bodyText == "<result><pendingLogout>true</pendingLogout></result>")
-        #expect(b.post(spURL + "/session", [("_method", "GET"), ("requestor_id", "REQ1")]).bodyText == pending.bodyText)
+        #expect(
+            b.post(spURL + "/session", [("_method", "GET"), ("requestor_id", "REQ1")]).bodyText == pending.bodyText)
 
         other.mock = b.mock
         let slo = other.submit(try onlyForm(start))

@@ -8,7 +8,9 @@ import Testing
         var b = Browser(MockPass(world: deviceWorld(), seed: 71))
         let apple = PlatformSSOTests.appleToken(&b).bodyText
         for (requestor, device) in [("REQ1", "tv-1"), ("REQ2", "tv-1"), ("REQ1", "tv-2")] {
-            #expect(PlatformSSOTests.exchange(&b, SAML.encodeForPost(apple), requestor: requestor, device: device).status == 204)
+            #expect(
+                PlatformSSOTests.exchange(&b, SAML.encodeForPost(apple), requestor: requestor, device: device).status
+                    == 204)
         }
         let r = b.engineDelete("/api/v1/logout?requestor=REQ1&deviceId=tv-1")
         #expect(r.status == 204)
@@ -21,8 +23,9 @@ import Testing
         }
         // Logging out twice, or a device with nothing, is still 204.
         #expect(b.engineDelete("/api/v1/logout?requestor=REQ1&deviceId=tv-1").status == 204)
-        #expect(try errorBody(b.engineDelete("/api/v1/logout?requestor=REQ1")) ==
-                ErrorBody(status: 400, message: "missing parameter deviceId"))
+        #expect(
+            try errorBody(b.engineDelete("/api/v1/logout?requestor=REQ1"))
+                == ErrorBody(status: 400, message: "missing parameter deviceId"))
         #expect(b.engineGet("/api/v1/logout?requestor=REQ1&deviceId=tv-1").status == 405)
     }
 
@@ -44,7 +47,8 @@ import Testing
         var out: [HTTPResponse] = []
         func record(_ r: HTTPResponse) -> HTTPResponse { out.append(r); return r }
         _ = try b.login()
-        let token = record(b.post(spURL + "/sessionDevice", [("_method", "GET"), ("requestor_id", "REQ1"), ("device_id", "dev-1")]))
+        let token = record(
+            b.post(spURL + "/sessionDevice", [("_method", "GET"), ("requestor_id", "REQ1"), ("device_id", "dev-1")]))
         guard case .token(let authn) = try SessionDeviceXML.parse(token.body) else { throw TestFailure("no token") }
         let authz = try authzToken(record(b.authorize(authn, "CNN")))
         _ = record(b.authorize(authn, "HBO"))
@@ -89,14 +93,20 @@ import Testing
     @Test func arbitraryInputToTheNewEndpointsNeverTraps() {
         var m = MockPass(world: deviceWorld(), seed: 4)
         var rng = SeededRandom(seed: 1234)
-        let paths = ["/authorizeDevice", "/deviceShortAuthorize", "/preauthorize", "/getMetadataDevice",
-                     "/authenticate/freepreview", "/reggie/v1/REQ1/regcode", "/api/v1/checkauthn/ABC",
-                     "/api/v1/authenticate", "/api/v1/tokens/authn", "/api/v1/logout", "/sessionDevice"]
-        let names = ["resource_id", "requestor_id", "mso_id", "device_id", "authentication_token", "session_guid",
-                     "authz_token", "deviceId", "requestor", "mvpd", "generic_data", "SAMLResponse", "deviceType",
-                     "reg_code", "redirect_url"]
-        let values = ["REQ1", "Comcast", "TempPass", "Promo", "CNN", "<rss>", hostileXML, "{\"email\":\"a\"}", "",
-                      "<authnToken><simpleAuthenticationToken/></authnToken>", "%%", "iOS"]
+        let paths = [
+            "/authorizeDevice", "/deviceShortAuthorize", "/preauthorize", "/getMetadataDevice",
+            "/authenticate/freepreview", "/reggie/v1/REQ1/regcode", "/api/v1/checkauthn/ABC",
+            "/api/v1/authenticate", "/api/v1/tokens/authn", "/api/v1/logout", "/sessionDevice",
+        ]
+        let names = [
+            "resource_id", "requestor_id", "mso_id", "device_id", "authentication_token", "session_guid",
+            "authz_token", "deviceId", "requestor", "mvpd", "generic_data", "SAMLResponse", "deviceType",
+            "reg_code", "redirect_url",
+        ]
+        let values = [
+            "REQ1", "Comcast", "TempPass", "Promo", "CNN", "<rss>", hostileXML, "{\"email\":\"a\"}", "",
+            "<authnToken><simpleAuthenticationToken/></authnToken>", "%%", "iOS",
+        ]
         for _ in 0..<600 {
             let fields = (0..<Int(rng.next() % 8)).map { _ in
                 (names[Int(rng.next() % UInt64(names.count))], values[Int(rng.next() % UInt64(values.count))])

@@ -12,9 +12,11 @@ import Testing
             #expect(r.headers["Content-Type"]?.hasPrefix("text/plain") == true)
         }
         #expect(m.log.isEmpty)
-        for url in ["https://sp.auth.test/", "https://sp.auth.test/authorizeDevices", "https://sp.auth.test/Config/REQ1",
-                    "https://comcast.idp.test/", "https://comcast.idp.test/sso/extra",
-                    "https://sp2.auth.test/config/REQ3"] {
+        for url in [
+            "https://sp.auth.test/", "https://sp.auth.test/authorizeDevices", "https://sp.auth.test/Config/REQ1",
+            "https://comcast.idp.test/", "https://comcast.idp.test/sso/extra",
+            "https://sp2.auth.test/config/REQ3",
+        ] {
             #expect(m.handle(HTTPRequest(method: "GET", url: url), at: .simulationStart).status == 404, "\(url)")
         }
         #expect(m.log.count == 5)
@@ -57,12 +59,16 @@ import Testing
     @Test func malformedSAMLIs400() throws {
         var b = Browser(MockPass(world: sampleWorld(), seed: 2))
         _ = b.get(loginURL())
-        let endpoints = ["https://sp.auth.test/sp/saml/SAMLAssertionConsumer", "https://comcast.idp.test/sso",
-                         "https://comcast.idp.test/login", "https://comcast.idp.test/slo"]
+        let endpoints = [
+            "https://sp.auth.test/sp/saml/SAMLAssertionConsumer", "https://comcast.idp.test/sso",
+            "https://comcast.idp.test/login", "https://comcast.idp.test/slo",
+        ]
         let field = ["SAMLResponse", "SAMLRequest", "SAMLRequest", "SAMLRequest"]
         for (url, name) in zip(endpoints, field) {
-            for bad in ["", "%%%not base64%%%", SAML.encodeForPost("not xml at all"),
-                        SAML.encodeForPost("<a>well-formed but not SAML</a>")] {
+            for bad in [
+                "", "%%%not base64%%%", SAML.encodeForPost("not xml at all"),
+                SAML.encodeForPost("<a>well-formed but not SAML</a>"),
+            ] {
                 let r = b.post(url, [(name, bad), ("RelayState", "r"), ("username", "alice"), ("password", "secret")])
                 #expect(r.status == 400, "\(url) \(bad)")
                 #expect(r.headers["Content-Type"]?.hasPrefix("text/plain") == true)
@@ -86,8 +92,9 @@ import Testing
         let response = SAMLResponse(
             id: "_r", inResponseTo: authn.id, issueInstant: b.now, issuer: "https://comcast.idp.test",
             destination: authn.assertionConsumerServiceURL, success: true,
-            assertion: Assertion(id: "_a", issueInstant: b.now, issuer: "https://comcast.idp.test", nameID: "n",
-                                 sessionIndex: "s", notOnOrAfter: b.now + .minutes(5), audience: "https://sp.auth.test"))
+            assertion: Assertion(
+                id: "_a", issueInstant: b.now, issuer: "https://comcast.idp.test", nameID: "n",
+                sessionIndex: "s", notOnOrAfter: b.now + .minutes(5), audience: "https://sp.auth.test"))
         let entities = [
             "<!ENTITY xxe SYSTEM \"file:///etc/passwd\">",
             "<!ENTITY xxe SYSTEM \"http://attacker.test/x\">",
@@ -112,17 +119,24 @@ import Testing
     @Test func arbitraryInputNeverTraps() {
         var m = MockPass(world: sampleWorld(), seed: 4)
         var rng = SeededRandom(seed: 99)
-        let bases = ["https://sp.auth.test", "https://comcast.idp.test", "https://sp2.auth.test/adobe-services", "https://x"]
-        let paths = ["/config/REQ1", "/authenticate/saml", "/sessionDevice", "/logout", "/sp/saml/SAMLAssertionConsumer",
-                     "/sp/saml/LogoutServiceHTTPRedirectResponse", "/sso", "/login", "/slo", "/", ""]
+        let bases = [
+            "https://sp.auth.test", "https://comcast.idp.test", "https://sp2.auth.test/adobe-services", "https://x",
+        ]
+        let paths = [
+            "/config/REQ1", "/authenticate/saml", "/sessionDevice", "/logout", "/sp/saml/SAMLAssertionConsumer",
+            "/sp/saml/LogoutServiceHTTPRedirectResponse", "/sso", "/login", "/slo", "/", "",
+        ]
         let methods = ["GET", "POST", "HEAD", ""]
         for _ in 0..<400 {
-            let url = bases[Int(rng.next() % 4)] + paths[Int(rng.next() % UInt64(paths.count))] + "?" + rng.code(12, alphabet: "ab=&%+;?/")
+            let url =
+                bases[Int(rng.next() % 4)] + paths[Int(rng.next() % UInt64(paths.count))] + "?"
+                + rng.code(12, alphabet: "ab=&%+;?/")
             var headers: HTTPHeaders = [("Cookie", rng.code(10, alphabet: "JSESSIONID=; ab"))]
             if rng.next() % 2 == 0 { headers.add("Content-Type", "application/x-www-form-urlencoded") }
             let body = (0..<Int(rng.next() % 64)).map { _ in UInt8(truncatingIfNeeded: rng.next()) }
-            let r = m.handle(HTTPRequest(method: methods[Int(rng.next() % 4)], url: url, headers: headers, body: body),
-                             at: .simulationStart)
+            let r = m.handle(
+                HTTPRequest(method: methods[Int(rng.next() % 4)], url: url, headers: headers, body: body),
+                at: .simulationStart)
             #expect([200, 302, 400, 404, 405].contains(r.status))
             #expect(r.headers["Content-Type"] != nil || r.status == 302)
         }

@@ -13,10 +13,19 @@ struct HardeningTests {
         ("config path, requestor", "GET", "/config/SIGNED?requestor=REQ1", []),
         ("REST config path", "GET", "/api/v1/config/SIGNED?requestor=REQ1&format=json", []),
         ("REST config path, Bearer-only", "GET", "/api/v1/config/DCR?requestor_id=REQ1", []),
-        ("regcode path, form requestor_id", "POST", "/reggie/v1/DCR/regcode", [("deviceId", "tv-1"), ("requestor_id", "REQ1")]),
+        (
+            "regcode path, form requestor_id", "POST", "/reggie/v1/DCR/regcode",
+            [("deviceId", "tv-1"), ("requestor_id", "REQ1")]
+        ),
         ("regcode path, query requestor", "POST", "/reggie/v1/SIGNED/regcode?requestor=REQ1", [("deviceId", "tv-1")]),
-        ("SDK endpoint, two parameters", "POST", "/sessionDevice", [("_method", "GET"), ("requestor_id", "DCR"), ("requestor", "REQ1"), ("device_id", "d")]),
-        ("SDK endpoint, the parameter twice", "POST", "/sessionDevice", [("_method", "GET"), ("requestor_id", "DCR"), ("requestor_id", "REQ1"), ("device_id", "d")]),
+        (
+            "SDK endpoint, two parameters", "POST", "/sessionDevice",
+            [("_method", "GET"), ("requestor_id", "DCR"), ("requestor", "REQ1"), ("device_id", "d")]
+        ),
+        (
+            "SDK endpoint, the parameter twice", "POST", "/sessionDevice",
+            [("_method", "GET"), ("requestor_id", "DCR"), ("requestor_id", "REQ1"), ("device_id", "d")]
+        ),
         ("REST v1, two parameters", "GET", "/api/v1/checkauthn?requestor=SIGNED&requestor_id=REQ1&deviceId=d", []),
         ("web family", "POST", "/session", [("_method", "GET"), ("requestor_id", "REQ1"), ("requestor", "DCR")]),
     ]
@@ -25,8 +34,10 @@ struct HardeningTests {
     func aRequestNamingTwoRequestorsIsRefused(_ index: Int) {
         let c = HardeningTests.conflicts[index]
         var b = Browser(MockPass(world: rootServiceWorld(), seed: 270))
-        var request = c.fields.isEmpty ? HTTPRequest(method: c.method, url: spURL + c.path)
-                                       : HTTPRequest.form(spURL + c.path, c.fields)
+        var request =
+            c.fields.isEmpty
+            ? HTTPRequest(method: c.method, url: spURL + c.path)
+            : HTTPRequest.form(spURL + c.path, c.fields)
         request.method = c.method
         let answer = b.send(request, withCookies: false)
         #expect(answer.status == 400, "\(c.name): \(answer.status) \(answer.bodyText)")
@@ -66,12 +77,29 @@ struct HardeningTests {
         var b = Browser(MockPass(world: rootServiceWorld(), seed: 273))
         let huge = String(repeating: "x", count: MockLimits.valueBytes + 1)
         let answers: [(String, HTTPResponse)] = [
-            ("device_id", b.engine("/sessionDevice", [("_method", "GET"), ("requestor_id", "REQ1"), ("device_id", huge)])),
-            ("redirect_url", b.get(spURL + "/authenticate/saml?" + FormCoding.encode([
-                ("requestor_id", "REQ1"), ("mso_id", "Comcast"), ("redirect_url", huge)]), withCookies: false)),
+            (
+                "device_id",
+                b.engine("/sessionDevice", [("_method", "GET"), ("requestor_id", "REQ1"), ("device_id", huge)])
+            ),
+            (
+                "redirect_url",
+                b.get(
+                    spURL + "/authenticate/saml?"
+                        + FormCoding.encode([
+                            ("requestor_id", "REQ1"), ("mso_id", "Comcast"), ("redirect_url", huge),
+                        ]), withCookies: false)
+            ),
             ("deviceId (REST)", b.engineGet("/api/v1/checkauthn?requestor=REQ1&deviceId=" + huge)),
-            ("TempPass device", b.engine("/authenticate/freepreview", [("requestor_id", "REQ1"), ("mso_id", "TempPass"), ("device_id", huge)])),
-            ("IdP user name", b.post("https://comcast.idp.test/login", [("username", huge), ("password", "p")], withCookies: false)),
+            (
+                "TempPass device",
+                b.engine(
+                    "/authenticate/freepreview",
+                    [("requestor_id", "REQ1"), ("mso_id", "TempPass"), ("device_id", huge)])
+            ),
+            (
+                "IdP user name",
+                b.post("https://comcast.idp.test/login", [("username", huge), ("password", "p")], withCookies: false)
+            ),
         ]
         for (what, answer) in answers {
             #expect(answer.status == 400, "\(what): \(answer.status)")
@@ -103,11 +131,17 @@ struct HardeningTests {
         for i in 0..<120 {
             #expect(b.engine("/reggie/v1/REQ1/regcode", [("deviceId", largest(i))]).status == 201)
             #expect(b.freePreview(device: largest(i)).status == 204)
-            let login = b.get(spURL + "/authenticate/saml?" + FormCoding.encode([
-                ("requestor_id", "REQ1"), ("mso_id", "Comcast"), ("redirect_url", "adobepass://" + largest(i).dropFirst(12))]),
+            let login = b.get(
+                spURL + "/authenticate/saml?"
+                    + FormCoding.encode([
+                        ("requestor_id", "REQ1"), ("mso_id", "Comcast"),
+                        ("redirect_url", "adobepass://" + largest(i).dropFirst(12)),
+                    ]),
                 withCookies: false)
             #expect(login.status == 200, "\(login.status) \(login.bodyText.prefix(200))")
-            #expect(b.signed("GET", "/api/v1/checkauthn", query: "?requestor=SIGNED&deviceId=d", nonce: largest(i)).status == 403)
+            #expect(
+                b.signed("GET", "/api/v1/checkauthn", query: "?requestor=SIGNED&deviceId=d", nonce: largest(i)).status
+                    == 403)
         }
         #expect(b.mock.registrationCodes.count == 50)
         #expect(b.mock.tempPassExpiry.count == 50)

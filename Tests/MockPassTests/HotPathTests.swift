@@ -23,8 +23,9 @@ import Testing
         let url = "https://sp.auth.test/config/REQ1"
         let first = m.handle(HTTPRequest(method: "GET", url: url), at: .simulationStart)
         var copy = m  // a fork shares what was built and stays independent
-        let second = m.handle(HTTPRequest(method: "GET", url: url + "?v=2", headers: [("X-N", "2")]),
-                              at: .simulationStart + .seconds(1))
+        let second = m.handle(
+            HTTPRequest(method: "GET", url: url + "?v=2", headers: [("X-N", "2")]),
+            at: .simulationStart + .seconds(1))
         #expect(first.status == 200)
         #expect(second == first)
         #expect(m.log.count == 2)
@@ -36,18 +37,21 @@ import Testing
         #expect(copy.log.count == 2)
 
         // Another SP, another requestor: their own answers, not the cached one.
-        let alt = m.handle(HTTPRequest(method: "GET", url: "https://sp2.auth.test/adobe-services/config/REQ1"),
-                           at: .simulationStart)
+        let alt = m.handle(
+            HTTPRequest(method: "GET", url: "https://sp2.auth.test/adobe-services/config/REQ1"),
+            at: .simulationStart)
         #expect(try ConfigurationXML.parse(alt.body).mvpds.map(\.id) == ["Verizon", "Comcast"])
         let req2 = m.handle(HTTPRequest(method: "GET", url: "https://sp.auth.test/config/REQ2"), at: .simulationStart)
         #expect(try ConfigurationXML.parse(req2.body).mvpds.map(\.id) == ["Comcast", "Dish"])
-        #expect(try ConfigurationXML.parse(m.handle(HTTPRequest(method: "GET", url: url), at: .simulationStart).body)
-            .mvpds.map(\.id) == ["Comcast", "Dish", "TempPass"])
+        #expect(
+            try ConfigurationXML.parse(m.handle(HTTPRequest(method: "GET", url: url), at: .simulationStart).body)
+                .mvpds.map(\.id) == ["Comcast", "Dish", "TempPass"])
 
         // Refusals are not cached and stay what they were.
         let post = m.handle(HTTPRequest(method: "POST", url: url), at: .simulationStart)
         #expect(post.status == 405)
-        let unknown = m.handle(HTTPRequest(method: "GET", url: "https://sp.auth.test/config/NOPE"), at: .simulationStart)
+        let unknown = m.handle(
+            HTTPRequest(method: "GET", url: "https://sp.auth.test/config/NOPE"), at: .simulationStart)
         #expect(unknown.status == 404)
         #expect(unknown.bodyText == "404 Not Found: unknown requestor NOPE\n")
         #expect(m.configResponses.count == 3)
@@ -55,13 +59,18 @@ import Testing
 
     @Test func formFieldsStillFollowTheQuery() {
         var m = MockPass(world: sampleWorld(), seed: 1)
-        _ = m.handle(.form("https://sp.auth.test/sessionDevice?requestor_id=REQ1", [("device_id", "d 1")]),
-                     at: .simulationStart)
-        _ = m.handle(HTTPRequest(method: "POST", url: "https://sp.auth.test/sessionDevice?a=1",
-                                 headers: [("content-TYPE", "Application/X-WWW-Form-Urlencoded; charset=utf-8")],
-                                 body: Array("b=2".utf8)), at: .simulationStart)
-        _ = m.handle(HTTPRequest(method: "POST", url: "https://sp.auth.test/sessionDevice",
-                                 headers: [("Content-Type", "text/plain")], body: Array("c=3".utf8)), at: .simulationStart)
+        _ = m.handle(
+            .form("https://sp.auth.test/sessionDevice?requestor_id=REQ1", [("device_id", "d 1")]),
+            at: .simulationStart)
+        _ = m.handle(
+            HTTPRequest(
+                method: "POST", url: "https://sp.auth.test/sessionDevice?a=1",
+                headers: [("content-TYPE", "Application/X-WWW-Form-Urlencoded; charset=utf-8")],
+                body: Array("b=2".utf8)), at: .simulationStart)
+        _ = m.handle(
+            HTTPRequest(
+                method: "POST", url: "https://sp.auth.test/sessionDevice",
+                headers: [("Content-Type", "text/plain")], body: Array("c=3".utf8)), at: .simulationStart)
         #expect(m.log.map { $0.parameters.map(\.name) } == [["requestor_id", "device_id"], ["a", "b"], []])
         #expect(m.log[0].parameter("device_id") == "d 1")
     }

@@ -11,15 +11,22 @@ import Testing
         #expect(try b.login().status == 302)
         _ = try b.sessionDevice()
         let log = b.mock.log
-        #expect(log.map(\.host) == [.sp("alt"), .sp("main"), .idp("Comcast"), .idp("Comcast"), .sp("main"), .sp("main")])
-        #expect(log.map(\.path) == ["/config/REQ3", "/authenticate/saml", "/sso", "/login",
-                                    "/sp/saml/SAMLAssertionConsumer", "/sessionDevice"])
+        #expect(
+            log.map(\.host) == [.sp("alt"), .sp("main"), .idp("Comcast"), .idp("Comcast"), .sp("main"), .sp("main")])
+        #expect(
+            log.map(\.path) == [
+                "/config/REQ3", "/authenticate/saml", "/sso", "/login",
+                "/sp/saml/SAMLAssertionConsumer", "/sessionDevice",
+            ])
         #expect(log.map(\.method) == ["GET", "GET", "POST", "POST", "POST", "POST"])
         #expect(log[0].time == .simulationStart)
         #expect(log[1].time == .simulationStart + .seconds(1))
         #expect(log[0].parameters == [LoggedRequest.Parameter(name: "format", value: "xml")])
-        #expect(log[1].parameters.map(\.name) == ["domain_name", "noflash", "no_iframe", "mso_id", "requestor_id",
-                                                   "redirect_url", "client_type", "client_version"])
+        #expect(
+            log[1].parameters.map(\.name) == [
+                "domain_name", "noflash", "no_iframe", "mso_id", "requestor_id",
+                "redirect_url", "client_type", "client_version",
+            ])
         #expect(log[1].parameter("redirect_url") == redirect)
         #expect(log[3].parameter("username") == "alice")
         #expect(log[3].parameter("password") == "secret")
@@ -42,8 +49,13 @@ import Testing
         b.now = b.now + .seconds(2)
         let token = record(b.post("https://sp.auth.test/sessionDevice", [("_method", "GET"), ("device_id", "d")]))
         guard case .token(let t) = try SessionDeviceXML.parse(token.body) else { throw TestFailure("no token") }
-        let logout = record(b.get("https://sp.auth.test/logout?" + FormCoding.encode([
-            ("mso_id", "Comcast"), ("name_id", t.nameID), ("session_index", t.sessionIndex), ("redirect_url", redirect)])))
+        let logout = record(
+            b.get(
+                "https://sp.auth.test/logout?"
+                    + FormCoding.encode([
+                        ("mso_id", "Comcast"), ("name_id", t.nameID), ("session_index", t.sessionIndex),
+                        ("redirect_url", redirect),
+                    ])))
         let slo = record(b.submit(try onlyForm(logout)))
         _ = record(b.submit(try onlyForm(slo)))
         _ = record(b.get("https://sp.auth.test/nowhere"))
@@ -73,8 +85,9 @@ import Testing
 
 @Suite struct LogLimitTests {
     @Test func aLimitedLogKeepsTheLatestRequests() {
-        let world = World(serviceProviders: [World.ServiceProvider(name: "main", url: "https://sp.test")],
-                          requestors: [World.Requestor(id: "REQ1")])
+        let world = World(
+            serviceProviders: [World.ServiceProvider(name: "main", url: "https://sp.test")],
+            requestors: [World.Requestor(id: "REQ1")])
         var mock = MockPass(world: world, seed: 1, logLimit: 10)
         for i in 0..<25 {
             _ = mock.handle(HTTPRequest(method: "GET", url: "https://sp.test/config/R\(i)"), at: .simulationStart)
@@ -83,7 +96,9 @@ import Testing
         #expect(mock.log.last?.path == "/config/R24")
         #expect(mock.logDropped + mock.log.count == 25)
         var unlimited = MockPass(world: world, seed: 1)
-        for _ in 0..<25 { _ = unlimited.handle(HTTPRequest(method: "GET", url: "https://sp.test/config/REQ1"), at: .simulationStart) }
+        for _ in 0..<25 {
+            _ = unlimited.handle(HTTPRequest(method: "GET", url: "https://sp.test/config/REQ1"), at: .simulationStart)
+        }
         #expect(unlimited.log.count == 25 && unlimited.logDropped == 0)
     }
 }

@@ -153,11 +153,13 @@ import Testing
         // A response from another IdP (Dish) for a Comcast login.
         let restart = b.get(loginURL())
         let authn = try SAML.parseAuthnRequest(try decoded(try onlyForm(restart).field("SAMLRequest")))
-        let forged = SAMLResponse(id: "_f", inResponseTo: authn.id, issueInstant: b.now, issuer: "https://dish.idp.test",
-                                  destination: authn.assertionConsumerServiceURL, success: true,
-                                  assertion: Assertion(id: "_a", issueInstant: b.now, issuer: "https://dish.idp.test",
-                                                       nameID: "x", sessionIndex: "y", notOnOrAfter: b.now + .minutes(5),
-                                                       audience: "https://sp.auth.test"))
+        let forged = SAMLResponse(
+            id: "_f", inResponseTo: authn.id, issueInstant: b.now, issuer: "https://dish.idp.test",
+            destination: authn.assertionConsumerServiceURL, success: true,
+            assertion: Assertion(
+                id: "_a", issueInstant: b.now, issuer: "https://dish.idp.test",
+                nameID: "x", sessionIndex: "y", notOnOrAfter: b.now + .minutes(5),
+                audience: "https://sp.auth.test"))
         let r = b.post(authn.assertionConsumerServiceURL, [("SAMLResponse", SAML.encodeForPost(SAML.build(forged)))])
         #expect(r.status == 400)
         #expect(r.bodyText.contains("issuer"))
@@ -166,11 +168,14 @@ import Testing
         var wrong = forged
         wrong.issuer = "https://comcast.idp.test"
         wrong.inResponseTo = "_other"
-        #expect(b.post(authn.assertionConsumerServiceURL, [("SAMLResponse", SAML.encodeForPost(SAML.build(wrong)))]).status == 400)
+        #expect(
+            b.post(authn.assertionConsumerServiceURL, [("SAMLResponse", SAML.encodeForPost(SAML.build(wrong)))]).status
+                == 400)
         wrong.inResponseTo = authn.id
         wrong.success = false
         wrong.assertion = nil
-        let refused = b.post(authn.assertionConsumerServiceURL, [("SAMLResponse", SAML.encodeForPost(SAML.build(wrong)))])
+        let refused = b.post(
+            authn.assertionConsumerServiceURL, [("SAMLResponse", SAML.encodeForPost(SAML.build(wrong)))])
         #expect(refused.status == 400)
         #expect(refused.bodyText.contains("refused"))
         #expect(try b.sessionDevice() == SessionDeviceXML.Content.none)
@@ -189,16 +194,20 @@ import Testing
     @Test func loginIsRefusedForMVPDsNotOffered() throws {
         var b = Browser(MockPass(world: sampleWorld(), seed: 9))
         // Verizon is not at the main SP; REQ2 does not get TempPass; REQ3 is not at main; TempPass has no IdP.
-        for url in [loginURL(mvpd: "Verizon"), loginURL(mvpd: "TempPass", requestor: "REQ2"),
-                    loginURL(requestor: "REQ3"), loginURL(mvpd: "TempPass"), loginURL(requestor: "NOPE"),
-                    "https://sp.auth.test/authenticate/saml?requestor_id=REQ1&redirect_url=x",
-                    "https://sp.auth.test/authenticate/saml?requestor_id=REQ1&mso_id=Comcast"] {
+        for url in [
+            loginURL(mvpd: "Verizon"), loginURL(mvpd: "TempPass", requestor: "REQ2"),
+            loginURL(requestor: "REQ3"), loginURL(mvpd: "TempPass"), loginURL(requestor: "NOPE"),
+            "https://sp.auth.test/authenticate/saml?requestor_id=REQ1&redirect_url=x",
+            "https://sp.auth.test/authenticate/saml?requestor_id=REQ1&mso_id=Comcast",
+        ] {
             let r = b.get(url)
             #expect(r.status == 400, "\(url)")
             #expect(r.headers["Content-Type"]?.hasPrefix("text/plain") == true)
             #expect(r.headers["Set-Cookie"] == nil)
         }
         // The second SP, whose base URL has a path.
-        #expect(try b.login(user: "carol", mvpd: "Verizon", sp: "https://sp2.auth.test/adobe-services", requestor: "REQ3").status == 302)
+        #expect(
+            try b.login(user: "carol", mvpd: "Verizon", sp: "https://sp2.auth.test/adobe-services", requestor: "REQ3")
+                .status == 302)
     }
 }

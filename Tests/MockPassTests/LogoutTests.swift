@@ -5,8 +5,10 @@ import Testing
 
 @Suite struct LogoutTests {
     func logoutURL(_ token: AuthnToken, mvpd: String? = nil, redirectURL: String? = redirect) -> String {
-        var q = [("mso_id", mvpd ?? token.mvpdID), ("requestor_id", "REQ1"), ("name_id", token.nameID),
-                 ("session_index", token.sessionIndex), ("authentication_token", "ignored")]
+        var q = [
+            ("mso_id", mvpd ?? token.mvpdID), ("requestor_id", "REQ1"), ("name_id", token.nameID),
+            ("session_index", token.sessionIndex), ("authentication_token", "ignored"),
+        ]
         if let redirectURL { q.append(("redirect_url", redirectURL)) }
         return "https://sp.auth.test/logout?" + FormCoding.encode(q)
     }
@@ -62,8 +64,9 @@ import Testing
 
     @Test func sloWithoutAMatchingSessionStillSucceeds() throws {
         var b = Browser(MockPass(world: sampleWorld(), seed: 13))
-        let fake = AuthnToken(guid: "g", requestorID: "REQ1", domainName: "adobe.com", expires: b.now, mvpdID: "Comcast",
-                              deviceID: "d", nameID: "nobody", sessionIndex: "none")
+        let fake = AuthnToken(
+            guid: "g", requestorID: "REQ1", domainName: "adobe.com", expires: b.now, mvpdID: "Comcast",
+            deviceID: "d", nameID: "nobody", sessionIndex: "none")
         let slo = b.submit(try onlyForm(b.get(logoutURL(fake))))
         let response = try SAML.parseLogoutResponse(try decoded(try onlyForm(slo).field("SAMLResponse")))
         #expect(response.success)
@@ -73,10 +76,12 @@ import Testing
     @Test func logoutWithoutSAMLRedirectsStraightBack() throws {
         var b = Browser(MockPass(world: sampleWorld(), seed: 14))
         #expect(try b.login().status == 302)
-        for url in ["https://sp.auth.test/logout?redirect_url=adobepass%3A%2F%2Fios.app",
-                    "https://sp.auth.test/logout?mso_id=Comcast&requestor_id=REQ1&redirect_url=adobepass%3A%2F%2Fios.app",
-                    "https://sp.auth.test/logout?mso_id=TempPass&name_id=a&session_index=b&redirect_url=adobepass%3A%2F%2Fios.app",
-                    "https://sp.auth.test/logout?mso_id=Verizon&name_id=a&session_index=b&redirect_url=adobepass%3A%2F%2Fios.app"] {
+        for url in [
+            "https://sp.auth.test/logout?redirect_url=adobepass%3A%2F%2Fios.app",
+            "https://sp.auth.test/logout?mso_id=Comcast&requestor_id=REQ1&redirect_url=adobepass%3A%2F%2Fios.app",
+            "https://sp.auth.test/logout?mso_id=TempPass&name_id=a&session_index=b&redirect_url=adobepass%3A%2F%2Fios.app",
+            "https://sp.auth.test/logout?mso_id=Verizon&name_id=a&session_index=b&redirect_url=adobepass%3A%2F%2Fios.app",
+        ] {
             let r = b.get(url)
             #expect(r.status == 302, "\(url)")
             #expect(r.headers["Location"] == redirect)
@@ -93,11 +98,14 @@ import Testing
         guard case .token(let token) = try b.sessionDevice() else { Issue.record("no token"); return }
         let toIdP = try onlyForm(b.get(logoutURL(token), withCookies: false))
         let relay = try #require(toIdP.field("RelayState"))
-        let forged = LogoutResponse(id: "_x", inResponseTo: "_not-it", issueInstant: b.now, issuer: "https://comcast.idp.test",
-                                    destination: "https://sp.auth.test/sp/saml/LogoutServiceHTTPRedirectResponse", success: true)
-        let r = b.post(forged.destination, [("SAMLResponse", SAML.encodeForPost(SAML.build(forged))), ("RelayState", relay)])
+        let forged = LogoutResponse(
+            id: "_x", inResponseTo: "_not-it", issueInstant: b.now, issuer: "https://comcast.idp.test",
+            destination: "https://sp.auth.test/sp/saml/LogoutServiceHTTPRedirectResponse", success: true)
+        let r = b.post(
+            forged.destination, [("SAMLResponse", SAML.encodeForPost(SAML.build(forged))), ("RelayState", relay)])
         #expect(r.status == 400)
-        let unknown = b.post(forged.destination, [("SAMLResponse", SAML.encodeForPost(SAML.build(forged))), ("RelayState", "zz")])
+        let unknown = b.post(
+            forged.destination, [("SAMLResponse", SAML.encodeForPost(SAML.build(forged))), ("RelayState", "zz")])
         #expect(unknown.status == 400)
         // The forged answers ended nothing: the logout is still under way.
         #expect(try b.sessionDevice() == .pendingLogout)

@@ -4,15 +4,23 @@ import Testing
 @testable import MockPass
 
 @Suite struct PlatformSSOTests {
-    static func appleToken(_ b: inout Browser, user: String = "alice", password: String = "secret",
-                           idp: String = "https://comcast.idp.test") -> HTTPResponse {
+    static func appleToken(
+        _ b: inout Browser, user: String = "alice", password: String = "secret",
+        idp: String = "https://comcast.idp.test"
+    ) -> HTTPResponse {
         b.post(idp + "/platform-sso", [("username", user), ("password", password)], withCookies: false)
     }
 
-    static func exchange(_ b: inout Browser, _ samlResponse: String, mvpd: String = "Comcast", requestor: String = "REQ1",
-                         device: String = "ipad-1") -> HTTPResponse {
-        b.engine("/api/v1/tokens/authn", [("requestor", requestor), ("deviceId", device), ("mvpd", mvpd),
-                                          ("deviceType", "iOS"), ("SAMLResponse", samlResponse)])
+    static func exchange(
+        _ b: inout Browser, _ samlResponse: String, mvpd: String = "Comcast", requestor: String = "REQ1",
+        device: String = "ipad-1"
+    ) -> HTTPResponse {
+        b.engine(
+            "/api/v1/tokens/authn",
+            [
+                ("requestor", requestor), ("deviceId", device), ("mvpd", mvpd),
+                ("deviceType", "iOS"), ("SAMLResponse", samlResponse),
+            ])
     }
 
     @Test func theIdPIssuesAnUnsolicitedAssertion() throws {
@@ -60,7 +68,10 @@ import Testing
         var b = Browser(MockPass(world: deviceWorld(), seed: 63))
         let apple = Self.appleToken(&b).bodyText
         let valid = SAML.encodeForPost(apple)
-        let fields = [("requestor", "REQ1"), ("deviceId", "d"), ("mvpd", "Comcast"), ("deviceType", "iOS"), ("SAMLResponse", valid)]
+        let fields = [
+            ("requestor", "REQ1"), ("deviceId", "d"), ("mvpd", "Comcast"), ("deviceType", "iOS"),
+            ("SAMLResponse", valid),
+        ]
         for missing in fields.map(\.0) {
             let r = b.engine("/api/v1/tokens/authn", fields.filter { $0.0 != missing })
             #expect(try errorBody(r) == ErrorBody(status: 400, message: "missing parameter \(missing)"))
@@ -70,8 +81,11 @@ import Testing
             #expect(r.status == 400)
             #expect(!r.bodyText.contains("root:"))
         }
-        #expect(try errorBody(Self.exchange(&b, valid, mvpd: "Verizon")).message == "MVPD Verizon is not offered to REQ1")
-        #expect(try errorBody(Self.exchange(&b, valid, mvpd: "TempPass")).message == "MVPD TempPass has no identity provider")
+        #expect(
+            try errorBody(Self.exchange(&b, valid, mvpd: "Verizon")).message == "MVPD Verizon is not offered to REQ1")
+        #expect(
+            try errorBody(Self.exchange(&b, valid, mvpd: "TempPass")).message
+                == "MVPD TempPass has no identity provider")
         #expect(try errorBody(Self.exchange(&b, valid, requestor: "REQ3")).message == "unknown requestor REQ3")
         // Comcast's assertion offered as Dish's.
         let foreign = Self.exchange(&b, valid, mvpd: "Dish")
@@ -83,7 +97,8 @@ import Testing
         unknown.assertion?.nameID = "someone-else"
         // Signed with the IdP's own key, so only the NameID is wrong.
         let key = try #require(IdPSigningKey.key(seed: b.mock.seed, mvpdID: "Comcast"))
-        #expect(try errorBody(Self.exchange(&b, SAML.encodeForPost(try SAML.build(unknown, signedBy: key.signer)))).message
+        #expect(
+            try errorBody(Self.exchange(&b, SAML.encodeForPost(try SAML.build(unknown, signedBy: key.signer)))).message
                 == "unknown NameID")
         parsed.success = false
         #expect(try errorBody(Self.exchange(&b, SAML.encodeForPost(SAML.build(parsed)))).status == 401)

@@ -17,29 +17,39 @@ import Testing
             guard let colon = line.firstIndex(of: ":") else { continue }
             headers.add(String(line[..<colon]), String(line[line.index(after: colon)...].drop { $0 == " " }))
         }
-        return HTTPRequest(method: String(start[0]), url: String(start[1]), headers: headers,
-                           body: parts.count > 1 ? Array(parts[1].utf8) : [])
+        return HTTPRequest(
+            method: String(start[0]), url: String(start[1]), headers: headers,
+            body: parts.count > 1 ? Array(parts[1].utf8) : [])
     }
 
     @Test func hostileXMLInARequestIsRefusedNamingTheLimit() throws {
         var mock = MockPass(world: sampleWorld(), seed: 1)
-        let attributes = mock.handle(try Self.hostileRequest("preauthorize-mrss-33-attributes.txt"), at: .simulationStart)
+        let attributes = mock.handle(
+            try Self.hostileRequest("preauthorize-mrss-33-attributes.txt"), at: .simulationStart)
         #expect(attributes.status == 400)
-        #expect(try ErrorXML.parse(attributes.body).message
+        #expect(
+            try ErrorXML.parse(attributes.body).message
                 == "malformed MRSS resource: element with more than 32 attributes (limit: xml-attributes) at line 1")
         let deep = mock.handle(try Self.hostileRequest("sso-saml-65-deep.txt"), at: .simulationStart)
-        #expect(deep.bodyText == "400 Bad Request: malformed SAMLRequest: nesting deeper than 64 levels (limit: xml-depth) at line 1\n")
+        #expect(
+            deep.bodyText
+                == "400 Bad Request: malformed SAMLRequest: nesting deeper than 64 levels (limit: xml-depth) at line 1\n"
+        )
         // Refused, yet logged, and the mock still answers a normal request.
         #expect(mock.log.count == 2)
-        #expect(mock.handle(HTTPRequest(method: "GET", url: "https://sp.auth.test/config/REQ1"), at: .simulationStart).status == 200)
+        #expect(
+            mock.handle(HTTPRequest(method: "GET", url: "https://sp.auth.test/config/REQ1"), at: .simulationStart)
+                .status == 200)
     }
 
     /// Issue 12's request: an 880 KB `/preauthorize` whose resource has 95,000 attributes.
     @Test func theAttributeBombIsPreparedQuickly() throws {
         let attributes = (0..<95_000).map { "a\(String($0, radix: 36))=\"1\"" }.joined(separator: " ")
-        let request = HTTPRequest.form("https://sp.auth.test/preauthorize",
-                                       [("requestor_id", "REQ1"), ("resource_id", "<r><e \(attributes)/></r>")])
-        #expect(try String(decoding: HostileFixtures.bytes("requests/preauthorize-attribute-bomb.txt"), as: UTF8.self)
+        let request = HTTPRequest.form(
+            "https://sp.auth.test/preauthorize",
+            [("requestor_id", "REQ1"), ("resource_id", "<r><e \(attributes)/></r>")])
+        #expect(
+            try String(decoding: HostileFixtures.bytes("requests/preauthorize-attribute-bomb.txt"), as: UTF8.self)
                 .contains("95,000 attributes"))
         var mock = MockPass(world: sampleWorld(), seed: 1, logLimit: 100)
         var prepared: PreparedRequest?
@@ -47,7 +57,8 @@ import Testing
         print("attribute bomb request (\(request.body.count) bytes) prepared in \(elapsed)")
         let response = mock.handle(try #require(prepared), at: .simulationStart)
         #expect(response.status == 400)
-        #expect(try ErrorXML.parse(response.body).message
+        #expect(
+            try ErrorXML.parse(response.body).message
                 == "malformed MRSS resource: element with more than 32 attributes (limit: xml-attributes) at line 1")
     }
 
@@ -65,7 +76,8 @@ import Testing
         var fake = prepared
         var incoming = try #require(fake.incoming)
         incoming.xml.authnRequest = .failure(.badRequest("from the prepared request"))
-        fake = PreparedRequest(request: prepared.request, incoming: incoming, host: prepared.host, logged: prepared.logged)
+        fake = PreparedRequest(
+            request: prepared.request, incoming: incoming, host: prepared.host, logged: prepared.logged)
         #expect(b.mock.handle(fake, at: b.now).bodyText == "400 Bad Request: from the prepared request\n")
     }
 

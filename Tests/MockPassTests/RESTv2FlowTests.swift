@@ -42,7 +42,9 @@ import Testing
         let status = try json(c.get("/sessions/\(code)"))
         #expect(keys(status["existingParameters"]) == ["mvpd", "domainName"])
         #expect(status["device"]?["type"] == .string("SetTopBox"))
-        #expect(status["device"]?["operatingSystem"]?["version"] == .dict([Value.Entry("major", .int(17)), Value.Entry("minor", .int(4))]))
+        #expect(
+            status["device"]?["operatingSystem"]?["version"]
+                == .dict([Value.Entry("major", .int(17)), Value.Entry("minor", .int(4))]))
 
         let ready = try json(c.form("/sessions/\(code)", [("redirectUrl", "https://app.test/done")]))
         #expect(ready["actionName"] == .string("authenticate"))
@@ -77,7 +79,9 @@ import Testing
         #expect(profile["issuer"] == .string("Comcast"))
         #expect(profile["notAfter"] == .int(Int((c.b.now + .hours(2)).milliseconds)))
         #expect(keys(profile["attributes"]) == ["userID", "zip", "maxRating"])
-        #expect(profile["attributes"]?["userID"] == .dict([Value.Entry("value", .string("u-alice")), Value.Entry("state", .string("plain"))]))
+        #expect(
+            profile["attributes"]?["userID"]
+                == .dict([Value.Entry("value", .string("u-alice")), Value.Entry("state", .string("plain"))]))
         #expect(profile["attributes"]?["zip"]?["state"] == .string("enc"))
         #expect(try json(c.get("/profiles"))["profiles"].map(keys) == ["Comcast"])
         // Another device identifier finds nothing.
@@ -90,11 +94,15 @@ import Testing
     @Test func authorizationPermitsWithAMediaTokenAndDeniesWithTheMVPDsMessage() throws {
         var c = try V2Client()
         _ = try c.login()
-        let r = c.decisions("authorize", "Comcast", ["CNN", "ESPN", "<rss><channel><title>HBO</title></channel></rss>"])
+        let r = c.decisions(
+            "authorize", "Comcast", ["CNN", "ESPN", "<rss><channel><title>HBO</title></channel></rss>"])
         #expect(r.status == 200)
         let decisions = try #require(try json(r)["decisions"]?.listValue)
         #expect(decisions.count == 3)
-        #expect(keys(decisions[0]) == ["resource", "serviceProvider", "mvpd", "source", "authorized", "token", "notBefore", "notAfter"])
+        #expect(
+            keys(decisions[0]) == [
+                "resource", "serviceProvider", "mvpd", "source", "authorized", "token", "notBefore", "notAfter",
+            ])
         #expect(decisions[0]["source"] == .string("mvpd"))
         #expect(decisions[0]["authorized"] == .bool(true))
         let token = try #require(decisions[0]["token"])
@@ -109,7 +117,8 @@ import Testing
         #expect(decisions[1]["error"]?["status"] == .int(403))
         #expect(decisions[2]["authorized"] == .bool(true))
 
-        let pre = try #require(try json(c.decisions("preauthorize", "Comcast", ["CNN", "ESPN"]))["decisions"]?.listValue)
+        let pre = try #require(
+            try json(c.decisions("preauthorize", "Comcast", ["CNN", "ESPN"]))["decisions"]?.listValue)
         #expect(pre[0]["token"] == nil)
         #expect(pre[0]["authorized"] == .bool(true))
         #expect(pre[1]["error"]?["code"] == .string("preauthorization_denied_by_mvpd"))
@@ -131,9 +140,13 @@ import Testing
     @Test func logoutAnswersEachActionPair() throws {
         var c = try V2Client()
         let none = try json(c.get("/logout/Comcast?redirectUrl=https%3A%2F%2Fapp.test%2Fbye"))
-        #expect(none["logouts"]?["Comcast"] == .dict([Value.Entry("actionName", .string("invalid")),
-                                                       Value.Entry("actionType", .string("none")),
-                                                       Value.Entry("mvpd", .string("Comcast"))]))
+        #expect(
+            none["logouts"]?["Comcast"]
+                == .dict([
+                    Value.Entry("actionName", .string("invalid")),
+                    Value.Entry("actionType", .string("none")),
+                    Value.Entry("mvpd", .string("Comcast")),
+                ]))
         _ = try c.login()
         let out = try json(c.get("/logout/Comcast?redirectUrl=https%3A%2F%2Fapp.test%2Fbye"))["logouts"]?["Comcast"]
         #expect(out?["actionName"] == .string("logout"))
@@ -147,7 +160,8 @@ import Testing
         let back = c.b.submit(try onlyForm(c.b.submit(try onlyForm(slo))))
         #expect(back.headers["Location"] == "https://app.test/bye")
 
-        _ = try json(c.form("/sessions", [("mvpd", "TempPass"), ("domainName", "d"), ("redirectUrl", "https://a.test")]))
+        _ = try json(
+            c.form("/sessions", [("mvpd", "TempPass"), ("domainName", "d"), ("redirectUrl", "https://a.test")]))
         let temp = try json(c.get("/logout/TempPass"))["logouts"]?["TempPass"]
         #expect(temp?["actionName"] == .string("complete"))
         #expect(temp?["actionType"] == .string("none"))
@@ -155,7 +169,8 @@ import Testing
 
     @Test func tempPassAuthorizesUntilItEndsAndALogoutDoesNotRestartIt() throws {
         var c = try V2Client()
-        let session = try json(c.form("/sessions", [("mvpd", "TempPass"), ("domainName", "d"), ("redirectUrl", "https://a.test")]))
+        let session = try json(
+            c.form("/sessions", [("mvpd", "TempPass"), ("domainName", "d"), ("redirectUrl", "https://a.test")]))
         #expect(session["actionName"] == .string("authorize"))
         #expect(session["reasonType"] == .string("temporary"))
         let started = c.b.now
@@ -200,30 +215,40 @@ import Testing
             var provider: [Value.Entry] = []
             if let id { provider.append(Value.Entry("id", .string(id))) }
             if let expires { provider.append(Value.Entry("expirationDate", .string(String(expires)))) }
-            let json = Value.dict([Value.Entry("frameworkPermissionInfo", .dict([Value.Entry("accessStatus", .string(status))])),
-                                   Value.Entry("frameworkProviderInfo", .dict(provider))]).jsonText
+            let json = Value.dict([
+                Value.Entry("frameworkPermissionInfo", .dict([Value.Entry("accessStatus", .string(status))])),
+                Value.Entry("frameworkProviderInfo", .dict(provider)),
+            ]).jsonText
             return [("AP-Partner-Framework-Status", base64(json))]
         }
         let fields = [("domainName", "passim.test"), ("redirectUrl", "https://app.test/done")]
         var refusals: [String?] = []
-        for (headers, partner) in [([], "Apple"), (pfs("notDetermined"), "Apple"), (pfs("denied"), "Apple"),
-                                   (pfs("restricted"), "Apple"), (pfs("granted", id: nil), "Apple"),
-                                   (pfs("granted", id: "nobody"), "Apple"),
-                                   (pfs("granted", expires: c.b.now.milliseconds - 1), "Apple"),
-                                   (pfs("granted"), "Roku")] as [(HTTPHeaders, String)] {
+        for (headers, partner) in [
+            ([], "Apple"), (pfs("notDetermined"), "Apple"), (pfs("denied"), "Apple"),
+            (pfs("restricted"), "Apple"), (pfs("granted", id: nil), "Apple"),
+            (pfs("granted", id: "nobody"), "Apple"),
+            (pfs("granted", expires: c.b.now.milliseconds - 1), "Apple"),
+            (pfs("granted"), "Roku"),
+        ] as [(HTTPHeaders, String)] {
             c.extraHeaders = headers
             refusals.append(errorCode(c.form("/sessions/sso/\(partner)", fields)))
         }
-        #expect(refusals == ["invalid_header_pfs_permission_access_not_present", "invalid_header_pfs_permission_access_not_determined",
-                             "invalid_header_pfs_permission_access_not_granted", "invalid_header_pfs_permission_access_not_granted",
-                             "invalid_header_pfs_provider_id_not_determined", "invalid_header_pfs_provider_id_mismatch",
-                             "invalid_header_pfs_provider_info_expired", "invalid_parameter_partner"])
+        #expect(
+            refusals == [
+                "invalid_header_pfs_permission_access_not_present",
+                "invalid_header_pfs_permission_access_not_determined",
+                "invalid_header_pfs_permission_access_not_granted", "invalid_header_pfs_permission_access_not_granted",
+                "invalid_header_pfs_provider_id_not_determined", "invalid_header_pfs_provider_id_mismatch",
+                "invalid_header_pfs_provider_info_expired", "invalid_parameter_partner",
+            ])
         c.extraHeaders = pfs("granted", expires: c.b.now.milliseconds + 60_000)
         let session = try json(c.form("/sessions/sso/Apple", fields))
         #expect(session["actionName"] == .string("partner_profile"))
         #expect(session["mvpd"] == .string("Comcast"))
 
-        #expect(errorCode(c.form("/profiles/sso/Apple", [("SAMLResponse", "bm90IFNBTUw=")])) == "invalid_parameter_saml_response")
+        #expect(
+            errorCode(c.form("/profiles/sso/Apple", [("SAMLResponse", "bm90IFNBTUw=")]))
+                == "invalid_parameter_saml_response")
         // Apple's framework's assertion: the IdP's platform-sso stands in for it.
         let token = c.b.post("https://comcast.idp.test/platform-sso", [("username", "alice"), ("password", "secret")])
         #expect(token.status == 200)
@@ -233,10 +258,14 @@ import Testing
         #expect(profile["type"] == .string("appleSSO"))
         #expect(profile["issuer"] == .string("Apple"))
         #expect(try json(c.form("/sessions/sso/Apple", fields))["reasonType"] == .string("authenticatedSSO"))
-        #expect(try json(c.decisions("authorize", "Comcast", ["CNN"]))["decisions"]?.listValue?.first?["authorized"] == .bool(true))
+        #expect(
+            try json(c.decisions("authorize", "Comcast", ["CNN"]))["decisions"]?.listValue?.first?["authorized"]
+                == .bool(true))
         // Once the user withdraws the app's access in Settings, the SSO profile no longer authorizes.
         c.extraHeaders = pfs("denied")
-        #expect(errorCode(c.decisions("authorize", "Comcast", ["CNN"])) == "invalid_header_pfs_permission_access_not_granted")
+        #expect(
+            errorCode(c.decisions("authorize", "Comcast", ["CNN"]))
+                == "invalid_header_pfs_permission_access_not_granted")
         c.extraHeaders = pfs("granted", id: "another-provider")
         #expect(errorCode(c.decisions("authorize", "Comcast", ["CNN"])) == "invalid_header_pfs_provider_id_mismatch")
         c.extraHeaders = pfs("granted")
@@ -250,7 +279,8 @@ import Testing
         w.restV2.degradations = [.init(mvpdID: "Dish", rule: .authenticateAll)]
         w.restV2.parentalControls = [.init(mvpdID: "Comcast", userName: "alice", resource: "HBO")]
         var c = try V2Client(world: w)
-        let degraded = try json(c.form("/sessions", [("mvpd", "Dish"), ("domainName", "d"), ("redirectUrl", "https://a.test")]))
+        let degraded = try json(
+            c.form("/sessions", [("mvpd", "Dish"), ("domainName", "d"), ("redirectUrl", "https://a.test")]))
         #expect(degraded["reasonType"] == .string("degraded"))
         let d = try #require(try json(c.decisions("authorize", "Dish", ["X"]))["decisions"]?.listValue?.first)
         #expect(d["source"] == .string("degradation"))
@@ -270,13 +300,17 @@ import Testing
         w3.restV2.dummyAuthorization = ["Comcast"]
         var c3 = try V2Client(world: w3)
         _ = try c3.login()
-        #expect(try json(c3.decisions("authorize", "Comcast", ["ESPN"]))["decisions"]?.listValue?.first?["source"] == .string("dummy"))
+        #expect(
+            try json(c3.decisions("authorize", "Comcast", ["ESPN"]))["decisions"]?.listValue?.first?["source"]
+                == .string("dummy"))
     }
 
     /// Every code the world's `faults` can produce, through the call that meets it.
-    @Test(arguments: V2ErrorCode.allCases.filter {
-        ([.retry, .configuration, .authentication].contains($0.action) && $0 != .tooManyResources) || $0 == .internalServerError
-    })
+    @Test(
+        arguments: V2ErrorCode.allCases.filter {
+            ([.retry, .configuration, .authentication].contains($0.action) && $0 != .tooManyResources)
+                || $0 == .internalServerError
+        })
     func aFaultOfTheWorldAnswersItsCode(code: V2ErrorCode) throws {
         var w = v2World()
         w.restV2.faults = [.init(mvpdID: "Comcast", code: code.rawValue)]
@@ -328,20 +362,25 @@ import Testing
         var w = v2World()
         w.restV2.oauth2MVPDs = ["Dish"]
         var c = try V2Client(world: w)
-        let session = try json(c.form("/sessions", [("mvpd", "Dish"), ("domainName", "d"), ("redirectUrl", "https://app.test/done")]))
+        let session = try json(
+            c.form("/sessions", [("mvpd", "Dish"), ("domainName", "d"), ("redirectUrl", "https://app.test/done")]))
         var screen = Browser(c.b.mock)
         screen.now = c.b.now
         let hop = screen.get(v2Host + (session["url"]?.stringValue ?? ""))
         #expect(hop.status == 302)
         let authorize = try #require(hop.headers["Location"])
-        #expect(authorize.hasPrefix("https://dish.idp.test/oauth2/authorize?response_type=code&client_id=https%3A%2F%2Fsp.auth.test&"))
+        #expect(
+            authorize.hasPrefix(
+                "https://dish.idp.test/oauth2/authorize?response_type=code&client_id=https%3A%2F%2Fsp.auth.test&"))
         let query = Dictionary(uniqueKeysWithValues: (URLParts(authorize)?.query ?? []).map { ($0.0, $0.1) })
         #expect(query["code_challenge_method"] == "S256")
         #expect(query["code_challenge"]?.count == 43)
         #expect(query["redirect_uri"] == "https://sp.auth.test/api/v2/oauth2/callback")
         let form = try onlyForm(screen.get(authorize))
         #expect(form.action == "https://dish.idp.test/oauth2/login")
-        #expect(try page(screen.submit(form, ["username": "bob", "password": "wrong"])).message == MockPass.invalidCredentials)
+        #expect(
+            try page(screen.submit(form, ["username": "bob", "password": "wrong"])).message
+                == MockPass.invalidCredentials)
         let back = screen.submit(form, ["username": "bob", "password": "hunter2"])
         #expect(back.status == 302)
         let callback = try #require(back.headers["Location"])
@@ -350,9 +389,13 @@ import Testing
         // Someone who intercepted the code cannot redeem it without the SP's verifier (and it is then used up).
         var thief = Browser(screen.mock)
         thief.now = screen.now
-        let stolen = thief.post("https://dish.idp.test/oauth2/token", [
-            ("grant_type", "authorization_code"), ("code", code), ("client_id", "https://sp.auth.test"),
-            ("redirect_uri", "https://sp.auth.test/api/v2/oauth2/callback"), ("code_verifier", String(repeating: "x", count: 64))])
+        let stolen = thief.post(
+            "https://dish.idp.test/oauth2/token",
+            [
+                ("grant_type", "authorization_code"), ("code", code), ("client_id", "https://sp.auth.test"),
+                ("redirect_uri", "https://sp.auth.test/api/v2/oauth2/callback"),
+                ("code_verifier", String(repeating: "x", count: 64)),
+            ])
         #expect(stolen.status == 400)
         #expect(try json(stolen)["error"] == .string("invalid_grant"))
         // The SP redeems it with its verifier: the device's profile, then redirectUrl.
@@ -372,6 +415,8 @@ import Testing
 
     @Test func theChallengeIsRFC7636sExample() {
         // RFC 7636, appendix B.
-        #expect(V2OAuth.challenge("dBjftJeZ4CVP-mB92K27uhbUJU1p1r_wW1gFWFOEjXk") == "E9Melhoa2OwvFrEMTJguCHaoeK1t8URWbuGJSstw-cM")
+        #expect(
+            V2OAuth.challenge("dBjftJeZ4CVP-mB92K27uhbUJU1p1r_wW1gFWFOEjXk")
+                == "E9Melhoa2OwvFrEMTJguCHaoeK1t8URWbuGJSstw-cM")
     }
 }

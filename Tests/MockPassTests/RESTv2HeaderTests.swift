@@ -20,17 +20,31 @@ import Testing
             (with("AP-Device-Identifier", "fingerprint"), "invalid_header_device_identifier"),
             (with("AP-Device-Identifier", "serial " + base64("x")), "invalid_header_device_identifier"),
             (with("AP-Device-Identifier", "fingerprint not*base64!"), "invalid_header_device_identifier"),
-            (with("AP-Device-Identifier", "fingerprint " + String(repeating: "A", count: 64 * 1024)), "invalid_header_device_identifier"),
+            (
+                with("AP-Device-Identifier", "fingerprint " + String(repeating: "A", count: 64 * 1024)),
+                "invalid_header_device_identifier"
+            ),
             (with("X-Device-Info", nil), "invalid_header_device_info"),
             (with("X-Device-Info", "%%%"), "invalid_header_device_info"),
             (with("X-Device-Info", base64("[1,2]")), "invalid_header_device_info"),
             (with("X-Device-Info", base64("{not json")), "invalid_header_device_info"),
             (info(#"{"model":"m","version":"1","osName":"tvOS","osVersion":"1"}"#), "invalid_header_device_info"),
-            (info(#"{"model":"m","version":"1","osName":"tvOS","osVersion":"1","connectionType":"WiFi","primaryHardwareType":"Toaster"}"#),
-             "invalid_header_device_info"),
-            (info(#"{"model":"m","version":"1","osName":"BeOS","osVersion":"1","connectionType":"WiFi"}"#), "invalid_header_device_info"),
-            (info(#"{"model":"m","version":"1","osName":"tvOS","osFamily":"Amiga","osVersion":"1","connectionType":"WiFi"}"#),
-             "invalid_header_device_info"),
+            (
+                info(
+                    #"{"model":"m","version":"1","osName":"tvOS","osVersion":"1","connectionType":"WiFi","primaryHardwareType":"Toaster"}"#
+                ),
+                "invalid_header_device_info"
+            ),
+            (
+                info(#"{"model":"m","version":"1","osName":"BeOS","osVersion":"1","connectionType":"WiFi"}"#),
+                "invalid_header_device_info"
+            ),
+            (
+                info(
+                    #"{"model":"m","version":"1","osName":"tvOS","osFamily":"Amiga","osVersion":"1","connectionType":"WiFi"}"#
+                ),
+                "invalid_header_device_info"
+            ),
             (with("X-Device-Info", String(repeating: "e30", count: 22_000)), "invalid_header_device_info"),
         ]
         for (headers, code) in cases {
@@ -44,7 +58,9 @@ import Testing
         #expect(c.b.mock.v2.sessions.count == 0)
         // Every one of the 18 hardware types passes, in any case of osName.
         for type in V2Device.hardwareTypes.sorted() {
-            let h = info(#"{"model":"m","version":"1","osName":"ANDROID","osVersion":"1","connectionType":"WiFi","primaryHardwareType":"\#(type)"}"#)
+            let h = info(
+                #"{"model":"m","version":"1","osName":"ANDROID","osVersion":"1","connectionType":"WiFi","primaryHardwareType":"\#(type)"}"#
+            )
             #expect(c.form("/sessions", fields, headers: h).status == 200)
         }
         #expect(V2Device.hardwareTypes.count == 18)
@@ -85,12 +101,16 @@ import Testing
         #expect(errorCode(c.get("/profiles/Nobody")) == "invalid_parameter_mvpd")
         #expect(errorCode(c.get("/logout/Nobody")) == "invalid_parameter_mvpd")
         _ = try c.login()
-        for body in ["", "{", "[]", #"{"resources":"CNN"}"#, #"{"resources":[]}"#, #"{"resources":[1]}"#, #"{"resources":[""]}"#,
-                     #"{"resources":["<rss><channel></channel></rss>"]}"#, #"{"resources":["<rss"]}"#] {
+        for body in [
+            "", "{", "[]", #"{"resources":"CNN"}"#, #"{"resources":[]}"#, #"{"resources":[1]}"#, #"{"resources":[""]}"#,
+            #"{"resources":["<rss><channel></channel></rss>"]}"#, #"{"resources":["<rss"]}"#,
+        ] {
             var h = c.headers
             h.add("Content-Type", "application/json")
-            let r = c.b.send(HTTPRequest(method: "POST", url: c.url("/decisions/authorize/Comcast"), headers: h, body: Array(body.utf8)),
-                             withCookies: false)
+            let r = c.b.send(
+                HTTPRequest(
+                    method: "POST", url: c.url("/decisions/authorize/Comcast"), headers: h, body: Array(body.utf8)),
+                withCookies: false)
             #expect(r.status == 400)
             #expect(errorCode(r) == "invalid_parameter_resources")
         }
@@ -107,7 +127,8 @@ import Testing
         var w = v2World()
         w.identityProviders.removeAll { $0.mvpdID == "Dish" }
         var d = try V2Client(world: w)
-        let s = try json(d.form("/sessions", [("mvpd", "Dish"), ("domainName", "d"), ("redirectUrl", "https://a.test")]))
+        let s = try json(
+            d.form("/sessions", [("mvpd", "Dish"), ("domainName", "d"), ("redirectUrl", "https://a.test")]))
         #expect(errorCode(d.b.get(v2Host + (s["url"]?.stringValue ?? ""))) == "invalid_integration")
     }
 
@@ -130,7 +151,8 @@ import Testing
         #expect(codes.count == 47)
         #expect(Set(codes.map(\.rawValue)).count == 47)
         let byAction = Dictionary(grouping: codes, by: \.action).mapValues(\.count)
-        #expect(byAction == [.none: 23, .configuration: 11, .applicationRegistration: 2, .authentication: 8, .retry: 3])
+        #expect(
+            byAction == [.none: 23, .configuration: 11, .applicationRegistration: 2, .authentication: 8, .retry: 3])
         #expect(codes.filter { $0.status == 401 } == [.accessTokenServiceProvider, .accessTokenClientApplication])
         #expect(codes.filter { $0.status == 500 }.count == 11)
         #expect(codes.allSatisfy { !$0.message.isEmpty })
@@ -144,13 +166,22 @@ import Testing
         var c = try V2Client()
         _ = try c.login()
         var random = SeededRandom(seed: 2026)
-        let paths = ["/sessions", "/sessions/ABCDEFG", "/profiles", "/profiles/Comcast", "/profiles/code/X", "/configuration",
-                     "/decisions/authorize/Comcast", "/decisions/preauthorize/TempPass", "/logout/Comcast", "/sessions/sso/Apple",
-                     "/profiles/sso/Apple", "//", "/decisions/authorize/", "/%00", "/profiles/sso/Apple/extra"]
-        let junk = ["", "=", "%%%", "\u{0}", "fingerprint", "fingerprint ====", "e30=", "W10=", String(repeating: "A", count: 9000),
-                    "{\"resources\":[", "{\"resources\":[null]}", "eyJhIjoiYiJ9", "Bearer", "Bearer " + c.token]
-        let names = ["Authorization", "AP-Device-Identifier", "X-Device-Info", "AP-Partner-Framework-Status", "AP-TempPass-Identity",
-                     "X-Forwarded-For", "Content-Type"]
+        let paths = [
+            "/sessions", "/sessions/ABCDEFG", "/profiles", "/profiles/Comcast", "/profiles/code/X", "/configuration",
+            "/decisions/authorize/Comcast", "/decisions/preauthorize/TempPass", "/logout/Comcast",
+            "/sessions/sso/Apple",
+            "/profiles/sso/Apple", "//", "/decisions/authorize/", "/%00", "/profiles/sso/Apple/extra",
+        ]
+        let junk = [
+            "", "=", "%%%", "\u{0}", "fingerprint", "fingerprint ====", "e30=", "W10=",
+            String(repeating: "A", count: 9000),
+            "{\"resources\":[", "{\"resources\":[null]}", "eyJhIjoiYiJ9", "Bearer", "Bearer " + c.token,
+        ]
+        let names = [
+            "Authorization", "AP-Device-Identifier", "X-Device-Info", "AP-Partner-Framework-Status",
+            "AP-TempPass-Identity",
+            "X-Forwarded-For", "Content-Type",
+        ]
         for _ in 0..<2000 {
             var h = c.headers
             for _ in 0..<Int(random.next() % 3) {
@@ -161,7 +192,8 @@ import Testing
             let path = paths[Int(random.next() % UInt64(paths.count))]
             let method = ["GET", "POST", "DELETE", "get"][Int(random.next() % 4)]
             let body = junk[Int(random.next() % UInt64(junk.count))]
-            let r = c.b.send(HTTPRequest(method: method, url: c.url(path), headers: h, body: Array(body.utf8)), withCookies: false)
+            let r = c.b.send(
+                HTTPRequest(method: method, url: c.url(path), headers: h, body: Array(body.utf8)), withCookies: false)
             #expect((200..<500).contains(r.status), "\(method) \(path): \(r.status) \(r.bodyText.prefix(200))")
             #expect(r.headers["Content-Type"] == "application/json")
         }

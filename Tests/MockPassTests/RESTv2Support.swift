@@ -10,10 +10,14 @@ func v2World(throttling: Bool = false) -> World {
     w.serviceProviders[0].mvpds[0].enablePlatformServices = true
     w.serviceProviders[0].mvpds[0].boardingStatus = .supported
     w.serviceProviders[0].mvpds.append(MVPD(id: "PromoPass", displayName: "Promotional preview", tempPass: true))
-    w.tempPasses = [World.TempPass(mvpdID: "TempPass", ttl: .minutes(10)),
-                    World.TempPass(mvpdID: "PromoPass", ttl: .minutes(5), promotional: true)]
-    w.requestors.append(World.Requestor(id: "V2", sps: ["main"], authnTTL: .hours(2), authzTTL: .hours(1),
-                                        softwareStatement: "statement-v2", tokenTTL: .hours(1)))
+    w.tempPasses = [
+        World.TempPass(mvpdID: "TempPass", ttl: .minutes(10)),
+        World.TempPass(mvpdID: "PromoPass", ttl: .minutes(5), promotional: true),
+    ]
+    w.requestors.append(
+        World.Requestor(
+            id: "V2", sps: ["main"], authnTTL: .hours(2), authzTTL: .hours(1),
+            softwareStatement: "statement-v2", tokenTTL: .hours(1)))
     w.requestors.append(World.Requestor(id: "OTHER", sps: ["main"], softwareStatement: "statement-other"))
     w.users[0].allow = ["CNN", "HBO"]
     w.users[0].deny = ["ESPN"]
@@ -29,7 +33,9 @@ let v2Host = "https://sp.auth.test"
 /// Base64 the way a client writes its headers.
 func base64(_ text: String) -> String { ClientlessSignature.base64(Array(text.utf8)) }
 
-let v2DeviceInfo = base64(#"{"primaryHardwareType":"SetTopBox","model":"Passim Box","version":"1.2.3","manufacturer":"Passim","osName":"tvOS","osFamily":"tvOS","osVersion":"17.4","connectionType":"WiFi","applicationId":"passim-tests"}"#)
+let v2DeviceInfo = base64(
+    #"{"primaryHardwareType":"SetTopBox","model":"Passim Box","version":"1.2.3","manufacturer":"Passim","osName":"tvOS","osFamily":"tvOS","osVersion":"17.4","connectionType":"WiFi","applicationId":"passim-tests"}"#
+)
 
 /// A REST v2 client: a DCR registration, a device identity and the headers Adobe asks for.
 struct V2Client {
@@ -47,8 +53,10 @@ struct V2Client {
     }
 
     var headers: HTTPHeaders {
-        var h: HTTPHeaders = [("Authorization", "Bearer " + token), ("AP-Device-Identifier", "fingerprint " + device),
-                              ("X-Device-Info", v2DeviceInfo), ("Accept", "application/json")]
+        var h: HTTPHeaders = [
+            ("Authorization", "Bearer " + token), ("AP-Device-Identifier", "fingerprint " + device),
+            ("X-Device-Info", v2DeviceInfo), ("Accept", "application/json"),
+        ]
         h.fields += extraHeaders.fields
         return h
     }
@@ -62,25 +70,34 @@ struct V2Client {
     mutating func form(_ path: String, _ fields: [(String, String)], headers: HTTPHeaders? = nil) -> HTTPResponse {
         var h = headers ?? self.headers
         h.add("Content-Type", "application/x-www-form-urlencoded")
-        return b.send(HTTPRequest(method: "POST", url: url(path), headers: h, body: Array(FormCoding.encode(fields).utf8)),
-                      withCookies: false)
+        return b.send(
+            HTTPRequest(method: "POST", url: url(path), headers: h, body: Array(FormCoding.encode(fields).utf8)),
+            withCookies: false)
     }
 
-    mutating func decisions(_ kind: String, _ mvpd: String, _ resources: [String], headers: HTTPHeaders? = nil) -> HTTPResponse {
+    mutating func decisions(_ kind: String, _ mvpd: String, _ resources: [String], headers: HTTPHeaders? = nil)
+        -> HTTPResponse
+    {
         var h = headers ?? self.headers
         h.add("Content-Type", "application/json")
         let body = Value.dict([Value.Entry("resources", .list(resources.map(Value.string)))]).jsonText
-        return b.send(HTTPRequest(method: "POST", url: url("/decisions/\(kind)/\(mvpd)"), headers: h, body: Array(body.utf8)),
-                      withCookies: false)
+        return b.send(
+            HTTPRequest(method: "POST", url: url("/decisions/\(kind)/\(mvpd)"), headers: h, body: Array(body.utf8)),
+            withCookies: false)
     }
 
     /// A whole primary-device login: session, the user agent through the IdP, back at `redirectUrl`.
-    mutating func login(mvpd: String = "Comcast", user: String = "alice", password: String = "secret") throws -> String {
-        let session = try json(form("/sessions", [("mvpd", mvpd), ("domainName", "passim.test"), ("redirectUrl", "https://app.test/done")]))
+    mutating func login(mvpd: String = "Comcast", user: String = "alice", password: String = "secret") throws -> String
+    {
+        let session = try json(
+            form(
+                "/sessions", [("mvpd", mvpd), ("domainName", "passim.test"), ("redirectUrl", "https://app.test/done")]))
         let path = try #require(session["url"]?.stringValue)
         let code = try #require(session["code"]?.stringValue)
         let hop = b.get(v2Host + path)
-        guard hop.status == 302, let next = hop.headers["Location"] else { throw TestFailure("authenticate: \(hop.status) \(hop.bodyText)") }
+        guard hop.status == 302, let next = hop.headers["Location"] else {
+            throw TestFailure("authenticate: \(hop.status) \(hop.bodyText)")
+        }
         let start = b.get(next)
         guard start.status == 200 else { throw TestFailure("authenticate: \(start.status) \(start.bodyText)") }
         let sso = b.submit(try onlyForm(start))
@@ -94,7 +111,9 @@ struct V2Client {
 }
 
 func json(_ r: HTTPResponse) throws -> Value {
-    guard r.headers["Content-Type"] == "application/json" else { throw TestFailure("not JSON: \(r.status) \(r.bodyText)") }
+    guard r.headers["Content-Type"] == "application/json" else {
+        throw TestFailure("not JSON: \(r.status) \(r.bodyText)")
+    }
     return try Value(jsonText: r.bodyText)
 }
 

@@ -59,7 +59,9 @@ import Testing
             try String(contentsOfFile: root + "/Tests/MockPassTests/\($0).swift", encoding: .utf8)
         }.joined()
         for code in V2ErrorCode.allCases {
-            guard let line = wire.split(separator: "\n").first(where: { $0.hasPrefix("| `\(code.rawValue)` |") }) else { continue }
+            guard let line = wire.split(separator: "\n").first(where: { $0.hasPrefix("| `\(code.rawValue)` |") }) else {
+                continue
+            }
             let cells = line.split(separator: "|").map { $0.trimmingCharacters(in: .whitespaces) }
             let shown = cells.last ?? ""
             #expect(!shown.isEmpty && shown != "–", "\(code.rawValue) has no test")
@@ -92,8 +94,12 @@ enum URLPartsPath {
             for path in ["/config/REQ1", "/api/v1/config/REQ1", "/reggie/v1/REQ1/regcode?deviceId=d"] {
                 for _ in 0..<4 {
                     let method = path.hasPrefix("/reggie") ? "POST" : "GET"
-                    statuses.append(b.send(HTTPRequest(method: method, url: v2Host + path, headers: [("X-Forwarded-For", "192.0.2.1")]),
-                                           withCookies: false).status)
+                    statuses.append(
+                        b.send(
+                            HTTPRequest(
+                                method: method, url: v2Host + path, headers: [("X-Forwarded-For", "192.0.2.1")]),
+                            withCookies: false
+                        ).status)
                 }
             }
             // One call of the first second plus the burst of 10: the 12th call is refused.

@@ -9,8 +9,10 @@ import Testing
         var json: Value
     }
 
-    static func makeCode(_ b: inout Browser, requestor: String = "REQ1", device: String = "tv-1",
-                         mvpd: String? = nil) throws -> Code {
+    static func makeCode(
+        _ b: inout Browser, requestor: String = "REQ1", device: String = "tv-1",
+        mvpd: String? = nil
+    ) throws -> Code {
         var fields = [("deviceId", device)]
         if let mvpd { fields.append(("mvpd", mvpd)) }
         let r = b.engine("/reggie/v1/\(requestor)/regcode", fields)
@@ -21,13 +23,16 @@ import Testing
     }
 
     static func secondScreenURL(_ code: String, requestor: String = "REQ1", mvpd: String = "Comcast") -> String {
-        spURL + "/api/v1/authenticate?" + FormCoding.encode([
-            ("requestor_id", requestor), ("mso_id", mvpd), ("reg_code", code), ("domain_name", "adobe.com"),
-            ("noflash", "true"), ("no_iframe", "true"), ("redirect_url", "https://second.screen.test/done"),
-        ])
+        spURL + "/api/v1/authenticate?"
+            + FormCoding.encode([
+                ("requestor_id", requestor), ("mso_id", mvpd), ("reg_code", code), ("domain_name", "adobe.com"),
+                ("noflash", "true"), ("no_iframe", "true"), ("redirect_url", "https://second.screen.test/done"),
+            ])
     }
 
-    func checkAuthn(_ b: inout Browser, _ code: String, requestor: String = "REQ1", device: String = "tv-1") -> HTTPResponse {
+    func checkAuthn(_ b: inout Browser, _ code: String, requestor: String = "REQ1", device: String = "tv-1")
+        -> HTTPResponse
+    {
         b.engineGet("/api/v1/checkauthn/\(code)?requestor=\(requestor)&deviceId=\(device)")
     }
 
@@ -55,7 +60,10 @@ import Testing
         for (path, fields, message) in [
             ("/reggie/v1/REQ1/regcode", [(String, String)](), "missing parameter deviceId"),
             ("/reggie/v1/NOPE/regcode", [("deviceId", "tv-1")], "unknown requestor NOPE"),
-            ("/reggie/v1/REQ2/regcode", [("deviceId", "tv-1"), ("mvpd", "TempPassX")], "MVPD TempPassX is not offered to REQ2"),
+            (
+                "/reggie/v1/REQ2/regcode", [("deviceId", "tv-1"), ("mvpd", "TempPassX")],
+                "MVPD TempPassX is not offered to REQ2"
+            ),
         ] {
             let r = b.engine(path, fields)
             #expect(r.status == 400)
@@ -71,7 +79,8 @@ import Testing
         let pending = checkAuthn(&b, c.code)
         #expect(pending.status == 404)
         #expect(try errorBody(pending) == ErrorBody(status: 404, message: "Not authenticated yet"))
-        #expect(try errorBody(checkAuthn(&b, "ZZZZZZZ")) == ErrorBody(status: 410, message: "Unknown registration code"))
+        #expect(
+            try errorBody(checkAuthn(&b, "ZZZZZZZ")) == ErrorBody(status: 410, message: "Unknown registration code"))
         #expect(checkAuthn(&b, c.code, device: "tv-2").status == 410)
         #expect(checkAuthn(&b, c.code, requestor: "REQ2").status == 410)
         #expect(b.engineGet("/api/v1/checkauthn/\(c.code)?requestor=REQ1").status == 400)
@@ -146,9 +155,11 @@ import Testing
     @Test func secondScreenRefusals() throws {
         var b = Browser(MockPass(world: deviceWorld(), seed: 55))
         let c = try Self.makeCode(&b)
-        for url in [Self.secondScreenURL("ZZZZZZZ"), Self.secondScreenURL(c.code, requestor: "REQ2"),
-                    Self.secondScreenURL(c.code, mvpd: "Verizon"), Self.secondScreenURL(c.code, mvpd: "TempPass"),
-                    spURL + "/api/v1/authenticate?requestor_id=REQ1&mso_id=Comcast&redirect_url=x"] {
+        for url in [
+            Self.secondScreenURL("ZZZZZZZ"), Self.secondScreenURL(c.code, requestor: "REQ2"),
+            Self.secondScreenURL(c.code, mvpd: "Verizon"), Self.secondScreenURL(c.code, mvpd: "TempPass"),
+            spURL + "/api/v1/authenticate?requestor_id=REQ1&mso_id=Comcast&redirect_url=x",
+        ] {
             let r = b.get(url)
             #expect(r.status == 400, "\(url)")
             #expect(r.headers["Content-Type"]?.hasPrefix("text/plain") == true)

@@ -5,13 +5,15 @@ import Testing
 /// Issue 12, row 3: the log is bounded by bytes as well as entries, values are truncated, and it
 /// can be read a page at a time.
 @Suite struct RequestLogTests {
-    static let world = World(serviceProviders: [World.ServiceProvider(name: "main", url: "https://sp.test")],
-                             requestors: [World.Requestor(id: "REQ1")])
+    static let world = World(
+        serviceProviders: [World.ServiceProvider(name: "main", url: "https://sp.test")],
+        requestors: [World.Requestor(id: "REQ1")])
 
     /// A 900 KB POST, as in the issue: a urlencoded body of one huge field, plus a huge header.
     static func bigPost(_ i: Int, bytes: Int = 900_000) -> HTTPRequest {
-        HTTPRequest.form("https://sp.test/preauthorize", [("requestor_id", "REQ1"), ("blob", String(repeating: "x", count: bytes))],
-                         headers: [("X-Big", String(repeating: "é", count: 1000)), ("X-Seq", String(i))])
+        HTTPRequest.form(
+            "https://sp.test/preauthorize", [("requestor_id", "REQ1"), ("blob", String(repeating: "x", count: bytes))],
+            headers: [("X-Big", String(repeating: "é", count: 1000)), ("X-Seq", String(i))])
     }
 
     @Test func bigValuesAreTruncatedAndMarked() throws {
@@ -47,7 +49,9 @@ import Testing
 
     @Test func pagesHaveStableSequenceNumbers() {
         var mock = MockPass(world: Self.world, seed: 1, logLimit: 10)
-        for i in 0..<25 { _ = mock.handle(HTTPRequest(method: "GET", url: "https://sp.test/config/R\(i)"), at: .simulationStart) }
+        for i in 0..<25 {
+            _ = mock.handle(HTTPRequest(method: "GET", url: "https://sp.test/config/R\(i)"), at: .simulationStart)
+        }
         // Entries 1-15 were dropped; asking from 0 starts at the oldest kept, sequence 16.
         let first = mock.logPage(after: 0, limit: 4)
         #expect(first.entries.map(\.path) == ["/config/R15", "/config/R16", "/config/R17", "/config/R18"])

@@ -13,7 +13,8 @@ import Testing
         var b = Browser(MockPass(world: rootServiceWorld(), seed: 81))
         #expect(b.engineGet("/api/v1/tokens/authn" + Self.q).status == 404)
         #expect(b.engineGet("/api/v1/checkauthn" + Self.q).status == 403)
-        #expect(try errorBody(b.engineGet("/api/v1/authorize" + Self.q + "&resource=CNN"))
+        #expect(
+            try errorBody(b.engineGet("/api/v1/authorize" + Self.q + "&resource=CNN"))
                 == ErrorBody(status: 412, message: "User not authenticated"))
         try b.codeLogin()
 
@@ -30,15 +31,21 @@ import Testing
         #expect(xml.headers["Content-Type"] == "application/xml")
         #expect(xml.bodyText.hasPrefix("<authentication><expires>"))
         #expect(b.engineGet("/api/v1/tokens/authn.json" + Self.q).headers["Content-Type"] == "application/json")
-        let accept = b.send(HTTPRequest(method: "GET", url: spURL + "/api/v1/tokens/authn" + Self.q,
-                                        headers: [("Accept", "application/json")]), withCookies: false)
+        let accept = b.send(
+            HTTPRequest(
+                method: "GET", url: spURL + "/api/v1/tokens/authn" + Self.q,
+                headers: [("Accept", "application/json")]), withCookies: false)
         #expect(accept.headers["Content-Type"] == "application/json")
 
-        #expect(try errorBody(b.engineGet("/api/v1/tokens/authz" + Self.q + "&resource=CNN")) == ErrorBody(status: 404, message: "Not found"))
+        #expect(
+            try errorBody(b.engineGet("/api/v1/tokens/authz" + Self.q + "&resource=CNN"))
+                == ErrorBody(status: 404, message: "Not found"))
         let authz = b.engineGet("/api/v1/authorize" + Self.q + "&resource=CNN")
         #expect(authz.status == 200)
         #expect(authz.bodyText.hasPrefix("<authorization><expires>"))
-        #expect(authz.bodyText.hasSuffix("<mvpd>Comcast</mvpd><requestor>REQ1</requestor><resource>CNN</resource></authorization>"))
+        #expect(
+            authz.bodyText.hasSuffix(
+                "<mvpd>Comcast</mvpd><requestor>REQ1</requestor><resource>CNN</resource></authorization>"))
         #expect(b.engineGet("/api/v1/tokens/authz" + Self.q + "&resource=CNN").bodyText == authz.bodyText)
 
         let media = try json(b.engineGet("/api/v1/mediatoken" + Self.q + "&resource=CNN&format=json"))
@@ -46,7 +53,9 @@ import Testing
         #expect(token.resourceID == "CNN")
         #expect(token.mvpdID == "Comcast")
         #expect(media["mvpdId"] == .string("Comcast"))
-        #expect(try json(b.engineGet("/api/v1/tokens/media" + Self.q + "&resource=CNN&format=json"))["resource"] == .string("CNN"))
+        #expect(
+            try json(b.engineGet("/api/v1/tokens/media" + Self.q + "&resource=CNN&format=json"))["resource"]
+                == .string("CNN"))
 
         // The authZ token ends with the requestor's authz TTL (1h): 410, then a new authorize.
         b.now = b.now + .hours(1)
@@ -63,8 +72,12 @@ import Testing
         try b.codeLogin()
         let denied = b.engineGet("/api/v1/authorize" + Self.q + "&resource=HBO&format=json")
         #expect(denied.status == 403)
-        #expect(try json(denied) == .dict([Value.Entry("status", .int(403)), Value.Entry("message", .string("User not authorized")),
-                                           Value.Entry("details", .string("Upgrade your package."))]))
+        #expect(
+            try json(denied)
+                == .dict([
+                    Value.Entry("status", .int(403)), Value.Entry("message", .string("User not authorized")),
+                    Value.Entry("details", .string("Upgrade your package.")),
+                ]))
         #expect(b.engineGet("/api/v1/mediatoken" + Self.q + "&resource=HBO").status == 403)
         #expect(b.mock.restAuthorizations.count == 0)
 
@@ -75,7 +88,10 @@ import Testing
         #expect(list[1]["authorized"] == .bool(false))
         #expect(list[1]["error"]?["details"] == .string("Upgrade your package."))
         let preXML = b.engineGet("/api/v1/preauthorize" + Self.q + "&resource=CNN")
-        #expect(preXML.bodyText == "<preauthorization><resources><resource><id>CNN</id><authorized>true</authorized></resource></resources></preauthorization>")
+        #expect(
+            preXML.bodyText
+                == "<preauthorization><resources><resource><id>CNN</id><authorized>true</authorized></resource></resources></preauthorization>"
+        )
     }
 
     @Test func userMetadataLogoutAndFreePreview() throws {
@@ -96,14 +112,20 @@ import Testing
         #expect(missing.status == 400)
         #expect(try json(missing)["message"] == .string("missing parameter deviceId"))
 
-        let free = b.engine("/api/v1/authenticate/freepreview", [("requestor_id", "REQ1"), ("deviceId", "tv-9"),
-                                                                  ("mso_id", "TempPass"), ("domain_name", "adobe.com")])
+        let free = b.engine(
+            "/api/v1/authenticate/freepreview",
+            [
+                ("requestor_id", "REQ1"), ("deviceId", "tv-9"),
+                ("mso_id", "TempPass"), ("domain_name", "adobe.com"),
+            ])
         #expect(free.status == 204)
         let temp = try json(b.engineGet("/api/v1/tokens/authn?requestor=REQ1&deviceId=tv-9&format=json"))
         #expect(temp["mvpd"] == .string("TempPass"))
         #expect(b.engineGet("/api/v1/authorize?requestor=REQ1&deviceId=tv-9&resource=anything").status == 200)
         #expect(b.engineGet("/api/v1/tokens/usermetadata?requestor=REQ1&deviceId=tv-9").status == 404)
-        #expect(b.engine("/api/v1/authenticate/freepreview", [("requestor_id", "REQ1"), ("mso_id", "TempPass")]).status == 400)
+        #expect(
+            b.engine("/api/v1/authenticate/freepreview", [("requestor_id", "REQ1"), ("mso_id", "TempPass")]).status
+                == 400)
     }
 
     @Test func parameterRefusalsNameTheParameter() throws {
@@ -125,10 +147,12 @@ import Testing
 
     @Test func theRegcodeAnswersKodisAndYtDlpsFields() throws {
         var b = Browser(MockPass(world: rootServiceWorld(), seed: 85))
-        var request = HTTPRequest.form(spURL + "/reggie/v1/REQ1/regcode", [
-            ("registrationURL", "http://sp.auth.adobe.com/adobe-services"), ("ttl", "3600"), ("deviceId", "kodi-1"),
-            ("format", "json"), ("appId", "app"), ("deviceType", "Kodi"),
-        ])
+        var request = HTTPRequest.form(
+            spURL + "/reggie/v1/REQ1/regcode",
+            [
+                ("registrationURL", "http://sp.auth.adobe.com/adobe-services"), ("ttl", "3600"), ("deviceId", "kodi-1"),
+                ("format", "json"), ("appId", "app"), ("deviceType", "Kodi"),
+            ])
         request.headers.add("User-Agent", "Mozilla/5.0")
         let r = b.send(request, withCookies: false)
         #expect(r.status == 201)
@@ -145,7 +169,9 @@ import Testing
         for ttl in ["0", "36001", "ten"] {
             let bad = b.engine("/reggie/v1/REQ1/regcode", [("deviceId", "kodi-1"), ("ttl", ttl)])
             #expect(bad.status == 400)
-            #expect(try errorBody(bad).message == "ttl must be a number of seconds from 1 to 36000 (limit: mock-regcode-max-ttl)")
+            #expect(
+                try errorBody(bad).message
+                    == "ttl must be a number of seconds from 1 to 36000 (limit: mock-regcode-max-ttl)")
         }
     }
 
@@ -160,14 +186,17 @@ import Testing
         var phone = Browser(b.mock)
         phone.now = b.now
         let start = phone.get(RegistrationCodeTests.secondScreenURL(code, requestor: "SIGNED"))
-        let login = phone.submit(try onlyForm(phone.submit(try onlyForm(start))), ["username": "alice", "password": "secret"])
+        let login = phone.submit(
+            try onlyForm(phone.submit(try onlyForm(start))), ["username": "alice", "password": "secret"])
         #expect(phone.submit(try onlyForm(login)).status == 302)
         b.mock = phone.mock
         let q = "?deviceId=kodi-1&requestor=SIGNED&resource=CNN&format=json"
         #expect(b.signed("GET", "/api/v1/authorize", query: q, nonce: "n-2").status == 200)
         let media = b.signed("GET", "/api/v1/mediatoken", query: q, nonce: "n-3")
         #expect(try json(media)["serializedToken"]?.stringValue?.isEmpty == false)
-        #expect(b.signed("DELETE", "/api/v1/logout", query: "?deviceId=kodi-1&requestor=SIGNED&format=json", nonce: "n-4").status == 204)
+        #expect(
+            b.signed("DELETE", "/api/v1/logout", query: "?deviceId=kodi-1&requestor=SIGNED&format=json", nonce: "n-4")
+                .status == 204)
     }
 
     @Test func aMissingBadOrReplayedSignatureIs401AndChangesNothing() throws {
@@ -178,14 +207,25 @@ import Testing
         #expect(unsigned.status == 401)
         #expect(try json(unsigned)["message"] == .string("missing signed Authorization header"))
         let cases: [(HTTPResponse, String)] = [
-            (b.signed("POST", path, nonce: "a", key: World.KeyPair(publicKey: "pub-kodi", secret: "wrong"), body: fields),
-             "signature does not verify"),
-            (b.signed("POST", path, nonce: "b", key: World.KeyPair(publicKey: "other", secret: "s3cret-kodi"), body: fields),
-             "unknown public_key"),
-            (b.signed("POST", path, nonce: "e", time: b.now.milliseconds - 300_001, body: fields),
-             "request_time is more than 300s from the server's clock (limit: mock-signature-window)"),
-            (b.signed("POST", path, nonce: "f", time: b.now.milliseconds + 300_001, body: fields),
-             "request_time is more than 300s from the server's clock (limit: mock-signature-window)"),
+            (
+                b.signed(
+                    "POST", path, nonce: "a", key: World.KeyPair(publicKey: "pub-kodi", secret: "wrong"), body: fields),
+                "signature does not verify"
+            ),
+            (
+                b.signed(
+                    "POST", path, nonce: "b", key: World.KeyPair(publicKey: "other", secret: "s3cret-kodi"),
+                    body: fields),
+                "unknown public_key"
+            ),
+            (
+                b.signed("POST", path, nonce: "e", time: b.now.milliseconds - 300_001, body: fields),
+                "request_time is more than 300s from the server's clock (limit: mock-signature-window)"
+            ),
+            (
+                b.signed("POST", path, nonce: "f", time: b.now.milliseconds + 300_001, body: fields),
+                "request_time is more than 300s from the server's clock (limit: mock-signature-window)"
+            ),
         ]
         for (r, message) in cases {
             #expect(r.status == 401)
@@ -195,16 +235,27 @@ import Testing
         #expect(b.mock.nonces.count == 0)
         // A header signed for another method or requestor is refused.
         var asGET = HTTPRequest.form(spURL + path, fields)
-        asGET.headers.add("Authorization", RequestSignature.header(method: "GET", requestorID: "SIGNED", nonce: "c",
-                                                                   requestTime: b.now.milliseconds, requestURI: path, key: signedKey))
+        asGET.headers.add(
+            "Authorization",
+            RequestSignature.header(
+                method: "GET", requestorID: "SIGNED", nonce: "c",
+                requestTime: b.now.milliseconds, requestURI: path, key: signedKey))
         #expect(try json(b.send(asGET, withCookies: false))["message"] == .string("signed method GET is not POST"))
         var elsewhere = HTTPRequest.form(spURL + path, fields)
-        elsewhere.headers.add("Authorization", RequestSignature.header(method: "POST", requestorID: "SIGNED", nonce: "d",
-                                                                       requestTime: b.now.milliseconds, requestURI: "/api/v1/authorize", key: signedKey))
-        #expect(try json(b.send(elsewhere, withCookies: false))["message"] == .string("signed request_uri is not /reggie/v1/SIGNED/regcode"))
+        elsewhere.headers.add(
+            "Authorization",
+            RequestSignature.header(
+                method: "POST", requestorID: "SIGNED", nonce: "d",
+                requestTime: b.now.milliseconds, requestURI: "/api/v1/authorize", key: signedKey))
+        #expect(
+            try json(b.send(elsewhere, withCookies: false))["message"]
+                == .string("signed request_uri is not /reggie/v1/SIGNED/regcode"))
         var other = HTTPRequest.form(spURL + path, fields)
-        other.headers.add("Authorization", RequestSignature.header(method: "POST", requestorID: "REQ1", nonce: "g",
-                                                                   requestTime: b.now.milliseconds, requestURI: path, key: signedKey))
+        other.headers.add(
+            "Authorization",
+            RequestSignature.header(
+                method: "POST", requestorID: "REQ1", nonce: "g",
+                requestTime: b.now.milliseconds, requestURI: path, key: signedKey))
         #expect(try json(b.send(other, withCookies: false))["message"] == .string("signed requestor_id is not SIGNED"))
 
         #expect(b.signed("POST", path, nonce: "once", body: fields).status == 201)
@@ -240,7 +291,9 @@ import Testing
         limits.nonces = 2
         var b = Browser(MockPass(world: rootServiceWorld(), seed: 89, limits: limits))
         for nonce in ["1", "2", "3"] {
-            #expect(b.signed("GET", "/api/v1/checkauthn", query: "?requestor=SIGNED&deviceId=d", nonce: nonce).status == 403)
+            #expect(
+                b.signed("GET", "/api/v1/checkauthn", query: "?requestor=SIGNED&deviceId=d", nonce: nonce).status == 403
+            )
         }
         #expect(b.mock.nonces.count == 2)
     }

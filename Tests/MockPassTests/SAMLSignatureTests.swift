@@ -23,7 +23,8 @@ import Testing
         for seed in UInt64(0)..<32 { used.insert(IdPSigningKey.key(seed: seed, mvpdID: "Comcast")?.certificate ?? "") }
         #expect(used.count == IdPSigningKey.pool.count)
         // Scenarios/faults/saml-signed.scenario relies on seed 2 signing Comcast with another key than the default seed.
-        #expect(IdPSigningKey.key(seed: 2, mvpdID: "Comcast")?.certificate
+        #expect(
+            IdPSigningKey.key(seed: 2, mvpdID: "Comcast")?.certificate
                 != IdPSigningKey.key(seed: 0x5EED, mvpdID: "Comcast")?.certificate)
     }
 
@@ -46,7 +47,10 @@ import Testing
         (World.SAMLBehavior.unsigned, "the assertion is not signed"),
         (.tampered, "the assertion's digest does not match its content (it was changed after signing)"),
         (.expired, "the assertion has expired"),
-        (.wrongAudience, "the assertion is for the audience https://sp.other-federation.invalid, not https://sp.auth.test"),
+        (
+            .wrongAudience,
+            "the assertion is for the audience https://sp.other-federation.invalid, not https://sp.auth.test"
+        ),
     ])
     func aMisbehavingIdPIsRefused(_ behavior: World.SAMLBehavior, _ reason: String) throws {
         var world = sampleWorld()

@@ -19,9 +19,12 @@ func sampleWorld() -> World {
         serviceProviders: sps,
         identityProviders: World.defaultIdentityProviders(for: sps),
         users: [
-            World.User(name: "alice", password: "secret", mvpdID: "Comcast",
-                       meta: [Value.Entry("userID", .string("u-alice")), Value.Entry("zip", .list([.string("12345")])),
-                              Value.Entry("maxRating", .dict([]))]),
+            World.User(
+                name: "alice", password: "secret", mvpdID: "Comcast",
+                meta: [
+                    Value.Entry("userID", .string("u-alice")), Value.Entry("zip", .list([.string("12345")])),
+                    Value.Entry("maxRating", .dict([])),
+                ]),
             World.User(name: "bob", password: "hunter2", mvpdID: "Dish"),
             World.User(name: "carol", password: "secret", mvpdID: "Verizon"),
         ],
@@ -33,10 +36,11 @@ func sampleWorld() -> World {
 }
 
 func loginURL(sp: String = "https://sp.auth.test", mvpd: String = "Comcast", requestor: String = "REQ1") -> String {
-    sp + "/authenticate/saml?" + FormCoding.encode([
-        ("domain_name", "adobe.com"), ("noflash", "true"), ("no_iframe", "true"), ("mso_id", mvpd),
-        ("requestor_id", requestor), ("redirect_url", redirect), ("client_type", "iOS"), ("client_version", "3.7"),
-    ])
+    sp + "/authenticate/saml?"
+        + FormCoding.encode([
+            ("domain_name", "adobe.com"), ("noflash", "true"), ("no_iframe", "true"), ("mso_id", mvpd),
+            ("requestor_id", requestor), ("redirect_url", redirect), ("client_type", "iOS"), ("client_version", "3.7"),
+        ])
 }
 
 struct TestFailure: Error, CustomStringConvertible {
@@ -75,24 +79,31 @@ struct Browser {
     }
 
     /// Submits a page's form as is, or with some fields replaced.
-    mutating func submit(_ form: HTMLForm, _ replacing: [String: String] = [:], withCookies: Bool = true) -> HTTPResponse {
+    mutating func submit(_ form: HTMLForm, _ replacing: [String: String] = [:], withCookies: Bool = true)
+        -> HTTPResponse
+    {
         post(form.action, form.fields.map { ($0.name, replacing[$0.name] ?? $0.value) }, withCookies: withCookies)
     }
 
     func cookie(_ name: String) -> String? { jar.first { $0.0 == name }?.1 }
 
     /// The SP's session token for the jar's cookie.
-    mutating func sessionDevice(sp: String = "https://sp.auth.test", withCookies: Bool = true) throws -> SessionDeviceXML.Content {
-        let r = post(sp + "/sessionDevice", [("_method", "GET"), ("requestor_id", "REQ1"), ("device_id", "dev-1")],
-                     withCookies: withCookies)
+    mutating func sessionDevice(sp: String = "https://sp.auth.test", withCookies: Bool = true) throws
+        -> SessionDeviceXML.Content
+    {
+        let r = post(
+            sp + "/sessionDevice", [("_method", "GET"), ("requestor_id", "REQ1"), ("device_id", "dev-1")],
+            withCookies: withCookies)
         #expect(r.status == 200)
         #expect(r.headers["Content-Type"] == "application/xml")
         return try SessionDeviceXML.parse(r.body)
     }
 
     /// Runs a whole login: authenticate/saml, sso, login, ACS. Returns the ACS answer.
-    mutating func login(user: String = "alice", password: String = "secret", mvpd: String = "Comcast",
-                        sp: String = "https://sp.auth.test", requestor: String = "REQ1") throws -> HTTPResponse {
+    mutating func login(
+        user: String = "alice", password: String = "secret", mvpd: String = "Comcast",
+        sp: String = "https://sp.auth.test", requestor: String = "REQ1"
+    ) throws -> HTTPResponse {
         let start = get(loginURL(sp: sp, mvpd: mvpd, requestor: requestor))
         guard start.status == 200 else { throw TestFailure("authenticate/saml: \(start.status) \(start.bodyText)") }
         let sso = submit(try onlyForm(start))

@@ -59,10 +59,12 @@ import Testing
     @Test func promotionalTempPassIsKeyedOnTheEmail() throws {
         var b = Browser(MockPass(world: deviceWorld(), seed: 43))
         let start = b.now
-        for (data, message) in [(nil, "a promotional TempPass needs generic_data with an email"),
-                                ("{\"email\": 1.5}", "malformed generic_data: number at offset 10: only integers are supported"),
-                                ("{\"name\": \"x\"}", "generic_data has no email"),
-                                ("{\"email\": \"\"}", "generic_data has no email")] as [(String?, String)] {
+        for (data, message) in [
+            (nil, "a promotional TempPass needs generic_data with an email"),
+            ("{\"email\": 1.5}", "malformed generic_data: number at offset 10: only integers are supported"),
+            ("{\"name\": \"x\"}", "generic_data has no email"),
+            ("{\"email\": \"\"}", "generic_data has no email"),
+        ] as [(String?, String)] {
             let r = b.freePreview("Promo", genericData: data)
             #expect(r.status == 400)
             #expect(try errorBody(r).message == message)
@@ -77,7 +79,9 @@ import Testing
         #expect(second.expires == b.now + .minutes(30))
         #expect(second.guid != a.guid)
         b.now = start + .minutes(30)
-        #expect(try errorBody(b.freePreview("Promo", genericData: #"{"email":"a@example.com"}"#)).message == "TempPass expired")
+        #expect(
+            try errorBody(b.freePreview("Promo", genericData: #"{"email":"a@example.com"}"#)).message
+                == "TempPass expired")
         #expect(b.freePreview("Promo", genericData: #"{"email":"b@example.com"}"#).status == 204)
         // The basic TempPass is separate.
         #expect(b.freePreview().status == 204)
@@ -96,7 +100,8 @@ import Testing
             #expect(r.status == 400)
             #expect(try errorBody(r).message == message)
         }
-        #expect(b.engine("/authenticate/freepreview", [("requestor_id", "REQ1"), ("mso_id", "TempPass")]).status == 400)
+        #expect(
+            b.engine("/authenticate/freepreview", [("requestor_id", "REQ1"), ("mso_id", "TempPass")]).status == 400)
         #expect(try b.deviceSession().0 == .none)
         // A TempPass has no IdP: the browser login is refused.
         #expect(b.get(loginURL(mvpd: "TempPass")).status == 400)

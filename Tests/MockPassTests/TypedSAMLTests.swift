@@ -53,7 +53,8 @@ import Testing
             let token = try b.sessionDevice()
             // The other IdP of the world, signing properly, after it.
             let dish = try typedLogin(&b, user: "bob", password: "hunter2", mvpd: "Dish").acs
-            answers.append([login.acs, replay, dish].map { "\($0.status) \($0.headers) \($0.bodyText)" } + ["\(token)"])
+            answers.append(
+                [login.acs, replay, dish].map { "\($0.status) \($0.headers) \($0.bodyText)" } + ["\(token)"])
         }
         #expect(answers[0] == answers[1])
         let expected = behavior == .signed ? "302" : "400"
@@ -71,15 +72,21 @@ import Testing
         let toSP = try form(b.submit(loginForm, ["username": "alice", "password": "secret"]))
         let requestHandle = try #require(toIdP.field("SAMLRequest"))
         let responseHandle = try #require(toSP.field("SAMLResponse"))
-        let forged = ["passim-typed:999", "passim-typed:", "passim-typed:-1", "passim-typed:+1", "passim-typed:1x",
-                      "passim-typed:99999999999999999999999999999", "passim-typed:" + String(repeating: "9", count: 5000)]
+        let forged = [
+            "passim-typed:999", "passim-typed:", "passim-typed:-1", "passim-typed:+1", "passim-typed:1x",
+            "passim-typed:99999999999999999999999999999", "passim-typed:" + String(repeating: "9", count: 5000),
+        ]
         for bad in forged + [responseHandle, "%%% not base64"] {
             let sso = b.submit(toIdP, ["SAMLRequest": bad])
-            #expect(sso.status == 400 && sso.bodyText.hasPrefix("400 Bad Request: malformed SAMLRequest: "), "\(bad): \(sso.bodyText)")
+            #expect(
+                sso.status == 400 && sso.bodyText.hasPrefix("400 Bad Request: malformed SAMLRequest: "),
+                "\(bad): \(sso.bodyText)")
         }
         for bad in forged + [requestHandle, "%%% not base64"] {
             let acs = b.submit(toSP, ["SAMLResponse": bad])
-            #expect(acs.status == 400 && acs.bodyText.hasPrefix("400 Bad Request: malformed SAMLResponse: "), "\(bad): \(acs.bodyText)")
+            #expect(
+                acs.status == 400 && acs.bodyText.hasPrefix("400 Bad Request: malformed SAMLResponse: "),
+                "\(bad): \(acs.bodyText)")
         }
         #expect(b.submit(toSP).status == 302)
 
@@ -87,7 +94,9 @@ import Testing
         var plain = Browser(MockPass(world: sampleWorld(), seed: 5))
         let plainForm = try form(plain.get(loginURL()))
         let refused = plain.submit(plainForm, ["SAMLRequest": requestHandle])
-        #expect(refused.status == 400 && refused.bodyText.hasPrefix("400 Bad Request: malformed SAMLRequest: "), "\(refused.bodyText)")
+        #expect(
+            refused.status == 400 && refused.bodyText.hasPrefix("400 Bad Request: malformed SAMLRequest: "),
+            "\(refused.bodyText)")
     }
 
     /// The SP's logout and the IdP's answer pass as handles too, with the bytes' answers.
@@ -97,9 +106,12 @@ import Testing
             var b = Browser(typedMock(typed: typed))
             #expect(try typedLogin(&b).acs.status == 302)
             guard case .token(let token) = try b.sessionDevice() else { throw TestFailure("no token") }
-            let url = "https://sp.auth.test/logout?" + FormCoding.encode([
-                ("mso_id", "Comcast"), ("requestor_id", "REQ1"), ("name_id", token.nameID),
-                ("session_index", token.sessionIndex), ("redirect_url", redirect)])
+            let url =
+                "https://sp.auth.test/logout?"
+                + FormCoding.encode([
+                    ("mso_id", "Comcast"), ("requestor_id", "REQ1"), ("name_id", token.nameID),
+                    ("session_index", token.sessionIndex), ("redirect_url", redirect),
+                ])
             let toIdP = try form(b.get(url, withCookies: false))
             let toSP = try form(b.submit(toIdP, withCookies: false))
             #expect(toIdP.field("SAMLRequest")?.hasPrefix(TypedSAMLStore.prefix) == typed)
@@ -107,8 +119,9 @@ import Testing
             let pending = try b.sessionDevice()
             let done = b.submit(toSP, withCookies: false)
             let again = b.submit(toSP, withCookies: false)
-            answers.append(["\(pending)", "\(try b.sessionDevice())"]
-                           + [done, again].map { "\($0.status) \($0.headers) \($0.bodyText)" })
+            answers.append(
+                ["\(pending)", "\(try b.sessionDevice())"]
+                    + [done, again].map { "\($0.status) \($0.headers) \($0.bodyText)" })
         }
         #expect(answers[0] == answers[1])
         #expect(answers[0][2].hasPrefix("302"))
@@ -187,8 +200,9 @@ import Testing
     /// Handles live until the cap (`mock-typed-saml`) drops the oldest; they count from 1.
     @Test func theStoreIsCappedOldestFirst() {
         var store = TypedSAMLStore(capacity: 2)
-        let request = AuthnRequest(id: "_1", issueInstant: .simulationStart, issuer: "https://sp.test",
-                                   destination: "https://idp.test/sso", assertionConsumerServiceURL: "https://sp.test/acs")
+        let request = AuthnRequest(
+            id: "_1", issueInstant: .simulationStart, issuer: "https://sp.test",
+            destination: "https://idp.test/sso", assertionConsumerServiceURL: "https://sp.test/acs")
         let handles = (0..<3).map { _ in store.keep(.authnRequest(request)) }
         #expect(handles == ["passim-typed:1", "passim-typed:2", "passim-typed:3"])
         #expect(store.message(handles[0], at: .simulationStart) == nil)
@@ -213,7 +227,9 @@ private func behaving(_ behavior: World.SAMLBehavior) -> World {
 
 /// The page's one form, read as a typed run's browser reads it (the value when there is one).
 private func form(_ r: HTTPResponse) throws -> HTMLForm {
-    guard let page = r.decoded(orParse: HTMLPageXML.parse) else { throw TestFailure("no page: \(r.status) \(r.bodyText)") }
+    guard let page = r.decoded(orParse: HTMLPageXML.parse) else {
+        throw TestFailure("no page: \(r.status) \(r.bodyText)")
+    }
     guard page.forms.count == 1 else { throw TestFailure("expected one form, got \(page.forms.count)") }
     return page.forms[0]
 }
@@ -225,8 +241,10 @@ private struct Login {
 }
 
 /// A whole login (authenticate/saml, sso, login, ACS), each form read from its page.
-private func typedLogin(_ b: inout Browser, user: String = "alice", password: String = "secret",
-                  mvpd: String = "Comcast") throws -> Login {
+private func typedLogin(
+    _ b: inout Browser, user: String = "alice", password: String = "secret",
+    mvpd: String = "Comcast"
+) throws -> Login {
     let toIdP = try form(b.get(loginURL(mvpd: mvpd)))
     let loginForm = try form(b.submit(toIdP))
     let toSP = try form(b.submit(loginForm, ["username": user, "password": password]))

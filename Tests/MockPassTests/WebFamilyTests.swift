@@ -6,14 +6,16 @@ import Testing
 /// The web family, driven as yt-dlp 2025.4.30 (`yt_dlp/extractor/adobepass.py`) drives it: regexes
 /// `<tag>(.+?)</tag>` on one line, no `device_id`, one cookie jar for every host.
 @Suite struct WebFamilyTests {
-    static let mrss = #"<rss version="2.0" xmlns:media="http://search.yahoo.com/mrss/"><channel><title>CNN</title>"#
+    static let mrss =
+        #"<rss version="2.0" xmlns:media="http://search.yahoo.com/mrss/"><channel><title>CNN</title>"#
         + #"<item><title>Episode</title><guid>ep-1</guid><media:rating scheme="urn:v-chip">TV-14</media:rating></item></channel></rss>"#
 
     /// What yt-dlp's `xml_text` finds: the first `<tag>…</tag>` on one line, non-empty.
     static func xmlText(_ body: String, _ tag: String) -> String? {
         for line in body.split(separator: "\n") {
             guard let open = line.firstRange(of: "<\(tag)>"),
-                  let close = line[open.upperBound...].firstRange(of: "</\(tag)>") else { continue }
+                let close = line[open.upperBound...].firstRange(of: "</\(tag)>")
+            else { continue }
             let text = String(line[open.upperBound..<close.lowerBound])
             return text.isEmpty ? nil : text
         }
@@ -30,10 +32,12 @@ import Testing
     /// shortAuthorize, each answer read the way yt-dlp reads it.
     @Test func ytDlpFlowCompletes() throws {
         var b = Browser(MockPass(world: deviceWorld(), seed: 61))
-        let start = b.get(spURL + "/authenticate/saml?" + FormCoding.encode([
-            ("noflash", "true"), ("mso_id", "Comcast"), ("requestor_id", "REQ1"), ("no_iframe", "false"),
-            ("domain_name", "adobe.com"), ("redirect_url", "https://video.test/watch/1"),
-        ]))
+        let start = b.get(
+            spURL + "/authenticate/saml?"
+                + FormCoding.encode([
+                    ("noflash", "true"), ("mso_id", "Comcast"), ("requestor_id", "REQ1"), ("no_iframe", "false"),
+                    ("domain_name", "adobe.com"), ("redirect_url", "https://video.test/watch/1"),
+                ]))
         let sso = b.submit(try onlyForm(start))
         let idp = b.submit(try onlyForm(sso), ["username": "alice", "password": "secret"])
         let acs = b.submit(try onlyForm(idp))
@@ -44,27 +48,33 @@ import Testing
         #expect(session.status == 200)
         #expect(!session.bodyText.contains("<pendingLogout"))
         let authn = WebFamilyTests.unescapeHTML(try #require(WebFamilyTests.xmlText(session.bodyText, "authnToken")))
-        for tag in ["simpleTokenExpires", "simpleTokenMsoID", "simpleSamlNameID", "simpleSamlSessionIndex",
-                    "simpleTokenAuthenticationGuid"] {
+        for tag in [
+            "simpleTokenExpires", "simpleTokenMsoID", "simpleSamlNameID", "simpleSamlSessionIndex",
+            "simpleTokenAuthenticationGuid",
+        ] {
             #expect(WebFamilyTests.xmlText(authn, tag) != nil, "\(tag) missing from \(authn)")
         }
         #expect(WebFamilyTests.xmlText(authn, "simpleTokenExpires")?.hasSuffix(" GMT +0000") == true)
         #expect(WebFamilyTests.xmlText(authn, "simpleTokenMsoID") == "Comcast")
 
-        let authorize = b.post(spURL + "/authorize", [
-            ("resource_id", WebFamilyTests.mrss), ("requestor_id", "REQ1"), ("authentication_token", authn),
-            ("mso_id", "Comcast"), ("userMeta", "1"),
-        ])
+        let authorize = b.post(
+            spURL + "/authorize",
+            [
+                ("resource_id", WebFamilyTests.mrss), ("requestor_id", "REQ1"), ("authentication_token", authn),
+                ("mso_id", "Comcast"), ("userMeta", "1"),
+            ])
         #expect(authorize.status == 200)
         #expect(!authorize.bodyText.contains("<error"))
         let authz = WebFamilyTests.unescapeHTML(try #require(WebFamilyTests.xmlText(authorize.bodyText, "authzToken")))
         #expect(WebFamilyTests.xmlText(authz, "simpleTokenTTL") != nil)
 
-        let short = b.post(spURL + "/shortAuthorize", [
-            ("authz_token", authz), ("requestor_id", "REQ1"),
-            ("session_guid", try #require(WebFamilyTests.xmlText(authn, "simpleTokenAuthenticationGuid"))),
-            ("hashed_guid", "false"),
-        ])
+        let short = b.post(
+            spURL + "/shortAuthorize",
+            [
+                ("authz_token", authz), ("requestor_id", "REQ1"),
+                ("session_guid", try #require(WebFamilyTests.xmlText(authn, "simpleTokenAuthenticationGuid"))),
+                ("hashed_guid", "false"),
+            ])
         #expect(short.status == 200)
         let media = try ShortMediaTokenXML.deserialize(short.bodyText)
         #expect(media.resourceID == WebFamilyTests.mrss)
@@ -84,16 +94,19 @@ import Testing
         var b = Browser(MockPass(world: deviceWorld(), seed: 63))
         let r = b.post(spURL + "/session", [("_method", "GET"), ("requestor_id", "REQ1")])
         #expect(try errorBody(r) == ErrorBody(status: 401, message: "Data not found"))
-        #expect(try errorBody(b.post(spURL + "/session", [("_method", "GET")])).message == "missing parameter requestor_id")
+        #expect(
+            try errorBody(b.post(spURL + "/session", [("_method", "GET")])).message == "missing parameter requestor_id")
     }
 
     @Test func deniedAuthorizationAnswersErrorXMLAndHeaders() throws {
         var b = Browser(MockPass(world: deviceWorld(), seed: 64))
         let authn = try b.loginToken()
-        let r = b.post(spURL + "/authorize", [
-            ("resource_id", "HBO"), ("requestor_id", "REQ1"), ("authentication_token", AuthnTokenXML.build(authn)),
-            ("mso_id", "Comcast"), ("userMeta", "1"),
-        ])
+        let r = b.post(
+            spURL + "/authorize",
+            [
+                ("resource_id", "HBO"), ("requestor_id", "REQ1"), ("authentication_token", AuthnTokenXML.build(authn)),
+                ("mso_id", "Comcast"), ("userMeta", "1"),
+            ])
         // 200, the refusal's status inside the body: yt-dlp reads <details> only from a 2xx answer.
         #expect(r.status == 200)
         #expect(r.headers["Content-Type"] == "application/xml")
@@ -105,17 +118,20 @@ import Testing
         // A forged token changes nothing and is a 401.
         var forged = authn
         forged.guid = "forged"
-        let refused = b.post(spURL + "/authorize", [
-            ("resource_id", "CNN"), ("requestor_id", "REQ1"), ("authentication_token", AuthnTokenXML.build(forged)),
-            ("mso_id", "Comcast"),
-        ])
+        let refused = b.post(
+            spURL + "/authorize",
+            [
+                ("resource_id", "CNN"), ("requestor_id", "REQ1"), ("authentication_token", AuthnTokenXML.build(forged)),
+                ("mso_id", "Comcast"),
+            ])
         #expect(try errorBody(refused).status == 401)
     }
 
     @Test func getMetadataTakesTheDeviceIDOfTheToken() throws {
         var b = Browser(MockPass(world: deviceWorld(), seed: 65))
         let authn = try b.loginToken()
-        let r = b.post(spURL + "/getMetadata", [("requestor_id", "REQ1"), ("authentication_token", AuthnTokenXML.build(authn))])
+        let r = b.post(
+            spURL + "/getMetadata", [("requestor_id", "REQ1"), ("authentication_token", AuthnTokenXML.build(authn))])
         #expect(r.status == 200)
         #expect(r.headers["Content-Type"] == "text/plain")
         #expect(r.bodyText == authn.deviceID)
@@ -143,13 +159,17 @@ import Testing
         #expect(inner.child("simpleTokenMsoID")?.trimmedText == "Comcast")
         #expect(try AuthnTokenXML.parse(Array(text.utf8)) == authn)
 
-        let authorize = b.post(spURL + "/authorize", [
-            ("resource_id", "CNN"), ("requestor_id", "REQ1"), ("authentication_token", text), ("mso_id", "Comcast"),
-        ])
+        let authorize = b.post(
+            spURL + "/authorize",
+            [
+                ("resource_id", "CNN"), ("requestor_id", "REQ1"), ("authentication_token", text), ("mso_id", "Comcast"),
+            ])
         let authz = WebFamilyTests.unescapeHTML(try #require(WebFamilyTests.xmlText(authorize.bodyText, "authzToken")))
         let authzPieces = authz.split(separator: "<signatureInfo>", omittingEmptySubsequences: false)
         #expect(authzPieces.count == 3)
-        #expect(try SafeXML.parse(String(try #require(authzPieces.last))).child("simpleTokenResourceID")?.trimmedText == "CNN")
+        #expect(
+            try SafeXML.parse(String(try #require(authzPieces.last))).child("simpleTokenResourceID")?.trimmedText
+                == "CNN")
     }
 
     @Test func webEndpointsRefuseOtherMethods() {

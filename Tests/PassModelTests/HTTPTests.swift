@@ -53,7 +53,8 @@ import Testing
                     if b == UInt8(ascii: "+") {
                         bytes.append(UInt8(ascii: " "))
                     } else if b == UInt8(ascii: "%"), it.count >= 2,
-                              let v = UInt8(String(decoding: it.prefix(2), as: UTF8.self), radix: 16) {
+                        let v = UInt8(String(decoding: it.prefix(2), as: UTF8.self), radix: 16)
+                    {
                         bytes.append(v)
                         it = it.dropFirst(2)
                     } else {
@@ -63,11 +64,15 @@ import Testing
                 return String(decoding: bytes, as: UTF8.self)
             }
             return s.split(separator: "&", omittingEmptySubsequences: true).map { pair in
-                if let eq = pair.firstIndex(of: "=") { return (unescape(pair[..<eq]), unescape(pair[pair.index(after: eq)...])) }
+                if let eq = pair.firstIndex(of: "=") {
+                    return (unescape(pair[..<eq]), unescape(pair[pair.index(after: eq)...]))
+                }
                 return (unescape(pair), "")
             }
         }
-        let alphabet: [String] = ["%", "+", "-", "&", "=", "a", "F", "0", "9", "g", "x", " ", "\r", "\n", "é", "\u{301}", "%2", "%C3%A9"]
+        let alphabet: [String] = [
+            "%", "+", "-", "&", "=", "a", "F", "0", "9", "g", "x", " ", "\r", "\n", "é", "\u{301}", "%2", "%C3%A9",
+        ]
         var rng = SeededRandom(seed: 17)
         for _ in 0..<5_000 {
             let s = (0..<Int(rng.next() % 14)).map { _ in alphabet[Int(rng.next() % UInt64(alphabet.count))] }.joined()
@@ -75,7 +80,9 @@ import Testing
             #expect(got.map(\.0) == want.map(\.0) && got.map(\.1) == want.map(\.1), "\(s.debugDescription)")
         }
         for s in ["a=%+A", "a=%-0", "a=%-1", "%", "%4", "%41", "=&=", "&&a&"] {
-            #expect(FormCoding.decode(s).map(\.1) == reference(s).map(\.1) && FormCoding.decode(s).map(\.0) == reference(s).map(\.0), "\(s)")
+            #expect(
+                FormCoding.decode(s).map(\.1) == reference(s).map(\.1)
+                    && FormCoding.decode(s).map(\.0) == reference(s).map(\.0), "\(s)")
         }
         #expect(URLParts("a+b-c.9:x")?.scheme == "a+b-c.9" && URLParts("é:x") != nil && URLParts("a_b:x") == nil)
     }

@@ -7,16 +7,21 @@ import PassModel
         let v = Value.dict([
             Value.Entry("updated", .int(1_767_225_600_000)),
             Value.Entry("encrypted", .list([.string("zip")])),
-            Value.Entry("data", .dict([Value.Entry("z", .null), Value.Entry("a", .bool(false)), Value.Entry("n", .int(-3))])),
+            Value.Entry(
+                "data", .dict([Value.Entry("z", .null), Value.Entry("a", .bool(false)), Value.Entry("n", .int(-3))])),
             Value.Entry("mvpd", .mvpd(MVPD(id: "Comcast", displayName: "Xfinity"))),
         ])
-        #expect(v.jsonText == #"{"updated":1767225600000,"encrypted":["zip"],"data":{"z":null,"a":false,"n":-3},"mvpd":"Comcast"}"#)
+        #expect(
+            v.jsonText
+                == #"{"updated":1767225600000,"encrypted":["zip"],"data":{"z":null,"a":false,"n":-3},"mvpd":"Comcast"}"#
+        )
         #expect(Value.list([]).jsonText == "[]")
         #expect(Value.dict([]).jsonText == "{}")
     }
 
     @Test func escapesStrings() {
-        #expect(Value.string("a\"b\\c/\n\r\t\u{08}\u{0C}\u{01}\u{1F}é😀").jsonText
+        #expect(
+            Value.string("a\"b\\c/\n\r\t\u{08}\u{0C}\u{01}\u{1F}é😀").jsonText
                 == "\"a\\\"b\\\\c/\\n\\r\\t\\b\\f\\u0001\\u001fé😀\"")
     }
 
@@ -32,11 +37,14 @@ import PassModel
     }
 
     @Test func parsesWhitespaceEscapesAndSurrogates() throws {
-        let v = try Value(jsonText: " \n{ \"a\" : [ 1 , -0 , true , null ] ,\t\"b\\u00e9\\/\" : \"\\uD83D\\uDE00\\u0041\\n\" }\r\n")
-        #expect(v == .dict([
-            Value.Entry("a", .list([.int(1), .int(0), .bool(true), .null])),
-            Value.Entry("bé/", .string("😀A\n")),
-        ]))
+        let v = try Value(
+            jsonText: " \n{ \"a\" : [ 1 , -0 , true , null ] ,\t\"b\\u00e9\\/\" : \"\\uD83D\\uDE00\\u0041\\n\" }\r\n")
+        #expect(
+            v
+                == .dict([
+                    Value.Entry("a", .list([.int(1), .int(0), .bool(true), .null])),
+                    Value.Entry("bé/", .string("😀A\n")),
+                ]))
         #expect(try Value(jsonText: "\"\\uDBFF\\uDFFF\"") == .string("\u{10FFFF}"))
         #expect(try Value(jsonText: "-9223372036854775808") == .int(Int.min))
     }
@@ -78,7 +86,9 @@ import PassModel
         let ok = String(repeating: "[", count: 64) + String(repeating: "]", count: 64)
         #expect(try Value(jsonText: ok).jsonText == ok)
         let deep = String(repeating: "[", count: 65) + String(repeating: "]", count: 65)
-        #expect(throws: JSONError("value nested deeper than 64 levels (limit: json-depth) at offset 64")) { try Value(jsonText: deep) }
+        #expect(throws: JSONError("value nested deeper than 64 levels (limit: json-depth) at offset 64")) {
+            try Value(jsonText: deep)
+        }
         #expect(throws: JSONError("value nested deeper than 2 levels (limit: json-depth) at offset 6")) {
             try Value(jsonText: #"{"a":[{"b":{}}]}"#, maxDepth: 2)
         }
@@ -100,7 +110,9 @@ import PassModel
         let count = Int(description.split(separator: "\n").first { $0.hasPrefix("depth ") }?.dropFirst(6) ?? "") ?? 0
         #expect(count == 60_000)
         let text = String(repeating: "[", count: count) + String(repeating: "]", count: count)
-        #expect(throws: JSONError("value nested deeper than 64 levels (limit: json-depth) at offset 64")) { try Value(jsonText: text) }
+        #expect(throws: JSONError("value nested deeper than 64 levels (limit: json-depth) at offset 64")) {
+            try Value(jsonText: text)
+        }
     }
 }
 

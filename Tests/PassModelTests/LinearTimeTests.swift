@@ -67,7 +67,8 @@ import PassModel
             let regex = try LinearRegex(pattern)
             #expect(regex.wholeMatch(text) == expected, "/\(pattern)/ on \(text)")
             let swift = try Regex(pattern)
-            #expect((try swift.wholeMatch(in: text) != nil) == expected, "Swift's Regex agrees on /\(pattern)/ and \(text)")
+            #expect(
+                (try swift.wholeMatch(in: text) != nil) == expected, "Swift's Regex agrees on /\(pattern)/ and \(text)")
         }
         #expect(try LinearRegex("a{").wholeMatch("a{"), "a brace that is no repetition is itself")
         #expect(try LinearRegex("b+").matches(in: "aabbc"))

@@ -24,8 +24,10 @@ import Testing
     }
 
     @Test func pathsThatAreNoneOfThemAreNotRecognised() {
-        for path in ["/", "/config/", "/reggie/v1//regcode", "/reggie/v1/a/b/regcode", "/api/v1/checkauthn/", "/sessionDevices",
-                     "/api/v2/REQ1/configuration"] {
+        for path in [
+            "/", "/config/", "/reggie/v1//regcode", "/reggie/v1/a/b/regcode", "/api/v1/checkauthn/", "/sessionDevices",
+            "/api/v2/REQ1/configuration",
+        ] {
             #expect(Route.recognise(path: path) == nil, "\(path)")
         }
     }
@@ -34,7 +36,10 @@ import Testing
     @Test func underAnSPThePathMustBeExact() {
         #expect(Route.route(atSPPath: "/sessionDevice")?.route == .sessionDevice)
         #expect(Route.route(atSPPath: "/x/sessionDevice") == nil)
-        #expect(Route.route(atSPPath: "/reggie/v1/A%20B/regcode").map { [$0.route.method, $0.parameter ?? ""] } == ["POST", "A%20B"])
+        #expect(
+            Route.route(atSPPath: "/reggie/v1/A%20B/regcode").map { [$0.route.method, $0.parameter ?? ""] } == [
+                "POST", "A%20B",
+            ])
         #expect(Route.route(atSPPath: "/x/reggie/v1/A/regcode") == nil)
         #expect(Route.route(atSPPath: "/api/v1/logout")?.route == .restLogout)
         #expect(Route.route(atSPPath: "/api/v1/checkauthn/C/D") == nil)
@@ -43,7 +48,8 @@ import Testing
     @Test func theURLsAreTheOnesTheEngineAlwaysSent() {
         #expect(Route.config.url("https://sp.test", "REQ1") == "https://sp.test/config/REQ1")
         #expect(Route.registrationCode.url("https://sp.test", "REQ1") == "https://sp.test/reggie/v1/REQ1/regcode")
-        #expect(Route.checkAuthentication.url("https://sp.test", "C0DE", query: [("requestor", "R")])
+        #expect(
+            Route.checkAuthentication.url("https://sp.test", "C0DE", query: [("requestor", "R")])
                 == "https://sp.test/api/v1/checkauthn/C0DE?requestor=R")
         #expect(Route.clientToken.url("https://sp.test") == "https://sp.test/o/client/token")
     }

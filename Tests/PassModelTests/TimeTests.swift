@@ -13,7 +13,8 @@ import Testing
     @Test func tokenDateParsesBackWithOffsets() {
         let t = Instant.simulationStart + Millis(3_723_000)
         #expect(Instant(tokenDate: t.tokenDate) == t)
-        #expect(Instant(tokenDate: "2011/03/19 02:29:34 GMT +0200") == Instant(tokenDate: "2011/03/19 00:29:34 GMT +0000"))
+        #expect(
+            Instant(tokenDate: "2011/03/19 02:29:34 GMT +0200") == Instant(tokenDate: "2011/03/19 00:29:34 GMT +0000"))
         #expect(Instant(tokenDate: "yesterday") == nil)
     }
 

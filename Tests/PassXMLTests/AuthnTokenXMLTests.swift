@@ -27,7 +27,8 @@ import PassXML
     @Test func bareSimpleTokenIsAccepted() throws {
         let xml = AuthnTokenXML.build(Self.token)
         guard let start = xml.firstRange(of: "<simpleAuthenticationToken>"),
-              let end = xml.firstRange(of: "</simpleAuthenticationToken>") else {
+            let end = xml.firstRange(of: "</simpleAuthenticationToken>")
+        else {
             Issue.record("no simpleAuthenticationToken")
             return
         }
@@ -37,7 +38,8 @@ import PassXML
     /// pass.en's token format page lays the token out over lines; the envelope tolerates that.
     @Test func readsAdobesEnvelopeAsDocumented() throws {
         let xml = AuthnTokenXML.build(Self.token)
-        let laidOut = "\n  " + xml.replacingFirst("<simpleAuthenticationToken>", with: "\n  <simpleAuthenticationToken>\n")
+        let laidOut =
+            "\n  " + xml.replacingFirst("<simpleAuthenticationToken>", with: "\n  <simpleAuthenticationToken>\n")
         #expect(try AuthnTokenXML.parse(Array(laidOut.utf8)) == Self.token)
     }
 
@@ -45,8 +47,10 @@ import PassXML
         let cases: [(String, String)] = [
             ("authn-one-marker.txt", "a token that starts with <signatureInfo> must have it twice, before its XML"),
             ("authn-three-markers.txt", "a token must have <signatureInfo> exactly twice"),
-            ("authn-authz-root-after-envelope.txt",
-             "expected <simpleAuthenticationToken> after <signatureInfo>, found <simpleAuthorizationToken>"),
+            (
+                "authn-authz-root-after-envelope.txt",
+                "expected <simpleAuthenticationToken> after <signatureInfo>, found <simpleAuthorizationToken>"
+            ),
         ]
         for (name, message) in cases {
             let bytes = try Fixtures.bytes("../hostile/xml/tokens/" + name)
@@ -60,10 +64,13 @@ import PassXML
     @Test func missingOrBadFieldsAreNamed() {
         let xml = AuthnTokenXML.build(Self.token)
         #expect(throws: PassXMLError("missing element <simpleSamlSessionIndex> in <simpleAuthenticationToken>")) {
-            try AuthnTokenXML.parse(Array(xml.replacingFirst("<simpleSamlSessionIndex>sess-9f</simpleSamlSessionIndex>", with: "").utf8))
+            try AuthnTokenXML.parse(
+                Array(xml.replacingFirst("<simpleSamlSessionIndex>sess-9f</simpleSamlSessionIndex>", with: "").utf8))
         }
-        #expect(throws: PassXMLError(
-            "invalid date 'tomorrow' in <simpleTokenExpires> (expected yyyy/MM/dd HH:mm:ss GMT +hhmm)")) {
+        #expect(
+            throws: PassXMLError(
+                "invalid date 'tomorrow' in <simpleTokenExpires> (expected yyyy/MM/dd HH:mm:ss GMT +hhmm)")
+        ) {
             try AuthnTokenXML.parse(Array(xml.replacingFirst("2026/01/08 00:00:07 GMT +0000", with: "tomorrow").utf8))
         }
         #expect(throws: PassXMLError("missing element <simpleAuthenticationToken> in <authnToken>")) {
@@ -77,7 +84,8 @@ import PassXML
 
 @Suite struct SessionDeviceXMLTests {
     @Test func parsesTheFixture() throws {
-        #expect(try SessionDeviceXML.parse(Fixtures.bytes("good/session-device.xml")) == .token(AuthnTokenXMLTests.token))
+        #expect(
+            try SessionDeviceXML.parse(Fixtures.bytes("good/session-device.xml")) == .token(AuthnTokenXMLTests.token))
     }
 
     @Test func roundTripsEveryCase() throws {
@@ -86,15 +94,20 @@ import PassXML
         }
         #expect(SessionDeviceXML.build(.none) == "<result/>")
         #expect(SessionDeviceXML.build(.pendingLogout) == "<result><pendingLogout>true</pendingLogout></result>")
-        #expect(SessionDeviceXML.build(.token(AuthnTokenXMLTests.token)).hasPrefix("<result><authnToken>&lt;signatureInfo&gt;"))
+        #expect(
+            SessionDeviceXML.build(.token(AuthnTokenXMLTests.token)).hasPrefix(
+                "<result><authnToken>&lt;signatureInfo&gt;"))
     }
 
     /// The JS SDK's spelling is written; the empty element of older answers still reads as pending,
     /// and an explicit `false` as none.
     @Test func pendingLogoutReadsInBothShapes() throws {
         #expect(try SessionDeviceXML.parse(Array("<result><pendingLogout/></result>".utf8)) == .pendingLogout)
-        #expect(try SessionDeviceXML.parse(Array("<result><pendingLogout>true</pendingLogout></result>".utf8)) == .pendingLogout)
-        #expect(try SessionDeviceXML.parse(Array("<result><pendingLogout>false</pendingLogout></result>".utf8)) == .none)
+        #expect(
+            try SessionDeviceXML.parse(Array("<result><pendingLogout>true</pendingLogout></result>".utf8))
+                == .pendingLogout)
+        #expect(
+            try SessionDeviceXML.parse(Array("<result><pendingLogout>false</pendingLogout></result>".utf8)) == .none)
     }
 
     @Test func badBodiesAreRejected() {
@@ -107,13 +120,15 @@ import PassXML
         #expect {
             try SessionDeviceXML.parse(Array("<result><authnToken>&lt;nope</authnToken></result>".utf8))
         } throws: { error in
-            ((error as? PassXMLError)?.message ?? "").hasPrefix("invalid token in <result>: document is not well-formed XML")
+            ((error as? PassXMLError)?.message ?? "").hasPrefix(
+                "invalid token in <result>: document is not well-formed XML")
         }
     }
 
     /// A token smuggling a DOCTYPE inside the escaped text is parsed with the same defences.
     @Test func nestedTokenGetsTheSameDefences() {
-        let inner = SafeXML.escape(#"<!DOCTYPE a [<!ENTITY x SYSTEM "file:///etc/passwd">]><authnToken>&x;</authnToken>"#)
+        let inner = SafeXML.escape(
+            #"<!DOCTYPE a [<!ENTITY x SYSTEM "file:///etc/passwd">]><authnToken>&x;</authnToken>"#)
         #expect(throws: PassXMLError("invalid token in <result>: DOCTYPE is not allowed")) {
             try SessionDeviceXML.parse(Array("<result><authnToken>\(inner)</authnToken></result>".utf8))
         }

@@ -46,8 +46,9 @@ func compact(_ bytes: [UInt8]) -> String {
         }
         #expect(!AuthzTokenXML.build(fixtureAuthz).contains("simpleTokenTTL"))
         // A token issued after its expiry (never by the mock) says 0, not a negative TTL.
-        #expect(AuthzTokenXML.build(fixtureAuthz, issuedAt: fixtureAuthz.expires + .seconds(1))
-            .contains("<simpleTokenTTL>0</simpleTokenTTL>"))
+        #expect(
+            AuthzTokenXML.build(fixtureAuthz, issuedAt: fixtureAuthz.expires + .seconds(1))
+                .contains("<simpleTokenTTL>0</simpleTokenTTL>"))
     }
 
     @Test func badTokensAreRejected() {
@@ -58,8 +59,10 @@ func compact(_ bytes: [UInt8]) -> String {
         #expect(throws: PassXMLError("invalid TTL 'soon' in <simpleTokenTTL> (expected milliseconds)")) {
             try AuthzTokenXML.parse(Array(xml.replacing("86400000", with: "soon").utf8))
         }
-        #expect(throws: PassXMLError(
-            "invalid date 'x' in <simpleTokenExpires> (expected yyyy/MM/dd HH:mm:ss GMT +hhmm)")) {
+        #expect(
+            throws: PassXMLError(
+                "invalid date 'x' in <simpleTokenExpires> (expected yyyy/MM/dd HH:mm:ss GMT +hhmm)")
+        ) {
             try AuthzTokenXML.parse(Array(xml.replacing("2026/01/02 00:00:00 GMT +0000", with: "x").utf8))
         }
         #expect(throws: PassXMLError("expected root element <authzToken>, found <authnToken>")) {
@@ -70,13 +73,16 @@ func compact(_ bytes: [UInt8]) -> String {
 
 @Suite struct ErrorXMLTests {
     @Test func parsesTheFixtureAndRoundTrips() throws {
-        let expected = ErrorBody(status: 403, message: "User not authorized",
-                                 details: "Your subscription does not include this channel.")
+        let expected = ErrorBody(
+            status: 403, message: "User not authorized",
+            details: "Your subscription does not include this channel.")
         let bytes = try Fixtures.bytes("good/error.xml")
         #expect(try ErrorXML.parse(bytes) == expected)
         #expect(ErrorXML.build(expected) == compact(bytes))
         let empty = ErrorBody(status: 401, message: "User not authenticated", details: "")
-        #expect(ErrorXML.build(empty) == "<error><status>401</status><message>User not authenticated</message><details/></error>")
+        #expect(
+            ErrorXML.build(empty)
+                == "<error><status>401</status><message>User not authenticated</message><details/></error>")
         #expect(try ErrorXML.parse(Array(ErrorXML.build(empty).utf8)) == empty)
         let odd = ErrorBody(status: 400, message: "a < b & \"c\"", details: "x'y")
         #expect(try ErrorXML.parse(Array(ErrorXML.build(odd).utf8)) == odd)
@@ -116,7 +122,8 @@ func compact(_ bytes: [UInt8]) -> String {
         let legacy = AuthorizeDeviceXML.build(.token(fixtureAuthz)).replacing("result>", with: "authorization>")
         #expect(legacy.hasPrefix("<authorization>"))
         #expect(try AuthorizeDeviceXML.parse(Array(legacy.utf8)) == .token(fixtureAuthz))
-        let session = SessionDeviceXML.build(.token(AuthnTokenXMLTests.token)).replacing("result>", with: "sessionDevice>")
+        let session = SessionDeviceXML.build(.token(AuthnTokenXMLTests.token)).replacing(
+            "result>", with: "sessionDevice>")
         #expect(session.hasPrefix("<sessionDevice>"))
         #expect(try SessionDeviceXML.parse(Array(session.utf8)) == .token(AuthnTokenXMLTests.token))
         #expect(try SessionDeviceXML.parse(Array("<sessionDevice/>".utf8)) == SessionDeviceXML.Content.none)
@@ -135,7 +142,8 @@ func compact(_ bytes: [UInt8]) -> String {
         #expect(throws: PassXMLError("invalid token in <result>: expected root element <authzToken>, found <x>")) {
             try AuthorizeDeviceXML.parse(Array("<result><authzToken>&lt;x/&gt;</authzToken></result>".utf8))
         }
-        let inner = SafeXML.escape(#"<!DOCTYPE a [<!ENTITY x SYSTEM "file:///etc/passwd">]><authzToken>&x;</authzToken>"#)
+        let inner = SafeXML.escape(
+            #"<!DOCTYPE a [<!ENTITY x SYSTEM "file:///etc/passwd">]><authzToken>&x;</authzToken>"#)
         #expect(throws: PassXMLError("invalid token in <result>: DOCTYPE is not allowed")) {
             try AuthorizeDeviceXML.parse(Array("<result><authzToken>\(inner)</authzToken></result>".utf8))
         }
@@ -183,8 +191,10 @@ func compact(_ bytes: [UInt8]) -> String {
 @Suite struct PreauthorizeXMLTests {
     static let decisions = [
         PreauthorizeXML.Decision(resourceID: "CNN", authorized: true),
-        PreauthorizeXML.Decision(resourceID: "HBO", authorized: false, error: ErrorBody(
-            status: 403, message: "authorization_denied_by_mvpd", details: "Upgrade your package.")),
+        PreauthorizeXML.Decision(
+            resourceID: "HBO", authorized: false,
+            error: ErrorBody(
+                status: 403, message: "authorization_denied_by_mvpd", details: "Upgrade your package.")),
     ]
 
     @Test func parsesTheFixtureAndBuildsItBack() throws {
@@ -202,7 +212,8 @@ func compact(_ bytes: [UInt8]) -> String {
 
     @Test func badBodiesAreRejected() {
         #expect(throws: PassXMLError("invalid boolean 'maybe' in <authorized>")) {
-            try PreauthorizeXML.parse(Array("<resources><resource><id>a</id><authorized>maybe</authorized></resource></resources>".utf8))
+            try PreauthorizeXML.parse(
+                Array("<resources><resource><id>a</id><authorized>maybe</authorized></resource></resources>".utf8))
         }
         #expect(throws: PassXMLError("unexpected element <item> in <resources>")) {
             try PreauthorizeXML.parse(Array("<resources><item/></resources>".utf8))
@@ -211,8 +222,10 @@ func compact(_ bytes: [UInt8]) -> String {
             try PreauthorizeXML.parse(Array("<resources><resource><id>a</id></resource></resources>".utf8))
         }
         #expect(throws: PassXMLError("missing element <status> in <error>")) {
-            try PreauthorizeXML.parse(Array(
-                "<resources><resource><id>a</id><authorized>false</authorized><error/></resource></resources>".utf8))
+            try PreauthorizeXML.parse(
+                Array(
+                    "<resources><resource><id>a</id><authorized>false</authorized><error/></resource></resources>".utf8)
+            )
         }
     }
 }
@@ -236,18 +249,21 @@ func compact(_ bytes: [UInt8]) -> String {
     static let meta = Value.dict([
         Value.Entry("updated", .int(1_767_225_600_000)),
         Value.Entry("encrypted", .list([.string("householdID")])),
-        Value.Entry("data", .dict([
-            Value.Entry("zip", .list([.string("12345"), .string("67890")])),
-            Value.Entry("householdID", .string("enc:ImgtNDIi")),
-            Value.Entry("userID", .string("u-0042")),
-        ])),
+        Value.Entry(
+            "data",
+            .dict([
+                Value.Entry("zip", .list([.string("12345"), .string("67890")])),
+                Value.Entry("householdID", .string("enc:ImgtNDIi")),
+                Value.Entry("userID", .string("u-0042")),
+            ])),
     ])
 
     @Test func parsesTheFixtureAndBuildsItBack() throws {
         let bytes = try Fixtures.bytes("good/session-device-usermeta.xml")
         #expect(try SessionDeviceXML.parse(bytes) == .token(AuthnTokenXMLTests.token))
         #expect(try SessionDeviceXML.parseUserMeta(bytes) == Self.meta)
-        #expect(SessionDeviceXML.build(.token(AuthnTokenXMLTests.token), userMeta: Self.meta)
+        #expect(
+            SessionDeviceXML.build(.token(AuthnTokenXMLTests.token), userMeta: Self.meta)
                 == String(decoding: bytes, as: UTF8.self).replacing("\n", with: ""))
     }
 
@@ -281,7 +297,10 @@ func compact(_ bytes: [UInt8]) -> String {
         #expect(throws: PassXMLError("invalid base64: unexpected character at offset 0")) {
             try UserMetaCipher.decrypt(.string("enc:*"))
         }
-        #expect(throws: PassXMLError("invalid JSON in encrypted metadata value: invalid literal, expected 'null' at offset 0")) {
+        #expect(
+            throws: PassXMLError(
+                "invalid JSON in encrypted metadata value: invalid literal, expected 'null' at offset 0")
+        ) {
             try UserMetaCipher.decrypt(.string("enc:" + SAML.encodeForPost("nope")))
         }
     }
@@ -291,9 +310,10 @@ func compact(_ bytes: [UInt8]) -> String {
     /// A TempPass token has no SAML session: empty NameID and SessionIndex must survive the trip
     /// (present but empty elements), while missing ones are still an error.
     @Test func emptySAMLFieldsRoundTrip() throws {
-        let token = AuthnToken(guid: "g-1", requestorID: "REQ1", domainName: "adobe.com",
-                               expires: .simulationStart + .minutes(10), mvpdID: "TempPass", deviceID: "dev-1",
-                               nameID: "", sessionIndex: "")
+        let token = AuthnToken(
+            guid: "g-1", requestorID: "REQ1", domainName: "adobe.com",
+            expires: .simulationStart + .minutes(10), mvpdID: "TempPass", deviceID: "dev-1",
+            nameID: "", sessionIndex: "")
         let xml = AuthnTokenXML.build(token)
         #expect(xml.contains("<simpleSamlNameID/><simpleSamlSessionIndex/>"))
         #expect(try AuthnTokenXML.parse(Array(xml.utf8)) == token)

@@ -3,8 +3,10 @@ import Testing
 
 @Suite struct Base64Tests {
     @Test func knownVectors() throws {
-        let vectors = ["": "", "f": "Zg==", "fo": "Zm8=", "foo": "Zm9v", "foob": "Zm9vYg==", "fooba": "Zm9vYmE=",
-                       "foobar": "Zm9vYmFy"]
+        let vectors = [
+            "": "", "f": "Zg==", "fo": "Zm8=", "foo": "Zm9v", "foob": "Zm9vYg==", "fooba": "Zm9vYmE=",
+            "foobar": "Zm9vYmFy",
+        ]
         for (plain, encoded) in vectors.sorted(by: { $0.key < $1.key }) {
             #expect(SAML.encodeForPost(plain) == encoded)
             #expect(try SAML.decodeFromPost(encoded) == Array(plain.utf8))
@@ -24,8 +26,8 @@ import Testing
         #expect(throws: PassXMLError("invalid base64: unexpected character at offset 2")) {
             try SAML.decodeFromPost("Zm*v")
         }
-        #expect(throws: PassXMLError.self) { try SAML.decodeFromPost("Zm9") }      // truncated
-        #expect(throws: PassXMLError.self) { try SAML.decodeFromPost("Zg==Zg==") } // data after padding
+        #expect(throws: PassXMLError.self) { try SAML.decodeFromPost("Zm9") }  // truncated
+        #expect(throws: PassXMLError.self) { try SAML.decodeFromPost("Zg==Zg==") }  // data after padding
         #expect(throws: PassXMLError.self) { try SAML.decodeFromPost("Z===") }
     }
 }

@@ -17,20 +17,23 @@ import PassXML
         #expect(c.clientType == "iOS")
         #expect(c.os == "iOS 17")
         // The duplicate Comcast_SSO entry is dropped: the first one wins.
-        #expect(c.mvpds == [
-            MVPD(id: "Comcast_SSO", displayName: "Xfinity & Friends",
-                 logoURL: "https://entitlement.auth.adobe.com/entitlement/noLogo.png",
-                 enablePlatformServices: true, boardingStatus: .picker, requiresSVC: true),
-            MVPD(id: "TempPass_TEST40", displayName: "3 min", tempPass: true),
-        ])
+        #expect(
+            c.mvpds == [
+                MVPD(
+                    id: "Comcast_SSO", displayName: "Xfinity & Friends",
+                    logoURL: "https://entitlement.auth.adobe.com/entitlement/noLogo.png",
+                    enablePlatformServices: true, boardingStatus: .picker, requiresSVC: true),
+                MVPD(id: "TempPass_TEST40", displayName: "3 min", tempPass: true),
+            ])
     }
 
     @Test func roundTrips() throws {
         let c = SPConfiguration(
             requestorID: "R&D <1>", requestorName: "Name \"q\"", device: "tv", clientType: nil, os: "tvOS",
             mvpds: [
-                MVPD(id: "A", displayName: "A's", logoURL: "https://x/a.png?x=1&y=2", enablePlatformServices: true,
-                     boardingStatus: .supported, tempPass: false, promoTempPass: true, requiresSVC: true),
+                MVPD(
+                    id: "A", displayName: "A's", logoURL: "https://x/a.png?x=1&y=2", enablePlatformServices: true,
+                    boardingStatus: .supported, tempPass: false, promoTempPass: true, requiresSVC: true),
                 MVPD(id: "B", displayName: "B"),
             ])
         let xml = ConfigurationXML.build(c)
@@ -40,8 +43,9 @@ import PassXML
     }
 
     @Test func spURLIsNotWritten() throws {
-        let c = SPConfiguration(requestorID: "R", requestorName: "N",
-                                mvpds: [MVPD(id: "A", displayName: "A", spURL: "https://sp.example")])
+        let c = SPConfiguration(
+            requestorID: "R", requestorName: "N",
+            mvpds: [MVPD(id: "A", displayName: "A", spURL: "https://sp.example")])
         let parsed = try ConfigurationXML.parse(Array(ConfigurationXML.build(c).utf8))
         #expect(parsed.mvpds.first?.spURL == nil)
         #expect(!ConfigurationXML.build(c).contains("sp.example"))
@@ -78,10 +82,13 @@ import PassXML
 
     @Test func badValuesAreRejected() {
         #expect(throws: PassXMLError("invalid boolean 'yes' in <tempPass> of MVPD 'A'")) {
-            try Self.parse(Self.config(mvpds: "<mvpd><id>A</id><displayName>A</displayName><tempPass>yes</tempPass></mvpd>"))
+            try Self.parse(
+                Self.config(mvpds: "<mvpd><id>A</id><displayName>A</displayName><tempPass>yes</tempPass></mvpd>"))
         }
         #expect(throws: PassXMLError("invalid <boardingStatus> 'MAYBE' of MVPD 'A' (expected PICKER or SUPPORTED)")) {
-            try Self.parse(Self.config(mvpds: "<mvpd><id>A</id><displayName>A</displayName><boardingStatus>MAYBE</boardingStatus></mvpd>"))
+            try Self.parse(
+                Self.config(
+                    mvpds: "<mvpd><id>A</id><displayName>A</displayName><boardingStatus>MAYBE</boardingStatus></mvpd>"))
         }
         #expect(throws: PassXMLError("expected root element <config>, found <configuration>")) {
             try Self.parse("<configuration/>")

@@ -26,9 +26,9 @@ struct FixtureError: Error, CustomStringConvertible {
 }
 
 #if canImport(Glibc)
-import Glibc
+    import Glibc
 #elseif canImport(Darwin)
-import Darwin
+    import Darwin
 #endif
 
 /// Plain libc file reading: keeps the test target free of Foundation (and of its XML types).

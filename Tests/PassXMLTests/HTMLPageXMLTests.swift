@@ -6,11 +6,16 @@ import PassXML
         let page = try HTMLPageXML.parse(Fixtures.bytes("good/login-page.xhtml"))
         #expect(page.title == "Comcast sign in")
         #expect(page.message == "Wrong password, try again.")
-        #expect(page.forms == [HTMLForm(
-            action: "/mvpd/Comcast_SSO/login", method: "POST",
-            fields: [FormField(name: "username", value: ""), FormField(name: "password", value: ""),
-                     FormField(name: "SAMLRequest", value: "PHNhbWxwOkF1dGhuUmVxdWVzdC8+")],
-            autoSubmit: false)])
+        #expect(
+            page.forms == [
+                HTMLForm(
+                    action: "/mvpd/Comcast_SSO/login", method: "POST",
+                    fields: [
+                        FormField(name: "username", value: ""), FormField(name: "password", value: ""),
+                        FormField(name: "SAMLRequest", value: "PHNhbWxwOkF1dGhuUmVxdWVzdC8+"),
+                    ],
+                    autoSubmit: false)
+            ])
     }
 
     @Test func parsesTheAutoPostPage() throws {
@@ -23,12 +28,19 @@ import PassXML
     }
 
     @Test func roundTrips() throws {
-        let page = HTMLPage(title: "Sign in <&>", message: "Bad \"password\"", forms: [
-            HTMLForm(action: "/login?a=1&b=2", method: "post",
-                     fields: [FormField(name: "username", value: ""), FormField(name: "password", value: ""),
-                              FormField(name: "RelayState", value: "r&1")]),
-            HTMLForm(action: "https://sp/acs", method: "GET", fields: [FormField(name: "x", value: "")], autoSubmit: true),
-        ])
+        let page = HTMLPage(
+            title: "Sign in <&>", message: "Bad \"password\"",
+            forms: [
+                HTMLForm(
+                    action: "/login?a=1&b=2", method: "post",
+                    fields: [
+                        FormField(name: "username", value: ""), FormField(name: "password", value: ""),
+                        FormField(name: "RelayState", value: "r&1"),
+                    ]),
+                HTMLForm(
+                    action: "https://sp/acs", method: "GET", fields: [FormField(name: "x", value: "")], autoSubmit: true
+                ),
+            ])
         let xml = HTMLPageXML.build(page)
         #expect(xml.contains(#"<input type="text" name="username" value=""/>"#))
         #expect(xml.contains(#"<input type="password" name="password" value=""/>"#))
@@ -45,7 +57,8 @@ import PassXML
     }
 
     @Test func onloadWithoutIndexMeansFirstForm() throws {
-        let xml = #"<html><body onload="document.forms.item(0).submit()"><form action="a"/><form action="b"/></body></html>"#
+        let xml =
+            #"<html><body onload="document.forms.item(0).submit()"><form action="a"/><form action="b"/></body></html>"#
         let page = try HTMLPageXML.parse(Array(xml.utf8))
         #expect(page.forms.map(\.autoSubmit) == [true, false])
         #expect(page.forms.map(\.method) == ["GET", "GET"])

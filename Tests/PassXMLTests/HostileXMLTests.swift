@@ -27,12 +27,16 @@ import PassXML
             run { try PreauthorizeXML.parse($0) },
             run { try MetadataXML.parse($0) },
             run { try SessionDeviceXML.parseUserMeta($0) },
-            run { try SAML.parseResponse(SAML.decodeFromPost(SAML.encodeForPost(String(decoding: $0, as: UTF8.self)))) },
+            run {
+                try SAML.parseResponse(SAML.decodeFromPost(SAML.encodeForPost(String(decoding: $0, as: UTF8.self))))
+            },
         ]
     }
 
-    static func expectRejected(_ fixture: String, with message: String,
-                               sourceLocation: SourceLocation = #_sourceLocation) throws {
+    static func expectRejected(
+        _ fixture: String, with message: String,
+        sourceLocation: SourceLocation = #_sourceLocation
+    ) throws {
         let bytes = try Fixtures.bytes("hostile/" + fixture)
         for output in everyParserOutput(bytes) {
             #expect(output == "error: \(message)", "\(fixture)", sourceLocation: sourceLocation)
@@ -81,7 +85,9 @@ import PassXML
     }
 
     @Test func hugeAttribute() throws {
-        try Self.expectRejected("huge-attribute.xml", with: "attribute 'value' of <item> is longer than 65536 bytes (limit: xml-attribute-bytes) at line 1")
+        try Self.expectRejected(
+            "huge-attribute.xml",
+            with: "attribute 'value' of <item> is longer than 65536 bytes (limit: xml-attribute-bytes) at line 1")
     }
 
     @Test func notXML() throws {
@@ -101,7 +107,9 @@ import PassXML
     /// The fixtures must be hostile in the way their names say (guards against a regenerated fixture
     /// silently losing its payload).
     @Test func fixturesCarryTheirPayloads() throws {
-        func text(_ name: String) throws -> String { String(decoding: try Fixtures.bytes("hostile/" + name), as: UTF8.self) }
+        func text(_ name: String) throws -> String {
+            String(decoding: try Fixtures.bytes("hostile/" + name), as: UTF8.self)
+        }
         #expect(try text("xxe-file.xml").contains("SYSTEM \"file:///etc/passwd\""))
         #expect(try text("xxe-parameter.xml").contains("%dtd;"))
         #expect(try text("billion-laughs.xml").contains("<!ENTITY lol9"))

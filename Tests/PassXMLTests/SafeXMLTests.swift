@@ -4,7 +4,8 @@ import PassModel
 
 @Suite struct SafeXMLTests {
     @Test func parsesTreeWithNamespacesAttributesAndText() throws {
-        let root = try SafeXML.parse(#"<r xmlns:x="urn:x" a="1"><x:c b="&lt;2&gt;">hi &amp; <![CDATA[<raw>]]></x:c><d/><c>2</c></r>"#)
+        let root = try SafeXML.parse(
+            #"<r xmlns:x="urn:x" a="1"><x:c b="&lt;2&gt;">hi &amp; <![CDATA[<raw>]]></x:c><d/><c>2</c></r>"#)
         #expect(root.name == "r")
         #expect(root.namespace == nil)
         #expect(root.attribute("a") == "1")
@@ -66,7 +67,9 @@ import PassModel
             String(repeating: "<a>", count: depth) + String(repeating: "</a>", count: depth)
         }
         _ = try SafeXML.parse(nested(64))
-        #expect(throws: PassXMLError("nesting deeper than 64 levels (limit: xml-depth) at line 1")) { try SafeXML.parse(nested(65)) }
+        #expect(throws: PassXMLError("nesting deeper than 64 levels (limit: xml-depth) at line 1")) {
+            try SafeXML.parse(nested(65))
+        }
         #expect(throws: PassXMLError("nesting deeper than 3 levels (limit: xml-depth) at line 1")) {
             try SafeXML.parse(nested(4), limits: XMLLimits(maxDepth: 3))
         }
@@ -75,7 +78,9 @@ import PassModel
     @Test func maxAttributeLength() throws {
         let doc = #"<a v=""# + String(repeating: "y", count: 20) + #""/>"#
         _ = try SafeXML.parse(doc, limits: XMLLimits(maxAttributeLength: 20))
-        #expect(throws: PassXMLError("attribute 'v' of <a> is longer than 19 bytes (limit: xml-attribute-bytes) at line 1")) {
+        #expect(
+            throws: PassXMLError("attribute 'v' of <a> is longer than 19 bytes (limit: xml-attribute-bytes) at line 1")
+        ) {
             try SafeXML.parse(doc, limits: XMLLimits(maxAttributeLength: 19))
         }
     }
@@ -92,9 +97,13 @@ import PassModel
     @Test func xpathWithNamespacesOnSAMLResponse() throws {
         let bytes = try Fixtures.bytes("good/response.xml")
         let ns = [(prefix: "sp", uri: SAML.protocolNamespace), (prefix: "sa", uri: SAML.assertionNamespace)]
-        #expect(try SafeXML.xpath("/sp:Response/sa:Assertion/sa:Subject/sa:NameID", in: bytes, namespaces: ns) == ["user-0042"])
+        #expect(
+            try SafeXML.xpath("/sp:Response/sa:Assertion/sa:Subject/sa:NameID", in: bytes, namespaces: ns) == [
+                "user-0042"
+            ])
         #expect(try SafeXML.xpath("//sa:AuthnStatement/@SessionIndex", in: bytes, namespaces: ns) == ["sess-9f"])
-        #expect(try SafeXML.xpath("//sa:Attribute[@Name='channelID']/sa:AttributeValue", in: bytes, namespaces: ns)
+        #expect(
+            try SafeXML.xpath("//sa:Attribute[@Name='channelID']/sa:AttributeValue", in: bytes, namespaces: ns)
                 == ["espn", "cnn"])
         #expect(try SafeXML.xpath("count(//sa:AttributeValue)", in: bytes, namespaces: ns) == ["3"])
         #expect(try SafeXML.xpath("//sp:Nothing", in: bytes, namespaces: ns) == [])
@@ -125,4 +134,3 @@ import PassModel
         }
     }
 }
-

@@ -14,8 +14,12 @@ import PassXML
 
     static func signer(_ r: Recorder) -> XMLSignature.Signer {
         XMLSignature.Signer(
-            digest: { bytes in r.digested.append(bytes); return Array(repeating: UInt8(bytes.count & 0xFF), count: 32) },
-            sign: { bytes in r.signed.append(bytes); return Array(bytes.prefix(16).reversed()) },
+            digest: { bytes in
+                r.digested.append(bytes); return Array(repeating: UInt8(bytes.count & 0xFF), count: 32)
+            },
+            sign: { bytes in
+                r.signed.append(bytes); return Array(bytes.prefix(16).reversed())
+            },
             certificate: "MIIB")
     }
 
@@ -52,14 +56,18 @@ import PassXML
         #expect(canonical.contains(#"<saml:SubjectConfirmationData InResponseTo="_q1""#))
         #expect(canonical.contains("></saml:SubjectConfirmationData>"))
         let info = String(decoding: try #require(r.signed.first), as: UTF8.self)
-        #expect(info.hasPrefix(#"<ds:SignedInfo xmlns:ds="http://www.w3.org/2000/09/xmldsig#"><ds:CanonicalizationMethod"#))
+        #expect(
+            info.hasPrefix(#"<ds:SignedInfo xmlns:ds="http://www.w3.org/2000/09/xmldsig#"><ds:CanonicalizationMethod"#))
         #expect(info.contains(##"<ds:Reference URI="#_as1">"##))
     }
 
     @Test func everyAttributeHasABasicNameFormat() {
         let xml = SAML.build(Self.response)
         #expect(xml.ranges(of: "<saml:Attribute ").count == 2)
-        #expect(xml.ranges(of: #"<saml:Attribute Name="zip" NameFormat="urn:oasis:names:tc:SAML:2.0:attrname-format:basic">"#).count == 1)
+        #expect(
+            xml.ranges(
+                of: #"<saml:Attribute Name="zip" NameFormat="urn:oasis:names:tc:SAML:2.0:attrname-format:basic">"#
+            ).count == 1)
         #expect(xml.ranges(of: #"NameFormat="urn:oasis:names:tc:SAML:2.0:attrname-format:basic""#).count == 2)
     }
 
@@ -79,15 +87,23 @@ import PassXML
                 return error.message
             }
         }
-        #expect(refusal("http://www.w3.org/2001/04/xmldsig-more#rsa-sha256", "http://www.w3.org/2000/09/xmldsig#rsa-sha1")
-                == "unsupported SignatureMethod 'http://www.w3.org/2000/09/xmldsig#rsa-sha1'; expected 'http://www.w3.org/2001/04/xmldsig-more#rsa-sha256'")
-        #expect(refusal("http://www.w3.org/2001/04/xmlenc#sha256", "http://www.w3.org/2000/09/xmldsig#sha1")
-                == "unsupported DigestMethod 'http://www.w3.org/2000/09/xmldsig#sha1'; expected 'http://www.w3.org/2001/04/xmlenc#sha256'")
-        #expect(refusal(#"<ds:Transform Algorithm="http://www.w3.org/2000/09/xmldsig#enveloped-signature"/>"#, "")
-                == "unsupported transforms [\"http://www.w3.org/2001/10/xml-exc-c14n#\"]; expected enveloped-signature then exclusive C14N")
+        #expect(
+            refusal("http://www.w3.org/2001/04/xmldsig-more#rsa-sha256", "http://www.w3.org/2000/09/xmldsig#rsa-sha1")
+                == "unsupported SignatureMethod 'http://www.w3.org/2000/09/xmldsig#rsa-sha1'; expected 'http://www.w3.org/2001/04/xmldsig-more#rsa-sha256'"
+        )
+        #expect(
+            refusal("http://www.w3.org/2001/04/xmlenc#sha256", "http://www.w3.org/2000/09/xmldsig#sha1")
+                == "unsupported DigestMethod 'http://www.w3.org/2000/09/xmldsig#sha1'; expected 'http://www.w3.org/2001/04/xmlenc#sha256'"
+        )
+        #expect(
+            refusal(#"<ds:Transform Algorithm="http://www.w3.org/2000/09/xmldsig#enveloped-signature"/>"#, "")
+                == "unsupported transforms [\"http://www.w3.org/2001/10/xml-exc-c14n#\"]; expected enveloped-signature then exclusive C14N"
+        )
         #expect(refusal("</ds:KeyInfo>", "</ds:KeyInfo><ds:Object/>") == "<Signature> must not carry <Object> elements")
-        #expect(refusal(##"URI="#_as1""##, #"URI="""#) == "the signature references '', not the element it signs (#_as1)")
-        #expect(refusal("<saml:Subject>", #"<ds:Signature xmlns:ds="http://www.w3.org/2000/09/xmldsig#"/><saml:Subject>"#)
+        #expect(
+            refusal(##"URI="#_as1""##, #"URI="""#) == "the signature references '', not the element it signs (#_as1)")
+        #expect(
+            refusal("<saml:Subject>", #"<ds:Signature xmlns:ds="http://www.w3.org/2000/09/xmldsig#"/><saml:Subject>"#)
                 == "<Assertion> has 2 <Signature> elements; one is allowed")
     }
 
@@ -124,7 +140,8 @@ import PassXML
     }
 
     @Test func aSecondAssertionIsRefused() throws {
-        #expect(try Self.refusal("two-assertions.xml") == "<Response> has 2 <Assertion> elements; at most one is allowed")
+        #expect(
+            try Self.refusal("two-assertions.xml") == "<Response> has 2 <Assertion> elements; at most one is allowed")
     }
 
     @Test func aReferenceToAnotherIDIsRefused() throws {

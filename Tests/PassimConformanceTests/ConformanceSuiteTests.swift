@@ -38,7 +38,8 @@ final class ConformanceSuiteTests: XCTestCase {
         XCTAssertEqual(port.results.map(\.transcript), suite.runReference(jobs: 2).results.map(\.transcript))
         XCTAssertEqual(port.results.count, suite.scenarios.count)
         XCTAssertTrue(port.results.allSatisfy { $0.network == .live })
-        XCTAssertTrue(suite.network(.simulated).run { ReferenceAdapter() }.results.allSatisfy { $0.network == .simulated })
+        XCTAssertTrue(
+            suite.network(.simulated).run { ReferenceAdapter() }.results.allSatisfy { $0.network == .simulated })
     }
 
     func testFiltersSelectByAreaAndTag() {
@@ -57,7 +58,9 @@ final class ConformanceSuiteTests: XCTestCase {
             let inner = ReferenceAdapter()
             func start(_ world: PortWorld) { inner.start(world) }
             func handle(_ input: PortInput) -> [PortAction] {
-                inner.handle(input).filter { if case .callback(.sendTrackingData) = $0 { return false } else { return true } }
+                inner.handle(input).filter {
+                    if case .callback(.sendTrackingData) = $0 { return false } else { return true }
+                }
             }
         }
         let report = ConformanceSuite.bundled.areas("cancel").run { SilentTracking() }
@@ -66,7 +69,9 @@ final class ConformanceSuiteTests: XCTestCase {
         XCTAssertTrue(failure.report.hasPrefix("FAIL "), failure.report)
         XCTAssertTrue(failure.report.contains("expected") && failure.report.contains("| actual"), failure.report)
         XCTAssertTrue(failure.report.contains(">>> "), failure.report)
-        XCTAssertTrue(failure.report.hasSuffix("replay: ConformanceSuite.bundled.only([\"\(failure.name)\"]).run { … }\n"), failure.report)
+        XCTAssertTrue(
+            failure.report.hasSuffix("replay: ConformanceSuite.bundled.only([\"\(failure.name)\"]).run { … }\n"),
+            failure.report)
         XCTAssertEqual(suiteNames(ConformanceSuite.bundled.only([failure.name])), [failure.name])
         let issues = ConformanceIssues(report)
         XCTAssertEqual(issues.messages.count, report.failures.count)
@@ -89,8 +94,11 @@ final class ConformanceSuiteTests: XCTestCase {
         XCTAssertFalse(report.results.isEmpty)
         for result in report.results {
             XCTAssertEqual(result.outcome, .failed)
-            XCTAssertTrue(result.message?.contains("the port speaks protocol 2, a newer driver protocol than this passim knows: update passim") == true,
-                          result.message ?? "")
+            XCTAssertTrue(
+                result.message?.contains(
+                    "the port speaks protocol 2, a newer driver protocol than this passim knows: update passim")
+                    == true,
+                result.message ?? "")
         }
     }
 
@@ -101,7 +109,9 @@ final class ConformanceSuiteTests: XCTestCase {
         let report = ConformanceSuite(folder: hostile).runReference()
         XCTAssertEqual(report.results.count, 0)
         XCTAssertEqual(report.unusable.count, 1)
-        XCTAssertTrue(report.unusable[0].contains("this scenario is written in scenario format 2; this passim reads format 1"), report.unusable[0])
+        XCTAssertTrue(
+            report.unusable[0].contains("this scenario is written in scenario format 2; this passim reads format 1"),
+            report.unusable[0])
         XCTAssertFalse(report.allPassed)
     }
 }
@@ -127,7 +137,10 @@ private func suiteNames(_ suite: ConformanceSuite) -> [String] { suite.scenarios
     let messages = ConformanceIssues(broken).messages
     #expect(broken.failures.count == suite.scenarios.count)
     #expect(messages.count == suite.scenarios.count)
-    #expect(zip(messages, broken.failures).allSatisfy { $0.hasPrefix("scenario \($1.name) failed\n") && $0.contains(">>> ") })
+    #expect(
+        zip(messages, broken.failures).allSatisfy {
+            $0.hasPrefix("scenario \($1.name) failed\n") && $0.contains(">>> ")
+        })
     guard ProcessInfo.processInfo.environment["PASSIM_SHOW_KNOWN_ISSUES"] != nil else { return }
     withKnownIssue {
         let report = suite.expectConformance { NoCallbacks() }

@@ -17,7 +17,10 @@ final class MockServerTests: XCTestCase {
         let base = try XCTUnwrap(mock.url(of: .sp("main")))
         XCTAssertTrue(base.hasPrefix("http://127.0.0.1:"), base)
         let curl = try CurlTransport()
-        guard case .response(let answer) = curl.perform(HTTPRequest(method: "GET", url: base + "/config/REQ1"), timeout: .seconds(5)) else {
+        guard
+            case .response(let answer) = curl.perform(
+                HTTPRequest(method: "GET", url: base + "/config/REQ1"), timeout: .seconds(5))
+        else {
             return XCTFail("no answer")
         }
         XCTAssertEqual(answer.status, 200)
@@ -29,7 +32,8 @@ final class MockServerTests: XCTestCase {
         XCTAssertEqual(mock.now, .simulationStart + .seconds(90))
 
         try await mock.apply(.mode(.down), to: .sp("main"))
-        guard case .failure = curl.perform(HTTPRequest(method: "GET", url: base + "/config/REQ1"), timeout: .seconds(5)) else {
+        guard case .failure = curl.perform(HTTPRequest(method: "GET", url: base + "/config/REQ1"), timeout: .seconds(5))
+        else {
             return XCTFail("a host that is down refuses connections")
         }
         try await mock.apply(.mode(.up), to: .sp("main"))

@@ -11,7 +11,9 @@ private final class Recorder: EntitlementDelegate {
         lines.append("navigateToUrl")
         onNavigate?(url)
     }
-    func setAuthenticationStatus(_ status: Int, errorCode: String) { lines.append("setAuthenticationStatus(\(status), \(errorCode))") }
+    func setAuthenticationStatus(_ status: Int, errorCode: String) {
+        lines.append("setAuthenticationStatus(\(status), \(errorCode))")
+    }
     func sendTrackingData(_ data: [String?], forEventType event: Int) { lines.append("sendTrackingData(\(event))") }
     func setToken(_ token: String, forResource resource: String) { lines.append("setToken(\(resource))") }
 }
@@ -44,8 +46,13 @@ final class AccessEnablerTests: XCTestCase {
         sim.run()
         enabler.getAuthorization("CNN")
         sim.run()
-        XCTAssertEqual(app.lines, ["setRequestorComplete(1)", "displayProviderDialog([\"Comcast\", \"Dish\"])", "sendTrackingData(2)", "navigateToUrl",
-                                   "setAuthenticationStatus(1, )", "sendTrackingData(0)", "setToken(CNN)", "sendTrackingData(1)"])
+        XCTAssertEqual(
+            app.lines,
+            [
+                "setRequestorComplete(1)", "displayProviderDialog([\"Comcast\", \"Dish\"])", "sendTrackingData(2)",
+                "navigateToUrl",
+                "setAuthenticationStatus(1, )", "sendTrackingData(0)", "setToken(CNN)", "sendTrackingData(1)",
+            ])
     }
 
     /// `getVersion` returns the library version the enabler plays, delivers nothing and leaves a

@@ -47,28 +47,35 @@ final class LivenessTests: XCTestCase {
         let (enabler, app) = try cancelTwice(buggy: true)
         // checkAuthentication's status 0 opens one (start-up: not flagged), getAuthentication one, each cancel one more.
         XCTAssertEqual(app.dialogs, 4, "the picker came back after each cancel")
-        XCTAssertEqual(enabler.livenessFindings.map(\.rule), ["live.picker-reopened-on-failure", "live.picker-reopened-on-failure"])
+        XCTAssertEqual(
+            enabler.livenessFindings.map(\.rule),
+            ["live.picker-reopened-on-failure", "live.picker-reopened-on-failure"])
         XCTAssertTrue(enabler.livenessFindings[0].message.contains("setAuthenticationStatus(0"))
     }
 
     func testADelegateThatLetsTheUserCancelIsNot() throws {
         let (enabler, app) = try cancelTwice(buggy: false)
         XCTAssertEqual(app.dialogs, 1)
-        XCTAssertEqual(enabler.livenessFindings, [], "checkAuthentication's status 0 at start-up is not a cancelled login")
+        XCTAssertEqual(
+            enabler.livenessFindings, [], "checkAuthentication's status 0 at start-up is not a cancelled login")
     }
 
     func testLoginsStartedFromCallbacksMoreThanThreeTimesAMinuteAreAStorm() {
         var monitor = LivenessMonitor()
         for i in 0..<4 {
             monitor.willDeliver(.setAuthenticationStatus(status: 0, errorCode: "N005"))
-            monitor.called(.getAuthentication(forceAuthn: false, data: nil, filter: nil), at: .simulationStart + Millis(Int64(i) * 1000))
+            monitor.called(
+                .getAuthentication(forceAuthn: false, data: nil, filter: nil),
+                at: .simulationStart + Millis(Int64(i) * 1000))
             monitor.didDeliver()
         }
         XCTAssertEqual(monitor.findings.filter { $0.rule == "live.login-storm" }.count, 1)
         var calm = LivenessMonitor()
         for i in 0..<4 {
             calm.willDeliver(.setAuthenticationStatus(status: 0, errorCode: "N005"))
-            calm.called(.getAuthentication(forceAuthn: false, data: nil, filter: nil), at: .simulationStart + Millis(Int64(i) * 30_000))
+            calm.called(
+                .getAuthentication(forceAuthn: false, data: nil, filter: nil),
+                at: .simulationStart + Millis(Int64(i) * 30_000))
             calm.didDeliver()
         }
         XCTAssertEqual(calm.findings.filter { $0.rule == "live.login-storm" }, [])

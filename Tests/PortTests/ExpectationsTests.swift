@@ -4,7 +4,8 @@ import Testing
 
 @Suite struct ExpectationsTests {
     @Test func rulesMatchPathsRelativeToTheSuite() throws {
-        let e = try Expectations.parse("""
+        let e = try Expectations.parse(
+            """
             # comment
             fail authn/pick-another-during-browser  restarts only after the browser closes
             skip tvos/*   no tvOS yet
@@ -12,7 +13,9 @@ import Testing
             constant PROVIDER_NOT_SELECTED_ERROR "Provider not Selected Error"
             """, path: "p.expect")
         #expect(e.rules.count == 3)
-        #expect(e.rule(for: "Scenarios/authn/pick-another-during-browser.scenario")?.reason == "restarts only after the browser closes")
+        #expect(
+            e.rule(for: "Scenarios/authn/pick-another-during-browser.scenario")?.reason
+                == "restarts only after the browser closes")
         #expect(e.rule(for: "Scenarios/authn/classic-login.scenario") == nil)
         #expect(e.rule(for: "/abs/Scenarios/tvos/logout.scenario")?.kind == .skip)
         #expect(e.rule(for: "Scenarios/regressions/preauth-cached-answer-overtakes.scenario")?.kind == .fail)
@@ -20,9 +23,12 @@ import Testing
     }
 
     @Test func knownDifferencesAreRegexesOverTheFirstDifference() throws {
-        let e = try Expectations.parse("differ /sendTrackingData\\(TRACKING_AUTHORIZATION/ tracking of authZ not done\n", path: "p.expect")
+        let e = try Expectations.parse(
+            "differ /sendTrackingData\\(TRACKING_AUTHORIZATION/ tracking of authZ not done\n", path: "p.expect")
         #expect(e.differences.count == 1 && e.rules.isEmpty)
-        #expect(e.knownDifference("expected sendTrackingData(TRACKING_AUTHORIZATION, [...]), got setToken(...)")?.reason == "tracking of authZ not done")
+        #expect(
+            e.knownDifference("expected sendTrackingData(TRACKING_AUTHORIZATION, [...]), got setToken(...)")?.reason
+                == "tracking of authZ not done")
         #expect(e.knownDifference("expected setToken(_, \"CNN\"), got nothing") == nil)
     }
 
@@ -32,7 +38,10 @@ import Testing
         ("differ /(/ reason", "p.expect:1: differ: /(/ is not a regex"),
         ("differ /x/", "p.expect:1: differ needs a reason after its /regex/"),
         ("fail authn/x", "p.expect:1: fail needs a pattern and a reason"),
-        ("skip /abs/x reason", "p.expect:1: a pattern is a path relative to the suite folder, without .scenario, with * and ** (got /abs/x)"),
+        (
+            "skip /abs/x reason",
+            "p.expect:1: a pattern is a path relative to the suite folder, without .scenario, with * and ** (got /abs/x)"
+        ),
         ("constant NO_SUCH 1", "p.expect:1: unknown constant NO_SUCH"),
         ("constant USER_AUTHENTICATED not-json", "p.expect:1: the value must be a JSON string or number:"),
     ])

@@ -6,8 +6,9 @@ import Testing
 /// What a Swift port writes (`PortOutput.line`) is what the harness reads back (`PortOutput.parse`),
 /// for every kind of line; and a harness line is read back by `HarnessMessage`.
 @Suite struct PortOutputLineTests {
-    static let request = HTTPRequest(method: "POST", url: "https://sp.test/authorize", headers: [("Accept", "application/json")],
-                                     body: Array("resource_id=CNN".utf8))
+    static let request = HTTPRequest(
+        method: "POST", url: "https://sp.test/authorize", headers: [("Accept", "application/json")],
+        body: Array("resource_id=CNN".utf8))
 
     @Test(arguments: [
         PortOutput.ready(protocol: 1, implementation: "port", reset: true),
@@ -16,9 +17,13 @@ import Testing
         .callback(app: "tv", .sendTrackingData(event: 0, data: ["false", nil])),
         .present(app: "app", url: "https://idp.test/login"),
         .request(app: "app", id: 3, request),
-        .fetched(app: "app", id: 4, HTTPRequest(method: "GET", url: "https://sp.test/config/R"), .response(HTTPResponse(status: 200, headers: [], body: []))),
+        .fetched(
+            app: "app", id: 4, HTTPRequest(method: "GET", url: "https://sp.test/config/R"),
+            .response(HTTPResponse(status: 200, headers: [], body: []))),
         .fetched(app: "app", id: 5, HTTPRequest(method: "GET", url: "https://sp.test/config/R"), .timeout),
-        .fetched(app: "app", id: 6, HTTPRequest(method: "GET", url: "https://sp.test/config/R"), .failure("connection refused")),
+        .fetched(
+            app: "app", id: 6, HTTPRequest(method: "GET", url: "https://sp.test/config/R"),
+            .failure("connection refused")),
         .timer(app: "app", id: 7, at: Instant.simulationStart + Millis(30_000)),
         .cancelTimer(app: "app", id: 7),
         .idle, .unimplemented("tvOS"), .error("boom"),
@@ -28,11 +33,17 @@ import Testing
     }
 
     @Test func aHarnessLineIsRead() throws {
-        let hello = try HarnessMessage(line: #"{"type":"hello","protocol":1,"network":"live","hosts":{"https://sp.test":"http://127.0.0.1:4000"},"fetchTimeout":2000,"apps":["app","tv"],"platform":"tvos","now":1767225600000}"#)
+        let hello = try HarnessMessage(
+            line:
+                #"{"type":"hello","protocol":1,"network":"live","hosts":{"https://sp.test":"http://127.0.0.1:4000"},"fetchTimeout":2000,"apps":["app","tv"],"platform":"tvos","now":1767225600000}"#
+        )
         guard case .hello(let h) = hello.event else { Issue.record("not a hello"); return }
         #expect(h.apps == ["app", "tv"] && h.configuration.platform == .tvos && h.live?.fetchTimeout == Millis(2000))
         #expect(h.live?.hosts == ["https://sp.test": "http://127.0.0.1:4000"])
-        let picker = try HarnessMessage(line: #"{"type":"picker","app":"tv","outcome":{"picked":"M1","appleToken":null},"now":1767225600000,"cookies":{"sp.test":"a=b"}}"#)
+        let picker = try HarnessMessage(
+            line:
+                #"{"type":"picker","app":"tv","outcome":{"picked":"M1","appleToken":null},"now":1767225600000,"cookies":{"sp.test":"a=b"}}"#
+        )
         guard case .picker(.picked("M1", nil)) = picker.event else { Issue.record("\(picker.event)"); return }
         #expect(picker.app == "tv" && picker.cookies == ["sp.test": "a=b"])
         #expect(throws: PortError.self) { try HarnessMessage(line: #"{"type":"call","app":"app","now":0}"#) }

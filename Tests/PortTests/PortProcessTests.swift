@@ -11,7 +11,8 @@ import Testing
         let leaked = open("/dev/null", O_RDONLY)  // deliberately not close-on-exec
         #expect(leaked > 2)
         defer { close(leaked) }
-        let process = try PortProcess(command: "test -e /proc/$$/fd/\(leaked) && echo inherited || echo clean; cat >/dev/null")
+        let process = try PortProcess(
+            command: "test -e /proc/$$/fd/\(leaked) && echo inherited || echo clean; cat >/dev/null")
         defer { process.close() }
         #expect(try process.readLine(timeout: .seconds(5)) == "clean")
     }
@@ -22,7 +23,8 @@ import Testing
     /// `/proc/PID/stat`'s state and session, nil when the process is gone.
     static func stateAndSession(_ pid: pid_t) -> (state: String, session: pid_t)? {
         guard let text = try? String(contentsOfFile: "/proc/\(pid)/stat", encoding: .utf8),
-              let close = text.lastIndex(of: ")") else { return nil }
+            let close = text.lastIndex(of: ")")
+        else { return nil }
         let fields = text[text.index(after: close)...].split(separator: " ")
         return (String(fields[0]), pid_t(fields[3]) ?? 0)
     }
@@ -36,7 +38,8 @@ import Testing
     }
 
     @Test func aDaemonThatDoubleForksWithSetsidIsEndedWithThePort() throws {
-        let process = try PortProcess(command: "(setsid sh -c 'echo daemon $$; exec sleep 300' &); echo shell $$; cat >/dev/null")
+        let process = try PortProcess(
+            command: "(setsid sh -c 'echo daemon $$; exec sleep 300' &); echo shell $$; cat >/dev/null")
         var pids: [String: pid_t] = [:]
         for _ in 0..<2 {
             let words = try process.readLine(timeout: .seconds(5)).split(separator: " ")
@@ -55,7 +58,8 @@ import Testing
     @Test func aHelperInTheSessionButAnotherGroupIsEndedWithThePort() throws {
         // python3 puts a child in a process group of its own, leaving the session as it is; without
         // the port's marker in its environment, only the session still ties it to the port.
-        let script = "import os,sys,time\npid=os.fork()\nif pid==0:\n os.setpgid(0,0); print(os.getpid(), flush=True); time.sleep(300)\nelse:\n os._exit(0)"
+        let script =
+            "import os,sys,time\npid=os.fork()\nif pid==0:\n os.setpgid(0,0); print(os.getpid(), flush=True); time.sleep(300)\nelse:\n os._exit(0)"
         let process = try PortProcess(command: "env -u PASSIM_PORT_INSTANCE python3 -c '\(script)'; cat >/dev/null")
         let helper = pid_t(try process.readLine(timeout: .seconds(5))) ?? 0
         #expect(helper > 0)
@@ -64,7 +68,9 @@ import Testing
     }
 
     @Test func standardErrorIsKeptUpToTheCap() throws {
-        let process = try PortProcess(command: "head -c 300000000 /dev/zero | tr '\\0' x >&2; echo >&2; echo the-end >&2; echo done; cat >/dev/null")
+        let process = try PortProcess(
+            command:
+                "head -c 300000000 /dev/zero | tr '\\0' x >&2; echo >&2; echo the-end >&2; echo done; cat >/dev/null")
         defer { process.close() }
         #expect(try process.readLine(timeout: .seconds(60)) == "done")
         let tail = process.errorTail()

@@ -5,21 +5,31 @@ import Testing
 @Suite struct PortShimTests {
     @Test func theShimAnswersEachLineUpToIdle() throws {
         let shim = PortShim()
-        #expect(shim.handle(#"{"type":"call","app":"app","call":"logout","args":{},"now":0}"#)
+        #expect(
+            shim.handle(#"{"type":"call","app":"app","call":"logout","args":{},"now":0}"#)
                 == [#"{"type":"error","message":"hello must come first"}"#])
-        #expect(shim.handle(#"{"type":"hello","protocol":2,"now":0}"#).first?.contains("speaks protocol 1, not 2") == true)
-        #expect(shim.handle(#"{"type":"hello","protocol":1,"now":1767225600000}"#)
+        #expect(
+            shim.handle(#"{"type":"hello","protocol":2,"now":0}"#).first?.contains("speaks protocol 1, not 2") == true)
+        #expect(
+            shim.handle(#"{"type":"hello","protocol":1,"now":1767225600000}"#)
                 == [#"{"type":"ready","protocol":1,"implementation":"passim shim","reset":true}"#])
-        let start = shim.handle(#"{"type":"call","app":"app","call":"setRequestor","args":{"requestorID":"REQ1","serviceProviders":["https://sp.test"]},"now":1767225600000}"#)
+        let start = shim.handle(
+            #"{"type":"call","app":"app","call":"setRequestor","args":{"requestorID":"REQ1","serviceProviders":["https://sp.test"]},"now":1767225600000}"#
+        )
         #expect(start.last == #"{"type":"idle"}"#)
         let outputs = try start.dropLast().map { try PortOutput.parse($0) }
-        guard case .request(let app, let id, let request) = outputs.first(where: { if case .request = $0 { true } else { false } }) else {
+        guard
+            case .request(let app, let id, let request) = outputs.first(where: {
+                if case .request = $0 { true } else { false }
+            })
+        else {
             Issue.record("no request in \(start)")
             return
         }
         #expect(app == "app" && request.url == "https://sp.test/config/REQ1")
         // A refused connection comes back as setRequestorComplete(0).
-        let answer = shim.handle(#"{"type":"response","app":"app","id":\#(id),"error":"connection refused","now":1767225600010}"#)
+        let answer = shim.handle(
+            #"{"type":"response","app":"app","id":\#(id),"error":"connection refused","now":1767225600010}"#)
         #expect(answer.contains { $0.contains(#""callback":"setRequestorComplete","args":[0]"#) })
         #expect(shim.handle("{").first?.hasPrefix(#"{"type":"error","message":"not JSON"#) == true)
     }
@@ -28,10 +38,16 @@ import Testing
     @Test func aSecondHelloResetsTheShim() throws {
         let shim = PortShim()
         _ = shim.handle(#"{"type":"hello","protocol":1,"now":1767225600000}"#)
-        _ = shim.handle(#"{"type":"call","app":"app","call":"setRequestor","args":{"requestorID":"REQ1","serviceProviders":["https://sp.test"]},"now":1767225600000}"#)
-        #expect(shim.handle(#"{"type":"hello","protocol":1,"platform":"tvos","now":1767225600000}"#).first?.contains(#""reset":true"#) == true)
+        _ = shim.handle(
+            #"{"type":"call","app":"app","call":"setRequestor","args":{"requestorID":"REQ1","serviceProviders":["https://sp.test"]},"now":1767225600000}"#
+        )
+        #expect(
+            shim.handle(#"{"type":"hello","protocol":1,"platform":"tvos","now":1767225600000}"#).first?.contains(
+                #""reset":true"#) == true)
         // The old world's setRequestor is gone: the answer to its request no longer completes it.
-        #expect(shim.handle(#"{"type":"response","app":"app","id":1,"error":"connection refused","now":1767225600010}"#) == [#"{"type":"idle"}"#])
+        #expect(
+            shim.handle(#"{"type":"response","app":"app","id":1,"error":"connection refused","now":1767225600010}"#)
+                == [#"{"type":"idle"}"#])
     }
 
     /// On the live network the shim sends each request itself, to its host's listener with the world's
@@ -40,14 +56,26 @@ import Testing
         var sent: [(HTTPRequest, Millis)] = []
         let shim = PortShim { request, timeout in
             sent.append((request, timeout))
-            return .response(HTTPResponse(status: 404, headers: [("Content-Type", "text/plain")], body: Array("no".utf8)))
+            return .response(
+                HTTPResponse(status: 404, headers: [("Content-Type", "text/plain")], body: Array("no".utf8)))
         }
-        #expect(shim.handle(#"{"type":"hello","protocol":1,"network":"live","hosts":{"https://sp.test":"http://127.0.0.1:4000"},"fetchTimeout":2000,"now":1767225600000}"#)
+        #expect(
+            shim.handle(
+                #"{"type":"hello","protocol":1,"network":"live","hosts":{"https://sp.test":"http://127.0.0.1:4000"},"fetchTimeout":2000,"now":1767225600000}"#
+            )
                 == [#"{"type":"ready","protocol":1,"implementation":"passim shim","reset":true}"#])
-        let start = shim.handle(#"{"type":"call","app":"app","call":"setRequestor","args":{"requestorID":"REQ1","serviceProviders":["https://sp.test","https://elsewhere.test"]},"now":1767225600000,"cookies":{"sp.test":"JSESSIONID=s1"}}"#)
-        #expect(start.contains(#"{"type":"fetched","app":"app","id":1,"method":"GET","url":"https://sp.test/config/REQ1","status":404}"#), "\(start)")
+        let start = shim.handle(
+            #"{"type":"call","app":"app","call":"setRequestor","args":{"requestorID":"REQ1","serviceProviders":["https://sp.test","https://elsewhere.test"]},"now":1767225600000,"cookies":{"sp.test":"JSESSIONID=s1"}}"#
+        )
+        #expect(
+            start.contains(
+                #"{"type":"fetched","app":"app","id":1,"method":"GET","url":"https://sp.test/config/REQ1","status":404}"#
+            ), "\(start)")
         // Not on the live network: never connected.
-        #expect(start.contains(#"{"type":"fetched","app":"app","id":2,"method":"GET","url":"https://elsewhere.test/config/REQ1","error":"could not resolve host"}"#), "\(start)")
+        #expect(
+            start.contains(
+                #"{"type":"fetched","app":"app","id":2,"method":"GET","url":"https://elsewhere.test/config/REQ1","error":"could not resolve host"}"#
+            ), "\(start)")
         #expect(!start.contains { $0.contains("setRequestorComplete") })
         #expect(sent.count == 1)
         #expect(sent.first?.0.url == "http://127.0.0.1:4000/config/REQ1")
@@ -58,7 +86,9 @@ import Testing
         _ = shim.handle(#"{"type":"deliver","app":"app","id":2,"now":1767225600000,"cookies":{}}"#)
         let done = shim.handle(#"{"type":"deliver","app":"app","id":1,"now":1767225600010,"cookies":{}}"#)
         #expect(done.contains { $0.contains(#""callback":"setRequestorComplete","args":[0]"#) }, "\(done)")
-        #expect(shim.handle(#"{"type":"deliver","app":"app","id":1,"now":1767225600020}"#).first?.contains("no request 1 of app was fetched") == true)
+        #expect(
+            shim.handle(#"{"type":"deliver","app":"app","id":1,"now":1767225600020}"#).first?.contains(
+                "no request 1 of app was fetched") == true)
     }
 
     /// Each `fetched` line is given as its fetch ends: two silent hosts in one input each get the
@@ -71,8 +101,12 @@ import Testing
             lines.seenAtFetch.append(lines.emitted.count)
             return .timeout
         }
-        _ = shim.handle(#"{"type":"hello","protocol":1,"network":"live","hosts":{"https://a.test":"http://127.0.0.1:4000","https://b.test":"http://127.0.0.1:4001"},"fetchTimeout":7000,"now":1767225600000}"#)
-        shim.handle(#"{"type":"call","app":"app","call":"setRequestor","args":{"requestorID":"R","serviceProviders":["https://a.test","https://b.test"]},"now":1767225600000,"cookies":{}}"#) {
+        _ = shim.handle(
+            #"{"type":"hello","protocol":1,"network":"live","hosts":{"https://a.test":"http://127.0.0.1:4000","https://b.test":"http://127.0.0.1:4001"},"fetchTimeout":7000,"now":1767225600000}"#
+        )
+        shim.handle(
+            #"{"type":"call","app":"app","call":"setRequestor","args":{"requestorID":"R","serviceProviders":["https://a.test","https://b.test"]},"now":1767225600000,"cookies":{}}"#
+        ) {
             lines.emitted.append($0)
         }
         #expect(lines.seenAtFetch == [0, 1], "the first fetched line is out before the second fetch starts")
@@ -81,7 +115,8 @@ import Testing
     }
 
     @Test func withoutAnHTTPClientTheShimDeclinesTheLiveNetwork() {
-        #expect(PortShim().handle(#"{"type":"hello","protocol":1,"network":"live","hosts":{},"fetchTimeout":1000,"now":0}"#)
+        #expect(
+            PortShim().handle(#"{"type":"hello","protocol":1,"network":"live","hosts":{},"fetchTimeout":1000,"now":0}"#)
                 == [#"{"type":"unimplemented","what":"network live"}"#])
     }
 }

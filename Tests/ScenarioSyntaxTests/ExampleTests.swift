@@ -35,25 +35,35 @@ let formatExample = """
         #expect(file.seed == nil)
         #expect(file.apps.isEmpty)
         #expect(file.svcScheme == "adbe.u-passim://adobe.com")
-        #expect(file.world == [
-            Located(.sp(SPDecl(name: "main", url: "https://sp.auth.test", latency: Millis(40))),
+        #expect(
+            file.world == [
+                Located(
+                    .sp(SPDecl(name: "main", url: "https://sp.auth.test", latency: Millis(40))),
                     location: loc(5, 1), text: "sp main \"https://sp.auth.test\" latency 40ms"),
-            Located(.mvpd(MVPDDecl(id: "Comcast", displayName: "Xfinity", sps: ["main"])),
+                Located(
+                    .mvpd(MVPDDecl(id: "Comcast", displayName: "Xfinity", sps: ["main"])),
                     location: loc(6, 1), text: "mvpd Comcast \"Xfinity\" at main"),
-            Located(.mvpd(MVPDDecl(id: "Dish", displayName: "DISH", sps: ["main"])),
+                Located(
+                    .mvpd(MVPDDecl(id: "Dish", displayName: "DISH", sps: ["main"])),
                     location: loc(7, 1), text: "mvpd Dish \"DISH\" at main"),
-            Located(.user(UserDecl(name: "alice", password: "secret", mvpd: "Comcast", allow: ["CNN", "HBO"], deny: ["ESPN"])),
+                Located(
+                    .user(
+                        UserDecl(
+                            name: "alice", password: "secret", mvpd: "Comcast", allow: ["CNN", "HBO"], deny: ["ESPN"])),
                     location: loc(8, 1), text: "user alice \"secret\" at Comcast allow CNN, HBO deny ESPN"),
-            Located(.requestor(RequestorDecl(id: "REQ1")), location: loc(9, 1), text: "requestor REQ1"),
-        ])
+                Located(.requestor(RequestorDecl(id: "REQ1")), location: loc(9, 1), text: "requestor REQ1"),
+            ])
     }
 
     @Test func steps() throws {
         let file = try parse(formatExample)
         func call(_ name: String, _ line: Int, _ args: [(ValueSyntax, Int)]) -> CallSyntax {
-            CallSyntax(name: name, arguments: args.map { ArgumentSyntax(value: $0.0, location: loc(line, $0.1)) }, location: loc(line, 3))
+            CallSyntax(
+                name: name, arguments: args.map { ArgumentSyntax(value: $0.0, location: loc(line, $0.1)) },
+                location: loc(line, 3))
         }
-        let notSelected = ValueSyntax.constant(symbol: "PROVIDER_NOT_SELECTED_ERROR", value: .string("Provider Not Selected Error"))
+        let notSelected = ValueSyntax.constant(
+            symbol: "PROVIDER_NOT_SELECTED_ERROR", value: .string("Provider Not Selected Error"))
         let tracking = ValueSyntax.constant(symbol: "TRACKING_AUTHENTICATION", value: .int(0))
         let expected: [Step] = [
             .call(app: nil, call("setRequestor", 11, [(.string("REQ1"), 16)])),
@@ -62,10 +72,19 @@ let formatExample = """
             .expect(app: nil, call("displayProviderDialog", 14, [(.list([.name("Comcast"), .name("Dish")]), 25)])),
             .call(app: nil, call("setSelectedProvider", 15, [(.null, 23)])),
             .expect(app: nil, call("setAuthenticationStatus", 16, [(.int(0), 27), (notSelected, 30)])),
-            .expect(app: nil, call("sendTrackingData", 17, [
-                (tracking, 20),
-                (.list([.string("false"), .null, .null, .null, .string("mobile"), .string("ios"), .string("iOS")]), 45),
-            ])),
+            .expect(
+                app: nil,
+                call(
+                    "sendTrackingData", 17,
+                    [
+                        (tracking, 20),
+                        (
+                            .list([
+                                .string("false"), .null, .null, .null, .string("mobile"), .string("ios"),
+                                .string("iOS"),
+                            ]), 45
+                        ),
+                    ])),
         ]
         #expect(file.steps.map(\.value) == expected)
         #expect(file.steps.map(\.location) == (11...17).map { loc($0, 1) })

@@ -53,13 +53,21 @@ import Testing
             let nested = String(repeating: "[", count: depth) + String(repeating: "]", count: depth)
             let scenario = "scenario \"deep\"\nsp main \"https://sp.test\"\n" + prefix + nested + suffix + "\n"
             let world = "sp main \"https://sp.test\"\nmvpd M \"M\" at main\nuser u \"p\" at M meta k=" + nested + "\n"
-            for (text, line, column) in [(scenario, 3, prefix.count + 65), (world, 3, "user u \"p\" at M meta k=".count + 65)] {
+            for (text, line, column) in [
+                (scenario, 3, prefix.count + 65), (world, 3, "user u \"p\" at M meta k=".count + 65),
+            ] {
                 let diagnostic: Diagnostic?
                 do {
-                    if text == world { _ = try ScenarioParser.parseWorld(text, path: testPath) } else { _ = try ScenarioParser.parse(text, path: testPath) }
+                    if text == world {
+                        _ = try ScenarioParser.parseWorld(text, path: testPath)
+                    } else {
+                        _ = try ScenarioParser.parse(text, path: testPath)
+                    }
                     diagnostic = nil
                 } catch { diagnostic = error }
-                #expect(diagnostic?.message.hasSuffix("(limit: \(limit))") == true, "\(depth): \(diagnostic?.message ?? "parsed")")
+                #expect(
+                    diagnostic?.message.hasSuffix("(limit: \(limit))") == true,
+                    "\(depth): \(diagnostic?.message ?? "parsed")")
                 #expect(diagnostic?.location.line == line)
                 if limit == "value-depth" {
                     #expect(diagnostic?.message == "value nested deeper than 64 levels (limit: value-depth)")
@@ -128,13 +136,17 @@ import Testing
         let text = d.description
         #expect(!text.unicodeScalars.contains { $0.value < 0x20 && $0 != "\n" }, "\(text.debugDescription)")
         let lines = text.split(separator: "\n", omittingEmptySubsequences: false).map(String.init)
-        #expect(lines[0].hasSuffix(#"control-chars.scenario:3:21: control character U+001B (in a string, write it as \u{1B})"#), "\(lines[0])")
+        #expect(
+            lines[0].hasSuffix(
+                #"control-chars.scenario:3:21: control character U+001B (in a string, write it as \u{1B})"#),
+            "\(lines[0])")
         #expect(lines[1] == #"> handleExternalURL(\u{1B}[2J\u{7}\u{0}\u{D}x)"#)
         #expect(lines[2] == String(repeating: " ", count: 20) + "^")
     }
 
     @Test func aLongLineIsShownAsAWindowWithTheCaretUnderTheColumn() throws {
-        let d = try #require(diagnostic("scenario \"t\"\n> handleExternalURL(\"" + String(repeating: "x", count: 5_000) + "\", 7)"))
+        let d = try #require(
+            diagnostic("scenario \"t\"\n> handleExternalURL(\"" + String(repeating: "x", count: 5_000) + "\", 7)"))
         let lines = d.description.split(separator: "\n").map { Array($0.unicodeScalars) }
         #expect(lines[1].count <= 202)
         let caret = try #require(lines[2].firstIndex(of: "^"))
@@ -148,11 +160,26 @@ import Testing
     }
 
     @Test(arguments: [
-        ("arity-setRequestor.scenario", "arity-setRequestor.scenario:6:3: missing argument requestorID of setRequestor (expected setRequestor(requestorID, [signedRequestorID: …], [setSignedRequestorId: …], [serviceProviders: …], [secret: …], [publicKey: …]))"),
-        ("arity-extra.scenario", "arity-extra.scenario:5:24: unexpected argument '\"REQ2\"' for setRequestor (expected setRequestor(requestorID, [signedRequestorID: …], [setSignedRequestorId: …], [serviceProviders: …], [secret: …], [publicKey: …]))"),
-        ("arg-type.scenario", "arg-type.scenario:6:21: getAuthentication's forceAuthn takes true or false, not \"yes\""),
-        ("sp-not-a-url.scenario", "sp-not-a-url.scenario:2:9: invalid SP URL \"not a url at all\": expected an absolute http:// or https:// URL"),
-        ("sp-url-userinfo.world", "sp-url-userinfo.world:1:9: invalid SP URL \"https://admin:secret@sp.test\": a base URL has no user info"),
+        (
+            "arity-setRequestor.scenario",
+            "arity-setRequestor.scenario:6:3: missing argument requestorID of setRequestor (expected setRequestor(requestorID, [signedRequestorID: …], [setSignedRequestorId: …], [serviceProviders: …], [secret: …], [publicKey: …]))"
+        ),
+        (
+            "arity-extra.scenario",
+            "arity-extra.scenario:5:24: unexpected argument '\"REQ2\"' for setRequestor (expected setRequestor(requestorID, [signedRequestorID: …], [setSignedRequestorId: …], [serviceProviders: …], [secret: …], [publicKey: …]))"
+        ),
+        (
+            "arg-type.scenario",
+            "arg-type.scenario:6:21: getAuthentication's forceAuthn takes true or false, not \"yes\""
+        ),
+        (
+            "sp-not-a-url.scenario",
+            "sp-not-a-url.scenario:2:9: invalid SP URL \"not a url at all\": expected an absolute http:// or https:// URL"
+        ),
+        (
+            "sp-url-userinfo.world",
+            "sp-url-userinfo.world:1:9: invalid SP URL \"https://admin:secret@sp.test\": a base URL has no user info"
+        ),
     ])
     func fileErrors(_ name: String, _ expected: String) throws {
         let d = try #require(Self.parseFixture(name))

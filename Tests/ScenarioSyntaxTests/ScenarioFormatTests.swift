@@ -12,21 +12,26 @@ import Testing
     }
 
     @Test func aNewerFormatIsRefusedWithItsReason() {
-        #expect(diagnostic("scenario \"t\"\nformat 2")?.message
-                == "this scenario is written in scenario format 2; this passim reads format 1 and older: update passim (CHANGELOG.md)")
+        #expect(
+            diagnostic("scenario \"t\"\nformat 2")?.message
+                == "this scenario is written in scenario format 2; this passim reads format 1 and older: update passim (CHANGELOG.md)"
+        )
     }
 
     @Test func aFormatIsAVersionNumber() {
         for bad in ["0", "1.0", "-1", "01", "v2"] {
-            #expect(diagnostic("scenario \"t\"\nformat \(bad)")?.message
+            #expect(
+                diagnostic("scenario \"t\"\nformat \(bad)")?.message
                     == "invalid format '\(bad)' (expected a version number, this passim reads format 1)")
         }
-        #expect(diagnostic("scenario \"t\"\nformat 1\nformat 1")?.message.hasPrefix("duplicate 'format' statement") == true)
+        #expect(
+            diagnostic("scenario \"t\"\nformat 1\nformat 1")?.message.hasPrefix("duplicate 'format' statement") == true)
     }
 
     /// Fixtures/hostile/scenario-format: the file a newer passim would write.
     @Test func theHostileFixtureIsRefused() throws {
-        let root = URL(fileURLWithPath: #filePath).deletingLastPathComponent().deletingLastPathComponent().deletingLastPathComponent()
+        let root = URL(fileURLWithPath: #filePath).deletingLastPathComponent().deletingLastPathComponent()
+            .deletingLastPathComponent()
         let path = root.appendingPathComponent("Fixtures/hostile/scenario-format/newer-format.scenario").path
         #expect(throws: Diagnostic.self) { try ScenarioParser.parse(fileAt: path) }
         do {

@@ -21,28 +21,40 @@ func expectationValue(_ text: String) throws -> ValueSyntax? {
         ("true", .bool(true)),
         ("false", .bool(false)),
         ("nil", .null),
-        ("USER_NOT_AUTHORIZED_ERROR", .constant(symbol: "USER_NOT_AUTHORIZED_ERROR", value: .string("User Not Authorized Error"))),
+        (
+            "USER_NOT_AUTHORIZED_ERROR",
+            .constant(symbol: "USER_NOT_AUTHORIZED_ERROR", value: .string("User Not Authorized Error"))
+        ),
         ("METADATA_USER_META", .constant(symbol: "METADATA_USER_META", value: .int(3))),
         ("Comcast", .name("Comcast")),
         ("my-sp.v2", .name("my-sp.v2")),
         ("[]", .list([])),
         ("[a, [1, \"b\"], nil,]", .list([.name("a"), .list([.int(1), .string("b")]), .null])),
         ("{}", .dict([])),
-        ("{zip: [\"12345\"], \"odd key\": 1, METADATA_OPCODE_KEY: METADATA_USER_META}", .dict([
-            DictEntrySyntax("zip", .list([.string("12345")])),
-            DictEntrySyntax(writtenKey: "odd key", keyForm: .string, key: "odd key", value: .int(1)),
-            DictEntrySyntax(writtenKey: "METADATA_OPCODE_KEY", keyForm: .constant, key: "opCode",
-                            value: .constant(symbol: "METADATA_USER_META", value: .int(3))),
-        ])),
+        (
+            "{zip: [\"12345\"], \"odd key\": 1, METADATA_OPCODE_KEY: METADATA_USER_META}",
+            .dict([
+                DictEntrySyntax("zip", .list([.string("12345")])),
+                DictEntrySyntax(writtenKey: "odd key", keyForm: .string, key: "odd key", value: .int(1)),
+                DictEntrySyntax(
+                    writtenKey: "METADATA_OPCODE_KEY", keyForm: .constant, key: "opCode",
+                    value: .constant(symbol: "METADATA_USER_META", value: .int(3))),
+            ])
+        ),
         ("_", .wildcard),
         ("/https:\\/\\/sp\\.auth\\.test\\/.*/", .regex("https://sp\\.auth\\.test/.*")),
         ("/a\\\\/", .regex("a\\\\")),
         ("/x#y/", .regex("x#y")),
         ("$token", .binding("token")),
-        ("Comcast{displayName: \"Xfinity\", boardingStatus: PICKER}", .mvpd(id: "Comcast", fields: [
-            DictEntrySyntax("displayName", .string("Xfinity")),
-            DictEntrySyntax("boardingStatus", .constant(symbol: "PICKER", value: .string("PICKER"))),
-        ])),
+        (
+            "Comcast{displayName: \"Xfinity\", boardingStatus: PICKER}",
+            .mvpd(
+                id: "Comcast",
+                fields: [
+                    DictEntrySyntax("displayName", .string("Xfinity")),
+                    DictEntrySyntax("boardingStatus", .constant(symbol: "PICKER", value: .string("PICKER"))),
+                ])
+        ),
         ("[Comcast{}, _]", .list([.mvpd(id: "Comcast", fields: []), .wildcard])),
     ]
 
@@ -51,9 +63,11 @@ func expectationValue(_ text: String) throws -> ValueSyntax? {
     }
 
     @Test func descriptionIsTheWrittenForm() throws {
-        for text in ["Comcast{displayName: \"Xfinity\", boardingStatus: PICKER}", "[a, [1, \"b\"], nil]",
-                     "{zip: [\"12345\"], \"odd key\": 1, METADATA_OPCODE_KEY: METADATA_USER_META}",
-                     "/https:\\/\\/sp\\.test\\/.*/", "$t", "_", "-7", "\"a\\\"b\""] {
+        for text in [
+            "Comcast{displayName: \"Xfinity\", boardingStatus: PICKER}", "[a, [1, \"b\"], nil]",
+            "{zip: [\"12345\"], \"odd key\": 1, METADATA_OPCODE_KEY: METADATA_USER_META}",
+            "/https:\\/\\/sp\\.test\\/.*/", "$t", "_", "-7", "\"a\\\"b\"",
+        ] {
             #expect(try expectationValue(text)?.description == text)
         }
     }
@@ -61,8 +75,9 @@ func expectationValue(_ text: String) throws -> ValueSyntax? {
     @Test func literalValues() throws {
         let v = try expectationValue("{METADATA_OPCODE_KEY: METADATA_USER_META, list: [Comcast, nil]}")
         #expect(v?.literal == nil)  // a name needs resolving
-        #expect(v?.literal(resolvingName: { .string("<\($0)>") })
-            == .dict([Value.Entry("opCode", .int(3)), Value.Entry("list", .list([.string("<Comcast>"), .null]))]))
+        #expect(
+            v?.literal(resolvingName: { .string("<\($0)>") })
+                == .dict([Value.Entry("opCode", .int(3)), Value.Entry("list", .list([.string("<Comcast>"), .null]))]))
         #expect(try expectationValue("[_]")?.literal(resolvingName: { _ in .null }) == nil)
         #expect(try expectationValue("[_]")?.containsPattern == true)
         #expect(try expectationValue("[1, {a: \"b\"}]")?.containsPattern == false)

@@ -20,7 +20,8 @@ import Testing
     }
 
     @Test func bindingsFeedLaterRequestsAndTheLatencyPasses() throws {
-        let result = try Self.run("""
+        let result = try Self.run(
+            """
             http POST main /o/client/register json "{\\"software_statement\\": \\"ss\\"}" expect 201 with client_id=$id client_secret=$secret
             http POST main /o/client/token?client_id=$id&client_secret=$secret&grant_type=client_credentials expect 200 with access_token=$t token_type=/[Bb]earer/
             http GET main /api/v2/REQ1/configuration header "Authorization: Bearer $t" expect 200 header "Content-Type: application/json" with requestor.id="REQ1" requestor.mvpds.0.id="Comcast"
@@ -40,9 +41,13 @@ import Testing
         #expect(result.status == .failed)
         #expect(result.failure?.location.line == 5)
         #expect(result.failure?.message.hasPrefix("status 401, expected 200") == true)
-        #expect(result.actual.last?.text == "http GET main /api/v2/REQ1/configuration expect 401 code invalid_access_token_client_application")
+        #expect(
+            result.actual.last?.text
+                == "http GET main /api/v2/REQ1/configuration expect 401 code invalid_access_token_client_application")
         let field = try Self.run("http GET main /api/v2/REQ1/configuration expect 401 with code=\"nope\"\n")
-        #expect(field.failure?.message.hasPrefix("code is \"invalid_access_token_client_application\", expected \"nope\"") == true)
+        #expect(
+            field.failure?.message.hasPrefix("code is \"invalid_access_token_client_application\", expected \"nope\"")
+                == true)
         let header = try Self.run("http GET main /api/v2/REQ1/configuration expect 401 header \"Retry-After: 1\"\n")
         #expect(header.failure?.message.hasPrefix("header Retry-After is missing") == true)
     }

@@ -28,7 +28,8 @@ import Testing
     /// The requests really crossed HTTP: the server logged what curl sent (`Host`, `Content-Length`),
     /// which the simulated wire never adds.
     @Test func liveRequestsCrossTheWire() throws {
-        let file = try ScenarioParser.parse("""
+        let file = try ScenarioParser.parse(
+            """
             scenario "live"
             sp main "https://sp.test"
             mvpd Comcast "Xfinity" at main
@@ -69,7 +70,8 @@ import Testing
         var live = RunState(file: file, simulator: running.simulator)
         #expect(throws: StepError.self) { for step in file.steps { try live.perform(step) } }
 
-        let unreachable = try ScenarioParser.parse(text.replacingOccurrences(of: "%@", with: " unreachable"), path: "live.scenario")
+        let unreachable = try ScenarioParser.parse(
+            text.replacingOccurrences(of: "%@", with: " unreachable"), path: "live.scenario")
         var simulated = RunState(file: unreachable)
         #expect(throws: StepError.self) { for step in unreachable.steps { try simulated.perform(step) } }
         #expect(live.actual.map(\.text) == simulated.actual.map(\.text))
@@ -83,7 +85,9 @@ import Testing
     func withServer<T>(_ body: (MockPassServer) throws -> T) throws -> T {
         let starter = try ScenarioParser.parseWorld("sp main \"https://sp.test\"\nrequestor REQ1\n", path: "starter")
         let setup = WorldBuilder.setup(for: starter)
-        let server = try MockPassServer.startAndWait(world: setup.world, options: .init(worldLoader: RunningServer.worldLoader(WorldBuilder.setup(forWorldText:))))
+        let server = try MockPassServer.startAndWait(
+            world: setup.world,
+            options: .init(worldLoader: RunningServer.worldLoader(WorldBuilder.setup(forWorldText:))))
         defer { try? server.shutdownAndWait() }
         return try body(server)
     }
@@ -107,11 +111,14 @@ import Testing
     @Test func aPortTalksToARunningServer() throws {
         try withServer { server in
             // Not the access-token scenarios: the Python port does not register (its port.expect).
-            let faults = try SuiteLoader.files(in: [packageRoot + "/Scenarios/faults"]).filter { !$0.contains("/access-token-") }
+            let faults = try SuiteLoader.files(in: [packageRoot + "/Scenarios/faults"]).filter {
+                !$0.contains("/access-token-")
+            }
             let paths = faults + [packageRoot + "/Scenarios/authn/classic-login.scenario"]
             var options = SuiteRun.Options()
-            options.runtime = ScenarioRunner.Runtime(network: .server(adminURL: server.adminURL, adminToken: server.adminToken),
-                                                     port: PortCommand(command: PortRunTests.pythonPort))
+            options.runtime = ScenarioRunner.Runtime(
+                network: .server(adminURL: server.adminURL, adminToken: server.adminToken),
+                port: PortCommand(command: PortRunTests.pythonPort))
             let remote = SuiteRun(options: options).run(paths: paths)
             #expect(remote.status == .passed, "\(remote.output)")
             #expect(remote.results.map(\.transcript) == SuiteRun().run(paths: paths).results.map(\.transcript))
@@ -139,11 +146,16 @@ import Testing
 
             let curl = try CurlTransport()
             let before = server.mapping
-            let world = Value.dict([Value.Entry("world", .string("sp main \"https://sp.test\"\n> logout()\n"))]).jsonText
-            let refused = curl.perform(HTTPRequest(method: "POST", url: server.adminURL + "/admin/world",
-                                                   headers: [("Authorization", "Bearer " + server.adminToken),
-                                                             ("Content-Type", "application/json")],
-                                                   body: Array(world.utf8)), timeout: .seconds(5))
+            let world = Value.dict([Value.Entry("world", .string("sp main \"https://sp.test\"\n> logout()\n"))])
+                .jsonText
+            let refused = curl.perform(
+                HTTPRequest(
+                    method: "POST", url: server.adminURL + "/admin/world",
+                    headers: [
+                        ("Authorization", "Bearer " + server.adminToken),
+                        ("Content-Type", "application/json"),
+                    ],
+                    body: Array(world.utf8)), timeout: .seconds(5))
             guard case .response(let answer) = refused else { Issue.record("no answer: \(refused)"); return }
             #expect(answer.status == 400)
             #expect(answer.bodyText.contains("(posted world):2:1: a world file has no steps"))
@@ -152,7 +164,8 @@ import Testing
     }
 
     @Test func logLinesComeBackAsTheyWereLogged() {
-        let line = #"{"host":"sp:main","time":1767225600010,"method":"POST","path":"/sessionDevice","parameters":[{"name":"requestor_id","value":"REQ1"}],"headers":[{"name":"Host","value":"sp.test"}]}"#
+        let line =
+            #"{"host":"sp:main","time":1767225600010,"method":"POST","path":"/sessionDevice","parameters":[{"name":"requestor_id","value":"REQ1"}],"headers":[{"name":"Host","value":"sp.test"}]}"#
         let logged = RemoteServer.logged(line)
         #expect(logged?.host == .sp("main"))
         #expect(logged?.parameter("requestor_id") == "REQ1")

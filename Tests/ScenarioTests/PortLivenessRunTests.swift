@@ -11,7 +11,8 @@ import Testing
 
     func run(_ port: String) -> SuiteRun.Report {
         var options = SuiteRun.Options()
-        options.runtime = ScenarioRunner.Runtime(port: PortCommand(command: "python3 " + packageRoot + port, timeout: .seconds(10)))
+        options.runtime = ScenarioRunner.Runtime(
+            port: PortCommand(command: "python3 " + packageRoot + port, timeout: .seconds(10)))
         return SuiteRun(options: options).run(paths: [PortLivenessRunTests.scenario])
     }
 

@@ -30,9 +30,11 @@ import Testing
         let path = temporaryScenario(PortProxyTests.script, name: "port") + ".py"
         try PortProxyTests.script.write(toFile: path, atomically: true, encoding: .utf8)
         var options = SuiteRun.Options()
-        options.runtime = ScenarioRunner.Runtime(network: .live, port: PortCommand(command: "python3 " + path, timeout: .seconds(10)))
+        options.runtime = ScenarioRunner.Runtime(
+            network: .live, port: PortCommand(command: "python3 " + path, timeout: .seconds(10)))
         let report = SuiteRun(options: options).run(paths: [temporaryScenario(PortRunTests.scenario)])
         #expect(report.unimplemented == 1, "\(report.output)")
-        #expect(report.results.first?.failure?.message.contains("through the proxy: 200 True") == true, "\(report.output)")
+        #expect(
+            report.results.first?.failure?.message.contains("through the proxy: 200 True") == true, "\(report.output)")
     }
 }

@@ -20,7 +20,8 @@ import Testing
 
     /// A Python port whose every message is answered by `body` (a Python expression over `m`, the
     /// message, returning the list of lines to write), after a correct `ready`.
-    func port(_ body: String, hello: String = #"{"type": "ready", "protocol": 1, "implementation": "test"}"#) -> String {
+    func port(_ body: String, hello: String = #"{"type": "ready", "protocol": 1, "implementation": "test"}"#) -> String
+    {
         let script = """
             import json, sys
             def answer(m):
@@ -39,8 +40,10 @@ import Testing
         return "python3 " + path
     }
 
-    func run(_ command: String, _ text: String = PortRunTests.scenario, timeout: Millis = .seconds(5),
-             expect: String? = nil, network: ScenarioRunner.Runtime.Network = .simulated) throws -> SuiteRun.Report {
+    func run(
+        _ command: String, _ text: String = PortRunTests.scenario, timeout: Millis = .seconds(5),
+        expect: String? = nil, network: ScenarioRunner.Runtime.Network = .simulated
+    ) throws -> SuiteRun.Report {
         var options = SuiteRun.Options()
         var portCommand = PortCommand(command: command, timeout: timeout)
         if let expect {
@@ -65,7 +68,8 @@ import Testing
         #expect(report.status == .failed)
 
         // Listed as a known failure, the run is green.
-        let accepted = try run("python3 " + packageRoot + "/Fixtures/ports/minimal/port.py", expect: "fail ** only setRequestor\n")
+        let accepted = try run(
+            "python3 " + packageRoot + "/Fixtures/ports/minimal/port.py", expect: "fail ** only setRequestor\n")
         #expect(accepted.status == .passed, "\(accepted.output)")
         #expect(accepted.expectedFailures == 1)
         #expect(accepted.output.contains("XFAIL"))
@@ -73,7 +77,8 @@ import Testing
 
     @Test func anUnexpectedPassIsReported() throws {
         let text = PortRunTests.scenario.components(separatedBy: "\n> getSelectedProvider()")[0]
-        let report = try run("python3 " + packageRoot + "/Fixtures/ports/minimal/port.py", text, expect: "fail ** said to fail\n")
+        let report = try run(
+            "python3 " + packageRoot + "/Fixtures/ports/minimal/port.py", text, expect: "fail ** said to fail\n")
         #expect(report.unexpectedPasses == 1)
         #expect(report.status == .failed)
         #expect(report.output.contains("UNEXPECTED PASS"))
@@ -88,15 +93,21 @@ import Testing
 
     @Test(arguments: [
         ("return ['this is not json']", "not a JSON object"),
-        ("return ['{\"type\": \"callback\", \"app\": \"app\", \"callback\": \"setRequestorComplete\", \"args\": [\"yes\"]}']",
-         "setRequestorComplete: argument 1 must be an integer"),
-        ("return ['{\"type\": \"callback\", \"app\": \"other\", \"callback\": \"setRequestorComplete\", \"args\": [1]}']",
-         "an answer for app other to a message for app app"),
+        (
+            "return ['{\"type\": \"callback\", \"app\": \"app\", \"callback\": \"setRequestorComplete\", \"args\": [\"yes\"]}']",
+            "setRequestorComplete: argument 1 must be an integer"
+        ),
+        (
+            "return ['{\"type\": \"callback\", \"app\": \"other\", \"callback\": \"setRequestorComplete\", \"args\": [1]}']",
+            "an answer for app other to a message for app app"
+        ),
         ("return ['{\"type\": \"error\", \"message\": \"boom\"}']", "the port reported an error: boom"),
         ("sys.exit(3)", "the port exited with status 3"),
         // Idle, then a callback nobody asked for.
-        ("return ['{\"type\": \"idle\"}', '{\"type\": \"callback\", \"app\": \"app\", \"callback\": \"setRequestorComplete\", \"args\": [1]}']",
-         "the port wrote after its idle"),
+        (
+            "return ['{\"type\": \"idle\"}', '{\"type\": \"callback\", \"app\": \"app\", \"callback\": \"setRequestorComplete\", \"args\": [1]}']",
+            "the port wrote after its idle"
+        ),
     ])
     func aMisbehavingPortEndsItsScenarioWithAClearError(_ body: String, _ message: String) throws {
         let report = try run(port(body))
@@ -140,7 +151,9 @@ import Testing
     }
 
     /// Runs `texts` in order through `command` with a pool; the outcomes and the processes started.
-    func pooledRun(_ command: String, _ texts: [String]) -> (statuses: [ScenarioResult.Status], started: Int, report: SuiteRun.Report) {
+    func pooledRun(_ command: String, _ texts: [String]) -> (
+        statuses: [ScenarioResult.Status], started: Int, report: SuiteRun.Report
+    ) {
         let pool = PortPool()
         defer { pool.closeAll() }
         var options = SuiteRun.Options()
@@ -195,7 +208,8 @@ import Testing
             let pool = PortPool()
             defer { pool.closeAll() }
             var options = SuiteRun.Options()
-            options.runtime = ScenarioRunner.Runtime(network: .simulated, port: PortCommand(command: command, pool: pool))
+            options.runtime = ScenarioRunner.Runtime(
+                network: .simulated, port: PortCommand(command: command, pool: pool))
             let report = SuiteRun(options: options).run(paths: [folder])
             #expect(report.status == .passed, "\(report.output)")
             #expect(report.results.count > 10 && pool.processesStarted == 1, "\(command)")
@@ -206,7 +220,8 @@ import Testing
         let started = Date()
         let report = try run(port("import time; time.sleep(30); return []"), timeout: Millis(300))
         #expect(report.status == .failed)
-        #expect(report.results.first?.failure?.message.contains("did not answer within 300ms") == true, "\(report.output)")
+        #expect(
+            report.results.first?.failure?.message.contains("did not answer within 300ms") == true, "\(report.output)")
         #expect(Date().timeIntervalSince(started) < 5)
     }
 
@@ -236,14 +251,17 @@ import Testing
     @Test func aPortWhoseFirstLineIsNotReadyIsQuoted() throws {
         let report = try run(port("return []", hello: "hello there"))
         #expect(report.status == .unusable)
-        #expect(report.errors.contains("the port must answer hello with a ready line, got: hello there"), "\(report.errors)")
+        #expect(
+            report.errors.contains("the port must answer hello with a ready line, got: hello there"), "\(report.errors)"
+        )
     }
 
     /// Issue 12 row 14: 300 MB on the port's standard error grew a file without bound. Only the tail is
     /// kept, and it is what the failure shows.
     @Test func aPortFloodingItsStandardErrorShowsItsTail() throws {
-        let report = try run("head -c 300000000 /dev/zero | tr '\\0' x >&2; echo >&2; echo the-end >&2; exit 7",
-                             timeout: .seconds(60))
+        let report = try run(
+            "head -c 300000000 /dev/zero | tr '\\0' x >&2; echo >&2; echo the-end >&2; exit 7",
+            timeout: .seconds(60))
         let message = report.errors
         #expect(message.contains("exited with status 7"), "\(message.prefix(300))")
         #expect(message.contains("port stderr:\n"))
@@ -274,22 +292,31 @@ import Testing
 
     @Test(arguments: [
         // Each network has its own way of sending: a port must use the one of its hello.
-        (ScenarioRunner.Runtime.Network.live,
-         "return ['{\"type\": \"request\", \"app\": \"app\", \"id\": 1, \"method\": \"GET\", \"url\": \"https://sp.test/config/REQ1\"}', '{\"type\": \"idle\"}']",
-         "request on the live network"),
-        (.simulated,
-         "return ['{\"type\": \"fetched\", \"app\": \"app\", \"id\": 1, \"method\": \"GET\", \"url\": \"https://sp.test/config/REQ1\", \"status\": 200}', '{\"type\": \"idle\"}']",
-         "fetched on the harness network"),
+        (
+            ScenarioRunner.Runtime.Network.live,
+            "return ['{\"type\": \"request\", \"app\": \"app\", \"id\": 1, \"method\": \"GET\", \"url\": \"https://sp.test/config/REQ1\"}', '{\"type\": \"idle\"}']",
+            "request on the live network"
+        ),
+        (
+            .simulated,
+            "return ['{\"type\": \"fetched\", \"app\": \"app\", \"id\": 1, \"method\": \"GET\", \"url\": \"https://sp.test/config/REQ1\", \"status\": 200}', '{\"type\": \"idle\"}']",
+            "fetched on the harness network"
+        ),
     ])
-    func aPortMustSendTheWayItsNetworkSays(_ network: ScenarioRunner.Runtime.Network, _ body: String, _ message: String) throws {
+    func aPortMustSendTheWayItsNetworkSays(_ network: ScenarioRunner.Runtime.Network, _ body: String, _ message: String)
+        throws
+    {
         let report = try run(port(body), network: network)
         #expect(report.status == .failed)
         #expect(report.results.first?.failure?.message.contains(message) == true, "\(report.output)")
     }
 
     @Test func aPortWithoutTheLiveNetworkIsUnimplemented() throws {
-        let report = try run(port("return []", hello: #"{"type": "unimplemented", "what": "network live"}"#), network: .live)
+        let report = try run(
+            port("return []", hello: #"{"type": "unimplemented", "what": "network live"}"#), network: .live)
         #expect(report.unimplemented == 1, "\(report.output)")
-        #expect(report.results.first?.failure?.message.contains("does not implement network live") == true, "\(report.output)")
+        #expect(
+            report.results.first?.failure?.message.contains("does not implement network live") == true,
+            "\(report.output)")
     }
 }

@@ -33,8 +33,11 @@ import Testing
         let o = WorldBuilder.setup(for: try ScenarioParser.parseWorld(Self.world, path: "w")).world.restV2
         #expect(o.throttling == false)
         #expect(o.throttleLegacy == false)
-        let all = WorldBuilder.setup(for: try ScenarioParser.parseWorld("sp main \"https://sp.auth.test\"\nrequestor R\nrest-v2 throttling all\n",
-                                                                        path: "a")).world.restV2
+        let all = WorldBuilder.setup(
+            for: try ScenarioParser.parseWorld(
+                "sp main \"https://sp.auth.test\"\nrequestor R\nrest-v2 throttling all\n",
+                path: "a")
+        ).world.restV2
         #expect(all.throttling && all.throttleLegacy)
         #expect(o.sessionTTL == .minutes(10))
         #expect(o.mediaTokenTTL == .minutes(5))
@@ -49,8 +52,12 @@ import Testing
         #expect(o.profileTTLs.first?.ttl == .hours(2))
         #expect(o.oauth2MVPDs == ["Dish"])
         // Without any line: Adobe's defaults.
-        let plain = WorldBuilder.setup(for: try ScenarioParser.parseWorld("sp main \"https://sp.auth.test\"\nrequestor R\n", path: "p")).world.restV2
-        #expect(plain.throttling && plain.sessionTTL == .minutes(30) && plain.mediaTokenTTL == .minutes(7) && plain.maxResources == 100)
+        let plain = WorldBuilder.setup(
+            for: try ScenarioParser.parseWorld("sp main \"https://sp.auth.test\"\nrequestor R\n", path: "p")
+        ).world.restV2
+        #expect(
+            plain.throttling && plain.sessionTTL == .minutes(30) && plain.mediaTokenTTL == .minutes(7)
+                && plain.maxResources == 100)
     }
 
     @Test(arguments: [
@@ -75,7 +82,8 @@ import Testing
     /// The codes a `fault` line may name are exactly the mock's world-reachable ones.
     @Test func faultCodesAreTheMocksOwn() {
         let reachable = V2ErrorCode.allCases.filter {
-            ($0.action != .none && $0 != .tooManyResources && $0.action != .applicationRegistration) || $0 == .internalServerError
+            ($0.action != .none && $0 != .tooManyResources && $0.action != .applicationRegistration)
+                || $0 == .internalServerError
         }
         #expect(Set(RESTv2Decl.faultCodes) == Set(reachable.map(\.rawValue)))
         #expect(RESTv2Decl.faultCodes.allSatisfy { V2ErrorCode(rawValue: $0) != nil })
@@ -100,13 +108,17 @@ import Testing
             case .oauth2: return "oauth2"
             }
         }
-        let all = Set<String>(["throttling on", "throttling off", "throttling all", "session-ttl", "media-token-ttl",
-                                "max-resources", "platform-mapping", "temppass-resources", "parental-control",
-                                "dummy-authorization", "fault", "profile-ttl", "oauth2"])
-            .union(RESTv2Decl.degradationRules.map { "degrade " + $0 })
+        let all = Set<String>([
+            "throttling on", "throttling off", "throttling all", "session-ttl", "media-token-ttl",
+            "max-resources", "platform-mapping", "temppass-resources", "parental-control",
+            "dummy-authorization", "fault", "profile-ttl", "oauth2",
+        ])
+        .union(RESTv2Decl.degradationRules.map { "degrade " + $0 })
         var pinned: Set<String> = []
         let root = packageRoot + "/Scenarios"
-        let files = try #require(FileManager.default.enumerator(atPath: root)).compactMap { $0 as? String }.filter { $0.hasSuffix(".scenario") }
+        let files = try #require(FileManager.default.enumerator(atPath: root)).compactMap { $0 as? String }.filter {
+            $0.hasSuffix(".scenario")
+        }
         for file in files {
             for decl in try ScenarioParser.parse(fileAt: root + "/" + file).restV2 { pinned.insert(kind(decl)) }
         }

@@ -41,16 +41,18 @@ import Testing
     }
 
     @Test func aWrongLineIsRewrittenKeepingIndentationAndTrailingComment() throws {
-        let r = try record("""
+        let r = try record(
+            """
             > setRequestor("REQ1")
               < setRequestorComplete(0)   # was wrong
 
             """)
-        #expect(steps(r) == """
-            > setRequestor("REQ1")
-              < setRequestorComplete(1)   # was wrong
+        #expect(
+            steps(r) == """
+                > setRequestor("REQ1")
+                  < setRequestorComplete(1)   # was wrong
 
-            """)
+                """)
         #expect(r.replay.status == .passed)
     }
 
@@ -60,7 +62,8 @@ import Testing
     }
 
     @Test func missingCallbacksAreInsertedAfterTheStepBeforeTheCall() throws {
-        let r = try record("""
+        let r = try record(
+            """
             > setRequestor("REQ1")
             < setRequestorComplete(1)
             > getAuthentication()
@@ -69,24 +72,26 @@ import Testing
             < sendTrackingData(TRACKING_GET_SELECTED_PROVIDER, _)
 
             """)
-        #expect(steps(r) == """
-            > setRequestor("REQ1")
-            < setRequestorComplete(1)
-            > getAuthentication()
-            < displayProviderDialog([Comcast])
-            # the user picks
-            > setSelectedProvider(Comcast)
-            < sendTrackingData(TRACKING_GET_SELECTED_PROVIDER, _)
-            < navigateToUrl(/https:\\/\\/sp\\.test\\/authenticate\\/saml\\?.*/)
+        #expect(
+            steps(r) == """
+                > setRequestor("REQ1")
+                < setRequestorComplete(1)
+                > getAuthentication()
+                < displayProviderDialog([Comcast])
+                # the user picks
+                > setSelectedProvider(Comcast)
+                < sendTrackingData(TRACKING_GET_SELECTED_PROVIDER, _)
+                < navigateToUrl(/https:\\/\\/sp\\.test\\/authenticate\\/saml\\?.*/)
 
-            """)
+                """)
         #expect(r.onlyAddsOrRemoves)
         #expect(r.replay.status == .passed)
         #expect(r.replay.transcript == r.result.transcript)
     }
 
     @Test func aLineThatFindsNothingIsRemoved() throws {
-        let r = try record("""
+        let r = try record(
+            """
             > setRequestor("REQ1")
             < setRequestorComplete(1)
             < setRequestorComplete(1)   # one too many
@@ -94,35 +99,40 @@ import Testing
             < selectedProvider(nil)
 
             """)
-        #expect(steps(r) == """
-            > setRequestor("REQ1")
-            < setRequestorComplete(1)
-            > getSelectedProvider()
-            < selectedProvider(nil)
+        #expect(
+            steps(r) == """
+                > setRequestor("REQ1")
+                < setRequestorComplete(1)
+                > getSelectedProvider()
+                < selectedProvider(nil)
 
-            """)
+                """)
         #expect(r.onlyAddsOrRemoves)
     }
 
     @Test func aSecondAppGetsItsPrefixAndAnExplicitPrefixStays() throws {
-        let world = Self.world.replacingOccurrences(of: "requestor REQ1\n", with: "requestor REQ1\nrequestor REQ2\napp second\n")
-        let r = try Recorder().record(text: world + """
-            app> setRequestor("REQ1")
-            app< setRequestorComplete(0)
-            second> setRequestor("REQ2")
+        let world = Self.world.replacingOccurrences(
+            of: "requestor REQ1\n", with: "requestor REQ1\nrequestor REQ2\napp second\n")
+        let r = try Recorder().record(
+            text: world + """
+                app> setRequestor("REQ1")
+                app< setRequestorComplete(0)
+                second> setRequestor("REQ2")
 
-            """, path: "t.scenario")
-        #expect(String(r.text.dropFirst(world.count)) == """
-            app> setRequestor("REQ1")
-            app< setRequestorComplete(1)
-            second> setRequestor("REQ2")
-            second< setRequestorComplete(1)
+                """, path: "t.scenario")
+        #expect(
+            String(r.text.dropFirst(world.count)) == """
+                app> setRequestor("REQ1")
+                app< setRequestorComplete(1)
+                second> setRequestor("REQ2")
+                second< setRequestorComplete(1)
 
-            """)
+                """)
     }
 
     @Test func aFileWithoutExpectationsGetsWhatEachStepBrings() throws {
-        let r = try record("""
+        let r = try record(
+            """
             > setRequestor("REQ1")
             clock +0ms
             > getAuthentication()
@@ -132,24 +142,25 @@ import Testing
             clock +0ms
             > checkAuthentication()
             """)
-        #expect(steps(r) == """
-            > setRequestor("REQ1")
-            < setRequestorComplete(1)
-            clock +0ms
-            > getAuthentication()
-            < displayProviderDialog([Comcast])
-            > setSelectedProvider(Comcast)
-            < sendTrackingData(TRACKING_GET_SELECTED_PROVIDER, ["Comcast", "mobile", "ios", "iOS"])
-            < navigateToUrl(/https:\\/\\/sp\\.test\\/authenticate\\/saml\\?.*/)
-            user login "alice" "secret"
-            > handleExternalURL("adobepass://ios.app")
-            < setAuthenticationStatus(1, "")
-            < sendTrackingData(TRACKING_AUTHENTICATION, ["true", "Comcast", $guid, "false", "mobile", "ios", "iOS"])
-            clock +0ms
-            > checkAuthentication()
-            < setAuthenticationStatus(1, "")
-            < sendTrackingData(TRACKING_AUTHENTICATION, ["true", "Comcast", $guid, "true", "mobile", "ios", "iOS"])
-            """, "the same GUID is bound once and reused; no final newline, as before")
+        #expect(
+            steps(r) == """
+                > setRequestor("REQ1")
+                < setRequestorComplete(1)
+                clock +0ms
+                > getAuthentication()
+                < displayProviderDialog([Comcast])
+                > setSelectedProvider(Comcast)
+                < sendTrackingData(TRACKING_GET_SELECTED_PROVIDER, ["Comcast", "mobile", "ios", "iOS"])
+                < navigateToUrl(/https:\\/\\/sp\\.test\\/authenticate\\/saml\\?.*/)
+                user login "alice" "secret"
+                > handleExternalURL("adobepass://ios.app")
+                < setAuthenticationStatus(1, "")
+                < sendTrackingData(TRACKING_AUTHENTICATION, ["true", "Comcast", $guid, "false", "mobile", "ios", "iOS"])
+                clock +0ms
+                > checkAuthentication()
+                < setAuthenticationStatus(1, "")
+                < sendTrackingData(TRACKING_AUTHENTICATION, ["true", "Comcast", $guid, "true", "mobile", "ios", "iOS"])
+                """, "the same GUID is bound once and reused; no final newline, as before")
         #expect(r.replay.status == .passed)
     }
 
@@ -157,22 +168,27 @@ import Testing
     /// recorder lets no time run between them (issue 28: it moved this getSelectedProvider from 0 ms,
     /// before the configuration, to when the configuration had come).
     @Test func twoCallsWrittenTogetherHappenAtTheSameInstant() throws {
-        let r = try record("""
+        let r = try record(
+            """
             > setRequestor("REQ1")
             > getSelectedProvider()
             """)
-        #expect(steps(r) == """
-            > setRequestor("REQ1")
-            > getSelectedProvider()
-            < selectedProvider(nil)
-            < setRequestorComplete(1)
-            """)
+        #expect(
+            steps(r) == """
+                > setRequestor("REQ1")
+                > getSelectedProvider()
+                < selectedProvider(nil)
+                < setRequestorComplete(1)
+                """)
         #expect(r.replay.status == .passed)
-        #expect(r.replay.transcript == ScenarioRunner().run(try ScenarioParser.parse(r.text, path: "t.scenario")).transcript)
+        #expect(
+            r.replay.transcript == ScenarioRunner().run(try ScenarioParser.parse(r.text, path: "t.scenario")).transcript
+        )
     }
 
     @Test func aNameALaterCallUsesKeepsItsName() throws {
-        let r = try record("""
+        let r = try record(
+            """
             > setRequestor("REQ1")
             < setRequestorComplete(1)
             > getAuthentication()
@@ -185,12 +201,14 @@ import Testing
 
             """, fresh: true)
         #expect(steps(r).contains("< navigateToUrl($u)\n"))
-        #expect(steps(r).contains("< sendTrackingData(TRACKING_AUTHENTICATION, [\"true\", \"Comcast\", $guid, \"false\""))
+        #expect(
+            steps(r).contains("< sendTrackingData(TRACKING_AUTHENTICATION, [\"true\", \"Comcast\", $guid, \"false\""))
         #expect(r.replay.status == .passed)
     }
 
     @Test func crlfLineEndingsAreKept() throws {
-        let text = (Self.world + "> setRequestor(\"REQ1\")\n< setRequestorComplete(0)\n").replacingOccurrences(of: "\n", with: "\r\n")
+        let text = (Self.world + "> setRequestor(\"REQ1\")\n< setRequestorComplete(0)\n").replacingOccurrences(
+            of: "\n", with: "\r\n")
         let r = try Recorder().record(text: text, path: "t.scenario")
         #expect(r.text == text.replacingOccurrences(of: "setRequestorComplete(0)", with: "setRequestorComplete(1)"))
     }
@@ -233,18 +251,23 @@ import Testing
             #expect("\(error)".contains("was delivered at 30s, the line pins it at 1m"))
         }
         let r = try recordSilent(body, fresh: true)
-        #expect(String(r.text.dropFirst(Self.silentWorld.count)) == "> setRequestor(\"REQ1\")\n< setRequestorComplete(0) at 30s\n")
+        #expect(
+            String(r.text.dropFirst(Self.silentWorld.count))
+                == "> setRequestor(\"REQ1\")\n< setRequestorComplete(0) at 30s\n")
     }
 
     @Test func aRewrittenCallbackKeepsItsPin() throws {
         // The callback is wrong, its time right: the line is rewritten with the pin as written.
         let r = try recordSilent("> setRequestor(\"REQ1\")\n< setRequestorComplete(1) at 30000ms\n")
-        #expect(String(r.text.dropFirst(Self.silentWorld.count)) == "> setRequestor(\"REQ1\")\n< setRequestorComplete(0) at 30s\n")
+        #expect(
+            String(r.text.dropFirst(Self.silentWorld.count))
+                == "> setRequestor(\"REQ1\")\n< setRequestorComplete(0) at 30s\n")
     }
 
     @Test func newLinesAreNotPinned() throws {
         let r = try recordSilent("> setRequestor(\"REQ1\")\n")
-        #expect(String(r.text.dropFirst(Self.silentWorld.count)) == "> setRequestor(\"REQ1\")\n< setRequestorComplete(0)\n")
+        #expect(
+            String(r.text.dropFirst(Self.silentWorld.count)) == "> setRequestor(\"REQ1\")\n< setRequestorComplete(0)\n")
     }
 
     // MARK: Volatile values
@@ -261,7 +284,9 @@ import Testing
         #expect(w.text(for: .setToken(token: "BBB", resource: "CNN"), bindings: b) == "setToken($token2, \"CNN\")")
         let guid = "8bd1a52dafbf2673b60215375d5933c2"
         let tracking = Callback.sendTrackingData(event: 0, data: ["true", "Comcast", guid, "false", nil])
-        #expect(w.text(for: tracking, bindings: b) == "sendTrackingData(TRACKING_AUTHENTICATION, [\"true\", \"Comcast\", $guid, \"false\", nil])")
+        #expect(
+            w.text(for: tracking, bindings: b)
+                == "sendTrackingData(TRACKING_AUTHENTICATION, [\"true\", \"Comcast\", $guid, \"false\", nil])")
         #expect(w.text(for: tracking, bindings: b).contains("$guid,"))
         #expect(w.text(for: .status(code: "REGCODE", message: "WXVPXLS"), bindings: b) == "status(REGCODE, $code)")
         #expect(w.text(for: .status(code: "N003", message: nil), bindings: b) == "status(N003)")
@@ -270,11 +295,16 @@ import Testing
     @Test func urlsWithAQueryBecomeARegexOfSchemeHostAndPath() throws {
         var w = try writer()
         let b = Bindings()
-        #expect(w.text(for: .navigateToUrl("https://sp.test/a.b/logout?x=1&y=2", useSVC: true), bindings: b)
+        #expect(
+            w.text(for: .navigateToUrl("https://sp.test/a.b/logout?x=1&y=2", useSVC: true), bindings: b)
                 == #"navigateToUrl(/https:\/\/sp\.test\/a\.b\/logout\?.*/, true)"#)
-        #expect(w.text(for: .navigateToUrl("adobepass://ios.app", useSVC: nil), bindings: b) == #"navigateToUrl("adobepass://ios.app")"#)
+        #expect(
+            w.text(for: .navigateToUrl("adobepass://ios.app", useSVC: nil), bindings: b)
+                == #"navigateToUrl("adobepass://ios.app")"#)
         // The regex is valid scenario syntax and matches the URL it came from.
-        let line = try ScenarioParser.parse(Self.world + "< " + w.text(for: .navigateToUrl("https://sp.test/p(1)?q", useSVC: nil), bindings: b) + "\n", path: "t")
+        let line = try ScenarioParser.parse(
+            Self.world + "< " + w.text(for: .navigateToUrl("https://sp.test/p(1)?q", useSVC: nil), bindings: b) + "\n",
+            path: "t")
         guard case .expect(_, let pattern, _) = line.steps[0].value else { throw Failure() }
         var bindings = Bindings()
         #expect(Matcher.match(pattern, .navigateToUrl("https://sp.test/p(1)?other", useSVC: nil), bindings: &bindings))
@@ -284,7 +314,8 @@ import Testing
     @Test func stableValuesStayLiteralAsTheCanonicalTextPrintsThem() throws {
         var w = try writer()
         let b = Bindings()
-        let failed = Callback.tokenRequestFailed(resource: "ESPN", errorCode: "User Not Authorized Error", details: "Upgrade")
+        let failed = Callback.tokenRequestFailed(
+            resource: "ESPN", errorCode: "User Not Authorized Error", details: "Upgrade")
         #expect(w.text(for: failed, bindings: b) == failed.description)
         let dialog = Callback.displayProviderDialog([MVPD(id: "Comcast", displayName: "Xfinity")])
         #expect(w.text(for: dialog, bindings: b) == "displayProviderDialog([Comcast])")
@@ -294,7 +325,8 @@ import Testing
 
     @Test func generatedNamesAvoidNamesTheFileUses() throws {
         var w = try writer("> setRequestor(\"REQ1\")\n< setRequestorComplete($token1)\n")
-        #expect(w.text(for: .setToken(token: "AAA", resource: "CNN"), bindings: Bindings()) == "setToken($token2, \"CNN\")")
+        #expect(
+            w.text(for: .setToken(token: "AAA", resource: "CNN"), bindings: Bindings()) == "setToken($token2, \"CNN\")")
     }
 
     // MARK: Writing files
@@ -306,7 +338,8 @@ import Testing
     }
 
     @Test func updateMissingWritesOnlyAddedOrRemovedLines() throws {
-        let missing = temporaryScenario(Self.world + "> setRequestor(\"REQ1\")\nclock +1s\n> getSelectedProvider()\n< selectedProvider(nil)\n")
+        let missing = temporaryScenario(
+            Self.world + "> setRequestor(\"REQ1\")\nclock +1s\n> getSelectedProvider()\n< selectedProvider(nil)\n")
         let wrong = temporaryScenario(Self.world + "> setRequestor(\"REQ1\")\n< setRequestorComplete(0)\n")
         let wrongBefore = try String(contentsOfFile: wrong, encoding: .utf8)
         let report = SuiteRun().run(paths: [missing, wrong])
@@ -314,8 +347,11 @@ import Testing
         let outcome = SuiteUpdate.record(SuiteUpdate.candidates(report, mode: .missing), mode: .missing)
         #expect(outcome.written == [missing])
         #expect(try String(contentsOfFile: wrong, encoding: .utf8) == wrongBefore)
-        #expect(try String(contentsOfFile: missing, encoding: .utf8).contains("> setRequestor(\"REQ1\")\nclock +1s\n< setRequestorComplete(1)\n> getSelectedProvider()"))
-        let failed = SuiteUpdate.record(SuiteUpdate.candidates(SuiteRun().run(paths: [missing, wrong]), mode: .failed), mode: .failed)
+        #expect(
+            try String(contentsOfFile: missing, encoding: .utf8).contains(
+                "> setRequestor(\"REQ1\")\nclock +1s\n< setRequestorComplete(1)\n> getSelectedProvider()"))
+        let failed = SuiteUpdate.record(
+            SuiteUpdate.candidates(SuiteRun().run(paths: [missing, wrong]), mode: .failed), mode: .failed)
         #expect(failed.written == [wrong])
         #expect(SuiteRun().run(paths: [missing, wrong]).status == .passed)
     }
@@ -332,7 +368,9 @@ import Testing
             guard case .expect = s.value else { continue }
             expectLines.insert(s.location.line)
             let previous = i > 0 ? file.steps[i - 1].value : nil
-            let next = file.steps.dropFirst(i + 1).first { if case .expect = $0.value { return false } else { return true } }
+            let next = file.steps.dropFirst(i + 1).first {
+                if case .expect = $0.value { return false } else { return true }
+            }
             if case .call? = next?.value, let previous, !Self.isExpect(previous) { marks.insert(s.location.line) }
         }
         return text.split(separator: "\n", omittingEmptySubsequences: false).enumerated().compactMap { i, line in
@@ -374,7 +412,8 @@ import Testing
     @Test func everyScenarioStrippedAndRecordedReplaysWithTheSameTranscript() throws {
         let paths = try SuiteLoader.files(in: [packageRoot + "/Scenarios"])
         #expect(paths.count >= 100)
-        let dir = FileManager.default.temporaryDirectory.appendingPathComponent("passim-roundtrip-\(UUID().uuidString)").path
+        let dir = FileManager.default.temporaryDirectory.appendingPathComponent("passim-roundtrip-\(UUID().uuidString)")
+            .path
         try FileManager.default.createDirectory(atPath: dir, withIntermediateDirectories: true)
         var sameTiming = 0
         for path in paths {

@@ -8,7 +8,8 @@ import Testing
 @Suite struct ReportTests {
     static let suite = packageRoot + "/Scenarios"
 
-    static let failing = temporaryScenario(SuiteRunTests.world + "> setRequestor(\"REQ1\")\n< setRequestorComplete(0)\n", name: "fails")
+    static let failing = temporaryScenario(
+        SuiteRunTests.world + "> setRequestor(\"REQ1\")\n< setRequestorComplete(0)\n", name: "fails")
 
     @Test func shardsPartitionTheSuiteStably() throws {
         let all = try SuiteLoader.files(in: [Self.suite])
@@ -59,7 +60,10 @@ import Testing
         #expect(xml.components(separatedBy: "<testcase ").count - 1 == report.results.count + 1)
         #expect(xml.contains("<testcase classname=\"authn\" name=\"classic login through the SAML IdP\""))
         #expect(xml.contains("failures=\"1\" errors=\"1\""))
-        #expect(xml.contains("<failure message=\"FAIL \(Self.failing):6:1: expected setRequestorComplete(0), got setRequestorComplete(1)&#10;"))
+        #expect(
+            xml.contains(
+                "<failure message=\"FAIL \(Self.failing):6:1: expected setRequestorComplete(0), got setRequestorComplete(1)&#10;"
+            ))
         #expect(xml.contains("&gt;&gt;&gt; &lt; setRequestorComplete(0)"))
         #expect(xml.contains("<error message=\"\(unusable):2:1: unknown statement"))
         #expect(SuiteReports.xml("a<&>\"'\u{1}\n", attribute: true) == "a&lt;&amp;&gt;&quot;&apos;\u{FFFD}&#10;")
@@ -89,11 +93,19 @@ import Testing
         #expect(a.status == .passed, "\(a.errors)")
         #expect(a.pages == b.pages)
         let names = a.pages.map(\.name)
-        #expect(names.contains("authn.md") && names.contains("tvos.md") && names.suffix(2) == ["index.md", "seed-elements.md"])
+        #expect(
+            names.contains("authn.md") && names.contains("tvos.md")
+                && names.suffix(2) == ["index.md", "seed-elements.md"])
         let authn = try #require(a.pages.first { $0.name == "authn.md" }).text
         #expect(authn.contains("## classic login through the SAML IdP\n\nA classic login: dialog, pick"))
-        #expect(authn.contains("```mermaid\nsequenceDiagram\n    participant App\n    participant Engine\n    participant Browser as Browser/User\n    participant SP_main as SP main\n    participant IdP_Comcast as IdP Comcast\n"))
-        #expect(authn.contains("    App->>Engine: setRequestor(\"REQ1\")\n    Engine->>SP_main: GET /config/REQ1\n    SP_main-->>Engine: 200\n    Engine-->>App: setRequestorComplete(1)\n"))
+        #expect(
+            authn.contains(
+                "```mermaid\nsequenceDiagram\n    participant App\n    participant Engine\n    participant Browser as Browser/User\n    participant SP_main as SP main\n    participant IdP_Comcast as IdP Comcast\n"
+            ))
+        #expect(
+            authn.contains(
+                "    App->>Engine: setRequestor(\"REQ1\")\n    Engine->>SP_main: GET /config/REQ1\n    SP_main-->>Engine: 200\n    Engine-->>App: setRequestorComplete(1)\n"
+            ))
         #expect(authn.contains("    Note over Browser: user login \"alice\" \"secret\"\n"))
         #expect(authn.contains("Browser->>IdP_Comcast: POST /"))
         #expect(!authn.contains("?mso_id"), "URLs are method and path")
@@ -105,19 +117,27 @@ import Testing
 
     @Test func docTextIsSafeForMermaid() {
         #expect(CallbackDocs.message("a; b # c") == "a#59; b #35; c")
-        #expect(CallbackDocs.shortenStrings(#"setToken("PHNob3J0QXV0aG9yaXphdGlvblRva2Vu", "CNN")"#) == #"setToken("PHNob3J0QXV0…", "CNN")"#)
-        #expect(CallbackDocs.shortenStrings(#"navigateToUrl("https://sp.test/a/b?x=1&y=\"2\"")"#) == #"navigateToUrl("https://sp.test/a/b?…")"#)
+        #expect(
+            CallbackDocs.shortenStrings(#"setToken("PHNob3J0QXV0aG9yaXphdGlvblRva2Vu", "CNN")"#)
+                == #"setToken("PHNob3J0QXV0…", "CNN")"#)
+        #expect(
+            CallbackDocs.shortenStrings(#"navigateToUrl("https://sp.test/a/b?x=1&y=\"2\"")"#)
+                == #"navigateToUrl("https://sp.test/a/b?…")"#)
     }
 }
 
 /// The seed-element table of `passim doc`.
 @Suite struct SeedElementTests {
     func file(_ body: String, header: String = "") throws -> ScenarioFile {
-        try ScenarioParser.parse("scenario \"t\"\n\(header)sp main \"https://sp.test\"\nrequestor REQ1\n" + body, path: "Scenarios/x/t.scenario")
+        try ScenarioParser.parse(
+            "scenario \"t\"\n\(header)sp main \"https://sp.test\"\nrequestor REQ1\n" + body,
+            path: "Scenarios/x/t.scenario")
     }
 
     func matched(_ f: ScenarioFile) -> [String] {
-        SeedElements.elements.filter { $0.matches(f) }.map { $0.element + ($0.variant.isEmpty ? "" : " / " + $0.variant) }
+        SeedElements.elements.filter { $0.matches(f) }.map {
+            $0.element + ($0.variant.isEmpty ? "" : " / " + $0.variant)
+        }
     }
 
     @Test func everyPatternCompiles() throws {
@@ -131,7 +151,8 @@ import Testing
     @Test func overloadsAreToldApart() throws {
         let signedWithSPs = try file("> setRequestor(\"REQ1\", signedRequestorID: \"x\", serviceProviders: [main])\n")
         // The header's default device is mobile.
-        #expect(matched(signedWithSPs) == ["setRequestor:setSignedRequestorId:serviceProviders:", "device type / mobile"])
+        #expect(
+            matched(signedWithSPs) == ["setRequestor:setSignedRequestorId:serviceProviders:", "device type / mobile"])
         let tvos = try file("app> setRequestor(\"REQ1\", signedRequestorID: \"x\", secret: \"s\", publicKey: \"p\")\n")
         #expect(matched(tvos) == ["setRequestor:setSignedRequestorId:secret:publicKey:", "device type / mobile"])
         let both = try file("> getAuthentication(forceAuthn: false, withData: {a: \"b\"}, filter: [main])\n")
@@ -140,7 +161,8 @@ import Testing
     }
 
     @Test func headersAndCallbacksCount() throws {
-        let f = try file("> setRequestor(\"REQ1\")\n< setRequestorComplete(0) at 30s\n", header: "platform tvos\ndevice computer\n")
+        let f = try file(
+            "> setRequestor(\"REQ1\")\n< setRequestorComplete(0) at 30s\n", header: "platform tvos\ndevice computer\n")
         let m = matched(f)
         #expect(m.contains("setRequestorComplete: / failure"))
         #expect(m.contains("device type / computer"))
@@ -150,6 +172,8 @@ import Testing
     @Test func thePageListsGaps() {
         let page = SeedElements.page([])
         #expect(page.text.contains("\(SeedElements.elements.count) elements, 0 exercised by at least one scenario"))
-        #expect(page.text.contains("| `api#setReq_tvos` | `setRequestor:setSignedRequestorId:secret:publicKey:` |  | 0 | **none** |"))
+        #expect(
+            page.text.contains(
+                "| `api#setReq_tvos` | `setRequestor:setSignedRequestorId:secret:publicKey:` |  | 0 | **none** |"))
     }
 }

@@ -5,14 +5,16 @@ import Testing
 /// Issue 25: `passim run`'s output for people: `-q`, `-k`, `-x`, `--durations`, results streamed as
 /// each scenario ends in the files' order, and a selection that selects nothing is an error.
 @Suite struct RunOutputTests {
-    static let passing = SuiteRunTests.world + """
-        > setRequestor("REQ1")
-        < setRequestorComplete(1)
-        """
-    static let failing = SuiteRunTests.world + """
-        > setRequestor("REQ1")
-        < setRequestorComplete(0)
-        """
+    static let passing =
+        SuiteRunTests.world + """
+            > setRequestor("REQ1")
+            < setRequestorComplete(1)
+            """
+    static let failing =
+        SuiteRunTests.world + """
+            > setRequestor("REQ1")
+            < setRequestorComplete(0)
+            """
 
     /// Three files in one folder, named so that sorting puts them a, b, c.
     func folder(_ texts: [(String, String)]) -> String {
@@ -53,13 +55,17 @@ import Testing
     }
 
     @Test func kSelectsByPathOrTitleWithAndOrNot() throws {
-        let dir = folder([("tvos-cancel", tagged(Self.passing, "x", title: "one")),
-                          ("tvos-login", tagged(Self.passing, "x", title: "two")),
-                          ("ios-login", tagged(Self.passing, "x", title: "Three TVOS in the title"))])
+        let dir = folder([
+            ("tvos-cancel", tagged(Self.passing, "x", title: "one")),
+            ("tvos-login", tagged(Self.passing, "x", title: "two")),
+            ("ios-login", tagged(Self.passing, "x", title: "Three TVOS in the title")),
+        ])
         func selected(_ expressions: [String]) throws -> [String] {
             var options = SuiteRun.Options()
             options.names = try expressions.map { try NameFilter(parsing: $0) }
-            return SuiteRun(options: options).run(paths: [dir]).results.map { URL(fileURLWithPath: $0.path).lastPathComponent }
+            return SuiteRun(options: options).run(paths: [dir]).results.map {
+                URL(fileURLWithPath: $0.path).lastPathComponent
+            }
         }
         #expect(try selected(["tvos"]) == ["ios-login.scenario", "tvos-cancel.scenario", "tvos-login.scenario"])
         #expect(try selected(["tvos and not cancel"]) == ["ios-login.scenario", "tvos-login.scenario"])
@@ -67,7 +73,8 @@ import Testing
         #expect(try selected(["cancel", "three"]) == ["ios-login.scenario", "tvos-cancel.scenario"])
         var options = SuiteRun.Options()
         options.names = [try NameFilter(parsing: "cancel")]
-        #expect(SuiteRun(options: options).run(paths: [dir]).output.hasSuffix("1 passed, 0 failed, 2 not selected by -k\n"))
+        #expect(
+            SuiteRun(options: options).run(paths: [dir]).output.hasSuffix("1 passed, 0 failed, 2 not selected by -k\n"))
     }
 
     @Test(arguments: ["", "a and", "(a", "a)", "and a", "not"])
@@ -80,14 +87,19 @@ import Testing
         var options = SuiteRun.Options(tags: ["tvoss"])
         var report = SuiteRun(options: options).run(paths: [dir])
         #expect(report.status == .unusable)
-        #expect(report.errors == "passim: unknown tag 'tvoss' (did you mean 'tvos'?): no scenario here has it; the tags are sso, tvos\n")
+        #expect(
+            report.errors
+                == "passim: unknown tag 'tvoss' (did you mean 'tvos'?): no scenario here has it; the tags are sso, tvos\n"
+        )
         options = SuiteRun.Options()
         options.names = [try NameFilter(parsing: "nothing-like-this")]
         report = SuiteRun(options: options).run(paths: [dir])
         #expect(report.status == .unusable)
         #expect(report.errors.contains("-k 'nothing-like-this' selects no scenario"))
         // A tag present elsewhere than in this shard is not unknown.
-        let two = folder([("a", tagged(Self.passing, "one", title: "a")), ("b", tagged(Self.passing, "two", title: "b"))])
+        let two = folder([
+            ("a", tagged(Self.passing, "one", title: "a")), ("b", tagged(Self.passing, "two", title: "b")),
+        ])
         options = SuiteRun.Options(tags: ["two"], shard: try Shard(parsing: "1/2"))
         report = SuiteRun(options: options).run(paths: [two])
         #expect(report.status == .passed, "\(report.errors)")
@@ -160,14 +172,18 @@ final class Pieces: @unchecked Sendable {
     func run(_ runtime: ScenarioRunner.Runtime) -> SuiteRun.Report {
         var options = SuiteRun.Options()
         options.runtime = runtime
-        return SuiteRun(options: options).run(paths: [packageRoot + "/Scenarios/authn", packageRoot + "/Scenarios/cancel"])
+        return SuiteRun(options: options).run(paths: [
+            packageRoot + "/Scenarios/authn", packageRoot + "/Scenarios/cancel",
+        ])
     }
 
     @Test func aRunningServerWithoutItsTokenIsOneMessage() {
         let report = run(.liveServer(adminURL: "http://127.0.0.1:9", adminToken: nil))
         #expect(report.status == .unusable)
         #expect(report.results.isEmpty && report.output.isEmpty)
-        #expect(report.errors == "passim: live mode: no admin token for the server at http://127.0.0.1:9: give --admin-token TOKEN "
+        #expect(
+            report.errors
+                == "passim: live mode: no admin token for the server at http://127.0.0.1:9: give --admin-token TOKEN "
                 + "or set PASSIM_ADMIN_TOKEN (passim serve prints it on its admin-token line)\n")
     }
 
@@ -175,8 +191,10 @@ final class Pieces: @unchecked Sendable {
         let report = run(.liveServer(adminURL: "http://127.0.0.1:9", adminToken: "t"))
         #expect(report.status == .unusable)
         #expect(report.results.isEmpty)
-        #expect(report.errors.hasPrefix("passim: live mode: cannot reach the server's admin endpoint at http://127.0.0.1:9: "),
-                "\(report.errors)")
+        #expect(
+            report.errors.hasPrefix(
+                "passim: live mode: cannot reach the server's admin endpoint at http://127.0.0.1:9: "),
+            "\(report.errors)")
         #expect(report.errors.split(separator: "\n").count == 1)
     }
 }
@@ -192,14 +210,17 @@ extension RunCommandTests {
         address.sin_port = 0
         var length = socklen_t(MemoryLayout<sockaddr_in>.size)
         let bound = withUnsafeMutablePointer(to: &address) {
-            $0.withMemoryRebound(to: sockaddr.self, capacity: 1) { bind(holder, $0, length) == 0 && listen(holder, 1) == 0
-                && getsockname(holder, $0, &length) == 0 }
+            $0.withMemoryRebound(to: sockaddr.self, capacity: 1) {
+                bind(holder, $0, length) == 0 && listen(holder, 1) == 0
+                    && getsockname(holder, $0, &length) == 0
+            }
         }
         try #require(bound)
         let port = Int(UInt16(bigEndian: address.sin_port))
         let (status, stderr) = try shell(".build/debug/passim serve --adobe --port \(port) --admin-port 0")
         #expect(status == 2)
-        #expect(stderr == "passim serve: cannot listen on 127.0.0.1:\(port): the port is in use (another passim serve?): "
+        #expect(
+            stderr == "passim serve: cannot listen on 127.0.0.1:\(port): the port is in use (another passim serve?): "
                 + "give other ports with --port N, or --port 0 for free ones\n", "\(stderr)")
     }
 }

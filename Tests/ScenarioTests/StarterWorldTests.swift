@@ -13,7 +13,10 @@ import Testing
         #expect(file == StarterWorld.adobe + "\n")
         let parsed = try ScenarioParser.parseWorld(StarterWorld.adobe, path: "adobe.scenario")
         let world = WorldBuilder.setup(for: parsed).world
-        #expect(world.serviceProviders.map(\.url) == ["https://sp.auth.adobe.com/adobe-services", "https://api.auth.adobe.com"])
+        #expect(
+            world.serviceProviders.map(\.url) == [
+                "https://sp.auth.adobe.com/adobe-services", "https://api.auth.adobe.com",
+            ])
         #expect(world.serviceProviders.allSatisfy { $0.mvpds.map(\.id) == ["PassimCable"] })
         #expect(world.identityProviders.map(\.url) == ["https://passimcable.idp.test"])
     }

@@ -7,14 +7,16 @@ import Testing
 @Suite struct SuiteLoaderTests {
     /// A fresh temporary folder.
     func folder() -> String {
-        let path = FileManager.default.temporaryDirectory.appendingPathComponent("passim-loader-\(UUID().uuidString)").path
+        let path = FileManager.default.temporaryDirectory.appendingPathComponent("passim-loader-\(UUID().uuidString)")
+            .path
         try? FileManager.default.createDirectory(atPath: path, withIntermediateDirectories: true)
         return path
     }
 
     /// A passing scenario of the suite, copied to `path`.
     func scenario(at path: String) throws {
-        try FileManager.default.createDirectory(atPath: (path as NSString).deletingLastPathComponent, withIntermediateDirectories: true)
+        try FileManager.default.createDirectory(
+            atPath: (path as NSString).deletingLastPathComponent, withIntermediateDirectories: true)
         try FileManager.default.copyItem(atPath: packageRoot + "/Scenarios/startup/one-sp.scenario", toPath: path)
     }
 
@@ -33,7 +35,8 @@ import Testing
         try scenario(at: root + "/suite/a.scenario")
         let fm = FileManager.default
         try fm.createSymbolicLink(atPath: root + "/suite/linked-folder", withDestinationPath: root + "/elsewhere")
-        try fm.createSymbolicLink(atPath: root + "/suite/linked.scenario", withDestinationPath: root + "/elsewhere/b.scenario")
+        try fm.createSymbolicLink(
+            atPath: root + "/suite/linked.scenario", withDestinationPath: root + "/elsewhere/b.scenario")
         try fm.createSymbolicLink(atPath: root + "/suite/loop", withDestinationPath: root + "/suite")
         let files = try SuiteLoader.files(in: [root + "/suite"])
         #expect(files == ["a.scenario", "linked-folder/b.scenario", "linked.scenario"].map { root + "/suite/" + $0 })
@@ -92,6 +95,8 @@ import Testing
         let path = temporaryScenario("scenario \"deep\"\n> getMetadata(" + nested + ")\n")
         let report = SuiteRun().run(paths: [path])
         #expect(report.status == .unusable)
-        #expect(report.errors.contains(":2:16385: line longer than 16384 characters (limit: line-length)"), "\(report.errors.prefix(300))")
+        #expect(
+            report.errors.contains(":2:16385: line longer than 16384 characters (limit: line-length)"),
+            "\(report.errors.prefix(300))")
     }
 }

@@ -65,23 +65,26 @@ func temporaryScenario(_ text: String, name: String = "t") -> String {
     }
 
     @Test func aWrongExpectationFailsWithSideBySideTranscripts() {
-        let path = temporaryScenario(Self.world + """
-            > setRequestor("REQ1")
-            < setRequestorComplete(0)
-            """)
+        let path = temporaryScenario(
+            Self.world + """
+                > setRequestor("REQ1")
+                < setRequestorComplete(0)
+                """)
         let report = SuiteRun().run(paths: [path])
         #expect(report.status == .failed)
-        #expect(report.output.contains("FAIL \(path):6:1: expected setRequestorComplete(0), got setRequestorComplete(1)"))
+        #expect(
+            report.output.contains("FAIL \(path):6:1: expected setRequestorComplete(0), got setRequestorComplete(1)"))
         #expect(report.output.contains(">>> < setRequestorComplete(0)"))
         #expect(report.output.contains("replay: passim run \(path)"))
     }
 
     @Test func aCallbackNobodyExpectedFails() {
-        let early = temporaryScenario(Self.world + """
-            > setRequestor("REQ1")
-            clock +1s
-            > getSelectedProvider()
-            """)
+        let early = temporaryScenario(
+            Self.world + """
+                > setRequestor("REQ1")
+                clock +1s
+                > getSelectedProvider()
+                """)
         let report = SuiteRun().run(paths: [early])
         #expect(report.status == .failed)
         #expect(report.results[0].failure?.message == "unexpected callback setRequestorComplete(1) before this step")
@@ -98,8 +101,11 @@ func temporaryScenario(_ text: String, name: String = "t") -> String {
         let made = Self.world + "> setRequestor(\"REQ1\")\n< setRequestorComplete(1)\nunseen main GET /config/REQ1\n"
         let failed = SuiteRun().run(paths: [temporaryScenario(made)]).results[0]
         #expect(failed.status == .failed)
-        #expect(failed.failure?.message == "main received GET /config/REQ1 since the previous seen, which this line says it did not")
-        let notMade = Self.world + "> setRequestor(\"REQ1\")\n< setRequestorComplete(1)\nunseen main POST /sessionDevice\n"
+        #expect(
+            failed.failure?.message
+                == "main received GET /config/REQ1 since the previous seen, which this line says it did not")
+        let notMade =
+            Self.world + "> setRequestor(\"REQ1\")\n< setRequestorComplete(1)\nunseen main POST /sessionDevice\n"
             + "seen main GET /config/REQ1\nunseen main GET /config/REQ1\n"
         let passed = SuiteRun().run(paths: [temporaryScenario(notMade)]).results[0]
         #expect(passed.status == .passed, "\(passed.failure?.message ?? "")")

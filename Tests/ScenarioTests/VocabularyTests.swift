@@ -70,7 +70,9 @@ import Testing
     @Test func everyCallbackRoundTrips() throws {
         for name in Callback.Name.allCases {
             for full in [true, false] {
-                let values = name.parameters.filter { full || !$0.optional }.map { VocabularyTests.sample($0.kind, unlike: nil) }
+                let values = name.parameters.filter { full || !$0.optional }.map {
+                    VocabularyTests.sample($0.kind, unlike: nil)
+                }
                 let callback = try Callback(name, values: values)
                 #expect(callback.kind == name && callback.name == name.rawValue)
                 #expect(callback.values.count == values.count, "\(name): an argument the typed case drops")

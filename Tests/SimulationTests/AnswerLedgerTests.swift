@@ -35,7 +35,9 @@ import Testing
         var ledger = AnswerLedger()
         let d = Value.dict([Value.Entry("opCode", .int(0))])
         ledger.called(.getMetadata(d))
-        #expect(ledger.delivered(.setMetadataStatus(value: .null, encrypted: false, opcode: 0, arguments: .dict([]))) != nil)
+        #expect(
+            ledger.delivered(.setMetadataStatus(value: .null, encrypted: false, opcode: 0, arguments: .dict([]))) != nil
+        )
         #expect(ledger.delivered(.setMetadataStatus(value: .null, encrypted: false, opcode: 0, arguments: d)) == nil)
         #expect(ledger.delivered(.setMetadataStatus(value: .null, encrypted: false, opcode: 0, arguments: d)) != nil)
     }

@@ -10,11 +10,18 @@ import Testing
 @Suite struct CallbackOracleTests {
     static let t0 = Instant.simulationStart
     static let world = World(
-        serviceProviders: [World.ServiceProvider(name: "sp", url: "https://sp.test", mvpds: [
-            MVPD(id: "M1", displayName: "M1"), MVPD(id: "M2", displayName: "M2"), MVPD(id: "T", displayName: "T"),
-        ])],
-        users: [World.User(name: "u1", password: "p", mvpdID: "M1", allow: ["R1"]),
-                World.User(name: "u2", password: "p", mvpdID: "M2", allow: ["R2"])],
+        serviceProviders: [
+            World.ServiceProvider(
+                name: "sp", url: "https://sp.test",
+                mvpds: [
+                    MVPD(id: "M1", displayName: "M1"), MVPD(id: "M2", displayName: "M2"),
+                    MVPD(id: "T", displayName: "T"),
+                ])
+        ],
+        users: [
+            World.User(name: "u1", password: "p", mvpdID: "M1", allow: ["R1"]),
+            World.User(name: "u2", password: "p", mvpdID: "M2", allow: ["R2"]),
+        ],
         requestors: [World.Requestor(id: "REQ")],
         tempPasses: [World.TempPass(mvpdID: "T", ttl: .minutes(2))])
     static let tail: [String?] = ["mobile", "ios", "iOS"]
@@ -22,8 +29,11 @@ import Testing
     static let guidB = String(repeating: "b", count: 32)
 
     struct Trace {
-        var oracle = CallbackOracle(app: "app", context: OracleContext(world: CallbackOracleTests.world,
-                                                                       configuration: EngineConfiguration()))
+        var oracle = CallbackOracle(
+            app: "app",
+            context: OracleContext(
+                world: CallbackOracleTests.world,
+                configuration: EngineConfiguration()))
         var now = CallbackOracleTests.t0
         var nextID = 0
 
@@ -59,16 +69,21 @@ import Testing
 
         /// A login through the dialog that succeeds with a fresh token.
         mutating func login(_ mvpd: String, guid: String, authorization: String? = nil) {
-            let start: Call = authorization.map { .getAuthorization(resource: $0, data: nil) }
+            let start: Call =
+                authorization.map { .getAuthorization(resource: $0, data: nil) }
                 ?? .getAuthentication(forceAuthn: false, data: nil, filter: nil)
             call(start, [.displayProviderDialog([])])
-            response([.setAuthenticationStatus(status: 1, errorCode: ""),
-                      .sendTrackingData(event: 0, data: ["true", mvpd, guid, "false"] + CallbackOracleTests.tail)],
-                     sends: authorization.map { [Trace.authorize($0)] } ?? [])
+            response(
+                [
+                    .setAuthenticationStatus(status: 1, errorCode: ""),
+                    .sendTrackingData(event: 0, data: ["true", mvpd, guid, "false"] + CallbackOracleTests.tail),
+                ],
+                sends: authorization.map { [Trace.authorize($0)] } ?? [])
         }
 
         static func authzTracking(_ mvpd: String, _ guid: String, cached: Bool = false) -> Callback {
-            .sendTrackingData(event: 1, data: ["true", mvpd, guid, cached ? "true" : "false", nil, nil] + CallbackOracleTests.tail)
+            .sendTrackingData(
+                event: 1, data: ["true", mvpd, guid, cached ? "true" : "false", nil, nil] + CallbackOracleTests.tail)
         }
 
         static func authorize(_ r: String, token: String = "tok") -> HTTPRequest {
@@ -84,15 +99,20 @@ import Testing
         var good = Trace()
         good.call(.setRequestor(requestorID: "REQ", serviceProviders: nil))
         good.call(.checkAuthentication)
-        good.response([.setRequestorComplete(status: 1), .setAuthenticationStatus(status: 0, errorCode: Constants.userNotAuthenticatedError),
-                       CallbackOracleTests.failedAuthN])
+        good.response([
+            .setRequestorComplete(status: 1),
+            .setAuthenticationStatus(status: 0, errorCode: Constants.userNotAuthenticatedError),
+            CallbackOracleTests.failedAuthN,
+        ])
         #expect(good.found.isEmpty)
 
         var early = Trace()
         early.call(.setRequestor(requestorID: "REQ", serviceProviders: nil))
         early.call(.checkAuthentication)
-        early.response([.setAuthenticationStatus(status: 0, errorCode: Constants.userNotAuthenticatedError),
-                        CallbackOracleTests.failedAuthN, .setRequestorComplete(status: 1)])
+        early.response([
+            .setAuthenticationStatus(status: 0, errorCode: Constants.userNotAuthenticatedError),
+            CallbackOracleTests.failedAuthN, .setRequestorComplete(status: 1),
+        ])
         #expect(early.found.first == "invariant 5")
 
         var failed = Trace()
@@ -127,8 +147,12 @@ import Testing
     @Test func checkAuthenticationIsAnsweredAtOnce() {
         var good = Trace()
         good.configured()
-        good.call(.checkAuthentication, [.setAuthenticationStatus(status: 0, errorCode: Constants.userNotAuthenticatedError),
-                                         CallbackOracleTests.failedAuthN])
+        good.call(
+            .checkAuthentication,
+            [
+                .setAuthenticationStatus(status: 0, errorCode: Constants.userNotAuthenticatedError),
+                CallbackOracleTests.failedAuthN,
+            ])
         #expect(good.found.isEmpty)
         var late = Trace()
         late.configured()
@@ -165,15 +189,23 @@ import Testing
         var good = Trace()
         good.configured()
         good.call(.getAuthentication(forceAuthn: false, data: nil, filter: nil), [.displayProviderDialog([])])
-        good.call(.setSelectedProvider(nil), [.setAuthenticationStatus(status: 0, errorCode: Constants.providerNotSelectedError),
-                                              CallbackOracleTests.failedAuthN])
+        good.call(
+            .setSelectedProvider(nil),
+            [
+                .setAuthenticationStatus(status: 0, errorCode: Constants.providerNotSelectedError),
+                CallbackOracleTests.failedAuthN,
+            ])
         #expect(good.found.isEmpty)
 
         var bad = Trace()
         bad.configured()
         bad.call(.getAuthentication(forceAuthn: false, data: nil, filter: nil), [.displayProviderDialog([])])
-        bad.call(.setSelectedProvider(nil), [.setAuthenticationStatus(status: 0, errorCode: Constants.providerNotSelectedError),
-                                             CallbackOracleTests.failedAuthN, .navigateToUrl("https://sp.test/x", useSVC: nil)])
+        bad.call(
+            .setSelectedProvider(nil),
+            [
+                .setAuthenticationStatus(status: 0, errorCode: Constants.providerNotSelectedError),
+                CallbackOracleTests.failedAuthN, .navigateToUrl("https://sp.test/x", useSVC: nil),
+            ])
         #expect(bad.found == ["invariant 7"])
     }
 
@@ -188,9 +220,13 @@ import Testing
         bad.configured()
         bad.call(.getAuthorization(resource: "R1", data: nil), [.displayProviderDialog([])])
         bad.call(.getAuthentication(forceAuthn: false, data: nil, filter: nil), [.displayProviderDialog([])])
-        bad.response([.setAuthenticationStatus(status: 1, errorCode: ""),
-                      .sendTrackingData(event: 0, data: ["true", "M1", CallbackOracleTests.guidA, "false"] + CallbackOracleTests.tail)],
-                     sends: [Trace.authorize("R1")])
+        bad.response(
+            [
+                .setAuthenticationStatus(status: 1, errorCode: ""),
+                .sendTrackingData(
+                    event: 0, data: ["true", "M1", CallbackOracleTests.guidA, "false"] + CallbackOracleTests.tail),
+            ],
+            sends: [Trace.authorize("R1")])
         bad.response([.setToken(token: "m", resource: "R1"), Trace.authzTracking("M1", CallbackOracleTests.guidA)])
         #expect(bad.found == ["invariant 3"])
     }
@@ -199,8 +235,11 @@ import Testing
         var bad = Trace()
         bad.configured()
         bad.login("M1", guid: CallbackOracleTests.guidA)
-        bad.response([.setAuthenticationStatus(status: 1, errorCode: ""),
-                      .sendTrackingData(event: 0, data: ["true", "M1", CallbackOracleTests.guidA, "false"] + CallbackOracleTests.tail)])
+        bad.response([
+            .setAuthenticationStatus(status: 1, errorCode: ""),
+            .sendTrackingData(
+                event: 0, data: ["true", "M1", CallbackOracleTests.guidA, "false"] + CallbackOracleTests.tail),
+        ])
         #expect(bad.found == ["invariant 2"])
     }
 
@@ -257,27 +296,42 @@ import Testing
     @Test func trackingComesRightAfterItsTerminalWithTheTablesFields() {
         var good = Trace()
         good.configured()
-        good.call(.checkAuthorization(resource: "R1", data: nil),
-                  [.tokenRequestFailed(resource: "R1", errorCode: Constants.userNotAuthenticatedError, details: ""),
-                   .sendTrackingData(event: 1, data: ["false", nil, nil, nil, Constants.userNotAuthenticatedError, ""] + CallbackOracleTests.tail)])
+        good.call(
+            .checkAuthorization(resource: "R1", data: nil),
+            [
+                .tokenRequestFailed(resource: "R1", errorCode: Constants.userNotAuthenticatedError, details: ""),
+                .sendTrackingData(
+                    event: 1,
+                    data: ["false", nil, nil, nil, Constants.userNotAuthenticatedError, ""] + CallbackOracleTests.tail),
+            ])
         #expect(good.found.isEmpty)
 
         var missing = Trace()
         missing.configured()
-        missing.call(.checkAuthentication, [.setAuthenticationStatus(status: 0, errorCode: Constants.userNotAuthenticatedError)])
+        missing.call(
+            .checkAuthentication, [.setAuthenticationStatus(status: 0, errorCode: Constants.userNotAuthenticatedError)])
         #expect(missing.found == ["property tracking"])
 
         var wrongDetails = Trace()
         wrongDetails.configured()
-        wrongDetails.call(.checkAuthorization(resource: "R1", data: nil),
-                          [.tokenRequestFailed(resource: "R1", errorCode: Constants.userNotAuthorizedError, details: "No"),
-                           .sendTrackingData(event: 1, data: ["false", nil, nil, nil, Constants.userNotAuthorizedError, nil] + CallbackOracleTests.tail)])
+        wrongDetails.call(
+            .checkAuthorization(resource: "R1", data: nil),
+            [
+                .tokenRequestFailed(resource: "R1", errorCode: Constants.userNotAuthorizedError, details: "No"),
+                .sendTrackingData(
+                    event: 1,
+                    data: ["false", nil, nil, nil, Constants.userNotAuthorizedError, nil] + CallbackOracleTests.tail),
+            ])
         #expect(wrongDetails.found == ["property tracking"])
 
         var wrongOS = Trace()
         wrongOS.configured()
-        wrongOS.call(.checkAuthentication, [.setAuthenticationStatus(status: 0, errorCode: Constants.userNotAuthenticatedError),
-                                            .sendTrackingData(event: 0, data: ["false", nil, nil, nil, "mobile", "ios", "tvOS"])])
+        wrongOS.call(
+            .checkAuthentication,
+            [
+                .setAuthenticationStatus(status: 0, errorCode: Constants.userNotAuthenticatedError),
+                .sendTrackingData(event: 0, data: ["false", nil, nil, nil, "mobile", "ios", "tvOS"]),
+            ])
         #expect(wrongOS.found == ["property tracking"])
 
         var stray = Trace()
@@ -300,26 +354,45 @@ import Testing
         good.call(.getAuthorization(resource: "R1", data: nil), sends: [Trace.authorize("R1")])
         good.response([.setToken(token: "m", resource: "R1"), Trace.authzTracking("M1", CallbackOracleTests.guidA)])
         good.call(.getAuthorization(resource: "R1", data: nil))
-        good.response([.setToken(token: "m", resource: "R1"), Trace.authzTracking("M1", CallbackOracleTests.guidA, cached: true)])
+        good.response([
+            .setToken(token: "m", resource: "R1"), Trace.authzTracking("M1", CallbackOracleTests.guidA, cached: true),
+        ])
         #expect(good.found.isEmpty, "the same authN token: the cached authZ token serves")
 
         var bad = good
         bad.login("M1", guid: CallbackOracleTests.guidB)
         bad.call(.getAuthorization(resource: "R1", data: nil))
-        bad.response([.setToken(token: "m", resource: "R1"), Trace.authzTracking("M1", CallbackOracleTests.guidB, cached: true)])
+        bad.response([
+            .setToken(token: "m", resource: "R1"), Trace.authzTracking("M1", CallbackOracleTests.guidB, cached: true),
+        ])
         #expect(bad.found == ["property authz-dropped"])
     }
 
     @Test func noRequestAfterLogoutCarriesTheOldToken() {
         var good = Trace()
         good.configured()
-        good.call(.checkPreauthorizedResources(["R1"], cache: true), sends: [.form("https://sp.test/preauthorize", [("authentication_token", "<old token/>"), ("resource_id", "R1")])])
+        good.call(
+            .checkPreauthorizedResources(["R1"], cache: true),
+            sends: [
+                .form(
+                    "https://sp.test/preauthorize", [("authentication_token", "<old token/>"), ("resource_id", "R1")])
+            ])
         good.response([.preauthorizedResources([])])
         good.call(.logout, [.navigateToUrl(Constants.adobePassRedirectURL, useSVC: nil)])
-        good.call(.checkPreauthorizedResources(["R1"], cache: true), sends: [.form("https://sp.test/preauthorize", [("authentication_token", "<new token/>"), ("resource_id", "R1")])])
+        good.call(
+            .checkPreauthorizedResources(["R1"], cache: true),
+            sends: [
+                .form(
+                    "https://sp.test/preauthorize", [("authentication_token", "<new token/>"), ("resource_id", "R1")])
+            ])
         #expect(good.found.isEmpty)
         var bad = good
-        bad.call(.checkPreauthorizedResources(["R1"], cache: true), sends: [.form("https://sp.test/preauthorize", [("authentication_token", "<old token/>"), ("resource_id", "R1")])])
+        bad.call(
+            .checkPreauthorizedResources(["R1"], cache: true),
+            sends: [
+                .form(
+                    "https://sp.test/preauthorize", [("authentication_token", "<old token/>"), ("resource_id", "R1")])
+            ])
         #expect(bad.found == ["property logout-token"])
     }
 
@@ -328,7 +401,8 @@ import Testing
     /// a new access token, BEHAVIOR.md, Client registration) or held until an access token came.
     /// `passim fuzz --runs 30000 --seed 12` found both on the reference.
     @Test func aRequestOfAFlowAskedBeforeTheLogoutMayLeaveAfterIt() {
-        let old: HTTPRequest = .form("https://sp.test/preauthorize", [("authentication_token", "<old token/>"), ("resource_id", "R1")])
+        let old: HTTPRequest = .form(
+            "https://sp.test/preauthorize", [("authentication_token", "<old token/>"), ("resource_id", "R1")])
         let unauthorized = HTTPResult.response(HTTPResponse(status: 401, contentType: "text/plain", text: ""))
         let renewal: HTTPRequest = .form("https://sp.test/o/client/token", [("grant_type", "client_credentials")])
         var resent = Trace()
@@ -400,23 +474,31 @@ import Testing
 
     @Test func everyTimerIsCancelledOrFires() {
         var good = Trace()
-        good.oracle.observe(.call(.setOptions([])), [.startTimer(TimerID(1), at: CallbackOracleTests.t0), .startTimer(TimerID(2), at: CallbackOracleTests.t0)],
-                            at: CallbackOracleTests.t0)
+        good.oracle.observe(
+            .call(.setOptions([])),
+            [.startTimer(TimerID(1), at: CallbackOracleTests.t0), .startTimer(TimerID(2), at: CallbackOracleTests.t0)],
+            at: CallbackOracleTests.t0)
         good.oracle.observe(.timer(TimerID(1)), [.cancelTimer(TimerID(2))], at: CallbackOracleTests.t0)
         good.oracle.quiescent()
         #expect(good.found.isEmpty)
 
         var reused = Trace()
-        reused.oracle.observe(.timer(TimerID(9)), [.startTimer(TimerID(1), at: CallbackOracleTests.t0), .startTimer(TimerID(1), at: CallbackOracleTests.t0)], at: CallbackOracleTests.t0)
+        reused.oracle.observe(
+            .timer(TimerID(9)),
+            [.startTimer(TimerID(1), at: CallbackOracleTests.t0), .startTimer(TimerID(1), at: CallbackOracleTests.t0)],
+            at: CallbackOracleTests.t0)
         #expect(reused.found == ["property timers"])
 
         var unknown = Trace()
-        unknown.oracle.observe(.timer(TimerID(9)), [.startTimer(TimerID(1), at: CallbackOracleTests.t0)], at: CallbackOracleTests.t0)
+        unknown.oracle.observe(
+            .timer(TimerID(9)), [.startTimer(TimerID(1), at: CallbackOracleTests.t0)], at: CallbackOracleTests.t0)
         unknown.oracle.observe(.timer(TimerID(1)), [.cancelTimer(TimerID(1))], at: CallbackOracleTests.t0)
         #expect(unknown.found == ["property timers"], "cancelled after it fired")
 
         var leaked = Trace()
-        leaked.oracle.observe(.timer(TimerID(9)), [.startTimer(TimerID(1), at: CallbackOracleTests.t0 + .hours(10))], at: CallbackOracleTests.t0)
+        leaked.oracle.observe(
+            .timer(TimerID(9)), [.startTimer(TimerID(1), at: CallbackOracleTests.t0 + .hours(10))],
+            at: CallbackOracleTests.t0)
         leaked.oracle.quiescent()
         #expect(leaked.found == ["property timers"])
     }
@@ -425,21 +507,33 @@ import Testing
 
     @Test func aTokenIsValidUntilTtlMinusOneMillisecondAndGoneAtTtl() {
         let expires = CallbackOracleTests.t0 + .hours(1)
-        let token = AuthnToken(guid: "g", requestorID: "REQ", domainName: "", expires: expires, mvpdID: "M1",
-                               deviceID: "d", nameID: "n", sessionIndex: "s")
+        let token = AuthnToken(
+            guid: "g", requestorID: "REQ", domainName: "", expires: expires, mvpdID: "M1",
+            deviceID: "d", nameID: "n", sessionIndex: "s")
         let body = SessionDeviceXML.build(.token(token))
         func run(at: Instant, status: Int) -> [String] {
             var t = Trace()
             t.configured()
             t.call(.getAuthentication(forceAuthn: false, data: nil, filter: nil), [.displayProviderDialog([])])
-            t.response([.setAuthenticationStatus(status: 1, errorCode: ""),
-                        .sendTrackingData(event: 0, data: ["true", "M1", CallbackOracleTests.guidA, "false"] + CallbackOracleTests.tail)],
-                       result: .response(HTTPResponse(status: 200, contentType: "application/xml", text: body)))
+            t.response(
+                [
+                    .setAuthenticationStatus(status: 1, errorCode: ""),
+                    .sendTrackingData(
+                        event: 0, data: ["true", "M1", CallbackOracleTests.guidA, "false"] + CallbackOracleTests.tail),
+                ],
+                result: .response(HTTPResponse(status: 200, contentType: "application/xml", text: body)))
             t.now = at
-            let tracking: Callback = status == 1
-                ? .sendTrackingData(event: 0, data: ["true", "M1", CallbackOracleTests.guidA, "true"] + CallbackOracleTests.tail)
+            let tracking: Callback =
+                status == 1
+                ? .sendTrackingData(
+                    event: 0, data: ["true", "M1", CallbackOracleTests.guidA, "true"] + CallbackOracleTests.tail)
                 : CallbackOracleTests.failedAuthN
-            t.call(.checkAuthentication, [.setAuthenticationStatus(status: status, errorCode: status == 1 ? "" : Constants.userNotAuthenticatedError), tracking])
+            t.call(
+                .checkAuthentication,
+                [
+                    .setAuthenticationStatus(
+                        status: status, errorCode: status == 1 ? "" : Constants.userNotAuthenticatedError), tracking,
+                ])
             return t.found
         }
         #expect(run(at: expires + Millis(-1), status: 1).isEmpty)

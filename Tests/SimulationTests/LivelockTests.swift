@@ -31,7 +31,8 @@ struct LivelockEngine: AppEngine {
 @Suite struct LivelockTests {
     static func simulator(step: Millis) -> Simulator {
         let configuration = OracleMutantTests.configuration
-        return Simulator(OracleMutantTests.setup, engines: [LivelockEngine(inner: Engine(configuration: configuration), step: step)])
+        return Simulator(
+            OracleMutantTests.setup, engines: [LivelockEngine(inner: Engine(configuration: configuration), step: step)])
     }
 
     @Test func aTimerReArmedAtTheSameInstantIsALivelock() {

@@ -20,9 +20,10 @@ struct MutantEngine: AppEngine {
     static let configuration = EngineConfiguration(defaultServiceProvider: "https://sp.test")
     static let setup: SimulationSetup = {
         let sp = World.ServiceProvider(name: "main", url: "https://sp.test", mvpds: [MVPD(id: "X", displayName: "X")])
-        let world = World(serviceProviders: [sp], identityProviders: [World.IdentityProvider(mvpdID: "X")],
-                          users: [World.User(name: "u", password: "p", mvpdID: "X", allow: ["R1"])],
-                          requestors: [World.Requestor(id: "R")])
+        let world = World(
+            serviceProviders: [sp], identityProviders: [World.IdentityProvider(mvpdID: "X")],
+            users: [World.User(name: "u", password: "p", mvpdID: "X", allow: ["R1"])],
+            requestors: [World.Requestor(id: "R")])
         return SimulationSetup(world: world, seed: 7, engine: configuration)
     }()
 
@@ -61,14 +62,22 @@ struct MutantEngine: AppEngine {
 
     @Test func droppedTrackingIsCaught() {
         let found = OracleMutantTests.run { actions in
-            actions.filter { if case .deliver(.sendTrackingData(Constants.trackingAuthorization, _)) = $0 { return false } else { return true } }
+            actions.filter {
+                if case .deliver(.sendTrackingData(Constants.trackingAuthorization, _)) = $0 {
+                    return false
+                } else {
+                    return true
+                }
+            }
         }
         #expect(found.first == "property tracking")
     }
 
     @Test func queuedCallsAnsweredBeforeSetRequestorCompleteAreCaught() {
         let found = OracleMutantTests.run { actions in
-            let complete = actions.filter { if case .deliver(.setRequestorComplete) = $0 { return true } else { return false } }
+            let complete = actions.filter {
+                if case .deliver(.setRequestorComplete) = $0 { return true } else { return false }
+            }
             return actions.filter { !complete.contains($0) } + complete
         }
         #expect(found.first == "invariant 5")
@@ -89,8 +98,15 @@ struct MutantEngine: AppEngine {
         // The authorization's tracking moved before its terminal callback.
         let found = OracleMutantTests.run { actions in
             var out = actions
-            if let t = out.firstIndex(where: { if case .deliver(.sendTrackingData(Constants.trackingAuthorization, _)) = $0 { return true } else { return false } }),
-               t > 0 {
+            if let t = out.firstIndex(where: {
+                if case .deliver(.sendTrackingData(Constants.trackingAuthorization, _)) = $0 {
+                    return true
+                } else {
+                    return false
+                }
+            }),
+                t > 0
+            {
                 out.swapAt(t, t - 1)
             }
             return out
@@ -112,17 +128,23 @@ struct MutantEngine: AppEngine {
     /// ends a run (faults healed, three hours) is one the engine leaked.
     @Test func aTimerNeverCancelledNorFiredIsCaught() {
         func leftover(_ mutate: @escaping @Sendable ([EngineAction]) -> [EngineAction]) -> [String] {
-            let sim = Simulator(OracleMutantTests.setup, engines: [MutantEngine(inner: Engine(configuration: OracleMutantTests.configuration), mutate: mutate)])
+            let sim = Simulator(
+                OracleMutantTests.setup,
+                engines: [MutantEngine(inner: Engine(configuration: OracleMutantTests.configuration), mutate: mutate)])
             sim.call(.setRequestor(requestorID: "R", serviceProviders: nil))
             sim.advance(by: .hours(3))
             return sim.checkQuiescent().map { [$0.key] } ?? []
         }
         #expect(leftover { $0 } == [])
-        #expect(leftover { actions in
-            actions + actions.compactMap { a in
-                if case .startTimer(let id, let at) = a { return .startTimer(TimerID(id.value + 1_000), at: at + .hours(100)) }
-                return nil
-            }
-        } == ["property timers"])
+        #expect(
+            leftover { actions in
+                actions
+                    + actions.compactMap { a in
+                        if case .startTimer(let id, let at) = a {
+                            return .startTimer(TimerID(id.value + 1_000), at: at + .hours(100))
+                        }
+                        return nil
+                    }
+            } == ["property timers"])
     }
 }

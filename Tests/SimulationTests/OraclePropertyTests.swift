@@ -33,40 +33,64 @@ import Testing
     }
 
     static func sent(_ request: HTTPRequest, askedBeforeLogout: Bool = false) -> Step {
-        Step(observation: .sent(request, authnToken: OracleRequest(request).authnToken ?? "", askedBeforeLogout: askedBeforeLogout))
+        Step(
+            observation: .sent(
+                request, authnToken: OracleRequest(request).authnToken ?? "", askedBeforeLogout: askedBeforeLogout))
     }
 
-    static let held = TokenModel(holder: .token(mvpd: "M1", expires: t0 + .hours(1)), lastGUID: guidA, pastGUIDs: [guidA])
+    static let held = TokenModel(
+        holder: .token(mvpd: "M1", expires: t0 + .hours(1)), lastGUID: guidA, pastGUIDs: [guidA])
 
     /// The cases, by property id.
     static let cases: [String: Case] = [
         TrackingProperty.id: Case(
-            accepts: [Step(observation: .terminal(.setAuthenticationStatus(status: 1, errorCode: ""),
-                                                  next: .sendTrackingData(event: 0, data: ["true", "M1", guidA, "false"] + tail)))],
+            accepts: [
+                Step(
+                    observation: .terminal(
+                        .setAuthenticationStatus(status: 1, errorCode: ""),
+                        next: .sendTrackingData(event: 0, data: ["true", "M1", guidA, "false"] + tail)))
+            ],
             rejects: [Step(observation: .terminal(.setAuthenticationStatus(status: 1, errorCode: ""), next: nil))]),
         AuthzDroppedProperty.id: Case(
-            accepts: [Step(observation: .authnTokenChanged(outstanding: [])), Step(observation: .authorizeSent(resource: "R1")),
-                      Step(observation: .tokenDelivered(resource: "R1"))],
-            rejects: [Step(observation: .authorizeSent(resource: "R1")), Step(observation: .authnTokenChanged(outstanding: [])),
-                      Step(observation: .tokenDelivered(resource: "R1"))]),
+            accepts: [
+                Step(observation: .authnTokenChanged(outstanding: [])),
+                Step(observation: .authorizeSent(resource: "R1")),
+                Step(observation: .tokenDelivered(resource: "R1")),
+            ],
+            rejects: [
+                Step(observation: .authorizeSent(resource: "R1")),
+                Step(observation: .authnTokenChanged(outstanding: [])),
+                Step(observation: .tokenDelivered(resource: "R1")),
+            ]),
         LogoutTokenProperty.id: Case(
             // A flow asked before the logout may still send the token it is bound to (BEHAVIOR.md, Overlapping calls).
-            accepts: [sent(preauthorize("<old/>")), Step(observation: .logout),
-                      sent(preauthorize("<old/>"), askedBeforeLogout: true)],
+            accepts: [
+                sent(preauthorize("<old/>")), Step(observation: .logout),
+                sent(preauthorize("<old/>"), askedBeforeLogout: true),
+            ],
             rejects: [sent(preauthorize("<old/>")), Step(observation: .logout), sent(preauthorize("<old/>"))]),
         TempPassProperty.id: Case(
-            accepts: [Step(observation: .authenticated(mvpd: "T", guid: guidA, fresh: true)),
-                      Step(observation: .authenticated(mvpd: "T", guid: guidB, fresh: true), at: t0 + .minutes(2) + Millis(-1))],
-            rejects: [Step(observation: .authenticated(mvpd: "T", guid: guidA, fresh: true)),
-                      Step(observation: .authenticated(mvpd: "T", guid: guidB, fresh: true), at: t0 + .minutes(2))]),
+            accepts: [
+                Step(observation: .authenticated(mvpd: "T", guid: guidA, fresh: true)),
+                Step(
+                    observation: .authenticated(mvpd: "T", guid: guidB, fresh: true), at: t0 + .minutes(2) + Millis(-1)),
+            ],
+            rejects: [
+                Step(observation: .authenticated(mvpd: "T", guid: guidA, fresh: true)),
+                Step(observation: .authenticated(mvpd: "T", guid: guidB, fresh: true), at: t0 + .minutes(2)),
+            ]),
         TimersProperty.id: Case(
-            accepts: [Step(observation: .timerStarted(TimerID(1), at: t0)), Step(observation: .timerFired(TimerID(1))),
-                      Step(observation: .timerStarted(TimerID(1), at: t0)), Step(observation: .timerCancelled(TimerID(1))),
-                      Step(observation: .quiescent)],
+            accepts: [
+                Step(observation: .timerStarted(TimerID(1), at: t0)), Step(observation: .timerFired(TimerID(1))),
+                Step(observation: .timerStarted(TimerID(1), at: t0)), Step(observation: .timerCancelled(TimerID(1))),
+                Step(observation: .quiescent),
+            ],
             rejects: [Step(observation: .timerStarted(TimerID(1), at: t0)), Step(observation: .quiescent)]),
         TTLProperty.id: Case(
-            accepts: [Step(observation: .checkAnswered(status: 1), at: t0 + .hours(1) + Millis(-1), token: held),
-                      Step(observation: .checkAnswered(status: 0), at: t0 + .hours(1), token: held)],
+            accepts: [
+                Step(observation: .checkAnswered(status: 1), at: t0 + .hours(1) + Millis(-1), token: held),
+                Step(observation: .checkAnswered(status: 0), at: t0 + .hours(1), token: held),
+            ],
             rejects: [Step(observation: .checkAnswered(status: 1), at: t0 + .hours(1), token: held)]),
     ]
 
@@ -106,15 +130,18 @@ import Testing
     /// Registration: every stored property of `PropertySet` is in `all`, and judges through
     /// `observe` (its `judge` line): its bug, fed to the whole set, is reported under its id.
     @Test func everyPropertyIsRegisteredAndJudgesThroughTheSet() {
-        let stored = Mirror(reflecting: PropertySet()).children.map { ($0.value as? any OracleProperty).map { type(of: $0).id } }
+        let stored = Mirror(reflecting: PropertySet()).children.map {
+            ($0.value as? any OracleProperty).map { type(of: $0).id }
+        }
         #expect(stored == PropertySet.all.map { $0.id })
         for (id, c) in OraclePropertyTests.cases {
             func through(_ steps: [Step]) -> [String] {
                 var set = PropertySet()
                 var violations: [InvariantViolation] = []
                 for step in steps {
-                    set.observe(step.observation, at: step.at, context: OraclePropertyTests.context, token: step.token,
-                                app: "app", into: &violations)
+                    set.observe(
+                        step.observation, at: step.at, context: OraclePropertyTests.context, token: step.token,
+                        app: "app", into: &violations)
                 }
                 return violations.compactMap(\.property)
             }

@@ -8,14 +8,19 @@ import Testing
 /// owns which first answer or request.
 @Suite struct OracleTablesTests {
     @Test func requestsAreClassifiedInOnePlace() {
-        let authorize = OracleRequest(.form("https://sp.test/api/v1/authorizeDevice",
-                                            [("resource_id", "R1"), ("authentication_token", "<t/>")]))
+        let authorize = OracleRequest(
+            .form(
+                "https://sp.test/api/v1/authorizeDevice",
+                [("resource_id", "R1"), ("authentication_token", "<t/>")]))
         #expect(authorize.kind == .authorize(resource: "R1"))
         #expect(authorize.authnToken == "<t/>")
-        #expect(OracleRequest(.form("https://sp.test/deviceShortAuthorize", [("authentication_token", "<t/>")])).kind == .mediaToken)
+        #expect(
+            OracleRequest(.form("https://sp.test/deviceShortAuthorize", [("authentication_token", "<t/>")])).kind
+                == .mediaToken)
         #expect(OracleRequest(.form("https://sp.test/preauthorize", [])).kind == .preauthorize)
-        #expect(OracleRequest(.form("https://sp.test/authenticate/freepreview", [("authentication_token", "<t/>")]))
-            == OracleRequest(kind: .tempPassLogin), "a TempPass login's request is not read for a token")
+        #expect(
+            OracleRequest(.form("https://sp.test/authenticate/freepreview", [("authentication_token", "<t/>")]))
+                == OracleRequest(kind: .tempPassLogin), "a TempPass login's request is not read for a token")
         #expect(OracleRequest(HTTPRequest(method: "GET", url: "https://sp.test/config/REQ")).kind == .other)
         #expect(OracleRequest.kind(ofPath: "https://sp.test/api/v1/authenticate/freepreview") == .tempPassLogin)
         #expect(OracleRequest.kind(ofPath: "https://sp.test/freepreview") == .other)
@@ -42,7 +47,8 @@ import Testing
 
     @Test func thePickerTableRefusesWhatMayNotComeNext() {
         #expect(PickerState.transitions.count == PickerState.allCases.count, "a row per state")
-        #expect(PickerState.transitions.allSatisfy { $0.count == PickerState.Event.allCases.count }, "a column per event")
+        #expect(
+            PickerState.transitions.allSatisfy { $0.count == PickerState.Event.allCases.count }, "a column per event")
         #expect(PickerState.down.after(.present) == (.up, nil))
         #expect(PickerState.up.after(.dismiss) == (.down, nil))
         #expect(PickerState.up.after(.inputEnded) == (.up, nil))
@@ -61,10 +67,16 @@ import Testing
         // A getAuthorization never owns a success status at once (another call's, from the store).
         #expect(!Ownership.canStart(getAuthZ, with: CallbackRole(.setAuthenticationStatus(status: 1, errorCode: ""))))
         #expect(Ownership.canStart(getAuthZ, with: CallbackRole(.displayProviderDialog([]))))
-        #expect(Ownership.canStart(checkAuthZ, with: CallbackRole(.tokenRequestFailed(resource: "R1", errorCode: "x", details: ""))))
-        #expect(!Ownership.canStart(checkAuthZ, with: CallbackRole(.tokenRequestFailed(resource: "R2", errorCode: "x", details: ""))))
+        #expect(
+            Ownership.canStart(
+                checkAuthZ, with: CallbackRole(.tokenRequestFailed(resource: "R1", errorCode: "x", details: ""))))
+        #expect(
+            !Ownership.canStart(
+                checkAuthZ, with: CallbackRole(.tokenRequestFailed(resource: "R2", errorCode: "x", details: ""))))
         #expect(Ownership.canStart(.logout, with: CallbackRole(.status(code: StatusCode.vsa203, message: nil))))
-        #expect(!Ownership.canStart(.logout, with: CallbackRole(.status(code: StatusCode.configurationThrottled, message: nil))))
+        #expect(
+            !Ownership.canStart(
+                .logout, with: CallbackRole(.status(code: StatusCode.configurationThrottled, message: nil))))
         #expect(Ownership.sends(checkAuthZ, .authorize(resource: "R1")))
         #expect(!Ownership.sends(checkAuthZ, .authorize(resource: "R2")))
         #expect(Ownership.sends(getAuthZ, .mediaToken))

@@ -7,11 +7,13 @@ import Testing
 @Suite struct SimulatorTests {
     func setup(latency: Millis = Millis(40), mode: LinkMode = .up) -> SimulationSetup {
         let sp = World.ServiceProvider(name: "main", url: "https://sp.test", mvpds: [MVPD(id: "X", displayName: "X")])
-        let world = World(serviceProviders: [sp], identityProviders: [World.IdentityProvider(mvpdID: "X")],
-                          users: [World.User(name: "u", password: "p", mvpdID: "X")],
-                          requestors: [World.Requestor(id: "R")])
-        return SimulationSetup(world: world, links: [.sp("main"): HostConditions(latency: latency, mode: mode)],
-                               seed: 7, engine: EngineConfiguration(defaultServiceProvider: "https://sp.test"))
+        let world = World(
+            serviceProviders: [sp], identityProviders: [World.IdentityProvider(mvpdID: "X")],
+            users: [World.User(name: "u", password: "p", mvpdID: "X")],
+            requestors: [World.Requestor(id: "R")])
+        return SimulationSetup(
+            world: world, links: [.sp("main"): HostConditions(latency: latency, mode: mode)],
+            seed: 7, engine: EngineConfiguration(defaultServiceProvider: "https://sp.test"))
     }
 
     @Test func responsesArriveAfterTheLatency() {
@@ -71,7 +73,9 @@ import Testing
 
     @Test func injectedFailuresMatchThePath() {
         let sim = Simulator(setup())
-        sim.network.links[.sp("main")]?.failures = [InjectedFailure(remaining: 1, pathPattern: "/config/.*", status: 503)]
+        sim.network.links[.sp("main")]?.failures = [
+            InjectedFailure(remaining: 1, pathPattern: "/config/.*", status: 503)
+        ]
         sim.call(.setRequestor(requestorID: "R", serviceProviders: nil))
         sim.run { sim.hasCallback() }
         #expect(sim.popCallback() == .setRequestorComplete(status: 0))
@@ -107,6 +111,8 @@ import Testing
         #expect(sim.lastRegistrationCode == code, "its code is not shown yet")
         try sim.userEnterCode(user: "u", password: "p")
         let used = try #require(sim.requestLog.first { $0.path == "/api/v1/authenticate" })
-        #expect(used.parameter("requestor_id") == "R" && used.parameter("reg_code") == code && used.parameter("mso_id") == "X")
+        #expect(
+            used.parameter("requestor_id") == "R" && used.parameter("reg_code") == code
+                && used.parameter("mso_id") == "X")
     }
 }

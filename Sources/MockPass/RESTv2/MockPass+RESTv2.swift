@@ -24,8 +24,10 @@ extension MockPass {
         }
     }
 
-    private mutating func handleV2(_ route: V2Route, _ sp: World.ServiceProvider, _ r: IncomingRequest,
-                                   at now: Instant) throws(V2Failure) -> HTTPResponse {
+    private mutating func handleV2(
+        _ route: V2Route, _ sp: World.ServiceProvider, _ r: IncomingRequest,
+        at now: Instant
+    ) throws(V2Failure) -> HTTPResponse {
         if case .oauthCallback = route { return try v2OAuthCallback(sp, r, at: now) }
         let requestor = try v2Requestor(route.serviceProvider, at: sp)
         // The user agent's page is the one call without a client: a browser opens it.
@@ -69,9 +71,11 @@ extension MockPass {
 
     /// A JSON answer for what has no enhanced error code (an unknown path, a wrong method, a throttled call).
     static func v2Plain(_ status: Int, _ details: String) -> HTTPResponse {
-        HTTPResponse(status: status, contentType: Reply.json, text: Value.dict([
-            Value.Entry("status", .int(status)), Value.Entry("details", .string(details)),
-        ]).jsonText)
+        HTTPResponse(
+            status: status, contentType: Reply.json,
+            text: Value.dict([
+                Value.Entry("status", .int(status)), Value.Entry("details", .string(details)),
+            ]).jsonText)
     }
 
     /// REST v2's `{serviceProvider}` is the programmer's id (Adobe calls the requestor a service provider).
@@ -100,7 +104,8 @@ extension MockPass {
             throw V2Failure(.accessTokenClientApplication, "unknown or expired access token")
         }
         guard access.softwareStatement == statement else {
-            throw V2Failure(.accessTokenServiceProvider, "the access token was issued to a client of another service provider")
+            throw V2Failure(
+                .accessTokenServiceProvider, "the access token was issued to a client of another service provider")
         }
     }
 
@@ -119,8 +124,9 @@ extension MockPass {
     /// A redirect URL must be an absolute URL (a custom scheme counts): `scheme:` and no spaces.
     static func v2CheckRedirect(_ url: String) throws(V2Failure) {
         guard let colon = url.firstIndex(of: ":"), colon != url.startIndex,
-              url[..<colon].allSatisfy({ $0.isLetter || $0.isNumber || $0 == "+" || $0 == "-" || $0 == "." }),
-              !url.unicodeScalars.contains(where: { $0.value <= 0x20 || $0.value == 0x7F }) else {
+            url[..<colon].allSatisfy({ $0.isLetter || $0.isNumber || $0 == "+" || $0 == "-" || $0 == "." }),
+            !url.unicodeScalars.contains(where: { $0.value <= 0x20 || $0.value == 0x7F })
+        else {
             throw V2Failure(.invalidParameterRedirectURL, "redirectUrl is not an absolute URL")
         }
     }

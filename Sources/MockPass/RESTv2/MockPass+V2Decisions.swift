@@ -29,8 +29,11 @@ extension MockPass {
         }
         var out: [(resource: String, name: String)] = []
         for item in list {
-            guard let resource = item.stringValue, !resource.isEmpty, resource.utf8.count <= V2Limits.resourceBytes else {
-                throw V2Failure(.invalidParameterResources, "each resource must be a non-empty string of at most \(V2Limits.resourceBytes) bytes")
+            guard let resource = item.stringValue, !resource.isEmpty, resource.utf8.count <= V2Limits.resourceBytes
+            else {
+                throw V2Failure(
+                    .invalidParameterResources,
+                    "each resource must be a non-empty string of at most \(V2Limits.resourceBytes) bytes")
             }
             do throws(HandlerFailure) {
                 out.append((resource, try MockPass.resourceName(resource)))
@@ -48,8 +51,10 @@ extension MockPass {
     /// - `mvpd` otherwise: the user's allow/deny lists, then parental controls, then the world's faults.
     /// A device without a live profile gets `authenticated_profile_missing` (or `_expired`) in
     /// each decision. The answer is 200 whatever the decisions say.
-    mutating func v2Decisions(_ kind: V2DecisionKind, _ sp: World.ServiceProvider, _ requestor: World.Requestor,
-                              mvpdID: String, _ r: IncomingRequest, at now: Instant) throws(V2Failure) -> HTTPResponse {
+    mutating func v2Decisions(
+        _ kind: V2DecisionKind, _ sp: World.ServiceProvider, _ requestor: World.Requestor,
+        mvpdID: String, _ r: IncomingRequest, at now: Instant
+    ) throws(V2Failure) -> HTTPResponse {
         let device = try V2Device.from(r.request.headers)
         _ = try v2MVPD(mvpdID, sp, requestor)
         _ = try r.request.headers.tempPassIdentity()
@@ -59,7 +64,8 @@ extension MockPass {
         let profile = v2LiveProfile(key, at: now)
         // A profile from Apple's SSO holds only while Apple's framework still grants access to that
         // provider: when the app sends the framework's status, it must say so (rest-api-v2.md 1.4).
-        if case .appleSSO? = profile?.origin, r.request.headers.first(lowercased: "ap-partner-framework-status") != nil {
+        if case .appleSSO? = profile?.origin, r.request.headers.first(lowercased: "ap-partner-framework-status") != nil
+        {
             let status = try V2PartnerStatus.from(r.request.headers, at: now)
             guard options.platformMappingID(of: mvpdID) == status.providerID else {
                 throw V2Failure(.pfsProviderIDMismatch, "the partner framework's provider is not \(mvpdID)")
@@ -70,7 +76,8 @@ extension MockPass {
         for (resource, name) in resources {
             var outcome: V2Outcome
             if degradation == .deny {
-                outcome = .refused(.degradation, V2Failure(.authorizationDeniedByDegradationRule, "MVPD \(mvpdID) is degraded"))
+                outcome = .refused(
+                    .degradation, V2Failure(.authorizationDeniedByDegradationRule, "MVPD \(mvpdID) is degraded"))
             } else if degradation == .authenticateAll {
                 outcome = .permitted(.degradation, until: now + requestor.authzTTL)
             } else if let profile, degradation == .authorizeAll {
@@ -79,11 +86,17 @@ extension MockPass {
                 outcome = v2Outcome(kind, profile: profile, key: key, resource: name, requestor: requestor, at: now)
             } else {
                 let expired = v2.profiles.value(key, at: now) != nil
-                outcome = .refused(.mvpd, V2Failure(expired ? .profileExpired : .profileMissing,
-                                                    expired ? "the device's profile for \(mvpdID) expired" : "the device has no profile for \(mvpdID)"))
+                outcome = .refused(
+                    .mvpd,
+                    V2Failure(
+                        expired ? .profileExpired : .profileMissing,
+                        expired
+                            ? "the device's profile for \(mvpdID) expired" : "the device has no profile for \(mvpdID)"))
             }
-            decisions.append(v2Decision(kind, outcome, resource: resource, requestor: requestor, mvpdID: mvpdID,
-                                        sessionID: profile?.sessionID ?? "", at: now))
+            decisions.append(
+                v2Decision(
+                    kind, outcome, resource: resource, requestor: requestor, mvpdID: mvpdID,
+                    sessionID: profile?.sessionID ?? "", at: now))
         }
         return MockPass.v2JSON([Value.Entry("decisions", .list(decisions))])
     }
@@ -98,8 +111,10 @@ extension MockPass {
     }
 
     /// The decision for a device with a live profile.
-    private mutating func v2Outcome(_ kind: V2DecisionKind, profile: V2Profile, key: V2ProfileKey, resource: String,
-                                    requestor: World.Requestor, at now: Instant) -> V2Outcome {
+    private mutating func v2Outcome(
+        _ kind: V2DecisionKind, profile: V2Profile, key: V2ProfileKey, resource: String,
+        requestor: World.Requestor, at now: Instant
+    ) -> V2Outcome {
         let options = world.restV2
         switch profile.origin {
         case .tempPass(let useKey):
@@ -108,9 +123,13 @@ extension MockPass {
             }
             if !use.resources.contains(resource) {
                 if let limit = options.tempPassResourceLimits.first(where: { $0.mvpdID == key.mvpdID })?.resources,
-                   use.resources.count >= limit {
-                    return .refused(.temppass, V2Failure(.temporaryAccessResourcesLimitExceeded,
-                                                         "the TempPass allows \(limit) resources"))
+                    use.resources.count >= limit
+                {
+                    return .refused(
+                        .temppass,
+                        V2Failure(
+                            .temporaryAccessResourcesLimitExceeded,
+                            "the TempPass allows \(limit) resources"))
                 }
                 // Only an authorization uses up a resource; a preauthorization only asks.
                 if kind == .authorize {
@@ -126,12 +145,15 @@ extension MockPass {
         }
         let until = min(now + requestor.authzTTL, profile.notAfter)
         if options.dummyAuthorization.contains(key.mvpdID) { return .permitted(.dummy, until: until) }
-        if let fault = options.fault(of: key.mvpdID) { return .refused(.mvpd, V2Failure(fault, "the world's fault for \(key.mvpdID)")) }
+        if let fault = options.fault(of: key.mvpdID) {
+            return .refused(.mvpd, V2Failure(fault, "the world's fault for \(key.mvpdID)"))
+        }
         guard let subscriber = profile.subscriber else { return .refused(.mvpd, V2Failure(.profileMissing)) }
         if options.parentalControls.contains(where: {
             $0.mvpdID == subscriber.user.mvpdID && $0.userName == subscriber.user.userName && $0.resource == resource
         }) {
-            return .refused(.mvpd, V2Failure(.authorizationDeniedByParentalControls, "parental controls deny \(resource)"))
+            return .refused(
+                .mvpd, V2Failure(.authorizationDeniedByParentalControls, "parental controls deny \(resource)"))
         }
         if let refusal = decision(for: .user(subscriber.user), resource: resource) {
             let code: V2ErrorCode = kind == .authorize ? .authorizationDeniedByMVPD : .preauthorizationDeniedByMVPD
@@ -141,23 +163,32 @@ extension MockPass {
     }
 
     /// One `DecisionResponse`, keys in a fixed order; a permitted authorization carries the media token.
-    private mutating func v2Decision(_ kind: V2DecisionKind, _ outcome: V2Outcome, resource: String,
-                                     requestor: World.Requestor, mvpdID: String, sessionID: String,
-                                     at now: Instant) -> Value {
-        var e = [Value.Entry("resource", .string(resource)), Value.Entry("serviceProvider", .string(requestor.id)),
-                 Value.Entry("mvpd", .string(mvpdID))]
+    private mutating func v2Decision(
+        _ kind: V2DecisionKind, _ outcome: V2Outcome, resource: String,
+        requestor: World.Requestor, mvpdID: String, sessionID: String,
+        at now: Instant
+    ) -> Value {
+        var e = [
+            Value.Entry("resource", .string(resource)), Value.Entry("serviceProvider", .string(requestor.id)),
+            Value.Entry("mvpd", .string(mvpdID)),
+        ]
         switch outcome {
         case .permitted(let source, let until):
             e.append(Value.Entry("source", .string(source.rawValue)))
             e.append(Value.Entry("authorized", .bool(true)))
             if kind == .authorize {
                 let ttl = world.restV2.mediaTokenTTL
-                let media = ShortMediaToken(sessionGUID: sessionID.isEmpty ? random.guid() : sessionID, requestorID: requestor.id,
-                                            resourceID: resource, ttl: ttl, issueTime: now, mvpdID: mvpdID)
-                e.append(Value.Entry("token", .dict([
-                    Value.Entry("notBefore", MockPass.v2Millis(now)), Value.Entry("notAfter", MockPass.v2Millis(now + ttl)),
-                    Value.Entry("serializedToken", .string(ShortMediaTokenXML.serialize(media))),
-                ])))
+                let media = ShortMediaToken(
+                    sessionGUID: sessionID.isEmpty ? random.guid() : sessionID, requestorID: requestor.id,
+                    resourceID: resource, ttl: ttl, issueTime: now, mvpdID: mvpdID)
+                e.append(
+                    Value.Entry(
+                        "token",
+                        .dict([
+                            Value.Entry("notBefore", MockPass.v2Millis(now)),
+                            Value.Entry("notAfter", MockPass.v2Millis(now + ttl)),
+                            Value.Entry("serializedToken", .string(ShortMediaTokenXML.serialize(media))),
+                        ])))
             }
             e.append(Value.Entry("notBefore", MockPass.v2Millis(now)))
             e.append(Value.Entry("notAfter", MockPass.v2Millis(until)))

@@ -5,28 +5,40 @@ import PassXML
 extension MockPass {
     /// `GET /{sp}/profiles` (every MVPD, in the SP's order) and `GET /{sp}/profiles/{mvpd}`: the
     /// device's live profiles; none is an empty map, not an error.
-    func v2Profiles(_ sp: World.ServiceProvider, _ requestor: World.Requestor, mvpd: String?, _ r: IncomingRequest,
-                    at now: Instant) throws(V2Failure) -> HTTPResponse {
+    func v2Profiles(
+        _ sp: World.ServiceProvider, _ requestor: World.Requestor, mvpd: String?, _ r: IncomingRequest,
+        at now: Instant
+    ) throws(V2Failure) -> HTTPResponse {
         let device = try V2Device.from(r.request.headers)
         let mvpds: [MVPD]
-        if let mvpd { mvpds = [try v2MVPD(mvpd, sp, requestor)] } else { mvpds = world.mvpds(offeredBy: sp, to: requestor) }
+        if let mvpd {
+            mvpds = [try v2MVPD(mvpd, sp, requestor)]
+        } else {
+            mvpds = world.mvpds(offeredBy: sp, to: requestor)
+        }
         var entries: [Value.Entry] = []
         for m in mvpds {
             let key = V2ProfileKey(deviceID: device.id, requestorID: requestor.id, mvpdID: m.id)
-            if let profile = v2LiveProfile(key, at: now) { entries.append(Value.Entry(m.id, v2ProfileObject(profile, mvpdID: m.id))) }
+            if let profile = v2LiveProfile(key, at: now) {
+                entries.append(Value.Entry(m.id, v2ProfileObject(profile, mvpdID: m.id)))
+            }
         }
         return MockPass.v2JSON([Value.Entry("profiles", .dict(entries))])
     }
 
     /// `GET /{sp}/profiles/code/{code}`: what a device polls while a user logs in elsewhere. Empty
     /// until the session's login completes, then the profile it made.
-    func v2ProfileForCode(_ sp: World.ServiceProvider, _ requestor: World.Requestor, code: String,
-                          at now: Instant) throws(V2Failure) -> HTTPResponse {
+    func v2ProfileForCode(
+        _ sp: World.ServiceProvider, _ requestor: World.Requestor, code: String,
+        at now: Instant
+    ) throws(V2Failure) -> HTTPResponse {
         let session = try v2Session(code, requestor, at: now)
         var entries: [Value.Entry] = []
         if case .authenticated(let done) = session.state {
             let key = V2ProfileKey(deviceID: session.deviceID, requestorID: requestor.id, mvpdID: done.mvpdID)
-            if let profile = v2LiveProfile(key, at: now) { entries.append(Value.Entry(done.mvpdID, v2ProfileObject(profile, mvpdID: done.mvpdID))) }
+            if let profile = v2LiveProfile(key, at: now) {
+                entries.append(Value.Entry(done.mvpdID, v2ProfileObject(profile, mvpdID: done.mvpdID)))
+            }
         }
         return MockPass.v2JSON([Value.Entry("profiles", .dict(entries))])
     }
@@ -35,20 +47,26 @@ extension MockPass {
     /// the user's metadata, `userID` first, a key the world marks encrypted as `enc`).
     func v2ProfileObject(_ p: V2Profile, mvpdID: String) -> Value {
         var attributes: [Value.Entry] = []
-        if let subscriber = p.subscriber, let user = world.user(mvpdID: subscriber.user.mvpdID, name: subscriber.user.userName) {
+        if let subscriber = p.subscriber,
+            let user = world.user(mvpdID: subscriber.user.mvpdID, name: subscriber.user.userName)
+        {
             var meta = user.meta.filter { $0.key != "userID" }
             let userID = user.meta.first { $0.key == "userID" }?.value ?? .string(user.name)
             meta.insert(Value.Entry("userID", userID), at: 0)
             for entry in meta {
                 let encrypted = user.encrypted.contains(entry.key)
-                attributes.append(Value.Entry(entry.key, .dict([
-                    Value.Entry("value", encrypted ? UserMetaCipher.encrypt(entry.value) : entry.value),
-                    Value.Entry("state", .string(encrypted ? "enc" : "plain")),
-                ])))
+                attributes.append(
+                    Value.Entry(
+                        entry.key,
+                        .dict([
+                            Value.Entry("value", encrypted ? UserMetaCipher.encrypt(entry.value) : entry.value),
+                            Value.Entry("state", .string(encrypted ? "enc" : "plain")),
+                        ])))
             }
         }
         return .dict([
-            Value.Entry("notBefore", MockPass.v2Millis(p.notBefore)), Value.Entry("notAfter", MockPass.v2Millis(p.notAfter)),
+            Value.Entry("notBefore", MockPass.v2Millis(p.notBefore)),
+            Value.Entry("notAfter", MockPass.v2Millis(p.notAfter)),
             Value.Entry("issuer", .string(p.issuer(mvpdID: mvpdID))), Value.Entry("type", .string(p.type)),
             Value.Entry("attributes", .dict(attributes)),
         ])
@@ -59,8 +77,10 @@ extension MockPass {
     /// `partner_logout`/`partner_interactive` for Apple SSO (the user also logs out in Settings),
     /// `complete`/`none` for a TempPass or degraded profile (no endpoint), `invalid`/`none` when
     /// the device has no profile. A TempPass's use is not undone by a logout.
-    mutating func v2Logout(_ sp: World.ServiceProvider, _ requestor: World.Requestor, mvpdID: String, _ r: IncomingRequest,
-                           at now: Instant) throws(V2Failure) -> HTTPResponse {
+    mutating func v2Logout(
+        _ sp: World.ServiceProvider, _ requestor: World.Requestor, mvpdID: String, _ r: IncomingRequest,
+        at now: Instant
+    ) throws(V2Failure) -> HTTPResponse {
         let device = try V2Device.from(r.request.headers)
         _ = try v2MVPD(mvpdID, sp, requestor)
         let redirect = r.parameter("redirectUrl").flatMap { $0.isEmpty ? nil : $0 }
@@ -75,14 +95,22 @@ extension MockPass {
                         throw V2Failure(.invalidParameterRedirectURL, "an interactive logout needs redirectUrl")
                     }
                     e = MockPass.v2LogoutAction("logout", "interactive", mvpdID)
-                    e.append(Value.Entry("url", .string(joinURL(idp.url, "/oauth2/logout") + "?" + FormCoding.encode([("redirect_uri", redirect)]))))
+                    e.append(
+                        Value.Entry(
+                            "url",
+                            .string(
+                                joinURL(idp.url, "/oauth2/logout") + "?"
+                                    + FormCoding.encode([("redirect_uri", redirect)]))))
                 } else if world.identityProvider(for: mvpdID) != nil {
                     guard let redirect else {
                         throw V2Failure(.invalidParameterRedirectURL, "an interactive logout needs redirectUrl")
                     }
-                    let url = joinURL(sp.url, "/logout") + "?" + FormCoding.encode([
-                        ("redirect_url", redirect), ("mso_id", mvpdID), ("name_id", s.nameID), ("session_index", s.sessionIndex),
-                    ])
+                    let url =
+                        joinURL(sp.url, "/logout") + "?"
+                        + FormCoding.encode([
+                            ("redirect_url", redirect), ("mso_id", mvpdID), ("name_id", s.nameID),
+                            ("session_index", s.sessionIndex),
+                        ])
                     e = MockPass.v2LogoutAction("logout", "interactive", mvpdID)
                     e.append(Value.Entry("url", .string(url)))
                 } else {
@@ -101,7 +129,10 @@ extension MockPass {
     }
 
     static func v2LogoutAction(_ name: String, _ type: String, _ mvpdID: String) -> [Value.Entry] {
-        [Value.Entry("actionName", .string(name)), Value.Entry("actionType", .string(type)), Value.Entry("mvpd", .string(mvpdID))]
+        [
+            Value.Entry("actionName", .string(name)), Value.Entry("actionType", .string(type)),
+            Value.Entry("mvpd", .string(mvpdID)),
+        ]
     }
 
     /// Apple is the one partner Adobe documents.
@@ -109,13 +140,19 @@ extension MockPass {
 
     /// The MVPD the partner framework's provider id names, among those the SP offers the programmer,
     /// with platform services on; any other id → `invalid_header_pfs_provider_id_mismatch`.
-    func v2PartnerMVPD(_ status: V2PartnerStatus, _ sp: World.ServiceProvider,
-                       _ requestor: World.Requestor) throws(V2Failure) -> MVPD {
+    func v2PartnerMVPD(
+        _ status: V2PartnerStatus, _ sp: World.ServiceProvider,
+        _ requestor: World.Requestor
+    ) throws(V2Failure) -> MVPD {
         let options = world.restV2
-        guard let mvpd = world.mvpds(offeredBy: sp, to: requestor).first(where: {
-            options.platformMappingID(of: $0.id) == status.providerID
-        }) else {
-            throw V2Failure(.pfsProviderIDMismatch, "no MVPD of \(requestor.id) has the platform mapping id \(status.providerID.prefix(64))")
+        guard
+            let mvpd = world.mvpds(offeredBy: sp, to: requestor).first(where: {
+                options.platformMappingID(of: $0.id) == status.providerID
+            })
+        else {
+            throw V2Failure(
+                .pfsProviderIDMismatch,
+                "no MVPD of \(requestor.id) has the platform mapping id \(status.providerID.prefix(64))")
         }
         _ = try v2MVPD(mvpd.id, sp, requestor)
         guard mvpd.enablePlatformServices else {
@@ -127,9 +164,13 @@ extension MockPass {
     /// `POST /{sp}/sessions/sso/{partner}`: with the partner framework's status, `authorize` when
     /// the device already has a profile for the provider's MVPD, else `partner_profile` (the app
     /// asks Apple's framework for the SAML response and posts it to `profiles/sso/{partner}`).
-    mutating func v2PartnerSession(_ sp: World.ServiceProvider, _ requestor: World.Requestor, partner: String,
-                                   _ r: IncomingRequest, at now: Instant) throws(V2Failure) -> HTTPResponse {
-        guard MockPass.v2Partners.contains(partner) else { throw V2Failure(.invalidParameterPartner, "unknown partner") }
+    mutating func v2PartnerSession(
+        _ sp: World.ServiceProvider, _ requestor: World.Requestor, partner: String,
+        _ r: IncomingRequest, at now: Instant
+    ) throws(V2Failure) -> HTTPResponse {
+        guard MockPass.v2Partners.contains(partner) else {
+            throw V2Failure(.invalidParameterPartner, "unknown partner")
+        }
         let device = try V2Device.from(r.request.headers)
         let status = try V2PartnerStatus.from(r.request.headers, at: now)
         let mvpd = try v2PartnerMVPD(status, sp, requestor)
@@ -149,9 +190,13 @@ extension MockPass {
     /// holds for the user (here: the IdP's `/platform-sso`), checked as the SP checks any (signed by
     /// the MVPD's IdP, for Adobe's audience, not expired, a NameID that IdP gave) → 201 with the
     /// new `appleSSO` profile. Anything wrong with it → `invalid_parameter_saml_response`.
-    mutating func v2PartnerProfile(_ sp: World.ServiceProvider, _ requestor: World.Requestor, partner: String,
-                                   _ r: IncomingRequest, at now: Instant) throws(V2Failure) -> HTTPResponse {
-        guard MockPass.v2Partners.contains(partner) else { throw V2Failure(.invalidParameterPartner, "unknown partner") }
+    mutating func v2PartnerProfile(
+        _ sp: World.ServiceProvider, _ requestor: World.Requestor, partner: String,
+        _ r: IncomingRequest, at now: Instant
+    ) throws(V2Failure) -> HTTPResponse {
+        guard MockPass.v2Partners.contains(partner) else {
+            throw V2Failure(.invalidParameterPartner, "unknown partner")
+        }
         let device = try V2Device.from(r.request.headers)
         guard let encoded = r.parameter("SAMLResponse"), !encoded.isEmpty else {
             throw V2Failure(.invalidParameterSAMLResponse, "missing parameter SAMLResponse")
@@ -163,7 +208,8 @@ extension MockPass {
         } catch {
             throw V2Failure(.invalidParameterSAMLResponse, error.message)
         }
-        guard let idp = world.identityProviders.first(where: { $0.url.withoutTrailingSlashes == response.issuer }) else {
+        guard let idp = world.identityProviders.first(where: { $0.url.withoutTrailingSlashes == response.issuer })
+        else {
             throw V2Failure(.invalidParameterSAMLResponse, "the SAML response is not from a known identity provider")
         }
         let mvpd = try v2MVPD(idp.mvpdID, sp, requestor)
@@ -176,17 +222,21 @@ extension MockPass {
         guard response.success, let assertion = response.assertion, assertion.issuer == response.issuer else {
             throw V2Failure(.invalidParameterSAMLResponse, "the SAML response carries no assertion from its issuer")
         }
-        if let problem = assertionProblem(assertion, verdict: verdict, from: idp, audience: MockPass.platformAudience, at: now) {
+        if let problem = assertionProblem(
+            assertion, verdict: verdict, from: idp, audience: MockPass.platformAudience, at: now)
+        {
             throw V2Failure(.invalidParameterSAMLResponse, problem)
         }
         guard let user = usersByNameID[assertion.nameID], user.mvpdID == mvpd.id else {
             throw V2Failure(.identityNotRecognizedByMVPD, "the MVPD gave this NameID to nobody")
         }
         let key = V2ProfileKey(deviceID: device.id, requestorID: requestor.id, mvpdID: mvpd.id)
-        let profile = V2Profile(origin: .appleSSO(.init(user: user, nameID: assertion.nameID, sessionIndex: assertion.sessionIndex)),
-                                sessionID: random.guid(), notBefore: now, notAfter: now + v2ProfileTTL(requestor, mvpdID: mvpd.id))
+        let profile = V2Profile(
+            origin: .appleSSO(.init(user: user, nameID: assertion.nameID, sessionIndex: assertion.sessionIndex)),
+            sessionID: random.guid(), notBefore: now, notAfter: now + v2ProfileTTL(requestor, mvpdID: mvpd.id))
         v2Store(profile, key)
-        return MockPass.v2JSON([Value.Entry("profiles", .dict([Value.Entry(mvpd.id, v2ProfileObject(profile, mvpdID: mvpd.id))]))],
-                               status: 201)
+        return MockPass.v2JSON(
+            [Value.Entry("profiles", .dict([Value.Entry(mvpd.id, v2ProfileObject(profile, mvpdID: mvpd.id))]))],
+            status: 201)
     }
 }

@@ -22,18 +22,24 @@ extension MockPass {
             if let status = m.boardingStatus { e.append(Value.Entry("boardingStatus", .string(status.rawValue))) }
             return .dict(e)
         }
-        return MockPass.v2JSON([Value.Entry("requestor", .dict([
-            Value.Entry("id", .string(requestor.id)), Value.Entry("name", .string(requestor.id)),
-            Value.Entry("mvpds", .list(mvpds)),
-        ]))])
+        return MockPass.v2JSON([
+            Value.Entry(
+                "requestor",
+                .dict([
+                    Value.Entry("id", .string(requestor.id)), Value.Entry("name", .string(requestor.id)),
+                    Value.Entry("mvpds", .list(mvpds)),
+                ]))
+        ])
     }
 
     /// `POST /{sp}/sessions` (form `mvpd`, `domainName`, `redirectUrl`, each optional). A device that
     /// already has a live profile for the MVPD, a TempPass and an `authenticate-all` degraded MVPD
     /// answer `authorize` at once; otherwise a session code, `resume` while parameters are missing,
     /// `authenticate` with the user agent's URL when none is.
-    mutating func v2CreateSession(_ sp: World.ServiceProvider, _ requestor: World.Requestor, _ r: IncomingRequest,
-                                  at now: Instant) throws(V2Failure) -> HTTPResponse {
+    mutating func v2CreateSession(
+        _ sp: World.ServiceProvider, _ requestor: World.Requestor, _ r: IncomingRequest,
+        at now: Instant
+    ) throws(V2Failure) -> HTTPResponse {
         let device = try V2Device.from(r.request.headers)
         let parameters = V2SessionParameters.from(r)
         if let redirect = parameters.redirectUrl { try MockPass.v2CheckRedirect(redirect) }
@@ -53,8 +59,10 @@ extension MockPass {
 
     /// `POST /{sp}/sessions/{code}`: adds the parameters given. Still incomplete → `retry` with
     /// what is missing; complete → as a new session would answer.
-    mutating func v2ResumeSession(_ sp: World.ServiceProvider, _ requestor: World.Requestor, code: String,
-                                  _ r: IncomingRequest, at now: Instant) throws(V2Failure) -> HTTPResponse {
+    mutating func v2ResumeSession(
+        _ sp: World.ServiceProvider, _ requestor: World.Requestor, code: String,
+        _ r: IncomingRequest, at now: Instant
+    ) throws(V2Failure) -> HTTPResponse {
         var session = try v2Session(code, requestor, at: now)
         let given = V2SessionParameters.from(r)
         if let redirect = given.redirectUrl { try MockPass.v2CheckRedirect(redirect) }
@@ -75,7 +83,8 @@ extension MockPass {
     }
 
     /// `GET /{sp}/sessions/{code}`: what the session holds, for a second screen to show.
-    func v2SessionStatus(_ requestor: World.Requestor, code: String, at now: Instant) throws(V2Failure) -> HTTPResponse {
+    func v2SessionStatus(_ requestor: World.Requestor, code: String, at now: Instant) throws(V2Failure) -> HTTPResponse
+    {
         let session = try v2Session(code, requestor, at: now)
         var entries = [Value.Entry("existingParameters", .dict(session.parameters.existing))]
         let missing = session.parameters.missing
@@ -91,7 +100,8 @@ extension MockPass {
     /// `invalid_parameter_code`, one past `notAfter` → `invalid_authentication_session`.
     func v2Session(_ code: String, _ requestor: World.Requestor, at now: Instant) throws(V2Failure) -> V2AuthSession {
         guard let session = v2.sessions.value(code, at: now),
-              session.requestorID == requestor.id else {
+            session.requestorID == requestor.id
+        else {
             throw V2Failure(.invalidParameterCode, "unknown authentication code")
         }
         guard now < session.notAfter else {
@@ -106,12 +116,17 @@ extension MockPass {
         let missing = s.parameters.missing
         var e: [Value.Entry]
         if !missing.isEmpty {
-            e = [Value.Entry("actionName", .string(missingAction)), Value.Entry("actionType", .string("direct")),
-                 Value.Entry("reasonType", .string("none")), Value.Entry("missingParameters", .list(missing.map(Value.string)))]
+            e = [
+                Value.Entry("actionName", .string(missingAction)), Value.Entry("actionType", .string("direct")),
+                Value.Entry("reasonType", .string("none")),
+                Value.Entry("missingParameters", .list(missing.map(Value.string))),
+            ]
         } else {
-            e = [Value.Entry("actionName", .string("authenticate")), Value.Entry("actionType", .string("interactive")),
-                 Value.Entry("reasonType", .string("none")),
-                 Value.Entry("url", .string("/api/v2/authenticate/\(s.requestorID)/\(s.code)"))]
+            e = [
+                Value.Entry("actionName", .string("authenticate")), Value.Entry("actionType", .string("interactive")),
+                Value.Entry("reasonType", .string("none")),
+                Value.Entry("url", .string("/api/v2/authenticate/\(s.requestorID)/\(s.code)")),
+            ]
         }
         e.append(Value.Entry("code", .string(s.code)))
         e.append(Value.Entry("sessionId", .string(s.sessionID)))
@@ -124,8 +139,10 @@ extension MockPass {
 
     /// The answers that need no login: a live profile (`authenticated`), a TempPass (`temporary`,
     /// its profile made now) or an `authenticate-all` degradation (`degraded`). nil: a login is needed.
-    mutating func v2DirectAccess(_ mvpd: MVPD, _ requestor: World.Requestor, deviceID: String, _ r: IncomingRequest,
-                                 at now: Instant) throws(V2Failure) -> HTTPResponse? {
+    mutating func v2DirectAccess(
+        _ mvpd: MVPD, _ requestor: World.Requestor, deviceID: String, _ r: IncomingRequest,
+        at now: Instant
+    ) throws(V2Failure) -> HTTPResponse? {
         let key = V2ProfileKey(deviceID: deviceID, requestorID: requestor.id, mvpdID: mvpd.id)
         let reason: String
         let profile: V2Profile
@@ -136,8 +153,9 @@ extension MockPass {
             profile = try v2StartTempPass(tempPass, key, r, at: now)
             reason = "temporary"
         } else if world.restV2.degradation(of: mvpd.id) == .authenticateAll {
-            profile = V2Profile(origin: .degraded, sessionID: random.guid(), notBefore: now,
-                                notAfter: now + v2ProfileTTL(requestor, mvpdID: mvpd.id))
+            profile = V2Profile(
+                origin: .degraded, sessionID: random.guid(), notBefore: now,
+                notAfter: now + v2ProfileTTL(requestor, mvpdID: mvpd.id))
             v2Store(profile, key)
             reason = "degraded"
         } else {
@@ -153,13 +171,17 @@ extension MockPass {
     /// A TempPass starts on its first use by the device (and identity, for a promotional one) and
     /// ends `ttl` later whatever happens (rest-api-v2.md 1.5); past that →
     /// `temporary_access_duration_limit_exceeded`. A promotional one needs `AP-TempPass-Identity`.
-    mutating func v2StartTempPass(_ tempPass: World.TempPass, _ key: V2ProfileKey, _ r: IncomingRequest,
-                                  at now: Instant) throws(V2Failure) -> V2Profile {
+    mutating func v2StartTempPass(
+        _ tempPass: World.TempPass, _ key: V2ProfileKey, _ r: IncomingRequest,
+        at now: Instant
+    ) throws(V2Failure) -> V2Profile {
         let identity = try r.request.headers.tempPassIdentity()
         if tempPass.promotional, identity == nil {
-            throw V2Failure(.invalidHeaderIdentityForTemporaryAccess, "a promotional TempPass needs AP-TempPass-Identity")
+            throw V2Failure(
+                .invalidHeaderIdentityForTemporaryAccess, "a promotional TempPass needs AP-TempPass-Identity")
         }
-        let useKey = V2TempPassKey(deviceID: key.deviceID, mvpdID: key.mvpdID, identity: tempPass.promotional ? identity : nil)
+        let useKey = V2TempPassKey(
+            deviceID: key.deviceID, mvpdID: key.mvpdID, identity: tempPass.promotional ? identity : nil)
         let use: V2TempPassUse
         if let known = v2.tempPassUses.value(useKey, at: now) {
             guard now < known.expires else {
@@ -170,7 +192,8 @@ extension MockPass {
             use = V2TempPassUse(expires: now + tempPass.ttl, resources: [])
             v2.tempPassUses.set(useKey, use, until: ExpiringStore<V2TempPassKey, V2TempPassUse>.forever)
         }
-        let profile = V2Profile(origin: .tempPass(useKey), sessionID: random.guid(), notBefore: now, notAfter: use.expires)
+        let profile = V2Profile(
+            origin: .tempPass(useKey), sessionID: random.guid(), notBefore: now, notAfter: use.expires)
         v2Store(profile, key)
         return profile
     }
@@ -182,14 +205,21 @@ extension MockPass {
     /// the browser to `redirectUrl`. An OAuth2 MVPD's user agent goes to its IdP instead (`V2OAuth`).
     /// The 302 carries the JSON body the contract declares for it (an `ErrorInformation`, here with
     /// no fields: nothing went wrong).
-    mutating func v2Authenticate(_ sp: World.ServiceProvider, _ requestor: World.Requestor, code: String,
-                                 _ r: IncomingRequest, at now: Instant) throws(V2Failure) -> HTTPResponse {
+    mutating func v2Authenticate(
+        _ sp: World.ServiceProvider, _ requestor: World.Requestor, code: String,
+        _ r: IncomingRequest, at now: Instant
+    ) throws(V2Failure) -> HTTPResponse {
         var session = try v2Session(code, requestor, at: now)
         guard let mvpdID = session.parameters.mvpd, let redirect = session.parameters.redirectUrl,
-              session.parameters.missing.isEmpty else {
-            throw V2Failure(.invalidAuthenticationSession, "the session still misses " + session.parameters.missing.joined(separator: ", "))
+            session.parameters.missing.isEmpty
+        else {
+            throw V2Failure(
+                .invalidAuthenticationSession,
+                "the session still misses " + session.parameters.missing.joined(separator: ", "))
         }
-        if session.isAuthenticated { throw V2Failure(.invalidAuthenticationSession, "the session's login already completed") }
+        if session.isAuthenticated {
+            throw V2Failure(.invalidAuthenticationSession, "the session's login already completed")
+        }
         _ = try v2MVPD(mvpdID, sp, requestor)
         guard let idp = world.identityProvider(for: mvpdID) else {
             throw V2Failure(.invalidIntegration, "MVPD \(mvpdID) has no login page")
@@ -201,19 +231,25 @@ extension MockPass {
         }
         session.state = .loggingIn(V2AuthSession.LoggingIn(started: now))
         v2.sessions.set(code, session, until: session.notAfter + limits.expiredMemory)
-        let location = joinURL(sp.url, "/authenticate/saml") + "?" + FormCoding.encode([
-            ("requestor_id", requestor.id), ("mso_id", mvpdID), ("redirect_url", redirect),
-            ("domain_name", session.parameters.domainName ?? ""), ("v2_code", code),
-        ])
+        let location =
+            joinURL(sp.url, "/authenticate/saml") + "?"
+            + FormCoding.encode([
+                ("requestor_id", requestor.id), ("mso_id", mvpdID), ("redirect_url", redirect),
+                ("domain_name", session.parameters.domainName ?? ""), ("v2_code", code),
+            ])
         return HTTPResponse(status: 302, contentType: Reply.json, text: "{}", headers: [("Location", location)])
     }
 
     /// The v2 session an `authenticate/saml` with `v2_code` logs in for: one of this programmer and
     /// MVPD whose user agent was sent there and whose login has not completed; nil without the field.
-    func v2LoginLink(_ code: String?, requestorID: String, mvpdID: String, at now: Instant) throws(HandlerFailure) -> V2LoginLink? {
+    func v2LoginLink(_ code: String?, requestorID: String, mvpdID: String, at now: Instant) throws(HandlerFailure)
+        -> V2LoginLink?
+    {
         guard let code, !code.isEmpty else { return nil }
-        guard let session = v2.sessions.value(code, at: now), now < session.notAfter, session.requestorID == requestorID,
-              session.parameters.mvpd == mvpdID, case .loggingIn(let login) = session.state, login.oauth == nil else {
+        guard let session = v2.sessions.value(code, at: now), now < session.notAfter,
+            session.requestorID == requestorID,
+            session.parameters.mvpd == mvpdID, case .loggingIn(let login) = session.state, login.oauth == nil
+        else {
             throw .badRequest("no REST API v2 login is waiting for this code")
         }
         return V2LoginLink(code: code)
@@ -222,16 +258,22 @@ extension MockPass {
     /// The SP accepted the IdP's assertion for a login `v2Authenticate` started: the session's
     /// device gets its profile for the MVPD. A session gone by then (expired, or taken by the cap)
     /// fails the login with a 400 page, as an expired SP login does.
-    mutating func completeV2Login(_ link: V2LoginLink, user: UserKey, assertion: Assertion, mvpdID: String,
-                                  at now: Instant) throws(HandlerFailure) {
+    mutating func completeV2Login(
+        _ link: V2LoginLink, user: UserKey, assertion: Assertion, mvpdID: String,
+        at now: Instant
+    ) throws(HandlerFailure) {
         guard var session = v2.sessions.value(link.code, at: now), now < session.notAfter,
-              session.parameters.mvpd == mvpdID, let requestor = world.requestor(session.requestorID) else {
+            session.parameters.mvpd == mvpdID, let requestor = world.requestor(session.requestorID)
+        else {
             throw .badRequest("the REST API v2 authentication session has expired")
         }
         let key = V2ProfileKey(deviceID: session.deviceID, requestorID: session.requestorID, mvpdID: mvpdID)
-        let subscriber = V2Profile.Subscriber(user: user, nameID: assertion.nameID, sessionIndex: assertion.sessionIndex)
-        v2Store(V2Profile(origin: .login(subscriber), sessionID: session.sessionID, notBefore: now,
-                          notAfter: now + v2ProfileTTL(requestor, mvpdID: mvpdID)), key)
+        let subscriber = V2Profile.Subscriber(
+            user: user, nameID: assertion.nameID, sessionIndex: assertion.sessionIndex)
+        v2Store(
+            V2Profile(
+                origin: .login(subscriber), sessionID: session.sessionID, notBefore: now,
+                notAfter: now + v2ProfileTTL(requestor, mvpdID: mvpdID)), key)
         session.state = .authenticated(V2AuthSession.Authenticated(mvpdID: mvpdID, at: now))
         v2.sessions.set(link.code, session, until: session.notAfter + limits.expiredMemory)
     }

@@ -17,7 +17,9 @@ enum StrictBase64 {
         out.reserveCapacity(values.count * 3 / 4)
         var i = 0
         while i + 4 <= values.count {
-            let n = UInt32(values[i]) << 18 | UInt32(values[i + 1]) << 12 | UInt32(values[i + 2]) << 6 | UInt32(values[i + 3])
+            let n =
+                UInt32(values[i]) << 18 | UInt32(values[i + 1]) << 12 | UInt32(values[i + 2]) << 6
+                | UInt32(values[i + 3])
             out += [UInt8(n >> 16 & 0xFF), UInt8(n >> 8 & 0xFF), UInt8(n & 0xFF)]
             i += 4
         }
@@ -46,7 +48,8 @@ enum StrictBase64 {
     /// The decoded bytes as a JSON object, else nil (not Base64, not UTF-8 JSON, or not an object).
     static func jsonObject(_ text: String) -> Value? {
         guard let bytes = decode(text), let json = try? Value(jsonText: String(decoding: bytes, as: UTF8.self)),
-              case .dict = json else { return nil }
+            case .dict = json
+        else { return nil }
         return json
     }
 }

@@ -69,15 +69,15 @@ enum V2ErrorCode: String, Sendable, CaseIterable {
     var action: V2ErrorAction {
         switch self {
         case .tooManyResources, .configurationUserMetadataCertificate, .configurationTemporaryAccess,
-             .configurationPlatform, .configurationPlatformID, .configurationPlatformTrait,
-             .configurationPlatformCategoryTrait, .configurationPlatformServices, .configurationMVPDPlatform,
-             .configurationMVPDPlatformBoardingStatus, .configurationMVPDPlatformProfileExchange:
+            .configurationPlatform, .configurationPlatformID, .configurationPlatformTrait,
+            .configurationPlatformCategoryTrait, .configurationPlatformServices, .configurationMVPDPlatform,
+            .configurationMVPDPlatformBoardingStatus, .configurationMVPDPlatformProfileExchange:
             return .configuration
         case .accessTokenServiceProvider, .accessTokenClientApplication:
             return .applicationRegistration
         case .profileMissing, .profileExpired, .profileInvalidated, .temporaryAccessDurationLimitExceeded,
-             .temporaryAccessResourcesLimitExceeded, .deniedByHBAPolicies, .deniedBySessionInvalidated,
-             .identityNotRecognizedByMVPD:
+            .temporaryAccessResourcesLimitExceeded, .deniedByHBAPolicies, .deniedBySessionInvalidated,
+            .identityNotRecognizedByMVPD:
             return .authentication
         case .networkReceivedError, .networkConnectionTimeout, .maximumExecutionTimeExceeded:
             return .retry
@@ -92,7 +92,7 @@ enum V2ErrorCode: String, Sendable, CaseIterable {
         switch self {
         case .internalServerError: return 500
         case .preauthorizationDeniedByMVPD, .authorizationDeniedByMVPD, .authorizationDeniedByParentalControls,
-             .authorizationDeniedByDegradationRule, .tooManyResources:
+            .authorizationDeniedByDegradationRule, .tooManyResources:
             return 403
         default: break
         }
@@ -117,8 +117,10 @@ enum V2ErrorCode: String, Sendable, CaseIterable {
         case .invalidHeaderDeviceInfo: return "The X-Device-Info header is missing or invalid."
         case .invalidHeaderDeviceIdentifier: return "The AP-Device-Identifier header is missing or invalid."
         case .invalidHeaderIdentityForTemporaryAccess: return "The AP-TempPass-Identity header is missing or invalid."
-        case .pfsPermissionAccessNotPresent: return "The partner framework status does not say whether access is permitted."
-        case .pfsPermissionAccessNotDetermined: return "The user has not yet decided on access to the partner framework."
+        case .pfsPermissionAccessNotPresent:
+            return "The partner framework status does not say whether access is permitted."
+        case .pfsPermissionAccessNotDetermined:
+            return "The user has not yet decided on access to the partner framework."
         case .pfsPermissionAccessNotGranted: return "The user did not grant access to the partner framework."
         case .pfsProviderIDNotDetermined: return "The partner framework status names no provider."
         case .pfsProviderIDMismatch: return "The partner framework's provider is not the MVPD of the request."
@@ -139,7 +141,8 @@ enum V2ErrorCode: String, Sendable, CaseIterable {
         case .configurationPlatformCategoryTrait: return "The platform category trait is not configured."
         case .configurationPlatformServices: return "The platform services are not enabled."
         case .configurationMVPDPlatform: return "The MVPD is not configured for the platform."
-        case .configurationMVPDPlatformBoardingStatus: return "The MVPD's boarding status does not allow the platform flow."
+        case .configurationMVPDPlatformBoardingStatus:
+            return "The MVPD's boarding status does not allow the platform flow."
         case .configurationMVPDPlatformProfileExchange: return "The MVPD does not allow the platform profile exchange."
         case .accessTokenServiceProvider: return "The access token was not issued for this service provider."
         case .accessTokenClientApplication: return "The access token is missing, unknown or expired."
@@ -158,7 +161,8 @@ enum V2ErrorCode: String, Sendable, CaseIterable {
     }
 
     /// Adobe's page of the codes, anchored at the REST v2 table.
-    static let helpURL = "https://experienceleague.adobe.com/docs/pass/authentication/integration-guide-programmers/"
+    static let helpURL =
+        "https://experienceleague.adobe.com/docs/pass/authentication/integration-guide-programmers/"
         + "features-standard/error-reporting/enhanced-error-codes.html#rest-api-v2"
 }
 
@@ -189,6 +193,7 @@ struct V2Failure: Error, Sendable {
     }
 
     func response(trace: String) -> HTTPResponse {
-        HTTPResponse(status: code.status, contentType: Reply.json, text: object(trace: trace).jsonText, headers: headers)
+        HTTPResponse(
+            status: code.status, contentType: Reply.json, text: object(trace: trace).jsonText, headers: headers)
     }
 }

@@ -18,7 +18,8 @@ struct V2Device: Sendable {
             throw V2Failure(.invalidHeaderDeviceIdentifier, "missing header AP-Device-Identifier")
         }
         guard value.utf8.count <= V2Limits.headerBytes else {
-            throw V2Failure(.invalidHeaderDeviceIdentifier, "AP-Device-Identifier is longer than \(V2Limits.headerBytes) bytes")
+            throw V2Failure(
+                .invalidHeaderDeviceIdentifier, "AP-Device-Identifier is longer than \(V2Limits.headerBytes) bytes")
         }
         let parts = value.split(separator: " ", maxSplits: 1, omittingEmptySubsequences: true)
         guard parts.count == 2, parts[0] == "fingerprint" else {
@@ -88,7 +89,9 @@ struct V2Device: Sendable {
         var entries: [Value.Entry] = []
         if let type = info["primaryHardwareType"]?.stringValue { entries.append(Value.Entry("type", .string(type))) }
         if let model = info["model"]?.stringValue { entries.append(Value.Entry("model", .string(model))) }
-        if let version = info["version"]?.stringValue { entries.append(Value.Entry("version", V2Device.version(version))) }
+        if let version = info["version"]?.stringValue {
+            entries.append(Value.Entry("version", V2Device.version(version)))
+        }
         var hardware: [Value.Entry] = []
         if let m = info["manufacturer"]?.stringValue { hardware.append(Value.Entry("manufacturer", .string(m))) }
         if let v = info["vendor"]?.stringValue { hardware.append(Value.Entry("vendor", .string(v))) }
@@ -128,9 +131,12 @@ struct V2PartnerStatus: Sendable {
     /// Checked in Adobe's order: the permission (present, decided, granted), then the provider
     /// (named, not expired). Which MVPD it names is the caller's check (`provider_id_mismatch`).
     static func from(_ headers: HTTPHeaders, at now: Instant) throws(V2Failure) -> V2PartnerStatus {
-        guard let value = headers.first(lowercased: "ap-partner-framework-status"), value.utf8.count <= V2Limits.headerBytes,
-              let json = StrictBase64.jsonObject(value.trimmingSpaces) else {
-            throw V2Failure(.pfsPermissionAccessNotPresent, "AP-Partner-Framework-Status is missing or not Base64 of a JSON object")
+        guard let value = headers.first(lowercased: "ap-partner-framework-status"),
+            value.utf8.count <= V2Limits.headerBytes,
+            let json = StrictBase64.jsonObject(value.trimmingSpaces)
+        else {
+            throw V2Failure(
+                .pfsPermissionAccessNotPresent, "AP-Partner-Framework-Status is missing or not Base64 of a JSON object")
         }
         guard let status = json["frameworkPermissionInfo"]?["accessStatus"]?.stringValue else {
             throw V2Failure(.pfsPermissionAccessNotPresent, "frameworkPermissionInfo.accessStatus is missing")
@@ -146,9 +152,11 @@ struct V2PartnerStatus: Sendable {
             throw V2Failure(.pfsProviderIDNotDetermined, "frameworkProviderInfo.id is missing")
         }
         var expiration: Instant?
-        if let text = provider?["expirationDate"]?.stringValue ?? provider?["expirationDate"]?.intValue.map(String.init) {
+        if let text = provider?["expirationDate"]?.stringValue ?? provider?["expirationDate"]?.intValue.map(String.init)
+        {
             guard let ms = Int64(text) else {
-                throw V2Failure(.pfsProviderInfoExpired, "frameworkProviderInfo.expirationDate is not a time in milliseconds")
+                throw V2Failure(
+                    .pfsProviderInfoExpired, "frameworkProviderInfo.expirationDate is not a time in milliseconds")
             }
             guard now.milliseconds < ms else {
                 throw V2Failure(.pfsProviderInfoExpired, "frameworkProviderInfo.expirationDate has passed")
@@ -165,8 +173,11 @@ extension HTTPHeaders {
     func tempPassIdentity() throws(V2Failure) -> String? {
         guard let value = first(lowercased: "ap-temppass-identity") else { return nil }
         guard value.utf8.count <= V2Limits.headerBytes, let json = StrictBase64.jsonObject(value.trimmingSpaces),
-              case .dict(let entries) = json, !entries.isEmpty else {
-            throw V2Failure(.invalidHeaderIdentityForTemporaryAccess, "AP-TempPass-Identity is not Base64 of a non-empty JSON object")
+            case .dict(let entries) = json, !entries.isEmpty
+        else {
+            throw V2Failure(
+                .invalidHeaderIdentityForTemporaryAccess,
+                "AP-TempPass-Identity is not Base64 of a non-empty JSON object")
         }
         return Value.dict(entries.sorted { $0.key < $1.key }).jsonText
     }

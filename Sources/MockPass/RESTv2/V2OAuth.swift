@@ -57,15 +57,19 @@ struct V2OAuthGrant: Sendable {
 
 extension MockPass {
     /// The SP's side, first leg: where `authenticate/{sp}/{code}` sends the user agent for an OAuth2 MVPD.
-    mutating func v2OAuthStart(_ sp: World.ServiceProvider, _ idp: World.IdentityProvider, session: inout V2AuthSession,
-                               at now: Instant) -> HTTPResponse {
+    mutating func v2OAuthStart(
+        _ sp: World.ServiceProvider, _ idp: World.IdentityProvider, session: inout V2AuthSession,
+        at now: Instant
+    ) -> HTTPResponse {
         let pending = V2OAuthPending(verifier: random.hex(32), state: session.code + "." + random.hex(16))
         session.state = .loggingIn(V2AuthSession.LoggingIn(started: now, oauth: pending))
-        let location = joinURL(idp.url, "/oauth2/authorize") + "?" + FormCoding.encode([
-            ("response_type", "code"), ("client_id", sp.url.withoutTrailingSlashes),
-            ("redirect_uri", MockPass.v2Origin(sp) + V2OAuth.callbackPath), ("state", pending.state),
-            ("code_challenge", V2OAuth.challenge(pending.verifier)), ("code_challenge_method", "S256"),
-        ])
+        let location =
+            joinURL(idp.url, "/oauth2/authorize") + "?"
+            + FormCoding.encode([
+                ("response_type", "code"), ("client_id", sp.url.withoutTrailingSlashes),
+                ("redirect_uri", MockPass.v2Origin(sp) + V2OAuth.callbackPath), ("state", pending.state),
+                ("code_challenge", V2OAuth.challenge(pending.verifier)), ("code_challenge_method", "S256"),
+            ])
         return HTTPResponse(status: 302, contentType: Reply.json, text: "{}", headers: [("Location", location)])
     }
 
@@ -79,29 +83,38 @@ extension MockPass {
     /// with the verifier (server to server: in the mock, a call into the IdP's token logic), gives the
     /// session's device its profile and sends the user agent to `redirectUrl`. A refusal is a 400
     /// `invalid_authentication_session` (the browser's page), and the session stays as it was.
-    mutating func v2OAuthCallback(_ sp: World.ServiceProvider, _ r: IncomingRequest, at now: Instant) throws(V2Failure) -> HTTPResponse {
+    mutating func v2OAuthCallback(_ sp: World.ServiceProvider, _ r: IncomingRequest, at now: Instant) throws(V2Failure)
+        -> HTTPResponse
+    {
         let state = r.parameter("state") ?? ""
         let code = String(state.prefix { $0 != "." })
         guard var session = v2.sessions.value(code, at: now), now < session.notAfter, session.spName == sp.name,
-              case .loggingIn(let login) = session.state, let pending = login.oauth, pending.state == state,
-              let mvpdID = session.parameters.mvpd, let redirect = session.parameters.redirectUrl,
-              let requestor = world.requestor(session.requestorID) else {
+            case .loggingIn(let login) = session.state, let pending = login.oauth, pending.state == state,
+            let mvpdID = session.parameters.mvpd, let redirect = session.parameters.redirectUrl,
+            let requestor = world.requestor(session.requestorID)
+        else {
             throw V2Failure(.invalidAuthenticationSession, "no OAuth2 login is waiting for this state")
         }
         guard let authorization = r.parameter("code"), !authorization.isEmpty else {
-            throw V2Failure(.identityNotRecognizedByMVPD, "the MVPD answered without an authorization code: \(r.parameter("error") ?? "")")
+            throw V2Failure(
+                .identityNotRecognizedByMVPD,
+                "the MVPD answered without an authorization code: \(r.parameter("error") ?? "")")
         }
         let user: UserKey
         do throws(HandlerFailure) {
-            user = try redeemOAuthCode(authorization, mvpdID: mvpdID, clientID: sp.url.withoutTrailingSlashes,
-                                       redirectURI: MockPass.v2Origin(sp) + V2OAuth.callbackPath, verifier: pending.verifier, at: now)
+            user = try redeemOAuthCode(
+                authorization, mvpdID: mvpdID, clientID: sp.url.withoutTrailingSlashes,
+                redirectURI: MockPass.v2Origin(sp) + V2OAuth.callbackPath, verifier: pending.verifier, at: now)
         } catch {
             throw V2Failure(.identityNotRecognizedByMVPD, error.message)
         }
         let key = V2ProfileKey(deviceID: session.deviceID, requestorID: session.requestorID, mvpdID: mvpdID)
-        let subscriber = V2Profile.Subscriber(user: user, nameID: nameID(mvpdID: mvpdID, userName: user.userName), sessionIndex: "")
-        v2Store(V2Profile(origin: .login(subscriber), sessionID: session.sessionID, notBefore: now,
-                          notAfter: now + v2ProfileTTL(requestor, mvpdID: mvpdID)), key)
+        let subscriber = V2Profile.Subscriber(
+            user: user, nameID: nameID(mvpdID: mvpdID, userName: user.userName), sessionIndex: "")
+        v2Store(
+            V2Profile(
+                origin: .login(subscriber), sessionID: session.sessionID, notBefore: now,
+                notAfter: now + v2ProfileTTL(requestor, mvpdID: mvpdID)), key)
         session.state = .authenticated(V2AuthSession.Authenticated(mvpdID: mvpdID, at: now))
         v2.sessions.set(code, session, until: session.notAfter + limits.expiredMemory)
         return .redirect(redirect)
@@ -111,7 +124,9 @@ extension MockPass {
 
     /// `/oauth2/authorize` (GET: the login page), `/oauth2/login` (POST: the credentials), `/oauth2/token`
     /// (POST: a code and its verifier for an access token), `/oauth2/logout` (GET: back to `redirect_uri`).
-    mutating func handleOAuthIdP(_ idp: World.IdentityProvider, _ r: IncomingRequest, at now: Instant) throws(HandlerFailure) -> HTTPResponse {
+    mutating func handleOAuthIdP(_ idp: World.IdentityProvider, _ r: IncomingRequest, at now: Instant)
+        throws(HandlerFailure) -> HTTPResponse
+    {
         switch r.path {
         case "/oauth2/authorize":
             try r.expect("GET")
@@ -121,12 +136,16 @@ extension MockPass {
             return try oauthLogin(idp, r, at: now)
         case "/oauth2/token":
             try r.expect("POST")
-            let user = try redeemOAuthCode(try r.required("code"), mvpdID: idp.mvpdID, clientID: try r.required("client_id"),
-                                           redirectURI: try r.required("redirect_uri"), verifier: try r.required("code_verifier"), at: now)
-            return HTTPResponse(status: 200, contentType: Reply.json, text: Value.dict([
-                Value.Entry("access_token", .string(random.hex(32))), Value.Entry("token_type", .string("Bearer")),
-                Value.Entry("expires_in", .int(3600)), Value.Entry("sub", .string(nameID(mvpdID: idp.mvpdID, userName: user.userName))),
-            ]).jsonText)
+            let user = try redeemOAuthCode(
+                try r.required("code"), mvpdID: idp.mvpdID, clientID: try r.required("client_id"),
+                redirectURI: try r.required("redirect_uri"), verifier: try r.required("code_verifier"), at: now)
+            return HTTPResponse(
+                status: 200, contentType: Reply.json,
+                text: Value.dict([
+                    Value.Entry("access_token", .string(random.hex(32))), Value.Entry("token_type", .string("Bearer")),
+                    Value.Entry("expires_in", .int(3600)),
+                    Value.Entry("sub", .string(nameID(mvpdID: idp.mvpdID, userName: user.userName))),
+                ]).jsonText)
         case "/oauth2/logout":
             try r.expect("GET")
             return .redirect(try r.required("redirect_uri"))
@@ -135,13 +154,19 @@ extension MockPass {
         }
     }
 
-    static let oauthFields = ["response_type", "client_id", "redirect_uri", "state", "code_challenge", "code_challenge_method"]
+    static let oauthFields = [
+        "response_type", "client_id", "redirect_uri", "state", "code_challenge", "code_challenge_method",
+    ]
 
     /// The login form, the authorization request riding along in hidden fields. Only S256 is taken:
     /// `plain` gives no protection, and OAuth 2.1 drops it.
-    private func oauthLoginPage(_ idp: World.IdentityProvider, _ r: IncomingRequest, message: String?) throws(HandlerFailure) -> HTTPResponse {
+    private func oauthLoginPage(_ idp: World.IdentityProvider, _ r: IncomingRequest, message: String?)
+        throws(HandlerFailure) -> HTTPResponse
+    {
         guard r.parameter("response_type") == "code" else { throw .badRequest("response_type must be code") }
-        guard r.parameter("code_challenge_method") == "S256", let c = r.parameter("code_challenge"), c.count >= 43, c.count <= 128 else {
+        guard r.parameter("code_challenge_method") == "S256", let c = r.parameter("code_challenge"), c.count >= 43,
+            c.count <= 128
+        else {
             throw .badRequest("a PKCE code_challenge with code_challenge_method S256 is required")
         }
         guard let redirect = r.parameter("redirect_uri"), URLParts(redirect)?.isHTTP == true else {
@@ -149,28 +174,39 @@ extension MockPass {
         }
         var fields = [FormField(name: "username", value: ""), FormField(name: "password", value: "")]
         for name in MockPass.oauthFields { fields.append(FormField(name: name, value: r.parameter(name) ?? "")) }
-        let form = HTMLForm(action: joinURL(idp.url, "/oauth2/login"), method: "POST", fields: fields, autoSubmit: false)
-        return Reply.page(HTMLPage(title: "Sign in to \(idp.mvpdID)", message: message, forms: [form]), bodyless: typedRun)
+        let form = HTMLForm(
+            action: joinURL(idp.url, "/oauth2/login"), method: "POST", fields: fields, autoSubmit: false)
+        return Reply.page(
+            HTMLPage(title: "Sign in to \(idp.mvpdID)", message: message, forms: [form]), bodyless: typedRun)
     }
 
-    private mutating func oauthLogin(_ idp: World.IdentityProvider, _ r: IncomingRequest, at now: Instant) throws(HandlerFailure) -> HTTPResponse {
+    private mutating func oauthLogin(_ idp: World.IdentityProvider, _ r: IncomingRequest, at now: Instant)
+        throws(HandlerFailure) -> HTTPResponse
+    {
         let name = r.parameter("username") ?? "", password = r.parameter("password") ?? ""
         guard !name.isEmpty, let user = world.user(mvpdID: idp.mvpdID, name: name), user.password == password else {
             return try oauthLoginPage(idp, r, message: MockPass.invalidCredentials)
         }
         _ = try oauthLoginPage(idp, r, message: nil)  // the same checks of the request as the page made
         let code = random.hex(24)
-        v2.oauthCodes.set(code, V2OAuthGrant(mvpdID: idp.mvpdID, userName: user.name, clientID: r.parameter("client_id") ?? "",
-                                             redirectURI: try r.required("redirect_uri"), challenge: try r.required("code_challenge")),
-                          until: now + V2OAuth.codeTTL)
+        v2.oauthCodes.set(
+            code,
+            V2OAuthGrant(
+                mvpdID: idp.mvpdID, userName: user.name, clientID: r.parameter("client_id") ?? "",
+                redirectURI: try r.required("redirect_uri"), challenge: try r.required("code_challenge")),
+            until: now + V2OAuth.codeTTL)
         let redirect = try r.required("redirect_uri")
-        return .redirect(redirect + (redirect.contains("?") ? "&" : "?") + FormCoding.encode([("code", code), ("state", r.parameter("state") ?? "")]))
+        return .redirect(
+            redirect + (redirect.contains("?") ? "&" : "?")
+                + FormCoding.encode([("code", code), ("state", r.parameter("state") ?? "")]))
     }
 
     /// A code is redeemed once, by the client and redirect URI it was issued to, with the verifier whose
     /// S256 challenge it was issued for (RFC 7636 4.6); anything else is 400 `invalid_grant` and uses it up.
-    mutating func redeemOAuthCode(_ code: String, mvpdID: String, clientID: String, redirectURI: String, verifier: String,
-                                  at now: Instant) throws(HandlerFailure) -> UserKey {
+    mutating func redeemOAuthCode(
+        _ code: String, mvpdID: String, clientID: String, redirectURI: String, verifier: String,
+        at now: Instant
+    ) throws(HandlerFailure) -> UserKey {
         guard let grant = v2.oauthCodes.value(code, at: now), grant.mvpdID == mvpdID else {
             throw .oauth(400, "invalid_grant", "unknown, used or expired authorization code")
         }

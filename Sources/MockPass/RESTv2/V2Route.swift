@@ -22,7 +22,8 @@ enum V2Route: Sendable, Equatable {
     /// nil when no operation has this path (404), whatever the method.
     init?(method: String, path: String) {
         guard path.hasPrefix(V2Route.prefix) else { return nil }
-        let s = path.dropFirst(V2Route.prefix.count).split(separator: "/", omittingEmptySubsequences: false).map(String.init)
+        let s = path.dropFirst(V2Route.prefix.count).split(separator: "/", omittingEmptySubsequences: false).map(
+            String.init)
         guard !s.isEmpty, !s.contains(where: \.isEmpty) else { return nil }
         switch s.count {
         case 2 where s[0] == "oauth2" && s[1] == "callback": self = .oauthCallback
@@ -46,7 +47,8 @@ enum V2Route: Sendable, Equatable {
     /// The methods the path takes (a session code's path takes two).
     var allowed: [String] {
         switch self {
-        case .configuration, .authenticate, .profiles, .profile, .profileForCode, .logout, .oauthCallback: return ["GET"]
+        case .configuration, .authenticate, .profiles, .profile, .profileForCode, .logout, .oauthCallback:
+            return ["GET"]
         case .createSession, .authorize, .preauthorize, .partnerSession, .partnerProfile: return ["POST"]
         case .resumeSession, .sessionStatus: return ["GET", "POST"]
         }
@@ -55,7 +57,8 @@ enum V2Route: Sendable, Equatable {
     var serviceProvider: String {
         switch self {
         case .configuration(let sp), .createSession(let sp), .profiles(let sp): return sp
-        case .resumeSession(let sp, _), .sessionStatus(let sp, _), .authenticate(let sp, _), .profileForCode(let sp, _): return sp
+        case .resumeSession(let sp, _), .sessionStatus(let sp, _), .authenticate(let sp, _), .profileForCode(let sp, _):
+            return sp
         case .profile(let sp, _), .authorize(let sp, _), .preauthorize(let sp, _), .logout(let sp, _): return sp
         case .partnerSession(let sp, _), .partnerProfile(let sp, _): return sp
         case .oauthCallback: return ""

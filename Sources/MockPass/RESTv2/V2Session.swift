@@ -27,13 +27,15 @@ struct V2SessionParameters: Sendable, Equatable {
 
     /// `self` with what `other` gives; an empty field counts as not given.
     func merged(with other: V2SessionParameters) -> V2SessionParameters {
-        V2SessionParameters(mvpd: other.mvpd ?? mvpd, domainName: other.domainName ?? domainName,
-                            redirectUrl: other.redirectUrl ?? redirectUrl)
+        V2SessionParameters(
+            mvpd: other.mvpd ?? mvpd, domainName: other.domainName ?? domainName,
+            redirectUrl: other.redirectUrl ?? redirectUrl)
     }
 
     static func from(_ r: IncomingRequest) -> V2SessionParameters {
         func given(_ name: String) -> String? { r.parameter(name).flatMap { $0.isEmpty ? nil : $0 } }
-        return V2SessionParameters(mvpd: given("mvpd"), domainName: given("domainName"), redirectUrl: given("redirectUrl"))
+        return V2SessionParameters(
+            mvpd: given("mvpd"), domainName: given("domainName"), redirectUrl: given("redirectUrl"))
     }
 }
 

@@ -17,7 +17,7 @@ struct AnswerLedger: Sendable {
         case .checkPreauthorizedResources(let rs, _): preauthorizations.append(rs)
         case .getMetadata(let d): metadata.append(d)
         case .initialize, .setOptions, .setRequestor, .checkAuthentication, .getAuthentication, .setSelectedProvider,
-             .handleExternalURL, .checkAuthorization, .getAuthorization, .logout, .getAuthenticationToken, .getVersion:
+            .handleExternalURL, .checkAuthorization, .getAuthorization, .logout, .getAuthenticationToken, .getVersion:
             break
         }
     }
@@ -31,7 +31,8 @@ struct AnswerLedger: Sendable {
             preauthorizationAnswers.append(allowed)
             if !AnswerLedger.canMatch(preauthorizationAnswers, to: preauthorizations) {
                 preauthorizationAnswers.removeLast()
-                return "preauthorizedResources(\(allowed)) answers no request: asked \(preauthorizations), answered \(preauthorizationAnswers)"
+                return
+                    "preauthorizedResources(\(allowed)) answers no request: asked \(preauthorizations), answered \(preauthorizationAnswers)"
             }
         case .selectedProvider:
             if selectedProviderQueries == 0 { return "selectedProvider with no getSelectedProvider waiting" }
@@ -42,7 +43,7 @@ struct AnswerLedger: Sendable {
             }
             metadata.remove(at: i)
         case .setRequestorComplete, .setAuthenticationStatus, .displayProviderDialog, .navigateToUrl, .setToken,
-             .tokenRequestFailed, .presentTvProviderDialog, .dismissTvProviderDialog, .status, .sendTrackingData:
+            .tokenRequestFailed, .presentTvProviderDialog, .dismissTvProviderDialog, .status, .sendTrackingData:
             break
         }
         return nil

@@ -25,7 +25,8 @@ extension CallbackOracle {
         }
         switch token.holder {
         case .none:
-            violate(6, "a success from the store (MVPD \(mvpd)) after the token was cleared by a logout or a new provider")
+            violate(
+                6, "a success from the store (MVPD \(mvpd)) after the token was cleared by a logout or a new provider")
         case .unknown:
             token.holder = .token(mvpd: mvpd, expires: nil)
         case .token:
@@ -59,12 +60,16 @@ extension CallbackOracle {
     /// the app logged out of (a TempPass still running), and that one may be sent again.
     mutating func issuedToken(_ result: HTTPResult) -> AuthnToken? {
         let fresh = input.callbacks.contains {
-            if case .sendTrackingData(Constants.trackingAuthentication, let d) = $0 { return d.count > 3 && d[3] == "false" }
+            if case .sendTrackingData(Constants.trackingAuthentication, let d) = $0 {
+                return d.count > 3 && d[3] == "false"
+            }
             return false
         }
         guard fresh else { return nil }
         guard case .response(let r) = result, r.status == 200,
-              case .token(let token)? = (r.decoded as? SessionDeviceXML.Answer)?.content ?? (try? SessionDeviceXML.parse(r.body)) else {
+            case .token(let token)? = (r.decoded as? SessionDeviceXML.Answer)?.content
+                ?? (try? SessionDeviceXML.parse(r.body))
+        else {
             observed(.tokenIssued(nil))
             return nil
         }
@@ -152,9 +157,14 @@ extension CallbackOracle {
         var matching = open.indices.filter { AnswerLedger.isSubsequence(answer, of: open[$0].asked) }
         if input.call == .preauthorization { matching.reverse() }
         if let serial = input.answeredPreauthorization ?? input.preauthorization,
-           let own = matching.firstIndex(where: { open[$0].serial == serial }) {
+            let own = matching.firstIndex(where: { open[$0].serial == serial })
+        {
             matching.insert(matching.remove(at: own), at: 0)
-            if input.answeredPreauthorization != nil { input.answeredPreauthorization = nil } else { input.preauthorization = nil }
+            if input.answeredPreauthorization != nil {
+                input.answeredPreauthorization = nil
+            } else {
+                input.preauthorization = nil
+            }
         }
         guard let first = matching.first else {
             if startup.hasQueued({ if case .preauthorize = $0 { true } else { false } }) {
@@ -167,7 +177,10 @@ extension CallbackOracle {
             return
         }
         let allowed = open[first].allowed.map { $0.sorted() } ?? []
-        violate(6, "preauthorizedResources(\(answer)) names resources the token's user is not allowed (allowed: \(allowed)): another user's data")
+        violate(
+            6,
+            "preauthorizedResources(\(answer)) names resources the token's user is not allowed (allowed: \(allowed)): another user's data"
+        )
         preauthorizations.open.remove(at: first)
     }
 }

@@ -127,8 +127,9 @@ struct CallbackOracle: Sendable {
         for action in actions {
             switch action {
             case .deliver(let callback):
-                delivered(callback, next: index + 1 < input.callbacks.count ? input.callbacks[index + 1] : nil,
-                          previous: index > 0 ? input.callbacks[index - 1] : nil)
+                delivered(
+                    callback, next: index + 1 < input.callbacks.count ? input.callbacks[index + 1] : nil,
+                    previous: index > 0 ? input.callbacks[index - 1] : nil)
                 index += 1
             case .send(let id, let request):
                 sent(id, request)
@@ -202,14 +203,16 @@ struct CallbackOracle: Sendable {
             flows.authorizations[r, default: 0] += 1
         case .logout:
             endLogin()
-            flows.openAtLogout = OpenAtLogout(preauthorizationSerial: preauthorizations.serials,
-                                              authorizations: Set(flows.authorizations.filter { $0.value > 0 }.keys))
+            flows.openAtLogout = OpenAtLogout(
+                preauthorizationSerial: preauthorizations.serials,
+                authorizations: Set(flows.authorizations.filter { $0.value > 0 }.keys))
             flows.logoutsOwed = context.platform == .tvos ? flows.logoutsOwed + 1 : 1
             authnTokenChanged(to: .none)
             observed(.logout)
         case .preauthorize(let rs):
             preauthorizations.serials += 1
-            preauthorizations.open.append(Preauthorization(asked: rs, allowed: allowedResources, serial: preauthorizations.serials))
+            preauthorizations.open.append(
+                Preauthorization(asked: rs, allowed: allowedResources, serial: preauthorizations.serials))
             input.preauthorization = preauthorizations.serials
         case .configure, .select, .noFlow:
             break
@@ -287,8 +290,8 @@ struct CallbackOracle: Sendable {
         case .setAuthenticationStatus?: event == Constants.trackingAuthentication
         case .setToken?, .tokenRequestFailed?: event == Constants.trackingAuthorization
         case nil, .setRequestorComplete?, .displayProviderDialog?, .navigateToUrl?, .preauthorizedResources?,
-             .selectedProvider?, .setMetadataStatus?, .presentTvProviderDialog?, .dismissTvProviderDialog?, .status?,
-             .sendTrackingData?:
+            .selectedProvider?, .setMetadataStatus?, .presentTvProviderDialog?, .dismissTvProviderDialog?, .status?,
+            .sendTrackingData?:
             false
         }
     }
@@ -311,7 +314,7 @@ struct CallbackOracle: Sendable {
         case .navigation:
             if case .logout? = input.drainCurrent { return }  // after VSA203
         case .configured, .authenticationStatus, .authorizationEnded, .pickerPresented, .loginOnly, .status,
-             .preauthorizationAnswer, .metadataAnswer, .selectedProviderAnswer:
+            .preauthorizationAnswer, .metadataAnswer, .selectedProviderAnswer:
             break
         }
         while !input.draining.isEmpty {
@@ -354,16 +357,23 @@ struct CallbackOracle: Sendable {
 
     private mutating func authenticationStatus(_ callback: Callback, _ status: Int, _ code: String, next: Callback?) {
         let tracked: Bool
-        if case .sendTrackingData(Constants.trackingAuthentication, _)? = next { tracked = true } else { tracked = false }
+        if case .sendTrackingData(Constants.trackingAuthentication, _)? = next {
+            tracked = true
+        } else {
+            tracked = false
+        }
         if input.checksOwed > 0 {
             input.checksOwed -= 1
             if token.holder == .none && status == Constants.statusSuccess {
                 violate(6, "checkAuthentication answers 1 after the token was cleared by a logout or a new provider")
             }
             observed(.checkAnswered(status: status))
-        } else if input.cancelAnswerAllowed, status == Constants.statusError, code == Constants.providerNotSelectedError {
+        } else if input.cancelAnswerAllowed, status == Constants.statusError, code == Constants.providerNotSelectedError
+        {
             input.cancelAnswerAllowed = false
-        } else if !tracked, status == Constants.statusError, code == Constants.userNotAuthenticatedError, flows.logoutsOwed > 0 {
+        } else if !tracked, status == Constants.statusError, code == Constants.userNotAuthenticatedError,
+            flows.logoutsOwed > 0
+        {
             // A logout's status: no tracking (BEHAVIOR.md, Logout).
             flows.logoutsOwed -= 1
             return
@@ -378,7 +388,10 @@ struct CallbackOracle: Sendable {
         } else if startup.hasQueued(\.owesAStatus) {
             violate(5, "setAuthenticationStatus(\(status)) for a queued call before the engine was configured")
         } else {
-            violate(2, "setAuthenticationStatus(\(status), \"\(code)\") that no call is waiting for (a superseded, ended or cancelled login?)")
+            violate(
+                2,
+                "setAuthenticationStatus(\(status), \"\(code)\") that no call is waiting for (a superseded, ended or cancelled login?)"
+            )
         }
         terminal(callback, success: status == Constants.statusSuccess, authentication: true, next: next)
     }
@@ -390,7 +403,10 @@ struct CallbackOracle: Sendable {
         } else if startup.hasQueued({ $0.authorizes == r }) {
             violate(5, "\(callback.name) for \"\(r)\", a queued call, before the engine was configured")
         } else if flows.droppedAuthorizations[r, default: 0] > 0 {
-            violate(3, "\(callback.name) for \"\(r)\" whose getAuthorization ended with its login (superseded or failed): it ends with nothing more")
+            violate(
+                3,
+                "\(callback.name) for \"\(r)\" whose getAuthorization ended with its login (superseded or failed): it ends with nothing more"
+            )
         } else {
             violate(3, "\(callback.name) for \"\(r)\" that no authorization is waiting for")
         }
@@ -403,7 +419,8 @@ struct CallbackOracle: Sendable {
         observed(.terminal(callback, next: next))
         let event = authentication ? Constants.trackingAuthentication : Constants.trackingAuthorization
         guard success, case .sendTrackingData(event, let data)? = next, data.count == (authentication ? 7 : 9),
-              let tracking = SuccessTracking(data, context: context) else { return }
+            let tracking = SuccessTracking(data, context: context)
+        else { return }
         if authentication {
             authenticated(mvpd: tracking.mvpd, guid: tracking.guid, fresh: !tracking.cached)
         } else {
@@ -413,7 +430,9 @@ struct CallbackOracle: Sendable {
 
     /// Once nothing is pending: what must have ended has ended.
     mutating func settled() {
-        if startup.openSetRequestors > 0 { violate(1, "\(startup.openSetRequestors) setRequestor call(s) never completed") }
+        if startup.openSetRequestors > 0 {
+            violate(1, "\(startup.openSetRequestors) setRequestor call(s) never completed")
+        }
         startup.openSetRequestors = 0
         for (r, n) in flows.authorizations.sorted(by: { $0.key < $1.key }) where n > 0 {
             violate(3, "\(n) authorization(s) of \"\(r)\" never ended")

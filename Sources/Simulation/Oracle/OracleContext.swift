@@ -37,7 +37,9 @@ struct OracleContext: Sendable {
 
     init(world: World, configuration: EngineConfiguration) {
         platform = configuration.platform
-        trackingTail = [configuration.deviceType.rawValue, configuration.platform.clientType, configuration.platform.osName]
+        trackingTail = [
+            configuration.deviceType.rawValue, configuration.platform.clientType, configuration.platform.osName,
+        ]
         mvpds = Set(world.serviceProviders.flatMap { $0.mvpds.map(\.id) })
         users = Dictionary(grouping: world.users, by: \.mvpdID)
         tempPasses = Set(world.tempPasses.map(\.mvpdID))

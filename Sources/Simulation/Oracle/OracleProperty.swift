@@ -16,8 +16,9 @@ protocol OracleProperty: Sendable {
     init()
     /// Judges one observation at `now`, reading what the flow model believes (`token`, `context`);
     /// appends what is wrong to `found`.
-    mutating func check(_ observation: Observation, at now: Instant, context: OracleContext, token: TokenModel,
-                        found: inout [String])
+    mutating func check(
+        _ observation: Observation, at now: Instant, context: OracleContext, token: TokenModel,
+        found: inout [String])
 }
 
 /// What the flow model saw, in the order it saw it, for the properties. Derived from the calls,
@@ -125,8 +126,10 @@ struct PropertySet: Sendable {
 
     /// Judges `observation` with every property that observes its kind; each violation found is
     /// appended with its property's id.
-    mutating func observe(_ observation: Observation, at now: Instant, context: OracleContext, token: TokenModel,
-                          app: String, into violations: inout [InvariantViolation]) {
+    mutating func observe(
+        _ observation: Observation, at now: Instant, context: OracleContext, token: TokenModel,
+        app: String, into violations: inout [InvariantViolation]
+    ) {
         let kind = observation.kind
         PropertySet.judge(&tracking, observation, kind, now, context, token, app, &violations)
         PropertySet.judge(&authzDropped, observation, kind, now, context, token, app, &violations)
@@ -137,9 +140,11 @@ struct PropertySet: Sendable {
     }
 
     @inline(__always)
-    private static func judge<P: OracleProperty>(_ property: inout P, _ observation: Observation, _ kind: ObservationKinds,
-                                                 _ now: Instant, _ context: OracleContext, _ token: TokenModel,
-                                                 _ app: String, _ violations: inout [InvariantViolation]) {
+    private static func judge<P: OracleProperty>(
+        _ property: inout P, _ observation: Observation, _ kind: ObservationKinds,
+        _ now: Instant, _ context: OracleContext, _ token: TokenModel,
+        _ app: String, _ violations: inout [InvariantViolation]
+    ) {
         guard P.observes.contains(kind) else { return }
         var found: [String] = []
         property.check(observation, at: now, context: context, token: token, found: &found)

@@ -41,7 +41,7 @@ enum CallRole: Equatable, Sendable {
         case .logout: self = .logout
         case .checkPreauthorizedResources(let rs, _): self = .preauthorize(rs)
         case .getSelectedProvider, .getMetadata, .initialize, .setOptions, .handleExternalURL,
-             .getAuthenticationToken, .getVersion:
+            .getAuthenticationToken, .getVersion:
             self = .noFlow
         }
     }
@@ -134,7 +134,7 @@ enum CallbackRole: Sendable {
         case .authenticationStatus(let status, let code):
             status == Constants.statusError && code == Constants.genericAuthenticationError
         case .configured, .authorizationEnded, .pickerDismissed, .navigation, .status, .tracking,
-             .preauthorizationAnswer, .metadataAnswer, .selectedProviderAnswer:
+            .preauthorizationAnswer, .metadataAnswer, .selectedProviderAnswer:
             false
         }
     }
@@ -149,7 +149,7 @@ extension CallbackRole {
         case .setAuthenticationStatus(let status, let code):
             status == Constants.statusError && code == Constants.genericAuthenticationError
         case .setRequestorComplete, .navigateToUrl, .setToken, .tokenRequestFailed, .preauthorizedResources,
-             .selectedProvider, .setMetadataStatus, .dismissTvProviderDialog, .status, .sendTrackingData:
+            .selectedProvider, .setMetadataStatus, .dismissTvProviderDialog, .status, .sendTrackingData:
             false
         }
     }
@@ -205,11 +205,11 @@ enum Ownership {
             switch callback {
             case .status(.logoutOnly), .navigation: return true
             case .configured, .authenticationStatus, .authorizationEnded, .pickerPresented, .pickerDismissed,
-                 .loginOnly, .status, .tracking, .preauthorizationAnswer, .metadataAnswer, .selectedProviderAnswer:
+                .loginOnly, .status, .tracking, .preauthorizationAnswer, .metadataAnswer, .selectedProviderAnswer:
                 return false
             }
         case .initialize, .setOptions, .setRequestor, .setSelectedProvider, .handleExternalURL,
-             .getSelectedProvider, .getAuthenticationToken, .getVersion:
+            .getSelectedProvider, .getAuthenticationToken, .getVersion:
             return false
         }
     }

@@ -18,9 +18,9 @@ enum PickerState: Int, CaseIterable, Hashable, Sendable {
     /// Rows: the state; columns: the event, in `Event`'s order; nil: refused.
     static let transitions: [[PickerState?]] = [
         //              present  dismiss  loginEndedByCall  inputEnded
-        /* down */     [.up,     nil,     .down,            .down],
-        /* up */       [nil,     .down,   .dismissalOwed,   .up],
-        /* owed */     [nil,     .down,   .dismissalOwed,   nil],
+        /* down */ [.up, nil, .down, .down],
+        /* up */ [nil, .down, .dismissalOwed, .up],
+        /* owed */ [nil, .down, .dismissalOwed, nil],
     ]
 
     /// What each refused pair means.

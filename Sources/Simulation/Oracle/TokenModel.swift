@@ -34,7 +34,8 @@ struct SuccessTracking: Sendable {
     /// Fields 1–3 of a success's tracking, if they name a known MVPD, an md5 GUID and true/false.
     init?(_ data: [String?], context: OracleContext) {
         guard data.count > 3, let mvpd = data[1], context.mvpds.contains(mvpd), let guid = data[2],
-              SuccessTracking.isGUIDHash(guid), data[3] == "true" || data[3] == "false" else { return nil }
+            SuccessTracking.isGUIDHash(guid), data[3] == "true" || data[3] == "false"
+        else { return nil }
         self.mvpd = mvpd
         self.guid = guid
         cached = data[3] == "true"

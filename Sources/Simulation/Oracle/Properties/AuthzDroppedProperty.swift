@@ -13,8 +13,10 @@ struct AuthzDroppedProperty: OracleProperty {
     /// `setRequestor` may have adopted another app's token unseen.
     private var authorizedSinceChange: Set<String>? = []
 
-    mutating func check(_ observation: Observation, at now: Instant, context: OracleContext, token: TokenModel,
-                        found: inout [String]) {
+    mutating func check(
+        _ observation: Observation, at now: Instant, context: OracleContext, token: TokenModel,
+        found: inout [String]
+    ) {
         switch observation {
         case .authnTokenChanged(let outstanding):
             // An authorization already out may still deliver its token.
@@ -25,7 +27,9 @@ struct AuthzDroppedProperty: OracleProperty {
             authorizedSinceChange?.insert(r)
         case .tokenDelivered(let r):
             if let since = authorizedSinceChange, !since.contains(r) {
-                found.append("setToken for \"\(r)\" with no authorize request since the authN token changed: an authZ token outlived it")
+                found.append(
+                    "setToken for \"\(r)\" with no authorize request since the authN token changed: an authZ token outlived it"
+                )
             }
         default:
             return  // not routed here (`observes`)

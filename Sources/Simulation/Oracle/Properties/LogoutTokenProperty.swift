@@ -14,8 +14,10 @@ struct LogoutTokenProperty: OracleProperty {
     private var tokensSent: Set<String> = []
     private var retiredTokens: Set<String> = []
 
-    mutating func check(_ observation: Observation, at now: Instant, context: OracleContext, token: TokenModel,
-                        found: inout [String]) {
+    mutating func check(
+        _ observation: Observation, at now: Instant, context: OracleContext, token: TokenModel,
+        found: inout [String]
+    ) {
         switch observation {
         case .logout:
             retiredTokens.formUnion(tokensSent)

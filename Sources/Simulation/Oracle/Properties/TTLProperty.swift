@@ -8,8 +8,10 @@ struct TTLProperty: OracleProperty {
     static let clause = "BEHAVIOR.md, Time (the authN token's expiry)"
     static let observes: ObservationKinds = [.checkAnswered]
 
-    mutating func check(_ observation: Observation, at now: Instant, context: OracleContext, token: TokenModel,
-                        found: inout [String]) {
+    mutating func check(
+        _ observation: Observation, at now: Instant, context: OracleContext, token: TokenModel,
+        found: inout [String]
+    ) {
         guard case .checkAnswered(let status) = observation, case .token(_, let expires?) = token.holder else { return }
         if now < expires && status != Constants.statusSuccess {
             found.append("the authN token valid until \(expires) (\(expires - now) left) is reported gone at \(now)")

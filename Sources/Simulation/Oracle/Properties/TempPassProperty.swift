@@ -9,9 +9,13 @@ struct TempPassProperty: OracleProperty {
 
     private var firstUse: [String: Instant] = [:]
 
-    mutating func check(_ observation: Observation, at now: Instant, context: OracleContext, token: TokenModel,
-                        found: inout [String]) {
-        guard case .authenticated(let mvpd, _, fresh: true) = observation, let ttl = context.tempPassTTL[mvpd] else { return }
+    mutating func check(
+        _ observation: Observation, at now: Instant, context: OracleContext, token: TokenModel,
+        found: inout [String]
+    ) {
+        guard case .authenticated(let mvpd, _, fresh: true) = observation, let ttl = context.tempPassTTL[mvpd] else {
+            return
+        }
         guard let first = firstUse[mvpd] else {
             firstUse[mvpd] = now
             return

@@ -10,8 +10,10 @@ struct TimersProperty: OracleProperty {
 
     private var running: [TimerID: Instant] = [:]
 
-    mutating func check(_ observation: Observation, at now: Instant, context: OracleContext, token: TokenModel,
-                        found: inout [String]) {
+    mutating func check(
+        _ observation: Observation, at now: Instant, context: OracleContext, token: TokenModel,
+        found: inout [String]
+    ) {
         switch observation {
         case .timerStarted(let id, let at):
             if running[id] != nil { found.append("\(id) set again while it is still running") }

@@ -8,8 +8,10 @@ struct TrackingProperty: OracleProperty {
     static let clause = "BEHAVIOR.md, Tracking data"
     static let observes: ObservationKinds = [.terminal, .tracking, .authenticated, .authorizedWith]
 
-    mutating func check(_ observation: Observation, at now: Instant, context: OracleContext, token: TokenModel,
-                        found: inout [String]) {
+    mutating func check(
+        _ observation: Observation, at now: Instant, context: OracleContext, token: TokenModel,
+        found: inout [String]
+    ) {
         switch observation {
         case .terminal(let terminal, let next):
             expectTracking(after: terminal, next: next, context: context, found: &found)
@@ -21,14 +23,17 @@ struct TrackingProperty: OracleProperty {
             }
         case .authorizedWith(_, let guid):
             if let last = token.lastGUID, last != guid, !token.pastGUIDs.contains(guid) {
-                found.append("authorization tracking's GUID \(guid) is neither the authN token's \(last) nor one it replaced")
+                found.append(
+                    "authorization tracking's GUID \(guid) is neither the authN token's \(last) nor one it replaced")
             }
         default:
             return  // not routed here (`observes`)
         }
     }
 
-    private func expectTracking(after terminal: Callback, next: Callback?, context: OracleContext, found: inout [String]) {
+    private func expectTracking(
+        after terminal: Callback, next: Callback?, context: OracleContext, found: inout [String]
+    ) {
         let event: Int, count: Int, success: Bool
         switch CallbackRole(terminal) {
         case .authenticationStatus(let status, _):
@@ -36,11 +41,13 @@ struct TrackingProperty: OracleProperty {
         case .authorizationEnded(_, let ok):
             (event, count, success) = (Constants.trackingAuthorization, 9, ok)
         case .configured, .pickerPresented, .pickerDismissed, .loginOnly, .navigation, .status, .tracking,
-             .preauthorizationAnswer, .metadataAnswer, .selectedProviderAnswer:
+            .preauthorizationAnswer, .metadataAnswer, .selectedProviderAnswer:
             return  // not a terminal
         }
         guard case .sendTrackingData(event, let data)? = next else {
-            found.append("\(terminal) is not followed at once by its sendTrackingData(\(event), …): \(next.map(\.description) ?? "nothing")")
+            found.append(
+                "\(terminal) is not followed at once by its sendTrackingData(\(event), …): \(next.map(\.description) ?? "nothing")"
+            )
             return
         }
         guard data.count == count else {
@@ -73,13 +80,19 @@ struct TrackingProperty: OracleProperty {
 
     /// A tracking callback not right after its terminal (`CallbackOracle.follows`): only the
     /// selection's may stand alone.
-    private func stray(_ event: Int, _ data: [String?], previous: Callback?, context: OracleContext, found: inout [String]) {
+    private func stray(
+        _ event: Int, _ data: [String?], previous: Callback?, context: OracleContext, found: inout [String]
+    ) {
         if event == Constants.trackingGetSelectedProvider {
-            if data.count != 4 || data[0].map(context.mvpds.contains) != true || Array(data.suffix(3)) != context.trackingTail {
+            if data.count != 4 || data[0].map(context.mvpds.contains) != true
+                || Array(data.suffix(3)) != context.trackingTail
+            {
                 found.append("selection tracking \(data) is not [MVPD id, device type, client type, OS]")
             }
         } else {
-            found.append("sendTrackingData(\(event), …) not right after its flow's terminal callback (after \(previous.map(\.description) ?? "nothing"))")
+            found.append(
+                "sendTrackingData(\(event), …) not right after its flow's terminal callback (after \(previous.map(\.description) ?? "nothing"))"
+            )
         }
     }
 }
