@@ -121,10 +121,24 @@ public enum Route: Hashable, Sendable, CaseIterable {
 
     /// The endpoint at exactly `path`, a path relative to its SP (the SP's own prefix removed, as
     /// the mock's host table does), with its variable part as sent.
+    /// The mock routes every request to an SP through this: a table look-up for the fixed paths,
+    /// and a prefix and a suffix for the three with a variable part.
     public static func route(atSPPath path: String) -> (route: Route, parameter: String?)? {
-        guard let found = recognise(path: path), found.route.path(found.parameter) == path else { return nil }
-        return found
+        if let route = fixedPaths[path] { return (route, nil) }
+        for route in allCases {
+            guard let tail = route.template.tail else { continue }
+            let head = route.template.head
+            guard path.utf8.count > head.utf8.count + tail.utf8.count, path.hasPrefix(head), path.hasSuffix(tail) else {
+                continue
+            }
+            let parameter = path.dropFirst(head.count).dropLast(tail.count)
+            if !parameter.contains("/") { return (route, String(parameter)) }
+        }
+        return nil
     }
+
+    private static let fixedPaths = Dictionary(
+        uniqueKeysWithValues: allCases.compactMap { r in r.template.tail == nil ? (r.template.head, r) : nil })
 
     private static let byLength = allCases.sorted { a, b in
         let (la, lb) = (
