@@ -131,8 +131,9 @@ public enum Route: Hashable, Sendable, CaseIterable {
             guard path.utf8.count > head.utf8.count + tail.utf8.count, path.hasPrefix(head), path.hasSuffix(tail) else {
                 continue
             }
-            let parameter = path.dropFirst(head.count).dropLast(tail.count)
-            if !parameter.contains("/") { return (route, String(parameter)) }
+            // Byte views: the mock's hot path (Foundation's `contains` searched with CFString here).
+            let parameter = path.utf8.dropFirst(head.utf8.count).dropLast(tail.utf8.count)
+            if !parameter.contains(UInt8(ascii: "/")) { return (route, String(Substring(parameter))) }
         }
         return nil
     }
