@@ -186,72 +186,65 @@ struct AuthenticationFlow: Sendable, RequestHolder {
         state = .idle
         return actions
     }
-}
 
-extension Engine {
-    func status(_ ok: Bool, _ code: String) -> EngineAction {
-        .deliver(
-            .setAuthenticationStatus(status: ok ? Constants.statusSuccess : Constants.statusError, errorCode: code))
+    // MARK: Transitions
+
+    /// tvOS polls the SP every 10 s until the code is used (IOS-CONST: CLIENTLESS_POLL_TIMER_INTERVAL).
+    static let codePollInterval = Millis.seconds(10)
+
+    /// What an answer to the login's request leaves: its callbacks, and the authorization a
+    /// `getAuthorization` started this login for, to run now that the token is stored (`Engine`
+    /// starts it: it belongs to another flow).
+    struct Answered {
+        var actions: [EngineAction]
+        var authorize: PendingAuthorization?
     }
-
-    func authenticationFailure(_ code: String) -> [EngineAction] {
-        [status(false, code), .deliver(tracking.authenticationFailure())]
-    }
-
-    mutating func newLogin(forceAuthn: Bool, data: Value?, authorization: PendingAuthorization?) -> Login {
-        Login(id: newFlowID(), forceAuthn: forceAuthn, data: data, authorization: authorization)
-    }
-
-    /// Ends the running login with no callback (`AuthenticationFlow.abandon`).
-    mutating func abandonLogin() -> [EngineAction] { authentication.abandon() }
 
     /// `checkAuthentication` reads the token store only.
-    mutating func checkAuthentication(at now: Instant) -> [EngineAction] {
-        if let token = store.validAuthnToken(at: now) {
+    static func check(_ core: inout EngineCore, at now: Instant) -> [EngineAction] {
+        if let token = core.store.validAuthnToken(at: now) {
             return [
-                status(true, Constants.userAuthenticated),
+                core.status(true, Constants.userAuthenticated),
                 .deliver(
-                    tracking.authenticationSuccess(mvpdID: token.mvpdID, sessionGUID: token.guid, fromStore: true)),
+                    core.tracking.authenticationSuccess(mvpdID: token.mvpdID, sessionGUID: token.guid, fromStore: true)),
             ]
         }
-        return authenticationFailure(Constants.userNotAuthenticatedError)
+        return core.authenticationFailure(Constants.userNotAuthenticatedError)
     }
 
-    /// `getAuthentication`, and the authentication a `getAuthorization` without a token drives.
-    mutating func startLogin(
-        forceAuthn: Bool, data: Value?, filter: Value?, authorization: PendingAuthorization?, at now: Instant
+    /// A new login (`getAuthentication`, or the one a `getAuthorization` without a token drives), the
+    /// running one already ended: answered from the store, or a TempPass with a promotion's data, or
+    /// a picker (Apple's or the provider dialog).
+    mutating func start(
+        forceAuthn: Bool, data: Value?, filter: Value?, authorization: PendingAuthorization?,
+        _ core: inout EngineCore, at now: Instant
     ) -> [EngineAction] {
-        // A new login supersedes a running one, and a logout waiting on its browser, with no callback.
-        var actions = abandonLogin()
-        logout.supersededByLogin()
-        if !forceAuthn, authorization == nil, let token = store.validAuthnToken(at: now) {
-            return actions + [
-                status(true, Constants.userAuthenticated),
+        if !forceAuthn, authorization == nil, let token = core.store.validAuthnToken(at: now) {
+            return [
+                core.status(true, Constants.userAuthenticated),
                 .deliver(
-                    tracking.authenticationSuccess(mvpdID: token.mvpdID, sessionGUID: token.guid, fromStore: true)),
+                    core.tracking.authenticationSuccess(mvpdID: token.mvpdID, sessionGUID: token.guid, fromStore: true)),
             ]
         }
-        let login = newLogin(forceAuthn: forceAuthn, data: data, authorization: authorization)
+        let login = Login(id: core.newFlowID(), forceAuthn: forceAuthn, data: data, authorization: authorization)
         // Promotional TempPass: the data (an email) goes to the SP for the selected pass.
-        if data != nil, authorization == nil, let selected = store.selectedMVPD, selected.promoTempPass {
-            return actions + startTempPass(login, selected, data: data, at: now)
+        if data != nil, authorization == nil, let selected = core.store.selectedMVPD, selected.promoTempPass {
+            return startTempPass(login, selected, data: data, &core, at: now)
         }
-        let mvpds = startup.configuration?.mvpds ?? []
+        let mvpds = core.requestor?.mvpds ?? []
         guard !mvpds.isEmpty else {
             // Nothing to pick from (other SDKs: AND-1.8 and JS answer a generic failure).
-            return actions + authenticationFailure(Constants.genericAuthenticationError)
+            return core.authenticationFailure(Constants.genericAuthenticationError)
         }
         // A filter that leaves no SSO MVPD is ignored, and the classic dialog follows (BEHAVIOR.md, Apple SSO).
-        if mvpds.contains(where: \.enablePlatformServices), case let picker = Engine.picker(mvpds, filter: filter),
+        if mvpds.contains(where: \.enablePlatformServices), case let picker = Self.picker(mvpds, filter: filter),
             !picker.shown.isEmpty
         {
-            authentication.state = .picking(.init(login: login, picker: picker))
-            actions.append(.deliver(.presentTvProviderDialog(shown: picker.shown, featured: picker.featured)))
-            return actions
+            state = .picking(.init(login: login, picker: picker))
+            return [.deliver(.presentTvProviderDialog(shown: picker.shown, featured: picker.featured))]
         }
-        authentication.state = .selecting(login)
-        actions.append(.deliver(.displayProviderDialog(mvpds)))
-        return actions
+        state = .selecting(login)
+        return [.deliver(.displayProviderDialog(mvpds))]
     }
 
     /// Apple's picker: the SSO MVPDs, filtered (`{TV_PROVIDERS, FEATURED_TV_PROVIDERS}` or a plain
@@ -280,264 +273,261 @@ extension Engine {
         }
     }
 
-    mutating func setSelectedProvider(_ id: String?, at now: Instant) -> [EngineAction] {
-        guard let id, let mvpd = startup.configuration?.mvpd(id) else {
+    /// `setSelectedProvider`.
+    mutating func select(_ id: String?, _ core: inout EngineCore, at now: Instant) -> [EngineAction] {
+        guard let id, let mvpd = core.requestor?.mvpd(id) else {
             // nil, or an id the configuration does not offer (other SDKs): reset the authentication
             // state machine. Outside a login the same answer is given (AND-1.8; docs/CONFORMANCE.md).
             // Apple's picker, if up, is taken down first (BEHAVIOR.md, Cancel via nil).
-            var actions = abandonLogin()
-            store.selectedMVPD = nil
-            actions += authenticationFailure(Constants.providerNotSelectedError)
+            var actions = abandon()
+            core.store.selectedMVPD = nil
+            actions += core.authenticationFailure(Constants.providerNotSelectedError)
             return actions
         }
         // During Apple's picker the picker goes down first: the login moves on without it.
-        var actions = authentication.dismissPicker()
-        actions += select(mvpd)
-        if let login = authentication.login {
+        var actions = dismissPicker()
+        actions += Self.selectMVPD(mvpd, &core)
+        if let login {
             // Picking (again) during a login restarts it with this MVPD.
-            actions += abandonLogin()
-            actions += beginMVPDLogin(login, mvpd, at: now)
+            actions += abandon()
+            actions += beginMVPDLogin(login, mvpd, &core, at: now)
         } else if mvpd.tempPass {
             // No flow running: this just selects, and a TempPass authenticates at once.
-            actions += startTempPass(
-                newLogin(forceAuthn: false, data: nil, authorization: nil), mvpd, data: nil, at: now)
+            let login = Login(id: core.newFlowID(), forceAuthn: false, data: nil, authorization: nil)
+            actions += startTempPass(login, mvpd, data: nil, &core, at: now)
         }
         return actions
     }
 
     /// A different MVPD becomes the stored one, clears the tokens and is tracked (other SDKs).
-    mutating func select(_ mvpd: MVPD) -> [EngineAction] {
-        defer { store.selectedMVPD = mvpd }
-        guard store.selectedMVPD?.id != mvpd.id else { return [] }
-        store.clearTokens()
-        return [.deliver(tracking.selection(mvpdID: mvpd.id))]
+    private static func selectMVPD(_ mvpd: MVPD, _ core: inout EngineCore) -> [EngineAction] {
+        defer { core.store.selectedMVPD = mvpd }
+        guard core.store.selectedMVPD?.id != mvpd.id else { return [] }
+        core.store.clearTokens()
+        return [.deliver(core.tracking.selection(mvpdID: mvpd.id))]
     }
 
     /// The login with a chosen MVPD: TempPass at once, promotional TempPass waits for its data,
     /// tvOS shows a registration code, iOS opens the browser.
-    private mutating func beginMVPDLogin(_ login: Login, _ mvpd: MVPD, at now: Instant) -> [EngineAction] {
-        if mvpd.tempPass { return startTempPass(login, mvpd, data: nil, at: now) }
+    private mutating func beginMVPDLogin(_ login: Login, _ mvpd: MVPD, _ core: inout EngineCore, at now: Instant)
+        -> [EngineAction]
+    {
+        if mvpd.tempPass { return startTempPass(login, mvpd, data: nil, &core, at: now) }
         if mvpd.promoTempPass {
-            authentication.state = .awaitingPromotionData(.init(login: login, mvpd: mvpd))
+            state = .awaitingPromotionData(.init(login: login, mvpd: mvpd))
             return []
         }
-        if configuration.platform == .tvos {
-            let fields = [("deviceId", configuration.deviceID), ("mvpd", mvpd.id)]
-            let url = Route.registrationCode.url(spURL(forMVPD: mvpd.id), requestorID)
-            let (request, actions) = send(.form(url, fields), at: now, signed: true)
-            authentication.state = .starting(.init(login: login, mvpd: mvpd, request: request, kind: .registrationCode))
+        if core.configuration.platform == .tvos {
+            let fields = [("deviceId", core.configuration.deviceID), ("mvpd", mvpd.id)]
+            let url = Route.registrationCode.url(core.spURL(forMVPD: mvpd.id), core.requestorID)
+            let (request, actions) = core.send(.form(url, fields), at: now, signed: true)
+            state = .starting(.init(login: login, mvpd: mvpd, request: request, kind: .registrationCode))
             return actions
         }
         var query: [(String, String)] = [
             ("domain_name", "adobe.com"), ("noflash", "true"), ("no_iframe", "true"),
-            ("mso_id", mvpd.id), ("requestor_id", requestorID),
-            ("redirect_url", mvpd.requiresSVC ? configuration.svcScheme : Constants.adobePassRedirectURL),
-            ("client_type", configuration.platform.osName), ("client_version", configuration.clientVersion),
+            ("mso_id", mvpd.id), ("requestor_id", core.requestorID),
+            ("redirect_url", mvpd.requiresSVC ? core.configuration.svcScheme : Constants.adobePassRedirectURL),
+            ("client_type", core.configuration.platform.osName), ("client_version", core.configuration.clientVersion),
         ]
         if let data = login.data { query.append(("generic_data", data.jsonText)) }
-        authentication.state = .browsing(.init(login: login, mvpd: mvpd))
-        return [openBrowser(Route.authenticateSAML.url(spURL(forMVPD: mvpd.id), query: query), for: mvpd)]
+        state = .browsing(.init(login: login, mvpd: mvpd))
+        return [core.openBrowser(Route.authenticateSAML.url(core.spURL(forMVPD: mvpd.id), query: query), for: mvpd)]
     }
 
-    /// Where a login or logout page opens: `navigateToUrl(url)` for the app; for an MVPD that requires
-    /// SVC, `navigateToUrl(url, true)` under `handleSVC`, else SFSafariViewController presented by the
-    /// SDK itself, no callback (BEHAVIOR.md, Authentication 3).
-    func openBrowser(_ url: String, for mvpd: MVPD?) -> EngineAction {
-        guard let mvpd, mvpd.requiresSVC else { return .deliver(.navigateToUrl(url, useSVC: nil)) }
-        let handleSVC = options.first { $0.key == "handleSVC" }?.value == .bool(true)
-        return handleSVC ? .deliver(.navigateToUrl(url, useSVC: true)) : .presentBrowser(url: url)
-    }
-
-    private mutating func startTempPass(_ login: Login, _ mvpd: MVPD, data: Value?, at now: Instant) -> [EngineAction] {
-        var fields = [("requestor_id", requestorID), ("mso_id", mvpd.id), ("device_id", configuration.deviceID)]
+    private mutating func startTempPass(
+        _ login: Login, _ mvpd: MVPD, data: Value?, _ core: inout EngineCore, at now: Instant
+    ) -> [EngineAction] {
+        var fields = [
+            ("requestor_id", core.requestorID), ("mso_id", mvpd.id), ("device_id", core.configuration.deviceID),
+        ]
         if let data { fields.append(("generic_data", data.jsonText)) }
-        let (request, actions) = send(.form(Route.freePreview.url(spURL(forMVPD: mvpd.id)), fields), at: now)
-        authentication.state = .starting(.init(login: login, mvpd: mvpd, request: request, kind: .tempPass))
+        let (request, actions) = core.send(.form(Route.freePreview.url(core.spURL(forMVPD: mvpd.id)), fields), at: now)
+        state = .starting(.init(login: login, mvpd: mvpd, request: request, kind: .tempPass))
         return actions
     }
 
     /// The user acted in Apple's picker: it is dismissed first, then the outcome is acted on.
-    mutating func pickerFinished(_ outcome: PickerOutcome, at now: Instant) -> [EngineAction] {
-        guard case .picking(let s) = authentication.state else {
+    mutating func pickerFinished(_ outcome: PickerOutcome, _ core: inout EngineCore, at now: Instant) -> [EngineAction]
+    {
+        guard case .picking(let s) = state else {
             return []  // stale: the picker is not up (taken down by a later call before the user acted)
         }
-        return picked(outcome, s.login, s.picker, at: now)
+        return picked(outcome, s.login, s.picker, &core, at: now)
     }
 
-    private mutating func picked(_ outcome: PickerOutcome, _ login: Login, _ picker: Picker, at now: Instant)
-        -> [EngineAction]
-    {
+    private mutating func picked(
+        _ outcome: PickerOutcome, _ login: Login, _ picker: Picker, _ core: inout EngineCore, at now: Instant
+    ) -> [EngineAction] {
         var actions: [EngineAction] = [
             .deliver(.dismissTvProviderDialog(shown: picker.shown, featured: picker.featured))
         ]
         switch outcome {
         case .cancelled:
-            authentication.state = .idle
-            store.selectedMVPD = nil
+            state = .idle
+            core.store.selectedMVPD = nil
             actions.append(.deliver(.status(code: StatusCode.pickerCancelled, message: nil)))
-            actions += authenticationFailure(Constants.providerNotSelectedError)
+            actions += core.authenticationFailure(Constants.providerNotSelectedError)
         case .otherProvider:
-            authentication.state = .selecting(login)
+            state = .selecting(login)
             actions.append(.deliver(.status(code: StatusCode.otherProvider, message: nil)))
-            actions.append(.deliver(.displayProviderDialog(startup.configuration?.mvpds ?? [])))
+            actions.append(.deliver(.displayProviderDialog(core.requestor?.mvpds ?? [])))
         case .picked(let id, let appleToken):
             guard let mvpd = picker.shown.first(where: { $0.id == id }) else {
-                authentication.state = .idle
-                actions += authenticationFailure(Constants.providerNotSelectedError)
+                state = .idle
+                actions += core.authenticationFailure(Constants.providerNotSelectedError)
                 return actions
             }
-            actions += select(mvpd)
+            actions += Self.selectMVPD(mvpd, &core)
             if mvpd.boardingStatus == .supported, let appleToken {
                 let fields = [
-                    ("requestor", requestorID), ("deviceId", configuration.deviceID), ("mvpd", mvpd.id),
-                    ("deviceType", configuration.platform.osName), ("SAMLResponse", appleToken),
+                    ("requestor", core.requestorID), ("deviceId", core.configuration.deviceID), ("mvpd", mvpd.id),
+                    ("deviceType", core.configuration.platform.osName), ("SAMLResponse", appleToken),
                 ]
-                let (request, sent) = send(.form(Route.tokenExchange.url(spURL(forMVPD: mvpd.id)), fields), at: now)
-                authentication.state = .starting(.init(login: login, mvpd: mvpd, request: request, kind: .platformSSO))
+                let (request, sent) = core.send(
+                    .form(Route.tokenExchange.url(core.spURL(forMVPD: mvpd.id)), fields), at: now)
+                state = .starting(.init(login: login, mvpd: mvpd, request: request, kind: .platformSSO))
                 actions += sent
             } else {
-                actions += beginMVPDLogin(login, mvpd, at: now)
+                actions += beginMVPDLogin(login, mvpd, &core, at: now)
             }
         }
         return actions
     }
 
-    /// An answer to the login's request (`owner(of:)` found it in the state): which one the state says.
-    mutating func authenticationAnswered(_ result: HTTPResult, at now: Instant) -> [EngineAction] {
-        switch authentication.state {
+    /// An answer to the login's request (`claim` found it in the state): which one the state says.
+    mutating func answered(_ result: HTTPResult, _ core: inout EngineCore, at now: Instant) -> Answered {
+        switch state {
         case .starting(let s):
-            return loginStarted(result, s.login, s.mvpd, s.kind, at: now)
+            return Answered(actions: loginStarted(result, s.login, s.mvpd, s.kind, &core, at: now))
         case .awaitingCode(let s):
-            guard case .asking(_, let next) = s.poll else { return [] }  // no poll out (unreachable, as below)
-            return codeChecked(result, s.login, s.mvpd, s.code, next: next, at: now)
+            guard case .asking(_, let next) = s.poll else {
+                return Answered(actions: [])  // no poll out (unreachable, as below)
+            }
+            return Answered(actions: codeChecked(result, s.login, s.mvpd, s.code, next: next, &core, at: now))
         case .fetchingToken(let s):
-            return authnTokenArrived(result, s.login, s.source, at: now)
+            return authnTokenArrived(result, s.login, s.source, &core, at: now)
         case .idle, .selecting, .picking, .browsing, .awaitingPromotionData:
-            return []  // no request out: nothing can be answered (the owner check makes this unreachable)
+            // No request out: nothing can be answered (the owner check makes this unreachable).
+            return Answered(actions: [])
         }
     }
 
     /// The answer to the request that starts a login without a browser: TempPass, an Apple token
     /// exchange (both 204), or a tvOS registration code (201 with its JSON).
     private mutating func loginStarted(
-        _ result: HTTPResult, _ login: Login, _ mvpd: MVPD, _ kind: StartKind, at now: Instant
+        _ result: HTTPResult, _ login: Login, _ mvpd: MVPD, _ kind: StartKind, _ core: inout EngineCore,
+        at now: Instant
     ) -> [EngineAction] {
         guard case .response(let r) = result, (200..<300).contains(r.status) else {
-            authentication.state = .idle
+            state = .idle
             if kind == .registrationCode, case .response(let r) = result, r.status == 401 {
                 // Refused for want of a signature or an access token (BEHAVIOR.md; the real SDK is
                 // reported to crash here, KB-REGCODE).
                 return [.deliver(.status(code: StatusCode.registrationCodeFailed, message: nil))]
-                    + authenticationFailure(Constants.genericAuthenticationError)
+                    + core.authenticationFailure(Constants.genericAuthenticationError)
             }
-            return authenticationFailure(Constants.genericAuthenticationError)
+            return core.authenticationFailure(Constants.genericAuthenticationError)
         }
         if kind == .registrationCode {
             guard let json = try? Value(jsonText: r.bodyText), let code = json["code"]?.stringValue,
                 let expires = json["expires"]?.intValue
             else {
-                authentication.state = .idle
-                return authenticationFailure(Constants.genericAuthenticationError)
+                state = .idle
+                return core.authenticationFailure(Constants.genericAuthenticationError)
             }
-            let (timer, start) = startTimer(at: now + Engine.codePollInterval)
+            let (timer, start) = core.startTimer(at: now + Self.codePollInterval)
             let registrationCode = RegistrationCode(code: code, expires: Instant(milliseconds: Int64(expires)))
-            authentication.state = .awaitingCode(
-                .init(login: login, mvpd: mvpd, code: registrationCode, poll: .waiting(timer)))
+            state = .awaitingCode(.init(login: login, mvpd: mvpd, code: registrationCode, poll: .waiting(timer)))
             return [.deliver(.status(code: StatusCode.registrationCode, message: code)), start]
         }
-        return fetchToken(login, mvpd, kind == .platformSSO ? .platformSSO : .sp, at: now)
+        return fetchToken(login, mvpd, kind == .platformSSO ? .platformSSO : .sp, &core, at: now)
     }
 
-    /// tvOS polls the SP every 10 s until the code is used (IOS-CONST: CLIENTLESS_POLL_TIMER_INTERVAL).
-    static let codePollInterval = Millis.seconds(10)
-
     /// The poll timer fired (`timerKind` said it is the login's `codePoll`).
-    mutating func pollCode(at now: Instant) -> [EngineAction] {
-        guard case .awaitingCode(var s) = authentication.state, case .waiting = s.poll else {
+    mutating func poll(_ core: inout EngineCore, at now: Instant) -> [EngineAction] {
+        guard case .awaitingCode(var s) = state, case .waiting = s.poll else {
             return []  // no poll waiting: the timer is not the login's (the owner check makes this unreachable)
         }
         guard now < s.code.expires else {
-            authentication.state = .idle
-            return authenticationFailure(Constants.genericAuthenticationError)
+            state = .idle
+            return core.authenticationFailure(Constants.genericAuthenticationError)
         }
         let url = Route.checkAuthentication.url(
-            spURL(forMVPD: s.mvpd.id), s.code.code,
-            query: [("requestor", requestorID), ("deviceId", configuration.deviceID)])
-        let (request, actions) = send(
+            core.spURL(forMVPD: s.mvpd.id), s.code.code,
+            query: [("requestor", core.requestorID), ("deviceId", core.configuration.deviceID)])
+        let (request, actions) = core.send(
             HTTPRequest(method: Route.checkAuthentication.method, url: url), at: now, signed: true)
-        s.poll = .asking(request, next: now + Engine.codePollInterval)
-        authentication.state = .awaitingCode(s)
+        s.poll = .asking(request, next: now + Self.codePollInterval)
+        state = .awaitingCode(s)
         return actions
     }
 
     private mutating func codeChecked(
         _ result: HTTPResult, _ login: Login, _ mvpd: MVPD, _ code: RegistrationCode, next: Instant,
-        at now: Instant
+        _ core: inout EngineCore, at now: Instant
     ) -> [EngineAction] {
         if case .response(let r) = result, r.status == 200 {
-            return fetchToken(login, mvpd, .sp, signed: true, at: now)
+            return fetchToken(login, mvpd, .sp, signed: true, &core, at: now)
         }
         if case .response(let r) = result, r.status == 410 {
-            authentication.state = .idle
-            return authenticationFailure(Constants.genericAuthenticationError)
+            state = .idle
+            return core.authenticationFailure(Constants.genericAuthenticationError)
         }
         // Not used yet (or the poll failed): ask again in 10 s, or give up at the code's expiry.
-        let (timer, start) = startTimer(at: max(min(next, code.expires), now))
-        authentication.state = .awaitingCode(.init(login: login, mvpd: mvpd, code: code, poll: .waiting(timer)))
+        let (timer, start) = core.startTimer(at: max(min(next, code.expires), now))
+        state = .awaitingCode(.init(login: login, mvpd: mvpd, code: code, poll: .waiting(timer)))
         return [start]
     }
 
-    /// The app intercepted the redirect. Honoured once per waiting flow; ignored otherwise.
-    mutating func handleExternalURL(at now: Instant, loginOnly: Bool = false) -> [EngineAction] {
-        if case .browsing(let s) = authentication.state {
-            return fetchToken(s.login, s.mvpd, .sp, at: now)
-        }
-        if !loginOnly, logout.redirectArrived() {
-            return [status(false, Constants.userNotAuthenticatedError)]
-        }
-        return []
+    /// The app intercepted the redirect: it finishes a login in the browser (the token is fetched);
+    /// nil when no login is in the browser.
+    mutating func redirectArrived(_ core: inout EngineCore, at now: Instant) -> [EngineAction]? {
+        guard case .browsing(let s) = state else { return nil }
+        return fetchToken(s.login, s.mvpd, .sp, &core, at: now)
     }
 
     /// `signed`: the token fetch of the registration-code flow.
     private mutating func fetchToken(
-        _ login: Login, _ mvpd: MVPD, _ source: TokenSource, signed: Bool = false, at now: Instant
+        _ login: Login, _ mvpd: MVPD, _ source: TokenSource, signed: Bool = false, _ core: inout EngineCore,
+        at now: Instant
     ) -> [EngineAction] {
-        var fields = [("_method", "GET"), ("requestor_id", requestorID), ("device_id", configuration.deviceID)]
-        if let signedRequestorID { fields.append(("signed_requestor_id", signedRequestorID)) }
-        let (request, actions) = send(
-            .form(Route.sessionDevice.url(spURL(forMVPD: mvpd.id)), fields), at: now, signed: signed)
-        authentication.state = .fetchingToken(.init(login: login, mvpd: mvpd, request: request, source: source))
+        var fields = [
+            ("_method", "GET"), ("requestor_id", core.requestorID), ("device_id", core.configuration.deviceID),
+        ]
+        if let signedRequestorID = core.signedRequestorID { fields.append(("signed_requestor_id", signedRequestorID)) }
+        let (request, actions) = core.send(
+            .form(Route.sessionDevice.url(core.spURL(forMVPD: mvpd.id)), fields), at: now, signed: signed)
+        state = .fetchingToken(.init(login: login, mvpd: mvpd, request: request, source: source))
         return actions
     }
 
     /// The authN token request ended: success, no token, a refusal, an error status or a timeout.
     private mutating func authnTokenArrived(
-        _ result: HTTPResult, _ login: Login, _ source: TokenSource, at now: Instant
-    ) -> [EngineAction] {
-        authentication.state = .idle
+        _ result: HTTPResult, _ login: Login, _ source: TokenSource, _ core: inout EngineCore, at now: Instant
+    ) -> Answered {
+        state = .idle
         if case .response(let r) = result, r.status == 200,
             let answer = r.decoded(orParse: SessionDeviceXML.Answer.parse)
         {
             switch answer.content {
             case .token(let token) where token.expires > now:
-                store.store(token, userMeta: answer.userMeta, fromPlatformSSO: source == .platformSSO)
-                var actions: [EngineAction] = [
-                    status(true, Constants.userAuthenticated),
-                    .deliver(
-                        tracking.authenticationSuccess(mvpdID: token.mvpdID, sessionGUID: token.guid, fromStore: false)),
-                ]
-                if let pending = login.authorization {
-                    actions += authorize(pending.resource, data: pending.data, at: now)
-                }
-                return actions
+                core.store.store(token, userMeta: answer.userMeta, fromPlatformSSO: source == .platformSSO)
+                return Answered(
+                    actions: [
+                        core.status(true, Constants.userAuthenticated),
+                        .deliver(
+                            core.tracking.authenticationSuccess(
+                                mvpdID: token.mvpdID, sessionGUID: token.guid, fromStore: false)),
+                    ], authorize: login.authorization)
             case .pendingLogout:
-                store.clearTokens()
+                core.store.clearTokens()
             case .token, .none:
                 break
             }
         }
         // A getAuthorization waiting on this login ends with the failure alone (invariant 3).
-        return authenticationFailure(Constants.genericAuthenticationError)
+        return Answered(actions: core.authenticationFailure(Constants.genericAuthenticationError))
     }
 }
 

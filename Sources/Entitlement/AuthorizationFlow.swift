@@ -62,110 +62,94 @@ struct AuthorizationFlows: Sendable, RequestHolder {
         }
         flows[flow] = f
     }
-}
 
-extension Engine {
-    mutating func checkAuthorization(_ resource: String, data: Value?, at now: Instant) -> [EngineAction] {
-        guard store.validAuthnToken(at: now) != nil else {
-            // Other SDKs: no setAuthenticationStatus, only the failure and its tracking.
-            return authorizationFailed(resource, Constants.userNotAuthenticatedError, "")
-        }
-        return authorize(resource, data: data, at: now)
-    }
+    // MARK: Transitions
 
-    mutating func getAuthorization(_ resource: String, data: Value?, at now: Instant) -> [EngineAction] {
-        if store.validAuthnToken(at: now) != nil {
-            // It supersedes a running login all the same (BEHAVIOR.md, Overlapping calls): a forced one.
-            return abandonLogin() + authorize(resource, data: data, at: now)
+    /// authZ with a valid authN token: the authorize request, or the media token at once when a
+    /// cached authZ token serves.
+    mutating func authorize(_ resource: String, data: Value?, _ core: inout EngineCore, at now: Instant)
+        -> [EngineAction]
+    {
+        let id: AuthorizationID = core.newFlowID()
+        guard let token = core.store.authnToken else {
+            return core.authorizationFailed(resource, Constants.userNotAuthenticatedError, "")
         }
-        // Authenticate first; authZ continues after the status and its tracking (invariant 3).
-        // Its data goes on the login's authenticate/saml request too (BEHAVIOR.md, `withData:`).
-        return startLogin(
-            forceAuthn: false, data: data, filter: nil,
-            authorization: PendingAuthorization(resource: resource, data: data), at: now)
-    }
-
-    /// authZ with a valid authN token.
-    mutating func authorize(_ resource: String, data: Value?, at now: Instant) -> [EngineAction] {
-        let id: AuthorizationID = newFlowID()
-        guard let token = store.authnToken else {
-            return authorizationFailed(resource, Constants.userNotAuthenticatedError, "")
-        }
-        if let cached = store.validAuthzToken(for: resource, at: now) {
-            return requestMediaToken(id, resource, data, token, cached, .cache, at: now)
+        if let cached = core.store.validAuthzToken(for: resource, at: now) {
+            return requestMediaToken(id, resource, data, token, cached, .cache, &core, at: now)
         }
         var fields: [(String, String)] = [
-            ("resource_id", resource), ("requestor_id", requestorID), ("mso_id", token.mvpdID),
-            ("device_id", configuration.deviceID), ("userMeta", "1"),
+            ("resource_id", resource), ("requestor_id", core.requestorID), ("mso_id", token.mvpdID),
+            ("device_id", core.configuration.deviceID), ("userMeta", "1"),
             ("authentication_token", AuthnTokenXML.build(token)),
         ]
         if let data { fields.append(("generic_data", data.jsonText)) }
-        let (request, actions) = send(.form(Route.authorizeDevice.url(spURL(forMVPD: token.mvpdID)), fields), at: now)
-        authorizations.flows[id] = AuthorizationFlow(
-            resource: resource, data: data, asked: token, state: .authorizing(request))
+        let (request, actions) = core.send(
+            .form(Route.authorizeDevice.url(core.spURL(forMVPD: token.mvpdID)), fields), at: now)
+        flows[id] = AuthorizationFlow(resource: resource, data: data, asked: token, state: .authorizing(request))
         return actions
     }
 
     private mutating func requestMediaToken(
         _ id: AuthorizationID, _ resource: String, _ data: Value?, _ asked: AuthnToken,
-        _ authz: AuthzToken, _ source: AuthorizationFlow.Source, at now: Instant
+        _ authz: AuthzToken, _ source: AuthorizationFlow.Source, _ core: inout EngineCore, at now: Instant
     ) -> [EngineAction] {
         let fields: [(String, String)] = [
             ("session_guid", authz.sessionGUID), ("hashed_guid", "false"), ("authz_token", AuthzTokenXML.build(authz)),
-            ("requestor_id", requestorID), ("mso_id", authz.mvpdID), ("device_id", configuration.deviceID),
+            ("requestor_id", core.requestorID), ("mso_id", authz.mvpdID), ("device_id", core.configuration.deviceID),
         ]
-        let (request, actions) = send(
-            .form(Route.deviceShortAuthorize.url(spURL(forMVPD: authz.mvpdID)), fields), at: now)
-        authorizations.flows[id] = AuthorizationFlow(
+        let (request, actions) = core.send(
+            .form(Route.deviceShortAuthorize.url(core.spURL(forMVPD: authz.mvpdID)), fields), at: now)
+        flows[id] = AuthorizationFlow(
             resource: resource, data: data, asked: asked,
             state: .fetchingMediaToken(.init(authz: authz, source: source, request: request)))
         return actions
     }
 
-    /// An answer to the flow's request (`owner(of:)` found it): which one the state says.
-    mutating func authorizationAnswered(_ id: AuthorizationID, _ result: HTTPResult, at now: Instant) -> [EngineAction]
+    /// An answer to the flow's request (`claim` found it): which one the state says.
+    mutating func answered(_ id: AuthorizationID, _ result: HTTPResult, _ core: inout EngineCore, at now: Instant)
+        -> [EngineAction]
     {
-        guard let flow = authorizations.flows.removeValue(forKey: id) else {
+        guard let flow = flows.removeValue(forKey: id) else {
             return []  // no such flow: nothing can be answered (the owner check makes this unreachable)
         }
-        guard let held = store.validAuthnToken(at: now) else {
+        guard let held = core.store.validAuthnToken(at: now) else {
             // Answered after a logout (or the token's expiry): no valid authN token at all, so no
             // callback may carry the data of a token the app no longer holds (BEHAVIOR.md,
             // Overlapping calls; invariant 6), whatever the answer.
-            return authorizationFailed(flow.resource, Constants.userNotAuthenticatedError, "")
+            return core.authorizationFailed(flow.resource, Constants.userNotAuthenticatedError, "")
         }
         switch flow.state {
         case .authorizing:
-            return authorizeArrived(id, flow, held, result, at: now)
+            return authorizeArrived(id, flow, held, result, &core, at: now)
         case .fetchingMediaToken(let m):
-            return mediaTokenArrived(flow, m.source, result, at: now)
+            return mediaTokenArrived(flow, m.source, result, core, at: now)
         }
     }
 
     private mutating func authorizeArrived(
         _ id: AuthorizationID, _ flow: AuthorizationFlow, _ held: AuthnToken, _ result: HTTPResult,
-        at now: Instant
+        _ core: inout EngineCore, at now: Instant
     ) -> [EngineAction] {
         if case .response(let r) = result, let content = r.decoded(orParse: AuthorizeDeviceXML.parse) {
             switch content {
             case .token(let token) where r.status == 200 && token.expires > now:
                 // Cached only for the token it was asked with; after a change nothing it brings is kept.
-                if held.guid == flow.asked.guid { store.store(token) }
-                return requestMediaToken(id, flow.resource, flow.data, flow.asked, token, .sp, at: now)
+                if held.guid == flow.asked.guid { core.store.store(token) }
+                return requestMediaToken(id, flow.resource, flow.data, flow.asked, token, .sp, &core, at: now)
             case .error(let body) where r.status == 403 || r.status == 401:
                 // The MVPD said no: its message, `""` when none.
-                return authorizationFailed(flow.resource, Constants.userNotAuthorizedError, body.details)
+                return core.authorizationFailed(flow.resource, Constants.userNotAuthorizedError, body.details)
             default:
                 break
             }
         }
         return Engine.throttled(result, StatusCode.authorizationThrottled)
-            + authorizationFailed(flow.resource, Constants.genericAuthorizationError, Engine.describe(result))
+            + core.authorizationFailed(flow.resource, Constants.genericAuthorizationError, Engine.describe(result))
     }
 
-    private mutating func mediaTokenArrived(
+    private func mediaTokenArrived(
         _ flow: AuthorizationFlow, _ source: AuthorizationFlow.Source, _ result: HTTPResult,
-        at now: Instant
+        _ core: EngineCore, at now: Instant
     ) -> [EngineAction] {
         if case .response(let r) = result, r.status == 200, !r.body.isEmpty {
             // The short media token is handed over as the SP sent it, and never cached; the tracking
@@ -173,18 +157,20 @@ extension Engine {
             return [
                 .deliver(.setToken(token: r.bodyText, resource: flow.resource)),
                 .deliver(
-                    tracking.authorizationSuccess(
+                    core.tracking.authorizationSuccess(
                         mvpdID: flow.asked.mvpdID, sessionGUID: flow.asked.guid,
                         cached: source == .cache)),
             ]
         }
         if case .response(let r) = result, r.status == 403, let body = r.decoded(orParse: ErrorXML.parse) {
-            return authorizationFailed(flow.resource, Constants.userNotAuthorizedError, body.details)
+            return core.authorizationFailed(flow.resource, Constants.userNotAuthorizedError, body.details)
         }
         return Engine.throttled(result, StatusCode.authorizationThrottled)
-            + authorizationFailed(flow.resource, Constants.genericAuthorizationError, Engine.describe(result))
+            + core.authorizationFailed(flow.resource, Constants.genericAuthorizationError, Engine.describe(result))
     }
+}
 
+extension Engine {
     /// A request answered 429 (Adobe's throttling): `status(code)` before the callback that ends
     /// the call (BEHAVIOR.md, Throttling). The engine never retries it.
     static func throttled(_ result: HTTPResult, _ code: String) -> [EngineAction] {
@@ -199,13 +185,6 @@ extension Engine {
         ].contains(code)
     }
 
-    func authorizationFailed(_ resource: String, _ code: String, _ details: String) -> [EngineAction] {
-        [
-            .deliver(.tokenRequestFailed(resource: resource, errorCode: code, details: details)),
-            .deliver(tracking.authorizationFailure(code: code, details: details)),
-        ]
-    }
-
     /// The description of a failure that carries no MVPD message (choice, docs/CONFORMANCE.md).
     static func describe(_ result: HTTPResult) -> String {
         switch result {
@@ -213,5 +192,15 @@ extension Engine {
         case .failure(let why): return why
         case .timeout: return "timed out"
         }
+    }
+}
+
+extension EngineCore {
+    /// An authorization ends: `tokenRequestFailed`, then its tracking with the same code and details.
+    func authorizationFailed(_ resource: String, _ code: String, _ details: String) -> [EngineAction] {
+        [
+            .deliver(.tokenRequestFailed(resource: resource, errorCode: code, details: details)),
+            .deliver(tracking.authorizationFailure(code: code, details: details)),
+        ]
     }
 }

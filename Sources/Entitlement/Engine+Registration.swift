@@ -3,7 +3,7 @@ import PassModel
 /// SDK 3.x registration and SDK 2.x tvOS signatures (BEHAVIOR.md "Client registration and request
 /// signing"): every request of a flow passes through `transmit`, which sends it at once, or holds it
 /// until its origin has an access token.
-extension Engine {
+extension EngineCore {
     /// The origin a URL belongs to: registration lives at the host's root, whatever the SP's path.
     static func origin(of url: String) -> String? {
         guard let parts = URLParts(url), !parts.authority.isEmpty else { return nil }
@@ -13,7 +13,7 @@ extension Engine {
     /// Sends `held` now, or once its origin has a live access token (registering there first).
     mutating func transmit(_ held: HeldRequest, at now: Instant) -> [EngineAction] {
         // The deprecated init (no statement) registers nothing and sends no Authorization.
-        guard let statement = softwareStatement, let origin = Engine.origin(of: held.request.url) else {
+        guard let statement = softwareStatement, let origin = EngineCore.origin(of: held.request.url) else {
             return [dispatch(held, token: nil, origin: nil, at: now)]
         }
         switch registration.origins[origin] {
@@ -71,10 +71,13 @@ extension Engine {
             .init(client: client, request: request, sentAt: now, renewal: renewal, waiting: waiting))
         return actions
     }
+}
 
+/// Registration's answers: a failure or a resend reaches the flows whose requests waited on it.
+extension Engine {
     /// An answer to the origin's own request (`owner(of:)` found it): which one its state says.
     mutating func registrationAnswered(_ origin: String, _ result: HTTPResult, at now: Instant) -> [EngineAction] {
-        switch registration.origins[origin] {
+        switch core.registration.origins[origin] {
         case .registering(_, let waiting)?:
             return clientRegistered(origin, waiting, result, at: now)
         case .requestingToken(let t)?:
@@ -87,11 +90,13 @@ extension Engine {
     /// Drops what the registration keeps of requests no flow waits on any more (no answer may ever
     /// come for them): run once the input's flows have taken their new requests.
     mutating func forgetRequestsOfEndedFlows() {
-        if !registration.bearerRequests.isEmpty {
-            registration.bearerRequests = registration.bearerRequests.filter { isOutstanding($0.value.held.id) }
+        if !core.registration.bearerRequests.isEmpty {
+            core.registration.bearerRequests = core.registration.bearerRequests.filter {
+                isOutstanding($0.value.held.id)
+            }
         }
-        if !registration.resentAs.isEmpty {
-            registration.resentAs = registration.resentAs.filter { isOutstanding($0.value) }
+        if !core.registration.resentAs.isEmpty {
+            core.registration.resentAs = core.registration.resentAs.filter { isOutstanding($0.value) }
         }
     }
 
@@ -99,7 +104,7 @@ extension Engine {
     private mutating func clientRegistered(
         _ origin: String, _ waiting: [HeldRequest], _ result: HTTPResult, at now: Instant
     ) -> [EngineAction] {
-        registration.origins[origin] = nil
+        core.registration.origins[origin] = nil
         guard case .response(let r) = result, (200..<300).contains(r.status) else {
             return registrationFailed(result, refused: Engine.isAnswer(result), waiting: waiting, at: now)
         }
@@ -110,7 +115,7 @@ extension Engine {
             return registrationFailed(
                 .failure("unusable client registration answer"), refused: true, waiting: waiting, at: now)
         }
-        return requestToken(
+        return core.requestToken(
             RegisteredClient(id: clientID, secret: secret), at: origin, renewal: false, waiting: waiting, at: now)
     }
 
@@ -123,12 +128,12 @@ extension Engine {
         _ origin: String, _ t: OriginRegistration.TokenRequest, _ result: HTTPResult,
         at now: Instant
     ) -> [EngineAction] {
-        registration.origins[origin] = nil
+        core.registration.origins[origin] = nil
         guard case .response(let r) = result, (200..<300).contains(r.status) else {
             if t.renewal, Engine.isAnswer(result) {
                 // The SP no longer knows the client (the mock forgets one after a day): register
                 // afresh, the waiting requests with it; a refusal of that one is final.
-                return t.waiting.filter { isOutstanding($0.id) }.flatMap { transmit($0, at: now) }
+                return t.waiting.filter { isOutstanding($0.id) }.flatMap { core.transmit($0, at: now) }
             }
             return registrationFailed(
                 result, refused: !t.renewal && Engine.isAnswer(result), waiting: t.waiting, at: now)
@@ -142,8 +147,10 @@ extension Engine {
             let limit = EngineLimits.accessTokenLifetime.value / 1000
             return t.sentAt + .seconds(min(max(Int64(seconds), 0), limit))
         }
-        registration.origins[origin] = .registered(t.client, AccessGrant(token: token, expires: expires))
-        return t.waiting.filter { isOutstanding($0.id) }.map { dispatch($0, token: token, origin: origin, at: now) }
+        core.registration.origins[origin] = .registered(t.client, AccessGrant(token: token, expires: expires))
+        return t.waiting.filter { isOutstanding($0.id) }.map {
+            core.dispatch($0, token: token, origin: origin, at: now)
+        }
     }
 
     static func isAnswer(_ result: HTTPResult) -> Bool {
@@ -179,23 +186,24 @@ extension Engine {
     mutating func resendAfterRefusedToken(_ result: HTTPResult, for wireID: RequestID, at now: Instant)
         -> [EngineAction]?
     {
-        guard let sent = registration.bearerRequests.removeValue(forKey: wireID) else { return nil }
+        guard let sent = core.registration.bearerRequests.removeValue(forKey: wireID) else { return nil }
         guard case .response(let r) = result, r.status == 401, !sent.held.retried,
             let (owner, request) = owner(of: sent.held.id)
         else { return nil }
         var actions = Engine.cancelDeadline(of: request)
         var held = sent.held
-        held.wireID = newRequestID()
+        held.wireID = core.newRequestID()
         held.retried = true
-        registration.resentAs[held.wireID] = held.id
-        if case .registered(let client, let grant)? = registration.origins[sent.origin], grant.token == sent.token {
-            actions += requestToken(client, at: sent.origin, renewal: true, waiting: [held], at: now)
+        core.registration.resentAs[held.wireID] = held.id
+        if case .registered(let client, let grant)? = core.registration.origins[sent.origin], grant.token == sent.token
+        {
+            actions += core.requestToken(client, at: sent.origin, renewal: true, waiting: [held], at: now)
         } else {
             // Another request already renewed it (or a renewal is under way): wait for or use that.
-            actions += transmit(held, at: now)
+            actions += core.transmit(held, at: now)
         }
         if held.deadline {
-            let (timer, start) = startTimer(at: now + configuration.requestTimeout)
+            let (timer, start) = core.startTimer(at: now + core.configuration.requestTimeout)
             rearm(owner, held.id, deadline: timer)
             actions.append(start)
         }

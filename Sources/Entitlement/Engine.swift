@@ -9,32 +9,24 @@ import PassXML
 /// Each flow is its own state machine that owns its requests and timers: startup (which also holds
 /// the calls waiting for a configuration), authentication, authorizations, preauthorizations,
 /// metadata queries, logout, and the SDK 3.x registration at each SP origin. An answer or a timer
-/// goes to the flow that says it is its own; one that no flow claims is stale.
+/// goes to the flow that says it is its own; one that no flow claims is stale. A flow works on its
+/// own state and the `EngineCore` it is handed; what one flow does to another (a login superseded, a
+/// logout or `setRequestor` ending what runs, an authorization waiting on its login, the calls
+/// waiting on the configuration) is written here, in "Rules between flows", and nowhere else.
 public struct Engine: Sendable {
-    public let configuration: EngineConfiguration
+    /// What the flows share: configurations, token store, options, registration, the wire and clock.
+    var core: EngineCore
     var startup = StartupFlow()
     var authentication = AuthenticationFlow()
     var authorizations = AuthorizationFlows()
     var preauthorizations = PreauthorizationFlows()
     var metadata = MetadataFlows()
     var logout = LogoutFlow()
-    var registration = Registration()
-    var store = TokenStore()
-    var options: [Value.Entry] = []
-    var softwareStatement: String?
-    var signedRequestorID: String?
-    /// The deprecated tvOS `setRequestor(…, secret:, publicKey:)`'s key pair.
-    var signer: RequestSigner?
-    var signedRequests = 0
 
-    var nextRequest = 0
-    private var nextTimer = 0
-    var nextFlow = 0
-
-    var tracking: Tracking { Tracking(configuration: configuration) }
+    public var configuration: EngineConfiguration { core.configuration }
 
     public init(configuration: EngineConfiguration) {
-        self.configuration = configuration
+        core = EngineCore(configuration: configuration)
     }
 
     // MARK: The one input
@@ -46,7 +38,7 @@ public struct Engine: Sendable {
             case .call(let call, _): return engine.called(call, at: now)
             case .response(let id, let result): return engine.answered(id, result, at: now)
             case .timer(let id): return engine.timerFired(id, at: now)
-            case .picker(let outcome): return engine.pickerFinished(outcome, at: now)
+            case .picker(let outcome): return engine.authentication.pickerFinished(outcome, &engine.core, at: now)
             }
         }
         forgetRequestsOfEndedFlows()
@@ -62,22 +54,23 @@ public struct Engine: Sendable {
     private mutating func adoptSharedStore(_ shared: SharedAuthentication?) {
         guard configuration.platform == .ios else { return }  // tvOS apps share nothing
         guard let shared else {
-            store.clearTokens()
+            core.store.clearTokens()
             return
         }
-        guard shared.token.guid != store.authnToken?.guid else { return }
-        store.store(shared.token, userMeta: shared.userMeta, fromPlatformSSO: shared.fromPlatformSSO)
-        if store.selectedMVPD?.id != shared.token.mvpdID {
+        guard shared.token.guid != core.store.authnToken?.guid else { return }
+        core.store.store(shared.token, userMeta: shared.userMeta, fromPlatformSSO: shared.fromPlatformSSO)
+        if core.store.selectedMVPD?.id != shared.token.mvpdID {
             // The configuration (on its way) replaces this placeholder with the MVPD it describes.
-            store.selectedMVPD = MVPD(id: shared.token.mvpdID, displayName: shared.token.mvpdID)
+            core.store.selectedMVPD = MVPD(id: shared.token.mvpdID, displayName: shared.token.mvpdID)
         }
     }
 
     /// Every change to the app's authN token is written to the shared store at once (iOS).
     private mutating func sharingChanges(_ body: (inout Engine) -> [EngineAction]) -> [EngineAction] {
-        let before = store.authnToken
+        let before = core.store.authnToken
         var actions = body(&self)
-        if configuration.platform == .ios, store.authnToken != before {
+        if configuration.platform == .ios, core.store.authnToken != before {
+            let store = core.store
             actions.append(
                 .writeSharedStore(
                     store.authnToken.map {
@@ -91,7 +84,7 @@ public struct Engine: Sendable {
     /// An answer goes to the flow that holds its request, its deadline cancelled first.
     private mutating func answered(_ wireID: RequestID, _ result: HTTPResult, at now: Instant) -> [EngineAction] {
         if let resent = resendAfterRefusedToken(result, for: wireID, at: now) { return resent }
-        let id = registration.flowID(ofWire: wireID)
+        let id = core.registration.flowID(ofWire: wireID)
         guard let (owner, request) = owner(of: id) else {
             return []  // stale: a late answer (its deadline passed, or its flow ended or was superseded)
         }
@@ -104,9 +97,9 @@ public struct Engine: Sendable {
             // The request counts as unanswered; a late response finds no owner and is dropped.
             return route(owner, request.id, .timeout, at: now)
         case .configurationDeadline?:
-            return configurationDeadlinePassed(at: now)
+            return configurationSettled(startup.deadlinePassed(&core), at: now)
         case .codePoll?:
-            return pollCode(at: now)
+            return authentication.poll(&core, at: now)
         case nil:
             return []  // stale: no flow set it, or the one that did has ended (a cancelled timer that fired anyway)
         }
@@ -114,11 +107,11 @@ public struct Engine: Sendable {
 
     // MARK: Queries for runtimes and tests
 
-    public var currentConfiguration: Configuration? { startup.configuration }
+    public var currentConfiguration: Configuration? { core.requestor }
     public var queuedCalls: [Call] { startup.queue }
-    public var selectedMVPD: MVPD? { store.selectedMVPD }
+    public var selectedMVPD: MVPD? { core.store.selectedMVPD }
     public var isLoginWaiting: Bool { authentication.login != nil }
-    public var currentOptions: [Value.Entry] { options }
+    public var currentOptions: [Value.Entry] { core.options }
     /// The MVPDs Apple's picker shows now, or nil when it is not up.
     public var pickerShown: [MVPD]? { authentication.picker?.shown }
     /// tvOS: the registration code a login is waiting on, if any.
@@ -133,7 +126,7 @@ public struct Engine: Sendable {
 
     /// The authN token, if one is stored and valid at `now` (read only: nothing is removed).
     public func authnToken(at now: Instant) -> AuthnToken? {
-        guard let t = store.authnToken, t.expires > now else { return nil }
+        guard let t = core.store.authnToken, t.expires > now else { return nil }
         return t
     }
 
@@ -144,28 +137,28 @@ public struct Engine: Sendable {
         case .initialize(let statement):
             // The scenario's app already holds an engine; `init` only records its software statement.
             // Clients registered with another statement are forgotten; registrations under way finish.
-            if statement != softwareStatement { registration.forgetRegisteredClients() }
-            softwareStatement = statement
+            if statement != core.softwareStatement { core.registration.forgetRegisteredClients() }
+            core.softwareStatement = statement
             return []
         case .setOptions(let entries):
             for entry in entries {
-                options.removeAll { $0.key == entry.key }
-                options.append(entry)
+                core.options.removeAll { $0.key == entry.key }
+                core.options.append(entry)
             }
             return []
         case .setRequestor(let requestorID, let sps, let signed, let secret, let publicKey):
-            signedRequestorID = signed
+            core.signedRequestorID = signed
             if secret != nil || publicKey != nil {
                 // Only the latest call of this variant counts (BEHAVIOR.md); the plain one keeps it.
-                signer = secret.flatMap { s in publicKey.map { RequestSigner(secret: s, publicKey: $0) } }
+                core.signer = secret.flatMap { s in publicKey.map { RequestSigner(secret: s, publicKey: $0) } }
             }
             return setRequestor(requestorID, serviceProviders: sps, at: now)
         case .checkAuthentication:
-            return checkAuthentication(at: now)
+            return AuthenticationFlow.check(&core, at: now)
         case .getAuthentication(let force, let data, let filter):
             return startLogin(forceAuthn: force, data: data, filter: filter, authorization: nil, at: now)
         case .setSelectedProvider(let id):
-            return setSelectedProvider(id, at: now)
+            return authentication.select(id, &core, at: now)
         case .handleExternalURL:
             return handleExternalURL(at: now)
         case .getAuthenticationToken:
@@ -174,7 +167,7 @@ public struct Engine: Sendable {
             // included (docs/CONFORMANCE.md, choice 19).
             return handleExternalURL(at: now, loginOnly: true)
         case .getSelectedProvider:
-            return [.deliver(.selectedProvider(store.selectedMVPD))]
+            return [.deliver(.selectedProvider(core.store.selectedMVPD))]
         case .getVersion:
             // A getter: its answer is its return value, which no callback carries (choice 48).
             return []
@@ -185,76 +178,93 @@ public struct Engine: Sendable {
         case .getAuthorization(let r, let data):
             return getAuthorization(r, data: data, at: now)
         case .checkPreauthorizedResources(let rs, let cache):
-            return checkPreauthorizedResources(rs, cache: cache, at: now)
+            return preauthorizations.start(rs, cache: cache, &core, at: now)
         case .getMetadata(let d):
-            return getMetadata(d, at: now)
+            return metadata.query(d, &core, at: now)
         }
     }
 
-    // MARK: Plumbing
+    // MARK: Rules between flows
 
-    var requestorID: String { startup.configuration?.requestorID ?? "" }
-    var defaultSP: String { EngineConfiguration.normalizeSP(configuration.defaultServiceProvider) }
-
-    /// The SP an MVPD was learnt from; every request about it goes there.
-    func spURL(forMVPD id: String) -> String {
-        startup.configuration?.mvpd(id)?.spURL ?? store.selectedMVPD?.spURL ?? defaultSP
+    /// `setRequestor`: a login running now ends with no callback, and so does every logout
+    /// (BEHAVIOR.md, Overlapping calls); then the configuration is fetched anew.
+    private mutating func setRequestor(_ requestorID: String, serviceProviders: [String]?, at now: Instant)
+        -> [EngineAction]
+    {
+        var actions = authentication.abandon()
+        logout.endedBySetRequestor()
+        actions += startup.fetch(requestorID, serviceProviders: serviceProviders, &core, at: now)
+        return actions
     }
 
-    /// Sends a request with the app's options (BEHAVIOR.md: every request carries them) and a
-    /// deadline; after `init(softwareStatement:)`, once its origin has an access token (`transmit`).
-    /// `signed`: a call of the tvOS registration-code flow. The caller's flow holds the result.
-    mutating func send(
-        _ request: HTTPRequest, at now: Instant, deadline: Bool = true,
-        signed: Bool = false
-    ) -> (PendingRequest, [EngineAction]) {
-        let id = newRequestID()
-        var actions = transmit(
-            HeldRequest(
-                id: id, wireID: id, request: withOptions(request), signed: signed, retried: false,
-                deadline: deadline), at: now)
-        var pending = PendingRequest(id: id, deadline: nil)
-        if deadline {
-            let (timer, start) = startTimer(at: now + configuration.requestTimeout)
-            pending.deadline = timer
-            actions.append(start)
+    /// All fetches settled: complete the `setRequestor`, then start the calls that waited for the
+    /// configuration, in call order, at this same instant (their callbacks come after
+    /// `setRequestorComplete(1)`; BEHAVIOR.md, Queueing).
+    mutating func configurationSettled(_ settled: StartupFlow.Outcome, at now: Instant) -> [EngineAction] {
+        var actions = settled.actions
+        for call in settled.queue {
+            actions += dispatch(call, at: now)
         }
-        return (pending, actions)
+        return actions
     }
 
-    mutating func newRequestID() -> RequestID {
-        nextRequest += 1
-        return RequestID(nextRequest)
+    /// `getAuthentication`, and the authentication a `getAuthorization` without a token drives: a new
+    /// login supersedes a running one, and a logout waiting on its browser, with no callback.
+    private mutating func startLogin(
+        forceAuthn: Bool, data: Value?, filter: Value?, authorization: PendingAuthorization?, at now: Instant
+    ) -> [EngineAction] {
+        var actions = authentication.abandon()
+        logout.supersededByLogin()
+        actions += authentication.start(
+            forceAuthn: forceAuthn, data: data, filter: filter, authorization: authorization, &core, at: now)
+        return actions
     }
 
-    func withOptions(_ request: HTTPRequest) -> HTTPRequest {
-        var r = request
-        for option in options where option.key != "handleSVC" {
-            r.headers.add(option.key, option.value.stringValue ?? option.value.jsonText)
+    /// The app intercepted a redirect: it finishes the login in the browser, else a logout's page.
+    /// Honoured once per waiting flow; ignored otherwise.
+    private mutating func handleExternalURL(at now: Instant, loginOnly: Bool = false) -> [EngineAction] {
+        if let actions = authentication.redirectArrived(&core, at: now) { return actions }
+        if !loginOnly, logout.redirectArrived() {
+            return [core.status(false, Constants.userNotAuthenticatedError)]
         }
-        return r
+        return []
     }
 
-    /// Sends at once, outside registration: the registration's own requests.
-    mutating func sendUnheld(_ request: HTTPRequest, at now: Instant) -> (PendingRequest, [EngineAction]) {
-        let id = newRequestID()
-        let (timer, start) = startTimer(at: now + configuration.requestTimeout)
-        return (PendingRequest(id: id, deadline: timer), [.send(id, withOptions(request)), start])
+    /// `logout`: the running login ends with no callback, then everything is cleared at once.
+    private mutating func logout(at now: Instant) -> [EngineAction] {
+        authentication.abandon() + logout.start(&core, at: now)
     }
 
-    mutating func startTimer(at instant: Instant) -> (TimerID, EngineAction) {
-        nextTimer += 1
-        let id = TimerID(nextTimer)
-        return (id, .startTimer(id, at: instant))
+    private mutating func checkAuthorization(_ resource: String, data: Value?, at now: Instant) -> [EngineAction] {
+        guard core.store.validAuthnToken(at: now) != nil else {
+            // Other SDKs: no setAuthenticationStatus, only the failure and its tracking.
+            return core.authorizationFailed(resource, Constants.userNotAuthenticatedError, "")
+        }
+        return authorizations.authorize(resource, data: data, &core, at: now)
+    }
+
+    private mutating func getAuthorization(_ resource: String, data: Value?, at now: Instant) -> [EngineAction] {
+        if core.store.validAuthnToken(at: now) != nil {
+            // It supersedes a running login all the same (BEHAVIOR.md, Overlapping calls): a forced one.
+            return authentication.abandon() + authorizations.authorize(resource, data: data, &core, at: now)
+        }
+        // Authenticate first; authZ continues after the status and its tracking (invariant 3).
+        // Its data goes on the login's authenticate/saml request too (BEHAVIOR.md, `withData:`).
+        return startLogin(
+            forceAuthn: false, data: data, filter: nil,
+            authorization: PendingAuthorization(resource: resource, data: data), at: now)
+    }
+
+    /// The login's request answered: a login that a `getAuthorization` started goes on to authorize
+    /// once it has its token (invariant 3).
+    mutating func authenticationAnswered(_ result: HTTPResult, at now: Instant) -> [EngineAction] {
+        let answered = authentication.answered(result, &core, at: now)
+        guard let pending = answered.authorize else { return answered.actions }
+        return answered.actions + authorizations.authorize(pending.resource, data: pending.data, &core, at: now)
     }
 
     /// Cancels the deadline of a request its flow gives up on.
     static func cancelDeadline(of request: PendingRequest) -> [EngineAction] {
         request.deadline.map { [.cancelTimer($0)] } ?? []
-    }
-
-    mutating func newFlowID<Kind>() -> FlowID<Kind> {
-        nextFlow += 1
-        return FlowID(value: nextFlow)
     }
 }

@@ -75,7 +75,7 @@ extension Engine {
         case .preauthorizations: question.ask(preauthorizations)
         case .metadata: question.ask(metadata)
         case .logout: question.ask(logout)
-        case .registration: question.ask(registration)
+        case .registration: question.ask(core.registration)
         }
     }
 
@@ -109,7 +109,7 @@ extension Engine {
         case .preauthorization: preauthorizations.rearm(id, deadline: deadline)
         case .metadata: metadata.rearm(id, deadline: deadline)
         case .logout: logout.rearm(id, deadline: deadline)
-        case .registration: registration.rearm(id, deadline: deadline)
+        case .registration: core.registration.rearm(id, deadline: deadline)
         }
     }
 
@@ -117,12 +117,12 @@ extension Engine {
     mutating func route(_ owner: RequestOwner, _ id: RequestID, _ result: HTTPResult, at now: Instant) -> [EngineAction]
     {
         switch owner {
-        case .startup: configurationArrived(id, result, at: now)
+        case .startup: configurationSettled(startup.answered(id, result, &core), at: now)
         case .authentication: authenticationAnswered(result, at: now)
-        case .authorization(let flow): authorizationAnswered(flow, result, at: now)
-        case .preauthorization(let flow): preauthorizationArrived(flow, result, at: now)
-        case .metadata(let flow): deviceIDArrived(flow, result)
-        case .logout: logoutAnswered(id)
+        case .authorization(let flow): authorizations.answered(flow, result, &core, at: now)
+        case .preauthorization(let flow): preauthorizations.answered(flow, result, &core, at: now)
+        case .metadata(let flow): metadata.answered(flow, result)
+        case .logout: logout.answered(id, core)
         case .registration(let origin): registrationAnswered(origin, result, at: now)
         }
     }

@@ -49,20 +49,21 @@ struct LogoutFlow: Sendable, RequestHolder {
         state = .idle
         return true
     }
-}
 
-extension Engine {
-    /// `logout`: whether a valid token exists is judged now; everything is cleared at once.
-    mutating func logout(at now: Instant) -> [EngineAction] {
+    // MARK: Transitions
+
+    /// `logout` (the running login has been ended): whether a valid token exists is judged now;
+    /// everything is cleared at once; then the logout page opens (iOS) or the logout request goes (tvOS).
+    mutating func start(_ core: inout EngineCore, at now: Instant) -> [EngineAction] {
+        var actions: [EngineAction] = []
         // The token being cleared came from Apple's token, valid or already expired: the device's
         // Apple account is still signed in either way (BEHAVIOR.md, Logout).
-        let fromPlatformSSO = store.authnToken != nil && store.fromPlatformSSO
-        let token = store.validAuthnToken(at: now)
-        let mvpd = store.selectedMVPD
-        var actions = abandonLogin()
-        store.clearTokens()
-        store.selectedMVPD = nil
-        if configuration.platform == .ios {
+        let fromPlatformSSO = core.store.authnToken != nil && core.store.fromPlatformSSO
+        let token = core.store.validAuthnToken(at: now)
+        let mvpd = core.store.selectedMVPD
+        core.store.clearTokens()
+        core.store.selectedMVPD = nil
+        if core.configuration.platform == .ios {
             // The shared store is cleared too, even when this app held no token: another app's
             // token there goes as well (BEHAVIOR.md, Logout: "in this app and in the shared store").
             actions.append(.writeSharedStore(nil))
@@ -71,46 +72,48 @@ extension Engine {
             // Signed in through Apple SSO: the user must also sign out in Settings.
             actions.append(.deliver(.status(code: StatusCode.vsa203, message: nil)))
         }
-        let sp = token.map { spURL(forMVPD: $0.mvpdID) } ?? mvpd?.spURL ?? defaultSP
+        let sp = token.map { core.spURL(forMVPD: $0.mvpdID) } ?? mvpd?.spURL ?? core.defaultSP
 
-        if configuration.platform == .tvos {
+        if core.configuration.platform == .tvos {
             // No browser on tvOS: the engine calls the logout endpoint itself.
             let url = Route.restLogout.url(
-                sp, query: [("requestor", requestorID), ("deviceId", configuration.deviceID)])
-            let (request, sent) = send(HTTPRequest(method: Route.restLogout.method, url: url), at: now, signed: true)
-            if case .requesting(let owed) = logout.state {
-                logout.state = .requesting(owed + [request])
+                sp, query: [("requestor", core.requestorID), ("deviceId", core.configuration.deviceID)])
+            let (request, sent) = core.send(
+                HTTPRequest(method: Route.restLogout.method, url: url), at: now, signed: true)
+            if case .requesting(let owed) = state {
+                state = .requesting(owed + [request])
             } else {
-                logout.state = .requesting([request])
+                state = .requesting([request])
             }
             return actions + sent
         }
-        logout.state = .awaitingRedirect
+        state = .awaitingRedirect
         guard let token else {
             // No valid token: straight to the redirect URL (other SDKs).
             actions.append(.deliver(.navigateToUrl(Constants.adobePassRedirectURL, useSVC: nil)))
             return actions
         }
         // Logout of an MVPD that requires SVC opens as its login did (BEHAVIOR.md, Authentication 3).
-        let tokenMVPD = startup.configuration?.mvpd(token.mvpdID) ?? mvpd
+        let tokenMVPD = core.requestor?.mvpd(token.mvpdID) ?? mvpd
         let svc = tokenMVPD?.requiresSVC ?? false
+        let requestorID = core.requestorID
         let query: [(String, String)] = [
             ("mso_id", token.mvpdID), ("requestor_id", requestorID.isEmpty ? token.requestorID : requestorID),
             ("name_id", token.nameID), ("session_index", token.sessionIndex),
-            ("redirect_url", svc ? configuration.svcScheme : Constants.adobePassRedirectURL),
+            ("redirect_url", svc ? core.configuration.svcScheme : Constants.adobePassRedirectURL),
         ]
-        actions.append(openBrowser(Route.logout.url(sp, query: query), for: tokenMVPD))
+        actions.append(core.openBrowser(Route.logout.url(sp, query: query), for: tokenMVPD))
         return actions
     }
 
     /// tvOS: a logout request ended, however it ended: that logout's answer.
-    mutating func logoutAnswered(_ id: RequestID) -> [EngineAction] {
-        if case .requesting(var owed) = logout.state, let i = owed.firstIndex(where: { $0.id == id }) {
+    mutating func answered(_ id: RequestID, _ core: EngineCore) -> [EngineAction] {
+        if case .requesting(var owed) = state, let i = owed.firstIndex(where: { $0.id == id }) {
             owed.remove(at: i)
-            logout.state = owed.isEmpty ? .idle : .requesting(owed)
-            return [status(false, Constants.userNotAuthenticatedError)]
+            state = owed.isEmpty ? .idle : .requesting(owed)
+            return [core.status(false, Constants.userNotAuthenticatedError)]
         }
-        logout.ended.removeAll { $0.id == id }
+        ended.removeAll { $0.id == id }
         return []  // stale: a request of a logout that setRequestor has ended since, no answer owed
     }
 }

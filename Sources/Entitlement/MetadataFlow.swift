@@ -25,34 +25,36 @@ struct MetadataFlows: Sendable, RequestHolder {
         guard let flow = flows.first(where: { $0.value.request.id == id })?.key else { return }
         flows[flow]?.request = PendingRequest(id: id, deadline: deadline)
     }
-}
 
-extension Engine {
-    /// `getMetadata(d)` → `setMetadataStatus(value, encrypted, opcode, d)`, echoing `d`.
-    mutating func getMetadata(_ request: Value, at now: Instant) -> [EngineAction] {
+    // MARK: Transitions
+
+    /// `getMetadata(d)` → `setMetadataStatus(value, encrypted, opcode, d)`, echoing `d`: from the
+    /// token store at once, except the device id, which the SP is asked for.
+    mutating func query(_ request: Value, _ core: inout EngineCore, at now: Instant) -> [EngineAction] {
         let opcode = request[Constants.metadataOpcodeKey]?.intValue ?? -1
         func answer(_ value: Value, encrypted: Bool = false) -> [EngineAction] {
             [.deliver(.setMetadataStatus(value: value, encrypted: encrypted, opcode: opcode, arguments: request))]
         }
         switch opcode {
         case Constants.metadataAuthentication:
-            return answer(store.validAuthnToken(at: now).map { .string($0.expires.tokenDate) } ?? .null)
+            return answer(core.store.validAuthnToken(at: now).map { .string($0.expires.tokenDate) } ?? .null)
         case Constants.metadataAuthorization:
-            guard store.validAuthnToken(at: now) != nil,
+            guard core.store.validAuthnToken(at: now) != nil,
                 let resource = request[Constants.metadataResourceIDKey]?.stringValue,
-                let token = store.validAuthzToken(for: resource, at: now)
+                let token = core.store.validAuthzToken(for: resource, at: now)
             else { return answer(.null) }
             return answer(.string(token.expires.tokenDate))
         case Constants.metadataDeviceID:
-            let id: MetadataID = newFlowID()
-            let fields = [("requestor_id", requestorID), ("device_id", configuration.deviceID)]
-            let sp = store.authnToken.map { spURL(forMVPD: $0.mvpdID) } ?? defaultSP
-            let (pending, actions) = send(.form(Route.getMetadataDevice.url(sp), fields), at: now)
-            metadata.flows[id] = MetadataFlow(arguments: request, request: pending)
+            let id: MetadataID = core.newFlowID()
+            let fields = [("requestor_id", core.requestorID), ("device_id", core.configuration.deviceID)]
+            let sp = core.store.authnToken.map { core.spURL(forMVPD: $0.mvpdID) } ?? core.defaultSP
+            let (pending, actions) = core.send(.form(Route.getMetadataDevice.url(sp), fields), at: now)
+            flows[id] = MetadataFlow(arguments: request, request: pending)
             return actions
         case Constants.metadataUserMeta:
-            guard store.validAuthnToken(at: now) != nil, let key = request[Constants.metadataUserMetaKey]?.stringValue,
-                let meta = store.userMeta, let value = meta["data"]?[key]
+            guard core.store.validAuthnToken(at: now) != nil,
+                let key = request[Constants.metadataUserMetaKey]?.stringValue,
+                let meta = core.store.userMeta, let value = meta["data"]?[key]
             else { return answer(.null) }
             let encrypted = meta["encrypted"]?.listValue?.contains(.string(key)) ?? false
             return answer(.dict([Value.Entry(key, value)]), encrypted: encrypted)
@@ -61,8 +63,9 @@ extension Engine {
         }
     }
 
-    mutating func deviceIDArrived(_ id: MetadataID, _ result: HTTPResult) -> [EngineAction] {
-        guard let flow = metadata.flows.removeValue(forKey: id) else {
+    /// The device id arrived (or did not: `null`).
+    mutating func answered(_ id: MetadataID, _ result: HTTPResult) -> [EngineAction] {
+        guard let flow = flows.removeValue(forKey: id) else {
             return []  // no such flow: nothing can be answered (the owner check makes this unreachable)
         }
         var value = Value.null

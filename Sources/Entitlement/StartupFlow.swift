@@ -12,7 +12,8 @@ public struct Configuration: Hashable, Sendable {
 
 /// `setRequestor`: concurrent configuration fetches, merged in order of arrival (BEHAVIOR.md,
 /// Startup). Until a configuration is known, the calls that need one wait in the state (BEHAVIOR.md,
-/// Queueing), so a configured engine cannot hold a queue.
+/// Queueing), so a configured engine cannot hold a queue. The configuration itself goes to the core
+/// (`EngineCore.requestor`), which every flow reads.
 struct StartupFlow: Sendable, RequestHolder {
     fileprivate struct Fetching: Sendable {
         var requestorID: String
@@ -27,21 +28,23 @@ struct StartupFlow: Sendable, RequestHolder {
     fileprivate enum State: Sendable {
         case unconfigured(queue: [Call])
         case fetching(Fetching)
-        case configured(Configuration)
-        case failed(requestorID: String, queue: [Call])
+        case configured
+        case failed(queue: [Call])
     }
 
     fileprivate var state = State.unconfigured(queue: [])
 
-    var configuration: Configuration? {
-        if case .configured(let c) = state { return c }
-        return nil
+    /// What a fetch that settled leaves to do: its callbacks, then the calls that waited for it, in
+    /// call order (`Engine` starts them: they belong to other flows).
+    struct Outcome {
+        var actions: [EngineAction]
+        var queue: [Call] = []
     }
 
     /// Calls waiting for a configuration, in call order.
     var queue: [Call] {
         switch state {
-        case .unconfigured(let q), .failed(_, let q): return q
+        case .unconfigured(let q), .failed(let q): return q
         case .fetching(let f): return f.queue
         case .configured: return []
         }
@@ -51,7 +54,7 @@ struct StartupFlow: Sendable, RequestHolder {
     mutating func enqueue(_ call: Call) -> Bool {
         switch state {
         case .unconfigured(let q): state = .unconfigured(queue: q + [call])
-        case .failed(let r, let q): state = .failed(requestorID: r, queue: q + [call])
+        case .failed(let q): state = .failed(queue: q + [call])
         case .fetching(var f):
             f.queue.append(call)
             state = .fetching(f)
@@ -81,28 +84,44 @@ struct StartupFlow: Sendable, RequestHolder {
         return []
     }
 
-    /// The deadline of a fetch in flight (which a new `setRequestor` supersedes).
-    fileprivate var fetchInFlight: TimerID? {
-        if case .fetching(let f) = state { return f.deadline }
-        return nil
-    }
+    // MARK: Transitions
 
-    /// Begins a new fetch, the queue carried over; a fetch in flight is dropped with its requests.
-    fileprivate mutating func start(requestorID: String, requests: [RequestID: String], deadline: TimerID) {
+    /// Fetches the configuration from every SP at the same time. A fetch still in flight is
+    /// superseded: its `setRequestor` ends now with 0 (invariant 1), its requests dropped; the queue
+    /// is carried over.
+    mutating func fetch(
+        _ requestorID: String, serviceProviders: [String]?, _ core: inout EngineCore, at now: Instant
+    ) -> [EngineAction] {
+        var actions: [EngineAction] = []
+        if case .fetching(let old) = state {
+            actions.append(.cancelTimer(old.deadline))
+            actions.append(.deliver(.setRequestorComplete(status: Constants.statusError)))
+        }
+        let urls = (serviceProviders ?? [core.configuration.defaultServiceProvider]).map(
+            EngineConfiguration.normalizeSP)
+        var outstanding: [RequestID: String] = [:]
+        for url in urls {
+            let request = HTTPRequest(
+                method: Route.config.method, url: Route.config.url(url, requestorID),
+                headers: HTTPHeaders([HTTPHeader("Accept", "application/xml")]))
+            let (pending, sent) = core.send(request, at: now, deadline: false)
+            outstanding[pending.id] = url
+            actions += sent
+        }
+        let (deadline, timer) = core.startTimer(at: now + core.configuration.requestTimeout)
+        core.requestor = nil
         state = .fetching(
-            Fetching(requestorID: requestorID, outstanding: requests, arrivals: [], deadline: deadline, queue: queue))
+            Fetching(requestorID: requestorID, outstanding: outstanding, arrivals: [], deadline: deadline, queue: queue)
+        )
+        return actions + [timer]
     }
 
-    fileprivate enum Settled: Sendable {
-        case stillWaiting
-        /// nil: no SP gave a usable configuration. `queue`: the calls to start now, in call order.
-        case complete(Configuration?, queue: [Call])
-    }
-
-    /// A configuration response (or failure) for one SP of the current fetch (`pending` said it is).
-    fileprivate mutating func receive(_ id: RequestID, result: HTTPResult) -> Settled {
+    /// A configuration response (or failure) for one SP of the current fetch (`claim` said it is).
+    /// Throttled: `CFG429` as the answer arrives, then the failure path (BEHAVIOR.md, Throttling).
+    mutating func answered(_ id: RequestID, _ result: HTTPResult, _ core: inout EngineCore) -> Outcome {
+        let throttled = Engine.throttled(result, StatusCode.configurationThrottled)
         guard case .fetching(var f) = state, let spURL = f.outstanding.removeValue(forKey: id) else {
-            return .stillWaiting
+            return Outcome(actions: throttled)
         }
         if case .response(let r) = result, r.status == 200, let config = r.decoded(orParse: ConfigurationXML.parse),
             config.requestorID == f.requestorID
@@ -110,19 +129,23 @@ struct StartupFlow: Sendable, RequestHolder {
             f.arrivals.append((spURL, config))
         }
         state = .fetching(f)
-        return f.outstanding.isEmpty ? settle(f) : .stillWaiting
+        guard f.outstanding.isEmpty else { return Outcome(actions: throttled) }
+        // Settled by its last answer: the fetch's deadline goes.
+        var settled = settle(f, &core)
+        settled.actions = throttled + [.cancelTimer(f.deadline)] + settled.actions
+        return settled
     }
 
     /// The 30 s deadline: whatever has not answered counts as timed out.
-    fileprivate mutating func deadlinePassed() -> Settled {
-        guard case .fetching(let f) = state else { return .stillWaiting }
-        return settle(f)
+    mutating func deadlinePassed(_ core: inout EngineCore) -> Outcome {
+        guard case .fetching(let f) = state else { return Outcome(actions: []) }
+        return settle(f, &core)
     }
 
-    private mutating func settle(_ f: Fetching) -> Settled {
+    private mutating func settle(_ f: Fetching, _ core: inout EngineCore) -> Outcome {
         guard !f.arrivals.isEmpty else {
-            state = .failed(requestorID: f.requestorID, queue: f.queue)
-            return .complete(nil, queue: [])
+            state = .failed(queue: f.queue)
+            return Outcome(actions: [.deliver(.setRequestorComplete(status: Constants.statusError))])
         }
         // First responder's list in its order, then each later responder's new MVPDs; the first
         // description of an MVPD wins, and the MVPD keeps the SP it came from.
@@ -136,75 +159,12 @@ struct StartupFlow: Sendable, RequestHolder {
             }
         }
         let config = Configuration(requestorID: f.requestorID, mvpds: merged)
-        state = .configured(config)
-        return .complete(config, queue: f.queue)
-    }
-}
-
-extension Engine {
-    /// `setRequestor`: fetch the configuration from every SP at the same time.
-    mutating func setRequestor(_ requestorID: String, serviceProviders: [String]?, at now: Instant) -> [EngineAction] {
-        // A login running now ends with no callback (BEHAVIOR.md, Overlapping calls).
-        var actions = abandonLogin()
-        logout.endedBySetRequestor()
-        let urls = (serviceProviders ?? [configuration.defaultServiceProvider]).map(EngineConfiguration.normalizeSP)
-
-        // A fetch still in flight is superseded: its setRequestor ends now with 0 (invariant 1).
-        if let old = startup.fetchInFlight {
-            actions.append(.cancelTimer(old))
-            actions.append(.deliver(.setRequestorComplete(status: Constants.statusError)))
-        }
-
-        var outstanding: [RequestID: String] = [:]
-        var sends: [EngineAction] = []
-        for url in urls {
-            let request = HTTPRequest(
-                method: Route.config.method, url: Route.config.url(url, requestorID),
-                headers: HTTPHeaders([HTTPHeader("Accept", "application/xml")]))
-            let (pending, a) = send(request, at: now, deadline: false)
-            outstanding[pending.id] = url
-            sends += a
-        }
-        let (deadline, timer) = startTimer(at: now + configuration.requestTimeout)
-        startup.start(requestorID: requestorID, requests: outstanding, deadline: deadline)
-        return actions + sends + [timer]
-    }
-
-    mutating func configurationArrived(_ id: RequestID, _ result: HTTPResult, at now: Instant) -> [EngineAction] {
-        let deadline = startup.fetchInFlight
-        // Throttled: CFG429 as the answer arrives, then the failure path (BEHAVIOR.md, Throttling).
-        let throttled = Engine.throttled(result, StatusCode.configurationThrottled)
-        switch startup.receive(id, result: result) {
-        case .stillWaiting:
-            return throttled
-        case .complete(let config, let queue):
-            // Settled by its last answer: the fetch's deadline goes.
-            return throttled + (deadline.map { [.cancelTimer($0)] } ?? [])
-                + configurationSettled(config, queue: queue, at: now)
-        }
-    }
-
-    mutating func configurationDeadlinePassed(at now: Instant) -> [EngineAction] {
-        switch startup.deadlinePassed() {
-        case .stillWaiting: return []
-        case .complete(let config, let queue): return configurationSettled(config, queue: queue, at: now)
-        }
-    }
-
-    /// All fetches settled: complete the `setRequestor`, then start the queued calls in call order at
-    /// this same instant (their callbacks come after `setRequestorComplete(1)`).
-    private mutating func configurationSettled(_ config: Configuration?, queue: [Call], at now: Instant)
-        -> [EngineAction]
-    {
-        guard let config else {
-            return [.deliver(.setRequestorComplete(status: Constants.statusError))]
-        }
+        state = .configured
+        core.requestor = config
         // The stored selection keeps the SP of the new configuration when the MVPD is still offered.
-        if let selected = store.selectedMVPD, let fresh = config.mvpd(selected.id) { store.selectedMVPD = fresh }
-        var actions: [EngineAction] = [.deliver(.setRequestorComplete(status: Constants.statusSuccess))]
-        for call in queue {
-            actions += dispatch(call, at: now)
+        if let selected = core.store.selectedMVPD, let fresh = config.mvpd(selected.id) {
+            core.store.selectedMVPD = fresh
         }
-        return actions
+        return Outcome(actions: [.deliver(.setRequestorComplete(status: Constants.statusSuccess))], queue: f.queue)
     }
 }

@@ -67,16 +67,17 @@ import Testing
             MVPD(id: "B", displayName: "B"),
             MVPD(id: "C", displayName: "C", enablePlatformServices: true, boardingStatus: .supported),
         ]
-        #expect(Engine.picker(mvpds, filter: nil).shown.map(\.id) == ["A", "C"])
+        #expect(AuthenticationFlow.picker(mvpds, filter: nil).shown.map(\.id) == ["A", "C"])
         #expect(
-            Engine.picker(mvpds, filter: .list([.string("C"), .string("B"), .string("A")])).shown.map(\.id) == [
-                "C", "A",
-            ])
+            AuthenticationFlow.picker(mvpds, filter: .list([.string("C"), .string("B"), .string("A")])).shown.map(\.id)
+                == [
+                    "C", "A",
+                ])
         let dict = Value.dict([
             Value.Entry("TV_PROVIDERS", .list([.string("C")])),
             Value.Entry("FEATURED_TV_PROVIDERS", .list([.string("C"), .string("B")])),
         ])
-        let p = Engine.picker(mvpds, filter: dict)
+        let p = AuthenticationFlow.picker(mvpds, filter: dict)
         #expect(p.shown.map(\.id) == ["C"] && p.featured.map(\.id) == ["C"])
     }
 }
