@@ -95,7 +95,9 @@ import Testing
     ]
 
     /// What a property finds over `steps`, step by step.
-    static func run(_ type: any OracleProperty.Type, _ steps: [Step]) -> [[String]] {
+    static func run(
+        _ type: any OracleProperty.Type, _ steps: [Step], context: OracleContext = OraclePropertyTests.context
+    ) -> [[String]] {
         func go<P: OracleProperty>(_: P.Type) -> [[String]] {
             var property = P()
             return steps.map { step in
@@ -107,6 +109,20 @@ import Testing
             }
         }
         return go(type)
+    }
+
+    /// iOS: `setRequestor` may adopt, through the shared store, the very token a logout retired,
+    /// issued again to another app (a TempPass still running; the campaign's false finding, kept as
+    /// `regressions/logout-then-adopt-the-temppass-token-another-app-was-issued-again`). tvOS apps
+    /// share nothing: there the token is still retired.
+    @Test func anIOSAppReconfiguredMayAdoptARetiredTokenAgain() {
+        let steps = [
+            Self.sent(Self.preauthorize("<old/>")), Step(observation: .logout), Step(observation: .reconfigured),
+            Self.sent(Self.preauthorize("<old/>")),
+        ]
+        #expect(Self.run(LogoutTokenProperty.self, steps).allSatisfy { $0.isEmpty })
+        let tvos = OracleContext(world: CallbackOracleTests.world, configuration: EngineConfiguration(platform: .tvos))
+        #expect(Self.run(LogoutTokenProperty.self, steps, context: tvos).last?.isEmpty == false)
     }
 
     @Test func everyRegisteredPropertyHasItsCases() {

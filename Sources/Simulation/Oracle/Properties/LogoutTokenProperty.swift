@@ -6,10 +6,13 @@ import PassModel
 /// request is of a flow asked before the logout, still open: such a flow is bound to the token it
 /// was asked with (BEHAVIOR.md, Overlapping calls), and its request may leave after the logout (it
 /// waited for an access token, or is sent once more after a 401: BEHAVIOR.md, Client registration).
+/// On iOS, `setRequestor` adopts whatever the shared store holds (BEHAVIOR.md, Apple SSO: passive
+/// SSO), which may be that very token issued again to another app (a TempPass still running), which
+/// this app's oracle cannot see: from then on no token counts as retired.
 struct LogoutTokenProperty: OracleProperty {
     static let id = "logout-token"
     static let clause = "BEHAVIOR.md, Logout (every token cleared)"
-    static let observes: ObservationKinds = [.logout, .sent, .tokenIssued]
+    static let observes: ObservationKinds = [.logout, .sent, .tokenIssued, .reconfigured]
 
     private var tokensSent: Set<String> = []
     private var retiredTokens: Set<String> = []
@@ -27,6 +30,8 @@ struct LogoutTokenProperty: OracleProperty {
                 found.append("\(request.method) \(request.url) after logout carries the authN token logout cleared")
             }
             tokensSent.insert(authnToken)
+        case .reconfigured where context.platform == .ios:
+            retiredTokens = []
         case .tokenIssued(let issued):
             // The SP may issue again a token the app logged out of: that one may be sent again.
             if let issued { retiredTokens.remove(issued) } else { retiredTokens = [] }
