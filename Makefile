@@ -100,7 +100,7 @@ layers:
 	python3 -m unittest discover -s scripts -p 'test_check_layers.py'
 	python3 scripts/check-layers.py
 
-# Issue 29: every wire path is spelled once, in PassModel's route files (Route, V2Route, ServiceRoute);
+# Issue 29: every wire path is spelled once, in PassModel's route files (Route, V2Route, ServiceRoute, AdminRoute);
 # a path literal anywhere else in Sources fails (scripts/check-routes.py, and the check's own tests).
 routes-check:
 	python3 -m unittest discover -s scripts -p 'test_check_routes.py'

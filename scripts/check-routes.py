@@ -3,7 +3,8 @@
 
 Every path of the wire (the SDK's endpoints, the web family, REST API v1 and v2, client registration,
 the IdPs' pages) is spelled once, in PassModel's route files (`Route`, `V2Route`, `ServiceRoute`,
-`IdPRoute`, `RoutePrefix`); everything else builds and recognises paths through them. This check
+`IdPRoute`, `RoutePrefix`, and passim serve's own `AdminRoute`); everything else builds and
+recognises paths through them. This check
 reads the wire path literals off those files (every string literal that starts with `/`) and fails
 when a string literal elsewhere in Sources starts with one of them, or is the start of one (`"/api/v"`),
 outside comments. What is legitimately left is in ALLOWED, each with its reason.
@@ -19,6 +20,7 @@ ROUTE_FILES = [
     "Sources/PassModel/Route.swift",
     "Sources/PassModel/V2Route.swift",
     "Sources/PassModel/ServiceRoute.swift",
+    "Sources/PassModel/AdminRoute.swift",
 ]
 LITERAL = re.compile(r'"(/(?:[^"\\]|\\.)*)"')
 # A literal made only of these is no path of the wire ("/" alone, a version segment's digits).
@@ -97,7 +99,7 @@ def main(argv):
     problems = check(root)
     for rel, number, literal in problems:
         print(f"{rel}:{number}: the wire path \"{literal}\" is spelled outside the route files "
-              f"(build or recognise it through PassModel's Route, V2Route, ServiceRoute, IdPRoute or RoutePrefix)")
+              f"(build or recognise it through PassModel's Route, V2Route, ServiceRoute, IdPRoute, RoutePrefix or AdminRoute)")
     if problems:
         print(f"routes-check: {len(problems)} wire path literal(s) outside {', '.join(ROUTE_FILES)}")
         return 1

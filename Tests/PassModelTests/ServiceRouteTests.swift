@@ -49,3 +49,17 @@ import Testing
         #expect(RoutePrefix.originRoot.contains(RoutePrefix.restV2))
     }
 }
+
+/// passim serve's admin endpoint, defined once beside the wire (issue 29).
+@Suite struct AdminRouteTests {
+    @Test func theAdminPaths() {
+        #expect(
+            AdminRoute.allCases.map(\.path).joined(separator: ", ")
+                == "/admin/clock, /admin/net, /admin/log, /admin/lint, /admin/hosts, /admin/world")
+        #expect(AdminRoute(path: "/admin/log") == .log)
+        #expect(AdminRoute(path: "/admin/log/") == nil)
+        #expect(
+            AdminRoute.log.url("http://127.0.0.1:9", query: [("after", "3"), ("limit", "10")])
+                == "http://127.0.0.1:9/admin/log?after=3&limit=10")
+    }
+}
