@@ -125,6 +125,21 @@ public enum V2Route: Hashable, Sendable {
         return query.isEmpty ? url : url + "?" + FormCoding.encode(query)
     }
 
+    /// The URL of this operation for the SP whose base URL is `spURL` (its path, if any, ignored:
+    /// REST v2 lives at the origin's root), with `query` if any: what the engine sends (issue 30).
+    public func url(atSP spURL: String, query: [(String, String)] = []) -> String {
+        url(V2Route.origin(ofSP: spURL), query: query)
+    }
+
+    /// `scheme://authority` of an SP's base URL; the URL without its trailing slashes when it does
+    /// not parse (the mock's worlds are checked before: a fallback, not a path a client relies on).
+    public static func origin(ofSP spURL: String) -> String {
+        if let parts = URLParts(spURL) { return parts.scheme + "://" + parts.authority }
+        var trimmed = Substring(spURL)
+        while trimmed.hasSuffix("/") { trimmed = trimmed.dropLast() }
+        return String(trimmed)
+    }
+
     /// The operation at `path` (the URL's path, from `/api/v2/`), nil when none has it, whatever the
     /// method; `method` tells a session code's status (GET) from its resumption (anything else).
     public init?(method: String, path: String) {

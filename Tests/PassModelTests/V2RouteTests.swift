@@ -42,6 +42,16 @@ import Testing
         #expect(V2Route.resumeSession(serviceProvider: "R", code: "C").method == "POST")
     }
 
+    /// REST v2 is at the SP's origin's root, whatever the SP's base path.
+    @Test func theEngineBuildsAtTheSPsOrigin() {
+        #expect(
+            V2Route.configuration(serviceProvider: "R").url(atSP: "https://sp.auth.adobe.com/adobe-services/")
+                == "https://sp.auth.adobe.com/api/v2/R/configuration")
+        #expect(
+            V2Route.createSession(serviceProvider: "R").url(atSP: "http://127.0.0.1:8080", query: [("a", "b c")])
+                == "http://127.0.0.1:8080/api/v2/R/sessions?a=b%20c")
+    }
+
     @Test func aSessionCodesPathIsReadByItsMethod() {
         #expect(V2Route(method: "GET", path: "/api/v2/R/sessions/C") == .sessionStatus(serviceProvider: "R", code: "C"))
         #expect(

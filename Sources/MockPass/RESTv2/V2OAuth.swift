@@ -74,10 +74,7 @@ extension MockPass {
     }
 
     /// `scheme://authority` of the SP's base URL: REST v2 lives at the origin's root.
-    static func v2Origin(_ sp: World.ServiceProvider) -> String {
-        guard let parts = URLParts(sp.url) else { return sp.url.withoutTrailingSlashes }
-        return parts.scheme + "://" + parts.authority
-    }
+    static func v2Origin(_ sp: World.ServiceProvider) -> String { V2Route.origin(ofSP: sp.url) }
 
     /// The SP's side, second leg: `GET /api/v2/oauth2/callback?code&state` redeems the code at the IdP
     /// with the verifier (server to server: in the mock, a call into the IdP's token logic), gives the
