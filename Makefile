@@ -1,7 +1,7 @@
 # Two entry points for a fresh machine (README.md): `make suite` and `make test`.
 # Each installs the system libraries first when they are missing.
 
-.PHONY: example docc format format-check layers links provenance tracking-wildcards mutants differential-mutants mutant-findings setup build suite suite-live suite-live-server suite-shim suite-shim-live port-python clients rest-v2-contract rest-v2-schemathesis lint-cards test release docs docs-check bench fuzz-smoke clean
+.PHONY: example docc format format-check layers routes-check links provenance tracking-wildcards mutants differential-mutants mutant-findings setup build suite suite-live suite-live-server suite-shim suite-shim-live port-python clients rest-v2-contract rest-v2-schemathesis lint-cards test release docs docs-check bench fuzz-smoke clean
 
 setup:
 	@missing=""; for p in libxml2-dev libcurl4-openssl-dev pkg-config xmlsec1 curl openssl; do \
@@ -99,6 +99,12 @@ format-check:
 layers:
 	python3 -m unittest discover -s scripts -p 'test_check_layers.py'
 	python3 scripts/check-layers.py
+
+# Issue 29: every wire path is spelled once, in PassModel's route files (Route, V2Route, ServiceRoute, AdminRoute);
+# a path literal anywhere else in Sources fails (scripts/check-routes.py, and the check's own tests).
+routes-check:
+	python3 -m unittest discover -s scripts -p 'test_check_routes.py'
+	python3 scripts/check-routes.py
 
 # The repository stands on its own: every relative link of its documents resolves inside it, and
 # nothing points outside it (scripts/check-links.py, and the check's own tests).

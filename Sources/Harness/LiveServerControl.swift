@@ -84,7 +84,7 @@ final class RemoteServer: LiveServerControl {
         self.token = token
         admin = try CurlTransport()
         let load = RemoteServer.post(
-            self.adminURL, "/admin/world", [("world", .string(world)), ("urls", .string("as-written"))],
+            self.adminURL, AdminRoute.world.path, [("world", .string(world)), ("urls", .string("as-written"))],
             token: token)
         let answer = try RemoteServer.call(admin, load, token: token, what: "loading the world")
         var origins: [LoggedRequest.Host: String] = [:]
@@ -109,7 +109,7 @@ final class RemoteServer: LiveServerControl {
         }
         let admin = try CurlTransport()
         let request = HTTPRequest(
-            method: "GET", url: adminURL.withoutTrailingSlash + "/admin/hosts", headers: authorization(token))
+            method: "GET", url: AdminRoute.hosts.url(adminURL.withoutTrailingSlash), headers: authorization(token))
         switch admin.perform(request, timeout: .seconds(10)) {
         case .response(let r) where r.status == 200: return
         case .response(let r) where r.status == 401 || r.status == 403:
@@ -127,7 +127,8 @@ final class RemoteServer: LiveServerControl {
 
     func hold(at instant: Instant) throws(LiveError) {
         guard held != instant else { return }
-        _ = try call(post("/admin/clock", [("hold", .int(Int(instant.milliseconds)))]), what: "holding the clock")
+        _ = try call(
+            post(AdminRoute.clock.path, [("hold", .int(Int(instant.milliseconds)))]), what: "holding the clock")
         held = instant
     }
 
@@ -140,7 +141,7 @@ final class RemoteServer: LiveServerControl {
             fields += [("fail", .int(f.remaining)), ("status", .int(f.status))]
             if let p = f.pathPattern { fields.append(("path", .string(p))) }
         }
-        _ = try call(post("/admin/net", fields), what: "a net step")
+        _ = try call(post(AdminRoute.net.path, fields), what: "a net step")
     }
 
     /// The log; a log that cannot be read is empty (the `seen` step that needs it then fails and says what it got).
@@ -149,7 +150,8 @@ final class RemoteServer: LiveServerControl {
         var entries: [LoggedRequest] = []
         var after = 0
         while true {
-            let url = adminURL + "/admin/log?after=\(after)&limit=\(RemoteServer.logPage)"
+            let url = AdminRoute.log.url(
+                adminURL, query: [("after", "\(after)"), ("limit", "\(RemoteServer.logPage)")])
             let request = HTTPRequest(method: "GET", url: url, headers: authorization)
             guard let answer = try? call(request, what: "the log") else { return entries }
             let lines = answer.bodyText.split(separator: "\n")

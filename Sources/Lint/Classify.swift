@@ -8,27 +8,27 @@ public enum V2Operation: String, Hashable, Sendable {
 
 extension JournalEntry {
     /// The REST v2 operation and its last path argument (code, MVPD or partner), or nil.
+    /// Read through `PassModel.V2Route`, the one definition of REST v2's paths.
     public var v2: (operation: V2Operation, argument: String)? {
-        guard path.hasPrefix("/api/v2/") else { return nil }
-        let s = path.dropFirst("/api/v2/".count).split(separator: "/", omittingEmptySubsequences: false).map(
-            String.init)
-        guard !s.isEmpty, !s.contains(where: \.isEmpty) else { return nil }
-        switch s.count {
-        case 2 where s[0] == "oauth2" && s[1] == "callback": return (.oauthCallback, "")
-        case 2 where s[1] == "configuration": return (.configuration, "")
-        case 2 where s[1] == "sessions": return (.createSession, "")
-        case 2 where s[1] == "profiles": return (.profiles, "")
-        case 3 where s[0] == "authenticate": return (.authenticate, s[2])
-        case 3 where s[1] == "sessions": return (method == "GET" ? .sessionStatus : .resumeSession, s[2])
-        case 3 where s[1] == "profiles": return (.profile, s[2])
-        case 3 where s[1] == "logout": return (.logout, s[2])
-        case 4 where s[1] == "profiles" && s[2] == "code": return (.profileForCode, s[3])
-        case 4 where s[1] == "profiles" && s[2] == "sso": return (.partnerProfile, s[3])
-        case 4 where s[1] == "sessions" && s[2] == "sso": return (.partnerSession, s[3])
-        case 4 where s[1] == "decisions" && s[2] == "authorize": return (.authorize, s[3])
-        case 4 where s[1] == "decisions" && s[2] == "preauthorize": return (.preauthorize, s[3])
-        default: return nil
-        }
+        guard let route = V2Route(method: method, path: path) else { return nil }
+        let operation: V2Operation =
+            switch route {
+            case .configuration: .configuration
+            case .createSession: .createSession
+            case .resumeSession: .resumeSession
+            case .sessionStatus: .sessionStatus
+            case .authenticate: .authenticate
+            case .profiles: .profiles
+            case .profile: .profile
+            case .profileForCode: .profileForCode
+            case .authorize: .authorize
+            case .preauthorize: .preauthorize
+            case .logout: .logout
+            case .partnerSession: .partnerSession
+            case .partnerProfile: .partnerProfile
+            case .oauthCallback: .oauthCallback
+            }
+        return (operation, route.argument)
     }
 
     /// A REST v2 call a client makes with its access token: every operation but the user agent's
@@ -39,7 +39,7 @@ extension JournalEntry {
     }
 
     /// Dynamic Client Registration (`/o/client/...`).
-    var isDCR: Bool { path.hasPrefix("/o/client/") }
+    var isDCR: Bool { path.hasPrefix(RoutePrefix.clientRegistration) }
 
     /// The endpoint of `PassModel.Route` this request is, when its path is exactly one under its SP
     /// (or origin): the one definition of the legacy endpoints the engine calls.
@@ -47,16 +47,16 @@ extension JournalEntry {
 
     /// The families this request belongs to (DCR serves both REST APIs).
     var families: Set<Family> {
-        if path.hasPrefix("/api/v2/") { return [.restV2] }
+        if path.hasPrefix(RoutePrefix.restV2) { return [.restV2] }
         if isDCR { return [.restV2, .restV1] }
-        if path.hasPrefix("/api/v1/") || path.hasPrefix("/reggie/v1/") { return [.restV1] }
+        if path.hasPrefix(RoutePrefix.restV1) || path.hasPrefix(RoutePrefix.registrationServiceV1) { return [.restV1] }
         // The SDK's and the web flow's endpoints share the SP's base URL; an IdP's pages are the user agent's.
         return host.hasPrefix("sp:") ? [.sdkWire, .legacyWeb] : []
     }
 
     /// Adobe throttles these (rest-api-v2.md 1.10): DCR, REST v2 and v1, the SDK's config, the regcode service.
     var isThrottled: Bool {
-        path.hasPrefix("/api/v2/") || isDCR || path.hasPrefix("/api/v1/") || route == .config
+        path.hasPrefix(RoutePrefix.restV2) || isDCR || path.hasPrefix(RoutePrefix.restV1) || route == .config
             || route == .registrationCode
     }
 
@@ -65,7 +65,7 @@ extension JournalEntry {
     var opensSession: Bool {
         if v2?.operation == .createSession || v2?.operation == .partnerSession { return true }
         if method == "POST", route == .registrationCode { return true }
-        return route == .authenticateSAML || path == "/api/v1/authenticate"
+        return route == .authenticateSAML || ServiceRoute.route(atSPPath: path)?.route == .secondScreenLogin
     }
 
     /// A poll of an authentication code: REST v2 `profiles/code/{code}`, REST v1 `checkauthn/{code}`.

@@ -17,7 +17,9 @@ struct AdminGate: Sendable {
     let allowedHosts: [String]
 
     /// The only query parameters accepted, by path: paging the log is a GET with no body.
-    static let queryParameters: [String: Set<String>] = ["/admin/log": ["after", "limit"], "/admin/lint": ["format"]]
+    static let queryParameters: [String: Set<String>] = [
+        AdminRoute.log.path: ["after", "limit"], AdminRoute.lint.path: ["format"],
+    ]
 
     init(token: String, port: Int, ownHosts: [String]) {
         self.token = Array(token.utf8)

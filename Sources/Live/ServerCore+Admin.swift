@@ -51,8 +51,8 @@ extension ServerCore {
             }
             return nil
         }
-        switch path {
-        case "/admin/clock":
+        switch AdminRoute(path: path) {
+        case .clock:
             if let refusal = only(["GET", "POST"], keys: ["advance", "hold"]) { return refusal }
             if request.method == "GET" { return plain(200, ServerCore.timeText(clock.now())) }
             if let text = parameters["hold"] {
@@ -77,7 +77,7 @@ extension ServerCore {
                 return plain(400, "400 Bad Request: the clock must stay between 1970 and the end of year 9999\n")
             }
             return plain(200, ServerCore.timeText(clock.advance(by: span)))
-        case "/admin/net":
+        case .net:
             if let refusal = only(["POST"], keys: ["host", "mode", "latency", "fail", "status", "path"]) {
                 return refusal
             }
@@ -91,7 +91,7 @@ extension ServerCore {
             }.flatMapErrorThrowing { error in
                 HTTPResponse(status: 400, contentType: ServerCore.text, text: "400 Bad Request: \(error)\n")
             }
-        case "/admin/log":
+        case .log:
             if let refusal = only(["GET"]) { return refusal }
             let query = URLParts(request.url)
             guard let after = Int(query?.parameter("after") ?? "0"), after >= 0,
@@ -109,7 +109,7 @@ extension ServerCore {
                 HTTPResponse(
                     status: 200, contentType: ServerCore.jsonLines, text: entries.map(JSONLine.logged).joined(),
                     headers: [("X-Passim-Next-After", String(last))]))
-        case "/admin/lint":
+        case .lint:
             if let refusal = only(["GET"]) { return refusal }
             guard let report = lintReport else {
                 return plain(404, "404 Not Found: this server was started without --lint\n")
@@ -121,13 +121,13 @@ extension ServerCore {
                 HTTPResponse(
                     status: 200, contentType: asJSON ? "application/json" : ServerCore.text,
                     text: report(log, dropped, asJSON)))
-        case "/admin/hosts":
+        case .hosts:
             if let refusal = only(["GET"]) { return refusal }
             let (mapping, conditions) = state.withLockedValue { ($0.mapping, $0.conditions) }
             let lines = mapping.hosts.map { JSONLine.host($0, conditions[$0.host] ?? HostConditions()) }
             return loop.makeSucceededFuture(
                 HTTPResponse(status: 200, contentType: ServerCore.jsonLines, text: lines.joined()))
-        case "/admin/world":
+        case .world:
             if let refusal = only(["POST"], keys: ["world", "urls"]) { return refusal }
             guard let loader = worldLoader else {
                 return plain(404, "404 Not Found: this server was started without a world loader\n")
@@ -156,11 +156,9 @@ extension ServerCore {
                     HTTPResponse(
                         status: 500, contentType: ServerCore.text, text: "500 Internal Server Error: \(error)\n")
                 }
-        default:
+        case nil:
             return plain(
-                404,
-                "404 Not Found: admin paths are /admin/clock, /admin/net, /admin/log, /admin/lint, /admin/hosts, /admin/world\n"
-            )
+                404, "404 Not Found: admin paths are \(AdminRoute.allCases.map(\.path).joined(separator: ", "))\n")
         }
     }
 

@@ -6,28 +6,8 @@ import PassXML
 /// Client Registration and device individualisation, plus the gate that makes a requestor declared
 /// with a software statement or a key pair accept only registered or signed clients.
 extension MockPass {
-    static let clientRegisterPath = "/o/client/register"
-    static let clientTokenPath = "/o/client/token"
-    static let individualisationPath = "/indiv/devices"
     /// The answer header a device sends back on later requests (with `Ap_21: deviceId`).
     static let fingerprintHeader = "pass_sfp"
-
-    /// nil when the path is not a root service.
-    mutating func handleRootService(_ r: IncomingRequest, at now: Instant) throws(HandlerFailure) -> HTTPResponse? {
-        switch r.path {
-        case MockPass.clientRegisterPath:
-            try r.expect("POST")
-            return try registerClient(r, at: now)
-        case MockPass.clientTokenPath:
-            try r.expect("POST")
-            return try issueAccessToken(r, at: now)
-        case MockPass.individualisationPath:
-            try r.expect("POST")
-            return try individualiseDevice(r)
-        default:
-            return nil
-        }
-    }
 
     /// `POST /o/client/register`, JSON `{"software_statement": S, "redirect_uri"?: U}` → 201 with the
     /// DCR fields. A statement no requestor of the world declares is refused (400
@@ -117,8 +97,8 @@ extension MockPass {
         guard let requestorID = try MockPass.requestorNamed(by: r), let requestor = world.requestor(requestorID) else {
             return
         }
-        let browserPage = MockPass.browserPaths.contains(r.path)
-        if let statement = requestor.softwareStatement, !browserPage, !MockPass.webOnlyPaths.contains(r.path) {
+        let browserPage = r.endpoint.isBrowserPage
+        if let statement = requestor.softwareStatement, !browserPage, !r.endpoint.isWebOnly {
             try requireBearer(r, statement: statement, at: now)
         }
         if let key = requestor.key, !browserPage, MockPass.isSecondScreenPath(r.path) {
@@ -162,19 +142,9 @@ extension MockPass {
 
     static func isBearer(_ header: String) -> Bool { header.lowercased().hasPrefix("bearer ") }
 
-    /// Pages a browser loads, which carry no Bearer token or signature.
-    static let browserPaths: Set<String> = [
-        "/authenticate/saml", "/api/v1/authenticate", "/logout", assertionConsumerPath, logoutResponsePath,
-        "/completePassiveAuthentication",
-    ]
-
-    /// The web family's own endpoints take no Bearer token: yt-dlp's current release sends one only
-    /// while it logs in, and a call that finds its authN token in its cache sends `authorize` and
-    /// `shortAuthorize` without it (docs/WIRE.md, "Real clients"; CONFORMANCE choice 30).
-    static let webOnlyPaths: Set<String> = ["/session", "/authorize", "/shortAuthorize", "/getMetadata"]
-
+    /// REST v1 and the regcode service: what a key pair's signature covers, and what answers REST errors.
     static func isSecondScreenPath(_ path: String) -> Bool {
-        path.hasPrefix("/reggie/v1/") || path.hasPrefix("/api/v1/")
+        path.hasPrefix(RoutePrefix.registrationServiceV1) || path.hasPrefix(RoutePrefix.restV1)
     }
 
     /// The requestor a request is for: the path's (`/config/{r}`, `/reggie/v1/{r}/regcode`,

@@ -52,7 +52,7 @@ struct HostTable: Sendable {
     }
 
     /// The SDK family's version segment (AND-1.8 `/1.0/config/…`, iOS 1.9 `/adobe-services/1.0/…`).
-    static let versionSegment = "/1.0"
+    static let versionSegment = RoutePrefix.versionSegment
 
     /// `path` with every run of `/` made one; the same string when it has none (the usual case).
     static func collapsingSlashes(_ path: String) -> String {
@@ -76,7 +76,7 @@ struct HostTable: Sendable {
 
     /// Paths that live at the host's root whatever the SP's base path (real-clients.md "Paths"):
     /// registration, device individualisation, the regcode service and REST API v1 and v2.
-    static let rootPrefixes = ["/o/client/", "/indiv/", "/reggie/", "/api/v1/", "/api/v2/"]
+    static let rootPrefixes = RoutePrefix.originRoot
 
     /// An SP whose base URL has a path (`…/adobe-services`) still serves the root services of its
     /// origin: the first SP of that scheme and authority takes them, with the whole path.

@@ -11,25 +11,24 @@ extension MockPass {
         at now: Instant
     ) throws(HandlerFailure) -> HTTPResponse {
         try MockLimits.admitParameters(r)
-        // An OAuth2 + PKCE IdP for REST v2 logins (RESTv2/V2OAuth.swift).
-        if r.path.hasPrefix("/oauth2/"), world.restV2.oauth2MVPDs.contains(idp.mvpdID) {
-            return try handleOAuthIdP(idp, r, at: now)
-        }
-        switch r.path {
-        case "/sso":
-            try r.expect("POST")
+        guard case .idp(let route) = r.endpoint else { throw .notFound() }
+        switch route {
+        case .sso:
+            try r.expect(route.method)
             return try sso(idp, r, at: now)
-        case "/login":
-            try r.expect("POST")
+        case .login:
+            try r.expect(route.method)
             return try login(idp, r, at: now)
-        case "/slo":
-            try r.expect("POST")
+        case .slo:
+            try r.expect(route.method)
             return try singleLogout(idp, r, at: now)
-        case "/platform-sso":
-            try r.expect("POST")
+        case .platformSSO:
+            try r.expect(route.method)
             return try platformSSO(idp, r, at: now)
-        default:
-            throw .notFound()
+        case .oauth2Authorize, .oauth2Login, .oauth2Token, .oauth2Logout:
+            // An OAuth2 + PKCE IdP for REST v2 logins (RESTv2/V2OAuth.swift), for the MVPDs declared so.
+            guard world.restV2.oauth2MVPDs.contains(idp.mvpdID) else { throw .notFound() }
+            return try handleOAuthIdP(route, idp, r, at: now)
         }
     }
 
@@ -181,7 +180,7 @@ extension MockPass {
         {
             idpSessions.remove(request.sessionIndex)
         }
-        let destination = joinURL(request.issuer, MockPass.logoutResponsePath)
+        let destination = joinURL(request.issuer, ServiceRoute.logoutResponse.path())
         let response = LogoutResponse(
             id: samlID(), inResponseTo: request.id, issueInstant: now,
             issuer: idp.url.withoutTrailingSlashes, destination: destination, success: true)
@@ -201,7 +200,9 @@ extension MockPass {
             FormField(name: "SAMLRequest", value: samlRequest),
         ]
         if let relayState { fields.append(FormField(name: "RelayState", value: relayState)) }
-        let form = HTMLForm(action: joinURL(idp.url, "/login"), method: "POST", fields: fields, autoSubmit: false)
+        let form = HTMLForm(
+            action: joinURL(idp.url, IdPRoute.login.path), method: IdPRoute.login.method, fields: fields,
+            autoSubmit: false)
         return Reply.page(
             HTMLPage(title: "Sign in to \(idp.mvpdID)", message: message, forms: [form]), bodyless: typedRun)
     }

@@ -5,6 +5,8 @@ struct IncomingRequest: Sendable {
     var request: HTTPRequest
     /// Relative to the host's base URL.
     var path: String
+    /// What the host serves at `path`, recognised once (`Endpoint`).
+    let endpoint: Endpoint
     var parameters: [(String, String)]
     var cookies: Cookies
     /// Filled by `RequestPreparer` (see `PreparedXML`).
@@ -12,9 +14,10 @@ struct IncomingRequest: Sendable {
 
     /// `query`: the URL's query fields, from the split the host was found with (not parsed again).
     /// `parameters` is what `HTTPRequest.parameters` gives: the query, then a urlencoded body's fields.
-    init(_ request: HTTPRequest, path: String, query: [(String, String)]) {
+    init(_ request: HTTPRequest, host: LoggedRequest.Host, path: String, query: [(String, String)]) {
         self.request = request
         self.path = path
+        endpoint = Endpoint(host: host, path: path)
         parameters = query
         if request.headers.first(lowercased: "content-type")?.lowercased().hasPrefix(
             "application/x-www-form-urlencoded") == true

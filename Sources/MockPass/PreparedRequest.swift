@@ -34,8 +34,8 @@ public struct RequestPreparer: Sendable {
         guard let url = URLParts(request.url), let (host, path) = hosts.match(url) else {
             return PreparedRequest(request: request, incoming: nil, host: nil, logged: nil)
         }
-        var incoming = IncomingRequest(request, path: path, query: url.query)
-        if documents { incoming.xml = PreparedXML(incoming, host: host) }
+        var incoming = IncomingRequest(request, host: host, path: path, query: url.query)
+        if documents { incoming.xml = PreparedXML(incoming) }
         let limit = logValueBytes
         var headers = request.headers
         if let limit {
@@ -72,34 +72,27 @@ struct PreparedXML: Sendable {
 
     init() {}
 
-    init(_ r: IncomingRequest, host: LoggedRequest.Host) {
+    /// By the request's endpoint (`IncomingRequest.endpoint`, which its host chose).
+    init(_ r: IncomingRequest) {
         func present(_ name: String) -> String? { r.parameter(name).flatMap { $0.isEmpty ? nil : $0 } }
         // A typed run's handle is no XML: the handler looks it up (`MockPass.typedMessage`), or,
         // in a mock not in typed mode, decodes it itself and refuses it as malformed.
         func saml(_ name: String) -> String? { present(name).flatMap { TypedSAMLStore.isHandle($0) ? nil : $0 } }
-        switch host {
-        case .sp:
-            switch r.path {
-            case MockPass.assertionConsumerPath, "/api/v1/tokens/authn":
-                samlResponse = saml("SAMLResponse").map(PreparedXML.samlResponse)
-            case MockPass.logoutResponsePath:
-                logoutResponse = saml("SAMLResponse").map(PreparedXML.logoutResponse)
-            case "/authorizeDevice", "/authorize", "/preauthorize":
-                authnToken = present("authentication_token").map(PreparedXML.authnToken)
-                resourceNames = r.parameters.filter { $0.0 == "resource_id" }.map { PreparedXML.resourceName($0.1) }
-            case "/deviceShortAuthorize", "/shortAuthorize":
-                authzToken = present("authz_token").map(PreparedXML.authzToken)
-            case MockPass.clientRegisterPath, MockPass.individualisationPath:
-                jsonBody = PreparedXML.jsonObject(r.request.bodyText)
-            default:
-                break
-            }
-        case .idp:
-            switch r.path {
-            case "/sso", "/login": authnRequest = saml("SAMLRequest").map(PreparedXML.authnRequest)
-            case "/slo": logoutRequest = saml("SAMLRequest").map(PreparedXML.logoutRequest)
-            default: break
-            }
+        switch r.endpoint {
+        case .service(.assertionConsumer, _), .route(.tokenExchange, _):
+            samlResponse = saml("SAMLResponse").map(PreparedXML.samlResponse)
+        case .service(.logoutResponse, _):
+            logoutResponse = saml("SAMLResponse").map(PreparedXML.logoutResponse)
+        case .route(.authorizeDevice, _), .service(.webAuthorize, _), .route(.preauthorize, _):
+            authnToken = present("authentication_token").map(PreparedXML.authnToken)
+            resourceNames = r.parameters.filter { $0.0 == "resource_id" }.map { PreparedXML.resourceName($0.1) }
+        case .route(.deviceShortAuthorize, _), .service(.webShortAuthorize, _):
+            authzToken = present("authz_token").map(PreparedXML.authzToken)
+        case .route(.clientRegister, _), .service(.individualisation, _):
+            jsonBody = PreparedXML.jsonObject(r.request.bodyText)
+        case .idp(.sso), .idp(.login): authnRequest = saml("SAMLRequest").map(PreparedXML.authnRequest)
+        case .idp(.slo): logoutRequest = saml("SAMLRequest").map(PreparedXML.logoutRequest)
+        case .route, .service, .restV2, .configFamily, .idp, .unknown: break
         }
     }
 

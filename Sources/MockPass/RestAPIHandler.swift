@@ -20,37 +20,39 @@ extension MockPass {
         }
     }
 
-    /// The route for (`method`, `path`), nil when another handler serves it. `tokens/authn` is ours
-    /// only for GET: its POST is Apple SSO's token exchange.
-    private static func restRoute(_ method: String, _ path: String) -> RestRoute? {
-        switch path {
-        case "/api/v1/checkauthn": return .checkAuthn
-        case "/api/v1/tokens/authn": return method == "POST" ? nil : .authnToken
-        case "/api/v1/authorize": return .authorize
-        case "/api/v1/tokens/authz": return .authzToken
-        case "/api/v1/tokens/media", "/api/v1/mediatoken": return .mediaToken
-        case "/api/v1/preauthorize": return .preauthorize
-        case "/api/v1/logout": return .logout
-        case "/api/v1/tokens/usermetadata": return .userMetadata
-        case "/api/v1/authenticate/freepreview": return .freePreview
-        default: break
+    /// The REST v1 route of an endpoint (recognised on the path without its format suffix), nil
+    /// when another handler serves it. `tokens/authn` is ours only for GET: its POST is Apple SSO's
+    /// token exchange.
+    private static func restRoute(_ method: String, _ endpoint: Endpoint) -> RestRoute? {
+        switch endpoint {
+        case .service(let service, let parameter):
+            switch service {
+            case .restCheckAuthentication: return .checkAuthn
+            case .restAuthorize: return .authorize
+            case .restAuthzToken: return .authzToken
+            case .restMediaToken, .restMediaTokenOldName: return .mediaToken
+            case .restPreauthorize: return .preauthorize
+            case .restUserMetadata: return .userMetadata
+            case .restFreePreview: return .freePreview
+            case .restConfig: return .config(requestorID: parameter ?? "")
+            case .webSession, .webAuthorize, .webShortAuthorize, .webGetMetadata, .assertionConsumer, .logoutResponse,
+                .completePassiveAuthentication, .secondScreenLogin, .individualisation:
+                return nil
+            }
+        case .route(.tokenExchange, _): return method == "POST" ? nil : .authnToken
+        case .route(.restLogout, _): return .logout
+        case .route, .restV2, .configFamily, .idp, .unknown: return nil
         }
-        let prefix = "/api/v1/config/"
-        if path.hasPrefix(prefix), path.count > prefix.count {
-            let id = String(path.dropFirst(prefix.count))
-            if !id.contains("/") { return .config(requestorID: id) }
-        }
-        return nil
     }
 
-    /// The SP host's families in order: the client gate, root services, REST API v1, then the SDK
-    /// and web families (`handleServiceProvider`).
+    /// The SP host's families in order: REST API v2, the throttle, the client gate, REST API v1, then
+    /// the one switch over every other endpoint (`handleServiceProvider`).
     mutating func handleServiceProviderHost(
         _ sp: World.ServiceProvider, _ r: IncomingRequest,
         at now: Instant
     ) throws(HandlerFailure) -> HTTPResponse {
         // REST API v2 has its own client check, errors and throttle (RESTv2/).
-        if r.path.hasPrefix(V2Route.prefix) { return handleRESTv2(sp, r, at: now) }
+        if case .restV2 = r.endpoint { return handleRESTv2(sp, r, at: now) }
         if world.restV2.throttleLegacy, MockPass.isThrottledLegacyPath(r.path), let refusal = v2Throttle(r, at: now) {
             return refusal
         }
@@ -66,10 +68,11 @@ extension MockPass {
         } catch {
             throw MockPass.isSecondScreenPath(r.path) ? error.rest(RestFormat.of(r).format) : error
         }
-        if let response = try handleRootService(r, at: now) { return response }
-        if r.path.hasPrefix("/api/v1/") {
+        if r.path.hasPrefix(RoutePrefix.restV1) {
+            // REST v1 may name its format in a path suffix: its family is recognised without it.
             let (format, restPath) = RestFormat.of(r)
-            if let route = MockPass.restRoute(r.method, restPath) {
+            let endpoint = restPath == r.path ? r.endpoint : Endpoint(spPath: restPath)
+            if let route = MockPass.restRoute(r.method, endpoint) {
                 do throws(HandlerFailure) {
                     // `tokens/authn` also takes POST (Apple SSO's exchange, routed elsewhere).
                     if case .authnToken = route, r.method != "GET" { throw .methodNotAllowed("GET, POST") }

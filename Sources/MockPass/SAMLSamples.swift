@@ -50,12 +50,14 @@ public struct SAMLSamples: Sendable {
 
         let start = try step(
             &mock, "GET",
-            sp + "/authenticate/saml?requestor_id=REQ1&mso_id=Comcast&redirect_url=adobepass%3A%2F%2Fios.app", at: now)
+            Route.authenticateSAML.url(sp) + "?requestor_id=REQ1&mso_id=Comcast&redirect_url=adobepass%3A%2F%2Fios.app",
+            at: now)
         let cookie = start.headers["Set-Cookie"].map { String($0.prefix { $0 != ";" }) } ?? ""
         let authn = try form(start, "SAMLRequest")
         messages.append(Message(name: "authn-request", xml: try decode(authn.value("SAMLRequest"))))
         let login = try step(
-            &mock, "POST", idp + "/login", fields: authn.fields + [("username", "alice"), ("password", "secret")],
+            &mock, "POST", IdPRoute.login.url(idp),
+            fields: authn.fields + [("username", "alice"), ("password", "secret")],
             at: now)
         let answer = try form(login, "SAMLResponse")
         messages.append(Message(name: "response", xml: try decode(answer.value("SAMLResponse"))))
@@ -65,12 +67,13 @@ public struct SAMLSamples: Sendable {
         }
 
         let session = try step(
-            &mock, "POST", sp + "/sessionDevice", fields: [("_method", "GET"), ("requestor_id", "REQ1")],
+            &mock, "POST", Route.sessionDevice.url(sp), fields: [("_method", "GET"), ("requestor_id", "REQ1")],
             cookie: cookie, at: now)
         let token = try sessionToken(session)
         let query =
             "mso_id=Comcast&redirect_url=adobepass%3A%2F%2Fios.app&name_id=\(token.nameID)&session_index=\(token.sessionIndex)"
-        let logout = try form(try step(&mock, "GET", sp + "/logout?" + query, cookie: cookie, at: now), "SAMLRequest")
+        let logout = try form(
+            try step(&mock, "GET", Route.logout.url(sp) + "?" + query, cookie: cookie, at: now), "SAMLRequest")
         messages.append(Message(name: "logout-request", xml: try decode(logout.value("SAMLRequest"))))
         let slo = try form(try step(&mock, "POST", logout.action, fields: logout.fields, at: now), "SAMLResponse")
         messages.append(Message(name: "logout-response", xml: try decode(slo.value("SAMLResponse"))))
@@ -89,9 +92,9 @@ public struct SAMLSamples: Sendable {
         pem += "-----END CERTIFICATE-----\n"
         return SAMLSamples(
             messages: messages, idpCertificatePEM: pem, spEntityID: sp,
-            assertionConsumerURL: sp + MockPass.assertionConsumerPath,
-            spLogoutResponseURL: sp + MockPass.logoutResponsePath,
-            idpEntityID: idp, idpSSOURL: idp + "/sso", idpSLOURL: idp + "/slo")
+            assertionConsumerURL: ServiceRoute.assertionConsumer.url(sp),
+            spLogoutResponseURL: ServiceRoute.logoutResponse.url(sp),
+            idpEntityID: idp, idpSSOURL: IdPRoute.sso.url(idp), idpSLOURL: IdPRoute.slo.url(idp))
     }
 
     public struct SampleError: Error, Sendable, CustomStringConvertible {

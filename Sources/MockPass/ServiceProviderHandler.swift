@@ -3,44 +3,51 @@ import PassXML
 
 /// The SP's endpoints (facts §1-4, §12), relative to its base URL and without a version segment.
 extension MockPass {
-    static let assertionConsumerPath = "/sp/saml/SAMLAssertionConsumer"
-    static let logoutResponsePath = "/sp/saml/LogoutServiceHTTPRedirectResponse"
-
-    /// The one dispatch point of an SP: each family in turn, then the browser's pages. Paths are
-    /// matched exactly and case-sensitively, with no trailing slash and no percent-decoding
-    /// (requestor ids are plain identifiers), after `HostTable` dropped a `/1.0` segment and doubled
-    /// slashes.
+    /// The one dispatch point of an SP's endpoints besides REST v1 and v2: one switch over what
+    /// `prepare` recognised (`Endpoint`: paths matched exactly and case-sensitively, with no trailing
+    /// slash and no percent-decoding, after `HostTable` dropped a `/1.0` segment and doubled slashes).
+    /// Each family answers its refusals in its own form (`DeviceEndpoints.swift`, `WebEndpoints.swift`).
     mutating func handleServiceProvider(
         _ sp: World.ServiceProvider, _ r: IncomingRequest,
         at now: Instant
     ) throws(HandlerFailure) -> HTTPResponse {
-        if r.path.hasPrefix("/config/") {
-            try r.expect("GET")
-            // Past 8 ASCII characters: the same as `dropFirst(8)`, without walking them as Characters.
-            return try config(sp, requestorID: String(r.path[r.path.utf8.index(r.path.startIndex, offsetBy: 8)...]))
+        switch r.endpoint {
+        case .route(let route, let parameter): return try handleRoute(route, parameter, sp, r, at: now)
+        case .service(let service, _): return try handleService(service, sp, r, at: now)
+        case .configFamily:
+            // Under `/config/` but no requestor: the configuration's own 404, as it always answered.
+            try r.expect(Route.config.method)
+            throw .notFound()
+        case .restV2, .idp, .unknown: throw .notFound(MockPass.spFamilies)
         }
-        if let response = try handleDeviceEndpoint(sp, r, at: now) { return response }
-        if let response = try handleWebEndpoint(sp, r, at: now) { return response }
-        switch r.path {
-        case "/authenticate/saml":
-            try r.expect("GET")
-            return try authenticate(sp, r, at: now)
-        case "/api/v1/authenticate":
-            try r.expect("GET")
+    }
+
+    /// The endpoints of `ServiceRoute` that are not REST v1's (`handleServiceProviderHost` took those).
+    private mutating func handleService(
+        _ service: ServiceRoute, _ sp: World.ServiceProvider, _ r: IncomingRequest,
+        at now: Instant
+    ) throws(HandlerFailure) -> HTTPResponse {
+        switch service {
+        case .webSession, .webAuthorize, .webShortAuthorize, .webGetMetadata:
+            return try handleWebEndpoint(service, sp, r, at: now)
+        case .secondScreenLogin:
+            try r.expect(service.method)
             return try authenticateWithCode(sp, r, at: now)
-        case MockPass.assertionConsumerPath:
-            try r.expect("POST")
+        case .assertionConsumer:
+            try r.expect(service.method)
             return try assertionConsumer(sp, r, at: now)
-        case "/completePassiveAuthentication":
-            try r.expect("GET")
+        case .completePassiveAuthentication:
+            try r.expect(service.method)
             return Reply.page(HTMLPage(title: "Passive authentication complete", forms: []), bodyless: typedRun)
-        case "/logout":
-            try r.expect("GET")
-            return try logout(sp, r, at: now)
-        case MockPass.logoutResponsePath:
-            try r.expect("POST")
+        case .logoutResponse:
+            try r.expect(service.method)
             return try logoutResponse(sp, r, at: now)
-        default:
+        case .individualisation:
+            try r.expect(service.method)
+            return try individualiseDevice(r)
+        case .restCheckAuthentication, .restAuthorize, .restAuthzToken, .restMediaToken, .restMediaTokenOldName,
+            .restPreauthorize, .restUserMetadata, .restFreePreview, .restConfig:
+            // REST v1's, answered before this switch; not reached.
             throw .notFound(MockPass.spFamilies)
         }
     }
@@ -125,11 +132,11 @@ extension MockPass {
         }
         let existing = loginSession(of: sp, cookies: r.cookies, at: now)
         let sessionID = existing?.id ?? random.hex(32)
-        let sso = joinURL(idp.url, "/sso")
+        let sso = joinURL(idp.url, IdPRoute.sso.path)
         let request = AuthnRequest(
             id: samlID(), issueInstant: now, issuer: sp.url.withoutTrailingSlashes,
             destination: sso,
-            assertionConsumerServiceURL: joinURL(sp.url, MockPass.assertionConsumerPath),
+            assertionConsumerServiceURL: joinURL(sp.url, ServiceRoute.assertionConsumer.path()),
             forceAuthn: false)
         loginSessions.set(
             sessionID,
@@ -298,7 +305,7 @@ extension MockPass {
         else {
             return .redirect(redirectURL)
         }
-        let slo = joinURL(idp.url, "/slo")
+        let slo = joinURL(idp.url, IdPRoute.slo.path)
         let request = LogoutRequest(
             id: samlID(), issueInstant: now, issuer: sp.url.withoutTrailingSlashes,
             destination: slo, nameID: nameID, sessionIndex: sessionIndex)

@@ -6,40 +6,18 @@ import PassXML
 /// state: a browser login is one SP session whose token `session` and `sessionDevice` both hand out.
 /// Refusals are `ErrorXML` bodies, as on the device family; a wrong method is 405 (text).
 extension MockPass {
-    private enum WebRoute {
-        case session, authorize, shortAuthorize, getMetadata
-
-        /// `session` is read by GET (the JS SDK) or by POST with `_method=GET` (yt-dlp, AND-1.8).
-        var methods: [String] {
-            switch self {
-            case .session: return ["POST", "GET"]
-            default: return ["POST"]
-            }
-        }
-    }
-
-    /// nil when the path is not a web endpoint. `preauthorize`, `usermetadata` and `logout` have one
-    /// name in both families and are routed with the device family or the browser's pages.
-    private static func webRoute(_ path: String) -> WebRoute? {
-        switch path {
-        case "/session": return .session
-        case "/authorize": return .authorize
-        case "/shortAuthorize": return .shortAuthorize
-        case "/getMetadata": return .getMetadata
-        default: return nil
-        }
-    }
-
+    /// `route`: one of `ServiceRoute`'s web cases (`handleServiceProvider` hands only those over).
+    /// `preauthorize`, `usermetadata` and `logout` have one name in both families and are served
+    /// as `Route`'s.
     mutating func handleWebEndpoint(
-        _ sp: World.ServiceProvider, _ r: IncomingRequest,
+        _ route: ServiceRoute, _ sp: World.ServiceProvider, _ r: IncomingRequest,
         at now: Instant
-    ) throws(HandlerFailure) -> HTTPResponse? {
-        guard let route = MockPass.webRoute(r.path) else { return nil }
+    ) throws(HandlerFailure) -> HTTPResponse {
         guard route.methods.contains(r.method) else { throw .methodNotAllowed(route.methods.joined(separator: ", ")) }
         do throws(HandlerFailure) {
             switch route {
-            case .session: return try webSession(sp, r, at: now)
-            case .authorize:
+            case .webSession: return try webSession(sp, r, at: now)
+            case .webAuthorize:
                 do {
                     return try authorizeDevice(sp, r, at: now)
                 } catch  where error.status == 403 {
@@ -49,12 +27,16 @@ extension MockPass {
                     answer.status = 200
                     return answer
                 }
-            case .shortAuthorize: return try deviceShortAuthorize(r, at: now)
-            case .getMetadata:
+            case .webShortAuthorize: return try deviceShortAuthorize(r, at: now)
+            case .webGetMetadata:
                 // The JS AccessEnabler asks for `text/plain` and hands the whole body to the app as the
                 // DEVICEID value, so the web family answers the bare id (choice in CONFORMANCE.md).
                 return HTTPResponse(
                     status: 200, contentType: Reply.plainToken, text: try metadataDeviceID(sp, r, at: now))
+            case .assertionConsumer, .logoutResponse, .completePassiveAuthentication, .secondScreenLogin,
+                .restCheckAuthentication, .restAuthorize, .restAuthzToken, .restMediaToken, .restMediaTokenOldName,
+                .restPreauthorize, .restUserMetadata, .restFreePreview, .restConfig, .individualisation:
+                throw .notFound(MockPass.spFamilies)  // not the web family's: not handed over
             }
         } catch {
             throw error.inXML

@@ -87,12 +87,16 @@ public enum Route: Hashable, Sendable, CaseIterable {
     /// The URL of this endpoint at `base` (an SP URL, or an origin for client registration), with its
     /// variable part (`parameter`, percent-escaped here) and `query`, if any.
     public func url(_ base: String, _ parameter: String? = nil, query: [(String, String)] = []) -> String {
-        let url = base + path(parameter.map(FormCoding.escape))
+        let url = base + path(escaped: parameter.map(FormCoding.escape))
         return query.isEmpty ? url : url + "?" + FormCoding.encode(query)
     }
 
+    /// The path (under the SP's base URL) with its variable part, percent-escaped here: what a
+    /// caller joins to a base URL itself (`joinURL`, which drops the base's trailing slash).
+    public func path(_ parameter: String? = nil) -> String { path(escaped: parameter.map(FormCoding.escape)) }
+
     /// The path with its variable part exactly as given (`escaped`: already percent-escaped).
-    private func path(_ escaped: String?) -> String {
+    private func path(escaped: String?) -> String {
         let (head, tail) = template
         return tail.map { head + (escaped ?? "") + $0 } ?? head
     }

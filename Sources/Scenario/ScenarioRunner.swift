@@ -515,10 +515,10 @@ struct RunState {
     static func pathMatches(_ pattern: PathPattern, _ path: String) -> Bool {
         switch pattern {
         case .literal(let p):
-            return p == path || p == "/1.0" + path
+            return p == path || p == RoutePrefix.versionSegment + path
         case .regex(let body):
             guard let regex = try? LinearRegex(body) else { return false }
-            return regex.wholeMatch(path) || regex.wholeMatch("/1.0" + path)
+            return regex.wholeMatch(path) || regex.wholeMatch(RoutePrefix.versionSegment + path)
         }
     }
 

@@ -33,7 +33,7 @@ public struct V2LoginStep: Hashable, Sendable {
     /// The SP-relative path of the user agent's way to the MVPD for `code`, as the session answer's
     /// `url` writes it (`/api/v2/authenticate/{serviceProvider}/{code}`), each segment escaped.
     public func path(code value: String) -> String {
-        "/api/v2/authenticate/" + FormCoding.escape(requestor) + "/" + FormCoding.escape(value)
+        V2Route.authenticate(serviceProvider: requestor, code: value).path
     }
 
     /// The programmer of a REST API v2 session-creating request: `POST /api/v2/{REQ}/sessions` or its

@@ -49,7 +49,7 @@ struct SimulatedUser {
             ("requestor_id", code.requestorID), ("mso_id", code.mvpdID), ("reg_code", code.code),
             ("domain_name", "adobe.com"), ("redirect_url", Simulator.secondScreenDone),
         ])
-        return code.sp.url + "/api/v1/authenticate?" + query
+        return ServiceRoute.secondScreenLogin.url(code.sp.url) + "?" + query
     }
 
     /// The login form's fields for a user and password.
@@ -77,7 +77,7 @@ struct SimulatedUser {
         }
         return (
             user.name,
-            HTTPRequest.form(idp.url + "/platform-sso", [("username", user.name), ("password", user.password)])
+            HTTPRequest.form(IdPRoute.platformSSO.url(idp.url), [("username", user.name), ("password", user.password)])
         )
     }
 }

@@ -28,7 +28,8 @@ import Testing
         // The evicted browser's cookie is refused as one the SP never gave out.
         var stranger = Browser(mock)
         stranger.jar = [("JSESSIONID", cookies[0])]
-        let answer = stranger.post("https://sp.auth.test" + MockPass.assertionConsumerPath, [("SAMLResponse", "PA==")])
+        let answer = stranger.post(
+            "https://sp.auth.test" + ServiceRoute.assertionConsumer.path(), [("SAMLResponse", "PA==")])
         #expect(answer.status == 400)
         #expect(answer.bodyText == "400 Bad Request: no login session for this browser\n")
     }

@@ -26,7 +26,9 @@ import Testing
         #expect(OracleRequest.kind(ofPath: "https://sp.test/freepreview") == .other)
         #expect(OracleRequest.kind(ofPath: "https://sp.test/notpreauthorize") == .other)
         #expect(OracleRequest.kind(ofPath: "https://sp.test/preauthorize?x=a/b") == .other)
-        #expect(OracleRequest.kind(ofPath: "preauthorize") == .preauthorize)
+        // By the ending `Route` defines, its slash included: a URL's path always has it.
+        #expect(OracleRequest.kind(ofPath: "/preauthorize") == .preauthorize)
+        #expect(OracleRequest.kind(ofPath: "preauthorize") == .other)
         #expect(OracleRequest.kind(ofPath: "") == .other)
     }
 

@@ -65,8 +65,9 @@ extension MockPass {
     /// Whether Adobe throttles this non-v2 path (rest-api-v2.md 1.10): DCR, REST v1, the SDK's
     /// `config/{requestor}` and the regcode service (paths as `HostTable` gives them).
     static func isThrottledLegacyPath(_ path: String) -> Bool {
-        path.hasPrefix("/o/client/") || path.hasPrefix("/api/v1/") || path.hasPrefix("/config/")
-            || (path.hasPrefix("/reggie/v1/") && path.hasSuffix("/regcode"))
+        path.hasPrefix(RoutePrefix.clientRegistration) || path.hasPrefix(RoutePrefix.restV1)
+            || path.hasPrefix(RoutePrefix.config)
+            || (path.hasPrefix(RoutePrefix.registrationServiceV1) && path.hasSuffix(Route.registrationCode.pathEnding))
     }
 
     /// A JSON answer for what has no enhanced error code (an unknown path, a wrong method, a throttled call).

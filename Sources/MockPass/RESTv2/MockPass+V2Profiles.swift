@@ -99,14 +99,14 @@ extension MockPass {
                         Value.Entry(
                             "url",
                             .string(
-                                joinURL(idp.url, "/oauth2/logout") + "?"
+                                joinURL(idp.url, IdPRoute.oauth2Logout.path) + "?"
                                     + FormCoding.encode([("redirect_uri", redirect)]))))
                 } else if world.identityProvider(for: mvpdID) != nil {
                     guard let redirect else {
                         throw V2Failure(.invalidParameterRedirectURL, "an interactive logout needs redirectUrl")
                     }
                     let url =
-                        joinURL(sp.url, "/logout") + "?"
+                        joinURL(sp.url, Route.logout.path()) + "?"
                         + FormCoding.encode([
                             ("redirect_url", redirect), ("mso_id", mvpdID), ("name_id", s.nameID),
                             ("session_index", s.sessionIndex),

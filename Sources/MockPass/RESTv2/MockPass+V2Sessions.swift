@@ -125,7 +125,7 @@ extension MockPass {
             e = [
                 Value.Entry("actionName", .string("authenticate")), Value.Entry("actionType", .string("interactive")),
                 Value.Entry("reasonType", .string("none")),
-                Value.Entry("url", .string("/api/v2/authenticate/\(s.requestorID)/\(s.code)")),
+                Value.Entry("url", .string(V2Route.authenticate(serviceProvider: s.requestorID, code: s.code).path)),
             ]
         }
         e.append(Value.Entry("code", .string(s.code)))
@@ -232,7 +232,7 @@ extension MockPass {
         session.state = .loggingIn(V2AuthSession.LoggingIn(started: now))
         v2.sessions.set(code, session, until: session.notAfter + limits.expiredMemory)
         let location =
-            joinURL(sp.url, "/authenticate/saml") + "?"
+            joinURL(sp.url, Route.authenticateSAML.path()) + "?"
             + FormCoding.encode([
                 ("requestor_id", requestor.id), ("mso_id", mvpdID), ("redirect_url", redirect),
                 ("domain_name", session.parameters.domainName ?? ""), ("v2_code", code),

@@ -8,7 +8,7 @@ import PassXML
 /// authorization code, and the SP redeems it with the `code_verifier` only it holds.
 enum V2OAuth {
     /// The SP's redirect URI, at its origin's root like the rest of REST v2.
-    static let callbackPath = "/api/v2/oauth2/callback"
+    static let callbackPath = V2Route.oauthCallback.path
     /// How long an authorization code may wait to be redeemed (RFC 6749 recommends at most 10 minutes).
     static let codeTTL = Millis.minutes(5)
 
@@ -64,7 +64,7 @@ extension MockPass {
         let pending = V2OAuthPending(verifier: random.hex(32), state: session.code + "." + random.hex(16))
         session.state = .loggingIn(V2AuthSession.LoggingIn(started: now, oauth: pending))
         let location =
-            joinURL(idp.url, "/oauth2/authorize") + "?"
+            joinURL(idp.url, IdPRoute.oauth2Authorize.path) + "?"
             + FormCoding.encode([
                 ("response_type", "code"), ("client_id", sp.url.withoutTrailingSlashes),
                 ("redirect_uri", MockPass.v2Origin(sp) + V2OAuth.callbackPath), ("state", pending.state),
@@ -74,10 +74,7 @@ extension MockPass {
     }
 
     /// `scheme://authority` of the SP's base URL: REST v2 lives at the origin's root.
-    static func v2Origin(_ sp: World.ServiceProvider) -> String {
-        guard let parts = URLParts(sp.url) else { return sp.url.withoutTrailingSlashes }
-        return parts.scheme + "://" + parts.authority
-    }
+    static func v2Origin(_ sp: World.ServiceProvider) -> String { V2Route.origin(ofSP: sp.url) }
 
     /// The SP's side, second leg: `GET /api/v2/oauth2/callback?code&state` redeems the code at the IdP
     /// with the verifier (server to server: in the mock, a call into the IdP's token logic), gives the
@@ -124,18 +121,16 @@ extension MockPass {
 
     /// `/oauth2/authorize` (GET: the login page), `/oauth2/login` (POST: the credentials), `/oauth2/token`
     /// (POST: a code and its verifier for an access token), `/oauth2/logout` (GET: back to `redirect_uri`).
-    mutating func handleOAuthIdP(_ idp: World.IdentityProvider, _ r: IncomingRequest, at now: Instant)
-        throws(HandlerFailure) -> HTTPResponse
-    {
-        switch r.path {
-        case "/oauth2/authorize":
-            try r.expect("GET")
+    mutating func handleOAuthIdP(
+        _ route: IdPRoute, _ idp: World.IdentityProvider, _ r: IncomingRequest, at now: Instant
+    ) throws(HandlerFailure) -> HTTPResponse {
+        try r.expect(route.method)
+        switch route {
+        case .oauth2Authorize:
             return try oauthLoginPage(idp, r, message: nil)
-        case "/oauth2/login":
-            try r.expect("POST")
+        case .oauth2Login:
             return try oauthLogin(idp, r, at: now)
-        case "/oauth2/token":
-            try r.expect("POST")
+        case .oauth2Token:
             let user = try redeemOAuthCode(
                 try r.required("code"), mvpdID: idp.mvpdID, clientID: try r.required("client_id"),
                 redirectURI: try r.required("redirect_uri"), verifier: try r.required("code_verifier"), at: now)
@@ -146,11 +141,10 @@ extension MockPass {
                     Value.Entry("expires_in", .int(3600)),
                     Value.Entry("sub", .string(nameID(mvpdID: idp.mvpdID, userName: user.userName))),
                 ]).jsonText)
-        case "/oauth2/logout":
-            try r.expect("GET")
+        case .oauth2Logout:
             return .redirect(try r.required("redirect_uri"))
-        default:
-            throw .notFound()
+        case .sso, .login, .slo, .platformSSO:
+            throw .notFound()  // SAML's, not handed over
         }
     }
 
@@ -175,7 +169,8 @@ extension MockPass {
         var fields = [FormField(name: "username", value: ""), FormField(name: "password", value: "")]
         for name in MockPass.oauthFields { fields.append(FormField(name: name, value: r.parameter(name) ?? "")) }
         let form = HTMLForm(
-            action: joinURL(idp.url, "/oauth2/login"), method: "POST", fields: fields, autoSubmit: false)
+            action: joinURL(idp.url, IdPRoute.oauth2Login.path), method: IdPRoute.oauth2Login.method, fields: fields,
+            autoSubmit: false)
         return Reply.page(
             HTMLPage(title: "Sign in to \(idp.mvpdID)", message: message, forms: [form]), bodyless: typedRun)
     }

@@ -1,7 +1,7 @@
 import PassModel
 
-/// What a request the engine sends is, to the oracle: the one place a request is recognised (by
-/// its path today; once PassModel has a typed route table, by its route: only `init` changes).
+/// What a request the engine sends is, to the oracle: the one place a request is recognised, by
+/// the ending of its URL that `PassModel.Route` defines (issue 29).
 /// Everything else in the oracle switches over `Kind`, exhaustively, so a new kind the oracle must
 /// follow is a compile error wherever it matters, not a URL suffix missed in one of several places.
 struct OracleRequest: Equatable, Sendable {
@@ -42,29 +42,28 @@ struct OracleRequest: Equatable, Sendable {
         }
     }
 
-    /// By the URL's last path segment, read as bytes (most requests are none of these: the fuzzer's
-    /// hot path). The URL's end, as the engine writes it: no query on these POSTs.
+    /// By the URL's end, as the engine writes it (no query on these POSTs), compared as bytes with
+    /// the endings `Route` defines (most requests are none of these: the fuzzer's hot path).
     static func kind(ofPath url: String) -> Kind {
         var url = url
         return url.withUTF8 { bytes in
-            let slash = bytes.lastIndex(of: UInt8(ascii: "/")) ?? -1
-            let segment = UnsafeBufferPointer(rebasing: bytes[(slash + 1)...])
-            func named(_ name: StaticString) -> Bool {
-                segment.count == name.utf8CodeUnitCount
-                    && segment.elementsEqual(UnsafeBufferPointer(start: name.utf8Start, count: name.utf8CodeUnitCount))
-            }
-            if named("authorizeDevice") { return .authorize(resource: nil) }
-            if named("deviceShortAuthorize") { return .mediaToken }
-            if named("preauthorize") { return .preauthorize }
-            if named("freepreview") {
-                let before = UnsafeBufferPointer(rebasing: bytes[..<max(slash, 0)])
-                let parent = "/authenticate"
-                return before.count >= parent.utf8.count && before.suffix(parent.utf8.count).elementsEqual(parent.utf8)
-                    ? .tempPassLogin : .other
+            for (ending, kind) in OracleRequest.endings where bytes.count >= ending.count {
+                let tail = UnsafeBufferPointer(rebasing: bytes[(bytes.count - ending.count)...])
+                if tail.elementsEqual(ending) { return kind }
             }
             return .other
         }
     }
+
+    /// The routes the oracle follows, by the bytes their URLs end with (`Route.pathEnding`, the whole
+    /// path of these fixed ones): a URL ends with `/authorizeDevice` exactly when its last segment is
+    /// `authorizeDevice`, the test this made before the routes were typed.
+    private static let endings: [([UInt8], Kind)] = [
+        (Array(Route.authorizeDevice.pathEnding.utf8), .authorize(resource: nil)),
+        (Array(Route.deviceShortAuthorize.pathEnding.utf8), .mediaToken),
+        (Array(Route.preauthorize.pathEnding.utf8), .preauthorize),
+        (Array(Route.freePreview.pathEnding.utf8), .tempPassLogin),
+    ]
 
     /// A hand-built classification (the oracle's unit tests).
     init(kind: Kind, authnToken: String? = nil) {
