@@ -125,6 +125,21 @@ import Testing
         #expect(Self.run(LogoutTokenProperty.self, steps, context: tvos).last?.isEmpty == false)
     }
 
+    /// An authorization asked with a token adopted through the shared store at an iOS `setRequestor`
+    /// names it, though this app never saw its GUID, even once a new token replaced it (the campaign's
+    /// false finding, kept as `regressions/authorization-names-the-token-adopted-at-set-requestor`);
+    /// a logout ends that, and without a `setRequestor` an unseen GUID is still caught.
+    @Test func anAuthorizationMayNameATokenAdoptedAtSetRequestor() {
+        let replaced = TokenModel(
+            holder: .token(mvpd: "M1", expires: Self.t0 + .hours(1)), lastGUID: Self.guidB, pastGUIDs: [Self.guidB])
+        let named = Step(observation: .authorizedWith(mvpd: "M1", guid: Self.guidA), token: replaced)
+        #expect(Self.run(TrackingProperty.self, [Step(observation: .reconfigured), named]).allSatisfy { $0.isEmpty })
+        #expect(
+            Self.run(TrackingProperty.self, [Step(observation: .reconfigured), Step(observation: .logout), named]).last?
+                .isEmpty == false)
+        #expect(Self.run(TrackingProperty.self, [named]).last?.isEmpty == false)
+    }
+
     @Test func everyRegisteredPropertyHasItsCases() {
         let ids = PropertySet.all.map { $0.id }
         #expect(Set(ids) == Set(OraclePropertyTests.cases.keys))
