@@ -1,7 +1,7 @@
 # Two entry points for a fresh machine (README.md): `make suite` and `make test`.
 # Each installs the system libraries first when they are missing.
 
-.PHONY: example docc format format-check layers routes-check links provenance tracking-wildcards mutants differential-mutants mutant-findings setup build suite suite-live suite-live-server suite-shim suite-shim-live port-python clients rest-v2-contract rest-v2-schemathesis lint-cards test release docs docs-check bench fuzz-smoke clean
+.PHONY: example docc format format-check layers routes-check links provenance tracking-wildcards mutants differential-mutants mutant-findings setup build suite suite-live suite-live-server suite-shim suite-shim-live suite-v2 port-python clients rest-v2-contract rest-v2-schemathesis lint-cards test release docs docs-check bench fuzz-smoke clean
 
 setup:
 	@missing=""; for p in libxml2-dev libcurl4-openssl-dev pkg-config xmlsec1 curl openssl; do \
@@ -24,6 +24,11 @@ suite-live: build
 # The same over one running `passim serve`, each scenario's world loaded through its admin endpoint.
 suite-live-server: build
 	scripts/suite-live-server.sh .build/debug/passim Scenarios
+
+# The same suite with the engine over REST API v2 (docs/MIGRATION.md): every difference from the SDK's
+# wire is a line of Scenarios/wire-v2.expect with its reason; any other fails.
+suite-v2: build
+	.build/debug/passim run --wire v2 --expect Scenarios/wire-v2.expect --jobs 2 Scenarios
 
 # The same suite through the port driver protocol (docs/PORTING.md), with passim's engine as the port.
 suite-shim: build

@@ -35,6 +35,15 @@ enum StartKind: Hashable, Sendable {
     case tempPass
     case platformSSO
     case registrationCode
+    /// REST API v2: the `POST sessions` that starts a login in the browser (issue 30).
+    case session
+}
+
+/// REST API v2: the authentication session a login runs in (its code, and its id, which becomes
+/// the authN token's GUID).
+struct V2Session: Hashable, Sendable {
+    var code: String
+    var id: String
 }
 
 /// How the authN token is being obtained after the user is done.
@@ -78,6 +87,8 @@ struct AuthenticationFlow: Sendable, RequestHolder {
     struct Browsing: Hashable, Sendable {
         var login: Login
         var mvpd: MVPD
+        /// REST API v2: the session the browser logs in for; its profile is read at the redirect.
+        var session: V2Session? = nil
     }
 
     struct Starting: Hashable, Sendable {
@@ -92,6 +103,8 @@ struct AuthenticationFlow: Sendable, RequestHolder {
         var mvpd: MVPD
         var code: RegistrationCode
         var poll: Poll
+        /// REST API v2: the session of the code (the profile's token takes its id).
+        var sessionID: String? = nil
     }
 
     struct FetchingToken: Hashable, Sendable {
@@ -99,6 +112,8 @@ struct AuthenticationFlow: Sendable, RequestHolder {
         var mvpd: MVPD
         var request: PendingRequest
         var source: TokenSource
+        /// REST API v2: the session whose profile is being read (the token's GUID).
+        var sessionID: String? = nil
     }
 
     enum Poll: Hashable, Sendable {
@@ -191,6 +206,9 @@ struct AuthenticationFlow: Sendable, RequestHolder {
 
     /// tvOS polls the SP every 10 s until the code is used (IOS-CONST: CLIENTLESS_POLL_TIMER_INTERVAL).
     static let codePollInterval = Millis.seconds(10)
+    /// REST API v2 polls at the same pace: Adobe asks for "3–5 s or slower" (rest-api-v2.md 1.7), and
+    /// the SDK's 10 s is slower, so a migrated app's second screen times out as it did (docs/CONFORMANCE.md, choice 66).
+    static func pollInterval(_ core: EngineCore) -> Millis { codePollInterval }
 
     /// What an answer to the login's request leaves: its callbacks, and the authorization a
     /// `getAuthorization` started this login for, to run now that the token is stored (`Engine`
@@ -317,6 +335,13 @@ struct AuthenticationFlow: Sendable, RequestHolder {
             state = .awaitingPromotionData(.init(login: login, mvpd: mvpd))
             return []
         }
+        if core.isRESTv2 {
+            // REST API v2: every login starts with a session; tvOS shows its code (rest-api-v2.md 1.5).
+            let kind: StartKind = core.configuration.platform == .tvos ? .registrationCode : .session
+            let (request, actions) = core.send(core.v2SessionRequest(mvpd), at: now)
+            state = .starting(.init(login: login, mvpd: mvpd, request: request, kind: kind))
+            return actions
+        }
         if core.configuration.platform == .tvos {
             let fields = [("deviceId", core.configuration.deviceID), ("mvpd", mvpd.id)]
             let url = Route.registrationCode.url(core.spURL(forMVPD: mvpd.id), core.requestorID)
@@ -338,11 +363,18 @@ struct AuthenticationFlow: Sendable, RequestHolder {
     private mutating func startTempPass(
         _ login: Login, _ mvpd: MVPD, data: Value?, _ core: inout EngineCore, at now: Instant
     ) -> [EngineAction] {
-        var fields = [
-            ("requestor_id", core.requestorID), ("mso_id", mvpd.id), ("device_id", core.configuration.deviceID),
-        ]
-        if let data { fields.append(("generic_data", data.jsonText)) }
-        let (request, actions) = core.send(.form(Route.freePreview.url(core.spURL(forMVPD: mvpd.id)), fields), at: now)
+        let wire: HTTPRequest
+        if core.isRESTv2 {
+            // A promotional pass's data (the e-mail) is its identity header (rest-api-v2.md 1.4).
+            wire = core.v2SessionRequest(mvpd, identity: data)
+        } else {
+            var fields = [
+                ("requestor_id", core.requestorID), ("mso_id", mvpd.id), ("device_id", core.configuration.deviceID),
+            ]
+            if let data { fields.append(("generic_data", data.jsonText)) }
+            wire = .form(Route.freePreview.url(core.spURL(forMVPD: mvpd.id)), fields)
+        }
+        let (request, actions) = core.send(wire, at: now)
         state = .starting(.init(login: login, mvpd: mvpd, request: request, kind: .tempPass))
         return actions
     }
@@ -380,12 +412,17 @@ struct AuthenticationFlow: Sendable, RequestHolder {
             }
             actions += Self.selectMVPD(mvpd, &core)
             if mvpd.boardingStatus == .supported, let appleToken {
-                let fields = [
-                    ("requestor", core.requestorID), ("deviceId", core.configuration.deviceID), ("mvpd", mvpd.id),
-                    ("deviceType", core.configuration.platform.osName), ("SAMLResponse", appleToken),
-                ]
-                let (request, sent) = core.send(
-                    .form(Route.tokenExchange.url(core.spURL(forMVPD: mvpd.id)), fields), at: now)
+                let exchange: HTTPRequest
+                if core.isRESTv2 {
+                    exchange = core.v2PartnerProfileRequest(mvpd, appleToken: appleToken, at: now)
+                } else {
+                    let fields = [
+                        ("requestor", core.requestorID), ("deviceId", core.configuration.deviceID), ("mvpd", mvpd.id),
+                        ("deviceType", core.configuration.platform.osName), ("SAMLResponse", appleToken),
+                    ]
+                    exchange = .form(Route.tokenExchange.url(core.spURL(forMVPD: mvpd.id)), fields)
+                }
+                let (request, sent) = core.send(exchange, at: now)
                 state = .starting(.init(login: login, mvpd: mvpd, request: request, kind: .platformSSO))
                 actions += sent
             } else {
@@ -399,13 +436,16 @@ struct AuthenticationFlow: Sendable, RequestHolder {
     mutating func answered(_ result: HTTPResult, _ core: inout EngineCore, at now: Instant) -> Answered {
         switch state {
         case .starting(let s):
+            if core.isRESTv2 { return v2LoginStarted(result, s, &core, at: now) }
             return Answered(actions: loginStarted(result, s.login, s.mvpd, s.kind, &core, at: now))
         case .awaitingCode(let s):
             guard case .asking(_, let next) = s.poll else {
                 return Answered(actions: [])  // no poll out (unreachable, as below)
             }
+            if core.isRESTv2 { return v2CodeChecked(result, s, next: next, &core, at: now) }
             return Answered(actions: codeChecked(result, s.login, s.mvpd, s.code, next: next, &core, at: now))
         case .fetchingToken(let s):
+            if core.isRESTv2 { return v2ProfileArrived(result, s.login, s.mvpd, s.source, s.sessionID, &core, at: now) }
             return authnTokenArrived(result, s.login, s.source, &core, at: now)
         case .idle, .selecting, .picking, .browsing, .awaitingPromotionData:
             // No request out: nothing can be answered (the owner check makes this unreachable).
@@ -453,12 +493,19 @@ struct AuthenticationFlow: Sendable, RequestHolder {
             state = .idle
             return core.authenticationFailure(Constants.genericAuthenticationError)
         }
-        let url = Route.checkAuthentication.url(
-            core.spURL(forMVPD: s.mvpd.id), s.code.code,
-            query: [("requestor", core.requestorID), ("deviceId", core.configuration.deviceID)])
-        let (request, actions) = core.send(
-            HTTPRequest(method: Route.checkAuthentication.method, url: url), at: now, signed: true)
-        s.poll = .asking(request, next: now + Self.codePollInterval)
+        let check: HTTPRequest
+        if core.isRESTv2 {
+            check = core.v2Request(
+                .profileForCode(serviceProvider: core.requestorID, code: s.code.code),
+                sp: core.spURL(forMVPD: s.mvpd.id))
+        } else {
+            let url = Route.checkAuthentication.url(
+                core.spURL(forMVPD: s.mvpd.id), s.code.code,
+                query: [("requestor", core.requestorID), ("deviceId", core.configuration.deviceID)])
+            check = HTTPRequest(method: Route.checkAuthentication.method, url: url)
+        }
+        let (request, actions) = core.send(check, at: now, signed: !core.isRESTv2)
+        s.poll = .asking(request, next: now + Self.pollInterval(core))
         state = .awaitingCode(s)
         return actions
     }
@@ -484,6 +531,12 @@ struct AuthenticationFlow: Sendable, RequestHolder {
     /// nil when no login is in the browser.
     mutating func redirectArrived(_ core: inout EngineCore, at now: Instant) -> [EngineAction]? {
         guard case .browsing(let s) = state else { return nil }
+        if let session = s.session {
+            // REST API v2: the browser reached the redirect URL; the session's profile says how it went.
+            return v2FetchProfile(
+                s.login, s.mvpd, .profileForCode(serviceProvider: core.requestorID, code: session.code),
+                sessionID: session.id, &core, at: now)
+        }
         return fetchToken(s.login, s.mvpd, .sp, &core, at: now)
     }
 
@@ -512,14 +565,8 @@ struct AuthenticationFlow: Sendable, RequestHolder {
         {
             switch answer.content {
             case .token(let token) where token.expires > now:
-                core.store.store(token, userMeta: answer.userMeta, fromPlatformSSO: source == .platformSSO)
-                return Answered(
-                    actions: [
-                        core.status(true, Constants.userAuthenticated),
-                        .deliver(
-                            core.tracking.authenticationSuccess(
-                                mvpdID: token.mvpdID, sessionGUID: token.guid, fromStore: false)),
-                    ], authorize: login.authorization)
+                return Self.loggedIn(
+                    token, userMeta: answer.userMeta, fromPlatformSSO: source == .platformSSO, login, &core)
             case .pendingLogout:
                 core.store.clearTokens()
             case .token, .none:
@@ -528,6 +575,21 @@ struct AuthenticationFlow: Sendable, RequestHolder {
         }
         // A getAuthorization waiting on this login ends with the failure alone (invariant 3).
         return Answered(actions: core.authenticationFailure(Constants.genericAuthenticationError))
+    }
+
+    /// A login ends with its token: stored, then the status and its tracking; a `getAuthorization`
+    /// that started the login goes on (`Engine`).
+    static func loggedIn(
+        _ token: AuthnToken, userMeta: Value?, fromPlatformSSO: Bool, _ login: Login, _ core: inout EngineCore
+    ) -> Answered {
+        core.store.store(token, userMeta: userMeta, fromPlatformSSO: fromPlatformSSO)
+        return Answered(
+            actions: [
+                core.status(true, Constants.userAuthenticated),
+                .deliver(
+                    core.tracking.authenticationSuccess(mvpdID: token.mvpdID, sessionGUID: token.guid, fromStore: false)
+                ),
+            ], authorize: login.authorization)
     }
 }
 

@@ -74,6 +74,17 @@ struct AuthorizationFlows: Sendable, RequestHolder {
         guard let token = core.store.authnToken else {
             return core.authorizationFailed(resource, Constants.userNotAuthenticatedError, "")
         }
+        if core.isRESTv2 {
+            // REST API v2: a decision every time, the media token inside it (rest-api-v2.md 1.7:
+            // "always authorize before playback"); v2 carries no generic data.
+            let request = core.v2Request(
+                .authorize(serviceProvider: core.requestorID, mvpd: token.mvpdID),
+                sp: core.spURL(forMVPD: token.mvpdID),
+                json: .dict([Value.Entry("resources", .list([.string(resource)]))]))
+            let (pending, actions) = core.send(request, at: now)
+            flows[id] = AuthorizationFlow(resource: resource, data: data, asked: token, state: .authorizing(pending))
+            return actions
+        }
         if let cached = core.store.validAuthzToken(for: resource, at: now) {
             return requestMediaToken(id, resource, data, token, cached, .cache, &core, at: now)
         }
@@ -119,6 +130,8 @@ struct AuthorizationFlows: Sendable, RequestHolder {
             return core.authorizationFailed(flow.resource, Constants.userNotAuthenticatedError, "")
         }
         switch flow.state {
+        case .authorizing where core.isRESTv2:
+            return Self.decisionArrived(flow, held, result, &core)
         case .authorizing:
             return authorizeArrived(id, flow, held, result, &core, at: now)
         case .fetchingMediaToken(let m):
@@ -141,6 +154,35 @@ struct AuthorizationFlows: Sendable, RequestHolder {
                 return core.authorizationFailed(flow.resource, Constants.userNotAuthorizedError, body.details)
             default:
                 break
+            }
+        }
+        return Engine.throttled(result, StatusCode.authorizationThrottled)
+            + core.authorizationFailed(flow.resource, Constants.genericAuthorizationError, Engine.describe(result))
+    }
+
+    /// REST API v2: the decision for the resource, with its media token, ends the authorization as
+    /// the SDK wire's media token does; a denial carries the MVPD's details. The decision's expiry is
+    /// kept as the authZ token's for `getMetadata` (only for the token it was asked with).
+    private static func decisionArrived(
+        _ flow: AuthorizationFlow, _ held: AuthnToken, _ result: HTTPResult, _ core: inout EngineCore
+    ) -> [EngineAction] {
+        if let decision = V2Answer.decisions(result)?.first(where: { $0.resource == flow.resource }) {
+            if decision.authorized, let media = decision.mediaToken, !media.isEmpty {
+                if held.guid == flow.asked.guid, let expires = decision.notAfter {
+                    core.store.store(
+                        AuthzToken(
+                            sessionGUID: flow.asked.guid, requestorID: core.requestorID, resourceID: flow.resource,
+                            mvpdID: flow.asked.mvpdID, deviceID: core.configuration.deviceID, expires: expires))
+                }
+                return [
+                    .deliver(.setToken(token: media, resource: flow.resource)),
+                    .deliver(
+                        core.tracking.authorizationSuccess(
+                            mvpdID: flow.asked.mvpdID, sessionGUID: flow.asked.guid, cached: false)),
+                ]
+            }
+            if !decision.authorized {
+                return core.authorizationFailed(flow.resource, Constants.userNotAuthorizedError, decision.details)
             }
         }
         return Engine.throttled(result, StatusCode.authorizationThrottled)

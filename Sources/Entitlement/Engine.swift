@@ -22,6 +22,7 @@ public struct Engine: Sendable {
     var preauthorizations = PreauthorizationFlows()
     var metadata = MetadataFlows()
     var logout = LogoutFlow()
+    var profileChecks = ProfileChecks()
 
     public var configuration: EngineConfiguration { core.configuration }
 
@@ -121,7 +122,8 @@ public struct Engine: Sendable {
     /// preauthorizations and metadata queries waiting, calls queued. The fuzzer's growth and liveness oracle.
     public var footprint: (requests: Int, timers: Int, flows: Int, queued: Int) {
         let (requests, timers) = load()
-        return (requests, timers, authorizations.count + preauthorizations.count + metadata.count, startup.queue.count)
+        let flows = authorizations.count + preauthorizations.count + metadata.count + profileChecks.count
+        return (requests, timers, flows, startup.queue.count)
     }
 
     /// The authN token, if one is stored and valid at `now` (read only: nothing is removed).
@@ -154,7 +156,8 @@ public struct Engine: Sendable {
             }
             return setRequestor(requestorID, serviceProviders: sps, at: now)
         case .checkAuthentication:
-            return AuthenticationFlow.check(&core, at: now)
+            // REST API v2 asks the SP for the device's profile (rest-api-v2.md 1.7); the SDK reads its store.
+            return core.isRESTv2 ? profileChecks.start(&core, at: now) : AuthenticationFlow.check(&core, at: now)
         case .getAuthentication(let force, let data, let filter):
             return startLogin(forceAuthn: force, data: data, filter: filter, authorization: nil, at: now)
         case .setSelectedProvider(let id):

@@ -12,12 +12,14 @@ public struct EngineConfiguration: Hashable, Sendable {
     public var clientVersion: String
     /// How long any request may take before it counts as failed (BEHAVIOR.md: 30 s for configuration).
     public var requestTimeout: Millis
+    /// The requests behind the API: the SDK's own, or REST API v2's (issue 30).
+    public var wire: EngineWire
 
     public init(
         platform: Platform = .ios, deviceType: DeviceType = .mobile,
         defaultServiceProvider: String = "https://sp.auth.adobe.com/adobe-services",
         svcScheme: String = "adbe.u-passim://adobe.com", deviceID: String = "passim-device",
-        clientVersion: String = "3.7.1", requestTimeout: Millis = .seconds(30)
+        clientVersion: String = "3.7.1", requestTimeout: Millis = .seconds(30), wire: EngineWire = .sdk
     ) {
         self.platform = platform
         self.deviceType = deviceType
@@ -26,6 +28,7 @@ public struct EngineConfiguration: Hashable, Sendable {
         self.deviceID = deviceID
         self.clientVersion = clientVersion
         self.requestTimeout = requestTimeout
+        self.wire = wire
     }
 
     /// `serviceProviders` entries may lack a scheme (`sp.auth.adobe.com/adobe-services`): the SDK

@@ -6,7 +6,7 @@ import PassModel
 /// new flow must be known. Its answers are routed by `RequestOwner` (`Engine.route`), also switched
 /// exhaustively.
 enum FlowKind: CaseIterable, Sendable {
-    case startup, authentication, authorizations, preauthorizations, metadata, logout, registration
+    case startup, authentication, authorizations, preauthorizations, metadata, logout, registration, profileChecks
 }
 
 /// Which flow an answer or a deadline belongs to, down to the one instance of a kind that has many.
@@ -18,6 +18,7 @@ enum RequestOwner: Hashable, Sendable {
     case metadata(MetadataID)
     case logout
     case registration(origin: String)
+    case profileCheck(ProfileCheckID)
 }
 
 /// What a running timer is for: the one dispatch when it fires (`Engine.timerFired`).
@@ -76,6 +77,7 @@ extension Engine {
         case .metadata: question.ask(metadata)
         case .logout: question.ask(logout)
         case .registration: question.ask(core.registration)
+        case .profileChecks: question.ask(profileChecks)
         }
     }
 
@@ -110,6 +112,7 @@ extension Engine {
         case .metadata: metadata.rearm(id, deadline: deadline)
         case .logout: logout.rearm(id, deadline: deadline)
         case .registration: core.registration.rearm(id, deadline: deadline)
+        case .profileCheck: profileChecks.rearm(id, deadline: deadline)
         }
     }
 
@@ -122,8 +125,9 @@ extension Engine {
         case .authorization(let flow): authorizations.answered(flow, result, &core, at: now)
         case .preauthorization(let flow): preauthorizations.answered(flow, result, &core, at: now)
         case .metadata(let flow): metadata.answered(flow, result)
-        case .logout: logout.answered(id, core)
+        case .logout: logout.answered(id, result, core)
         case .registration(let origin): registrationAnswered(origin, result, at: now)
+        case .profileCheck(let flow): profileChecks.answered(flow, result, &core, at: now)
         }
     }
 

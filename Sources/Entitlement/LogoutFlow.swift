@@ -11,6 +11,8 @@ struct LogoutFlow: Sendable, RequestHolder {
         case awaitingRedirect
         /// tvOS: one request per `logout()` whose answer is still owed.
         case requesting([PendingRequest])
+        /// iOS on REST API v2: `GET logout/{mvpd}` is out; its answer says which page opens.
+        case askingForPage(PendingRequest, mvpd: MVPD)
     }
 
     fileprivate var state = State.idle
@@ -19,8 +21,11 @@ struct LogoutFlow: Sendable, RequestHolder {
     fileprivate var ended: [PendingRequest] = []
 
     var outstanding: [PendingRequest] {
-        if case .requesting(let owed) = state { return owed + ended }
-        return ended
+        switch state {
+        case .requesting(let owed): return owed + ended
+        case .askingForPage(let r, _): return [r] + ended
+        case .idle, .awaitingRedirect: return ended
+        }
     }
 
     func claim(where match: (PendingRequest) -> Bool) -> (RequestOwner, PendingRequest)? {
@@ -29,17 +34,23 @@ struct LogoutFlow: Sendable, RequestHolder {
 
     mutating func rearm(_ id: RequestID, deadline: TimerID) {
         if case .requesting(let owed) = state { state = .requesting(owed.map { $0.rearmed(id, deadline) }) }
+        if case .askingForPage(let r, let mvpd) = state { state = .askingForPage(r.rearmed(id, deadline), mvpd: mvpd) }
         ended = ended.map { $0.rearmed(id, deadline) }
     }
 
     /// A new login takes down a logout's page with no answer.
     mutating func supersededByLogin() {
         if state == .awaitingRedirect { state = .idle }
+        if case .askingForPage(let r, _) = state {
+            ended.append(r)
+            state = .idle
+        }
     }
 
     /// `setRequestor` ends every logout with no answer.
     mutating func endedBySetRequestor() {
         if case .requesting(let owed) = state { ended += owed }
+        if case .askingForPage(let r, _) = state { ended.append(r) }
         state = .idle
     }
 
@@ -76,10 +87,20 @@ struct LogoutFlow: Sendable, RequestHolder {
 
         if core.configuration.platform == .tvos {
             // No browser on tvOS: the engine calls the logout endpoint itself.
-            let url = Route.restLogout.url(
-                sp, query: [("requestor", core.requestorID), ("deviceId", core.configuration.deviceID)])
-            let (request, sent) = core.send(
-                HTTPRequest(method: Route.restLogout.method, url: url), at: now, signed: true)
+            let wire: HTTPRequest
+            if core.isRESTv2, let mvpdID = token?.mvpdID ?? mvpd?.id {
+                wire = core.v2Request(
+                    .logout(serviceProvider: core.requestorID, mvpd: mvpdID), sp: sp,
+                    query: [("redirectUrl", Constants.adobePassRedirectURL)])
+            } else if core.isRESTv2 {
+                // No MVPD to log out of: nothing to ask, the answer at once.
+                return actions + [core.status(false, Constants.userNotAuthenticatedError)]
+            } else {
+                let url = Route.restLogout.url(
+                    sp, query: [("requestor", core.requestorID), ("deviceId", core.configuration.deviceID)])
+                wire = HTTPRequest(method: Route.restLogout.method, url: url)
+            }
+            let (request, sent) = core.send(wire, at: now, signed: !core.isRESTv2)
             if case .requesting(let owed) = state {
                 state = .requesting(owed + [request])
             } else {
@@ -96,6 +117,16 @@ struct LogoutFlow: Sendable, RequestHolder {
         // Logout of an MVPD that requires SVC opens as its login did (BEHAVIOR.md, Authentication 3).
         let tokenMVPD = core.requestor?.mvpd(token.mvpdID) ?? mvpd
         let svc = tokenMVPD?.requiresSVC ?? false
+        if core.isRESTv2 {
+            // REST API v2: the SP says which page the browser opens, if any (rest-api-v2.md 1.3).
+            let request = core.v2Request(
+                .logout(serviceProvider: core.requestorID, mvpd: token.mvpdID), sp: sp,
+                query: [("redirectUrl", svc ? core.configuration.svcScheme : Constants.adobePassRedirectURL)])
+            let (pending, sent) = core.send(request, at: now)
+            if case .askingForPage(let r, _) = state { ended.append(r) }
+            state = .askingForPage(pending, mvpd: tokenMVPD ?? MVPD(id: token.mvpdID, displayName: token.mvpdID))
+            return actions + sent
+        }
         let requestorID = core.requestorID
         let query: [(String, String)] = [
             ("mso_id", token.mvpdID), ("requestor_id", requestorID.isEmpty ? token.requestorID : requestorID),
@@ -106,8 +137,17 @@ struct LogoutFlow: Sendable, RequestHolder {
         return actions
     }
 
-    /// tvOS: a logout request ended, however it ended: that logout's answer.
-    mutating func answered(_ id: RequestID, _ core: EngineCore) -> [EngineAction] {
+    /// A logout request ended, however it ended: on tvOS that logout's answer; on iOS over REST API
+    /// v2, the page it names opens (the redirect URL itself when the logout needs none, or the
+    /// request failed: the app's `handleExternalURL` then answers, as after the SDK wire's page).
+    mutating func answered(_ id: RequestID, _ result: HTTPResult, _ core: EngineCore) -> [EngineAction] {
+        if case .askingForPage(let r, let mvpd) = state, r.id == id {
+            state = .awaitingRedirect
+            guard let page = V2Answer.logout(result, mvpd: mvpd.id)?.url else {
+                return [.deliver(.navigateToUrl(Constants.adobePassRedirectURL, useSVC: nil))]
+            }
+            return [core.openBrowser(page, for: mvpd)]
+        }
         if case .requesting(var owed) = state, let i = owed.firstIndex(where: { $0.id == id }) {
             owed.remove(at: i)
             state = owed.isEmpty ? .idle : .requesting(owed)

@@ -44,6 +44,10 @@ struct MetadataFlows: Sendable, RequestHolder {
                 let token = core.store.validAuthzToken(for: resource, at: now)
             else { return answer(.null) }
             return answer(.string(token.expires.tokenDate))
+        case Constants.metadataDeviceID where core.isRESTv2:
+            // REST API v2 has no device metadata: the device id is the app's own, the one its
+            // AP-Device-Identifier is made from (issue 30; docs/CONFORMANCE.md, choice 67).
+            return answer(.string(core.configuration.deviceID))
         case Constants.metadataDeviceID:
             let id: MetadataID = core.newFlowID()
             let fields = [("requestor_id", core.requestorID), ("device_id", core.configuration.deviceID)]

@@ -43,16 +43,32 @@ struct PreauthorizationFlows: Sendable, RequestHolder {
             return [.deliver(.preauthorizedResources(resources.filter { core.store.preauthorizations[$0] == true }))]
         }
         let id: PreauthorizationID = core.newFlowID()
-        var fields: [(String, String)] = [
+        let fields: [(String, String)] = [
             ("authentication_token", AuthnTokenXML.build(token)), ("requestor_id", core.requestorID),
         ]
         var asked = Set<String>()
-        for r in unknown where asked.insert(r).inserted { fields.append(("resource_id", r)) }
-        let (request, actions) = core.send(
-            .form(Route.preauthorize.url(core.spURL(forMVPD: token.mvpdID)), fields), at: now)
+        let once = unknown.filter { asked.insert($0).inserted }
+        let sp = core.spURL(forMVPD: token.mvpdID)
+        let wire: HTTPRequest
+        if core.isRESTv2 {
+            wire = core.v2Request(
+                .preauthorize(serviceProvider: core.requestorID, mvpd: token.mvpdID), sp: sp,
+                json: .dict([Value.Entry("resources", .list(once.map(Value.string)))]))
+        } else {
+            wire = .form(Route.preauthorize.url(sp), fields + once.map { ("resource_id", $0) })
+        }
+        let (request, actions) = core.send(wire, at: now)
         flows[id] = PreauthorizationFlow(
             resources: resources, useCache: cache, sessionGUID: token.guid, request: request)
         return actions
+    }
+
+    /// The decisions an answer carries on the engine's wire, in its order: the SDK's XML, REST v2's JSON.
+    private static func decisions(in result: HTTPResult, _ core: EngineCore) -> [(String, Bool)]? {
+        if core.isRESTv2 { return V2Answer.decisions(result)?.map { ($0.resource, $0.authorized) } }
+        guard case .response(let r) = result, r.status == 200, let decisions = r.decoded(orParse: PreauthorizeXML.parse)
+        else { return nil }
+        return decisions.map { ($0.resourceID, $0.authorized) }
     }
 
     /// The flow's request answered (`claim` found it).
@@ -69,9 +85,9 @@ struct PreauthorizationFlows: Sendable, RequestHolder {
             return [.deliver(.preauthorizedResources([]))]
         }
         var fresh: [String: Bool] = [:]
-        if case .response(let r) = result, r.status == 200, let decisions = r.decoded(orParse: PreauthorizeXML.parse) {
-            for d in decisions { fresh[d.resourceID] = d.authorized }
-            core.store.remember(decisions.map { ($0.resourceID, $0.authorized) }, forSession: flow.sessionGUID)
+        if let decisions = Self.decisions(in: result, core) {
+            for (resource, authorized) in decisions { fresh[resource] = authorized }
+            core.store.remember(decisions, forSession: flow.sessionGUID)
         }
         // A failed request answers only what the cache allowed (nothing when the cache was not used).
         // The cache is the asking token's only while that token is held: once the authN token has

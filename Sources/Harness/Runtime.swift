@@ -25,11 +25,17 @@ public struct Runtime: Sendable {
     /// On a live network: the wall time a run may take before the wire stops sending (each request
     /// then fails at once). nil: no budget. The mock comparison of `passim fuzz` sets it.
     public var wallBudget: Duration?
+    /// The requests passim's engine makes behind the API (`--wire`, issue 30): every app of every
+    /// world runs on it, whatever the world says; nil: each world's own (`wire`, SDK by default).
+    public var wire: EngineWire?
 
-    public init(network: Network = .simulated, port: PortCommand? = nil, wallBudget: Duration? = nil) {
+    public init(
+        network: Network = .simulated, port: PortCommand? = nil, wallBudget: Duration? = nil, wire: EngineWire? = nil
+    ) {
         self.network = network
         self.port = port
         self.wallBudget = wallBudget
+        self.wire = wire
     }
 
     public static let simulated = Runtime()
@@ -48,6 +54,7 @@ public struct Runtime: Sendable {
         case .server(let url, _): flags += "--live --server \(url) "
         }
         if let port { flags += "--port '" + port.command.replacingOccurrences(of: "'", with: "'\\''") + "' " }
+        if let wire { flags += "--wire \(wire.rawValue) " }
         return flags
     }
 
@@ -85,6 +92,8 @@ public struct Runtime: Sendable {
     /// with the world), its engines (passim's, or a port's process), and the simulator that drives
     /// them. The caller closes what it gets.
     public func start(_ world: RuntimeWorld) throws(HarnessError) -> RunningRuntime {
+        var world = world
+        if let wire = self.wire { world.setup.engine.wire = wire }
         var wire: LiveWire?
         do throws(LiveError) {
             switch network {

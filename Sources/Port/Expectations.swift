@@ -29,8 +29,45 @@ public struct Expectations: Sendable {
         }
     }
 
+    /// `equivalent /EXPECTED/ /ACTUAL/ reason`: a `<` line whose text matches EXPECTED is satisfied
+    /// by a callback whose text matches ACTUAL. A difference a wire makes by design, written once
+    /// (the REST API v2 expectations file, issue 30), not scenario by scenario.
+    public struct Equivalence: Sendable {
+        public var expected: LinearRegex
+        public var actual: LinearRegex
+        public var reason: String
+        public var line: Int
+    }
+
+    /// `request METHOD /SDK/ METHOD /V2/ reason` (or `none` for the second): a `seen` or `unseen`
+    /// line about a METHOD request whose path matches SDK is about the METHOD request whose path
+    /// matches V2, or about none at all (the line is then not checked), and a `net … fail` on such a
+    /// path fails the V2 requests: the REST API v2 request Adobe maps the SDK's to (rest-api-v2.md 1.7).
+    public struct RequestMapping: Sendable {
+        public struct Side: Sendable {
+            public var method: String
+            public var path: LinearRegex
+        }
+        public var sdk: Side
+        public var v2: Side?
+        public var reason: String
+        public var line: Int
+    }
+
+    /// `mask /REGEX/ reason`: what a wire writes its own way inside a callback (a GUID it derives
+    /// from another session id): a `<` line written out in full is satisfied by a callback that
+    /// differs from it only in text matching REGEX.
+    public struct Mask: Sendable {
+        public var regex: LinearRegex
+        public var reason: String
+        public var line: Int
+    }
+
     public var path: String
     public var rules: [Rule] = []
+    public var masks: [Mask] = []
+    public var equivalences: [Equivalence] = []
+    public var requestMappings: [RequestMapping] = []
     public var constants = ConstantMap()
     public var differences: [KnownDifference] = []
 
@@ -83,6 +120,45 @@ public struct Expectations: Sendable {
                 }
                 guard !reason.isEmpty else { throw fail("differ needs a reason after its /regex/") }
                 result.differences.append(KnownDifference(regex: body, reason: reason, line: i + 1))
+            case "mask":
+                var rest = Substring(line.dropFirst(words[0].count)).drop { $0 == " " || $0 == "\t" }
+                guard let regex = Expectations.takeRegex(&rest) else { throw fail("mask needs a /regex/") }
+                let reason = rest.trimmingCharacters(in: .whitespaces)
+                guard !reason.isEmpty else { throw fail("mask needs a reason after its /regex/") }
+                result.masks.append(Mask(regex: regex, reason: reason, line: i + 1))
+            case "request":
+                var rest = Substring(line.dropFirst(words[0].count)).drop { $0 == " " || $0 == "\t" }
+                func side() throws(PortError) -> RequestMapping.Side? {
+                    let method = rest.prefix { $0.isLetter }
+                    if method == "none" {
+                        rest = rest.dropFirst(4)
+                        return nil
+                    }
+                    guard !method.isEmpty, method.allSatisfy(\.isUppercase) else {
+                        throw fail("request needs METHOD /path regex/ twice (the second may be none)")
+                    }
+                    rest = rest.dropFirst(method.count).drop { $0 == " " || $0 == "\t" }
+                    guard let path = Expectations.takeRegex(&rest) else {
+                        throw fail("request: \(method) needs a /path regex/")
+                    }
+                    rest = rest.drop { $0 == " " || $0 == "\t" }
+                    return RequestMapping.Side(method: String(method), path: path)
+                }
+                guard let sdk = try side() else { throw fail("request: the SDK's side cannot be none") }
+                let v2 = try side()
+                let reason = rest.trimmingCharacters(in: .whitespaces)
+                guard !reason.isEmpty else { throw fail("request needs a reason after its two sides") }
+                result.requestMappings.append(RequestMapping(sdk: sdk, v2: v2, reason: reason, line: i + 1))
+            case "equivalent":
+                var rest = Substring(line.dropFirst(words[0].count)).drop { $0 == " " || $0 == "\t" }
+                guard let first = Expectations.takeRegex(&rest) else { throw fail("\(words[0]) needs a /regex/ first") }
+                rest = rest.drop { $0 == " " || $0 == "\t" }
+                guard let second = Expectations.takeRegex(&rest) else {
+                    throw fail("equivalent needs a second /regex/")
+                }
+                let reason = rest.trimmingCharacters(in: .whitespaces)
+                guard !reason.isEmpty else { throw fail("equivalent needs a reason after its patterns") }
+                result.equivalences.append(Equivalence(expected: first, actual: second, reason: reason, line: i + 1))
             case "constant":
                 guard words.count == 3 else { throw fail("constant needs a symbol and a JSON value") }
                 let value: Value
@@ -97,10 +173,74 @@ public struct Expectations: Sendable {
                     throw fail(error.message)
                 }
             default:
-                throw fail("unknown directive \(words[0]) (fail, skip, differ or constant)")
+                throw fail("unknown directive \(words[0]) (fail, skip, differ, constant, mask, equivalent or request)")
             }
         }
         return result
+    }
+
+    /// A `/regex/` at the start of `text` (a `\/` inside is a slash of the regex), taken off it; nil
+    /// when there is none or it does not compile.
+    static func takeRegex(_ text: inout Substring) -> LinearRegex? {
+        guard text.first == "/" else { return nil }
+        var body = ""
+        var index = text.index(after: text.startIndex)
+        while index < text.endIndex {
+            let c = text[index]
+            if c == "\\", text.index(after: index) < text.endIndex {
+                body.append(c)
+                index = text.index(after: index)
+                body.append(text[index])
+            } else if c == "/" {
+                text = text[text.index(after: index)...]
+                return body.isEmpty ? nil : try? LinearRegex(body)
+            } else {
+                body.append(c)
+            }
+            index = text.index(after: index)
+        }
+        return nil
+    }
+
+    /// Whether callback text `actual` satisfies the `<` line whose text is `expected` by an
+    /// `equivalent` rule.
+    public func equivalent(expected: String, actual: String) -> Bool {
+        if equivalences.contains(where: { $0.expected.matches(in: expected) && $0.actual.matches(in: actual) }) {
+            return true
+        }
+        return !masks.isEmpty && masked(expected) == masked(actual)
+    }
+
+    /// `text` with every leftmost-longest match of each `mask` replaced by `…`.
+    func masked(_ text: String) -> String {
+        var scalars = Array(text.unicodeScalars)
+        for mask in masks {
+            var out: [Unicode.Scalar] = []
+            var i = 0
+            while i < scalars.count {
+                let end = (i + 1...scalars.count).reversed().first { j in
+                    var piece = String.UnicodeScalarView()
+                    piece.append(contentsOf: scalars[i..<j])
+                    return mask.regex.wholeMatch(String(piece))
+                }
+                if let end {
+                    out.append("…")
+                    i = end
+                } else {
+                    out.append(scalars[i])
+                    i += 1
+                }
+            }
+            scalars = out
+        }
+        var view = String.UnicodeScalarView()
+        view.append(contentsOf: scalars)
+        return String(view)
+    }
+
+    /// The `request` rule about a METHOD request to `path` (nil METHOD: any), if any.
+    public func requestMapping(method: String?, path: String) -> RequestMapping? {
+        requestMappings.first { (method == nil || $0.sdk.method == method) && $0.sdk.path.matches(in: path) }
     }
 
     /// The first rule that matches the scenario file at `scenarioPath`.

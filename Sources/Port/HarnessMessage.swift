@@ -82,6 +82,10 @@ public struct HarnessMessage: Sendable {
         if let id = try f.optionalString("deviceID") { c.deviceID = id }
         if let version = try f.optionalString("clientVersion") { c.clientVersion = version }
         if f.optional("requestTimeout") != nil { c.requestTimeout = Millis(Int64(try f.int("requestTimeout"))) }
+        if let w = try f.optionalString("wire") {
+            guard let wire = EngineWire(rawValue: w) else { throw PortError("hello: unknown wire \(w) (sdk or v2)") }
+            c.wire = wire
+        }
         var apps: [String] = []
         for app in try f.optionalList("apps") ?? [] {
             guard let name = app.stringValue else { throw PortError("hello: apps must be strings") }

@@ -126,7 +126,8 @@ public final class PortSession {
                 ("svcScheme", .string(engine.svcScheme)), ("deviceID", .string(engine.deviceID)),
                 ("clientVersion", .string(engine.clientVersion)),
                 ("requestTimeout", .int(Int(engine.requestTimeout.value))),
-                PortMessage.now(now),
+            ] + (engine.wire == .restV2 ? [("wire", .string(engine.wire.rawValue))] : []) + [
+                PortMessage.now(now)
             ])
         let (process, greeting) = try PortSession.greeted(settings, hello)
         self.process = process

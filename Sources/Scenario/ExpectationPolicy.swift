@@ -51,7 +51,10 @@ struct Checking: ExpectationPolicy {
         let line = e.line(callback, delivered: delivered)
         // The actual transcript shows the delivered values, so two runs compare byte for byte.
         run.record(e.step, line)
-        guard Matcher.match(e.pattern, callback, bindings: &run.bindings) else {
+        guard
+            Matcher.match(e.pattern, callback, bindings: &run.bindings)
+                || run.expectations?.equivalent(expected: e.pattern.description, actual: callback.description) == true
+        else {
             throw StepError(message: "expected \(e.pattern), got \(callback)", location: e.step.location)
         }
         if let pinned = e.pinned, pinned != delivered {

@@ -13,8 +13,14 @@ public struct ScenarioRunner: Sendable {
     public typealias Runtime = Harness.Runtime
 
     public var runtime: Runtime
+    /// An expectations file's wire rules (`equivalent`, `request`): the differences a wire makes by
+    /// design, applied to every `<` and `seen` line (issue 30; docs/MIGRATION.md).
+    public var expectations: Runtime.Expectations?
 
-    public init(runtime: Runtime = .simulated) { self.runtime = runtime }
+    public init(runtime: Runtime = .simulated, expectations: Runtime.Expectations? = nil) {
+        self.runtime = runtime
+        self.expectations = expectations
+    }
 
     /// Guard against a run that never settles (a flow that re-arms a timer forever).
     static let maxEvents = 1_000_000
@@ -54,6 +60,7 @@ public struct ScenarioRunner: Sendable {
             return result
         }
         var state = RunState(file: file, simulator: running.simulator)
+        state.expectations = expectations
         for (index, step) in file.steps.enumerated() {
             result.steps += 1
             state.stepIndex = index
@@ -101,6 +108,8 @@ struct RunState {
     var stepIndex = 0
     /// How long the trace was when the step began (recording: which requests the step sent).
     var stepTraceStart = 0
+    /// The wire rules of the run's expectations file (`ScenarioRunner.expectations`).
+    var expectations: ScenarioRunner.Runtime.Expectations?
 
     /// `simulator`: the runtime Harness composed for the file (nil: the simulated one).
     init(file: ScenarioFile, simulator: Simulator? = nil) {
@@ -330,7 +339,12 @@ struct RunState {
         case .silent: command = .mode(.silent)
         case .latency(let d): command = .latency(d)
         case .fail(let count, let path, let status):
-            command = .fail(InjectedFailure(remaining: count, pathPattern: path, status: status ?? 503))
+            // A fault on an SDK path fails the request a `request` rule maps it to (a wire's), if any.
+            var pattern = path
+            if let path, let mapping = requestMapping(nil, .regex(path)) {
+                pattern = mapping.v2?.path.pattern ?? "passim: no such request on this wire"
+            }
+            command = .fail(InjectedFailure(remaining: count, pathPattern: pattern, status: status ?? 503))
         }
         do {
             try simulator.net(command, host: host)
@@ -368,17 +382,18 @@ struct RunState {
     mutating func seen(sp: String, method: String, path: PathPattern, params: [SeenParameter], _ step: Located<Step>)
         throws(StepError)
     {
+        let mapping = requestMapping(method, path)
+        if let mapping, mapping.v2 == nil { return }  // no such request on this wire (its `request … none` rule)
         let log = simulator.requestLog
         let start = seenCursor[sp] ?? 0
         for i in start..<log.count {
             let entry = log[i]
             // A request an injected failure answered is journaled but never reached the mock: `seen`
             // means the mock received it (SCENARIO-FORMAT.md), so it is skipped, as before faults were logged.
-            guard entry.fault == nil, entry.host == .sp(sp), entry.method == method,
-                RunState.pathMatches(path, entry.path)
-            else { continue }
-            guard params.allSatisfy({ p in entry.parameter(p.key) == p.value || entry.headers[p.key] == p.value })
-            else { continue }
+            guard entry.fault == nil, entry.host == .sp(sp), RunState.matches(method, path, mapping, entry) else {
+                continue
+            }
+            guard params.allSatisfy({ RunState.carries(entry, $0, mapped: mapping != nil) }) else { continue }
             seenCursor[sp] = i + 1
             return
         }
@@ -395,14 +410,15 @@ struct RunState {
         sp: String, method: String, path: PathPattern, params: [SeenParameter],
         _ step: Located<Step>
     ) throws(StepError) {
+        let mapping = requestMapping(method, path)
+        if let mapping, mapping.v2 == nil { return }  // no such request on this wire: none can be seen
         let log = simulator.requestLog
         let start = seenCursor[sp] ?? 0
         for entry in log[start...] {
-            guard entry.fault == nil, entry.host == .sp(sp), entry.method == method,
-                RunState.pathMatches(path, entry.path)
-            else { continue }
-            guard params.allSatisfy({ p in entry.parameter(p.key) == p.value || entry.headers[p.key] == p.value })
-            else { continue }
+            guard entry.fault == nil, entry.host == .sp(sp), RunState.matches(method, path, mapping, entry) else {
+                continue
+            }
+            guard params.allSatisfy({ RunState.carries(entry, $0, mapped: mapping != nil) }) else { continue }
             record(step)
             throw StepError(
                 message:
@@ -512,6 +528,42 @@ struct RunState {
 
     /// A literal path is relative to the SP's URL; the `/1.0` version segment of Adobe's SDK paths may be
     /// written or left out (docs/CONFORMANCE.md).
+    /// The expectations file's `request` rule about a `seen`/`unseen` line's request (nil method:
+    /// a `net … fail`'s, of any method).
+    func requestMapping(_ method: String?, _ path: PathPattern) -> ScenarioRunner.Runtime.Expectations.RequestMapping? {
+        guard let expectations, !expectations.requestMappings.isEmpty else { return nil }
+        switch path {
+        case .literal(let p): return expectations.requestMapping(method: method, path: p)
+        case .regex(let body):
+            let text = RunState.plainText(ofRegex: body)
+            return expectations.requestMapping(method: method, path: text.hasPrefix("/") ? text : "/" + text)
+        }
+    }
+
+    /// What a path regex written in a scenario says in plain text, for a rule to recognise: escaped
+    /// slashes as slashes, `.*` and `.+` dropped (`\/api\/v1\/checkauthn\/.*` → `/api/v1/checkauthn/`).
+    static func plainText(ofRegex body: String) -> String {
+        body.replacingOccurrences(of: "\\/", with: "/").replacingOccurrences(of: ".*", with: "")
+            .replacingOccurrences(of: ".+", with: "")
+    }
+
+    /// A `with K="V"` of a `seen` line: a parameter or header K of value V. On a request a `request`
+    /// rule mapped (REST API v2's), V may also be a segment of its path, where v2 puts what the SDK
+    /// sent as named fields (`mso_id`, `requestor_id`: `/api/v2/{requestor}/…/{mvpd}`).
+    static func carries(_ entry: LoggedRequest, _ p: SeenParameter, mapped: Bool) -> Bool {
+        if entry.parameter(p.key) == p.value || entry.headers[p.key] == p.value { return true }
+        return mapped && entry.path.split(separator: "/").contains { $0 == p.value }
+    }
+
+    /// A logged request is the one a `seen` line names: by its method and path, or through its rule.
+    static func matches(
+        _ method: String, _ path: PathPattern, _ mapping: ScenarioRunner.Runtime.Expectations.RequestMapping?,
+        _ entry: LoggedRequest
+    ) -> Bool {
+        if let v2 = mapping?.v2 { return entry.method == v2.method && v2.path.matches(in: entry.path) }
+        return entry.method == method && pathMatches(path, entry.path)
+    }
+
     static func pathMatches(_ pattern: PathPattern, _ path: String) -> Bool {
         switch pattern {
         case .literal(let p):

@@ -280,7 +280,7 @@ public struct SuiteRun {
         }
         let rule = options.expectations?.rule(for: path)
         if let rule, rule.kind == .skip { return (.excluded(path: path, reason: rule.reason), 0) }
-        let runner = ScenarioRunner(runtime: options.runtime)
+        let runner = ScenarioRunner(runtime: options.runtime, expectations: options.expectations)
         var result = runner.run(file)
         result.expectedToFail = rule?.reason
         var steps = result.steps

@@ -63,7 +63,7 @@ public enum WorldBuilder {
             platform: file.platform, deviceType: file.device,
             defaultServiceProvider: defaultSP.map { EngineConfiguration.normalizeSP($0.url) }
                 ?? EngineConfiguration().defaultServiceProvider,
-            svcScheme: file.svcScheme)
+            svcScheme: file.svcScheme, wire: file.wire)
         return SimulationSetup(
             world: world, links: links, seed: file.seed ?? defaultSeed, apps: file.appNames, engine: engine)
     }

@@ -33,6 +33,12 @@ extension FileParser {
                 throw c.diagnostic("unknown platform '\(w.text)' (expected ios or tvos)", at: w.start)
             }
             file.platform = platform
+        case "wire":
+            let w = try c.requireWord("a wire (sdk or v2)")
+            guard let wire = EngineWire(rawValue: w.text) else {
+                throw c.diagnostic("unknown wire '\(w.text)' (expected sdk or v2)", at: w.start)
+            }
+            file.wire = wire
         case "device":
             let w = try c.requireWord("a device type")
             guard let device = DeviceType(rawValue: w.text) else {

@@ -13,6 +13,8 @@ public struct ScenarioFile: Hashable, Sendable {
     public var tags: [String]
     public var platform: Platform
     public var device: DeviceType
+    /// `wire v2`: the apps' engines speak REST API v2 (issue 30); `passim run --wire` overrides it.
+    public var wire: EngineWire = .sdk
     /// nil: the runner's default fixed seed.
     public var seed: UInt64?
     /// Apps declared with `app NAME`, in order; the first app (`app`) is implicit and not listed.

@@ -70,7 +70,9 @@ struct FileParser {
     /// World statements and `app` lines so far, against `ScenarioLimits.worldStatements`.
     var worldStatementCount = 0
 
-    static let headerKeywords = ["scenario", "format", "tags", "platform", "device", "seed", "app", "svc-scheme"]
+    static let headerKeywords = [
+        "scenario", "format", "tags", "platform", "device", "wire", "seed", "app", "svc-scheme",
+    ]
     static let worldKeywords = ["sp", "mvpd", "user", "requestor", "default-sp", "rest-v2"]
     static let stepKeywords = ["user", "browser", "clock", "net", "seen", "unseen", "lint", "http"]
     static let userActions = ["login", "back", "pick", "cancel", "enter-code", "authenticate"]
@@ -263,7 +265,7 @@ struct FileParser {
                 "'\(keyword)' must come before the first step (header and world statements come first)", at: head.start)
         }
         switch keyword {
-        case "scenario", "format", "tags", "platform", "device", "seed", "svc-scheme":
+        case "scenario", "format", "tags", "platform", "device", "wire", "seed", "svc-scheme":
             try header(keyword, &c, head: head)
             return .header
         case "app": return try appStatement(&c)

@@ -13,6 +13,9 @@ struct SimulatedUser {
         var requestorID: String
         var mvpdID: String
         var sp: World.ServiceProvider
+        /// The code is a REST API v2 session's (the engine on the v2 wire): the second screen opens
+        /// `/api/v2/authenticate/{sp}/{code}` (rest-api-v2.md 1.5).
+        var restV2 = false
     }
 
     let world: World
@@ -35,9 +38,27 @@ struct SimulatedUser {
             self.code = nil
             return
         }
-        let requestor = path.split(separator: "/").dropLast().last.map(String.init) ?? ""
         let field = request.parameters.first { $0.0 == "mvpd" }?.1 ?? mvpd() ?? ""
+        if case .createSession(let requestor)? = V2Route(method: request.method, path: path) {
+            self.code = CodeShown(code: code, requestorID: requestor, mvpdID: field, sp: sp, restV2: true)
+            return
+        }
+        let requestor = path.split(separator: "/").dropLast().last.map(String.init) ?? ""
         self.code = CodeShown(code: code, requestorID: requestor, mvpdID: field, sp: sp)
+    }
+
+    /// A REST API v2 `POST sessions`: on the v2 wire, what shows a tvOS code.
+    static func isRESTv2Session(_ request: HTTPRequest) -> Bool {
+        guard request.method == "POST", request.url.containsBytes(V2Route.prefix),
+            let path = URLParts(request.url)?.path,
+            let route = V2Route(method: request.method, path: path)
+        else { return false }
+        return isSession(route)
+    }
+
+    static func isSession(_ route: V2Route) -> Bool {
+        if case .createSession = route { return true }
+        return false
     }
 
     /// Where the second screen goes to use the code: the SP's login page for it, which ends on
@@ -45,6 +66,9 @@ struct SimulatedUser {
     func codeEntryURL(code number: String?) throws(SimulationError) -> String {
         guard let number else { throw SimulationError("no registration code was shown") }
         guard let code, code.code == number else { throw SimulationError("no registration-code request reached an SP") }
+        if code.restV2 {
+            return V2Route.authenticate(serviceProvider: code.requestorID, code: code.code).url(atSP: code.sp.url)
+        }
         let query = FormCoding.encode([
             ("requestor_id", code.requestorID), ("mso_id", code.mvpdID), ("reg_code", code.code),
             ("domain_name", "adobe.com"), ("redirect_url", Simulator.secondScreenDone),

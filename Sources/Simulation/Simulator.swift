@@ -211,6 +211,14 @@ public final class Simulator {
         run { secondScreen.isStopped }
     }
 
+    /// The SDK wire's `POST …/regcode` (tested on the URL's end first: every request comes here).
+    static func isRegistrationCodeRequest(_ request: HTTPRequest) -> Bool {
+        guard request.method == Route.registrationCode.method,
+            request.url.containsBytes(Route.registrationCode.pathEnding), let path = URLParts(request.url)?.path
+        else { return false }
+        return Route.recognise(path: path)?.route == .registrationCode
+    }
+
     /// Where the second screen lands once the code is used (a page the user reads; it stops there).
     public static let secondScreenDone = "passim-second-screen://done"
 
@@ -367,7 +375,8 @@ public final class Simulator {
                         // Only the SP saw that body: its log has the request as it arrived.
                         wire.log.last {
                             $0.method == Route.registrationCode.method
-                                && Route.recognise(path: $0.path)?.route == .registrationCode
+                                && (Route.recognise(path: $0.path)?.route == .registrationCode
+                                    || V2Route(method: $0.method, path: $0.path).map(SimulatedUser.isSession) == true)
                         }?
                         .parameter("mvpd")
                     }
@@ -378,11 +387,7 @@ public final class Simulator {
                 // SFSafariViewController presented by the SDK itself: the same browser, no callback.
                 openBrowser(url, app: app)
             case .send(let id, let request):
-                if request.method == Route.registrationCode.method,
-                    request.url.containsBytes(Route.registrationCode.pathEnding),
-                    let path = URLParts(request.url)?.path,
-                    Route.recognise(path: path)?.route == .registrationCode
-                {
+                if Simulator.isRegistrationCodeRequest(request) || SimulatedUser.isRESTv2Session(request) {
                     apps[app].registration = (request, wire.host(for: request.url))
                 }
                 let party = TraceEvent.Party.engine(app: apps[app].name)

@@ -1,4 +1,5 @@
 import ArgumentParser
+import Entitlement
 import Foundation
 import Live
 import Port
@@ -66,6 +67,12 @@ struct Run: ParsableCommand {
             "Run over real HTTP: each scenario gets its own mock server on loopback, requests go through libcurl (with --port: the port's own HTTP, its live network)."
     )
     var live = false
+
+    @Option(
+        help: ArgumentHelp(
+            "The requests passim's engine makes behind the API: sdk (the AccessEnabler SDK's) or v2 (REST API v2's, docs/MIGRATION.md).",
+            valueName: "sdk|v2"))
+    var wire: EngineWire?
 
     @Option(
         help: ArgumentHelp(
@@ -144,7 +151,9 @@ struct Run: ParsableCommand {
         if server != nil, !live { throw ValidationError("--server goes with --live") }
         if adminToken != nil, server == nil { throw ValidationError("--admin-token goes with --server") }
         if server != nil, jobs > 1 { throw ValidationError("--server serves one world at a time: drop --jobs") }
-        if expect != nil, port == nil { throw ValidationError("--expect describes a port: give --port COMMAND too") }
+        if expect != nil, port == nil, wire != .restV2 {
+            throw ValidationError("--expect describes a port or a wire: give --port COMMAND or --wire v2 too")
+        }
         guard let timeout = Millis(text: portTimeout), timeout.value > 0 else {
             throw ValidationError("--port-timeout takes a duration like 5s or 500ms")
         }
@@ -163,9 +172,17 @@ struct Run: ParsableCommand {
         options.failFast = failFast
         options.durations = durations
         options.names = names.compactMap { try? NameFilter(parsing: $0) }  // validate() refused the bad ones
+        options.runtime.wire = wire
         if live {
             let token = adminToken ?? ProcessInfo.processInfo.environment["PASSIM_ADMIN_TOKEN"]
             options.runtime.network = server.map { .server(adminURL: $0, adminToken: token) } ?? .live
+        }
+        if let expect, port == nil {
+            do {
+                options.expectations = try Expectations.load(expect)
+            } catch {
+                throw Terminal.fail("passim: \(error.message)", status: 2)
+            }
         }
         if let port {
             // Ports that speak protocol 1.1 serve scenario after scenario from one process per job.
@@ -373,3 +390,5 @@ struct Shim: ParsableCommand {
         }
     }
 }
+
+extension EngineWire: ExpressibleByArgument {}

@@ -36,12 +36,12 @@ import Testing
         #expect(first.map(\.1.method) == ["DELETE"] && second.count == 1)
         #expect(flow.outstanding.count == 2)
         #expect(
-            F.callbacks(flow.answered(second[0].0, core)) == [
+            F.callbacks(flow.answered(second[0].0, .timeout, core)) == [
                 "setAuthenticationStatus(0, USER_NOT_AUTHENTICATED_ERROR)"
             ])
         flow.endedBySetRequestor()
         #expect(flow.outstanding.map(\.id) == [first[0].0], "still out, its deadline running")
-        #expect(flow.answered(first[0].0, core).isEmpty)
+        #expect(flow.answered(first[0].0, .timeout, core).isEmpty)
         #expect(flow.outstanding.isEmpty)
     }
 

@@ -43,6 +43,11 @@ struct CallbackOracle: Sendable {
         var picker = PickerState.down
         /// Logouts that may still end with their `setAuthenticationStatus(0, USER_NOT_AUTHENTICATED_ERROR)`.
         var logoutsOwed = 0
+        /// REST API v2: `checkAuthentication`s waiting on their profile request (rest-api-v2.md 1.7
+        /// maps the call to `profiles`: answered when it returns, not from the store at once).
+        var profileChecksOwed = 0
+        /// REST API v2 on iOS: a logout's page, which opens when its `GET logout/{mvpd}` answers.
+        var logoutPageOwed = false
         /// Per resource, authorizations owed one `setToken` or `tokenRequestFailed`.
         var authorizations: [String: Int] = [:]
         /// Per resource, `getAuthorization`s that ended with their login (superseded or failed): owed nothing.
@@ -186,6 +191,8 @@ struct CallbackOracle: Sendable {
 
     private mutating func begin(_ role: CallRole, loginShows: Bool) {
         switch role {
+        case .checkAuthentication where context.wire == .restV2:
+            flows.profileChecksOwed += 1
         case .checkAuthentication:
             input.checksOwed += 1
         case .login:
@@ -207,6 +214,7 @@ struct CallbackOracle: Sendable {
                 preauthorizationSerial: preauthorizations.serials,
                 authorizations: Set(flows.authorizations.filter { $0.value > 0 }.keys))
             flows.logoutsOwed = context.platform == .tvos ? flows.logoutsOwed + 1 : 1
+            flows.logoutPageOwed = context.wire == .restV2 && context.platform == .ios
             authnTokenChanged(to: .none)
             observed(.logout)
         case .preauthorize(let rs):
@@ -224,6 +232,7 @@ struct CallbackOracle: Sendable {
         if let r = flows.login?.authorization { flows.droppedAuthorizations[r, default: 0] += 1 }
         if flows.picker != .down { picker(.loginEndedByCall) }  // down stays down
         flows.login = nil
+        flows.logoutPageOwed = false  // a new login or logout, or setRequestor, takes a v2 logout's page down
     }
 
     private mutating func picker(_ event: PickerState.Event) {
@@ -263,7 +272,11 @@ struct CallbackOracle: Sendable {
         case .loginOnly:
             loginOnly(callback)
         case .navigation:
-            if !inALogout { loginOnly(callback) }
+            if flows.logoutPageOwed, !inALogout, flows.login == nil {
+                flows.logoutPageOwed = false  // REST API v2: the page the logout's answer names
+            } else if !inALogout {
+                loginOnly(callback)
+            }
         case .status(let status):
             switch status {
             case .anyInput: break
@@ -362,8 +375,8 @@ struct CallbackOracle: Sendable {
         } else {
             tracked = false
         }
-        if input.checksOwed > 0 {
-            input.checksOwed -= 1
+        if input.checksOwed > 0 || flows.profileChecksOwed > 0 {
+            if input.checksOwed > 0 { input.checksOwed -= 1 } else { flows.profileChecksOwed -= 1 }
             if token.holder == .none && status == Constants.statusSuccess {
                 violate(6, "checkAuthentication answers 1 after the token was cleared by a logout or a new provider")
             }

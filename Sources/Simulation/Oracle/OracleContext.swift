@@ -25,6 +25,8 @@ enum OracleInput: Sendable {
 /// both inputs of the run (never the engine's state).
 struct OracleContext: Sendable {
     var platform: Platform
+    /// The requests the engine makes (issue 30): what "answered at once" means differs on REST API v2.
+    var wire: EngineWire
     /// The last three fields of every tracking array (BEHAVIOR.md, Tracking data).
     var trackingTail: [String?]
     var mvpds: Set<String>
@@ -37,6 +39,7 @@ struct OracleContext: Sendable {
 
     init(world: World, configuration: EngineConfiguration) {
         platform = configuration.platform
+        wire = configuration.wire
         trackingTail = [
             configuration.deviceType.rawValue, configuration.platform.clientType, configuration.platform.osName,
         ]

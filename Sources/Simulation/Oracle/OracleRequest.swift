@@ -6,14 +6,16 @@ import PassModel
 /// follow is a compile error wherever it matters, not a URL suffix missed in one of several places.
 struct OracleRequest: Equatable, Sendable {
     enum Kind: Equatable, Sendable {
-        /// `authorizeDevice`: an authorization asks for its authZ token for `resource`.
+        /// `authorizeDevice`: an authorization asks for its authZ token for `resource` (REST API v2:
+        /// `decisions/authorize`, its media token inside the decision).
         case authorize(resource: String?)
         /// `deviceShortAuthorize`: an authorization asks for its media token (the resource is not
         /// in the request: the oracle knows it from the authorization that sends it).
         case mediaToken
-        /// `preauthorize`: a preauthorization's request.
+        /// `preauthorize` (REST API v2: `decisions/preauthorize`): a preauthorization's request.
         case preauthorize
-        /// `authenticate/freepreview`: a login with a TempPass selected.
+        /// `authenticate/freepreview`: a login with a TempPass selected; REST API v2's `POST sessions`,
+        /// with which every login starts, TempPass or not, before any callback.
         case tempPassLogin
         /// Anything else (configuration, registration, session, logout, metadata, the browser's
         /// pages): the oracle follows none of it.
@@ -26,6 +28,11 @@ struct OracleRequest: Equatable, Sendable {
     let authnToken: String?
 
     init(_ request: HTTPRequest) {
+        if let v2 = OracleRequest.restV2(request) {
+            // REST API v2 carries no authN token: the device's headers name it.
+            (kind, authnToken) = (v2, nil)
+            return
+        }
         let kind = OracleRequest.kind(ofPath: request.url)
         switch kind {
         case .authorize, .mediaToken, .preauthorize:
@@ -64,6 +71,24 @@ struct OracleRequest: Equatable, Sendable {
         (Array(Route.preauthorize.pathEnding.utf8), .preauthorize),
         (Array(Route.freePreview.pathEnding.utf8), .tempPassLogin),
     ]
+
+    /// A REST API v2 request (issue 30), by its `V2Route`; nil for any other. The URL's path is
+    /// looked at only when it starts with `/api/v2/`, right after the authority (the hot path).
+    static func restV2(_ request: HTTPRequest) -> Kind? {
+        guard request.url.utf8.count > 16, let parts = URLParts(request.url), parts.path.hasPrefix(V2Route.prefix),
+            let route = V2Route(method: request.method, path: parts.path)
+        else { return nil }
+        switch route {
+        case .authorize:
+            let body = try? Value(jsonText: request.bodyText)
+            return .authorize(resource: body?["resources"]?.listValue?.first?.stringValue)
+        case .preauthorize: return .preauthorize
+        case .createSession: return .tempPassLogin
+        case .configuration, .resumeSession, .sessionStatus, .authenticate, .profiles, .profile, .profileForCode,
+            .logout, .partnerSession, .partnerProfile, .oauthCallback:
+            return .other
+        }
+    }
 
     /// A hand-built classification (the oracle's unit tests).
     init(kind: Kind, authnToken: String? = nil) {

@@ -1,0 +1,92 @@
+import PassModel
+
+/// The authentication flow on the REST API v2 wire (issue 30; rest-api-v2.md 1.5): every login
+/// starts with `POST sessions`; the browser (iOS) or a second screen (tvOS, polling the code) logs
+/// in at `/authenticate/{sp}/{code}`; a TempPass, a degraded MVPD or a device that already has a
+/// profile is told to `authorize` at once; the MVPD's profile becomes the authN token and its
+/// attributes the user metadata, so the callbacks are the SDK wire's.
+extension AuthenticationFlow {
+    /// The answer to the request that starts the login: `POST sessions`, or for Apple's token
+    /// `POST profiles/sso/Apple`, whose answer is the profile itself.
+    mutating func v2LoginStarted(_ result: HTTPResult, _ s: Starting, _ core: inout EngineCore, at now: Instant)
+        -> Answered
+    {
+        if s.kind == .platformSSO {
+            return v2ProfileArrived(result, s.login, s.mvpd, .platformSSO, nil, &core, at: now)
+        }
+        guard let session = V2Answer.session(result) else { return failed(&core) }
+        switch session.action {
+        case .authorize:
+            // No login needed (a live profile, a TempPass, a degraded MVPD): the MVPD's profile.
+            return Answered(
+                actions: v2FetchProfile(
+                    s.login, s.mvpd, .profile(serviceProvider: core.requestorID, mvpd: s.mvpd.id),
+                    sessionID: session.sessionID, &core, at: now))
+        case .authenticate(let url):
+            guard let code = session.code, s.kind != .tempPass else { return failed(&core) }
+            if s.kind == .registrationCode {
+                // The TV shows the code until the session's notAfter; its profile is polled meanwhile.
+                let expires = session.notAfter ?? now + .minutes(30)
+                let (timer, start) = core.startTimer(at: now + Self.codePollInterval)
+                state = .awaitingCode(
+                    .init(
+                        login: s.login, mvpd: s.mvpd, code: RegistrationCode(code: code, expires: expires),
+                        poll: .waiting(timer), sessionID: session.sessionID))
+                return Answered(actions: [.deliver(.status(code: StatusCode.registrationCode, message: code)), start])
+            }
+            state = .browsing(
+                .init(login: s.login, mvpd: s.mvpd, session: V2Session(code: code, id: session.sessionID)))
+            // Adobe writes the user agent's URL relative to the SP's origin.
+            let page = url.hasPrefix("/") ? V2Route.origin(ofSP: core.spURL(forMVPD: s.mvpd.id)) + url : url
+            return Answered(actions: [core.openBrowser(page, for: s.mvpd)])
+        }
+    }
+
+    /// tvOS: the poll of the code's profile answered. A profile ends the login; a refused code (an
+    /// unknown or expired session: 400) fails it; anything else (no profile yet, a server error,
+    /// throttling, no answer) polls again, until the session's `notAfter`.
+    mutating func v2CodeChecked(
+        _ result: HTTPResult, _ s: AwaitingCode, next: Instant, _ core: inout EngineCore, at now: Instant
+    ) -> Answered {
+        if let profiles = V2Answer.profiles(result), !profiles.isEmpty {
+            return v2ProfileArrived(result, s.login, s.mvpd, .sp, s.sessionID, &core, at: now)
+        }
+        if case .response(let r) = result, r.status == 400 { return failed(&core) }
+        let (timer, start) = core.startTimer(at: max(min(next, s.code.expires), now))
+        var waiting = s
+        waiting.poll = .waiting(timer)
+        state = .awaitingCode(waiting)
+        return Answered(actions: [start])
+    }
+
+    /// Reads the profile the token is made from: `profiles/{mvpd}` or `profiles/code/{code}`.
+    mutating func v2FetchProfile(
+        _ login: Login, _ mvpd: MVPD, _ route: V2Route, sessionID: String?, _ core: inout EngineCore,
+        at now: Instant
+    ) -> [EngineAction] {
+        let (request, actions) = core.send(core.v2Request(route, sp: core.spURL(forMVPD: mvpd.id)), at: now)
+        state = .fetchingToken(.init(login: login, mvpd: mvpd, request: request, source: .sp, sessionID: sessionID))
+        return actions
+    }
+
+    /// A profiles answer: the MVPD's live profile becomes the authN token (its GUID the session's
+    /// id); none (the login did not complete), or an unusable answer, fails the login.
+    mutating func v2ProfileArrived(
+        _ result: HTTPResult, _ login: Login, _ mvpd: MVPD, _ source: TokenSource, _ sessionID: String?,
+        _ core: inout EngineCore, at now: Instant
+    ) -> Answered {
+        state = .idle
+        guard let profile = V2Answer.profiles(result)?.first(where: { $0.mvpd == mvpd.id }), profile.notAfter > now
+        else { return failed(&core) }
+        let token = V2Answer.token(
+            profile, sessionID: sessionID ?? profile.impliedSessionID, requestorID: core.requestorID,
+            deviceID: core.configuration.deviceID)
+        let apple = source == .platformSSO || profile.type == "appleSSO"
+        return Self.loggedIn(token, userMeta: profile.userMeta, fromPlatformSSO: apple, login, &core)
+    }
+
+    private mutating func failed(_ core: inout EngineCore) -> Answered {
+        state = .idle
+        return Answered(actions: core.authenticationFailure(Constants.genericAuthenticationError))
+    }
+}

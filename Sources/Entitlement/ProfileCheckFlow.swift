@@ -1,0 +1,67 @@
+import PassModel
+
+typealias ProfileCheckID = FlowID<ProfileCheck>
+
+/// REST API v2: one `checkAuthentication` waiting on `GET profiles/{mvpd}`. Adobe maps the call to
+/// the profiles endpoints (rest-api-v2.md 1.7): the answer is the device's profile as the SP holds it
+/// now, not the app's store (issue 30). The SDK wire answers from the store at once
+/// (`AuthenticationFlow.check`), as it does here when there is no MVPD to ask about.
+struct ProfileCheck: Hashable, Sendable {
+    var mvpd: String
+    fileprivate var request: PendingRequest
+}
+
+/// The profile checks in progress, each waiting on its one request.
+struct ProfileChecks: Sendable, RequestHolder {
+    fileprivate var flows: [ProfileCheckID: ProfileCheck] = [:]
+
+    var count: Int { flows.count }
+    var outstanding: [PendingRequest] { flows.values.map(\.request) }
+
+    func claim(where match: (PendingRequest) -> Bool) -> (RequestOwner, PendingRequest)? {
+        flows.first { match($0.value.request) }.map { (.profileCheck($0.key), $0.value.request) }
+    }
+
+    mutating func rearm(_ id: RequestID, deadline: TimerID) {
+        guard let flow = flows.first(where: { $0.value.request.id == id })?.key else { return }
+        flows[flow]?.request = PendingRequest(id: id, deadline: deadline)
+    }
+
+    // MARK: Transitions
+
+    /// `checkAuthentication`: the selected MVPD's profile (or the held token's MVPD's).
+    mutating func start(_ core: inout EngineCore, at now: Instant) -> [EngineAction] {
+        guard let mvpd = core.store.authnToken?.mvpdID ?? core.store.selectedMVPD?.id else {
+            return AuthenticationFlow.check(&core, at: now)
+        }
+        let id: ProfileCheckID = core.newFlowID()
+        let request = core.v2Request(
+            .profile(serviceProvider: core.requestorID, mvpd: mvpd), sp: core.spURL(forMVPD: mvpd))
+        let (pending, actions) = core.send(request, at: now)
+        flows[id] = ProfileCheck(mvpd: mvpd, request: pending)
+        return actions
+    }
+
+    /// The profile answered: a live one authenticates (the store takes it, keeping the held token
+    /// when it is that profile's); none means the SP holds no authentication for the device, so the
+    /// store's token goes too. A failed request answers from the store, as the SDK wire does.
+    mutating func answered(_ id: ProfileCheckID, _ result: HTTPResult, _ core: inout EngineCore, at now: Instant)
+        -> [EngineAction]
+    {
+        guard let flow = flows.removeValue(forKey: id) else {
+            return []  // no such flow: nothing can be answered (the owner check makes this unreachable)
+        }
+        guard let profiles = V2Answer.profiles(result) else { return AuthenticationFlow.check(&core, at: now) }
+        guard let profile = profiles.first(where: { $0.mvpd == flow.mvpd }), profile.notAfter > now else {
+            if core.store.authnToken?.mvpdID == flow.mvpd { core.store.clearTokens() }
+            return core.authenticationFailure(Constants.userNotAuthenticatedError)
+        }
+        if core.store.validAuthnToken(at: now)?.mvpdID != profile.mvpd {
+            let token = V2Answer.token(
+                profile, sessionID: profile.impliedSessionID, requestorID: core.requestorID,
+                deviceID: core.configuration.deviceID)
+            core.store.store(token, userMeta: profile.userMeta, fromPlatformSSO: profile.type == "appleSSO")
+        }
+        return AuthenticationFlow.check(&core, at: now)
+    }
+}
