@@ -22,6 +22,26 @@ import Testing
         #expect(e.unused(among: ["Scenarios/authn/classic-login.scenario"]).count == 3)
     }
 
+    /// A wire's rules (issue 30, Scenarios/wire-v2.expect): which request of the wire an SDK request
+    /// is, or none; a callback written otherwise by design, by two regexes or by a mask.
+    @Test func wireRulesMapRequestsAndCallbacks() throws {
+        let e = try Expectations.parse(
+            #"""
+            request POST /^\/authorizeDevice$/ POST /^\/api\/v2\/[^\/]+\/decisions\/authorize\/[^\/]+$/ the decision
+            request POST /^\/deviceShortAuthorize$/ none inside the decision
+            equivalent /^navigateToUrl\(.*saml/ /^navigateToUrl\(".*\/api\/v2\/authenticate\// the session's page
+            mask /"[0-9a-f]{4}"/ a GUID of v2's
+            """#, path: "p.expect")
+        let authorize = try #require(e.requestMapping(method: "POST", path: "/authorizeDevice"))
+        #expect(authorize.v2?.method == "POST" && authorize.v2?.path.wholeMatch("/api/v2/R/decisions/authorize/M") == true)
+        #expect(e.requestMapping(method: "GET", path: "/authorizeDevice") == nil, "the method counts")
+        #expect(e.requestMapping(method: nil, path: "/deviceShortAuthorize")?.v2 == nil, "none: no such request")
+        #expect(e.equivalent(expected: #"navigateToUrl(/https:\/\/x\/authenticate\/saml\?.*/)"#, actual: #"navigateToUrl("https://x/api/v2/authenticate/R/C")"#))
+        #expect(!e.equivalent(expected: "navigateToUrl(_)", actual: #"navigateToUrl("https://x/logout")"#))
+        #expect(e.equivalent(expected: #"t(["a", "beef", "b"])"#, actual: #"t(["a", "f00d", "b"])"#), "only the mask differs")
+        #expect(!e.equivalent(expected: #"t(["a", "beef", "b"])"#, actual: #"t(["z", "f00d", "b"])"#))
+    }
+
     @Test func knownDifferencesAreRegexesOverTheFirstDifference() throws {
         let e = try Expectations.parse(
             "differ /sendTrackingData\\(TRACKING_AUTHORIZATION/ tracking of authZ not done\n", path: "p.expect")
@@ -33,7 +53,15 @@ import Testing
     }
 
     @Test(arguments: [
-        ("frobnicate x y", "p.expect:1: unknown directive frobnicate (fail, skip, differ or constant)"),
+        (
+            "frobnicate x y",
+            "p.expect:1: unknown directive frobnicate (fail, skip, differ, constant, mask, equivalent or request)"
+        ),
+        ("request POST /a/ reason", "p.expect:1: request needs METHOD /path regex/ twice (the second may be none)"),
+        ("request none POST /a/ reason", "p.expect:1: request: the SDK's side cannot be none"),
+        ("request POST /a/ none", "p.expect:1: request needs a reason after its two sides"),
+        ("equivalent /a/ reason", "p.expect:1: equivalent needs a second /regex/"),
+        ("mask x reason", "p.expect:1: mask needs a /regex/"),
         ("differ TRACKING reason", "p.expect:1: differ needs a /regex/ and a reason"),
         ("differ /(/ reason", "p.expect:1: differ: /(/ is not a regex"),
         ("differ /x/", "p.expect:1: differ needs a reason after its /regex/"),
