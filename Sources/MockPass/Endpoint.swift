@@ -5,9 +5,9 @@ import PassModel
 /// issue 29: no path is spelled in the mock). Every handler switches over it; a path that is none
 /// of them is `unknown`, which each host answers with the 404 it always gave.
 enum Endpoint: Sendable, Equatable {
-    /// Under `/api/v2/`: REST v2 recognises its operation itself (`V2Route`, which needs the method)
-    /// and answers its own JSON 404.
-    case restV2
+    /// Under `/api/v2/`: REST v2's operation (`V2Route`, which needs the method), nil when none has
+    /// the path (REST v2 answers its own JSON 404).
+    case restV2(V2Route?)
     /// An endpoint the engine calls (and the mock serves), with its variable part as sent.
     case route(Route, parameter: String?)
     /// An endpoint the mock serves to the SDK's other clients, with its variable part as sent.
@@ -18,19 +18,20 @@ enum Endpoint: Sendable, Equatable {
     case idp(IdPRoute)
     case unknown
 
-    /// The endpoint at `path` (relative to `host`'s base URL, as `HostTable` gives it).
-    init(host: LoggedRequest.Host, path: String) {
+    /// The endpoint of a `method` request at `path` (relative to `host`'s base URL, as `HostTable`
+    /// gives it).
+    init(host: LoggedRequest.Host, method: String, path: String) {
         switch host {
-        case .sp: self = Endpoint(spPath: path)
+        case .sp: self = Endpoint(spMethod: method, path: path)
         case .idp: self = IdPRoute(path: path).map(Endpoint.idp) ?? .unknown
         }
     }
 
     /// The SP's endpoint at `path`. The families' paths are disjoint (`RouteTests`), so the order
     /// of the look-ups is only the cheapest first for the engine's requests.
-    init(spPath path: String) {
+    init(spMethod method: String, path: String) {
         if path.hasPrefix(RoutePrefix.restV2) {
-            self = .restV2
+            self = .restV2(V2Route(method: method, path: path))
         } else if let (route, parameter) = Route.route(atSPPath: path) {
             self = .route(route, parameter: parameter)
         } else if let (service, parameter) = ServiceRoute.route(atSPPath: path) {

@@ -17,7 +17,7 @@ struct IncomingRequest: Sendable {
     init(_ request: HTTPRequest, host: LoggedRequest.Host, path: String, query: [(String, String)]) {
         self.request = request
         self.path = path
-        endpoint = Endpoint(host: host, path: path)
+        endpoint = Endpoint(host: host, method: request.method, path: path)
         parameters = query
         if request.headers.first(lowercased: "content-type")?.lowercased().hasPrefix(
             "application/x-www-form-urlencoded") == true

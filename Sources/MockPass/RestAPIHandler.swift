@@ -52,7 +52,7 @@ extension MockPass {
         at now: Instant
     ) throws(HandlerFailure) -> HTTPResponse {
         // REST API v2 has its own client check, errors and throttle (RESTv2/).
-        if case .restV2 = r.endpoint { return handleRESTv2(sp, r, at: now) }
+        if case .restV2(let route) = r.endpoint { return handleRESTv2(route, sp, r, at: now) }
         if world.restV2.throttleLegacy, MockPass.isThrottledLegacyPath(r.path), let refusal = v2Throttle(r, at: now) {
             return refusal
         }
@@ -71,7 +71,7 @@ extension MockPass {
         if r.path.hasPrefix(RoutePrefix.restV1) {
             // REST v1 may name its format in a path suffix: its family is recognised without it.
             let (format, restPath) = RestFormat.of(r)
-            let endpoint = restPath == r.path ? r.endpoint : Endpoint(spPath: restPath)
+            let endpoint = restPath == r.path ? r.endpoint : Endpoint(spMethod: r.method, path: restPath)
             if let route = MockPass.restRoute(r.method, endpoint) {
                 do throws(HandlerFailure) {
                     // `tokens/authn` also takes POST (Apple SSO's exchange, routed elsewhere).

@@ -7,22 +7,27 @@ import Testing
 @Suite struct EndpointTests {
     @Test func eachPathIsItsEndpoint() {
         let sp = LoggedRequest.Host.sp("SP")
-        #expect(Endpoint(host: sp, path: "/sessionDevice") == .route(.sessionDevice, parameter: nil))
-        #expect(Endpoint(host: sp, path: "/config/REQ1") == .route(.config, parameter: "REQ1"))
-        #expect(Endpoint(host: sp, path: "/session") == .service(.webSession, parameter: nil))
-        #expect(Endpoint(host: sp, path: "/api/v1/config/R") == .service(.restConfig, parameter: "R"))
-        #expect(Endpoint(host: sp, path: "/api/v2/R/configuration") == .restV2)
-        #expect(Endpoint(host: sp, path: "/api/v2/nothing") == .restV2)
-        #expect(Endpoint(host: sp, path: "/config/") == .configFamily)
-        #expect(Endpoint(host: sp, path: "/config/a/b") == .configFamily)
-        #expect(Endpoint(host: sp, path: "/sso") == .unknown)
-        #expect(Endpoint(host: .idp("Comcast"), path: "/sso") == .idp(.sso))
-        #expect(Endpoint(host: .idp("Comcast"), path: "/sessionDevice") == .unknown)
-        #expect(Endpoint(host: sp, path: "/logout").isBrowserPage)
-        #expect(Endpoint(host: sp, path: "/api/v1/authenticate").isBrowserPage)
-        #expect(!Endpoint(host: sp, path: "/api/v1/logout").isBrowserPage)
-        #expect(Endpoint(host: sp, path: "/getMetadata").isWebOnly)
-        #expect(!Endpoint(host: sp, path: "/getMetadataDevice").isWebOnly)
+        #expect(Endpoint(host: sp, method: "GET", path: "/sessionDevice") == .route(.sessionDevice, parameter: nil))
+        #expect(Endpoint(host: sp, method: "GET", path: "/config/REQ1") == .route(.config, parameter: "REQ1"))
+        #expect(Endpoint(host: sp, method: "GET", path: "/session") == .service(.webSession, parameter: nil))
+        #expect(Endpoint(host: sp, method: "GET", path: "/api/v1/config/R") == .service(.restConfig, parameter: "R"))
+        #expect(
+            Endpoint(host: sp, method: "GET", path: "/api/v2/R/configuration")
+                == .restV2(.configuration(serviceProvider: "R")))
+        #expect(
+            Endpoint(host: sp, method: "POST", path: "/api/v2/R/sessions/C")
+                == .restV2(.resumeSession(serviceProvider: "R", code: "C")))
+        #expect(Endpoint(host: sp, method: "GET", path: "/api/v2/nothing") == .restV2(nil))
+        #expect(Endpoint(host: sp, method: "GET", path: "/config/") == .configFamily)
+        #expect(Endpoint(host: sp, method: "GET", path: "/config/a/b") == .configFamily)
+        #expect(Endpoint(host: sp, method: "GET", path: "/sso") == .unknown)
+        #expect(Endpoint(host: .idp("Comcast"), method: "GET", path: "/sso") == .idp(.sso))
+        #expect(Endpoint(host: .idp("Comcast"), method: "GET", path: "/sessionDevice") == .unknown)
+        #expect(Endpoint(host: sp, method: "GET", path: "/logout").isBrowserPage)
+        #expect(Endpoint(host: sp, method: "GET", path: "/api/v1/authenticate").isBrowserPage)
+        #expect(!Endpoint(host: sp, method: "GET", path: "/api/v1/logout").isBrowserPage)
+        #expect(Endpoint(host: sp, method: "GET", path: "/getMetadata").isWebOnly)
+        #expect(!Endpoint(host: sp, method: "GET", path: "/getMetadataDevice").isWebOnly)
     }
 
     @Test func theOddPathsKeepTheirAnswers() {

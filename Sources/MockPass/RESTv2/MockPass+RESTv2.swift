@@ -7,9 +7,12 @@ import PassXML
 extension MockPass {
     /// Throttle first (Adobe counts every call, good or bad), then the route, the method, the
     /// programmer and its client, then the operation.
-    mutating func handleRESTv2(_ sp: World.ServiceProvider, _ r: IncomingRequest, at now: Instant) -> HTTPResponse {
+    /// `route`: what `prepare` recognised (`Endpoint.restV2`), nil when no operation has the path.
+    mutating func handleRESTv2(_ route: V2Route?, _ sp: World.ServiceProvider, _ r: IncomingRequest, at now: Instant)
+        -> HTTPResponse
+    {
         if world.restV2.throttling, let refusal = v2Throttle(r, at: now) { return refusal }
-        guard let route = V2Route(method: r.method, path: r.path) else {
+        guard let route else {
             return MockPass.v2Plain(404, "no REST API v2 operation has this path (docs/WIRE.md, \"REST API v2\")")
         }
         guard route.allowed.contains(r.method) else {
