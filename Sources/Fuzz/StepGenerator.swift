@@ -27,7 +27,7 @@ struct StepGenerator {
         if chance(0.7), let forward = progress(&rng, sim) { return forward }
         // Now and then a clock step that lands exactly on an authN token's expiry, or 1 ms before it:
         // the instant a token is valid and the next, when it is gone (issue 28, item 4).
-        if chance(0.04), let edge = expiryEdge(sim, before: chance(0.5), &rng) { return .clock(edge) }
+        if chance(0.08), let edge = expiryEdge(sim, before: chance(0.5), &rng) { return .clock(edge) }
         let user = userSteps(sim)
         let roll = rng.next() % 100
         if !user.isEmpty && roll < 30 { return pick(user) }
@@ -87,6 +87,15 @@ struct StepGenerator {
         if let media = answered.last(where: { $0.path == "/deviceShortAuthorize" }) {
             out.append(media.time + .minutes(5))
         }
+        // The SDK 3.x access token (the mock's `expires_in`: the requestor's token-ttl, else 6 h):
+        // the instant the engine must fetch a new one before its next request.
+        if let token = answered.last(where: { $0.method == "POST" && $0.path.hasSuffix("/o/client/token") }) {
+            let ttl = world.file.world.lazy.compactMap { s -> Millis? in
+                if case .requestor(let d) = s.value, d.softwareStatement != nil { return d.tokenTTL }
+                return nil
+            }.first
+            out.append(token.time + (ttl ?? .hours(6)))
+        }
         return out
     }
 
@@ -145,20 +154,30 @@ struct StepGenerator {
             if !world.keys.isEmpty, chance(0.5) { arguments += signing(id, wrong: chance(0.2)) }
             return syntax(.setRequestor, arguments)
         case .getAuthentication:
+            let ids = world.mvpds.map(\.id)
+            // The dictionary filter: TV_PROVIDERS a subset, FEATURED_TV_PROVIDERS another (a featured
+            // MVPD not in TV_PROVIDERS is dropped: BEHAVIOR.md, Apple SSO).
+            let shown = ids.filter { _ in chance(0.7) }, featured = ids.filter { _ in chance(0.5) }
             let all = [
                 [], [T.arg("forceAuthn", .bool(true))],
+                promoArguments(&rng),
+                [T.arg("filter", .list(ids.map(T.word)))],
                 [
-                    T.arg("forceAuthn", .bool(false)),
-                    T.arg("withData", .dict([DictEntrySyntax("email", .string("f@z.z"))])),
+                    T.arg(
+                        "filter",
+                        .dict([
+                            T.constantKey("TV_PROVIDERS", .list(shown.map(T.word))),
+                            T.constantKey("FEATURED_TV_PROVIDERS", .list(featured.map(T.word))),
+                        ]))
                 ],
-                [T.arg("filter", .list(world.mvpds.map { T.word($0.id) }))],
             ]
             return syntax(.getAuthentication, pick(all))
         case .setSelectedProvider: return syntax(.setSelectedProvider, [T.arg(T.word(mvpd))])
         case .handleExternalURL: return syntax(.handleExternalURL, [T.arg(.string("adobepass://ios.app"))])
         case .checkAuthentication: return syntax(.checkAuthentication)
         case .checkAuthorization, .getAuthorization:
-            return syntax(pick([Call.Name.getAuthorization, .checkAuthorization]), [T.arg(.string(resource))])
+            let which = pick([Call.Name.getAuthorization, .checkAuthorization])
+            return syntax(which, [T.arg(.string(resource))] + (chance(0.3) ? StepGenerator.authzData : []))
         case .checkPreauthorizedResources:
             // In a random order: an answer must keep the request's order, whatever it is.
             var asked = FuzzWorld.resources.filter { _ in chance(0.6) }
@@ -209,7 +228,9 @@ struct StepGenerator {
 
     private func progress(_ rng: inout SeededRandom, _ sim: Simulator) -> Step? {
         // Time only runs on clock and user steps here (there is no `<` to wait on): let answers come.
-        if !sim.isIdle && rng.next() % 3 == 0 { return .clock(.seconds(1)) }
+        // Now and then a wait past the SDK's 30 s request timeout (BEHAVIOR.md, Timeouts), so that a
+        // silent SP's requests time out between two steps rather than at the end of the run.
+        if !sim.isIdle && rng.next() % 3 == 0 { return .clock(rng.next() % 8 == 0 ? .seconds(31) : .seconds(1)) }
         if case .intercepted(let url) = sim.browser.state {
             return T.call(sim.browser.owner, .handleExternalURL, [T.arg(.string(url))])
         }
@@ -219,7 +240,11 @@ struct StepGenerator {
                 return .userLogin(user: u.name, password: u.password)
             }
         }
-        for i in sim.appNames.indices {
+        // From an app drawn at random: with two apps, the second moves its own flows too (logins,
+        // logouts, adoption of the first's token through the shared store).
+        let first = Int(rng.next() % UInt64(sim.appNames.count))
+        for k in sim.appNames.indices {
+            let i = (first + k) % sim.appNames.count
             // Read in place: a copy of the engine per app and step was a visible share of a run.
             if let step = sim.reading(app: i, { engine in forward(app: sim.appNames[i], engine, &rng, sim) }) ?? nil {
                 return step
@@ -235,10 +260,12 @@ struct StepGenerator {
             if let m = pickable.first { return .userPick(mvpd: m.id, asUser: nil) }
             return .userPickOther
         }
-        if let code = engine.awaitingRegistrationCode, code == sim.lastRegistrationCode,
-            let mvpd = engine.selectedMVPD, let u = world.user(for: mvpd.id)
-        {
-            return .userEnterCode(user: u.name, password: u.password)
+        if let code = engine.awaitingRegistrationCode, code == sim.lastRegistrationCode {
+            // Half the time the user takes a while: the polls go on, meet faults and the code's expiry.
+            guard rng.next() % 2 == 0 else { return nil }
+            if let mvpd = engine.selectedMVPD, let u = world.user(for: mvpd.id) {
+                return .userEnterCode(user: u.name, password: u.password)
+            }
         }
         guard let mvpds = engine.currentConfiguration?.mvpds, !mvpds.isEmpty else {
             if engine.queuedCalls.isEmpty, rng.next() % 3 == 0 {
@@ -251,12 +278,7 @@ struct StepGenerator {
         }
         if engine.isLoginWaiting {
             if engine.selectedMVPD?.promoTempPass == true {
-                return T.call(
-                    app, .getAuthentication,
-                    [
-                        T.arg("forceAuthn", .bool(false)),
-                        T.arg("withData", .dict([DictEntrySyntax("email", .string("f@z.z"))])),
-                    ])
+                return T.call(app, .getAuthentication, promoArguments(&rng))
             }
             if sim.browser.state == .closed {
                 let m = mvpds[Int(rng.next() % UInt64(mvpds.count))]
@@ -272,9 +294,41 @@ struct StepGenerator {
             return nil
         }
         let rs = FuzzWorld.resources.filter { _ in rng.next() % 3 != 0 }.map { ValueSyntax.string($0) }
-        return rng.next() % 2 == 0
-            ? T.call(app, .checkPreauthorizedResources, [T.arg(.list(rs))])
-            : T.call(app, .getAuthorization, [T.arg(.string(FuzzWorld.resources[Int(rng.next() % 4)]))])
+        let resource = FuzzWorld.resources[Int(rng.next() % 4)]
+        switch rng.next() % 10 {
+        case 0, 1, 2: return T.call(app, .checkPreauthorizedResources, [T.arg(.list(rs))])
+        // Without the cache: a failed request must not answer from it (CONFORMANCE choice 37's neighbour).
+        case 3: return T.call(app, .checkPreauthorizedResources, [T.arg(.list(rs)), T.arg("cache", .bool(false))])
+        case 4, 5, 6:
+            return T.call(
+                app, rng.next() % 3 == 0 ? .checkAuthorization : .getAuthorization,
+                [T.arg(.string(resource))] + (rng.next() % 3 == 0 ? StepGenerator.authzData : []))
+        case 7, 8:
+            // What the token says: its authZ expiry, or the user's metadata (encrypted keys included).
+            func opcode(_ symbol: String) -> DictEntrySyntax { T.constantKey("METADATA_OPCODE_KEY", T.word(symbol)) }
+            let request =
+                rng.next() % 2 == 0
+                ? [opcode("METADATA_AUTHORIZATION"), T.constantKey("METADATA_RESOURCE_ID_KEY", .string(resource))]
+                : [
+                    opcode("METADATA_USER_META"),
+                    T.constantKey("METADATA_USER_META_KEY", .string(rng.next() % 2 == 0 ? "householdID" : "zip")),
+                ]
+            return T.call(app, .getMetadata, [T.arg(.dict(request))])
+        default:
+            // A logout now and then: the next login makes a new token (caches cleared, TempPass again).
+            return T.call(app, .logout)
+        }
+    }
+
+    /// `withData:` of an authorization: sent as the authorize request's generic_data.
+    static let authzData = [T.arg("withData", .dict([DictEntrySyntax("rating", .string("PG"))]))]
+
+    /// A promotional TempPass login's arguments: one of two e-mails (each e-mail has its own pass).
+    private func promoArguments(_ rng: inout SeededRandom) -> [ArgumentSyntax] {
+        [
+            T.arg("forceAuthn", .bool(false)),
+            T.arg("withData", .dict([DictEntrySyntax("email", .string(rng.next() % 2 == 0 ? "f@z.z" : "g@z.z"))])),
+        ]
     }
 
     private func userSteps(_ sim: Simulator) -> [Step] {
@@ -320,7 +374,7 @@ struct StepGenerator {
         case 4: return .net(target, .latency(Millis(Int64(world.latency([5, 50, 500, 40_000][Int(rng.next() % 4)])))))
         default:
             let count = 1 + Int(rng.next() % 3)
-            return .net(target, .fail(count: count, path: nil, status: [500, 503, 404, 401][Int(rng.next() % 4)]))
+            return .net(target, .fail(count: count, path: nil, status: [500, 503, 404, 401, 429][Int(rng.next() % 5)]))
         }
     }
 }
