@@ -154,22 +154,11 @@ struct StepGenerator {
             if !world.keys.isEmpty, chance(0.5) { arguments += signing(id, wrong: chance(0.2)) }
             return syntax(.setRequestor, arguments)
         case .getAuthentication:
-            let ids = world.mvpds.map(\.id)
-            // The dictionary filter: TV_PROVIDERS a subset, FEATURED_TV_PROVIDERS another (a featured
-            // MVPD not in TV_PROVIDERS is dropped: BEHAVIOR.md, Apple SSO).
-            let shown = ids.filter { _ in chance(0.7) }, featured = ids.filter { _ in chance(0.5) }
             let all = [
                 [], [T.arg("forceAuthn", .bool(true))],
                 promoArguments(&rng),
-                [T.arg("filter", .list(ids.map(T.word)))],
-                [
-                    T.arg(
-                        "filter",
-                        .dict([
-                            T.constantKey("TV_PROVIDERS", .list(shown.map(T.word))),
-                            T.constantKey("FEATURED_TV_PROVIDERS", .list(featured.map(T.word))),
-                        ]))
-                ],
+                [T.arg("filter", .list(world.mvpds.map { T.word($0.id) }))],
+                [featuredFilter(&rng)],
             ]
             return syntax(.getAuthentication, pick(all))
         case .setSelectedProvider: return syntax(.setSelectedProvider, [T.arg(T.word(mvpd))])
@@ -287,11 +276,13 @@ struct StepGenerator {
             return nil
         }
         if engine.authnToken(at: sim.now) == nil {
-            if rng.next() % 2 == 0 {
-                return rng.next() % 2 == 0
-                    ? T.call(app, .getAuthentication) : T.call(app, .getAuthorization, [T.arg(.string("R1"))])
+            switch rng.next() % 12 {
+            case 0, 1, 2: return T.call(app, .getAuthentication)
+            // Where the world has Apple SSO MVPDs, the picker they make (featured or not).
+            case 3: return T.call(app, .getAuthentication, [featuredFilter(&rng)])
+            case 4, 5, 6: return T.call(app, .getAuthorization, [T.arg(.string("R1"))])
+            default: return nil
             }
-            return nil
         }
         let rs = FuzzWorld.resources.filter { _ in rng.next() % 3 != 0 }.map { ValueSyntax.string($0) }
         let resource = FuzzWorld.resources[Int(rng.next() % 4)]
@@ -322,6 +313,19 @@ struct StepGenerator {
 
     /// `withData:` of an authorization: sent as the authorize request's generic_data.
     static let authzData = [T.arg("withData", .dict([DictEntrySyntax("rating", .string("PG"))]))]
+
+    /// The dictionary filter of a login: TV_PROVIDERS a subset of the MVPDs, FEATURED_TV_PROVIDERS
+    /// another (a featured MVPD not in TV_PROVIDERS is dropped: BEHAVIOR.md, Apple SSO).
+    private func featuredFilter(_ rng: inout SeededRandom) -> ArgumentSyntax {
+        let ids = world.mvpds.map(\.id)
+        let shown = ids.filter { _ in rng.next() % 10 < 7 }, featured = ids.filter { _ in rng.next() % 2 == 0 }
+        return T.arg(
+            "filter",
+            .dict([
+                T.constantKey("TV_PROVIDERS", .list(shown.map(T.word))),
+                T.constantKey("FEATURED_TV_PROVIDERS", .list(featured.map(T.word))),
+            ]))
+    }
 
     /// A promotional TempPass login's arguments: one of two e-mails (each e-mail has its own pass).
     private func promoArguments(_ rng: inout SeededRandom) -> [ArgumentSyntax] {
