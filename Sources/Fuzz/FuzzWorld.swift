@@ -181,7 +181,7 @@ struct FuzzWorld {
                 line += " authn-ttl \(ttl.text)"
                 decl.authnTTL = ttl.value
             }
-            if chance(0.15) {
+            if chance(0.3) {
                 let ttl = pick([(text: "1m", value: Millis.minutes(1)), (text: "30m", value: Millis.minutes(30))])
                 line += " authz-ttl \(ttl.text)"
                 decl.authzTTL = ttl.value

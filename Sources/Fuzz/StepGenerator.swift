@@ -31,8 +31,9 @@ struct StepGenerator {
         let user = userSteps(sim)
         let roll = rng.next() % 100
         if !user.isEmpty && roll < 30 { return pick(user) }
-        if roll < 35 { return netStep(&rng) }
-        if roll < 50 { return .clock(pick(StepGenerator.clockJumps)) }
+        // Faults one step in ten: a fault meets a request only if one follows before the link heals.
+        if roll < 40 { return netStep(&rng) }
+        if roll < 55 { return .clock(pick(StepGenerator.clockJumps)) }
 
         let app = world.apps.count > 1 && chance(0.3) ? world.apps[1] : nil
         // Drawn before the method, as they were before the vocabulary: seeded runs replay as they did.
@@ -281,12 +282,15 @@ struct StepGenerator {
             // Where the world has Apple SSO MVPDs, the picker they make (featured or not).
             case 3: return T.call(app, .getAuthentication, [featuredFilter(&rng)])
             case 4, 5, 6: return T.call(app, .getAuthorization, [T.arg(.string("R1"))])
+            // A logout with no valid token: after its expiry, or in an app that never logged in
+            // (the shared store still holds the other app's token on iOS).
+            case 7: return T.call(app, .logout)
             default: return nil
             }
         }
         let rs = FuzzWorld.resources.filter { _ in rng.next() % 3 != 0 }.map { ValueSyntax.string($0) }
         let resource = FuzzWorld.resources[Int(rng.next() % 4)]
-        switch rng.next() % 10 {
+        switch rng.next() % 11 {
         case 0, 1, 2: return T.call(app, .checkPreauthorizedResources, [T.arg(.list(rs))])
         // Without the cache: a failed request must not answer from it (CONFORMANCE choice 37's neighbour).
         case 3: return T.call(app, .checkPreauthorizedResources, [T.arg(.list(rs)), T.arg("cache", .bool(false))])
@@ -305,9 +309,17 @@ struct StepGenerator {
                     T.constantKey("METADATA_USER_META_KEY", .string(rng.next() % 2 == 0 ? "householdID" : "zip")),
                 ]
             return T.call(app, .getMetadata, [T.arg(.dict(request))])
+        case 9:
+            // The app set up again (as at each launch): on iOS it reads the shared store then (a
+            // token another app left there, or that another app's logout cleared).
+            let id = world.requestors[0]
+            return T.call(
+                app, .setRequestor, [T.arg(.string(id))] + (world.keys[id] == nil ? [] : signing(id, wrong: false)))
         default:
-            // A logout now and then: the next login makes a new token (caches cleared, TempPass again).
-            return T.call(app, .logout)
+            // Now and then a logout, or a login over the token held (forceAuthn): either way the next
+            // token is a new one (caches cleared, TempPass again).
+            return rng.next() % 2 == 0
+                ? T.call(app, .logout) : T.call(app, .getAuthentication, [T.arg("forceAuthn", .bool(true))])
         }
     }
 
@@ -371,12 +383,12 @@ struct StepGenerator {
             return .net(.mvpd(m.id), rng.next() % 2 == 0 ? .down : .up)
         }
         let target = NetTarget.sp(world.sps[Int(rng.next() % UInt64(world.sps.count))])
-        switch rng.next() % 6 {
+        switch rng.next() % 7 {
         case 0: return .net(target, .down)
         case 1, 2: return .net(target, .up)
         case 3: return .net(target, .silent)
         case 4: return .net(target, .latency(Millis(Int64(world.latency([5, 50, 500, 40_000][Int(rng.next() % 4)])))))
-        default:
+        default:  // the likeliest: failures meet the next requests, whichever flow sends them
             let count = 1 + Int(rng.next() % 3)
             return .net(target, .fail(count: count, path: nil, status: [500, 503, 404, 401, 429][Int(rng.next() % 5)]))
         }
