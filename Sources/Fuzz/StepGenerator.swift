@@ -251,8 +251,8 @@ struct StepGenerator {
             return .userPickOther
         }
         if let code = engine.awaitingRegistrationCode, code == sim.lastRegistrationCode {
-            // Half the time the user takes a while: the polls go on, meet faults and the code's expiry.
-            guard rng.next() % 2 == 0 else { return nil }
+            // One time in three the user takes a while: the polls go on, meet faults and the code's expiry.
+            guard rng.next() % 3 != 0 else { return nil }
             if let mvpd = engine.selectedMVPD, let u = world.user(for: mvpd.id) {
                 return .userEnterCode(user: u.name, password: u.password)
             }
@@ -289,7 +289,11 @@ struct StepGenerator {
             }
         }
         let rs = FuzzWorld.resources.filter { _ in rng.next() % 3 != 0 }.map { ValueSyntax.string($0) }
-        let resource = FuzzWorld.resources[Int(rng.next() % 4)]
+        // Half the time the resource last authorized (an app asks for what it plays again): its
+        // cached authZ token serves, or has just expired on an expiry edge.
+        let drawn = FuzzWorld.resources[Int(rng.next() % 4)]
+        let again = rng.next() % 2 == 0 ? lastAuthorized(sim) : nil
+        let resource = again ?? drawn
         switch rng.next() % 11 {
         case 0, 1, 2: return T.call(app, .checkPreauthorizedResources, [T.arg(.list(rs))])
         // Without the cache: a failed request must not answer from it (CONFORMANCE choice 37's neighbour).
@@ -312,15 +316,23 @@ struct StepGenerator {
         case 9:
             // The app set up again (as at each launch): on iOS it reads the shared store then (a
             // token another app left there, or that another app's logout cleared).
+            // Signed where the requestor has a key pair, with a wrong secret one time in five.
             let id = world.requestors[0]
+            let wrong = rng.next() % 5 == 0
             return T.call(
-                app, .setRequestor, [T.arg(.string(id))] + (world.keys[id] == nil ? [] : signing(id, wrong: false)))
+                app, .setRequestor, [T.arg(.string(id))] + (world.keys[id] == nil ? [] : signing(id, wrong: wrong)))
         default:
             // Now and then a logout, or a login over the token held (forceAuthn): either way the next
             // token is a new one (caches cleared, TempPass again).
             return rng.next() % 2 == 0
                 ? T.call(app, .logout) : T.call(app, .getAuthentication, [T.arg("forceAuthn", .bool(true))])
         }
+    }
+
+    /// The resource of the latest authorization the SP answered, if any.
+    private func lastAuthorized(_ sim: Simulator) -> String? {
+        sim.requestLog.last { $0.path == "/authorizeDevice" && $0.fault == nil }?
+            .parameters.first { $0.name == "resource_id" }?.value
     }
 
     /// `withData:` of an authorization: sent as the authorize request's generic_data.
