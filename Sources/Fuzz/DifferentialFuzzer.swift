@@ -161,9 +161,12 @@ public struct DifferentialFuzzer: Sendable {
     }
 
     /// The reference's transcript of `program`, or nil when the reference itself fails on it (that
-    /// is the ordinary fuzzer's business) or it does not parse.
+    /// is the ordinary fuzzer's business) or it does not parse. Each `<` line is pinned to the instant
+    /// its callback came (`at T`): the other side must give the same callbacks at the same simulated
+    /// times, so a timeout, a poll or an expiry that moves is a difference even when what comes
+    /// afterwards is the same (a `<` without `at` lets time run until its callback comes).
     static func reference(_ program: FuzzProgram) -> Reference? {
-        guard let explored = program.explore(), explored.failure == nil, explored.inapplicable == nil else {
+        guard let explored = program.explore(pinsTimes: true), explored.failure == nil, explored.inapplicable == nil else {
             return nil
         }
         let text = (program.world + [""] + explored.lines).joined(separator: "\n") + "\n"

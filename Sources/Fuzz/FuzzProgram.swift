@@ -14,8 +14,9 @@ struct FuzzProgram: Hashable, Sendable {
         try? ScenarioParser.parse(text, path: "fuzz.scenario")
     }
 
-    /// Runs it from scratch, exploring (the `<` lines are written, not checked).
-    func explore() -> ExploratoryRunner.Result? {
-        parsed().map { ExploratoryRunner().run($0) }
+    /// Runs it from scratch, exploring (the `<` lines are written, not checked); with `pinsTimes`,
+    /// each `<` line says when its callback came (`at T`).
+    func explore(pinsTimes: Bool = false) -> ExploratoryRunner.Result? {
+        parsed().map { ExploratoryRunner(pinsTimes: pinsTimes).run($0) }
     }
 }

@@ -175,12 +175,13 @@ struct FuzzWorld {
             w.requestors.append(id)
             var line = "requestor \(id)"
             var decl = RequestorDecl(id: id)
-            if chance(0.15) {
+            // An authN token shorter-lived than the authZ tokens it backs (they are capped at its expiry).
+            if chance(0.3) {
                 let ttl = pick([(text: "10m", value: Millis.minutes(10)), (text: "2h", value: Millis.hours(2))])
                 line += " authn-ttl \(ttl.text)"
                 decl.authnTTL = ttl.value
             }
-            if chance(0.15) {
+            if chance(0.3) {
                 let ttl = pick([(text: "1m", value: Millis.minutes(1)), (text: "30m", value: Millis.minutes(30))])
                 line += " authz-ttl \(ttl.text)"
                 decl.authzTTL = ttl.value
@@ -189,7 +190,8 @@ struct FuzzWorld {
                 line += " device-id"
                 decl.deviceID = true
             }
-            if chance(0.15) {
+            // A code's own lifetime matters where codes are shown: mostly on tvOS.
+            if chance(w.platform == .tvos ? 0.5 : 0.15) {
                 let ttl = pick([(text: "1m", value: Millis.minutes(1)), (text: "5m", value: Millis.minutes(5))])
                 line += " regcode-ttl \(ttl.text)"
                 decl.regcodeTTL = ttl.value

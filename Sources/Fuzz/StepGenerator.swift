@@ -27,12 +27,13 @@ struct StepGenerator {
         if chance(0.7), let forward = progress(&rng, sim) { return forward }
         // Now and then a clock step that lands exactly on an authN token's expiry, or 1 ms before it:
         // the instant a token is valid and the next, when it is gone (issue 28, item 4).
-        if chance(0.04), let edge = expiryEdge(sim, before: chance(0.5), &rng) { return .clock(edge) }
+        if chance(0.08), let edge = expiryEdge(sim, before: chance(0.5), &rng) { return .clock(edge) }
         let user = userSteps(sim)
         let roll = rng.next() % 100
         if !user.isEmpty && roll < 30 { return pick(user) }
-        if roll < 35 { return netStep(&rng) }
-        if roll < 50 { return .clock(pick(StepGenerator.clockJumps)) }
+        // Faults one step in ten: a fault meets a request only if one follows before the link heals.
+        if roll < 40 { return netStep(&rng) }
+        if roll < 55 { return .clock(pick(StepGenerator.clockJumps)) }
 
         let app = world.apps.count > 1 && chance(0.3) ? world.apps[1] : nil
         // Drawn before the method, as they were before the vocabulary: seeded runs replay as they did.
@@ -86,6 +87,15 @@ struct StepGenerator {
         }
         if let media = answered.last(where: { $0.path == "/deviceShortAuthorize" }) {
             out.append(media.time + .minutes(5))
+        }
+        // The SDK 3.x access token (the mock's `expires_in`: the requestor's token-ttl, else 6 h):
+        // the instant the engine must fetch a new one before its next request.
+        if let token = answered.last(where: { $0.method == "POST" && $0.path.hasSuffix("/o/client/token") }) {
+            let ttl = world.file.world.lazy.compactMap { s -> Millis? in
+                if case .requestor(let d) = s.value, d.softwareStatement != nil { return d.tokenTTL }
+                return nil
+            }.first
+            out.append(token.time + (ttl ?? .hours(6)))
         }
         return out
     }
@@ -147,18 +157,17 @@ struct StepGenerator {
         case .getAuthentication:
             let all = [
                 [], [T.arg("forceAuthn", .bool(true))],
-                [
-                    T.arg("forceAuthn", .bool(false)),
-                    T.arg("withData", .dict([DictEntrySyntax("email", .string("f@z.z"))])),
-                ],
+                promoArguments(&rng),
                 [T.arg("filter", .list(world.mvpds.map { T.word($0.id) }))],
+                [featuredFilter(&rng)],
             ]
             return syntax(.getAuthentication, pick(all))
         case .setSelectedProvider: return syntax(.setSelectedProvider, [T.arg(T.word(mvpd))])
         case .handleExternalURL: return syntax(.handleExternalURL, [T.arg(.string("adobepass://ios.app"))])
         case .checkAuthentication: return syntax(.checkAuthentication)
         case .checkAuthorization, .getAuthorization:
-            return syntax(pick([Call.Name.getAuthorization, .checkAuthorization]), [T.arg(.string(resource))])
+            let which = pick([Call.Name.getAuthorization, .checkAuthorization])
+            return syntax(which, [T.arg(.string(resource))] + (chance(0.3) ? StepGenerator.authzData : []))
         case .checkPreauthorizedResources:
             // In a random order: an answer must keep the request's order, whatever it is.
             var asked = FuzzWorld.resources.filter { _ in chance(0.6) }
@@ -209,7 +218,9 @@ struct StepGenerator {
 
     private func progress(_ rng: inout SeededRandom, _ sim: Simulator) -> Step? {
         // Time only runs on clock and user steps here (there is no `<` to wait on): let answers come.
-        if !sim.isIdle && rng.next() % 3 == 0 { return .clock(.seconds(1)) }
+        // Now and then a wait past the SDK's 30 s request timeout (BEHAVIOR.md, Timeouts), so that a
+        // silent SP's requests time out between two steps rather than at the end of the run.
+        if !sim.isIdle && rng.next() % 3 == 0 { return .clock(rng.next() % 8 == 0 ? .seconds(31) : .seconds(1)) }
         if case .intercepted(let url) = sim.browser.state {
             return T.call(sim.browser.owner, .handleExternalURL, [T.arg(.string(url))])
         }
@@ -219,7 +230,11 @@ struct StepGenerator {
                 return .userLogin(user: u.name, password: u.password)
             }
         }
-        for i in sim.appNames.indices {
+        // From an app drawn at random: with two apps, the second moves its own flows too (logins,
+        // logouts, adoption of the first's token through the shared store).
+        let first = Int(rng.next() % UInt64(sim.appNames.count))
+        for k in sim.appNames.indices {
+            let i = (first + k) % sim.appNames.count
             // Read in place: a copy of the engine per app and step was a visible share of a run.
             if let step = sim.reading(app: i, { engine in forward(app: sim.appNames[i], engine, &rng, sim) }) ?? nil {
                 return step
@@ -235,10 +250,12 @@ struct StepGenerator {
             if let m = pickable.first { return .userPick(mvpd: m.id, asUser: nil) }
             return .userPickOther
         }
-        if let code = engine.awaitingRegistrationCode, code == sim.lastRegistrationCode,
-            let mvpd = engine.selectedMVPD, let u = world.user(for: mvpd.id)
-        {
-            return .userEnterCode(user: u.name, password: u.password)
+        if let code = engine.awaitingRegistrationCode, code == sim.lastRegistrationCode {
+            // One time in three the user takes a while: the polls go on, meet faults and the code's expiry.
+            guard rng.next() % 3 != 0 else { return nil }
+            if let mvpd = engine.selectedMVPD, let u = world.user(for: mvpd.id) {
+                return .userEnterCode(user: u.name, password: u.password)
+            }
         }
         guard let mvpds = engine.currentConfiguration?.mvpds, !mvpds.isEmpty else {
             if engine.queuedCalls.isEmpty, rng.next() % 3 == 0 {
@@ -251,12 +268,7 @@ struct StepGenerator {
         }
         if engine.isLoginWaiting {
             if engine.selectedMVPD?.promoTempPass == true {
-                return T.call(
-                    app, .getAuthentication,
-                    [
-                        T.arg("forceAuthn", .bool(false)),
-                        T.arg("withData", .dict([DictEntrySyntax("email", .string("f@z.z"))])),
-                    ])
+                return T.call(app, .getAuthentication, promoArguments(&rng))
             }
             if sim.browser.state == .closed {
                 let m = mvpds[Int(rng.next() % UInt64(mvpds.count))]
@@ -265,16 +277,86 @@ struct StepGenerator {
             return nil
         }
         if engine.authnToken(at: sim.now) == nil {
-            if rng.next() % 2 == 0 {
-                return rng.next() % 2 == 0
-                    ? T.call(app, .getAuthentication) : T.call(app, .getAuthorization, [T.arg(.string("R1"))])
+            switch rng.next() % 12 {
+            case 0, 1, 2: return T.call(app, .getAuthentication)
+            // Where the world has Apple SSO MVPDs, the picker they make (featured or not).
+            case 3: return T.call(app, .getAuthentication, [featuredFilter(&rng)])
+            case 4, 5, 6: return T.call(app, .getAuthorization, [T.arg(.string("R1"))])
+            // A logout with no valid token: after its expiry, or in an app that never logged in
+            // (the shared store still holds the other app's token on iOS).
+            case 7: return T.call(app, .logout)
+            default: return nil
             }
-            return nil
         }
         let rs = FuzzWorld.resources.filter { _ in rng.next() % 3 != 0 }.map { ValueSyntax.string($0) }
-        return rng.next() % 2 == 0
-            ? T.call(app, .checkPreauthorizedResources, [T.arg(.list(rs))])
-            : T.call(app, .getAuthorization, [T.arg(.string(FuzzWorld.resources[Int(rng.next() % 4)]))])
+        // Half the time the resource last authorized (an app asks for what it plays again): its
+        // cached authZ token serves, or has just expired on an expiry edge.
+        let drawn = FuzzWorld.resources[Int(rng.next() % 4)]
+        let again = rng.next() % 2 == 0 ? lastAuthorized(sim) : nil
+        let resource = again ?? drawn
+        switch rng.next() % 11 {
+        case 0, 1, 2: return T.call(app, .checkPreauthorizedResources, [T.arg(.list(rs))])
+        // Without the cache: a failed request must not answer from it (CONFORMANCE choice 37's neighbour).
+        case 3: return T.call(app, .checkPreauthorizedResources, [T.arg(.list(rs)), T.arg("cache", .bool(false))])
+        case 4, 5, 6:
+            return T.call(
+                app, rng.next() % 3 == 0 ? .checkAuthorization : .getAuthorization,
+                [T.arg(.string(resource))] + (rng.next() % 3 == 0 ? StepGenerator.authzData : []))
+        case 7, 8:
+            // What the token says: its authZ expiry, or the user's metadata (encrypted keys included).
+            func opcode(_ symbol: String) -> DictEntrySyntax { T.constantKey("METADATA_OPCODE_KEY", T.word(symbol)) }
+            let request =
+                rng.next() % 2 == 0
+                ? [opcode("METADATA_AUTHORIZATION"), T.constantKey("METADATA_RESOURCE_ID_KEY", .string(resource))]
+                : [
+                    opcode("METADATA_USER_META"),
+                    T.constantKey("METADATA_USER_META_KEY", .string(rng.next() % 2 == 0 ? "householdID" : "zip")),
+                ]
+            return T.call(app, .getMetadata, [T.arg(.dict(request))])
+        case 9:
+            // The app set up again (as at each launch): on iOS it reads the shared store then (a
+            // token another app left there, or that another app's logout cleared).
+            // Signed where the requestor has a key pair, with a wrong secret one time in five.
+            let id = world.requestors[0]
+            let wrong = rng.next() % 5 == 0
+            return T.call(
+                app, .setRequestor, [T.arg(.string(id))] + (world.keys[id] == nil ? [] : signing(id, wrong: wrong)))
+        default:
+            // Now and then a logout, or a login over the token held (forceAuthn): either way the next
+            // token is a new one (caches cleared, TempPass again).
+            return rng.next() % 2 == 0
+                ? T.call(app, .logout) : T.call(app, .getAuthentication, [T.arg("forceAuthn", .bool(true))])
+        }
+    }
+
+    /// The resource of the latest authorization the SP answered, if any.
+    private func lastAuthorized(_ sim: Simulator) -> String? {
+        sim.requestLog.last { $0.path == "/authorizeDevice" && $0.fault == nil }?
+            .parameters.first { $0.name == "resource_id" }?.value
+    }
+
+    /// `withData:` of an authorization: sent as the authorize request's generic_data.
+    static let authzData = [T.arg("withData", .dict([DictEntrySyntax("rating", .string("PG"))]))]
+
+    /// The dictionary filter of a login: TV_PROVIDERS a subset of the MVPDs, FEATURED_TV_PROVIDERS
+    /// another (a featured MVPD not in TV_PROVIDERS is dropped: BEHAVIOR.md, Apple SSO).
+    private func featuredFilter(_ rng: inout SeededRandom) -> ArgumentSyntax {
+        let ids = world.mvpds.map(\.id)
+        let shown = ids.filter { _ in rng.next() % 10 < 7 }, featured = ids.filter { _ in rng.next() % 2 == 0 }
+        return T.arg(
+            "filter",
+            .dict([
+                T.constantKey("TV_PROVIDERS", .list(shown.map(T.word))),
+                T.constantKey("FEATURED_TV_PROVIDERS", .list(featured.map(T.word))),
+            ]))
+    }
+
+    /// A promotional TempPass login's arguments: one of two e-mails (each e-mail has its own pass).
+    private func promoArguments(_ rng: inout SeededRandom) -> [ArgumentSyntax] {
+        [
+            T.arg("forceAuthn", .bool(false)),
+            T.arg("withData", .dict([DictEntrySyntax("email", .string(rng.next() % 2 == 0 ? "f@z.z" : "g@z.z"))])),
+        ]
     }
 
     private func userSteps(_ sim: Simulator) -> [Step] {
@@ -313,14 +395,14 @@ struct StepGenerator {
             return .net(.mvpd(m.id), rng.next() % 2 == 0 ? .down : .up)
         }
         let target = NetTarget.sp(world.sps[Int(rng.next() % UInt64(world.sps.count))])
-        switch rng.next() % 6 {
+        switch rng.next() % 7 {
         case 0: return .net(target, .down)
         case 1, 2: return .net(target, .up)
         case 3: return .net(target, .silent)
         case 4: return .net(target, .latency(Millis(Int64(world.latency([5, 50, 500, 40_000][Int(rng.next() % 4)])))))
-        default:
+        default:  // the likeliest: failures meet the next requests, whichever flow sends them
             let count = 1 + Int(rng.next() % 3)
-            return .net(target, .fail(count: count, path: nil, status: [500, 503, 404, 401][Int(rng.next() % 4)]))
+            return .net(target, .fail(count: count, path: nil, status: [500, 503, 404, 401, 429][Int(rng.next() % 5)]))
         }
     }
 }

@@ -70,12 +70,17 @@ public struct ExploratoryRunner {
     /// Bounds for the growth oracle: far above anything a correct engine reaches in a fuzz run.
     static let maxInFlight = 256
 
-    public init() {}
+    /// Every `<` line written with `at T`, when its callback was delivered: a transcript that holds
+    /// another engine to the reference's timing too (the differential fuzzer's: a timeout of 60 s
+    /// instead of 30 s gives the same callbacks, later).
+    public var pinsTimes: Bool
+
+    public init(pinsTimes: Bool = false) { self.pinsTimes = pinsTimes }
 
     /// Runs `file`'s steps (its `<` lines, if any, are ignored). With `checkLiveness`, after the last
     /// step every fault is healed and three hours pass: nothing may still be in flight.
     public func run(_ file: ScenarioFile, checkLiveness: Bool = true) -> Result {
-        let session = ExplorationSession(file: file)
+        let session = ExplorationSession(file: file, pinsTimes: pinsTimes)
         for step in file.steps {
             if case .expect = step.value { continue }
             session.perform(step)
@@ -85,17 +90,19 @@ public struct ExploratoryRunner {
     }
 
     /// Takes every queued callback: into `events` typed, or, with `lines`, as `<` lines.
-    static func drain(_ sim: Simulator, into result: inout Result, writingLines: Bool) {
-        guard !writingLines else { return drain(sim, into: &result.lines) }
+    static func drain(_ sim: Simulator, into result: inout Result, writingLines: Bool, pinningTimes: Bool = false) {
+        guard !writingLines else { return drain(sim, into: &result.lines, pinningTimes: pinningTimes) }
         for i in sim.appNames.indices {
             while let callback = sim.popCallback(app: i) { result.events.append(.callback(app: i, callback)) }
         }
     }
 
-    static func drain(_ sim: Simulator, into lines: inout [String]) {
+    static func drain(_ sim: Simulator, into lines: inout [String], pinningTimes: Bool = false) {
         for (i, name) in sim.appNames.enumerated() {
-            while let callback = sim.popCallback(app: i) {
-                lines.append((i == 0 ? "" : name) + "< " + callback.description)
+            while let (callback, at) = sim.popTimedCallback(app: i) {
+                // Counted from the scenario's start, as `ScenarioRunner` reads a pinned time.
+                let pin = pinningTimes ? " at \(at - .simulationStart)" : ""
+                lines.append((i == 0 ? "" : name) + "< " + callback.description + pin)
             }
         }
     }
@@ -147,10 +154,13 @@ public final class ExplorationSession {
     /// False when nothing will read the lines (a fuzz run that finds nothing): the session keeps
     /// its typed `events` instead and builds no text.
     private let writesLines: Bool
+    /// The `<` lines say when their callback came (`ExploratoryRunner.pinsTimes`).
+    private let pinsTimes: Bool
 
     /// `typedResponses`: the simulated wire hands the mock's answers over as values too
     /// (`SimulationSetup.typedResponses`); the transcript is the same either way.
-    public init(file: ScenarioFile, writesLines: Bool = true, typedResponses: Bool = false) {
+    public init(file: ScenarioFile, writesLines: Bool = true, typedResponses: Bool = false, pinsTimes: Bool = false) {
+        self.pinsTimes = pinsTimes
         var setup = WorldBuilder.setup(for: file)
         setup.typedResponses = typedResponses
         state = RunState(file: file, simulator: RunningRuntime.simulated(setup).simulator)
@@ -175,7 +185,7 @@ public final class ExplorationSession {
         } catch {
             if let violation = sim.firstViolation {
                 write(step)
-                ExploratoryRunner.drain(sim, into: &partial, writingLines: writesLines)
+                ExploratoryRunner.drain(sim, into: &partial, writingLines: writesLines, pinningTimes: pinsTimes)
                 partial.failure = .invariant(violation)
             } else {
                 partial.inapplicable = "\(step.text): \(error.message)"
@@ -184,7 +194,7 @@ public final class ExplorationSession {
         }
         partial.stepsRun += 1
         write(step)
-        ExploratoryRunner.drain(sim, into: &partial, writingLines: writesLines)
+        ExploratoryRunner.drain(sim, into: &partial, writingLines: writesLines, pinningTimes: pinsTimes)
         if let livelock = sim.livelock {
             partial.failure = .hang(livelock)
         } else if let growth = ExploratoryRunner.growth(sim) {
@@ -201,7 +211,7 @@ public final class ExplorationSession {
             budget -= 1
             return budget <= 0
         }
-        ExploratoryRunner.drain(sim, into: &partial, writingLines: writesLines)
+        ExploratoryRunner.drain(sim, into: &partial, writingLines: writesLines, pinningTimes: pinsTimes)
         if let livelock = sim.livelock {
             partial.failure = .hang(livelock)
             return self.result
