@@ -6,7 +6,7 @@ typealias AuthorizationID = FlowID<AuthorizationFlow>
 /// One `checkAuthorization`/`getAuthorization` past authentication: the authorize request (unless a
 /// cached authZ token serves), then the short media token. A flow asking for its media token holds
 /// the authZ token it asks with, and where that came from; one still authorizing holds neither.
-struct AuthorizationFlow: Hashable, Sendable {
+struct AuthorizationFlow: Hashable, Sendable, OneRequestFlow {
     var resource: String
     var data: Value?
     /// The authN token it was asked with: its tracking names it, and what it brings is cached only
@@ -33,35 +33,30 @@ struct AuthorizationFlow: Hashable, Sendable {
         var request: PendingRequest
     }
 
-    fileprivate var request: PendingRequest {
-        switch state {
-        case .authorizing(let r): return r
-        case .fetchingMediaToken(let m): return m.request
+    /// The one request out, whichever it is (a new deadline replaces it when it is sent again).
+    var request: PendingRequest {
+        get {
+            switch state {
+            case .authorizing(let r): return r
+            case .fetchingMediaToken(let m): return m.request
+            }
+        }
+        set {
+            switch state {
+            case .authorizing: state = .authorizing(newValue)
+            case .fetchingMediaToken(var m):
+                m.request = newValue
+                state = .fetchingMediaToken(m)
+            }
         }
     }
 }
 
 /// The authorizations in progress, each waiting on its one request.
-struct AuthorizationFlows: Sendable, RequestHolder {
-    fileprivate var flows: [AuthorizationID: AuthorizationFlow] = [:]
+struct AuthorizationFlows: Sendable, FlowTable {
+    var flows: [AuthorizationID: AuthorizationFlow] = [:]
 
-    var count: Int { flows.count }
-    var outstanding: [PendingRequest] { flows.values.map(\.request) }
-
-    func claim(where match: (PendingRequest) -> Bool) -> (RequestOwner, PendingRequest)? {
-        flows.first { match($0.value.request) }.map { (.authorization($0.key), $0.value.request) }
-    }
-
-    mutating func rearm(_ id: RequestID, deadline: TimerID) {
-        guard let flow = flows.first(where: { $0.value.request.id == id })?.key, var f = flows[flow] else { return }
-        switch f.state {
-        case .authorizing(let r): f.state = .authorizing(r.rearmed(id, deadline))
-        case .fetchingMediaToken(var m):
-            m.request = m.request.rearmed(id, deadline)
-            f.state = .fetchingMediaToken(m)
-        }
-        flows[flow] = f
-    }
+    static func owner(_ id: AuthorizationID) -> RequestOwner { .authorization(id) }
 
     // MARK: Transitions
 

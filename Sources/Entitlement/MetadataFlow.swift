@@ -4,27 +4,17 @@ import PassXML
 typealias MetadataID = FlowID<MetadataFlow>
 
 /// One `getMetadata` of the device id waiting on its request; the others are answered at once.
-struct MetadataFlow: Hashable, Sendable {
+struct MetadataFlow: Hashable, Sendable, OneRequestFlow {
     /// The call's argument, echoed in the answer.
     var arguments: Value
-    fileprivate var request: PendingRequest
+    var request: PendingRequest
 }
 
 /// The device-id queries in progress, each waiting on its one request.
-struct MetadataFlows: Sendable, RequestHolder {
-    fileprivate var flows: [MetadataID: MetadataFlow] = [:]
+struct MetadataFlows: Sendable, FlowTable {
+    var flows: [MetadataID: MetadataFlow] = [:]
 
-    var count: Int { flows.count }
-    var outstanding: [PendingRequest] { flows.values.map(\.request) }
-
-    func claim(where match: (PendingRequest) -> Bool) -> (RequestOwner, PendingRequest)? {
-        flows.first { match($0.value.request) }.map { (.metadata($0.key), $0.value.request) }
-    }
-
-    mutating func rearm(_ id: RequestID, deadline: TimerID) {
-        guard let flow = flows.first(where: { $0.value.request.id == id })?.key else { return }
-        flows[flow]?.request = PendingRequest(id: id, deadline: deadline)
-    }
+    static func owner(_ id: MetadataID) -> RequestOwner { .metadata(id) }
 
     // MARK: Transitions
 

@@ -4,29 +4,19 @@ import PassXML
 typealias PreauthorizationID = FlowID<PreauthorizationFlow>
 
 /// One `checkPreauthorizedResources` waiting on its request.
-struct PreauthorizationFlow: Hashable, Sendable {
+struct PreauthorizationFlow: Hashable, Sendable, OneRequestFlow {
     var resources: [String]
     var useCache: Bool
     /// The authN token it was asked for: decisions for another token are not cached.
     var sessionGUID: String
-    fileprivate var request: PendingRequest
+    var request: PendingRequest
 }
 
 /// The preauthorizations in progress, each waiting on its one request.
-struct PreauthorizationFlows: Sendable, RequestHolder {
-    fileprivate var flows: [PreauthorizationID: PreauthorizationFlow] = [:]
+struct PreauthorizationFlows: Sendable, FlowTable {
+    var flows: [PreauthorizationID: PreauthorizationFlow] = [:]
 
-    var count: Int { flows.count }
-    var outstanding: [PendingRequest] { flows.values.map(\.request) }
-
-    func claim(where match: (PendingRequest) -> Bool) -> (RequestOwner, PendingRequest)? {
-        flows.first { match($0.value.request) }.map { (.preauthorization($0.key), $0.value.request) }
-    }
-
-    mutating func rearm(_ id: RequestID, deadline: TimerID) {
-        guard let flow = flows.first(where: { $0.value.request.id == id })?.key else { return }
-        flows[flow]?.request = PendingRequest(id: id, deadline: deadline)
-    }
+    static func owner(_ id: PreauthorizationID) -> RequestOwner { .preauthorization(id) }
 
     // MARK: Transitions
 

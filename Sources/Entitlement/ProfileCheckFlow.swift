@@ -6,26 +6,16 @@ typealias ProfileCheckID = FlowID<ProfileCheck>
 /// the profiles endpoints (rest-api-v2.md 1.7): the answer is the device's profile as the SP holds it
 /// now, not the app's store (issue 30). The SDK wire answers from the store at once
 /// (`AuthenticationFlow.check`), as it does here when there is no MVPD to ask about.
-struct ProfileCheck: Hashable, Sendable {
+struct ProfileCheck: Hashable, Sendable, OneRequestFlow {
     var mvpd: String
-    fileprivate var request: PendingRequest
+    var request: PendingRequest
 }
 
 /// The profile checks in progress, each waiting on its one request.
-struct ProfileChecks: Sendable, RequestHolder {
-    fileprivate var flows: [ProfileCheckID: ProfileCheck] = [:]
+struct ProfileChecks: Sendable, FlowTable {
+    var flows: [ProfileCheckID: ProfileCheck] = [:]
 
-    var count: Int { flows.count }
-    var outstanding: [PendingRequest] { flows.values.map(\.request) }
-
-    func claim(where match: (PendingRequest) -> Bool) -> (RequestOwner, PendingRequest)? {
-        flows.first { match($0.value.request) }.map { (.profileCheck($0.key), $0.value.request) }
-    }
-
-    mutating func rearm(_ id: RequestID, deadline: TimerID) {
-        guard let flow = flows.first(where: { $0.value.request.id == id })?.key else { return }
-        flows[flow]?.request = PendingRequest(id: id, deadline: deadline)
-    }
+    static func owner(_ id: ProfileCheckID) -> RequestOwner { .profileCheck(id) }
 
     // MARK: Transitions
 

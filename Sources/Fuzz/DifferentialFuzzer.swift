@@ -166,7 +166,8 @@ public struct DifferentialFuzzer: Sendable {
     /// times, so a timeout, a poll or an expiry that moves is a difference even when what comes
     /// afterwards is the same (a `<` without `at` lets time run until its callback comes).
     static func reference(_ program: FuzzProgram) -> Reference? {
-        guard let explored = program.explore(pinsTimes: true), explored.failure == nil, explored.inapplicable == nil else {
+        guard let explored = program.explore(pinsTimes: true), explored.failure == nil, explored.inapplicable == nil
+        else {
             return nil
         }
         let text = (program.world + [""] + explored.lines).joined(separator: "\n") + "\n"

@@ -65,9 +65,11 @@ import Testing
                 )))
         #expect(config.requestorID == "R")
         #expect(config.mvpds.first?.tempPass == true && config.mvpds.first?.boardingStatus == .supported)
-        #expect(V2Answer.configuration(Self.json(200, #"{"requestor":{"id":"R","mvpds":[{"displayName":"x"}]}}"#)) == nil)
+        #expect(
+            V2Answer.configuration(Self.json(200, #"{"requestor":{"id":"R","mvpds":[{"displayName":"x"}]}}"#)) == nil)
         let page = V2Answer.logout(
-            Self.json(200, #"{"logouts":{"M":{"actionName":"logout","actionType":"interactive","url":"https://sp/logout"}}}"#),
+            Self.json(
+                200, #"{"logouts":{"M":{"actionName":"logout","actionType":"interactive","url":"https://sp/logout"}}}"#),
             mvpd: "M")
         #expect(page?.url == "https://sp/logout")
         let none = V2Answer.logout(

@@ -33,12 +33,18 @@ import Testing
             mask /"[0-9a-f]{4}"/ a GUID of v2's
             """#, path: "p.expect")
         let authorize = try #require(e.requestMapping(method: "POST", path: "/authorizeDevice"))
-        #expect(authorize.v2?.method == "POST" && authorize.v2?.path.wholeMatch("/api/v2/R/decisions/authorize/M") == true)
+        #expect(
+            authorize.v2?.method == "POST" && authorize.v2?.path.wholeMatch("/api/v2/R/decisions/authorize/M") == true)
         #expect(e.requestMapping(method: "GET", path: "/authorizeDevice") == nil, "the method counts")
         #expect(e.requestMapping(method: nil, path: "/deviceShortAuthorize")?.v2 == nil, "none: no such request")
-        #expect(e.equivalent(expected: #"navigateToUrl(/https:\/\/x\/authenticate\/saml\?.*/)"#, actual: #"navigateToUrl("https://x/api/v2/authenticate/R/C")"#))
+        #expect(
+            e.equivalent(
+                expected: #"navigateToUrl(/https:\/\/x\/authenticate\/saml\?.*/)"#,
+                actual: #"navigateToUrl("https://x/api/v2/authenticate/R/C")"#))
         #expect(!e.equivalent(expected: "navigateToUrl(_)", actual: #"navigateToUrl("https://x/logout")"#))
-        #expect(e.equivalent(expected: #"t(["a", "beef", "b"])"#, actual: #"t(["a", "f00d", "b"])"#), "only the mask differs")
+        #expect(
+            e.equivalent(expected: #"t(["a", "beef", "b"])"#, actual: #"t(["a", "f00d", "b"])"#),
+            "only the mask differs")
         #expect(!e.equivalent(expected: #"t(["a", "beef", "b"])"#, actual: #"t(["z", "f00d", "b"])"#))
     }
 
