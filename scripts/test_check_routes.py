@@ -39,7 +39,9 @@ class RoutesCheckTests(unittest.TestCase):
     def test_the_allow_list_says_why(self):
         for (rel, literal), reason in check.ALLOWED.items():
             self.assertTrue(reason.strip(), (rel, literal))
-        self.assertEqual(self.problems('x.hasSuffix("/regcode")\n', rel="Sources/Fuzz/StepGenerator.swift"), [])
+        # The allow list is empty since the generator reads its routes from Route too: a path spelled
+        # there is refused like anywhere else.
+        self.assertEqual(len(self.problems('x.hasSuffix("/regcode")\n', rel="Sources/Fuzz/StepGenerator.swift")), 1)
 
     def test_the_repository_fails_once_a_path_is_spelled_outside(self):
         """The check on a copy of Sources with one literal put back: it fails, and names it."""

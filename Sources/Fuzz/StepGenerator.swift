@@ -77,20 +77,24 @@ struct StepGenerator {
             }.first
         }
         let answered = sim.requestLog.filter { $0.fault == nil && ($0.status ?? 200) / 100 == 2 }
-        if let code = answered.last(where: { $0.method == "POST" && $0.path.hasSuffix("/regcode") }) {
+        if let code = answered.last(where: {
+            $0.method == "POST" && Route.recognise(path: $0.path)?.route == .registrationCode
+        }) {
             out.append(code.time + (requestor(code)?.regcodeTTL ?? .minutes(30)))
         }
-        if let authz = answered.last(where: { $0.path == "/authorizeDevice" }) {
+        if let authz = answered.last(where: { Route.recognise(path: $0.path)?.route == .authorizeDevice }) {
             let ttl = requestor(authz)?.authzTTL ?? .hours(24)
             let capped = authn.map { min(authz.time + ttl, $0) } ?? authz.time + ttl
             out.append(capped.wholeSeconds)
         }
-        if let media = answered.last(where: { $0.path == "/deviceShortAuthorize" }) {
+        if let media = answered.last(where: { Route.recognise(path: $0.path)?.route == .deviceShortAuthorize }) {
             out.append(media.time + .minutes(5))
         }
         // The SDK 3.x access token (the mock's `expires_in`: the requestor's token-ttl, else 6 h):
         // the instant the engine must fetch a new one before its next request.
-        if let token = answered.last(where: { $0.method == "POST" && $0.path.hasSuffix("/o/client/token") }) {
+        if let token = answered.last(where: {
+            $0.method == "POST" && Route.recognise(path: $0.path)?.route == .clientToken
+        }) {
             let ttl = world.file.world.lazy.compactMap { s -> Millis? in
                 if case .requestor(let d) = s.value, d.softwareStatement != nil { return d.tokenTTL }
                 return nil
@@ -331,7 +335,7 @@ struct StepGenerator {
 
     /// The resource of the latest authorization the SP answered, if any.
     private func lastAuthorized(_ sim: Simulator) -> String? {
-        sim.requestLog.last { $0.path == "/authorizeDevice" && $0.fault == nil }?
+        sim.requestLog.last { Route.recognise(path: $0.path)?.route == .authorizeDevice && $0.fault == nil }?
             .parameters.first { $0.name == "resource_id" }?.value
     }
 
