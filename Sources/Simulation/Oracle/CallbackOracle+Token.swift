@@ -14,6 +14,7 @@ extension CallbackOracle {
         if fresh {
             observed(.authenticated(mvpd: mvpd, guid: guid, fresh: true))
             if token.holder == .unknown && token.lastGUID == nil {
+                if context.platform == .ios { token.unseenReplaced = true }
                 // Since a setRequestor the app may hold any token, this very one too (a TempPass is
                 // issued again with its GUID): whether its authZ tokens went stays unknown.
                 token.holder = .token(mvpd: mvpd, expires: nil)
@@ -50,6 +51,9 @@ extension CallbackOracle {
 
     /// The authN token changed: every authZ token is dropped with it (BEHAVIOR.md, Authorization).
     mutating func authnTokenChanged(to new: TokenHolder) {
+        if context.platform == .ios, token.holder == .unknown, token.lastGUID == nil, new != .unknown {
+            token.unseenReplaced = true
+        }
         token.holder = new
         if new == .none { token.lastGUID = nil }
         // An authorization already out may still deliver its token.

@@ -167,6 +167,7 @@ struct CallbackOracle: Sendable {
             // The shared store may hold another app's token: what this app holds is unknown now.
             token.holder = .unknown
             token.lastGUID = nil
+            token.unseenReplaced = false
             observed(.reconfigured)
             return
         case .select(let id):
@@ -216,6 +217,7 @@ struct CallbackOracle: Sendable {
             flows.logoutsOwed = context.platform == .tvos ? flows.logoutsOwed + 1 : 1
             flows.logoutPageOwed = context.wire == .restV2 && context.platform == .ios
             authnTokenChanged(to: .none)
+            token.unseenReplaced = false  // what the logout cleared answers no authorization
             observed(.logout)
         case .preauthorize(let rs):
             preauthorizations.serials += 1

@@ -22,6 +22,10 @@ struct TokenModel: Sendable {
     /// Every GUID an authentication's tracking has named: an authorization answered after its token
     /// was replaced names the one it was asked with (BEHAVIOR.md, Overlapping calls).
     var pastGUIDs: Set<String> = []
+    /// iOS: a token adopted at `setRequestor` whose GUID no tracking named was replaced or cleared
+    /// since: an authorization asked with it may name that GUID, which is in no `pastGUIDs` (until
+    /// the next `setRequestor` or logout).
+    var unseenReplaced = false
 }
 
 /// A success's tracking, read as far as the flow model needs it (property `tracking` judges the rest).

@@ -5,15 +5,13 @@ import PassModel
 /// changes only with a new token; a tracking anywhere else is wrong, but a selection's.
 /// An authorization names the token it was asked with (BEHAVIOR.md, Overlapping calls): after an iOS
 /// `setRequestor` that may be a token adopted from the shared store, whose GUID this app's oracle
-/// never saw, so until the next logout an authorization may name a GUID not seen.
+/// never saw; once that one is replaced or cleared unseen (`TokenModel.unseenReplaced`), an
+/// authorization may name a GUID never seen. One seen (named by a tracking) is known, and replaced
+/// as any other.
 struct TrackingProperty: OracleProperty {
     static let id = "tracking"
     static let clause = "BEHAVIOR.md, Tracking data"
-    static let observes: ObservationKinds = [
-        .terminal, .tracking, .authenticated, .authorizedWith, .reconfigured, .logout,
-    ]
-
-    private var mayNameAnAdoptedToken = false
+    static let observes: ObservationKinds = [.terminal, .tracking, .authenticated, .authorizedWith]
 
     mutating func check(
         _ observation: Observation, at now: Instant, context: OracleContext, token: TokenModel,
@@ -28,12 +26,8 @@ struct TrackingProperty: OracleProperty {
             if !fresh, let last = token.lastGUID, last != guid {
                 found.append("the GUID changed from \(last) to \(guid) with no new authN token")
             }
-        case .reconfigured:
-            if context.platform == .ios { mayNameAnAdoptedToken = true }
-        case .logout:
-            mayNameAnAdoptedToken = false
         case .authorizedWith(_, let guid):
-            if let last = token.lastGUID, last != guid, !token.pastGUIDs.contains(guid), !mayNameAnAdoptedToken {
+            if let last = token.lastGUID, last != guid, !token.pastGUIDs.contains(guid), !token.unseenReplaced {
                 found.append(
                     "authorization tracking's GUID \(guid) is neither the authN token's \(last) nor one it replaced")
             }
