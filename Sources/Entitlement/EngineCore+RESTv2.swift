@@ -15,8 +15,8 @@ extension EngineCore {
         json: Value? = nil, headers: [(String, String)] = []
     ) -> HTTPRequest {
         var h = HTTPHeaders([HTTPHeader("Accept", "application/json")])
-        h.add("AP-Device-Identifier", v2DeviceIdentifier)
-        h.add("X-Device-Info", v2DeviceInfo)
+        h.add("AP-Device-Identifier", v2Device.identifier)
+        h.add("X-Device-Info", v2Device.info)
         for (name, value) in headers { h.add(name, value) }
         let url = route.url(atSP: sp, query: query)
         if let form { return .form(url, form, headers: h) }
@@ -27,13 +27,13 @@ extension EngineCore {
 
     /// `fingerprint` and the SHA-256 of the device id, as Adobe recommends for the IDFV (rest-api-v2.md
     /// 1.4): the same device is the same identifier on every call, and a changed one loses the profiles.
-    var v2DeviceIdentifier: String {
+    static func v2DeviceIdentifier(_ configuration: EngineConfiguration) -> String {
         "fingerprint " + ClientlessSignature.base64(Array(SHA256.hash(data: Array(configuration.deviceID.utf8))))
     }
 
     /// `X-Device-Info`: Base64 of the JSON Adobe requires (`model`, `version`, `osName`, `osVersion`,
     /// `connectionType`), the hardware type from the device type.
-    var v2DeviceInfo: String {
+    static func v2DeviceInfo(_ configuration: EngineConfiguration) -> String {
         let tv = configuration.platform == .tvos
         let hardware: String =
             switch configuration.deviceType {

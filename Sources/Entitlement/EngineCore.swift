@@ -23,8 +23,14 @@ struct EngineCore: Sendable {
     private var nextTimer = 0
     private var nextFlow = 0
 
+    /// REST API v2: the device's two headers, made once (a hash and a Base64 JSON) and only on that wire.
+    let v2Device: (identifier: String, info: String)
+
     init(configuration: EngineConfiguration) {
         self.configuration = configuration
+        v2Device =
+            configuration.wire == .restV2
+            ? (Self.v2DeviceIdentifier(configuration), Self.v2DeviceInfo(configuration)) : ("", "")
     }
 
     var tracking: Tracking { Tracking(configuration: configuration) }

@@ -16,7 +16,9 @@ protocol FlowTable: RequestHolder {
 
 extension FlowTable {
     var count: Int { flows.count }
-    var outstanding: [PendingRequest] { flows.values.map(\.request) }
+    // A closure, not `\.request`: a key path over the generic `Flow` is built at run time on each
+    // call, and the fuzzer reads every flow's footprint after every step.
+    var outstanding: [PendingRequest] { flows.values.map { $0.request } }
 
     func claim(where match: (PendingRequest) -> Bool) -> (RequestOwner, PendingRequest)? {
         flows.first { match($0.value.request) }.map { (Self.owner($0.key), $0.value.request) }

@@ -72,10 +72,11 @@ struct OracleRequest: Equatable, Sendable {
         (Array(Route.freePreview.pathEnding.utf8), .tempPassLogin),
     ]
 
-    /// A REST API v2 request (issue 30), by its `V2Route`; nil for any other. The URL's path is
-    /// looked at only when it starts with `/api/v2/`, right after the authority (the hot path).
+    /// A REST API v2 request (issue 30), by its `V2Route`; nil for any other. The URL is parsed only
+    /// when its bytes hold `/api/v2/` (every request comes here: the fuzzer's hot path).
     static func restV2(_ request: HTTPRequest) -> Kind? {
-        guard request.url.utf8.count > 16, let parts = URLParts(request.url), parts.path.hasPrefix(V2Route.prefix),
+        guard request.url.containsBytes(V2Route.prefix), let parts = URLParts(request.url),
+            parts.path.hasPrefix(V2Route.prefix),
             let route = V2Route(method: request.method, path: parts.path)
         else { return nil }
         switch route {
