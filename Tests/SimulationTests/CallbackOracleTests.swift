@@ -455,6 +455,26 @@ import Testing
         #expect(bad.found == ["property tracking"], "a GUID neither held nor replaced")
     }
 
+    /// `regressions/authorization-asked-before-a-second-set-requestor`: an authorization asked
+    /// between two `setRequestor`s may name a token adopted at the first and never named; the one
+    /// asked after the second still names the token held, and a wrong GUID there is caught.
+    @Test func anAuthorizationAskedBeforeASecondSetRequestorSaysNothingOfTheTokenHeld() {
+        let guidC = String(repeating: "c", count: 32)
+        var good = Trace()
+        good.configured()
+        good.call(.getAuthorization(resource: "R1", data: nil), sends: [Trace.authorize("R1")])
+        good.configured()
+        good.call(.checkAuthorization(resource: "R2", data: nil), sends: [Trace.authorize("R2")])
+        good.response([.setToken(token: "m", resource: "R1"), Trace.authzTracking("M1", CallbackOracleTests.guidA)])
+        good.response([.setToken(token: "m", resource: "R2"), Trace.authzTracking("M1", CallbackOracleTests.guidB)])
+        #expect(good.found.isEmpty, "the first names the token adopted at the first setRequestor")
+
+        var bad = good
+        bad.call(.checkAuthorization(resource: "R2", data: nil), sends: [Trace.authorize("R2")])
+        bad.response([.setToken(token: "m", resource: "R2"), Trace.authzTracking("M1", guidC)])
+        #expect(bad.found == ["property tracking"], "asked after: the token held is the second's")
+    }
+
     // MARK: TempPass
 
     @Test func aUsedUpTempPassNeverAuthenticatesAgain() {

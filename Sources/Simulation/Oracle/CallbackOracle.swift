@@ -57,6 +57,10 @@ struct CallbackOracle: Sendable {
         var authorizeInFlight: [RequestID: String] = [:]
         /// What was open at the last `logout`: those flows are bound to the token it cleared.
         var openAtLogout = OpenAtLogout()
+        /// The resources with authorizations open at the last `setRequestor`: each names the token it
+        /// was asked with (BEHAVIOR.md, Overlapping calls), maybe one adopted at an earlier
+        /// `setRequestor` and never named, which says nothing of the token adopted since.
+        var openAtSetRequestor: Set<String> = []
     }
     /// The flows open when the last `logout` came: the preauthorizations up to this serial, the
     /// authorizations of these resources (until every authorization of one has ended).
@@ -164,6 +168,7 @@ struct CallbackOracle: Sendable {
             startup.openSetRequestors += 1
             startup.configured = false
             endLogin()
+            flows.openAtSetRequestor = Set(flows.authorizations.filter { $0.value > 0 }.keys)
             // The shared store may hold another app's token: what this app holds is unknown now.
             token.holder = .unknown
             token.lastGUID = nil
@@ -412,9 +417,13 @@ struct CallbackOracle: Sendable {
     }
 
     private mutating func authorizationEnded(_ callback: Callback, _ r: String, success: Bool, next: Callback?) {
+        let askedBeforeSetRequestor = flows.openAtSetRequestor.contains(r)
         if flows.authorizations[r, default: 0] > 0 {
             flows.authorizations[r, default: 0] -= 1
-            if flows.authorizations[r] == 0 { flows.openAtLogout.authorizations.remove(r) }
+            if flows.authorizations[r] == 0 {
+                flows.openAtLogout.authorizations.remove(r)
+                flows.openAtSetRequestor.remove(r)
+            }
         } else if startup.hasQueued({ $0.authorizes == r }) {
             violate(5, "\(callback.name) for \"\(r)\", a queued call, before the engine was configured")
         } else if flows.droppedAuthorizations[r, default: 0] > 0 {
@@ -426,11 +435,14 @@ struct CallbackOracle: Sendable {
             violate(3, "\(callback.name) for \"\(r)\" that no authorization is waiting for")
         }
         if success { tokenDelivered(r) }
-        terminal(callback, success: success, authentication: false, next: next)
+        terminal(callback, success: success, authentication: false, next: next, namesHeldToken: !askedBeforeSetRequestor)
     }
 
-    /// A flow's terminal callback: the properties judge its tracking; a success's names the token.
-    private mutating func terminal(_ callback: Callback, success: Bool, authentication: Bool, next: Callback?) {
+    /// A flow's terminal callback: the properties judge its tracking; a success's names the token
+    /// (an authorization's, the token held, unless it was asked before the last `setRequestor`).
+    private mutating func terminal(
+        _ callback: Callback, success: Bool, authentication: Bool, next: Callback?, namesHeldToken: Bool = true
+    ) {
         observed(.terminal(callback, next: next))
         let event = authentication ? Constants.trackingAuthentication : Constants.trackingAuthorization
         guard success, case .sendTrackingData(event, let data)? = next, data.count == (authentication ? 7 : 9),
@@ -438,7 +450,7 @@ struct CallbackOracle: Sendable {
         else { return }
         if authentication {
             authenticated(mvpd: tracking.mvpd, guid: tracking.guid, fresh: !tracking.cached)
-        } else {
+        } else if namesHeldToken {
             authorizedWith(mvpd: tracking.mvpd, guid: tracking.guid)
         }
     }
@@ -454,6 +466,7 @@ struct CallbackOracle: Sendable {
         }
         flows.authorizations = [:]
         flows.openAtLogout.authorizations = []
+        flows.openAtSetRequestor = []
     }
 
     /// After faults healed and hours passed: every timer set has fired or been cancelled.
