@@ -109,17 +109,19 @@ extension Rules {
         return found
     }
 
-    /// Refusals (4xx but 401 and 429) of the same call, repeated more than 3 times in a row by one device.
+    /// Refusals (`JournalEntry.refused`: 4xx but 401 and 429, or every decision refused) of the same
+    /// call, repeated more than 3 times in a row by one device.
     static func refusalLoops(_ calls: [JournalEntry]) -> [Violation] {
         var streak: [String: [JournalEntry]] = [:]
         var found: [Violation] = []
         for c in calls {
             let key = c.device + " " + c.method + " " + c.path
-            guard let s = c.status, (400..<500).contains(s), s != 401, s != 429 else { streak[key] = nil; continue }
+            guard c.refused, let s = c.status else { streak[key] = nil; continue }
             var run = streak[key] ?? []
             run.append(c)
             streak[key] = run
-            if run.count == 5 { found.append(Violation("repeated a refused call (\(s)) more than 3 times", run)) }
+            let why = c.refusedInside ? "\(s), \(c.errorCode ?? "")" : "\(s)"
+            if run.count == 5 { found.append(Violation("repeated a refused call (\(why)) more than 3 times", run)) }
         }
         return found
     }

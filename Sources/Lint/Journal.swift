@@ -65,8 +65,18 @@ public struct JournalEntry: Hashable, Sendable {
 
     public func parameter(_ name: String) -> String? { parameters.first { $0.name == name }?.value }
 
-    /// Whether the answer was a success (2xx or 3xx); nil when not recorded.
-    public var succeeded: Bool? { status.map { (200..<400).contains($0) } }
+    /// Whether the answer was a success (2xx or 3xx with no refusal inside); nil when not recorded.
+    public var succeeded: Bool? { status.map { (200..<400).contains($0) && !refusedInside } }
+
+    /// A REST v2 decision answer (a 200) whose every decision was refused: the mock's journal
+    /// gives it the first refusal's code (`LoggedRequest.record`).
+    public var refusedInside: Bool { status.map { (200..<300).contains($0) } == true && errorCode != nil }
+
+    /// A refusal: a 4xx but an expired token (401) or a throttle (429), or every decision refused.
+    public var refused: Bool {
+        guard let s = status else { return false }
+        return ((400..<500).contains(s) && s != 401 && s != 429) || refusedInside
+    }
 
     /// The device the request came from, as Adobe's throttle keys it (rest-api-v2.md 1.10):
     /// `X-Forwarded-For`'s first address, else `AP-Device-Identifier`, else one anonymous device.

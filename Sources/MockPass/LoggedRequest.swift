@@ -57,14 +57,26 @@ public struct LoggedRequest: Hashable, Sendable {
     }
 
     /// Records the answer: its status and, for a JSON refusal of at most 64 KiB, the top-level
-    /// `code` and `action` (an enhanced error code's), each cut to 128 bytes.
+    /// `code` and `action` (an enhanced error code's), each cut to 128 bytes. A REST v2 decision
+    /// answer is a 200 whose refusals are inside (rest-api-v2.md 1.3, `decisions[].error`): when
+    /// every decision is refused, the first one's code and action are the answer's, so the journal
+    /// shows the call refused as an HTTP refusal would be.
     public mutating func record(_ response: HTTPResponse) {
         status = response.status
-        guard response.status >= 400, response.body.count <= 65_536, response.body.first == UInt8(ascii: "{"),
-            let value = try? Value(jsonText: response.bodyText, maxDepth: 4)
+        let decisions = (200..<300).contains(response.status)
+        guard response.status >= 400 || decisions, response.body.count <= 65_536,
+            response.body.first == UInt8(ascii: "{"),
+            let value = try? Value(jsonText: response.bodyText, maxDepth: 5)
         else { return }
-        errorCode = value["code"]?.stringValue.map { LoggedRequest.truncated($0, limit: 128) }
-        errorAction = value["action"]?.stringValue.map { LoggedRequest.truncated($0, limit: 128) }
+        var refusal = value
+        if decisions {
+            guard let all = value["decisions"]?.listValue, let first = all.first,
+                all.allSatisfy({ $0["authorized"]?.boolValue == false }), let error = first["error"]
+            else { return }
+            refusal = error
+        }
+        errorCode = refusal["code"]?.stringValue.map { LoggedRequest.truncated($0, limit: 128) }
+        errorAction = refusal["action"]?.stringValue.map { LoggedRequest.truncated($0, limit: 128) }
     }
 
     /// What the entry costs a log bounded by bytes: its text, plus a fixed overhead for the entry

@@ -4,6 +4,27 @@ import Testing
 @testable import MockPass
 
 @Suite struct LogAndDeterminismTests {
+    /// A REST v2 decision answer is a 200 with its refusals inside: the journal takes the first
+    /// refusal's code and action only when every decision was refused (the call got nothing).
+    @Test func aDecisionAnswerEveryDecisionOfWhichIsRefusedIsJournaledAsARefusal() {
+        func logged(_ body: String, status: Int = 200) -> LoggedRequest {
+            var r = LoggedRequest(
+                host: .sp("SP"), time: .simulationStart, method: "POST", path: "/api/v2/R/decisions/authorize/M",
+                parameters: [], headers: [])
+            r.record(HTTPResponse(status: status, contentType: "application/json", text: body))
+            return r
+        }
+        let refused = #"{"authorized":false,"error":{"status":403,"code":"authorization_denied_by_mvpd","action":"none"}}"#
+        let granted = #"{"authorized":true}"#
+        let all = logged(#"{"decisions":[\#(refused),\#(refused)]}"#)
+        #expect(all.errorCode == "authorization_denied_by_mvpd" && all.errorAction == "none")
+        let some = logged(#"{"decisions":[\#(granted),\#(refused)]}"#)
+        #expect(some.errorCode == nil && some.errorAction == nil)
+        #expect(logged(#"{"decisions":[]}"#).errorCode == nil)
+        #expect(logged(#"{"code":"invalid_requestor","action":"configuration"}"#, status: 400).errorCode == "invalid_requestor")
+        #expect(logged(#"{"code":"x"}"#).errorCode == nil, "a 200 that is not a decision answer says no refusal")
+    }
+
     @Test func theLogRecordsHostPathAndParameters() throws {
         var b = Browser(MockPass(world: sampleWorld(), seed: 1))
         _ = b.get("https://sp2.auth.test/adobe-services/config/REQ3?format=xml")
