@@ -14,12 +14,18 @@ public struct EngineConfiguration: Hashable, Sendable {
     public var requestTimeout: Millis
     /// The requests behind the API: the SDK's own, or REST API v2's (issue 30).
     public var wire: EngineWire
+    /// REST API v2: the MVPDs the app knows to be its promotional TempPasses. v2's configuration says
+    /// `isTempPass` only, yet a promotional pass's session needs the `AP-TempPass-Identity` header
+    /// (rest-api-v2.md 1.4), so a v2 client knows them from its own set-up (docs/CONFORMANCE.md,
+    /// choice 79). The SDK's wire reads them from the requestor's configuration and ignores this.
+    public var promotionalTempPasses: Set<String>
 
     public init(
         platform: Platform = .ios, deviceType: DeviceType = .mobile,
         defaultServiceProvider: String = "https://sp.auth.adobe.com/adobe-services",
         svcScheme: String = "adbe.u-passim://adobe.com", deviceID: String = "passim-device",
-        clientVersion: String = "3.7.1", requestTimeout: Millis = .seconds(30), wire: EngineWire = .sdk
+        clientVersion: String = "3.7.1", requestTimeout: Millis = .seconds(30), wire: EngineWire = .sdk,
+        promotionalTempPasses: Set<String> = []
     ) {
         self.platform = platform
         self.deviceType = deviceType
@@ -29,6 +35,7 @@ public struct EngineConfiguration: Hashable, Sendable {
         self.clientVersion = clientVersion
         self.requestTimeout = requestTimeout
         self.wire = wire
+        self.promotionalTempPasses = promotionalTempPasses
     }
 
     /// `serviceProviders` entries may lack a scheme (`sp.auth.adobe.com/adobe-services`): the SDK

@@ -24,8 +24,9 @@ enum V2Answer {
 
     // MARK: Configuration
 
-    /// `GET configuration`: `requestor.id` and `requestor.mvpds`, each with its `id` and `displayName`.
-    static func configuration(_ result: HTTPResult) -> SPConfiguration? {
+    /// `GET configuration`: `requestor.id` and `requestor.mvpds`, each with its `id` and `displayName`;
+    /// a TempPass among `promotional` (the app's own set-up, choice 79) is a promotional one.
+    static func configuration(_ result: HTTPResult, promotional: Set<String>) -> SPConfiguration? {
         guard let requestor = object(result, statuses: 200...200)?["requestor"],
             let id = requestor["id"]?.stringValue, let list = requestor["mvpds"]?.listValue
         else { return nil }
@@ -38,7 +39,8 @@ enum V2Answer {
                     logoURL: item["logoUrl"]?.stringValue,
                     enablePlatformServices: item["enablePlatformServices"]?.boolValue ?? false,
                     boardingStatus: item["boardingStatus"]?.stringValue.flatMap(BoardingStatus.init(rawValue:)),
-                    tempPass: item["isTempPass"]?.boolValue ?? false))
+                    tempPass: item["isTempPass"]?.boolValue == true && !promotional.contains(mvpdID),
+                    promoTempPass: item["isTempPass"]?.boolValue == true && promotional.contains(mvpdID)))
         }
         return SPConfiguration(requestorID: id, requestorName: requestor["name"]?.stringValue ?? id, mvpds: mvpds)
     }

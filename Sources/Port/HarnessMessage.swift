@@ -86,6 +86,10 @@ public struct HarnessMessage: Sendable {
             guard let wire = EngineWire(rawValue: w) else { throw PortError("hello: unknown wire \(w) (sdk or v2)") }
             c.wire = wire
         }
+        for id in try f.optionalList("promotionalTempPasses") ?? [] {
+            guard let mvpd = id.stringValue else { throw PortError("hello: promotionalTempPasses must be strings") }
+            c.promotionalTempPasses.insert(mvpd)
+        }
         var apps: [String] = []
         for app in try f.optionalList("apps") ?? [] {
             guard let name = app.stringValue else { throw PortError("hello: apps must be strings") }

@@ -126,7 +126,12 @@ public final class PortSession {
                 ("svcScheme", .string(engine.svcScheme)), ("deviceID", .string(engine.deviceID)),
                 ("clientVersion", .string(engine.clientVersion)),
                 ("requestTimeout", .int(Int(engine.requestTimeout.value))),
-            ] + (engine.wire == .restV2 ? [("wire", .string(engine.wire.rawValue))] : []) + [
+            ]
+                + (engine.wire == .restV2
+                    ? [
+                        ("wire", .string(engine.wire.rawValue)),
+                        ("promotionalTempPasses", .list(engine.promotionalTempPasses.sorted().map(Value.string))),
+                    ] : []) + [
                 PortMessage.now(now)
             ])
         let (process, greeting) = try PortSession.greeted(settings, hello)

@@ -63,7 +63,8 @@ public enum WorldBuilder {
             platform: file.platform, deviceType: file.device,
             defaultServiceProvider: defaultSP.map { EngineConfiguration.normalizeSP($0.url) }
                 ?? EngineConfiguration().defaultServiceProvider,
-            svcScheme: file.svcScheme, wire: file.wire)
+            svcScheme: file.svcScheme, wire: file.wire,
+            promotionalTempPasses: Set(world.tempPasses.filter(\.promotional).map(\.mvpdID)))
         return SimulationSetup(
             world: world, links: links, seed: file.seed ?? defaultSeed, apps: file.appNames, engine: engine)
     }

@@ -62,11 +62,18 @@ import Testing
                 Self.json(
                     200,
                     #"{"requestor":{"id":"R","mvpds":[{"id":"M","displayName":"M TV","isTempPass":true,"enablePlatformServices":true,"boardingStatus":"SUPPORTED"}]}}"#
-                )))
+                ), promotional: []))
         #expect(config.requestorID == "R")
         #expect(config.mvpds.first?.tempPass == true && config.mvpds.first?.boardingStatus == .supported)
+        #expect(config.mvpds.first?.promoTempPass == false)
+        // Choice 79: a TempPass the app's set-up names promotional is one (v2 says isTempPass only).
+        let passes = #"{"requestor":{"id":"R","mvpds":[{"id":"P","isTempPass":true},{"id":"T","isTempPass":true},{"id":"M"}]}}"#
+        let promo = try #require(V2Answer.configuration(Self.json(200, passes), promotional: ["P", "M"]))
+        #expect(promo.mvpds.map(\.promoTempPass) == [true, false, false], "M is no TempPass: no promotion")
+        #expect(promo.mvpds.map(\.tempPass) == [false, true, false])
         #expect(
-            V2Answer.configuration(Self.json(200, #"{"requestor":{"id":"R","mvpds":[{"displayName":"x"}]}}"#)) == nil)
+            V2Answer.configuration(Self.json(200, #"{"requestor":{"id":"R","mvpds":[{"displayName":"x"}]}}"#), promotional: [])
+                == nil)
         let page = V2Answer.logout(
             Self.json(
                 200, #"{"logouts":{"M":{"actionName":"logout","actionType":"interactive","url":"https://sp/logout"}}}"#),
