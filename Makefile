@@ -1,7 +1,7 @@
 # Two entry points for a fresh machine (README.md): `make suite` and `make test`.
 # Each installs the system libraries first when they are missing.
 
-.PHONY: example docc format format-check layers routes-check links provenance tracking-wildcards mutants differential-mutants mutant-findings setup build suite suite-live suite-live-server suite-shim suite-shim-live suite-v2 port-python clients rest-v2-contract rest-v2-schemathesis lint-cards test release docs docs-check bench fuzz-smoke clean
+.PHONY: example docc format format-check layers routes-check links provenance tracking-wildcards mutants differential-mutants mutant-findings setup build suite suite-live suite-live-server suite-shim suite-shim-live suite-v2 port-python port-python-v2 clients rest-v2-contract rest-v2-schemathesis lint-cards test release docs docs-check bench fuzz-smoke clean
 
 setup:
 	@missing=""; for p in libxml2-dev libcurl4-openssl-dev pkg-config xmlsec1 curl openssl; do \
@@ -49,6 +49,15 @@ port-python: build
 	  --expect Fixtures/ports/python/port.expect --jobs 2 Scenarios
 	.build/debug/passim run --port 'python3 Fixtures/ports/python/port.py' \
 	  --expect Fixtures/ports/python/port.expect --live --jobs 2 Scenarios
+	$(MAKE) port-python-v2
+
+# The Python port on REST API v2 (issue 30, item 6): the v2 suite with the reference's own expectations
+# file, so the port differs from the SDK wire exactly where passim's engine does; on both networks.
+port-python-v2: build
+	.build/debug/passim run --wire v2 --port 'python3 Fixtures/ports/python/port.py' \
+	  --expect Scenarios/wire-v2.expect --jobs 2 Scenarios
+	.build/debug/passim run --wire v2 --port 'python3 Fixtures/ports/python/port.py' \
+	  --expect Scenarios/wire-v2.expect --live --jobs 2 Scenarios
 
 # Real clients (yt-dlp's Adobe Pass flow, pinned releases from PyPI) against `passim serve`
 # (docs/CLIENTS.md); needs python3 with venv and pip, and PyPI on first use.

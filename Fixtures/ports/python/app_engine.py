@@ -407,12 +407,19 @@ class AppEngine:
         self.service_providers = [normalize_sp(sp) for sp in sps]
         requests = {}
         for url in self.service_providers:
-            request_id = self.send("GET", url + "/config/" + urllib.parse.quote(requestor_id, safe=""),
-                                   [["Accept", "application/xml"]], "", "config", now, deadline=False)
+            config_url, headers = self.config_request(url, requestor_id)
+            request_id = self.send("GET", config_url, headers, "", "config", now, deadline=False)
             requests[request_id] = url
         # One deadline for the whole configuration: after it, silent SPs count as settled.
         deadline = self.start_timer("config", now + self.device.request_timeout)
         self.startup.start(requestor_id, requests, deadline)
+
+    def config_request(self, sp_url, requestor_id):
+        """The SDK's `GET config/{requestor}` (the v2 engine asks `GET configuration`)."""
+        return sp_url + "/config/" + urllib.parse.quote(requestor_id, safe=""), [["Accept", "application/xml"]]
+
+    def read_configuration(self, body, sp_url):
+        return parse_configuration(body, sp_url)
 
     def on_config(self, request_id, result, data, now):
         sp_url = self.startup.outstanding.get(request_id)
@@ -422,7 +429,7 @@ class AppEngine:
         mvpds = None
         if result.ok:
             try:
-                mvpds = parse_configuration(result.body, sp_url)
+                mvpds = self.read_configuration(result.body, sp_url)
             except ValueError as error:
                 print("pyport: unusable configuration from %s: %s" % (sp_url, error), file=sys.stderr)
         if self.startup.receive(request_id, mvpds):
@@ -568,12 +575,15 @@ class AppEngine:
             # Apple's token is exchanged for an Adobe authN token: no browser, no code.
             self.auth.mvpd = mvpd
             self.auth.phase = AuthenticationState.FETCHING
-            fields = [("requestor", self.requestor()), ("deviceId", self.device.device_id), ("mvpd", mvpd.id),
-                      ("deviceType", self.device.os_name), ("SAMLResponse", apple_token)]
-            self.auth.request_id = self.send("POST", mvpd.sp_url + "/api/v1/tokens/authn", FORM,
-                                             form_encode(fields), "exchange", now)
+            self.exchange_apple_token(mvpd, apple_token, now)
             return
         self.open_browser(mvpd, now)
+
+    def exchange_apple_token(self, mvpd, apple_token, now):
+        fields = [("requestor", self.requestor()), ("deviceId", self.device.device_id), ("mvpd", mvpd.id),
+                  ("deviceType", self.device.os_name), ("SAMLResponse", apple_token)]
+        self.auth.request_id = self.send("POST", mvpd.sp_url + "/api/v1/tokens/authn", FORM,
+                                         form_encode(fields), "exchange", now)
 
     def on_exchange(self, request_id, result, data, now):
         if self.auth.request_id != request_id:
@@ -910,10 +920,17 @@ class AppEngine:
         if not unknown:
             self.answer_preauth(flow, {})
             return
+        self.send_preauthorize(token, unknown, flow, now)
+
+    def send_preauthorize(self, token, unknown, flow, now):
         fields = [("authentication_token", token.xml), ("requestor_id", self.requestor()),
                   ("device_id", self.device.device_id)] + [("resource_id", r) for r in unknown]
         self.send("POST", self.sp_for(token.mvpd_id) + "/preauthorize", FORM, form_encode(fields),
                   "preauth", now, data=flow)
+
+    def read_preauthorize(self, body):
+        """resource -> allowed, from a successful answer (raises ValueError when unusable)."""
+        return parse_preauthorize(body)
 
     def on_preauth(self, request_id, result, flow, now):
         held = self.store.valid_authn(now)
@@ -924,7 +941,7 @@ class AppEngine:
         decisions = {}
         if result.ok:
             try:
-                decisions = parse_preauthorize(result.body)
+                decisions = self.read_preauthorize(result.body)
             except ValueError as error:
                 print("pyport: unusable preauthorize answer: %s" % error, file=sys.stderr)
         if held.guid == flow.authn.guid:

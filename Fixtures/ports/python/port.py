@@ -17,11 +17,15 @@ import sys
 import traceback
 
 from app_engine import AppEngine
+from app_engine_v2 import AppEngineV2
 from state import Device
 from transport import transport_for
 from wire import IMPLEMENTATION, PROTOCOL_VERSION, ProtocolError, Unimplemented
 
 LOG_PATH = os.environ.get("PYPORT_LOG")
+
+# The wires a `hello` may ask for (PORTING.md): the SDK's, and REST API v2 (issue 30; docs/MIGRATION.md).
+ENGINES = {"sdk": AppEngine, "v2": AppEngineV2}
 
 
 def log(line):
@@ -51,6 +55,7 @@ class Port:
         self.device = None
         self.transport = None
         self.apps = {}
+        self.engine_class = AppEngine
 
     def write(self, message):
         line = json.dumps(message, ensure_ascii=False)
@@ -65,7 +70,7 @@ class Port:
         if self.device is None:
             raise ProtocolError("a %s message before hello" % message.get("type"))
         if name not in self.apps:
-            self.apps[name] = AppEngine(name, self.device, self.transport)
+            self.apps[name] = self.engine_class(name, self.device, self.transport)
         return self.apps[name]
 
     def handle_line(self, line):
@@ -96,12 +101,13 @@ class Port:
             # Protocol 1.1: every hello is a new world. The apps, the shared store and every request
             # and timer of the previous scenario go with the old Device and engines.
             self.device, self.transport, self.apps = None, None, {}
-            if message.get("wire", "sdk") != "sdk":
-                # Issue 30: this port speaks the SDK's wire only; REST API v2 is not learnt yet.
-                self.write({"type": "unimplemented", "what": "the %s wire" % message["wire"]})
+            wire = message.get("wire", "sdk")
+            if wire not in ENGINES:
+                # A wire this port does not know (PORTING.md: answered `unimplemented`).
+                self.write({"type": "unimplemented", "what": "the %s wire" % wire})
                 return
             transport = transport_for(message)
-            self.device, self.transport = Device(message), transport
+            self.device, self.transport, self.engine_class = Device(message), transport, ENGINES[wire]
             self.write({"type": "ready", "protocol": PROTOCOL_VERSION, "implementation": IMPLEMENTATION, "reset": True})
             return
         if kind not in ("call", "response", "deliver", "timer", "picker"):

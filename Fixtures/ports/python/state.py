@@ -121,6 +121,7 @@ class AuthenticationState:
         self.picker = None        # (shown ids, featured ids) while Apple's picker is up
         self.code = None          # tvOS registration code and its expiry (ms)
         self.code_expires = None
+        self.session_id = None    # REST API v2: the session's id, the GUID of the token its profile makes
         self.poll_timer = None
 
 

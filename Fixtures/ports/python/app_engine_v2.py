@@ -1,0 +1,343 @@
+"""One app's AccessEnabler over REST API v2 (pyport; issue 30, item 6).
+
+The same calls in and callbacks out as `AppEngine` (BEHAVIOR.md); only the requests behind them change,
+as Adobe's migration FAQ maps each SDK call to a v2 operation (docs/spec/reference/rest-api-v2.md 1.7,
+docs/MIGRATION.md), with the project's v2 choices (docs/CONFORMANCE.md 66-70). Written from those and
+Adobe's OpenAPI contract, not from passim's Swift engine. The state machines (startup, login, tokens,
+overlapping calls, registration) are the SDK engine's; this class overrides where a request is built or
+an answer read. `wire_v2` holds the formats.
+"""
+
+import sys
+
+import wire_v2
+from app_engine import AppEngine, AuthzFlow
+from state import AuthenticationState
+from wire import (ADOBEPASS_REDIRECT_URL, GENERIC_AUTHENTICATION_ERROR, GENERIC_AUTHORIZATION_ERROR,
+                  METADATA_DEVICE_ID, METADATA_OPCODE_KEY, MVPD, REGCODE, TRACKING_AUTHORIZATION,
+                  USER_AUTHENTICATED, USER_NOT_AUTHENTICATED_ERROR, USER_NOT_AUTHORIZED_ERROR, VSA203, Z100,
+                  AuthnToken, AuthzToken, md5_hex)
+
+
+class AppEngineV2(AppEngine):
+    """`AppEngine` whose requests are REST API v2's."""
+
+    # -- requests ------------------------------------------------------------------------------
+
+    def v2_url(self, mvpd_id, *segments, query=None):
+        return wire_v2.api_url(self.sp_for(mvpd_id), self.requestor(), *segments, query=query)
+
+    def v2_send(self, method, url, kind, now, body="", content_type=None, extra=(), data=None):
+        """Every v2 call but the user agent's carries the device headers (rest-api-v2.md 1.4); the
+        Bearer token goes on as on the SDK wire (`transmit`), once the app has a software statement."""
+        headers = wire_v2.device_headers(self.device) + [list(h) for h in extra]
+        if content_type is not None:
+            headers.append(content_type)
+        return self.send(method, url, headers, body, kind, now, data=data)
+
+    # -- startup: GET configuration ------------------------------------------------------------
+
+    def config_request(self, sp_url, requestor_id):
+        # Configuration needs the Bearer only (rest-api-v2.md 1.3); JSON, not the SDK's XML.
+        return wire_v2.api_url(sp_url, requestor_id, "configuration"), [["Accept", "application/json"]]
+
+    def read_configuration(self, body, sp_url):
+        return wire_v2.parse_configuration(body, sp_url)
+
+    # -- the shared store: the token made from a profile (no XML on v2) ---------------------------
+
+    def shared_store_value(self):
+        token = self.store.authn
+        if token is None:
+            return None
+        return {"v2Token": {"guid": token.guid, "mvpd": token.mvpd_id, "expires": token.expires_ms},
+                "fromApple": token.from_apple, "userMeta": token.user_meta}
+
+    def adopt_shared_store(self, value):
+        if self.device.platform != "ios":
+            return
+        token = None
+        entry = value.get("v2Token") if isinstance(value, dict) else None
+        if isinstance(entry, dict) and isinstance(entry.get("guid"), str) and isinstance(entry.get("mvpd"), str) \
+                and isinstance(entry.get("expires"), int):
+            token = AuthnToken(entry["guid"], entry["mvpd"], entry["expires"], None)
+            token.from_apple = value.get("fromApple") is True
+            token.user_meta = value.get("userMeta")
+        if token is None:
+            self.store.set_authn(None)
+            return
+        if self.store.authn is not None and self.store.authn.guid == token.guid:
+            return
+        self.store.set_authn(token)
+        if self.store.selected is None or self.store.selected.id != token.mvpd_id:
+            self.store.selected = MVPD(token.mvpd_id, token.mvpd_id)
+
+    # -- checkAuthentication: GET profiles/{mvpd} (choice 68) -----------------------------------
+
+    def check_authentication(self, now):
+        token = self.store.valid_authn(now)
+        mvpd_id = token.mvpd_id if token is not None else (self.store.selected.id if self.store.selected else None)
+        if mvpd_id is None:
+            super().check_authentication(now)  # nothing to ask about: the store answers at once
+            return
+        self.v2_send("GET", self.v2_url(mvpd_id, "profiles", mvpd_id), "check", now, data=mvpd_id)
+
+    def on_check(self, request_id, result, mvpd_id, now):
+        try:
+            profiles = wire_v2.parse_profiles(result.body) if result.ok else None
+        except ValueError as error:
+            print("pyport: unusable profiles answer: %s" % error, file=sys.stderr)
+            profiles = None
+        if profiles is None:
+            super().check_authentication(now)  # a failed request answers from the store, as the SDK does
+            return
+        profile = next((p for p in profiles if p.mvpd_id == mvpd_id and p.not_after > now), None)
+        held = self.store.valid_authn(now)
+        if profile is None:
+            if held is not None and held.mvpd_id == mvpd_id:
+                self.store.set_authn(None)
+            self.authn_failure(USER_NOT_AUTHENTICATED_ERROR)
+            return
+        if held is None or held.mvpd_id != mvpd_id or held.expires_ms != profile.not_after:
+            held = profile.token(None)
+            self.store.set_authn(held)
+        self.status(True, USER_AUTHENTICATED)
+        self.track_authn_success(held, from_store=True)
+
+    # -- logins: POST sessions, the user agent, the profile --------------------------------------
+
+    def create_session(self, mvpd, data, now):
+        """`POST sessions` for the MVPD (a login, a TempPass, a tvOS code: rest-api-v2.md 1.7)."""
+        extra = []
+        if data is not None and mvpd.temp_pass:
+            extra.append(["AP-TempPass-Identity", wire_v2.temp_pass_identity(data)])
+        self.auth.mvpd = mvpd
+        self.auth.phase = AuthenticationState.FETCHING
+        self.auth.request_id = self.v2_send(
+            "POST", self.v2_url(mvpd.id, "sessions"), "session", now,
+            body=wire_v2.session_form(mvpd.id, ADOBEPASS_REDIRECT_URL), content_type=wire_v2.FORM,
+            extra=extra, data=mvpd)
+
+    def open_browser(self, mvpd, now):
+        self.create_session(mvpd, self.auth.data, now)
+
+    def start_temp_pass(self, mvpd, data, now):
+        self.create_session(mvpd, data, now)
+
+    def on_session(self, request_id, result, mvpd, now):
+        if self.auth.request_id != request_id:
+            return
+        self.auth.request_id = None
+        session = None
+        if result.ok:
+            try:
+                session = wire_v2.parse_session(result.body)
+            except ValueError as error:
+                print("pyport: unusable sessions answer: %s" % error, file=sys.stderr)
+        if session is None:
+            self.login_failed(GENERIC_AUTHENTICATION_ERROR)
+            return
+        self.auth.session_id = session.session_id
+        if session.action == "authorize":
+            # The device has a profile already (or a TempPass made one): read it, no user agent.
+            self.fetch_profile(mvpd, now)
+        elif session.action == "authenticate" and self.device.platform == "tvos":
+            # The session's code is the registration code; the second screen logs in with it.
+            self.auth.phase = AuthenticationState.CODE
+            self.auth.code = session.code
+            self.auth.code_expires = session.not_after if session.not_after is not None else now + 30 * 60_000
+            self.callback("status", REGCODE, session.code)
+            self.auth.poll_timer = self.start_timer("poll", self.next_poll(now))
+        elif session.action == "authenticate":
+            url = wire_v2.absolute(mvpd.sp_url, session.url) or wire_v2.origin(mvpd.sp_url) + \
+                "/api/v2/authenticate/%s/%s" % (self.requestor(), session.code)
+            self.auth.phase = AuthenticationState.BROWSING
+            self.auth.code = session.code
+            self.callback("navigateToUrl", url)
+        else:
+            # resume/retry (a parameter missing) or anything else: the login cannot go on.
+            self.login_failed(GENERIC_AUTHENTICATION_ERROR)
+
+    def fetch_profile(self, mvpd, now):
+        self.auth.phase = AuthenticationState.FETCHING
+        self.auth.request_id = self.v2_send("GET", self.v2_url(mvpd.id, "profiles", mvpd.id), "token", now)
+
+    def fetch_device_token(self, now, code=None, from_apple=False):
+        """The browser is back (handleExternalURL): the session's profile, `GET profiles/code/{code}`."""
+        mvpd = self.auth.mvpd
+        if mvpd is None or self.auth.code is None:
+            self.login_failed(GENERIC_AUTHENTICATION_ERROR)
+            return
+        self.auth.phase = AuthenticationState.FETCHING
+        self.auth.request_id = self.v2_send(
+            "GET", self.v2_url(mvpd.id, "profiles", "code", self.auth.code), "token", now)
+
+    def on_token(self, request_id, result, data, now):
+        if self.auth.phase != AuthenticationState.FETCHING or self.auth.request_id != request_id:
+            return
+        token = self.profile_token(result, now) if result.status in (200, 201) else None
+        if token is None:
+            self.login_failed(GENERIC_AUTHENTICATION_ERROR)
+            return
+        self.login_succeeded(token, now)
+
+    def profile_token(self, result, now, session_id=None):
+        """The authN token of the login's MVPD's live profile in an answer, or None."""
+        try:
+            profiles = wire_v2.parse_profiles(result.body)
+        except ValueError as error:
+            print("pyport: unusable profiles answer: %s" % error, file=sys.stderr)
+            return None
+        wanted = self.auth.mvpd.id if self.auth.mvpd is not None else None
+        profile = next((p for p in profiles if p.mvpd_id == wanted), None)
+        if profile is None or profile.not_after <= now:
+            return None
+        guid = session_id if session_id is not None else self.auth.session_id
+        return profile.token(None if profile.kind == "appleSSO" else guid)
+
+    # -- Apple SSO: POST profiles/sso/Apple --------------------------------------------------------
+
+    def exchange_apple_token(self, mvpd, apple_token, now):
+        extra = []
+        mapping = getattr(mvpd, "platform_mapping_id", None)
+        if mapping:
+            extra.append(["AP-Partner-Framework-Status", wire_v2.partner_framework_status(mapping)])
+        self.auth.session_id = None
+        self.auth.request_id = self.v2_send(
+            "POST", self.v2_url(mvpd.id, "profiles", "sso", wire_v2.APPLE), "token", now,
+            body=wire_v2.form_encode([("SAMLResponse", apple_token)]), content_type=wire_v2.FORM, extra=extra)
+
+    # -- tvOS: the session's code, GET profiles/code/{code} every 10 s (choice 66) ----------------
+
+    def request_code(self, mvpd, now):
+        self.create_session(mvpd, None, now)
+
+    def poll_code(self, now):
+        self.auth.poll_timer = None
+        if self.auth.phase != AuthenticationState.CODE or self.auth.code is None:
+            return
+        if now >= self.auth.code_expires:
+            self.login_failed(GENERIC_AUTHENTICATION_ERROR)
+            return
+        self.auth.poll_timer = self.start_timer("poll", self.next_poll(now))
+        self.v2_send("GET", self.v2_url(self.auth.mvpd.id, "profiles", "code", self.auth.code), "poll", now,
+                     data=self.auth.code)
+
+    def on_poll(self, request_id, result, code, now):
+        if self.auth.phase != AuthenticationState.CODE or self.auth.code != code:
+            return
+        if result.status != 200:
+            return  # the next poll asks again; the code's expiry ends the login
+        token = self.profile_token(result, now)
+        if token is not None:
+            # The poll that finds the profile ends the login: no token request follows (choice 66).
+            self.cancel_timer(self.auth.poll_timer)
+            self.auth.poll_timer = None
+            self.login_succeeded(token, now)
+
+    # -- authorization: POST decisions/authorize/{mvpd} -------------------------------------------
+
+    def authorize(self, resource, data, now):
+        token = self.store.valid_authn(now)
+        if token is None:
+            self.authz_failure(resource, USER_NOT_AUTHENTICATED_ERROR, "")
+            return
+        # No authZ token to cache: every authorization is a decision (rest-api-v2.md 1.7).
+        flow = AuthzFlow(resource, data, token)
+        self.v2_send("POST", self.v2_url(token.mvpd_id, "decisions", "authorize", token.mvpd_id), "authorize",
+                     now, body=wire_v2.resources_body([resource]), content_type=wire_v2.JSON, data=flow)
+
+    def on_authorize(self, request_id, result, flow, now):
+        held = self.store.valid_authn(now)
+        if held is None:
+            self.authz_failure(flow.resource, USER_NOT_AUTHENTICATED_ERROR, "")
+            return
+        if not result.ok:
+            self.authz_request_failed(flow, result)
+            return
+        try:
+            decision = wire_v2.parse_decisions(result.body).get(flow.resource)
+            if decision is None:
+                raise ValueError("no decision for %s" % flow.resource)
+        except ValueError as error:
+            self.authz_failure(flow.resource, GENERIC_AUTHORIZATION_ERROR, "invalid answer: %s" % error)
+            return
+        if not decision.authorized:
+            self.authz_failure(flow.resource, USER_NOT_AUTHORIZED_ERROR, decision.details)
+            return
+        if decision.token is None:
+            self.authz_failure(flow.resource, GENERIC_AUTHORIZATION_ERROR, "invalid answer: no media token")
+            return
+        if held.guid == flow.authn.guid and decision.token_not_after is not None:
+            # What getMetadata reports as the authorization's expiry: the media token's.
+            self.store.authz[flow.resource] = AuthzToken(flow.resource, decision.token_not_after, None)
+        self.callback("setToken", decision.token, flow.resource)
+        self.callback("sendTrackingData", TRACKING_AUTHORIZATION,
+                      ["true", flow.authn.mvpd_id, md5_hex(flow.authn.guid), "false", None, None]
+                      + self.device.tracking_tail)
+
+    def authz_request_failed(self, flow, result):
+        self.throttled(result, Z100)
+        if result.status in (401, 403):
+            details = wire_v2.error_details(result.body)
+            if details is not None:
+                self.authz_failure(flow.resource, USER_NOT_AUTHORIZED_ERROR, details)
+                return
+        description = "HTTP %d" % result.status if result.status is not None else (result.failure or "failed")
+        self.authz_failure(flow.resource, GENERIC_AUTHORIZATION_ERROR, description)
+
+    # -- preauthorization: POST decisions/preauthorize/{mvpd} -------------------------------------
+
+    def send_preauthorize(self, token, unknown, flow, now):
+        self.v2_send("POST", self.v2_url(token.mvpd_id, "decisions", "preauthorize", token.mvpd_id), "preauth",
+                     now, body=wire_v2.resources_body(unknown), content_type=wire_v2.JSON, data=flow)
+
+    def read_preauthorize(self, body):
+        return {r: d.authorized for r, d in wire_v2.parse_decisions(body).items()}
+
+    # -- metadata: the device id is the app's own (choice 67) -------------------------------------
+
+    def get_metadata(self, key, now):
+        if isinstance(key, dict) and key.get(METADATA_OPCODE_KEY) == METADATA_DEVICE_ID:
+            self.metadata(self.device.device_id, False, key)
+            return
+        super().get_metadata(key, now)
+
+    # -- logout: clear at once, then GET logout/{mvpd} (choice 69) ---------------------------------
+
+    def logout(self, now):
+        from_apple = self.store.authn is not None and self.store.authn.from_apple
+        token = self.store.valid_authn(now)
+        selected = self.store.selected
+        mvpd_id = token.mvpd_id if token is not None else (selected.id if selected is not None else None)
+        self.abandon_login()
+        self.store.set_authn(None)
+        self.store.selected = None
+        self.clear_shared_store = True
+        if from_apple:
+            self.callback("status", VSA203)
+        if mvpd_id is None:
+            self.logout_answered(None, None)
+            return
+        self.v2_send("GET", self.v2_url(mvpd_id, "logout", mvpd_id, query=[("redirectUrl", ADOBEPASS_REDIRECT_URL)]),
+                     "logout", now, data=mvpd_id)
+
+    def on_logout(self, request_id, result, mvpd_id, now):
+        url = None
+        if result.ok:
+            try:
+                _, url = wire_v2.parse_logout(result.body, mvpd_id)
+            except ValueError as error:
+                print("pyport: unusable logout answer: %s" % error, file=sys.stderr)
+        self.logout_answered(mvpd_id, url)
+
+    def logout_answered(self, mvpd_id, url):
+        if self.device.platform == "tvos":
+            # The request's end is the answer, as the SDK's DELETE logout's.
+            self.status(False, USER_NOT_AUTHENTICATED_ERROR)
+            return
+        # The page the answer names opens; with none (complete, partner_logout, invalid, a failure) the
+        # redirect URL itself, as the SDK's logout without a token does.
+        self.logout_waiting = True
+        self.callback("navigateToUrl", wire_v2.absolute(self.sp_for(mvpd_id), url) if url else ADOBEPASS_REDIRECT_URL)
+
