@@ -42,7 +42,7 @@ class AppEngineV2(AppEngine):
         return wire_v2.api_url(sp_url, requestor_id, "configuration"), [["Accept", "application/json"]]
 
     def read_configuration(self, body, sp_url):
-        return wire_v2.parse_configuration(body, sp_url)
+        return wire_v2.parse_configuration(body, sp_url, self.device.promotional_temp_passes)
 
     # -- the shared store: the token made from a profile (no XML on v2) ---------------------------
 
@@ -109,7 +109,7 @@ class AppEngineV2(AppEngine):
     def create_session(self, mvpd, data, now):
         """`POST sessions` for the MVPD (a login, a TempPass, a tvOS code: rest-api-v2.md 1.7)."""
         extra = []
-        if data is not None and mvpd.temp_pass:
+        if data is not None and (mvpd.temp_pass or mvpd.promo_temp_pass):
             extra.append(["AP-TempPass-Identity", wire_v2.temp_pass_identity(data)])
         self.auth.mvpd = mvpd
         self.auth.phase = AuthenticationState.FETCHING

@@ -15,6 +15,10 @@ class Device:
         self.client_version = self.text_field(hello, "clientVersion", CLIENT_VERSION)
         timeout = hello.get("requestTimeout")
         self.request_timeout = timeout if isinstance(timeout, int) and timeout > 0 else REQUEST_TIMEOUT_MS
+        # REST API v2: the app's own promotional TempPasses (v2's configuration does not say them).
+        passes = hello.get("promotionalTempPasses")
+        self.promotional_temp_passes = frozenset(
+            p for p in (passes if isinstance(passes, list) else []) if isinstance(p, str))
         # The device's shared store of authN tokens (iOS passive SSO). All apps live in this process,
         # so the port keeps it itself (PORTING.md).
         self.shared_store = None

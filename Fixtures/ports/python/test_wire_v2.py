@@ -78,6 +78,9 @@ class WireV2Tests(unittest.TestCase):
         self.assertEqual([m.id for m in mvpds], ["Comcast", "TempPass", "AppleMVPD"])
         self.assertTrue(mvpds[1].temp_pass)
         self.assertFalse(mvpds[1].promo_temp_pass)  # v2 does not say which TempPass is promotional
+        named = wire_v2.parse_configuration(CONFIG_V2, SP, frozenset(["TempPass", "Comcast"]))
+        self.assertEqual([(m.temp_pass, m.promo_temp_pass) for m in named],
+                         [(False, False), (False, True), (False, False)])  # the app's set-up names it
         self.assertEqual((mvpds[2].boarding_status, mvpds[2].platform_mapping_id), ("SUPPORTED", "apple-42"))
         for bad in ("", "<config/>", "[]", '{"requestor": {}}', '{"requestor": {"mvpds": [{"id": "X"}]}}',
                     '{"requestor": {"mvpds": [{"id": "X", "displayName": "x", "isTempPass": "yes"}]}}'):

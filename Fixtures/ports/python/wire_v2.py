@@ -134,11 +134,13 @@ def flag(entry, key):
     return value
 
 
-def parse_configuration(body, sp_url):
+def parse_configuration(body, sp_url, promotional=frozenset()):
     """`GET configuration`: `{requestor: {mvpds: [{id, displayName, logoUrl?, isTempPass,
     enablePlatformServices, platformMappingId?, boardingStatus?…}]}}` → MVPDs, as the SDK's
     configuration gives them. Every MVPD needs an id and a display name, or the answer is unusable;
-    a repeated id keeps its first entry. v2 says nothing of SVC nor of a promotional TempPass."""
+    a repeated id keeps its first entry. v2 says nothing of SVC nor of a promotional TempPass: a
+    TempPass among `promotional` (the app's own set-up, hello's `promotionalTempPasses`, PORTING.md)
+    is a promotional one."""
     root = parse_json_object(body)
     requestor = root.get("requestor")
     if not isinstance(requestor, dict) or not isinstance(requestor.get("mvpds"), list):
@@ -153,7 +155,9 @@ def parse_configuration(body, sp_url):
         mvpd = MVPD(mvpd_id, name, sp_url)
         logo = entry.get("logoUrl")
         mvpd.logo_url = logo if isinstance(logo, str) and logo else None
-        mvpd.temp_pass = flag(entry, "isTempPass")
+        temp_pass = flag(entry, "isTempPass")
+        mvpd.promo_temp_pass = temp_pass and mvpd_id in promotional
+        mvpd.temp_pass = temp_pass and not mvpd.promo_temp_pass
         mvpd.enable_platform_services = flag(entry, "enablePlatformServices")
         mapping = entry.get("platformMappingId")
         mvpd.platform_mapping_id = mapping if isinstance(mapping, str) and mapping else None
