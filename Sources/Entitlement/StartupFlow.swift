@@ -139,7 +139,9 @@ struct StartupFlow: Sendable, RequestHolder {
 
     /// The configuration an answer carries on the engine's wire: the SDK's XML, or REST v2's JSON.
     private static func configuration(in result: HTTPResult, _ core: EngineCore) -> SPConfiguration? {
-        if core.isRESTv2 { return V2Answer.configuration(result, promotional: core.configuration.promotionalTempPasses) }
+        if core.isRESTv2 {
+            return V2Answer.configuration(result, promotional: core.configuration.promotionalTempPasses)
+        }
         guard case .response(let r) = result, r.status == 200 else { return nil }
         return r.decoded(orParse: ConfigurationXML.parse)
     }

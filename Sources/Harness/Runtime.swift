@@ -93,7 +93,8 @@ public struct Runtime: Sendable {
     /// them. The caller closes what it gets.
     public func start(_ world: RuntimeWorld) throws(HarnessError) -> RunningRuntime {
         var world = world
-        if let wire = self.wire { world.setup.engine.wire = wire }
+        // A world with both faces keeps its wires as written (SimulationSetup.isTwoFaced).
+        if let wire = self.wire, !world.setup.isTwoFaced { world.setup.engine.wire = wire }
         var wire: LiveWire?
         do throws(LiveError) {
             switch network {
@@ -115,7 +116,8 @@ public struct Runtime: Sendable {
             let network = port.sendsOwnRequests ? wire.map { $0.portNetwork(world.setup, fetchTimeout: timeout) } : nil
             do {
                 session = try PortSession(
-                    port, apps: world.setup.apps, engine: world.setup.engine, network: network,
+                    port, apps: world.setup.apps, engine: world.setup.engine, appWires: world.setup.appWires,
+                    network: network,
                     at: .simulationStart)
             } catch {
                 wire?.close()

@@ -357,7 +357,9 @@ public enum Rules {
                 var deny: [String: JournalEntry] = [:]
                 for c in calls {
                     guard let op = c.v2?.operation else { continue }
-                    if op == .authorize || op == .preauthorize { deny[c.device] = c.status == 403 || c.refusedInside ? c : nil }
+                    if op == .authorize || op == .preauthorize {
+                        deny[c.device] = c.status == 403 || c.refusedInside ? c : nil
+                    }
                     if op == .logout, let d = deny[c.device], c.time - d.time < 10_000 {
                         found.append(
                             Violation(

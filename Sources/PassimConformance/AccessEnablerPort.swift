@@ -35,6 +35,9 @@ public struct PortWorld: Sendable {
     public var apps: [String]
     /// Platform, device type, default SP, SVC scheme, device ID, client version, request timeout.
     public var configuration: EngineConfiguration
+    /// Apps with a wire of their own (a world with both faces, docs/PORTING.md `appWires`); the others
+    /// speak `configuration.wire`.
+    public var appWires: [String: EngineWire] = [:]
     public var now: Instant
 }
 

@@ -28,7 +28,9 @@ final class PortBridge: LinePort {
             }
             let port = make()
             self.port = port
-            port.start(PortWorld(apps: hello.apps, configuration: hello.configuration, now: message.now))
+            port.start(
+                PortWorld(
+                    apps: hello.apps, configuration: hello.configuration, appWires: hello.appWires, now: message.now))
             return [.ready(protocol: port.protocolVersion, implementation: port.implementation, reset: false)]
         case .call(let call): event = .call(call)
         case .response(let id, let result): event = .response(id, result)

@@ -21,6 +21,9 @@ public struct HarnessMessage: Sendable {
         public var protocolVersion: Int
         public var apps: [String]
         public var configuration: EngineConfiguration
+        /// Apps with a wire of their own (`appWires`: a world with both faces); the others speak
+        /// `configuration.wire`.
+        public var appWires: [String: EngineWire] = [:]
         /// Live network: each origin of the world with its loopback origin, and how long a fetch may
         /// wait; nil on the harness network.
         public var live: (hosts: [String: String], fetchTimeout: Millis)?
@@ -99,7 +102,18 @@ public struct HarnessMessage: Sendable {
         if try f.optionalString("network") == "live" {
             live = (try hosts(f), Millis(Int64(try f.int("fetchTimeout"))))
         }
-        return Hello(protocolVersion: try f.int("protocol"), apps: apps, configuration: c, live: live)
+        var appWires: [String: EngineWire] = [:]
+        if let own = f.value("appWires") {
+            guard case .dict(let entries) = own else { throw PortError("hello: appWires must be an object") }
+            for entry in entries {
+                guard let w = entry.value.stringValue, let wire = EngineWire(rawValue: w) else {
+                    throw PortError("hello: appWires[\(entry.key)] must be \"sdk\" or \"v2\"")
+                }
+                appWires[entry.key] = wire
+            }
+        }
+        return Hello(
+            protocolVersion: try f.int("protocol"), apps: apps, configuration: c, appWires: appWires, live: live)
     }
 
     private static func hosts(_ f: Fields) throws(PortError) -> [String: String] {

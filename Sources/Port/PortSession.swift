@@ -98,8 +98,8 @@ public final class PortSession {
     /// With a pool, a process kept from an earlier scenario is reset with this `hello` instead; one
     /// that fails to answer it is ended and a fresh process started.
     public init(
-        _ settings: PortCommand, apps: [String], engine: EngineConfiguration, network live: LiveNetwork? = nil,
-        at now: Instant
+        _ settings: PortCommand, apps: [String], engine: EngineConfiguration, appWires: [String: EngineWire] = [:],
+        network live: LiveNetwork? = nil, at now: Instant
     ) throws(PortError) {
         self.settings = settings
         // On the live network an answer may wait on one of the port's own fetches, which the port
@@ -117,6 +117,16 @@ public final class PortSession {
                 network += [("proxy", .string(proxy)), ("ca", .string(caFile))]
             }
         }
+        // REST API v2 (issue 30): the wire, the apps with a wire of their own (a world with both
+        // faces), and, for any v2 app, the app's own promotional TempPasses (choice 79).
+        var wires: [(String, Value)] = engine.wire == .restV2 ? [("wire", .string(engine.wire.rawValue))] : []
+        if !appWires.isEmpty {
+            let own = apps.compactMap { app in appWires[app].map { Value.Entry(app, .string($0.rawValue)) } }
+            wires.append(("appWires", .dict(own)))
+        }
+        if engine.wire == .restV2 || appWires.values.contains(.restV2) {
+            wires.append(("promotionalTempPasses", .list(engine.promotionalTempPasses.sorted().map(Value.string))))
+        }
         let hello = PortMessage.line(
             "hello",
             [("protocol", .int(PortMessage.version))] + network + [
@@ -126,14 +136,7 @@ public final class PortSession {
                 ("svcScheme", .string(engine.svcScheme)), ("deviceID", .string(engine.deviceID)),
                 ("clientVersion", .string(engine.clientVersion)),
                 ("requestTimeout", .int(Int(engine.requestTimeout.value))),
-            ]
-                + (engine.wire == .restV2
-                    ? [
-                        ("wire", .string(engine.wire.rawValue)),
-                        ("promotionalTempPasses", .list(engine.promotionalTempPasses.sorted().map(Value.string))),
-                    ] : []) + [
-                PortMessage.now(now)
-            ])
+            ] + wires + [PortMessage.now(now)])
         let (process, greeting) = try PortSession.greeted(settings, hello)
         self.process = process
         process.scenariosServed += 1

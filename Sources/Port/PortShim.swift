@@ -9,9 +9,11 @@ public final class PortShim {
     public typealias Fetch = (HTTPRequest, Millis) -> HTTPResult
 
     private var configuration = EngineConfiguration()
+    private var appWires: [String: EngineWire] = [:]
     private var engines: [String: Engine] = [:]
     /// The device's shared store: all apps of a scenario live in this one process (docs/PORTING.md).
-    private var sharedStore: SharedAuthentication?
+    /// The device's shared store, one per wire (as the simulator's: nothing crosses from the SDK to v2).
+    private var sharedStores: [EngineWire: SharedAuthentication] = [:]
     private var greeted = false
     private let fetch: Fetch?
     /// The live network of this run (docs/PORTING.md, "Live network"); nil on the harness network.
@@ -51,9 +53,10 @@ public final class PortShim {
                 throw PortError("passim shim speaks protocol \(PortMessage.version), not \(hello.protocolVersion)")
             }
             configuration = hello.configuration
+            appWires = hello.appWires
             // Every hello is a new world (protocol 1.1): nothing of the previous scenario survives it.
             engines = [:]
-            sharedStore = nil
+            sharedStores = [:]
             answers = [:]
             cookies = [:]
             live = nil
@@ -68,13 +71,13 @@ public final class PortShim {
         guard greeted else { throw PortError("hello must come first") }
         let app = message.app
         if live != nil { cookies = message.cookies }
-        var engine = engines[app] ?? Engine(configuration: configuration)
+        var engine = engines[app] ?? Engine(configuration: configuration(forApp: app))
         let actions: [EngineAction]
         switch message.event {
         case .hello:
             return
         case .call(let call):
-            actions = engine.step(.call(call, sharedStore: sharedStore), at: now)
+            actions = engine.step(.call(call, sharedStore: sharedStores[configuration(forApp: app).wire]), at: now)
         case .response(let id, let outcome):
             actions = engine.step(.response(id, outcome), at: now)
         case .deliver(let id):
@@ -112,7 +115,7 @@ public final class PortShim {
         case .cancelTimer(let id):
             return .cancelTimer(app: app, id: id.value)
         case .writeSharedStore(let shared):
-            sharedStore = shared
+            sharedStores[configuration(forApp: app).wire] = shared
             return nil
         }
     }
@@ -129,5 +132,12 @@ public final class PortShim {
         }
         if let cookie = cookies[parts.authority] { sent.headers.add("Cookie", cookie) }
         return fetch(sent, live.timeout)
+    }
+
+    /// App `app`'s engine configuration: the hello's, on the app's own wire if it has one.
+    private func configuration(forApp app: String) -> EngineConfiguration {
+        var c = configuration
+        if let wire = appWires[app] { c.wire = wire }
+        return c
     }
 }

@@ -65,8 +65,11 @@ public enum WorldBuilder {
                 ?? EngineConfiguration().defaultServiceProvider,
             svcScheme: file.svcScheme, wire: file.wire,
             promotionalTempPasses: Set(world.tempPasses.filter(\.promotional).map(\.mvpdID)))
-        return SimulationSetup(
+        var setup = SimulationSetup(
             world: world, links: links, seed: file.seed ?? defaultSeed, apps: file.appNames, engine: engine)
+        setup.appWires = file.appWires
+        setup.secondScreenWire = file.secondScreenWire
+        return setup
     }
 
     /// A world file's text as `passim serve` reads it, for its `POST /admin/world` (`RunningServer.worldLoader`).

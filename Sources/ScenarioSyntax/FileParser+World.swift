@@ -39,6 +39,16 @@ extension FileParser {
                 throw c.diagnostic("unknown wire '\(w.text)' (expected sdk or v2)", at: w.start)
             }
             file.wire = wire
+        case "second-screen":
+            let keyword = try c.requireWord("'wire' and a wire (sdk or v2)")
+            guard keyword.text == "wire" else {
+                throw c.diagnostic("expected 'wire sdk' or 'wire v2' after second-screen", at: keyword.start)
+            }
+            let w = try c.requireWord("a wire (sdk or v2)")
+            guard let wire = EngineWire(rawValue: w.text) else {
+                throw c.diagnostic("unknown wire '\(w.text)' (expected sdk or v2)", at: w.start)
+            }
+            file.secondScreenWire = wire
         case "device":
             let w = try c.requireWord("a device type")
             guard let device = DeviceType(rawValue: w.text) else {
@@ -67,7 +77,18 @@ extension FileParser {
             throw c.diagnostic("duplicate app 'app' (the first app is implicitly named 'app')", at: name.start)
         }
         try apps.declare(name, in: c)
-        return .app(name.text)
+        guard !c.atEnd() else { return .app(name.text, wire: nil) }
+        let keyword = try c.requireWord("'wire' and a wire (sdk or v2), or nothing")
+        guard keyword.text == "wire" else {
+            throw c.diagnostic(
+                "unexpected '\(keyword.text)' after the app's name (expected 'wire sdk' or 'wire v2')",
+                at: keyword.start)
+        }
+        let w = try c.requireWord("a wire (sdk or v2)")
+        guard let wire = EngineWire(rawValue: w.text) else {
+            throw c.diagnostic("unknown wire '\(w.text)' (expected sdk or v2)", at: w.start)
+        }
+        return .app(name.text, wire: wire)
     }
 
     mutating func spStatement(_ c: inout LineCursor) throws(Diagnostic) -> WorldStatement {

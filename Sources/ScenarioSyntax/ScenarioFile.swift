@@ -19,6 +19,14 @@ public struct ScenarioFile: Hashable, Sendable {
     public var seed: UInt64?
     /// Apps declared with `app NAME`, in order; the first app (`app`) is implicit and not listed.
     public var apps: [Located<String>]
+    /// `app NAME wire W`: an app with its own wire (issue 30, a world with both faces). A scenario
+    /// with one (or with `second-screen wire`) is written for both wires at once: `passim run
+    /// --wire` leaves its wires as written (the first app's is the header's `wire`).
+    public var appWires: [String: EngineWire] = [:]
+    /// `second-screen wire W`: the wire of the second screen's web app where a tvOS user enters the
+    /// code (`user enter-code`); nil: the code's own. Adobe asks both screens to move to v2 together
+    /// (rest-api-v2.md 1.1): one that did not cannot use the other's code.
+    public var secondScreenWire: EngineWire?
     public var svcScheme: String
     public var world: [Located<WorldStatement>]
     public var steps: [Located<Step>]

@@ -38,7 +38,7 @@ public enum ScenarioParser {
 enum ParsedStatement {
     /// A header statement, already applied to the file.
     case header
-    case app(String)
+    case app(String, wire: EngineWire?)
     case world(WorldStatement)
     case step(Step)
 }
@@ -71,7 +71,7 @@ struct FileParser {
     var worldStatementCount = 0
 
     static let headerKeywords = [
-        "scenario", "format", "tags", "platform", "device", "wire", "seed", "app", "svc-scheme",
+        "scenario", "format", "tags", "platform", "device", "wire", "seed", "app", "svc-scheme", "second-screen",
     ]
     static let worldKeywords = ["sp", "mvpd", "user", "requestor", "default-sp", "rest-v2"]
     static let stepKeywords = ["user", "browser", "clock", "net", "seen", "unseen", "lint", "http"]
@@ -201,9 +201,10 @@ struct FileParser {
         let text = c.text(start, end)
         switch parsed {
         case .header: break
-        case .app(let name):
+        case .app(let name, let wire):
             try countWorldStatement(c, at: start)
             file.apps.append(Located(name, location: location, text: text))
+            if let wire { file.appWires[name] = wire }
         case .world(let statement):
             try countWorldStatement(c, at: start)
             file.world.append(Located(statement, location: location, text: text))
@@ -265,7 +266,7 @@ struct FileParser {
                 "'\(keyword)' must come before the first step (header and world statements come first)", at: head.start)
         }
         switch keyword {
-        case "scenario", "format", "tags", "platform", "device", "wire", "seed", "svc-scheme":
+        case "scenario", "format", "tags", "platform", "device", "wire", "seed", "svc-scheme", "second-screen":
             try header(keyword, &c, head: head)
             return .header
         case "app": return try appStatement(&c)

@@ -19,11 +19,21 @@ struct SimulatedUser {
     }
 
     let world: World
+    /// The wire of the second screen's web app; nil: the code's own (`SimulationSetup.secondScreenWire`).
+    let secondScreenWire: EngineWire?
     /// The last registration code shown, for `user enter-code`.
     private(set) var code: CodeShown?
 
-    init(world: World) {
+    init(world: World, secondScreenWire: EngineWire? = nil) {
         self.world = world
+        self.secondScreenWire = secondScreenWire
+    }
+
+    /// The second screen speaks another wire than the code's: Adobe asks both screens to move to
+    /// REST API v2 together (rest-api-v2.md 1.1); one that did not knows nothing of the other's code.
+    var secondScreenMismatched: Bool {
+        guard let code, let secondScreenWire else { return false }
+        return (secondScreenWire == .restV2) != code.restV2
     }
 
     /// The TV shows `code`, which the engine got for `request` (its `POST …/REQUESTOR/regcode`,
@@ -66,7 +76,7 @@ struct SimulatedUser {
     func codeEntryURL(code number: String?) throws(SimulationError) -> String {
         guard let number else { throw SimulationError("no registration code was shown") }
         guard let code, code.code == number else { throw SimulationError("no registration-code request reached an SP") }
-        if code.restV2 {
+        if secondScreenWire.map({ $0 == .restV2 }) ?? code.restV2 {
             return V2Route.authenticate(serviceProvider: code.requestorID, code: code.code).url(atSP: code.sp.url)
         }
         let query = FormCoding.encode([

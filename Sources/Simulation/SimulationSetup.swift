@@ -1,5 +1,6 @@
 import Entitlement
 import MockPass
+import PassModel
 
 /// Everything a simulated run starts from.
 public struct SimulationSetup: Sendable {
@@ -11,6 +12,11 @@ public struct SimulationSetup: Sendable {
     public var apps: [String]
     /// The engine configuration every app starts with.
     public var engine: EngineConfiguration
+    /// Apps with a wire of their own (`app NAME wire W`): a world with both faces, one app on the
+    /// SDK's wire and another on REST API v2 against the same SPs.
+    public var appWires: [String: EngineWire] = [:]
+    /// The wire of the second screen where a tvOS user enters the code; nil: the code's own.
+    public var secondScreenWire: EngineWire?
     /// The simulated wire hands the engine and the browser the mock's answers as values too
     /// (`HTTPResponse.decoded`), so they parse no bytes: for the fuzzer's runs, but a seeded sample
     /// of them. Off, every answer is read from its bytes, as over a real wire (`passim run`).
@@ -25,6 +31,17 @@ public struct SimulationSetup: Sendable {
         self.seed = seed
         self.apps = apps
         self.engine = engine
+    }
+
+    /// A world with both faces (an app or the second screen on a wire of its own): written for both
+    /// wires at once, so a run's `--wire` leaves it as it is.
+    public var isTwoFaced: Bool { !appWires.isEmpty || secondScreenWire != nil }
+
+    /// App `name`'s engine configuration: `engine`, on the app's own wire if it has one.
+    public func engine(forApp name: String) -> EngineConfiguration {
+        var configuration = engine
+        if let wire = appWires[name] { configuration.wire = wire }
+        return configuration
     }
 
     /// Each host of the world with its base URL, SPs first, in the world's order.

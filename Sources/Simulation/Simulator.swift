@@ -17,8 +17,10 @@ public final class Simulator {
     private var sessions = [BrowserSession(.device), BrowserSession(.second)]
     public var browser: Browser { sessions[BrowserSession.Screen.device.rawValue].browser }
     public var secondScreen: Browser { sessions[BrowserSession.Screen.second.rawValue].browser }
-    /// The device's shared store of authN tokens (iOS passive SSO).
-    public private(set) var sharedStore: SharedAuthentication?
+    /// The device's shared store of authN tokens (iOS passive SSO), one per wire: an app on REST
+    /// API v2 keeps its tokens apart from the SDK's (Adobe: authentication is not carried over from
+    /// the SDK to v2, rest-api-v2.md 1.1), so in a world with both faces nothing crosses.
+    public private(set) var sharedStores: [EngineWire: SharedAuthentication] = [:]
     /// The person at the device; reads the world and the TV's screen.
     private var user: SimulatedUser
     /// The last registration code shown (`status(REGCODE, code)`), for `user enter-code`.
@@ -39,6 +41,8 @@ public final class Simulator {
     /// oracle, cookies, callbacks: dozens of references retained and released).
     final class App {
         let name: String
+        /// The wire the app's engine speaks: which shared store it reads and writes.
+        let wire: EngineWire
         var engine: any AppEngine
         var cookies = CookieJar()
         /// Delivered and not yet taken, each with the instant it was delivered (`< … at T`).
@@ -54,8 +58,9 @@ public final class Simulator {
         /// every input was a share of a fuzz run.
         let sendsOwnRequests: Bool
 
-        init(name: String, engine: any AppEngine, oracle: CallbackOracle?) {
+        init(name: String, wire: EngineWire, engine: any AppEngine, oracle: CallbackOracle?) {
             self.name = name
+            self.wire = wire
             self.engine = engine
             self.oracle = oracle
             isPort = engine.reference == nil
@@ -79,11 +84,11 @@ public final class Simulator {
     /// engine for every app; else one engine per app of `setup.apps` (a port's).
     public init(_ setup: SimulationSetup, wire: (any Wire)? = nil, engines: [any AppEngine]? = nil) {
         self.wire = wire ?? MockWire(world: setup.world, seed: setup.seed, typedResponses: setup.typedResponses)
-        user = SimulatedUser(world: setup.world)
-        let engines = engines ?? setup.apps.map { _ in Engine(configuration: setup.engine) }
+        user = SimulatedUser(world: setup.world, secondScreenWire: setup.secondScreenWire)
+        let engines = engines ?? setup.apps.map { Engine(configuration: setup.engine(forApp: $0)) }
         let apps = zip(setup.apps, engines).map { name, engine in
             App(
-                name: name, engine: engine,
+                name: name, wire: setup.engine(forApp: name).wire, engine: engine,
                 oracle: engine.reference.map {
                     CallbackOracle(
                         app: name, context: OracleContext(world: setup.world, configuration: $0.configuration))
@@ -100,7 +105,7 @@ public final class Simulator {
     /// The app (by index) calls the API at the current instant.
     public func call(_ call: Call, app: Int = 0) {
         trace.append(TraceEvent(time: now, kind: .call(app: apps[app].name, call)))
-        drive(app, .call(call, sharedStore: sharedStore))
+        drive(app, .call(call, sharedStore: sharedStores[apps[app].wire]))
     }
 
     /// Invariant violations seen so far, across apps, in the order found.
@@ -205,6 +210,9 @@ public final class Simulator {
         if let fetch = self[.second].browser.open(url, owner: "second screen") { load(fetch, on: .second) }
         run { secondScreen.isStopped }
         guard let fetch = self[.second].browser.fill(user.login(user: name, password: password)) else {
+            // A second screen on the other wire refuses the code: the user reads its error page,
+            // and the TV's login runs on until the code expires.
+            if user.secondScreenMismatched { return }
             throw SimulationError("the second screen shows no login form: \(secondScreen.location ?? "closed")")
         }
         load(fetch, on: .second)
@@ -408,7 +416,7 @@ public final class Simulator {
             case .cancelTimer(let id):
                 events.removeAll { if case .engineTimer(app, id) = $0 { return true } else { return false } }
             case .writeSharedStore(let shared):
-                sharedStore = shared
+                sharedStores[apps[app].wire] = shared
             }
         }
     }

@@ -67,12 +67,14 @@ import Testing
         #expect(config.mvpds.first?.tempPass == true && config.mvpds.first?.boardingStatus == .supported)
         #expect(config.mvpds.first?.promoTempPass == false)
         // Choice 79: a TempPass the app's set-up names promotional is one (v2 says isTempPass only).
-        let passes = #"{"requestor":{"id":"R","mvpds":[{"id":"P","isTempPass":true},{"id":"T","isTempPass":true},{"id":"M"}]}}"#
+        let passes =
+            #"{"requestor":{"id":"R","mvpds":[{"id":"P","isTempPass":true},{"id":"T","isTempPass":true},{"id":"M"}]}}"#
         let promo = try #require(V2Answer.configuration(Self.json(200, passes), promotional: ["P", "M"]))
         #expect(promo.mvpds.map(\.promoTempPass) == [true, false, false], "M is no TempPass: no promotion")
         #expect(promo.mvpds.map(\.tempPass) == [false, true, false])
         #expect(
-            V2Answer.configuration(Self.json(200, #"{"requestor":{"id":"R","mvpds":[{"displayName":"x"}]}}"#), promotional: [])
+            V2Answer.configuration(
+                Self.json(200, #"{"requestor":{"id":"R","mvpds":[{"displayName":"x"}]}}"#), promotional: [])
                 == nil)
         let page = V2Answer.logout(
             Self.json(

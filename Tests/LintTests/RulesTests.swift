@@ -152,17 +152,22 @@ private let cases: [(rule: String, pass: J, breaks: J)] = {
             let rule = try #require(Rules.rule(id))
             var loop = J(), granted = J()
             for i in 0..<5 {
-                loop.add(Int64(i) * 10_000, "POST", authorize, 200, code: "authorization_denied_by_mvpd", action: "none")
+                loop.add(
+                    Int64(i) * 10_000, "POST", authorize, 200, code: "authorization_denied_by_mvpd", action: "none")
                 granted.add(Int64(i) * 10_000, "POST", authorize, 200)
             }
             guard case .broken = rule.check(loop.journal) else { Issue.record("\(id) missed the loop"); continue }
-            guard case .passed = rule.check(granted.journal) else { Issue.record("\(id) on granted decisions"); continue }
+            guard case .passed = rule.check(granted.journal) else {
+                Issue.record("\(id) on granted decisions"); continue
+            }
         }
         var deny = J()
         deny.add(0, "POST", authorize, 200, code: "authorization_denied_by_mvpd", action: "none")
         deny.add(2_000, "GET", logout)
         let noLogout = try #require(Rules.rule("v2.no-automatic-logout"))
-        guard case .broken = noLogout.check(deny.journal) else { Issue.record("a logout after a refusal inside a 200"); return }
+        guard case .broken = noLogout.check(deny.journal) else {
+            Issue.record("a logout after a refusal inside a 200"); return
+        }
     }
 
     /// A rule without a case above must be one no journal can show: not applicable on every case.

@@ -14,14 +14,17 @@ import Testing
             r.record(HTTPResponse(status: status, contentType: "application/json", text: body))
             return r
         }
-        let refused = #"{"authorized":false,"error":{"status":403,"code":"authorization_denied_by_mvpd","action":"none"}}"#
+        let refused =
+            #"{"authorized":false,"error":{"status":403,"code":"authorization_denied_by_mvpd","action":"none"}}"#
         let granted = #"{"authorized":true}"#
         let all = logged(#"{"decisions":[\#(refused),\#(refused)]}"#)
         #expect(all.errorCode == "authorization_denied_by_mvpd" && all.errorAction == "none")
         let some = logged(#"{"decisions":[\#(granted),\#(refused)]}"#)
         #expect(some.errorCode == nil && some.errorAction == nil)
         #expect(logged(#"{"decisions":[]}"#).errorCode == nil)
-        #expect(logged(#"{"code":"invalid_requestor","action":"configuration"}"#, status: 400).errorCode == "invalid_requestor")
+        #expect(
+            logged(#"{"code":"invalid_requestor","action":"configuration"}"#, status: 400).errorCode
+                == "invalid_requestor")
         #expect(logged(#"{"code":"x"}"#).errorCode == nil, "a 200 that is not a decision answer says no refusal")
     }
 

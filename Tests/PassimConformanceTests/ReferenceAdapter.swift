@@ -5,6 +5,7 @@ import PassimConformance
 final class ReferenceAdapter: AccessEnablerPort, AccessEnablerHost, EntitlementDelegate {
     var now = Instant.simulationStart
     private var configuration = EngineConfiguration()
+    private var appWires: [String: EngineWire] = [:]
     private var keychain = DeviceKeychain()
     private var enablers: [String: AccessEnabler] = [:]
     private var actions: [PortAction] = []
@@ -13,6 +14,7 @@ final class ReferenceAdapter: AccessEnablerPort, AccessEnablerHost, EntitlementD
 
     func start(_ world: PortWorld) {
         configuration = world.configuration
+        appWires = world.appWires
         keychain = DeviceKeychain()
         enablers = [:]
     }
@@ -20,7 +22,9 @@ final class ReferenceAdapter: AccessEnablerPort, AccessEnablerHost, EntitlementD
     func handle(_ input: PortInput) -> [PortAction] {
         now = input.now
         actions = []
-        let sdk = enablers[input.app] ?? AccessEnabler(configuration: configuration, host: self, keychain: keychain)
+        var own = configuration
+        if let wire = appWires[input.app] { own.wire = wire }
+        let sdk = enablers[input.app] ?? AccessEnabler(configuration: own, host: self, keychain: keychain)
         sdk.delegate = self
         enablers[input.app] = sdk
         switch input.event {

@@ -50,6 +50,27 @@ import Testing
         #expect(file.svcScheme == "adbe.custom://x")
     }
 
+    /// A world with both faces (issue 30): an app's own wire, the second screen's wire.
+    @Test func appAndSecondScreenWires() throws {
+        let file = try parse("scenario \"t\"\nwire v2\napp second wire sdk\napp third\nsecond-screen wire sdk")
+        #expect(file.wire == .restV2)
+        #expect(file.appWires == ["second": .sdk])
+        #expect(file.secondScreenWire == .sdk)
+        #expect(file.appNames == ["app", "second", "third"])
+        for (line, message, column) in [
+            ("app second wire v3", "unknown wire 'v3' (expected sdk or v2)", 17),
+            ("app second v2", "unexpected 'v2' after the app's name (expected 'wire sdk' or 'wire v2')", 12),
+            ("app second wire", "expected a wire (sdk or v2)", 16),
+            ("second-screen v2", "expected 'wire sdk' or 'wire v2' after second-screen", 15),
+            ("second-screen wire rest", "unknown wire 'rest' (expected sdk or v2)", 20),
+        ] {
+            let d = diagnostic("scenario \"t\"\n" + line)
+            #expect(d?.message.hasPrefix(message) == true, "\(line): \(d?.message ?? "parsed")")
+            #expect(
+                d?.location.line == 2 && d?.location.column == column, "\(line): \(String(describing: d?.location))")
+        }
+    }
+
     @Test(arguments: DeviceType.allCases) func devices(_ device: DeviceType) throws {
         #expect(try parse("scenario \"t\"\ndevice \(device.rawValue)").device == device)
     }

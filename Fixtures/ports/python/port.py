@@ -55,7 +55,9 @@ class Port:
         self.device = None
         self.transport = None
         self.apps = {}
-        self.engine_class = AppEngine
+        self.wire = "sdk"
+        # A world with both faces (hello's `appWires`): the apps with a wire of their own.
+        self.app_wires = {}
 
     def write(self, message):
         line = json.dumps(message, ensure_ascii=False)
@@ -70,8 +72,11 @@ class Port:
         if self.device is None:
             raise ProtocolError("a %s message before hello" % message.get("type"))
         if name not in self.apps:
-            self.apps[name] = self.engine_class(name, self.device, self.transport)
+            self.apps[name] = ENGINES[self.app_wire(name)](name, self.device, self.transport)
         return self.apps[name]
+
+    def app_wire(self, name):
+        return self.app_wires.get(name, self.wire)
 
     def handle_line(self, line):
         log("> " + line.rstrip("\n"))
@@ -102,12 +107,15 @@ class Port:
             # and timer of the previous scenario go with the old Device and engines.
             self.device, self.transport, self.apps = None, None, {}
             wire = message.get("wire", "sdk")
-            if wire not in ENGINES:
+            app_wires = message.get("appWires") or {}
+            if not isinstance(app_wires, dict):
+                raise ProtocolError("hello: appWires must be an object")
+            for unknown in [w for w in [wire] + list(app_wires.values()) if w not in ENGINES]:
                 # A wire this port does not know (PORTING.md: answered `unimplemented`).
-                self.write({"type": "unimplemented", "what": "the %s wire" % wire})
+                self.write({"type": "unimplemented", "what": "the %s wire" % unknown})
                 return
             transport = transport_for(message)
-            self.device, self.transport, self.engine_class = Device(message), transport, ENGINES[wire]
+            self.device, self.transport, self.wire, self.app_wires = Device(message), transport, wire, app_wires
             self.write({"type": "ready", "protocol": PROTOCOL_VERSION, "implementation": IMPLEMENTATION, "reset": True})
             return
         if kind not in ("call", "response", "deliver", "timer", "picker"):
@@ -121,7 +129,7 @@ class Port:
         if kind == "call" and message.get("call") == "setRequestor":
             # setRequestor replaces the app's authN token with the shared store's; reading the store
             # is not a change to write back, so it happens before `token_before` is taken.
-            engine.adopt_shared_store(self.device.shared_store)
+            engine.adopt_shared_store(self.device.shared_stores.get(self.app_wire(engine.name)))
         token_before = engine.store.authn
         if kind == "call":
             call, args = message.get("call"), message.get("args")
@@ -138,7 +146,7 @@ class Port:
         # Every change to the app's authN token is written to the device's shared store at once (iOS);
         # a logout clears it even when this app held no token.
         if self.device.platform == "ios" and (engine.store.authn is not token_before or engine.clear_shared_store):
-            self.device.shared_store = engine.shared_store_value()
+            self.device.shared_stores[self.app_wire(engine.name)] = engine.shared_store_value()
         engine.clear_shared_store = False
         self.write({"type": "idle"})
 

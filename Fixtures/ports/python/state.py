@@ -19,9 +19,10 @@ class Device:
         passes = hello.get("promotionalTempPasses")
         self.promotional_temp_passes = frozenset(
             p for p in (passes if isinstance(passes, list) else []) if isinstance(p, str))
-        # The device's shared store of authN tokens (iOS passive SSO). All apps live in this process,
-        # so the port keeps it itself (PORTING.md).
-        self.shared_store = None
+        # The device's shared store of authN tokens (iOS passive SSO), one per wire: an app on REST
+        # API v2 keeps its tokens apart from the SDK's (authentication is not carried over). All apps
+        # live in this process, so the port keeps them itself (PORTING.md).
+        self.shared_stores = {}
 
     @staticmethod
     def text_field(hello, name, default):

@@ -382,7 +382,17 @@ struct CallbackOracle: Sendable {
         } else {
             tracked = false
         }
-        if input.checksOwed > 0 || flows.profileChecksOwed > 0 {
+        // REST API v2 (choice 68): a check asks the profile, so it may be out while a login ends;
+        // a fresh success (tracking field 3 "false") is the login's, never a check's (from the store).
+        let freshLoginSuccess: Bool
+        if flows.login != nil, status == Constants.statusSuccess,
+            case .sendTrackingData(Constants.trackingAuthentication, let d)? = next, d.count > 3, d[3] == "false"
+        {
+            freshLoginSuccess = true
+        } else {
+            freshLoginSuccess = false
+        }
+        if input.checksOwed > 0 || (flows.profileChecksOwed > 0 && !freshLoginSuccess) {
             if input.checksOwed > 0 { input.checksOwed -= 1 } else { flows.profileChecksOwed -= 1 }
             if token.holder == .none && status == Constants.statusSuccess {
                 violate(6, "checkAuthentication answers 1 after the token was cleared by a logout or a new provider")
@@ -435,7 +445,8 @@ struct CallbackOracle: Sendable {
             violate(3, "\(callback.name) for \"\(r)\" that no authorization is waiting for")
         }
         if success { tokenDelivered(r) }
-        terminal(callback, success: success, authentication: false, next: next, namesHeldToken: !askedBeforeSetRequestor)
+        terminal(
+            callback, success: success, authentication: false, next: next, namesHeldToken: !askedBeforeSetRequestor)
     }
 
     /// A flow's terminal callback: the properties judge its tracking; a success's names the token
