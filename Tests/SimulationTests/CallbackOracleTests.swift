@@ -183,6 +183,44 @@ import Testing
         #expect(leftUp.found == ["invariant 7"], "the login ended under the picker owes its dismissal")
     }
 
+    /// `regressions/queued-authorization-held-for-an-expired-access-token-then-a-picker`: a drained
+    /// authorization that waits behind the access-token request starts with it, so the picker the
+    /// next drained call shows is that login's; a login that ends under the picker is still caught.
+    @Test func aDrainedAuthorizationHeldForTheAccessTokenIsNotThePickersLogin() {
+        let picker = Callback.presentTvProviderDialog(shown: [], featured: [])
+        let token = HTTPRequest.form("https://sp.test/o/client/token", [("grant_type", "client_credentials")])
+        func drained(_ after: [Callback]) -> Trace {
+            var t = Trace()
+            t.configured()
+            t.login("M1", guid: CallbackOracleTests.guidA)
+            t.call(.setRequestor(requestorID: "REQ", serviceProviders: nil))
+            t.call(.getAuthorization(resource: "R1", data: nil))
+            t.call(.getAuthentication(forceAuthn: true, data: nil, filter: nil))
+            t.nextID += 1
+            let configuration = RequestID(t.nextID)
+            t.nextID += 1
+            t.oracle.observe(
+                .response(t.outstanding.isEmpty ? configuration : t.outstanding.removeFirst(), .timeout),
+                [.deliver(.setRequestorComplete(status: 1)), .send(RequestID(t.nextID), token), .deliver(picker)],
+                at: t.now)
+            t.outstanding.append(RequestID(t.nextID))
+            t.response([], sends: [Trace.authorize("R1")])
+            t.response(after)
+            return t
+        }
+        let good = drained(
+            [
+                .tokenRequestFailed(resource: "R1", errorCode: Constants.userNotAuthorizedError, details: ""),
+                .sendTrackingData(
+                    event: 1,
+                    data: ["false", nil, nil, nil, Constants.userNotAuthorizedError, ""] + CallbackOracleTests.tail),
+            ])
+        #expect(good.found.isEmpty, "\(good.found)")
+        var leftUp = good
+        leftUp.call(.logout, [.navigateToUrl(Constants.adobePassRedirectURL, useSVC: nil)])
+        #expect(leftUp.found == ["invariant 7"], "the picker's login ended by logout owes its dismissal")
+    }
+
     // MARK: Invariant 7 within one input; 3's superseded getAuthorization
 
     @Test func nothingOfALoginAfterItsCancellationInTheSameInput() {

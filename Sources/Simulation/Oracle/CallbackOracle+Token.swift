@@ -111,7 +111,7 @@ extension CallbackOracle {
         case .authorize(let r?):
             flows.authorizeInFlight[id] = r
             observed(.authorizeSent(resource: r))
-        case .authorize(nil), .tempPassLogin, .other:
+        case .authorize(nil), .tempPassLogin, .registration, .other:
             break
         }
         if let token = classified.authnToken {
@@ -131,7 +131,7 @@ extension CallbackOracle {
             return open.authorizations.contains(r)
         case .mediaToken:
             return input.authorization.map(open.authorizations.contains) ?? false
-        case .authorize(nil), .tempPassLogin, .other:
+        case .authorize(nil), .tempPassLogin, .registration, .other:
             return false
         }
     }

@@ -353,6 +353,16 @@ struct CallbackOracle: Sendable {
     mutating func drain(untilSending request: OracleRequest.Kind) {
         switch request {
         case .authorize(nil), .other: return
+        case .registration:
+            // The first queued call that may ask the SP waits behind registration: it starts now, as
+            // the authorization it is while a usable token is held, else as the login it starts.
+            guard let index = input.draining.firstIndex(where: Ownership.mayWaitForAccessToken) else { return }
+            let call = input.draining[index]
+            for earlier in input.draining[..<index] { begin(earlier, loginShows: false) }
+            begin(call, loginShows: !holdsUsableToken)
+            input.drainCurrent = call
+            input.draining.removeFirst(index + 1)
+            return
         case .authorize(.some), .mediaToken, .preauthorize, .tempPassLogin: break
         }
         guard let index = input.draining.firstIndex(where: { Ownership.sends($0, request) }) else { return }
@@ -363,6 +373,15 @@ struct CallbackOracle: Sendable {
         begin(call, loginShows: request == .tempPassLogin)
         input.drainCurrent = call
         input.draining.removeFirst(index + 1)
+    }
+
+    /// A token the engine would use now: held and not expired (unknown: maybe).
+    private var holdsUsableToken: Bool {
+        switch token.holder {
+        case .none: false
+        case .unknown: true
+        case .token(_, let expires): expires.map { now < $0 } ?? true
+        }
     }
 
     /// Only a running login delivers these (invariant 7: nothing after its terminal callback).

@@ -17,6 +17,9 @@ struct OracleRequest: Equatable, Sendable {
         /// `authenticate/freepreview`: a login with a TempPass selected; REST API v2's `POST sessions`,
         /// with which every login starts, TempPass or not, before any callback.
         case tempPassLogin
+        /// Dynamic Client Registration (`/o/client/register`, `/o/client/token`): a request that
+        /// needs the access token waits behind it, its call's first request still to come.
+        case registration
         /// Anything else (configuration, registration, session, logout, metadata, the browser's
         /// pages): the oracle follows none of it.
         case other
@@ -43,7 +46,7 @@ struct OracleRequest: Equatable, Sendable {
                 self.kind = kind
             }
             authnToken = parameters.first { $0.0 == "authentication_token" }?.1
-        case .tempPassLogin, .other:
+        case .tempPassLogin, .registration, .other:
             self.kind = kind
             authnToken = nil
         }
@@ -70,6 +73,8 @@ struct OracleRequest: Equatable, Sendable {
         (Array(Route.deviceShortAuthorize.pathEnding.utf8), .mediaToken),
         (Array(Route.preauthorize.pathEnding.utf8), .preauthorize),
         (Array(Route.freePreview.pathEnding.utf8), .tempPassLogin),
+        (Array(Route.clientToken.pathEnding.utf8), .registration),
+        (Array(Route.clientRegister.pathEnding.utf8), .registration),
     ]
 
     /// A REST API v2 request (issue 30), by its `V2Route`; nil for any other. The URL is parsed only

@@ -230,8 +230,19 @@ enum Ownership {
             return false
         case .tempPassLogin:
             return CallRole(call).mayStartALogin
-        case .authorize(nil), .other:
+        case .authorize(nil), .registration, .other:
             return false
+        }
+    }
+
+    /// Whether a drained `call` may send a request behind Dynamic Client Registration (the access
+    /// token it needs expired or never got): any call that asks the SP, not `setRequestor` (whose
+    /// configuration needs no token) nor the calls answered at once.
+    static func mayWaitForAccessToken(_ call: Call) -> Bool {
+        switch CallRole(call) {
+        case .checkAuthentication, .login, .authorizeOrLogin, .authorize, .logout, .preauthorize, .select: true
+        case .configure: false
+        case .noFlow: if case .getMetadata = call { true } else { false }
         }
     }
 }
