@@ -114,8 +114,9 @@ enum StepText {
         case .up: return "up"
         case .silent: return "silent"
         case .latency(let d): return "latency \(d.value)ms"
-        case .fail(let count, let path, let status):
-            return "fail \(count)" + (path.map { " /\($0)/" } ?? "") + (status.map { " status \($0)" } ?? "")
+        case .fail(let count, let path, let status, let body):
+            let head = (body == nil ? "fail \(count)" : "answer \(count)") + (path.map { " /\($0)/" } ?? "")
+            return head + (status.map { " status \($0)" } ?? "") + (body.map { " body \(Value.quote($0))" } ?? "")
         }
     }
 

@@ -140,6 +140,7 @@ final class RemoteServer: LiveServerControl {
         case .fail(let f):
             fields += [("fail", .int(f.remaining)), ("status", .int(f.status))]
             if let p = f.pathPattern { fields.append(("path", .string(p))) }
+            if let b = f.body { fields.append(("body", .string(b))) }
         }
         _ = try call(post(AdminRoute.net.path, fields), what: "a net step")
     }

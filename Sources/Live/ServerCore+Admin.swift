@@ -11,7 +11,8 @@ import PassModel
 /// - `GET /admin/clock`: the current time; `POST /admin/clock` `{"advance":"30s"}`: shift it, answer the new time.
 ///   Time is written `MILLISECONDS TOKEN-DATE`, e.g. `1767225630000 2026/01/01 00:00:30 GMT +0000`.
 /// - `POST /admin/net` `{"host":"sp:NAME|idp:ID"}` and one of `"mode":"up|down|silent"`, `"latency":"250ms"`,
-///   `"fail":N` (with `"status":S`, default 503, and `"path":"REGEX"`).
+///   `"fail":N` (with `"status":S`, default 503, `"path":"REGEX"`, and `"body":"TEXT"`: that answer
+///   in the mock's place, JSON when it opens with `{` or `[`).
 /// - `GET /admin/log[?after=N][&limit=M]`: the mock's request log, one JSON object a line: up to M
 ///   (default 1000, at most 10,000) entries after sequence number N (0: from the oldest kept); the
 ///   `X-Passim-Next-After` header gives the N of the next page (the last sequence number given).
@@ -78,7 +79,7 @@ extension ServerCore {
             }
             return plain(200, ServerCore.timeText(clock.advance(by: span)))
         case .net:
-            if let refusal = only(["POST"], keys: ["host", "mode", "latency", "fail", "status", "path"]) {
+            if let refusal = only(["POST"], keys: ["host", "mode", "latency", "fail", "status", "path", "body"]) {
                 return refusal
             }
             let parsed: (LoggedRequest.Host, NetCommand)
@@ -210,6 +211,8 @@ extension ServerCore {
                     ))
             }
         }
-        return .success((host, .fail(InjectedFailure(remaining: count, pathPattern: path, status: status))))
+        let body = r["body"]
+        if let body, body.utf8.count > 65_536 { return .failure(LiveError("body must be at most 64 KiB")) }
+        return .success((host, .fail(InjectedFailure(remaining: count, pathPattern: path, status: status, body: body))))
     }
 }

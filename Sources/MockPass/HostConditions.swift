@@ -21,11 +21,15 @@ public struct InjectedFailure: Hashable, Sendable {
     public var remaining: Int
     public var pathPattern: String?
     public var status: Int
+    /// The answer's body (`net SP answer`): JSON when it opens with `{` or `[`, else plain text;
+    /// nil: the failure's own text.
+    public var body: String?
 
-    public init(remaining: Int, pathPattern: String? = nil, status: Int = 503) {
+    public init(remaining: Int, pathPattern: String? = nil, status: Int = 503, body: String? = nil) {
         self.remaining = remaining
         self.pathPattern = pathPattern
         self.status = status
+        self.body = body
     }
 
     public func matches(_ path: String) -> Bool {
@@ -35,11 +39,15 @@ public struct InjectedFailure: Hashable, Sendable {
     }
 
     /// How the request log names this failure (`LoggedRequest.fault`).
-    public var journalName: String { "injected failure \(status)" }
+    public var journalName: String { body == nil ? "injected failure \(status)" : "injected answer \(status)" }
 
     /// The answer an injected failure gives, in either runtime.
     public var response: HTTPResponse {
-        HTTPResponse(status: status, contentType: "text/plain", text: "injected failure \(status)\n")
+        guard let body else {
+            return HTTPResponse(status: status, contentType: "text/plain", text: "injected failure \(status)\n")
+        }
+        let json = body.hasPrefix("{") || body.hasPrefix("[")
+        return HTTPResponse(status: status, contentType: json ? "application/json" : "text/plain", text: body)
     }
 }
 

@@ -338,13 +338,13 @@ struct RunState {
         case .up: command = .mode(.up)
         case .silent: command = .mode(.silent)
         case .latency(let d): command = .latency(d)
-        case .fail(let count, let path, let status):
+        case .fail(let count, let path, let status, let body):
             // A fault on an SDK path fails the request a `request` rule maps it to (a wire's), if any.
             var pattern = path
             if let path, let mapping = requestMapping(nil, .regex(path)) {
                 pattern = mapping.v2?.path.pattern ?? "passim: no such request on this wire"
             }
-            command = .fail(InjectedFailure(remaining: count, pathPattern: pattern, status: status ?? 503))
+            command = .fail(InjectedFailure(remaining: count, pathPattern: pattern, status: status ?? 503, body: body))
         }
         do {
             try simulator.net(command, host: host)

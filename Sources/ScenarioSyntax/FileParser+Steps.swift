@@ -126,7 +126,7 @@ extension FileParser {
         return .clock(try c.duration())
     }
 
-    static let spNetActions = ["down", "up", "silent", "latency", "fail"]
+    static let spNetActions = ["down", "up", "silent", "latency", "fail", "answer"]
 
     mutating func netStep(_ c: inout LineCursor) throws(Diagnostic) -> Step {
         let target = try c.requireWord("an SP name or 'mvpd'")
@@ -143,7 +143,7 @@ extension FileParser {
             }
         }
         try sps.check(target, in: c)
-        let action = try c.requireWord("an action (down, up, silent, latency or fail)")
+        let action = try c.requireWord("an action (down, up, silent, latency, fail or answer)")
         switch action.text {
         case "down": return .net(.sp(target.text), .down)
         case "up": return .net(.sp(target.text), .up)
@@ -155,9 +155,17 @@ extension FileParser {
             var status: Int?
             if c.keyword("status") { status = try c.integer("HTTP status", in: 100...599) }
             return .net(.sp(target.text), .fail(count: count, path: path, status: status))
+        case "answer":
+            let count = try c.integer("request count", in: 1...1_000_000)
+            let path = try c.regex()?.text
+            guard c.keyword("status") else { throw c.diagnostic("expected 'status' and the answer's HTTP status", at: c.pos) }
+            let status = try c.integer("HTTP status", in: 100...599)
+            guard c.keyword("body") else { throw c.diagnostic("expected 'body' and the answer's body in quotes", at: c.pos) }
+            let body = try c.requireString("the answer's body in quotes").text
+            return .net(.sp(target.text), .fail(count: count, path: path, status: status, body: body))
         default:
             throw c.diagnostic(
-                "unknown net action '\(action.text)' (expected down, up, silent, latency or fail)"
+                "unknown net action '\(action.text)' (expected down, up, silent, latency, fail or answer)"
                     + Suggestion.hint(for: action.text, among: FileParser.spNetActions),
                 at: action.start)
         }

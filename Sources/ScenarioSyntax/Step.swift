@@ -146,8 +146,9 @@ public enum NetAction: Hashable, Sendable {
     case silent
     case latency(Millis)
     /// The next `count` requests (whose path matches the regex body, when given) get `status`
-    /// (nil: the default 503).
-    case fail(count: Int, path: String?, status: Int?)
+    /// (nil: the default 503); with `body` (`net SP answer`), that body: an answer that is not what
+    /// the contract says, in the mock's place (issue 30, bad input).
+    case fail(count: Int, path: String?, status: Int?, body: String? = nil)
 }
 
 /// The path of a `seen` step: relative to the SP's URL, or a regex body the path must match whole.

@@ -66,6 +66,15 @@ import Testing
             #expect(first.bodyText == "injected failure 500\n")
             #expect(try get(curl, config).status == 500)
             #expect(try get(curl, config).status == 200)
+            // `body`: that answer in the mock's place (a scenario's `net SP answer`), JSON when it opens so.
+            #expect(
+                try admin(
+                    curl, server, "POST", "/admin/net",
+                    [("host", "sp:main"), ("fail", "1"), ("status", "200"), ("body", "{\"requestor\":{}}")]
+                ).status == 200)
+            let odd = try get(curl, config)
+            #expect(odd.status == 200 && odd.bodyText == "{\"requestor\":{}}")
+            #expect(odd.headers["Content-Type"] == "application/json")
 
             #expect(
                 try admin(curl, server, "POST", "/admin/net", [("host", "idp:Comcast"), ("latency", "250ms")]).status

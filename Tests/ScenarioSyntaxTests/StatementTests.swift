@@ -236,6 +236,10 @@ import Testing
             .net(.sp("backup"), .fail(count: 1, path: ".*/authorize", status: 500))
         ),
         ("net main fail 3 status 404", .net(.sp("main"), .fail(count: 3, path: nil, status: 404))),
+        (
+            "net main answer 2 /.*config.*/ status 200 body \"{\\\"a\\\":1}\"",
+            .net(.sp("main"), .fail(count: 2, path: ".*config.*", status: 200, body: "{\"a\":1}"))
+        ),
         ("net mvpd Comcast down", .net(.mvpd("Comcast"), .down)),
         ("net mvpd Comcast up", .net(.mvpd("Comcast"), .up)),
         (
@@ -430,6 +434,18 @@ import Testing
         ),
     ])
     func callArgumentsAreCheckedWhenParsed(_ line: String, _ expected: String) {
+        let d = diagnostic(preamble + "\n" + line)
+        #expect(d?.description.hasPrefix(expected) == true, "\(d?.description ?? "parsed")")
+    }
+
+    /// `net SP answer`: its status and its body are required, each with its caret.
+    @Test(arguments: [
+        ("net main answer 1 body \"x\"", "t.scenario:6:19: expected 'status' and the answer's HTTP status"),
+        ("net main answer 1 status 200", "t.scenario:6:29: expected 'body' and the answer's body in quotes"),
+        ("net main answer 1 status 200 body x", "t.scenario:6:35: expected the answer's body in quotes"),
+        ("net main answer 0 status 200 body \"x\"", "t.scenario:6:17:"),
+    ])
+    func aNetAnswerNeedsItsStatusAndBody(_ line: String, _ expected: String) {
         let d = diagnostic(preamble + "\n" + line)
         #expect(d?.description.hasPrefix(expected) == true, "\(d?.description ?? "parsed")")
     }

@@ -853,8 +853,9 @@ class AppEngine:
             return
         try:
             authz = parse_authorize(result.body, flow.resource, now)
-        except ValueError as error:
-            self.authz_failure(flow.resource, GENERIC_AUTHORIZATION_ERROR, "invalid answer: %s" % error)
+        except ValueError:
+            # Choice 13: an unusable answer is described by its status, as any failed request.
+            self.authz_failure(flow.resource, GENERIC_AUTHORIZATION_ERROR, "HTTP %d" % result.status)
             return
         if held.guid == flow.authn.guid:
             # Nothing an authorization brings is cached once the token it was asked with is replaced.

@@ -259,14 +259,15 @@ class AppEngineV2(AppEngine):
             decision = wire_v2.parse_decisions(result.body).get(flow.resource)
             if decision is None:
                 raise ValueError("no decision for %s" % flow.resource)
-        except ValueError as error:
-            self.authz_failure(flow.resource, GENERIC_AUTHORIZATION_ERROR, "invalid answer: %s" % error)
+        except ValueError:
+            # Choice 13: an unusable answer is described by its status, as any failed request.
+            self.authz_failure(flow.resource, GENERIC_AUTHORIZATION_ERROR, "HTTP %d" % result.status)
             return
         if not decision.authorized:
             self.authz_failure(flow.resource, USER_NOT_AUTHORIZED_ERROR, decision.details)
             return
         if decision.token is None:
-            self.authz_failure(flow.resource, GENERIC_AUTHORIZATION_ERROR, "invalid answer: no media token")
+            self.authz_failure(flow.resource, GENERIC_AUTHORIZATION_ERROR, "HTTP %d" % result.status)
             return
         if held.guid == flow.authn.guid and decision.token_not_after is not None:
             # What getMetadata reports as the authorization's expiry: the media token's.
