@@ -158,9 +158,13 @@ extension FileParser {
         case "answer":
             let count = try c.integer("request count", in: 1...1_000_000)
             let path = try c.regex()?.text
-            guard c.keyword("status") else { throw c.diagnostic("expected 'status' and the answer's HTTP status", at: c.pos) }
+            guard c.keyword("status") else {
+                throw c.diagnostic("expected 'status' and the answer's HTTP status", at: c.pos)
+            }
             let status = try c.integer("HTTP status", in: 100...599)
-            guard c.keyword("body") else { throw c.diagnostic("expected 'body' and the answer's body in quotes", at: c.pos) }
+            guard c.keyword("body") else {
+                throw c.diagnostic("expected 'body' and the answer's body in quotes", at: c.pos)
+            }
             let body = try c.requireString("the answer's body in quotes").text
             return .net(.sp(target.text), .fail(count: count, path: path, status: status, body: body))
         default:
