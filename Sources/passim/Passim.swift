@@ -301,9 +301,10 @@ struct Doc: ParsableCommand {
         discussion: """
             One page per area folder (authn.md, ...) with each scenario's title, description and sequence diagram,
             and index.md: per API method, every callback order the scenarios show; written to --out.
-            The migration pages (docs/MIGRATION.md) go to --migration-out: per SDK call and cookbook flow, one
-            scenario run on the SDK's wire and on REST API v2's, the requests and callbacks side by side, with the
-            reasons of the v2 wire's expectations file (--expect). They link the callback pages as ../callbacks/.
+            With --migration-out DIR, also the migration pages (docs/MIGRATION.md): per SDK call and cookbook flow,
+            one scenario run on the SDK's wire and on REST API v2's, the requests and callbacks side by side, with
+            the reasons of the v2 wire's expectations file (--expect). They link the callback pages as ../callbacks/
+            and the repository's files as ../../ (`make docs` writes docs/callbacks and docs/migration).
             Nothing is written unless every scenario passes. Pages that are no longer generated are not deleted
             (CI's diff names them).
             Exit status: 0 written, 1 a scenario failed, 2 the input was unusable.
@@ -315,24 +316,24 @@ struct Doc: ParsableCommand {
     @Option(help: ArgumentHelp("The folder to write the callback pages to.", valueName: "DIR"))
     var out = "docs/callbacks"
 
-    @Option(help: ArgumentHelp("The folder to write the migration pages to.", valueName: "DIR"))
-    var migrationOut = "docs/migration"
+    @Option(
+        help: ArgumentHelp(
+            "Also write the migration pages (SDK wire and REST API v2 side by side) to this folder.", valueName: "DIR"))
+    var migrationOut: String?
 
     @Option(
         help: ArgumentHelp(
-            "The REST API v2 wire's expectations file, whose reasons the migration pages quote.", valueName: "FILE"))
+            "With --migration-out: the REST API v2 wire's expectations file, whose reasons the pages quote.",
+            valueName: "FILE"))
     var expect = "Scenarios/wire-v2.expect"
-
-    @Flag(help: "Write the callback pages only.")
-    var noMigration = false
 
     func run() throws {
         var expectations: MigrationDocs.Expectations?
-        if !noMigration {
+        if migrationOut != nil {
             do {
                 expectations = try MigrationDocs.Expectations.load(expect)
             } catch {
-                throw Terminal.fail("passim doc: \(error) (--expect FILE, or --no-migration)", status: 2)
+                throw Terminal.fail("passim doc: \(error) (--expect FILE names the v2 wire's expectations)", status: 2)
             }
         }
         // Absolute paths under the current folder link as relative ones, so the pages do not depend on where
@@ -344,9 +345,9 @@ struct Doc: ParsableCommand {
             throw Terminal.fail(
                 "passim doc: nothing written (the scenarios above do not pass)", status: generation.status.rawValue)
         }
-        var written: [(String, Int)] = [(out, generation.pages.count)]
-        if !noMigration { written.append((migrationOut, generation.migration.count)) }
-        for (dir, pages) in [(out, generation.pages), (migrationOut, generation.migration)] where !pages.isEmpty {
+        var written = [(out, generation.pages)]
+        if let migrationOut { written.append((migrationOut, generation.migration)) }
+        for (dir, pages) in written {
             do {
                 try FileManager.default.createDirectory(atPath: dir, withIntermediateDirectories: true)
                 for page in pages {
@@ -357,7 +358,9 @@ struct Doc: ParsableCommand {
                 throw Terminal.fail("passim doc: cannot write to \(dir): \(error.localizedDescription)", status: 2)
             }
         }
-        for (dir, count) in written { Terminal.write("wrote \(count) pages to \(dir)\n", to: FileHandle.standardOutput) }
+        for (dir, pages) in written {
+            Terminal.write("wrote \(pages.count) pages to \(dir)\n", to: FileHandle.standardOutput)
+        }
     }
 }
 
