@@ -55,7 +55,9 @@ public enum MigrationDocs {
 
     /// The rule: among the scenarios on the SDK's wire that call `call`, one the expectations file
     /// does not list as failing on v2 if any, then the fewest steps, then the first path.
-    static func byRule(_ call: String, _ entries: [CallbackDocs.Entry], _ expectations: Expectations) -> CallbackDocs.Entry? {
+    static func byRule(_ call: String, _ entries: [CallbackDocs.Entry], _ expectations: Expectations) -> CallbackDocs
+        .Entry?
+    {
         entries.filter { $0.file.wire == .sdk && calls(of: $0.file).contains(call) }.min { a, b in
             let (fa, fb) = (expectations.rule(for: a.file.path) != nil, expectations.rule(for: b.file.path) != nil)
             if fa != fb { return !fa }
@@ -68,7 +70,9 @@ public enum MigrationDocs {
         var out: [Subject] = []
         for call in CallNames.calls {
             if let scenario = representatives.first(where: { $0.call == call })?.scenario,
-                let e = entries.first(where: { key($0) == scenario && $0.file.wire == .sdk && calls(of: $0.file).contains(call) })
+                let e = entries.first(where: {
+                    key($0) == scenario && $0.file.wire == .sdk && calls(of: $0.file).contains(call)
+                })
             {
                 out.append(Subject(kind: .call, name: call, entry: e, byTable: true))
             } else {
@@ -94,7 +98,9 @@ public enum MigrationDocs {
         var entries = entries
         if let root, !root.isEmpty {
             let prefix = root.hasSuffix("/") ? root : root + "/"
-            func relative(_ path: String) -> String { path.hasPrefix(prefix) ? String(path.dropFirst(prefix.count)) : path }
+            func relative(_ path: String) -> String {
+                path.hasPrefix(prefix) ? String(path.dropFirst(prefix.count)) : path
+            }
             expectations.path = relative(expectations.path)
             for i in entries.indices { entries[i].file.path = relative(entries[i].file.path) }
         }
@@ -271,7 +277,8 @@ public enum MigrationDocs {
     // MARK: Pages
 
     static func cell(_ text: String) -> String {
-        "`" + CallbackDocs.shortenStrings(text).replacingOccurrences(of: "|", with: "\\|")
+        "`"
+            + CallbackDocs.shortenStrings(text).replacingOccurrences(of: "|", with: "\\|")
             .replacingOccurrences(of: "`", with: "'") + "`"
     }
 
@@ -334,7 +341,11 @@ public enum MigrationDocs {
         out +=
             "The scenario \(repoLink(e.file.path, text: key(e))) (\"\(e.file.title)\"), run on the SDK's wire and on "
             + "REST API v2's (`passim run --wire v2`), "
-            + (s.kind == .flow ? "a cookbook flow" : s.byTable ? "chosen for `\(s.name)` by the table of MigrationDocs.swift" : "chosen for `\(s.name)` by the rule (the index says which)")
+            + (s.kind == .flow
+                ? "a cookbook flow"
+                : s.byTable
+                    ? "chosen for `\(s.name)` by the table of MigrationDocs.swift"
+                    : "chosen for `\(s.name)` by the rule (the index says which)")
             + ". Its page on the SDK's wire alone: [callbacks/\(key(e))](../callbacks/\(e.area).md#\(e.stem)). "
             + "Back to the [index](index.md).\n\n"
         if let d = e.file.description { out += d + "\n\n" }
@@ -402,7 +413,9 @@ public enum MigrationDocs {
         return out
     }
 
-    static func index(_ subjects: [Subject], _ comparisons: [String: Comparison], _ expectations: Expectations) -> String {
+    static func index(_ subjects: [Subject], _ comparisons: [String: Comparison], _ expectations: Expectations)
+        -> String
+    {
         var out = CallbackDocs.header + "# Migration to REST API v2, call by call\n\n"
         out +=
             "For each call of the AccessEnabler API and each cookbook flow, one scenario run on the SDK's wire and on "

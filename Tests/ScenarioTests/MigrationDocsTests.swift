@@ -57,7 +57,8 @@ import Testing
             ), "\(page)")
         let index = try #require(g.migration.first { $0.name == "index.md" }).text
         #expect(index.contains("| [`getAuthentication`](call-getAuthentication.md) | "))
-        #expect(index.contains(" | by rule | 3 same, 1 changed or not reached, [tiny.expect:2](../../tiny.expect#L2) |"))
+        #expect(
+            index.contains(" | by rule | 3 same, 1 changed or not reached, [tiny.expect:2](../../tiny.expect#L2) |"))
         #expect(index.contains("| `logout` | no scenario calls it | | |"))
         #expect(index.contains("| [tiny login](flow-cookbook-z-tiny.md) | "))
         // Determinism: the same pages with another number of threads.
