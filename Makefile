@@ -142,17 +142,20 @@ tracking-wildcards:
 release: setup
 	swift build -c release
 
-# The callback-order pages (docs/callbacks/), generated from the scenarios; commit the result.
+# The callback-order pages (docs/callbacks/) and the migration pages (docs/migration/: each SDK call and
+# cookbook flow on the SDK's wire and on REST API v2's), generated from the scenarios; commit the result.
 docs: build
-	.build/debug/passim doc Scenarios --out docs/callbacks
+	.build/debug/passim doc Scenarios --out docs/callbacks --migration-out docs/migration --expect Scenarios/wire-v2.expect
 
 # CI: the committed pages must be exactly what the scenarios generate now.
 docs-check: build
 	@tmp=$$(mktemp -d); \
-	if ! .build/debug/passim doc Scenarios --out "$$tmp" >/dev/null; then rm -rf "$$tmp"; exit 1; fi; \
-	if ! diff -r docs/callbacks "$$tmp"; then \
-	  echo "docs/callbacks is stale: run 'make docs' and commit the result"; rm -rf "$$tmp"; exit 1; fi; \
-	rm -rf "$$tmp"; echo "docs/callbacks is up to date"
+	if ! .build/debug/passim doc Scenarios --out "$$tmp/callbacks" --migration-out "$$tmp/migration" \
+	  --expect Scenarios/wire-v2.expect >/dev/null; then rm -rf "$$tmp"; exit 1; fi; \
+	for d in callbacks migration; do \
+	  if ! diff -r docs/$$d "$$tmp/$$d"; then \
+	    echo "docs/$$d is stale: run 'make docs' and commit the result"; rm -rf "$$tmp"; exit 1; fi; done; \
+	rm -rf "$$tmp"; echo "docs/callbacks and docs/migration are up to date"
 	@if grep -q '\*\*none\*\*' docs/callbacks/seed-elements.md; then \
 	  grep '\*\*none\*\*' docs/callbacks/seed-elements.md; \
 	  echo "seed elements above have no scenario (docs/callbacks/seed-elements.md)"; exit 1; fi; \

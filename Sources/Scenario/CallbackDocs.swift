@@ -289,13 +289,19 @@ public enum CallbackDocs {
 extension CallbackDocs {
     public struct Generation: Sendable {
         public var pages: [Page]
+        /// The migration pages (`MigrationDocs`), when an expectations file for REST API v2 was given.
+        public var migration: [Page] = []
         /// Diagnostics and failure reports; pages are only worth writing when `status` is `.passed`.
         public var errors: String
         public var status: SuiteRun.ExitStatus
     }
 
-    /// Parses and runs every scenario under `paths` and builds the pages.
-    public static func generate(paths: [String], jobs: Int = 1) -> Generation {
+    /// Parses and runs every scenario under `paths` and builds the pages; with `migration` (the v2
+    /// wire's expectations file), also the migration pages, from runs on REST API v2, their links
+    /// relative to `root` (`MigrationDocs.pages`).
+    public static func generate(
+        paths: [String], jobs: Int = 1, migration: MigrationDocs.Expectations? = nil, root: String? = nil
+    ) -> Generation {
         let files: [String]
         do {
             files = try SuiteLoader.files(in: paths)
@@ -326,7 +332,11 @@ extension CallbackDocs {
                 if f.unusable { status = .unusable } else if status == .passed { status = .failed }
             }
         }
-        return Generation(pages: pages(entries), errors: errors, status: status)
+        var generation = Generation(pages: pages(entries), errors: errors, status: status)
+        if let migration, status == .passed {
+            generation.migration = MigrationDocs.pages(entries, expectations: migration, jobs: jobs, root: root)
+        }
+        return generation
     }
 
     struct DocFailure: Error, Sendable {

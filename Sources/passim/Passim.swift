@@ -297,37 +297,70 @@ struct Record: ParsableCommand {
 
 struct Doc: ParsableCommand {
     static let configuration = CommandConfiguration(
-        abstract: "Generate the callback-order pages (Markdown with Mermaid diagrams) from scenarios.",
+        abstract: "Generate the callback-order and migration pages (Markdown with Mermaid diagrams) from scenarios.",
         discussion: """
             One page per area folder (authn.md, ...) with each scenario's title, description and sequence diagram,
-            and index.md: per API method, every callback order the scenarios show. Nothing is written unless every
-            scenario passes. Pages of an area that no longer exists are not deleted (CI's diff names them).
+            and index.md: per API method, every callback order the scenarios show; written to --out.
+            With --migration-out DIR, also the migration pages (docs/MIGRATION.md): per SDK call and cookbook flow,
+            one scenario run on the SDK's wire and on REST API v2's, the requests and callbacks side by side, with
+            the reasons of the v2 wire's expectations file (--expect). They link the callback pages as ../callbacks/
+            and the repository's files as ../../ (`make docs` writes docs/callbacks and docs/migration).
+            Nothing is written unless every scenario passes. Pages that are no longer generated are not deleted
+            (CI's diff names them).
             Exit status: 0 written, 1 a scenario failed, 2 the input was unusable.
             """)
 
     @Argument(help: "Scenario files or folders.")
     var paths: [String]
 
-    @Option(help: ArgumentHelp("The folder to write the pages to.", valueName: "DIR"))
+    @Option(help: ArgumentHelp("The folder to write the callback pages to.", valueName: "DIR"))
     var out = "docs/callbacks"
 
+    @Option(
+        help: ArgumentHelp(
+            "Also write the migration pages (SDK wire and REST API v2 side by side) to this folder.", valueName: "DIR"))
+    var migrationOut: String?
+
+    @Option(
+        help: ArgumentHelp(
+            "With --migration-out: the REST API v2 wire's expectations file, whose reasons the pages quote.",
+            valueName: "FILE"))
+    var expect = "Scenarios/wire-v2.expect"
+
     func run() throws {
-        let generation = CallbackDocs.generate(paths: paths, jobs: 2)
+        var expectations: MigrationDocs.Expectations?
+        if migrationOut != nil {
+            do {
+                expectations = try MigrationDocs.Expectations.load(expect)
+            } catch {
+                throw Terminal.fail("passim doc: \(error) (--expect FILE names the v2 wire's expectations)", status: 2)
+            }
+        }
+        // Absolute paths under the current folder link as relative ones, so the pages do not depend on where
+        // the repository is.
+        let generation = CallbackDocs.generate(
+            paths: paths, jobs: 2, migration: expectations, root: FileManager.default.currentDirectoryPath)
         Terminal.write(generation.errors, to: FileHandle.standardError)
         guard generation.status == .passed else {
             throw Terminal.fail(
                 "passim doc: nothing written (the scenarios above do not pass)", status: generation.status.rawValue)
         }
-        do {
-            try FileManager.default.createDirectory(atPath: out, withIntermediateDirectories: true)
-            for page in generation.pages {
-                try Data(page.text.utf8).write(
-                    to: URL(fileURLWithPath: out).appendingPathComponent(page.name), options: .atomic)
+        var written = [(out, generation.pages)]
+        if let migrationOut { written.append((migrationOut, generation.migration)) }
+        for (dir, pages) in written {
+            do {
+                try FileManager.default.createDirectory(atPath: dir, withIntermediateDirectories: true)
+                for page in pages {
+                    try Data(page.text.utf8).write(
+                        to: URL(fileURLWithPath: dir).appendingPathComponent(page.name), options: .atomic)
+                }
+            } catch {
+                throw Terminal.fail("passim doc: cannot write to \(dir): \(error.localizedDescription)", status: 2)
             }
-        } catch {
-            throw Terminal.fail("passim doc: cannot write to \(out): \(error.localizedDescription)", status: 2)
         }
-        Terminal.write("wrote \(generation.pages.count) pages to \(out)\n", to: FileHandle.standardOutput)
+        for (dir, pages) in written {
+            Terminal.write("wrote \(pages.count) pages to \(dir)\n", to: FileHandle.standardOutput)
+        }
     }
 }
 
