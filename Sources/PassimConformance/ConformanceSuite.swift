@@ -18,6 +18,8 @@ public struct ConformanceSuite: Sendable {
     private var tags: [String] = []
     /// Where the port's requests go (`network(_:)`).
     public private(set) var network: Network = .simulated
+    /// The requests behind the API (`wire(_:)`): the SDK's, or REST API v2's.
+    public private(set) var wire: EngineWire = .sdk
 
     /// Where a port's requests go while the suite runs (`.simulated`: passim's mock in this process;
     /// `.live`: real HTTP over loopback to a mock server started for each scenario). The harness sends
@@ -87,18 +89,30 @@ public struct ConformanceSuite: Sendable {
         return s
     }
 
+    /// The same suite on `wire`. On REST API v2 (issue 30), the suite's `wire-v2.expect` says which
+    /// scenarios differ by Adobe's design and why: those come out `.expectedDifference` with that
+    /// reason, and any other difference fails, as `passim run --wire v2 --expect` does. A port speaks the
+    /// wire `PortWorld.configuration.wire` names.
+    public func wire(_ wire: EngineWire) -> ConformanceSuite {
+        var s = self
+        s.wire = wire
+        return s
+    }
+
     /// Runs every selected scenario against a port `make` returns, a fresh one for each scenario.
     /// `jobs`: scenarios at once, each with its own port.
     public func run(jobs: Int = 1, port make: @escaping @Sendable () -> any AccessEnablerPort) -> ConformanceReport {
         let name = "in-process " + String(describing: type(of: make()))
         let command = PortCommand(inProcess: name) { PortBridge(make) }
-        return run(ScenarioRunner.Runtime(network: runtimeNetwork, port: command), jobs: jobs)
+        return run(ScenarioRunner.Runtime(network: runtimeNetwork, port: command, wire: runtimeWire), jobs: jobs)
     }
 
     /// Runs every selected scenario on passim's own engine (the reference).
     public func runReference(jobs: Int = 1) -> ConformanceReport {
-        run(ScenarioRunner.Runtime(network: runtimeNetwork), jobs: jobs)
+        run(ScenarioRunner.Runtime(network: runtimeNetwork, wire: runtimeWire), jobs: jobs)
     }
+
+    private var runtimeWire: EngineWire? { wire == .sdk ? nil : wire }
 
     private var runtimeNetwork: ScenarioRunner.Runtime.Network {
         switch network {
@@ -111,6 +125,15 @@ public struct ConformanceSuite: Sendable {
         var options = SuiteRun.Options(tags: tags, jobs: max(jobs, 1))
         options.runtime = runtime
         options.allowEmpty = true
+        if wire == .restV2 {
+            let path = folder + "/wire-v2.expect"
+            do {
+                options.expectations = try Expectations.load(path)
+            } catch {
+                return ConformanceReport(
+                    results: [], unusable: ["\(path): \(error)"], output: "\(path): \(error)\n")
+            }
+        }
         let paths = selection.map { $0.map { folder + "/" + $0 + ".scenario" } } ?? [folder]
         guard !paths.isEmpty else {
             return ConformanceReport(results: [], unusable: [], output: "0 passed, 0 failed\n")
@@ -120,7 +143,9 @@ public struct ConformanceSuite: Sendable {
         for outcome in report.outcomes {
             if case .unusable(_, let diagnostic) = outcome { unusable.append(diagnostic) }
         }
-        if !report.errors.isEmpty, unusable.isEmpty { unusable.append(report.errors) }
+        // A warning (an expectations line no selected scenario matches) makes no file unusable.
+        let errors = report.errors.split(separator: "\n").filter { !$0.hasPrefix("passim: warning:") }
+        if !errors.isEmpty, unusable.isEmpty { unusable.append(errors.joined(separator: "\n") + "\n") }
         return ConformanceReport(
             results: report.results.map {
                 ConformanceReport.Result(
@@ -144,6 +169,9 @@ public struct ConformanceReport: Sendable, CustomStringConvertible {
             case passed, failed
             /// The port said it does not implement what a step asked.
             case unimplemented
+            /// On REST API v2: differs from the SDK's transcript as the suite's `wire-v2.expect` says,
+            /// by Adobe's design (`expectedDifference` gives the reason).
+            case expectedDifference
         }
         /// `area/scenario`, as `ConformanceSuite.scenarios` lists it.
         public var name: String
@@ -157,16 +185,25 @@ public struct ConformanceReport: Sendable, CustomStringConvertible {
         public var transcript: String
         /// The network the scenario ran on, as the harness composed it.
         public var network: ConformanceSuite.Network
+        /// Why the scenario differs on this wire (`Outcome.expectedDifference`), from the expectations file.
+        public var expectedDifference: String?
 
         init(_ r: ScenarioResult, name: String, repositoryFolder: String? = nil) {
             self.name = name
             title = r.title
-            switch r.status {
+            message = r.failure.map { "\($0.location): \($0.message)" }
+            switch r.verdict {
             case .passed: outcome = .passed
             case .failed: outcome = .failed
             case .unimplemented: outcome = .unimplemented
+            case .expectedFailure:
+                outcome = .expectedDifference
+                expectedDifference = r.expectedToFail
+            case .unexpectedPass:
+                outcome = .failed
+                message =
+                    "passes although wire-v2.expect says it differs (\(r.expectedToFail ?? "")): that line is stale"
             }
-            message = r.failure.map { "\($0.location): \($0.message)" }
             report =
                 r.status == .unimplemented ? "UNIMPLEMENTED \(name): \(r.failure?.message ?? "")\n" : r.failureReport
             // `passim run` cannot replay a port that lives in a test: say how to run it again from there.
@@ -189,7 +226,8 @@ public struct ConformanceReport: Sendable, CustomStringConvertible {
             network = r.runtimeFlags.contains("--live") ? .live : .simulated
         }
 
-        public var passed: Bool { outcome == .passed }
+        /// Passed, or differs on this wire exactly as the expectations file says.
+        public var passed: Bool { outcome == .passed || outcome == .expectedDifference }
     }
 
     public var results: [Result]

@@ -6,7 +6,8 @@ final class ReferenceAdapter: AccessEnablerPort, AccessEnablerHost, EntitlementD
     var now = Instant.simulationStart
     private var configuration = EngineConfiguration()
     private var appWires: [String: EngineWire] = [:]
-    private var keychain = DeviceKeychain()
+    /// The device's shared store, one per wire: nothing is carried over between the SDK and v2.
+    private var keychains: [EngineWire: DeviceKeychain] = [:]
     private var enablers: [String: AccessEnabler] = [:]
     private var actions: [PortAction] = []
     /// For the version test: what this adapter announces.
@@ -15,7 +16,7 @@ final class ReferenceAdapter: AccessEnablerPort, AccessEnablerHost, EntitlementD
     func start(_ world: PortWorld) {
         configuration = world.configuration
         appWires = world.appWires
-        keychain = DeviceKeychain()
+        keychains = [:]
         enablers = [:]
     }
 
@@ -24,6 +25,8 @@ final class ReferenceAdapter: AccessEnablerPort, AccessEnablerHost, EntitlementD
         actions = []
         var own = configuration
         if let wire = appWires[input.app] { own.wire = wire }
+        let keychain = keychains[own.wire] ?? DeviceKeychain()
+        keychains[own.wire] = keychain
         let sdk = enablers[input.app] ?? AccessEnabler(configuration: own, host: self, keychain: keychain)
         sdk.delegate = self
         enablers[input.app] = sdk
