@@ -30,6 +30,7 @@ suite-live-server: build
 suite-v2: build
 	.build/debug/passim run --wire v2 --expect Scenarios/wire-v2.expect --jobs 2 Scenarios
 	.build/debug/passim run --wire v2 --port '.build/debug/passim shim' --expect Scenarios/wire-v2.expect --jobs 2 Scenarios
+	.build/debug/passim run --wire v2 --live --expect Scenarios/wire-v2.expect --jobs 2 Scenarios
 
 # The same suite through the port driver protocol (docs/PORTING.md), with passim's engine as the port.
 suite-shim: build
