@@ -841,22 +841,30 @@ class AppEngine:
         self.send("POST", self.sp_for(token.mvpd_id) + "/authorizeDevice", FORM, form_encode(fields),
                   "authorize", now, data=flow)
 
-    def on_authorize(self, request_id, result, flow, now):
+    def read_authorization(self, result, flow, now, parse):
+        """An authorization's answer read by `parse`, with the token held now; None once the call
+        has ended here (no token held, a failed request, an unusable answer)."""
         held = self.store.valid_authn(now)
         if held is None:
             # Answered after a logout (or the token's expiry), whatever the answer (BEHAVIOR.md,
             # Overlapping calls; invariant 6).
             self.authz_failure(flow.resource, USER_NOT_AUTHENTICATED_ERROR, "")
-            return
+            return None
         if not result.ok:
             self.authz_request_failed(flow, result)
-            return
+            return None
         try:
-            authz = parse_authorize(result.body, flow.resource, now)
+            return held, parse(result.body)
         except ValueError:
             # Choice 13: an unusable answer is described by its status, as any failed request.
             self.authz_failure(flow.resource, GENERIC_AUTHORIZATION_ERROR, "HTTP %d" % result.status)
+            return None
+
+    def on_authorize(self, request_id, result, flow, now):
+        read = self.read_authorization(result, flow, now, lambda body: parse_authorize(body, flow.resource, now))
+        if read is None:
             return
+        held, authz = read
         if held.guid == flow.authn.guid:
             # Nothing an authorization brings is cached once the token it was asked with is replaced.
             self.store.authz[flow.resource] = authz

@@ -248,21 +248,15 @@ class AppEngineV2(AppEngine):
                      now, body=wire_v2.resources_body([resource]), content_type=wire_v2.JSON, data=flow)
 
     def on_authorize(self, request_id, result, flow, now):
-        held = self.store.valid_authn(now)
-        if held is None:
-            self.authz_failure(flow.resource, USER_NOT_AUTHENTICATED_ERROR, "")
-            return
-        if not result.ok:
-            self.authz_request_failed(flow, result)
-            return
-        try:
-            decision = wire_v2.parse_decisions(result.body).get(flow.resource)
+        def decision_of(body):
+            decision = wire_v2.parse_decisions(body).get(flow.resource)
             if decision is None:
                 raise ValueError("no decision for %s" % flow.resource)
-        except ValueError:
-            # Choice 13: an unusable answer is described by its status, as any failed request.
-            self.authz_failure(flow.resource, GENERIC_AUTHORIZATION_ERROR, "HTTP %d" % result.status)
+            return decision
+        read = self.read_authorization(result, flow, now, decision_of)
+        if read is None:
             return
+        held, decision = read
         if not decision.authorized:
             self.authz_failure(flow.resource, USER_NOT_AUTHORIZED_ERROR, decision.details)
             return
