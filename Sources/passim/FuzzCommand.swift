@@ -250,8 +250,9 @@ struct FuzzCommand: ParsableCommand {
             print("DIFF run \(f.run) seed \(f.seed): \(f.difference.split(separator: "\n").first ?? "")")
             print("  shrunk from \(f.steps) to \(f.shrunkSteps) steps: \(f.file ?? "(could not write the file)"), \(f.v2File ?? "")")
         }
-        for (line, rule) in report.explained.sorted(by: { $0.key < $1.key }) {
-            print("  \(rule.count) explained by line \(line): \(rule.reason)")
+        // Most explained first; ties in the reasons' order, so the same seed prints the same lines.
+        for (reason, count) in report.explained.sorted(by: { ($1.value, $0.key) < ($0.value, $1.key) }) {
+            print("  \(count) explained: \(reason)")
         }
         let ran =
             range.map { "runs \($0.lowerBound)..\($0.lowerBound + report.runs - 1) of seed \(seed)" } ?? "seed \(seed)"
