@@ -60,6 +60,9 @@ public struct Fuzzer: Sendable {
         /// Every input the runs' engines were given, the determinism re-runs' included (not the
         /// shrinking's): the throughput figure of issue 17 is engine inputs per CPU-second.
         public var engineInputs = 0
+        /// CPU seconds spent shrinking and writing findings (their workers' thread time): the
+        /// throughput figure leaves it out, or a campaign with findings looks slower than its runs are.
+        public var shrinkingCPU = 0.0
     }
 
     public let options: Options
@@ -189,7 +192,9 @@ public struct Fuzzer: Sendable {
                 guard let failure else { continue }
                 progress("run \(i) (seed \(seed)) failed: \(failure)")
                 // Only now is the run written as text: to shrink it and write it out.
+                let before = Fuzzer.threadCPUSeconds()
                 results.add(finding(run: i, seed: seed, program: run.program, failure: failure))
+                results.addShrinking(Fuzzer.threadCPUSeconds() - before)
             }
         }
         if jobs == 1 {
@@ -200,7 +205,14 @@ public struct Fuzzer: Sendable {
         let findings = results.findings.sorted { $0.run < $1.run }
         return Report(
             runs: min(results.claimed, total), steps: results.steps, findings: findings,
-            engineInputs: results.inputs)
+            engineInputs: results.inputs, shrinkingCPU: results.shrinking)
+    }
+
+    /// The calling thread's CPU time, in seconds (what one worker spent, whatever the others do).
+    static func threadCPUSeconds() -> Double {
+        var t = timespec()
+        clock_gettime(CLOCK_THREAD_CPUTIME_ID, &t)
+        return Double(t.tv_sec) + Double(t.tv_nsec) / 1e9
     }
 
     /// The progress line: `1234/5000 runs, 2,345 steps/s, 0 findings, 3m12s left`.
@@ -278,6 +290,7 @@ private final class Results: @unchecked Sendable {
     private var inputCount = 0
     private var finished = 0
     private var found: [Fuzzer.Finding] = []
+    private var shrinkCPU = 0.0
 
     func claim() -> Int {
         lock.lock()
@@ -290,6 +303,8 @@ private final class Results: @unchecked Sendable {
     var steps: Int { lock.withLock { stepCount } }
     var inputs: Int { lock.withLock { inputCount } }
     var findings: [Fuzzer.Finding] { lock.withLock { found } }
+    var shrinking: Double { lock.withLock { shrinkCPU } }
+    func addShrinking(_ seconds: Double) { lock.withLock { shrinkCPU += seconds } }
 
     func add(steps: Int, inputs: Int) {
         lock.withLock {

@@ -198,13 +198,17 @@ struct FuzzCommand: ParsableCommand {
     }
 
     /// `engine inputs/s` and `steps/s` per CPU-second (per core, whatever `--jobs`) and per wall second.
-    static func rates(_ report: Fuzzer.Report, cpu: Double, wall: Double) -> String {
+    /// Shrinking findings is left out of the CPU figure (its seconds are said), not of the wall one.
+    static func rates(_ report: Fuzzer.Report, cpu total: Double, wall: Double) -> String {
         func rate(_ n: Int, _ seconds: Double) -> String {
             seconds > 0 ? String(Int((Double(n) / seconds).rounded())) : "-"
         }
+        let cpu = max(0, total - report.shrinkingCPU)
+        let shrinking =
+            report.findings.isEmpty ? "" : ", shrinking's \(String(format: "%.2f", report.shrinkingCPU)) s left out"
         return
             "\(rate(report.engineInputs, cpu)) engine inputs/s and \(rate(report.steps, cpu)) steps/s per CPU-second "
-            + "(\(String(format: "%.2f", cpu)) s CPU); \(rate(report.engineInputs, wall)) engine inputs/s wall (\(String(format: "%.2f", wall)) s)"
+            + "(\(String(format: "%.2f", cpu)) s CPU\(shrinking)); \(rate(report.engineInputs, wall)) engine inputs/s wall (\(String(format: "%.2f", wall)) s)"
     }
 
     /// The expectations files, merged in order (nil when none is given); a bad one is exit 2.
