@@ -169,9 +169,8 @@ public struct Expectations: Sendable {
                 // A `\/` inside the regex is one of its slashes (as in `mask` and `equivalent`).
                 var after = Substring(line.dropFirst("differ".count)).drop { $0 == " " || $0 == "\t" }
                 guard after.hasPrefix("/") else { throw fail("differ needs a /regex/ and a reason") }
-                guard let regex = Expectations.takeRegex(&after) else {
-                    throw fail("differ: \(after.prefix { $0 != " " }) is not a /regex/")
-                }
+                let written = after.prefix { $0 != " " && $0 != "\t" }
+                guard let regex = Expectations.takeRegex(&after) else { throw fail("differ: \(written) is not a regex") }
                 let body = regex.pattern
                 after = after.drop { $0 == " " || $0 == "\t" }
                 var when: LinearRegex?
