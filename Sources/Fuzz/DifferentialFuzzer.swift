@@ -1,3 +1,4 @@
+import PassModel
 import Port
 import Scenario
 import ScenarioSyntax
@@ -47,6 +48,9 @@ public struct DifferentialFuzzer: Sendable {
         /// The command line's flags that choose the other build, for the replay line of a finding
         /// (`--against 'BIN' --compare mock`); nil: `--port 'COMMAND'`.
         public var againstFlags: String?
+        /// The wire both engines speak (`--wire v2`): each program's world says it, and the port is
+        /// asked for it in `hello`.
+        public var wire: EngineWire = .sdk
 
         public init(
             seed: UInt64 = 1, runs: Int = 100, firstRun: Int = 0, maxSteps: Int = 30,
@@ -198,7 +202,7 @@ public struct DifferentialFuzzer: Sendable {
             // Against a served mock latencies are waited for: the worlds' are capped (FuzzWorld.fastNetwork).
             let (program, failure, _) = Fuzzer.explore(
                 seed: seed, maxSteps: options.maxSteps,
-                fastNetwork: options.compare.comparesMock)
+                fastNetwork: options.compare.comparesMock, wire: options.wire)
             report.runs += 1
             guard failure == nil, let reference = DifferentialFuzzer.reference(program) else {
                 report.skipped += 1
@@ -239,7 +243,7 @@ public struct DifferentialFuzzer: Sendable {
         let body = reference.map { $0.steps.map(\.text) } ?? small.steps
         var againFlag = options.live ? " --live" : ""
         againFlag += " --port '\(options.port.command.replacingOccurrences(of: "'", with: "'\\''"))'"
-        let fuzzFlags = options.againstFlags.map { " " + $0 } ?? againFlag
+        let fuzzFlags = (options.againstFlags.map { " " + $0 } ?? againFlag) + Fuzzer.wireFlag(options.wire)
         var lines: [String]
         switch side {
         case .engine:

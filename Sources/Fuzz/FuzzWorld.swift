@@ -42,10 +42,16 @@ struct FuzzWorld {
 
     /// The header and world as `StepParser` reads `lines` (no steps).
     var file: ScenarioFile {
-        ScenarioFile(
+        var file = ScenarioFile(
             path: FuzzWorld.path, title: "fuzz seed \(seed)", tags: ["fuzz"], platform: platform, seed: seed,
             apps: appDecls, world: statements)
+        file.wire = wire
+        return file
     }
+
+    /// The wire the apps' engines speak (`passim fuzz --wire v2`): the header says `wire v2`, so a
+    /// finding replays on it. The draws are the same on either wire: one seed, one world.
+    var wire: EngineWire = .sdk
 
     /// Writes a line, and what it declares.
     private mutating func add(_ line: String, _ statement: WorldStatement) {
@@ -65,9 +71,12 @@ struct FuzzWorld {
     /// `latency`, capped when the network is fast.
     func latency(_ latency: Int) -> Int { fastNetwork ? min(latency, 10) : latency }
 
-    static func random(_ rng: inout SeededRandom, seed: UInt64, fastNetwork: Bool = false) -> FuzzWorld {
+    static func random(
+        _ rng: inout SeededRandom, seed: UInt64, fastNetwork: Bool = false, wire: EngineWire = .sdk
+    ) -> FuzzWorld {
         var w = FuzzWorld()
         w.fastNetwork = fastNetwork
+        w.wire = wire
         func chance(_ p: Double) -> Bool { Double(rng.next() % 1000) < p * 1000 }
         func pick<T>(_ xs: [T]) -> T { xs[Int(rng.next() % UInt64(xs.count))] }
 
@@ -77,6 +86,7 @@ struct FuzzWorld {
             w.platform = .tvos
             w.lines.append("platform tvos")
         }
+        if wire == .restV2 { w.lines.append("wire v2") }
         if chance(0.25) {
             w.apps.append("second")
             w.lines.append("app second")

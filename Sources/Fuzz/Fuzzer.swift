@@ -21,6 +21,8 @@ public struct Fuzzer: Sendable {
         public var firstRun: Int
         /// One run in this many goes through bytes (`goesThroughBytes`); 1: every run does.
         public var bytesSample: UInt64
+        /// The wire the engines speak (`--wire v2`): every world says it, so a finding replays on it.
+        public var wire: EngineWire = .sdk
         /// Called after each run, from any worker: (runs done, steps run, findings), for a progress line.
         public var onRun: (@Sendable (_ runs: Int, _ steps: Int, _ findings: Int) -> Void)?
 
@@ -58,6 +60,9 @@ public struct Fuzzer: Sendable {
         /// Every input the runs' engines were given, the determinism re-runs' included (not the
         /// shrinking's): the throughput figure of issue 17 is engine inputs per CPU-second.
         public var engineInputs = 0
+        /// CPU seconds spent shrinking and writing findings (their workers' thread time): the
+        /// throughput figure leaves it out, or a campaign with findings looks slower than its runs are.
+        public var shrinkingCPU = 0.0
     }
 
     public let options: Options
@@ -104,12 +109,12 @@ public struct Fuzzer: Sendable {
 
     /// Explores one run; returns its program, its result and how many steps ran.
     /// `fastNetwork`: latencies of at most 10 ms (`FuzzWorld.fastNetwork`).
-    static func explore(seed: UInt64, maxSteps: Int, fastNetwork: Bool = false) -> (
+    static func explore(seed: UInt64, maxSteps: Int, fastNetwork: Bool = false, wire: EngineWire = .sdk) -> (
         FuzzProgram, ExploratoryRunner.Failure?, Int
     ) {
         let (run, failure, steps, _) = exploreCounting(
             seed: seed, maxSteps: maxSteps, typed: !goesThroughBytes(seed),
-            fastNetwork: fastNetwork)
+            fastNetwork: fastNetwork, wire: wire)
         return (run.program, failure, steps)
     }
 
@@ -118,10 +123,10 @@ public struct Fuzzer: Sendable {
     /// `typed`: the mock's answers reach the engine as values (`FuzzRun.typedResponses`).
     static func exploreCounting(
         seed: UInt64, maxSteps: Int, typed: Bool,
-        fastNetwork: Bool = false
+        fastNetwork: Bool = false, wire: EngineWire = .sdk
     ) -> (FuzzRun, ExploratoryRunner.Failure?, Int, Int) {
         var rng = SeededRandom(seed: seed)
-        let world = FuzzWorld.random(&rng, seed: seed, fastNetwork: fastNetwork)
+        let world = FuzzWorld.random(&rng, seed: seed, fastNetwork: fastNetwork, wire: wire)
         // The world is made typed along with its lines, and the steps are typed: nothing is parsed.
         var run = FuzzRun(world: world.lines, file: world.file, typedResponses: typed)
         let session = ExplorationSession(file: run.file, writesLines: false, typedResponses: typed)
@@ -181,13 +186,15 @@ public struct Fuzzer: Sendable {
                 CrashReport.running(seed, worker: worker)
                 let typed = !Fuzzer.goesThroughBytes(seed, sample: options.bytesSample)
                 let (run, failure, steps, inputs) = Fuzzer.exploreCounting(
-                    seed: seed, maxSteps: options.maxSteps, typed: typed)
+                    seed: seed, maxSteps: options.maxSteps, typed: typed, wire: options.wire)
                 results.add(steps: steps, inputs: inputs)
                 defer { options.onRun?(results.done(), results.steps, results.findings.count) }
                 guard let failure else { continue }
                 progress("run \(i) (seed \(seed)) failed: \(failure)")
                 // Only now is the run written as text: to shrink it and write it out.
+                let before = Fuzzer.threadCPUSeconds()
                 results.add(finding(run: i, seed: seed, program: run.program, failure: failure))
+                results.addShrinking(Fuzzer.threadCPUSeconds() - before)
             }
         }
         if jobs == 1 {
@@ -198,7 +205,14 @@ public struct Fuzzer: Sendable {
         let findings = results.findings.sorted { $0.run < $1.run }
         return Report(
             runs: min(results.claimed, total), steps: results.steps, findings: findings,
-            engineInputs: results.inputs)
+            engineInputs: results.inputs, shrinkingCPU: results.shrinking)
+    }
+
+    /// The calling thread's CPU time, in seconds (what one worker spent, whatever the others do).
+    static func threadCPUSeconds() -> Double {
+        var t = timespec()
+        clock_gettime(CLOCK_THREAD_CPUTIME_ID, &t)
+        return Double(t.tv_sec) + Double(t.tv_nsec) / 1e9
     }
 
     /// The progress line: `1234/5000 runs, 2,345 steps/s, 0 findings, 3m12s left`.
@@ -232,7 +246,7 @@ public struct Fuzzer: Sendable {
         let final = recorded?.failure ?? failure
         var lines = [
             "# Fuzz: \(final)",
-            "# Found by: passim fuzz --seed \(seed) --runs 1 (shrunk from \(program.steps.count) to \(small.steps.count) steps)",
+            "# Found by: passim fuzz --seed \(seed) --runs 1\(Fuzzer.wireFlag(options.wire)) (shrunk from \(program.steps.count) to \(small.steps.count) steps)",
             "# Replay: passim fuzz --replay FILE" + (final.key.hasPrefix("invariant") ? " (or passim run FILE)" : ""),
             "# Once fixed, record it (passim record) and move it to Scenarios/regressions/.",
         ]
@@ -241,12 +255,17 @@ public struct Fuzzer: Sendable {
         lines += recorded?.lines ?? small.steps
         let text = lines.joined(separator: "\n") + "\n"
         let path = Fuzzer.writeCase(
-            text, named: "fuzz-\(seed)-\(final.key.replacingOccurrences(of: " ", with: "-")).scenario",
+            text,
+            named:
+                "fuzz-\(seed)-\(options.wire == .sdk ? "" : "v2-")\(final.key.replacingOccurrences(of: " ", with: "-")).scenario",
             in: options.outDir)
         return Finding(
             run: run, seed: seed, failure: final, steps: program.steps.count, shrunkSteps: small.steps.count,
             scenario: text, file: path)
     }
+
+    /// ` --wire v2` for a replay line on v2; "" on the SDK's wire (the default).
+    public static func wireFlag(_ wire: EngineWire) -> String { wire == .sdk ? "" : " --wire \(wire.rawValue)" }
 
     /// Writes a found case into `dir` (made if missing); its path, or nil when it cannot be written.
     static func writeCase(_ text: String, named name: String, in dir: String) -> String? {
@@ -273,6 +292,7 @@ private final class Results: @unchecked Sendable {
     private var inputCount = 0
     private var finished = 0
     private var found: [Fuzzer.Finding] = []
+    private var shrinkCPU = 0.0
 
     func claim() -> Int {
         lock.lock()
@@ -285,6 +305,8 @@ private final class Results: @unchecked Sendable {
     var steps: Int { lock.withLock { stepCount } }
     var inputs: Int { lock.withLock { inputCount } }
     var findings: [Fuzzer.Finding] { lock.withLock { found } }
+    var shrinking: Double { lock.withLock { shrinkCPU } }
+    func addShrinking(_ seconds: Double) { lock.withLock { shrinkCPU += seconds } }
 
     func add(steps: Int, inputs: Int) {
         lock.withLock {

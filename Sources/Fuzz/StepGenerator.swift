@@ -101,6 +101,32 @@ struct StepGenerator {
             }.first
             out.append(token.time + (ttl ?? .hours(6)))
         }
+        if world.wire == .restV2 { out += v2Expiries(answered, authn: authn, requestor: requestor) }
+        return out
+    }
+
+    /// REST API v2's expiries, from the v2 requests answered (the SDK's routes above are never sent
+    /// on v2): the latest session's code (`notAfter`, RESTv2Options.sessionTTL), the latest
+    /// authorization decision's (the requestor's authZ TTL capped at the profile's end) and its media
+    /// token's (RESTv2Options.mediaTokenTTL, the expiry getMetadata reports on v2).
+    private func v2Expiries(
+        _ answered: [LoggedRequest], authn: Instant?, requestor: (LoggedRequest) -> Requestor?
+    ) -> [Instant] {
+        let options = RESTv2Options()
+        func route(_ r: LoggedRequest) -> V2Route? { V2Route(method: r.method, path: r.path) }
+        var out: [Instant] = []
+        if let session = answered.last(where: {
+            if case .createSession = route($0) { return true } else { return false }
+        }) {
+            out.append(session.time + options.sessionTTL)
+        }
+        if let decision = answered.last(where: {
+            if case .authorize = route($0) { return true } else { return false }
+        }) {
+            let ttl = requestor(decision)?.authzTTL ?? .hours(24)
+            out.append(authn.map { min(decision.time + ttl, $0) } ?? decision.time + ttl)
+            out.append(decision.time + options.mediaTokenTTL)
+        }
         return out
     }
 
@@ -156,7 +182,12 @@ struct StepGenerator {
                 chance(0.3) ? [requestor, T.arg("serviceProviders", .list(world.sps.map(T.word)))] : [requestor]
             // Where the world declares key pairs, the deprecated tvOS variant that signs the second-screen
             // calls: with the requestor's pair, or now and then a wrong secret (the mock answers 401).
-            if !world.keys.isEmpty, chance(0.5) { arguments += signing(id, wrong: chance(0.2)) }
+            // Not on v2, which knows no request signature (DCR only, rest-api-v2.md 1.4): the draws are
+            // made all the same, so one seed gives one world and one program shape on either wire.
+            if !world.keys.isEmpty, chance(0.5) {
+                let signed = signing(id, wrong: chance(0.2))
+                if world.wire == .sdk { arguments += signed }
+            }
             return syntax(.setRequestor, arguments)
         case .getAuthentication:
             let all = [
@@ -220,6 +251,11 @@ struct StepGenerator {
         ]
     }
 
+    /// `signing`'s arguments on the SDK's wire; none on v2, where no request is signed.
+    func signed(_ id: String, wrong: Bool) -> [ArgumentSyntax] {
+        world.wire == .sdk ? signing(id, wrong: wrong) : []
+    }
+
     private func progress(_ rng: inout SeededRandom, _ sim: Simulator) -> Step? {
         // Time only runs on clock and user steps here (there is no `<` to wait on): let answers come.
         // Now and then a wait past the SDK's 30 s request timeout (BEHAVIOR.md, Timeouts), so that a
@@ -266,7 +302,7 @@ struct StepGenerator {
                 // A requestor with a key pair is set up signed (its regcode calls are refused otherwise).
                 let id = world.requestors[0]
                 return T.call(
-                    app, .setRequestor, [T.arg(.string(id))] + (world.keys[id] == nil ? [] : signing(id, wrong: false)))
+                    app, .setRequestor, [T.arg(.string(id))] + (world.keys[id] == nil ? [] : signed(id, wrong: false)))
             }
             return nil
         }
@@ -324,7 +360,7 @@ struct StepGenerator {
             let id = world.requestors[0]
             let wrong = rng.next() % 5 == 0
             return T.call(
-                app, .setRequestor, [T.arg(.string(id))] + (world.keys[id] == nil ? [] : signing(id, wrong: wrong)))
+                app, .setRequestor, [T.arg(.string(id))] + (world.keys[id] == nil ? [] : signed(id, wrong: wrong)))
         default:
             // Now and then a logout, or a login over the token held (forceAuthn): either way the next
             // token is a new one (caches cleared, TempPass again).

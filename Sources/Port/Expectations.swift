@@ -22,11 +22,32 @@ public struct Expectations: Sendable {
         public var regex: String
         public var reason: String
         public var line: Int
+        /// `differ /REGEX/ when /PROGRAM/ reason`: known only in programs whose text (world and
+        /// steps) matches PROGRAM: a difference a kind of world or step makes by design (a second
+        /// app on v2, which has no shared store), not any difference of any program.
+        public var when: LinearRegex?
 
         public func matches(_ message: String) -> Bool {
             guard let r = try? LinearRegex(regex) else { return false }
             return r.matches(in: message)
         }
+
+        /// Whether it explains `message`, met in the program whose text is `program` (nil: unknown,
+        /// so a `when` rule does not apply).
+        public func matches(_ message: String, program: String?) -> Bool {
+            guard matches(message) else { return false }
+            guard let when else { return true }
+            return program.map { when.matches(in: $0) } ?? false
+        }
+    }
+
+    /// `parity timing reason`: for the parity fuzzer (`passim fuzz --parity`), a callback may come at
+    /// another instant on the other wire (its requests are another number of round trips), so long as
+    /// the same callbacks come in the same order: a program whose first difference is an instant is
+    /// compared again with its `<` lines unpinned.
+    public struct ParityTiming: Sendable {
+        public var reason: String
+        public var line: Int
     }
 
     /// `equivalent /EXPECTED/ /ACTUAL/ reason`: a `<` line whose text matches EXPECTED is satisfied
@@ -72,10 +93,44 @@ public struct Expectations: Sendable {
     public var requestMappings: [RequestMapping] = []
     public var constants = ConstantMap()
     public var differences: [KnownDifference] = []
+    /// `parity mask /REGEX/ reason`: a `mask` the parity fuzzer applies and suite runs do not (what
+    /// differs in every program on the other wire, such as tracking's cached flag, while the suite's
+    /// scenarios that pin it are `fail` lines of their own).
+    public var parityMasks: [Mask] = []
+    public var parityTimings: [ParityTiming] = []
+
+    /// The known difference `message` is in the program `program`, if any.
+    public func knownDifference(_ message: String, program: String?) -> KnownDifference? {
+        differences.first { $0.matches(message, program: program) }
+    }
+
+    /// The rules the parity fuzzer compares with: the parity masks before the file's own (a parity
+    /// mask reads the text as the wire wrote it, before a file mask rewrote part of it).
+    public var forParity: Expectations {
+        var e = self
+        e.masks = parityMasks + masks
+        return e
+    }
+
+    /// This file's rules followed by `other`'s (`--expect` given twice): the first match wins, so
+    /// this file's come first.
+    public func merged(with other: Expectations) -> Expectations {
+        var e = self
+        e.path += ", " + other.path
+        e.rules += other.rules
+        e.masks += other.masks
+        e.equivalences += other.equivalences
+        e.requestMappings += other.requestMappings
+        e.differences += other.differences
+        e.parityMasks += other.parityMasks
+        e.parityTimings += other.parityTimings
+        e.constants.merge(other.constants)
+        return e
+    }
 
     /// The known difference `message` is, if any.
     public func knownDifference(_ message: String) -> KnownDifference? {
-        differences.first { $0.matches(message) }
+        differences.first { $0.when == nil && $0.matches(message) }
     }
 
     public init(path: String, rules: [Rule] = [], constants: ConstantMap = ConstantMap()) {
@@ -111,17 +166,46 @@ public struct Expectations: Sendable {
                         kind: words[0] == "fail" ? .fail : .skip, pattern: words[1],
                         reason: words[2].trimmingCharacters(in: .whitespaces), line: i + 1))
             case "differ":
-                let rest = line.dropFirst("differ".count).trimmingCharacters(in: .whitespaces)
-                guard rest.hasPrefix("/"), let close = rest.dropFirst().firstIndex(of: "/") else {
-                    throw fail("differ needs a /regex/ and a reason")
+                // A `\/` inside the regex is one of its slashes (as in `mask` and `equivalent`).
+                var after = Substring(line.dropFirst("differ".count)).drop { $0 == " " || $0 == "\t" }
+                guard after.hasPrefix("/") else { throw fail("differ needs a /regex/ and a reason") }
+                let written = after.prefix { $0 != " " && $0 != "\t" }
+                guard let regex = Expectations.takeRegex(&after) else {
+                    throw fail("differ: \(written) is not a regex")
                 }
-                let body = String(rest[rest.index(after: rest.startIndex)..<close])
-                let reason = rest[rest.index(after: close)...].trimmingCharacters(in: .whitespaces)
-                guard !body.isEmpty, (try? LinearRegex(body)) != nil else {
-                    throw fail("differ: /\(body)/ is not a regex")
+                let body = regex.pattern
+                after = after.drop { $0 == " " || $0 == "\t" }
+                var when: LinearRegex?
+                if after.hasPrefix("when ") || after.hasPrefix("when\t") {
+                    after = after.dropFirst(4).drop { $0 == " " || $0 == "\t" }
+                    guard let program = Expectations.takeRegex(&after) else {
+                        throw fail("differ: when needs a /regex/ over the program's text")
+                    }
+                    when = program
                 }
+                let reason = after.trimmingCharacters(in: .whitespaces)
                 guard !reason.isEmpty else { throw fail("differ needs a reason after its /regex/") }
-                result.differences.append(KnownDifference(regex: body, reason: reason, line: i + 1))
+                result.differences.append(KnownDifference(regex: body, reason: reason, line: i + 1, when: when))
+            case "parity":
+                var rest = Substring(line.dropFirst(words[0].count)).drop { $0 == " " || $0 == "\t" }
+                let kind = rest.prefix { $0 != " " && $0 != "\t" }
+                rest = rest.dropFirst(kind.count).drop { $0 == " " || $0 == "\t" }
+                switch kind {
+                case "mask":
+                    guard let regex = Expectations.takeRegex(&rest) else { throw fail("parity mask needs a /regex/") }
+                    let reason = rest.trimmingCharacters(in: .whitespaces)
+                    guard !reason.isEmpty else { throw fail("parity mask needs a reason after its /regex/") }
+                    guard let startsHere = try? LinearRegex("(?:" + regex.pattern + ").*") else {
+                        throw fail("parity mask: /\(regex.pattern)/ cannot be searched")
+                    }
+                    result.parityMasks.append(Mask(regex: regex, startsHere: startsHere, reason: reason, line: i + 1))
+                case "timing":
+                    let reason = rest.trimmingCharacters(in: .whitespaces)
+                    guard !reason.isEmpty else { throw fail("parity timing needs a reason") }
+                    result.parityTimings.append(ParityTiming(reason: reason, line: i + 1))
+                default:
+                    throw fail("parity takes mask /regex/ reason or timing reason (got '\(kind)')")
+                }
             case "mask":
                 var rest = Substring(line.dropFirst(words[0].count)).drop { $0 == " " || $0 == "\t" }
                 guard let regex = Expectations.takeRegex(&rest) else { throw fail("mask needs a /regex/") }
@@ -178,7 +262,8 @@ public struct Expectations: Sendable {
                     throw fail(error.message)
                 }
             default:
-                throw fail("unknown directive \(words[0]) (fail, skip, differ, constant, mask, equivalent or request)")
+                throw fail(
+                    "unknown directive \(words[0]) (fail, skip, differ, constant, mask, equivalent, request or parity)")
             }
         }
         return result

@@ -113,6 +113,11 @@ public struct ConstantMap: Hashable, Sendable {
         values[portValue] = reference
     }
 
+    /// `other`'s mappings too; where both map one value, this map's stands (`Expectations.merged`).
+    public mutating func merge(_ other: ConstantMap) {
+        values.merge(other.values) { mine, _ in mine }
+    }
+
     func resolve(_ v: Value) throws(PortError) -> Value {
         if case .dict(let entries) = v, entries.count == 1, entries[0].key == "$symbol" {
             guard let name = entries[0].value.stringValue, let value = Constants.value(of: name) else {

@@ -72,10 +72,22 @@ struct FuzzCommand: ParsableCommand {
     var maxFindings: Int?
 
     @Option(
+        help: ArgumentHelp(
+            "With --port: the port's expectations file; its `differ /regex/ reason` lines are known differences, not failures, and its constants map the port's values. With --parity: what may differ on v2 (default Scenarios/wire-v2.expect). May be given more than once.",
+            valueName: "FILE"))
+    var expect: [String] = []
+
+    @Option(
+        help: ArgumentHelp(
+            "The wire the engines speak: sdk (the default) or v2 (REST API v2); every generated world says it, so a finding replays. With --parity: the wire the programs are generated on.",
+            valueName: "sdk|v2"))
+    var wire: EngineWire = .sdk
+
+    @Flag(
         help:
-            "With --port: the port's expectations file; its `differ /regex/ reason` lines are known differences, not failures, and its constants map the port's values."
+            "Parity: run each program on both wires of this build's engine; a callback that differs beyond the expectations file's rules is a finding, shrunk to a scenario (both wires' transcripts)."
     )
-    var expect: String?
+    var parity = false
 
     func validate() throws {
         if let runs, runs < 1 { throw ValidationError("--runs takes a number of at least 1") }
@@ -94,8 +106,14 @@ struct FuzzCommand: ParsableCommand {
         guard bytesEvery >= 1 else { throw ValidationError("--bytes-every takes a number of at least 1") }
         if port != nil && against != nil { throw ValidationError("give --port or --against, not both") }
         if live && port == nil && against == nil { throw ValidationError("--live needs --port or --against") }
-        if expect != nil && port == nil && against == nil {
-            throw ValidationError("--expect needs --port or --against")
+        if !expect.isEmpty && port == nil && against == nil && !parity {
+            throw ValidationError("--expect needs --port, --against or --parity")
+        }
+        if parity {
+            if port != nil || against != nil {
+                throw ValidationError("--parity compares this build's two wires: drop --port/--against")
+            }
+            if replay != nil { throw ValidationError("--parity takes --runs, --time or --seed-range, not --replay") }
         }
         if let maxFindings, maxFindings < 1 { throw ValidationError("--max-findings takes a number of at least 1") }
         if let compare {
@@ -131,6 +149,10 @@ struct FuzzCommand: ParsableCommand {
             print("ok   \(replay): no failure")
             return
         }
+        if parity {
+            try parityRun()
+            return
+        }
         if let command = port ?? against.map({ "'" + $0.replacingOccurrences(of: "'", with: "'\\''") + "' shim" }) {
             try differential(command)
             return
@@ -140,6 +162,7 @@ struct FuzzCommand: ParsableCommand {
         var options = Fuzzer.Options(
             seed: seed, runs: range.map(\.count) ?? runs, time: budget, jobs: jobs,
             maxSteps: steps, outDir: out, firstRun: range?.lowerBound ?? 0, bytesSample: bytesEvery)
+        options.wire = wire
         // On a terminal a campaign says how it goes: runs, steps/s, findings, time left.
         let line = Terminal.isTTY(STDERR_FILENO) ? ProgressLine() : nil
         if let line {
@@ -163,11 +186,11 @@ struct FuzzCommand: ParsableCommand {
         for f in report.findings {
             print("FAIL run \(f.run) seed \(f.seed): \(f.failure)")
             print("  shrunk from \(f.steps) to \(f.shrunkSteps) steps: \(f.file ?? "(could not write the file)")")
-            print("  replay: passim fuzz --seed \(f.seed) --runs 1")
+            print("  replay: passim fuzz --seed \(f.seed) --runs 1\(Fuzzer.wireFlag(wire))")
         }
         let ran =
-            range.map { " (runs \($0.lowerBound)..\($0.lowerBound + report.runs - 1) of seed \(seed))" }
-            ?? " (seed \(seed))"
+            (range.map { " (runs \($0.lowerBound)..\($0.lowerBound + report.runs - 1) of seed \(seed)" }
+                ?? " (seed \(seed)") + (wire == .sdk ? ")" : ", wire v2)")
         print(
             "\(report.runs) runs\(ran), \(report.steps) steps, \(report.findings.count) failing, \(report.engineInputs) engine inputs"
         )
@@ -177,13 +200,77 @@ struct FuzzCommand: ParsableCommand {
     }
 
     /// `engine inputs/s` and `steps/s` per CPU-second (per core, whatever `--jobs`) and per wall second.
-    static func rates(_ report: Fuzzer.Report, cpu: Double, wall: Double) -> String {
+    /// Shrinking findings is left out of the CPU figure (its seconds are said), not of the wall one.
+    static func rates(_ report: Fuzzer.Report, cpu total: Double, wall: Double) -> String {
         func rate(_ n: Int, _ seconds: Double) -> String {
             seconds > 0 ? String(Int((Double(n) / seconds).rounded())) : "-"
         }
+        let cpu = max(0, total - report.shrinkingCPU)
+        let shrinking =
+            report.findings.isEmpty ? "" : ", shrinking's \(String(format: "%.2f", report.shrinkingCPU)) s left out"
         return
             "\(rate(report.engineInputs, cpu)) engine inputs/s and \(rate(report.steps, cpu)) steps/s per CPU-second "
-            + "(\(String(format: "%.2f", cpu)) s CPU); \(rate(report.engineInputs, wall)) engine inputs/s wall (\(String(format: "%.2f", wall)) s)"
+            + "(\(String(format: "%.2f", cpu)) s CPU\(shrinking)); \(rate(report.engineInputs, wall)) engine inputs/s wall (\(String(format: "%.2f", wall)) s)"
+    }
+
+    /// The expectations files, merged in order (nil when none is given); a bad one is exit 2.
+    static func load(_ paths: [String]) throws -> Expectations? {
+        var merged: Expectations?
+        for path in paths {
+            do {
+                let e = try Expectations.load(path)
+                merged = merged.map { $0.merged(with: e) } ?? e
+            } catch {
+                FileHandle.standardError.write(Data("\(error.message)\n".utf8))
+                throw ExitCode(2)
+            }
+        }
+        return merged
+    }
+
+    /// What `--parity` compares with when no `--expect` is given: the v2 expectations file, and the
+    /// parity rules proposed for it (while they are not in it yet), each where it exists.
+    static let parityDefaults = ["Scenarios/wire-v2.expect"]
+
+    /// `--parity`: each program on both wires of this build.
+    func parityRun() throws {
+        let paths =
+            expect.isEmpty ? FuzzCommand.parityDefaults.filter { FileManager.default.fileExists(atPath: $0) } : expect
+        guard let expectations = try FuzzCommand.load(paths) else {
+            FileHandle.standardError.write(
+                Data("passim fuzz --parity: no expectations file (give --expect Scenarios/wire-v2.expect)\n".utf8))
+            throw ExitCode(2)
+        }
+        let range = seedRange.flatMap(Fuzzer.runRange)
+        let budget = time.flatMap { Millis(text: $0) }.map { Duration.milliseconds($0.value) }
+        var options = ParityFuzzer.Options(
+            seed: seed, runs: range.map(\.count) ?? runs, time: budget, jobs: jobs, maxSteps: steps, outDir: out,
+            firstRun: range?.lowerBound ?? 0, expectations: expectations, maxFindings: maxFindings)
+        options.generateOn = wire
+        let (cpuBefore, wallBefore) = (FuzzCommand.cpuSeconds(), ContinuousClock.now)
+        let report = ParityFuzzer(options: options).run { line in
+            FileHandle.standardError.write(Data((line + "\n").utf8))
+        }
+        let cpu = FuzzCommand.cpuSeconds() - cpuBefore
+        let wall = (ContinuousClock.now - wallBefore) / .seconds(1)
+        for f in report.findings {
+            print("DIFF run \(f.run) seed \(f.seed): \(f.difference.split(separator: "\n").first ?? "")")
+            print(
+                "  shrunk from \(f.steps) to \(f.shrunkSteps) steps: \(f.file ?? "(could not write the file)"), \(f.v2File ?? "")"
+            )
+        }
+        // Most explained first; ties in the reasons' order, so the same seed prints the same lines.
+        for (reason, count) in report.explained.sorted(by: { ($1.value, $0.key) < ($0.value, $1.key) }) {
+            print("  \(count) explained: \(reason)")
+        }
+        let ran =
+            range.map { "runs \($0.lowerBound)..\($0.lowerBound + report.runs - 1) of seed \(seed)" } ?? "seed \(seed)"
+        print(
+            "\(report.runs) runs (\(ran), generated on \(wire.rawValue)): \(report.agreed) agree, \(report.explainedCount) differ as a rule says, \(report.skipped) not compared, \(report.findings.count) differing"
+        )
+        FileHandle.standardError.write(
+            Data("\(String(format: "%.2f", cpu)) s CPU, \(String(format: "%.2f", wall)) s wall\n".utf8))
+        if !report.findings.isEmpty { throw ExitCode(1) }
     }
 
     /// The process's CPU time (user and system, every thread), in seconds.
@@ -196,15 +283,7 @@ struct FuzzCommand: ParsableCommand {
     /// `--port`/`--against`: where the port's transcript differs from the reference's.
     func differential(_ command: String) throws {
         let range = seedRange.flatMap(Fuzzer.runRange)
-        var expectations: Expectations?
-        if let expect {
-            do {
-                expectations = try Expectations.load(expect)
-            } catch {
-                FileHandle.standardError.write(Data("\(error.message)\n".utf8))
-                throw ExitCode(2)
-            }
-        }
+        let expectations = try FuzzCommand.load(expect)
         let pool = PortPool()
         defer { pool.closeAll() }
         let comparison = compare.flatMap(DifferentialFuzzer.Comparison.init(rawValue:)) ?? .engine
@@ -232,6 +311,7 @@ struct FuzzCommand: ParsableCommand {
             port: PortCommand(command: command, constants: expectations?.constants ?? ConstantMap(), pool: pool),
             live: live, expectations: expectations, maxFindings: maxFindings, time: budget)
         options.compare = comparison
+        options.wire = wire
         options.servedMock = served
         if let against {
             options.againstFlags =

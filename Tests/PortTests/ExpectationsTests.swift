@@ -61,7 +61,7 @@ import Testing
     @Test(arguments: [
         (
             "frobnicate x y",
-            "p.expect:1: unknown directive frobnicate (fail, skip, differ, constant, mask, equivalent or request)"
+            "p.expect:1: unknown directive frobnicate (fail, skip, differ, constant, mask, equivalent, request or parity)"
         ),
         ("request POST /a/ reason", "p.expect:1: request needs METHOD /path regex/ twice (the second may be none)"),
         ("request none POST /a/ reason", "p.expect:1: request: the SDK's side cannot be none"),

@@ -1,0 +1,286 @@
+import Foundation
+import PassModel
+import Port
+import Scenario
+import ScenarioSyntax
+
+/// `passim fuzz --parity` (issue 30, item 5): each generated program runs on both wires of this
+/// build's reference engine. The SDK wire's transcript, each `<` line pinned to its instant, becomes a
+/// scenario, and that scenario runs on REST API v2 under the expectations file's rules: its callback
+/// rules (`equivalent`, `mask`), its parity rules (`parity mask`, `parity timing`) and its known
+/// differences (`differ /REGEX/ [when /PROGRAM/] reason`). A difference no rule explains is a finding,
+/// shrunk while it still differs unexplained, and written twice: the SDK wire's transcript (passes
+/// with `passim run`, fails with `--wire v2`) and v2's own (`wire v2` in its header).
+///
+/// The per-scenario `fail` lines of the file do not apply: a generated program is no suite scenario.
+/// What may differ in any program is said once, each with its reason (Scenarios/wire-v2.expect and
+/// docs/FUZZING.md, "Parity").
+public struct ParityFuzzer: Sendable {
+    public struct Options: Sendable {
+        public var seed: UInt64
+        public var runs: Int?
+        public var time: Duration?
+        public var jobs: Int
+        public var maxSteps: Int
+        public var outDir: String
+        public var firstRun: Int
+        /// The rules of what may differ (`--expect`, by default Scenarios/wire-v2.expect).
+        public var expectations: Expectations
+        public var maxFindings: Int?
+        /// The wire the programs are generated on (`--wire`): the generator reads its flows' state
+        /// from that wire's engine, so each wire's own paths get explored. Both wires run every program.
+        public var generateOn: EngineWire = .sdk
+
+        public init(
+            seed: UInt64 = 1, runs: Int? = nil, time: Duration? = nil, jobs: Int = 1, maxSteps: Int = 40,
+            outDir: String = "fuzz-failures", firstRun: Int = 0, expectations: Expectations,
+            maxFindings: Int? = nil
+        ) {
+            self.seed = seed
+            self.runs = runs
+            self.time = time
+            self.jobs = jobs
+            self.maxSteps = maxSteps
+            self.outDir = outDir
+            self.firstRun = firstRun
+            self.expectations = expectations
+            self.maxFindings = maxFindings
+        }
+    }
+
+    /// How one program fares on the two wires.
+    public enum Outcome: Sendable, Equatable {
+        /// The reference fails on the SDK wire itself (the invariant fuzzer's business), or a step
+        /// of the program cannot be carried out there: not compared.
+        case skipped
+        /// The v2 run meets every `<` line of the SDK's, under the callback and parity masks.
+        case agrees
+        /// It differs as a rule says (the rule's line and reason).
+        case explained(line: Int, reason: String)
+        /// It differs and no rule says why: the message, and the `<` or step line it failed at.
+        case differs(String)
+    }
+
+    public struct Finding: Sendable {
+        public var run: Int
+        public var seed: UInt64
+        public var difference: String
+        public var steps: Int
+        public var shrunkSteps: Int
+        /// The SDK wire's transcript of the shrunk program (`parity-SEED.scenario`).
+        public var scenario: String
+        public var file: String?
+        /// v2's own transcript of it (`parity-SEED-v2.scenario`).
+        public var v2Scenario: String
+        public var v2File: String?
+    }
+
+    public struct Report: Sendable {
+        public var runs = 0
+        public var skipped = 0
+        public var agreed = 0
+        /// Programs each rule explained, by the rule's reason (line numbers of two merged files could meet).
+        public var explained: [String: Int] = [:]
+        public var findings: [Finding] = []
+
+        public var explainedCount: Int { explained.values.reduce(0, +) }
+    }
+
+    public let options: Options
+    public init(options: Options) { self.options = options }
+
+    /// The comparison's rules: the file's, with its parity masks.
+    var rules: Expectations { options.expectations.forParity }
+
+    /// `program` with its header saying `wire` (`wire v2`, or no wire line for the SDK's).
+    public static func program(_ program: [String], on wire: EngineWire) -> [String] {
+        var lines = program.filter { !$0.hasPrefix("wire ") }
+        guard wire != .sdk else { return lines }
+        let header: Set<Substring> = ["scenario", "format", "tags", "platform", "device", "seed"]
+        let end = lines.firstIndex { !header.contains($0.prefix { $0 != " " }) } ?? lines.count
+        lines.insert("wire \(wire.rawValue)", at: end)
+        return lines
+    }
+
+    static func onWire(_ p: FuzzProgram, _ wire: EngineWire) -> FuzzProgram {
+        FuzzProgram(world: program(p.world, on: wire), steps: p.steps)
+    }
+
+    /// The SDK wire's transcript of `program` as a scenario (`< … at T` with `pinned`), or nil when
+    /// the reference itself fails on it or a step cannot be carried out.
+    static func reference(_ program: FuzzProgram, pinned: Bool) -> (text: String, lines: [String])? {
+        let sdk = onWire(program, .sdk)
+        guard let explored = sdk.explore(pinsTimes: pinned), explored.failure == nil, explored.inapplicable == nil
+        else { return nil }
+        return ((sdk.world + [""] + explored.lines).joined(separator: "\n") + "\n", explored.lines)
+    }
+
+    /// The SDK's transcript run on v2: nil when it passes, else the message with the line it failed at.
+    func difference(_ reference: (text: String, lines: [String]), program: FuzzProgram) -> String? {
+        let v2World = ParityFuzzer.program(program.world, on: .restV2)
+        let text = (v2World + [""] + reference.lines).joined(separator: "\n") + "\n"
+        guard let file = try? ScenarioParser.parse(text, path: "parity.scenario") else {
+            return "the SDK wire's transcript does not parse on v2"
+        }
+        let result = ScenarioRunner(runtime: .simulated, expectations: rules).run(file)
+        guard result.status != .passed, let failure = result.failure else { return nil }
+        let index = failure.location.line - 1
+        let lines = text.split(separator: "\n", omittingEmptySubsequences: false)
+        let at = lines.indices.contains(index) ? String(lines[index]) : ""
+        return failure.message + "\n  at: " + at
+    }
+
+    /// A timing difference: the callback came, at another instant than the SDK wire's.
+    static func isTiming(_ difference: String) -> Bool {
+        difference.contains(", the line pins it at ")
+    }
+
+    /// How `program` fares on both wires.
+    func outcome(_ program: FuzzProgram) -> Outcome {
+        guard let pinned = ParityFuzzer.reference(program, pinned: true) else { return .skipped }
+        guard var difference = difference(pinned, program: program) else { return .agrees }
+        let text = ParityFuzzer.onWire(program, .sdk).text
+        if ParityFuzzer.isTiming(difference), let timing = rules.parityTimings.first {
+            // The same callbacks, in the same order, at other instants: compared again unpinned.
+            guard let unpinned = ParityFuzzer.reference(program, pinned: false) else { return .skipped }
+            guard let other = self.difference(unpinned, program: program) else {
+                return .explained(line: timing.line, reason: timing.reason)
+            }
+            difference = other
+        }
+        if let known = rules.knownDifference(difference, program: text) {
+            return .explained(line: known.line, reason: known.reason)
+        }
+        return .differs(difference)
+    }
+
+    /// Runs the campaign; `progress` gets one line per finding.
+    public func run(progress: @escaping @Sendable (String) -> Void = { _ in }) -> Report {
+        let shared = ParityResults()
+        let deadline = options.time.map { ContinuousClock.now + $0 }
+        let total = options.runs ?? (deadline == nil ? 100 : Int.max)
+        CrashReport.install()
+        let work: @Sendable (Int) -> Void = { worker in
+            while true {
+                if let most = options.maxFindings, shared.findingCount >= most { return }
+                let claimed = shared.claim()
+                if claimed >= total { return }
+                if let deadline, ContinuousClock.now >= deadline { return }
+                let i = options.firstRun + claimed
+                let seed = Fuzzer.runSeed(options.seed, i)
+                CrashReport.running(seed, worker: worker)
+                let (program, failure, _) = Fuzzer.explore(
+                    seed: seed, maxSteps: options.maxSteps, wire: options.generateOn)
+                let outcome: Outcome = failure == nil ? self.outcome(program) : .skipped
+                shared.add(outcome)
+                guard case .differs(let difference) = outcome else { continue }
+                progress("run \(i) (seed \(seed)): v2 differs: \(difference.split(separator: "\n").first ?? "")")
+                shared.add(finding(run: i, seed: seed, program: program, difference: difference))
+            }
+        }
+        if options.jobs <= 1 {
+            work(0)
+        } else {
+            DispatchQueue.concurrentPerform(iterations: options.jobs) { work($0) }
+        }
+        var report = shared.report
+        report.findings.sort { $0.run < $1.run }
+        return report
+    }
+
+    /// Shrinks while v2 still differs unexplained, and writes both wires' transcripts.
+    func finding(run: Int, seed: UInt64, program: FuzzProgram, difference first: String) -> Finding {
+        var shrinker = Shrinker {
+            if case .differs = self.outcome($0) { return true }
+            return false
+        }
+        let small = shrinker.shrink(ParityFuzzer.onWire(program, .sdk))
+        let final: String
+        if case .differs(let d) = outcome(small) { final = d } else { final = first }
+        let summary = final.split(separator: "\n").first.map(String.init) ?? final
+        let wireFlag = options.generateOn == .sdk ? "" : " --wire \(options.generateOn.rawValue)"
+        let found =
+            "# Found by: passim fuzz --parity\(wireFlag) --seed \(seed) --runs 1 (shrunk from \(program.steps.count) to \(small.steps.count) steps)"
+        func title(_ lines: [String], _ suffix: String) -> [String] {
+            lines.map { $0.hasPrefix("scenario ") ? "scenario \"parity fuzz: seed \(seed)\(suffix)\"" : $0 }
+        }
+        let sdk = ParityFuzzer.reference(small, pinned: true)
+        var lines = [
+            "# Parity fuzz: on REST API v2 the app sees what no rule of the expectations file explains: \(summary)",
+            found,
+            "# The `<` lines are the SDK wire's: passim run FILE passes; passim run --wire v2 --expect Scenarios/wire-v2.expect FILE",
+            "# shows the difference. parity-\(seed)-v2.scenario holds v2's own transcript.",
+        ]
+        lines += title(small.world, "")
+        lines.append("")
+        lines += sdk?.lines ?? small.steps
+        let text = lines.joined(separator: "\n") + "\n"
+        let v2Text = ParityFuzzer.v2Transcript(small, found: found, seed: seed)
+        return Finding(
+            run: run, seed: seed, difference: final, steps: program.steps.count, shrunkSteps: small.steps.count,
+            scenario: text, file: Fuzzer.writeCase(text, named: "parity-\(seed).scenario", in: options.outDir),
+            v2Scenario: v2Text,
+            v2File: Fuzzer.writeCase(v2Text, named: "parity-\(seed)-v2.scenario", in: options.outDir))
+    }
+}
+
+extension ParityFuzzer {
+    /// v2's own transcript of `program`, as a scenario: the SDK wire's `<` lines (unpinned) recorded
+    /// again on v2 (`passim record --fresh`), so time runs where it ran on the SDK's wire and a diff
+    /// of the two files shows the difference line by line. Where that recording cannot be made (a
+    /// user step that v2's flow does not allow then), v2's own exploration, up to the step it
+    /// could not carry out, said in a comment.
+    static func v2Transcript(_ program: FuzzProgram, found: String, seed: UInt64) -> String {
+        let world = ParityFuzzer.program(program.world, on: .restV2).map {
+            $0.hasPrefix("scenario ") ? "scenario \"parity fuzz: seed \(seed) (v2)\"" : $0
+        }
+        let header = [
+            "# Parity fuzz: v2's transcript of parity-\(seed).scenario (the SDK wire's); a diff of the two shows the difference.",
+            found,
+        ]
+        if let sdk = reference(program, pinned: false) {
+            let text = (header + world + [""] + sdk.lines).joined(separator: "\n") + "\n"
+            if let recorded = try? Recorder(fresh: true).record(text: text, path: "parity-v2.scenario") {
+                return recorded.text
+            }
+        }
+        let explored = FuzzProgram(world: world, steps: program.steps).explore(pinsTimes: true)
+        var lines = header
+        if let stop = explored?.inapplicable { lines.append("# v2's exploration stopped: \(stop)") }
+        lines += world + [""] + (explored?.lines ?? program.steps)
+        return lines.joined(separator: "\n") + "\n"
+    }
+}
+
+/// What the parity workers share.
+private final class ParityResults: @unchecked Sendable {
+    // @unchecked: every field is read and written under `lock`.
+    private let lock = NSLock()
+    private var next = 0
+    private var state = ParityFuzzer.Report()
+
+    func claim() -> Int {
+        lock.withLock {
+            next += 1
+            return next - 1
+        }
+    }
+
+    var findingCount: Int { lock.withLock { state.findings.count } }
+    var report: ParityFuzzer.Report { lock.withLock { state } }
+
+    func add(_ outcome: ParityFuzzer.Outcome) {
+        lock.withLock {
+            state.runs += 1
+            switch outcome {
+            case .skipped: state.skipped += 1
+            case .agrees: state.agreed += 1
+            case .explained(_, let reason):
+                state.explained[reason, default: 0] += 1
+            case .differs: break
+            }
+        }
+    }
+
+    func add(_ finding: ParityFuzzer.Finding) { lock.withLock { state.findings.append(finding) } }
+}
