@@ -233,9 +233,11 @@ public struct Engine: Sendable {
         return []
     }
 
-    /// `logout`: the running login ends with no callback, then everything is cleared at once.
+    /// `logout`: the running login ends with no callback, then everything is cleared at once; a v2
+    /// profile check still out answers as logged out.
     private mutating func logout(at now: Instant) -> [EngineAction] {
-        authentication.abandon() + logout.start(&core, at: now)
+        profileChecks.loggedOut()
+        return authentication.abandon() + logout.start(&core, at: now)
     }
 
     private mutating func checkAuthorization(_ resource: String, data: Value?, at now: Instant) -> [EngineAction] {

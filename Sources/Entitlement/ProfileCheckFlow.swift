@@ -9,6 +9,9 @@ typealias ProfileCheckID = FlowID<ProfileCheck>
 struct ProfileCheck: Hashable, Sendable, OneRequestFlow {
     var mvpd: String
     var request: PendingRequest
+    /// Asked before a `logout`: answered after it, it says the user is not authenticated and the
+    /// store takes nothing (BEHAVIOR.md, Overlapping calls: nothing a flow brings after a logout counts).
+    var askedBeforeLogout = false
 }
 
 /// The profile checks in progress, each waiting on its one request.
@@ -32,6 +35,11 @@ struct ProfileChecks: Sendable, FlowTable {
         return actions
     }
 
+    /// `logout`: the checks out now answer as logged out when their profile comes.
+    mutating func loggedOut() {
+        for id in flows.keys { flows[id]?.askedBeforeLogout = true }
+    }
+
     /// The profile answered: a live one authenticates (the store takes it, keeping the held token
     /// when it is that profile's); none means the SP holds no authentication for the device, so the
     /// store's token goes too. A failed request answers from the store, as the SDK wire does.
@@ -41,6 +49,7 @@ struct ProfileChecks: Sendable, FlowTable {
         guard let flow = flows.removeValue(forKey: id) else {
             return []  // no such flow: nothing can be answered (the owner check makes this unreachable)
         }
+        if flow.askedBeforeLogout { return core.authenticationFailure(Constants.userNotAuthenticatedError) }
         guard let profiles = V2Answer.profiles(result) else { return AuthenticationFlow.check(&core, at: now) }
         guard let profile = profiles.first(where: { $0.mvpd == flow.mvpd }), profile.notAfter > now else {
             if core.store.authnToken?.mvpdID == flow.mvpd { core.store.clearTokens() }

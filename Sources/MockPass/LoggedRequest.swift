@@ -63,7 +63,9 @@ public struct LoggedRequest: Hashable, Sendable {
     /// shows the call refused as an HTTP refusal would be.
     public mutating func record(_ response: HTTPResponse) {
         status = response.status
-        let decisions = (200..<300).contains(response.status)
+        // Only a decisions answer has refusals inside a 2xx: no other success is parsed (the log is
+        // written under the server's lock).
+        let decisions = (200..<300).contains(response.status) && path.contains("/decisions/")
         guard response.status >= 400 || decisions, response.body.count <= 65_536,
             response.body.first == UInt8(ascii: "{"),
             let value = try? Value(jsonText: response.bodyText, maxDepth: 5)

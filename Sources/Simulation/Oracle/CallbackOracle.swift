@@ -252,7 +252,11 @@ struct CallbackOracle: Sendable {
 
     private mutating func delivered(_ callback: Callback, next: Callback?, previous: Callback?) {
         let role = CallbackRole(callback)
-        if !input.draining.isEmpty { drain(until: role) }
+        if !input.draining.isEmpty {
+            let tracked: Bool
+            if case .sendTrackingData? = next { tracked = true } else { tracked = false }
+            drain(until: role, tracked: tracked)
+        }
         if let wrong = answers.delivered(callback) { violate(4, wrong) }
         switch role {
         case .configured(let status):
@@ -325,7 +329,7 @@ struct CallbackOracle: Sendable {
     }
 
     /// Starts the queued calls before the one `callback` comes from (they delivered nothing at once).
-    private mutating func drain(until callback: CallbackRole) {
+    private mutating func drain(until callback: CallbackRole, tracked: Bool) {
         switch callback {
         case .tracking, .pickerDismissed:
             // A tracking goes with its terminal; the picker a superseding call takes down: the next
@@ -337,9 +341,16 @@ struct CallbackOracle: Sendable {
             .preauthorizationAnswer, .metadataAnswer, .selectedProviderAnswer:
             break
         }
+        // With no MVPD to ask about, a tvOS or REST API v2 logout answers at once: its status has no
+        // tracking (a check's and a login's have).
+        var logoutAnswers = false
+        if case .authenticationStatus(Constants.statusError, Constants.userNotAuthenticatedError) = callback, !tracked {
+            logoutAnswers = true
+        }
         while !input.draining.isEmpty {
             let call = input.draining.removeFirst()
-            if Ownership.canStart(call, with: callback) {
+            if Ownership.canStart(call, with: callback) || (logoutAnswers && CallRole(call) == .logout) {
+                if case .authenticationStatus = callback, CallRole(call).mayStartALogin { input.drainedLoginAnswers = true }
                 begin(call, loginShows: callback.startsALogin)
                 input.drainCurrent = call
                 return
@@ -411,18 +422,37 @@ struct CallbackOracle: Sendable {
         } else {
             freshLoginSuccess = false
         }
-        if input.checksOwed > 0 || (flows.profileChecksOwed > 0 && !freshLoginSuccess) {
+        // A logout's status has no tracking; a check's always has (REST API v2 may answer both in
+        // one input, a logout with no MVPD at once beside a drained check).
+        let logoutStatus =
+            !tracked && status == Constants.statusError && code == Constants.userNotAuthenticatedError
+            && flows.logoutsOwed > 0
+        // A v2 profile check answers 1 or USER_NOT_AUTHENTICATED_ERROR, in its own call's input (no
+        // MVPD to ask about) or in a response's or timer's, never in another call's (which answers
+        // itself), nor where a drained login answers at once from the store.
+        let profileCheckAnswer =
+            flows.profileChecksOwed > 0 && !freshLoginSuccess && !input.drainedLoginAnswers
+            && (status == Constants.statusSuccess || code == Constants.userNotAuthenticatedError)
+            && (input.call == nil || input.call == .checkAuthentication)
+        input.drainedLoginAnswers = false
+        if !logoutStatus, input.checksOwed > 0 || profileCheckAnswer {
+            let fromProfile = input.checksOwed == 0
             if input.checksOwed > 0 { input.checksOwed -= 1 } else { flows.profileChecksOwed -= 1 }
             if token.holder == .none && status == Constants.statusSuccess {
-                violate(6, "checkAuthentication answers 1 after the token was cleared by a logout or a new provider")
+                if fromProfile && flows.login != nil {
+                    // The profile a running login made at the SP (the user signed in, the app has not
+                    // yet heard) is found before that login ends: the check's tracking names it.
+                    token.holder = .unknown
+                } else {
+                    violate(6, "checkAuthentication answers 1 after the token was cleared by a logout or a new provider")
+                }
             }
             observed(.checkAnswered(status: status))
+            if fromProfile { input.profileCheckAnswered = true }
         } else if input.cancelAnswerAllowed, status == Constants.statusError, code == Constants.providerNotSelectedError
         {
             input.cancelAnswerAllowed = false
-        } else if !tracked, status == Constants.statusError, code == Constants.userNotAuthenticatedError,
-            flows.logoutsOwed > 0
-        {
+        } else if logoutStatus {
             // A logout's status: no tracking (BEHAVIOR.md, Logout).
             flows.logoutsOwed -= 1
             return
@@ -479,7 +509,10 @@ struct CallbackOracle: Sendable {
             let tracking = SuccessTracking(data, context: context)
         else { return }
         if authentication {
-            authenticated(mvpd: tracking.mvpd, guid: tracking.guid, fresh: !tracking.cached)
+            // REST API v2 (choice 70): a profile check may find a profile the store did not hold,
+            // a new token from the store's side (tracking "true") named by its own GUID.
+            let adopted = input.profileCheckAnswered && tracking.guid != token.lastGUID
+            authenticated(mvpd: tracking.mvpd, guid: tracking.guid, fresh: !tracking.cached || adopted)
         } else if namesHeldToken {
             authorizedWith(mvpd: tracking.mvpd, guid: tracking.guid)
         }

@@ -20,6 +20,11 @@ struct InputScratch: Sendable {
     var drainCurrent: Call?
     /// `checkAuthentication`s of this input, answered at once from the store.
     var checksOwed = 0
+    /// A REST API v2 profile check answered in this input: the profile it found may be a new token.
+    var profileCheckAnswered = false
+    /// The status just delivered starts a drained login (a `getAuthentication` answered from the
+    /// store at once): it is that login's, not a v2 profile check's still out.
+    var drainedLoginAnswers = false
     /// `setSelectedProvider(nil)` (or an unknown id) with no login running: it may answer as a cancel
     /// does (docs/CONFORMANCE.md, AND-1.8), in its own input.
     var cancelAnswerAllowed = false

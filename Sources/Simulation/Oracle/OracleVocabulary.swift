@@ -49,14 +49,15 @@ enum CallRole: Equatable, Sendable {
     /// What the oracle asks of the call an input is (`InputScratch.call`): kept without its
     /// arguments, so an input's scratch holds no copy of them.
     enum InputKind: Equatable, Sendable {
-        case logout, preauthorization, other
+        case logout, preauthorization, checkAuthentication, other
     }
 
     var kindOfInput: InputKind {
         switch self {
         case .logout: .logout
         case .preauthorize: .preauthorization
-        case .configure, .select, .checkAuthentication, .login, .authorizeOrLogin, .authorize, .noFlow: .other
+        case .checkAuthentication: .checkAuthentication
+        case .configure, .select, .login, .authorizeOrLogin, .authorize, .noFlow: .other
         }
     }
 
