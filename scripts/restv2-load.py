@@ -19,7 +19,8 @@ its user agent send, checked answer by answer, with the server's CPU time and RS
       through the forward proxy (CONNECT and TLS, as a real client behind a proxy): half the users loop
       over the v2 flow above, half over the legacy SDK flow (scripts/soak-login.py: config, authenticate/saml,
       the IdP, the assertion consumer, sessionDevice, authorizeDevice, deviceShortAuthorize); one line a
-      interval with requests, errors, p50/p99 and the server's RSS; exit 1 on an error or RSS not flat
+      interval with requests, errors, p50/p99, the server's RSS and its requests per CPU-second over the
+      interval (whether a request costs it more as the run goes on); exit 1 on an error or RSS not flat
       (the last interval within 10% of the second).
 
 Every run stops by itself after its duration. The world is the one scripts/bench-restv2.sh writes (requestor
@@ -398,18 +399,25 @@ async def soak(args):
         await loop(users[k], deadline, one)
     tasks = [asyncio.create_task(run(k)) for k in range(len(users))]
     rows = []
-    print(f"{'minute':>6} {'requests':>9} {'req/s':>7} {'errors':>6} {'p50 ms':>7} {'p99 ms':>7} {'RSS MB':>7}", flush=True)
+    print(f"{'minute':>6} {'requests':>9} {'req/s':>7} {'errors':>6} {'p50 ms':>7} {'p99 ms':>7} {'RSS MB':>7} "
+          f"{'req/CPU-s':>9}", flush=True)
+    cpu_mark = cpu0
     while time.monotonic() < deadline - 1:
         await asyncio.sleep(min(args.interval, max(0.0, deadline - time.monotonic())))
         latencies, stats.latencies = stats.latencies, []
         requests, errors = stats.requests, stats.errors
         stats.requests = stats.errors = 0
         elapsed, start = time.monotonic() - start, time.monotonic()
+        # The server's CPU over the interval: whether a request costs it more as the run goes on (issue 29),
+        # which req/s alone cannot tell on a machine whose other load changes.
+        cpu_now = cpu_seconds(args.pid)
+        interval_cpu, cpu_mark = cpu_now - cpu_mark, cpu_now
         row = {"interval": len(rows) + 1, "requests": requests, "rps": requests / elapsed, "errors": errors,
-               "p50_ms": pct(latencies, .5), "p99_ms": pct(latencies, .99), "rss_mb": rss_mb(args.pid)}
+               "p50_ms": pct(latencies, .5), "p99_ms": pct(latencies, .99), "rss_mb": rss_mb(args.pid),
+               "per_cpu": requests / interval_cpu if interval_cpu else 0}
         rows.append(row)
         print(f"{row['interval']:>6} {requests:>9} {row['rps']:>7.0f} {errors:>6} {row['p50_ms']:>7.2f} "
-              f"{row['p99_ms']:>7.2f} {row['rss_mb']:>7.1f}", flush=True)
+              f"{row['p99_ms']:>7.2f} {row['rss_mb']:>7.1f} {row['per_cpu']:>9.0f}", flush=True)
     await asyncio.gather(*tasks)
     cpu = cpu_seconds(args.pid) - cpu0
     total, errors = sum(r["requests"] for r in rows), sum(r["errors"] for r in rows)

@@ -3,7 +3,8 @@
 # TLS to sp.auth.adobe.com and the IdP, verified with the server's CA) for DURATION seconds, half the users
 # looping over the REST API v2 flow (session, login at the IdP, profile, authorize with a media token), half
 # over the legacy SDK flow (config, authenticate/saml, the IdP, sessionDevice, authorizeDevice,
-# deviceShortAuthorize); requests, errors, p50/p99 and the server's RSS every INTERVAL seconds.
+# deviceShortAuthorize); requests, errors, p50/p99, the server's RSS and its requests per CPU-second every
+# INTERVAL seconds.
 # Loopback only; the server is stopped on exit (scripts/restv2-bench-lib.sh).
 #
 # Usage: scripts/soak-restv2.sh
