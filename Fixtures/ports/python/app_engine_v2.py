@@ -80,9 +80,17 @@ class AppEngineV2(AppEngine):
         if mvpd_id is None:
             super().check_authentication(now)  # nothing to ask about: the store answers at once
             return
-        self.v2_send("GET", self.v2_url(mvpd_id, "profiles", mvpd_id), "check", now, data=mvpd_id)
+        check = {"mvpd": mvpd_id, "logged_out": False}
+        self.open_checks.append(check)
+        self.v2_send("GET", self.v2_url(mvpd_id, "profiles", mvpd_id), "check", now, data=check)
 
-    def on_check(self, request_id, result, mvpd_id, now):
+    def on_check(self, request_id, result, check, now):
+        self.open_checks.remove(check)
+        mvpd_id = check["mvpd"]
+        if check["logged_out"]:
+            # Asked before a logout: nothing it brings counts (choice 68; BEHAVIOR.md, Overlapping calls).
+            self.authn_failure(USER_NOT_AUTHENTICATED_ERROR)
+            return
         try:
             profiles = wire_v2.parse_profiles(result.body) if result.ok else None
         except ValueError as error:
@@ -300,7 +308,16 @@ class AppEngineV2(AppEngine):
 
     # -- logout: clear at once, then GET logout/{mvpd} (choice 69) ---------------------------------
 
+    @property
+    def open_checks(self):
+        """The checkAuthentication calls out on their profile request."""
+        if not hasattr(self, "_open_checks"):
+            self._open_checks = []
+        return self._open_checks
+
     def logout(self, now):
+        for check in self.open_checks:
+            check["logged_out"] = True
         from_apple = self.store.authn is not None and self.store.authn.from_apple
         token = self.store.valid_authn(now)
         selected = self.store.selected

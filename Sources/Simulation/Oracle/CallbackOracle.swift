@@ -350,7 +350,9 @@ struct CallbackOracle: Sendable {
         while !input.draining.isEmpty {
             let call = input.draining.removeFirst()
             if Ownership.canStart(call, with: callback) || (logoutAnswers && CallRole(call) == .logout) {
-                if case .authenticationStatus = callback, CallRole(call).mayStartALogin { input.drainedLoginAnswers = true }
+                if case .authenticationStatus = callback, CallRole(call).mayStartALogin {
+                    input.drainedLoginAnswers = true
+                }
                 begin(call, loginShows: callback.startsALogin)
                 input.drainCurrent = call
                 return
@@ -444,7 +446,8 @@ struct CallbackOracle: Sendable {
                     // yet heard) is found before that login ends: the check's tracking names it.
                     token.holder = .unknown
                 } else {
-                    violate(6, "checkAuthentication answers 1 after the token was cleared by a logout or a new provider")
+                    violate(
+                        6, "checkAuthentication answers 1 after the token was cleared by a logout or a new provider")
                 }
             }
             observed(.checkAnswered(status: status))
