@@ -347,14 +347,7 @@ class AppEngine:
         """iOS passive SSO: setRequestor replaces the app's authN token with the shared store's."""
         if self.device.platform != "ios":
             return  # tvOS apps share nothing
-        token = None
-        if isinstance(value, dict) and isinstance(value.get("authnToken"), str):
-            try:
-                token = parse_authn_token(value["authnToken"])
-                token.from_apple = value.get("fromApple") is True
-                token.user_meta = value.get("userMeta")
-            except ValueError:
-                token = None
+        token = self.shared_token(value)
         if token is None:
             self.store.set_authn(None)
             return
@@ -364,6 +357,18 @@ class AppEngine:
         if self.store.selected is None or self.store.selected.id != token.mvpd_id:
             # Choice 20; a placeholder until the configuration on its way describes that MVPD.
             self.store.selected = MVPD(token.mvpd_id, token.mvpd_id)
+
+    def shared_token(self, value):
+        """The authN token a shared-store entry holds (None: none, or unreadable)."""
+        if not isinstance(value, dict) or not isinstance(value.get("authnToken"), str):
+            return None
+        try:
+            token = parse_authn_token(value["authnToken"])
+        except ValueError:
+            return None
+        token.from_apple = value.get("fromApple") is True
+        token.user_meta = value.get("userMeta")
+        return token
 
     def shared_store_value(self):
         token = self.store.authn

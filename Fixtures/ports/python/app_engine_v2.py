@@ -53,24 +53,16 @@ class AppEngineV2(AppEngine):
         return {"v2Token": {"guid": token.guid, "mvpd": token.mvpd_id, "expires": token.expires_ms},
                 "fromApple": token.from_apple, "userMeta": token.user_meta}
 
-    def adopt_shared_store(self, value):
-        if self.device.platform != "ios":
-            return
-        token = None
+    def shared_token(self, value):
+        # The token made from a profile (no XML on v2).
         entry = value.get("v2Token") if isinstance(value, dict) else None
-        if isinstance(entry, dict) and isinstance(entry.get("guid"), str) and isinstance(entry.get("mvpd"), str) \
-                and isinstance(entry.get("expires"), int):
-            token = AuthnToken(entry["guid"], entry["mvpd"], entry["expires"], None)
-            token.from_apple = value.get("fromApple") is True
-            token.user_meta = value.get("userMeta")
-        if token is None:
-            self.store.set_authn(None)
-            return
-        if self.store.authn is not None and self.store.authn.guid == token.guid:
-            return
-        self.store.set_authn(token)
-        if self.store.selected is None or self.store.selected.id != token.mvpd_id:
-            self.store.selected = MVPD(token.mvpd_id, token.mvpd_id)
+        if not (isinstance(entry, dict) and isinstance(entry.get("guid"), str) and isinstance(entry.get("mvpd"), str)
+                and isinstance(entry.get("expires"), int)):
+            return None
+        token = AuthnToken(entry["guid"], entry["mvpd"], entry["expires"], None)
+        token.from_apple = value.get("fromApple") is True
+        token.user_meta = value.get("userMeta")
+        return token
 
     # -- checkAuthentication: GET profiles/{mvpd} (choice 68) -----------------------------------
 
