@@ -314,6 +314,8 @@ class AppEngineV2(AppEngine):
         token = self.store.valid_authn(now)
         selected = self.store.selected
         mvpd_id = token.mvpd_id if token is not None else (selected.id if selected is not None else None)
+        if token is None and self.device.platform == "ios":
+            mvpd_id = None  # choice 69: on iOS, no valid token goes straight to the redirect URL
         self.abandon_login()
         self.store.set_authn(None)
         self.store.selected = None
