@@ -6,7 +6,10 @@ import Passim
 public final class StandInDevice: AccessEnablerHost, EntitlementDelegate {
     public private(set) var now = Instant.simulationStart
     private let configuration: EngineConfiguration
-    private let keychain = DeviceKeychain()
+    /// Apps on a wire of their own (a world with both faces), and one shared store per wire: nothing
+    /// is carried over between the SDK and REST API v2.
+    private let appWires: [String: EngineWire]
+    private var keychains: [EngineWire: DeviceKeychain] = [:]
     private var apps: [String: AccessEnabler] = [:]
     /// What the app currently being driven did, in order.
     public var sent: [Event] = []
@@ -19,14 +22,21 @@ public final class StandInDevice: AccessEnablerHost, EntitlementDelegate {
         case present(String)
     }
 
-    public init(configuration: EngineConfiguration) { self.configuration = configuration }
+    public init(configuration: EngineConfiguration, appWires: [String: EngineWire] = [:]) {
+        self.configuration = configuration
+        self.appWires = appWires
+    }
 
     /// The app's SDK instance, made on first use.
     public func app(_ name: String, at now: Instant) -> AccessEnabler {
         self.now = now
         sent = []
         if let enabler = apps[name] { return enabler }
-        let enabler = AccessEnabler(configuration: configuration, host: self, keychain: keychain)
+        var own = configuration
+        own.wire = appWires[name] ?? configuration.wire
+        let keychain = keychains[own.wire] ?? DeviceKeychain()
+        keychains[own.wire] = keychain
+        let enabler = AccessEnabler(configuration: own, host: self, keychain: keychain)
         enabler.delegate = self
         apps[name] = enabler
         return enabler

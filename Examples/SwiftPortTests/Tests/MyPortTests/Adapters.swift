@@ -5,7 +5,9 @@ import MyPort
 final class StandInAdapter: AccessEnablerPort {
     var device = StandInDevice(configuration: EngineConfiguration())
 
-    func start(_ world: PortWorld) { device = StandInDevice(configuration: world.configuration) }
+    func start(_ world: PortWorld) {
+        device = StandInDevice(configuration: world.configuration, appWires: world.appWires)
+    }
 
     func handle(_ input: PortInput) -> [PortAction] {
         let sdk = device.app(input.app, at: input.now)

@@ -6,12 +6,16 @@ import XCTest
 
 final class Adapter: AccessEnablerPort, AccessEnablerHost, EntitlementDelegate {
     var now = Instant.simulationStart
-    var config = EngineConfiguration(), keychain = DeviceKeychain()
+    var world: PortWorld?, keychains: [EngineWire: DeviceKeychain] = [:]  // one shared store per wire
     var apps: [String: AccessEnabler] = [:], out: [PortAction] = []
 
-    func start(_ world: PortWorld) { config = world.configuration }
+    func start(_ world: PortWorld) { self.world = world }
     func handle(_ input: PortInput) -> [PortAction] {
         now = input.now; out = []
+        var config = world?.configuration ?? EngineConfiguration()
+        config.wire = world?.appWires[input.app] ?? config.wire  // a world with both faces
+        let keychain = keychains[config.wire] ?? DeviceKeychain()
+        keychains[config.wire] = keychain
         let sdk = apps[input.app] ?? AccessEnabler(configuration: config, host: self, keychain: keychain)
         sdk.delegate = self; apps[input.app] = sdk
         switch input.event {
@@ -43,5 +47,11 @@ import Testing
 extension ConformanceTests {
     func testConformanceOverHTTP() {
         XCTAssertConformance(ConformanceSuite.bundled.network(.live), jobs: 2) { Adapter() }
+    }
+}
+
+extension ConformanceTests {
+    func testConformanceOnRESTv2() {
+        XCTAssertConformance(ConformanceSuite.bundled.wire(.restV2), jobs: 2) { Adapter() }
     }
 }
