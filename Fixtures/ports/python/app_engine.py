@@ -794,6 +794,10 @@ class AppEngine:
             return
         # Choice 18: every 10 s from the previous poll, however long an answer takes.
         self.auth.poll_timer = self.start_timer("poll", self.next_poll(now))
+        self.send_poll(now)
+
+    def send_poll(self, now):
+        """The poll's request for the code (the SDK's `checkauthn`)."""
         query = form_encode([("requestor", self.requestor()), ("deviceId", self.device.device_id)])
         self.send("GET", self.auth.mvpd.sp_url + "/api/v1/checkauthn/" + urllib.parse.quote(self.auth.code, safe="")
                   + "?" + query, [], "", "poll", now, data=self.auth.code, signed=True)

@@ -212,14 +212,7 @@ class AppEngineV2(AppEngine):
     def request_code(self, mvpd, now):
         self.create_session(mvpd, None, now)
 
-    def poll_code(self, now):
-        self.auth.poll_timer = None
-        if self.auth.phase != AuthenticationState.CODE or self.auth.code is None:
-            return
-        if now >= self.auth.code_expires:
-            self.login_failed(GENERIC_AUTHENTICATION_ERROR)
-            return
-        self.auth.poll_timer = self.start_timer("poll", self.next_poll(now))
+    def send_poll(self, now):
         self.v2_send("GET", self.v2_url(self.auth.mvpd.id, "profiles", "code", self.auth.code), "poll", now,
                      data=self.auth.code)
 
