@@ -34,21 +34,13 @@ extension FileParser {
             }
             file.platform = platform
         case "wire":
-            let w = try c.requireWord("a wire (sdk or v2)")
-            guard let wire = EngineWire(rawValue: w.text) else {
-                throw c.diagnostic("unknown wire '\(w.text)' (expected sdk or v2)", at: w.start)
-            }
-            file.wire = wire
+            file.wire = try wire(&c)
         case "second-screen":
             let keyword = try c.requireWord("'wire' and a wire (sdk or v2)")
             guard keyword.text == "wire" else {
                 throw c.diagnostic("expected 'wire sdk' or 'wire v2' after second-screen", at: keyword.start)
             }
-            let w = try c.requireWord("a wire (sdk or v2)")
-            guard let wire = EngineWire(rawValue: w.text) else {
-                throw c.diagnostic("unknown wire '\(w.text)' (expected sdk or v2)", at: w.start)
-            }
-            file.secondScreenWire = wire
+            file.secondScreenWire = try wire(&c)
         case "device":
             let w = try c.requireWord("a device type")
             guard let device = DeviceType(rawValue: w.text) else {
@@ -71,6 +63,15 @@ extension FileParser {
         }
     }
 
+    /// `sdk` or `v2`, after `wire`.
+    func wire(_ c: inout LineCursor) throws(Diagnostic) -> EngineWire {
+        let w = try c.requireWord("a wire (sdk or v2)")
+        guard let wire = EngineWire(rawValue: w.text) else {
+            throw c.diagnostic("unknown wire '\(w.text)' (expected sdk or v2)", at: w.start)
+        }
+        return wire
+    }
+
     mutating func appStatement(_ c: inout LineCursor) throws(Diagnostic) -> ParsedStatement {
         let name = try c.name("an app name")
         if name.text == ScenarioFile.firstAppName {
@@ -84,11 +85,7 @@ extension FileParser {
                 "unexpected '\(keyword.text)' after the app's name (expected 'wire sdk' or 'wire v2')",
                 at: keyword.start)
         }
-        let w = try c.requireWord("a wire (sdk or v2)")
-        guard let wire = EngineWire(rawValue: w.text) else {
-            throw c.diagnostic("unknown wire '\(w.text)' (expected sdk or v2)", at: w.start)
-        }
-        return .app(name.text, wire: wire)
+        return .app(name.text, wire: try wire(&c))
     }
 
     mutating func spStatement(_ c: inout LineCursor) throws(Diagnostic) -> WorldStatement {
