@@ -26,12 +26,12 @@ extension AuthenticationFlow {
             guard let code = session.code, s.kind != .tempPass else { return failed(&core) }
             if s.kind == .registrationCode {
                 // The TV shows the code until the session's notAfter; its profile is polled meanwhile.
-                let expires = session.notAfter ?? now + .minutes(30)
-                let (timer, start) = core.startTimer(at: now + Self.codePollInterval)
+                let registrationCode = RegistrationCode(code: code, expires: session.notAfter ?? now + .minutes(30))
+                let (timer, start) = core.startTimer(at: Self.nextPoll(after: now, registrationCode, core))
                 state = .awaitingCode(
                     .init(
-                        login: s.login, mvpd: s.mvpd, code: RegistrationCode(code: code, expires: expires),
-                        poll: .waiting(timer), sessionID: session.sessionID))
+                        login: s.login, mvpd: s.mvpd, code: registrationCode, timer: timer,
+                        sessionID: session.sessionID))
                 return Answered(actions: [.deliver(.status(code: StatusCode.registrationCode, message: code)), start])
             }
             state = .browsing(
@@ -42,21 +42,23 @@ extension AuthenticationFlow {
         }
     }
 
-    /// tvOS: the poll of the code's profile answered. A profile ends the login; a refused code (an
-    /// unknown or expired session: 400) fails it; anything else (no profile yet, a server error,
-    /// throttling, no answer) polls again, until the session's `notAfter`.
-    mutating func v2CodeChecked(
-        _ result: HTTPResult, _ s: AwaitingCode, next: Instant, _ core: inout EngineCore, at now: Instant
-    ) -> Answered {
+    /// tvOS: a poll of the code's profile answered (`s` no longer holds it). A profile ends the
+    /// login; a refused code (an unknown or expired session: 400) fails it; anything else (no
+    /// profile yet, a server error, throttling, no answer): the timer asks again, until the
+    /// session's `notAfter`.
+    mutating func v2CodeChecked(_ result: HTTPResult, _ s: AwaitingCode, _ core: inout EngineCore, at now: Instant)
+        -> Answered
+    {
         if let profiles = V2Answer.profiles(result), !profiles.isEmpty {
-            return v2ProfileArrived(result, s.login, s.mvpd, .sp, s.sessionID, &core, at: now)
+            let ended = Self.endPolling(s)
+            let answered = v2ProfileArrived(result, s.login, s.mvpd, .sp, s.sessionID, &core, at: now)
+            return Answered(actions: ended + answered.actions, authorize: answered.authorize)
         }
-        if case .response(let r) = result, r.status == 400 { return failed(&core) }
-        let (timer, start) = core.startTimer(at: max(min(next, s.code.expires), now))
-        var waiting = s
-        waiting.poll = .waiting(timer)
-        state = .awaitingCode(waiting)
-        return Answered(actions: [start])
+        if case .response(let r) = result, r.status == 400 {
+            let ended = Self.endPolling(s)
+            return Answered(actions: ended + failed(&core).actions)
+        }
+        return Answered(actions: [])
     }
 
     /// Reads the profile the token is made from: `profiles/{mvpd}` or `profiles/code/{code}`.

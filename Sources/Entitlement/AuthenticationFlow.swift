@@ -102,7 +102,12 @@ struct AuthenticationFlow: Sendable, RequestHolder {
         var login: Login
         var mvpd: MVPD
         var code: RegistrationCode
-        var poll: Poll
+        /// The repeating poll timer: due 10 s after the previous poll, at the code's expiry at the
+        /// latest, whether or not that poll has answered (choice 18), so a slow or silent SP neither
+        /// spaces the polls out nor keeps the login past its code (BEHAVIOR.md, tvOS).
+        var timer: TimerID
+        /// Polls out, oldest first: each answers for itself until the login ends.
+        var polls: [PendingRequest] = []
         /// REST API v2: the session of the code (the profile's token takes its id).
         var sessionID: String? = nil
     }
@@ -114,13 +119,6 @@ struct AuthenticationFlow: Sendable, RequestHolder {
         var source: TokenSource
         /// REST API v2: the session whose profile is being read (the token's GUID).
         var sessionID: String? = nil
-    }
-
-    enum Poll: Hashable, Sendable {
-        case waiting(TimerID)
-        /// A poll is out; the next one is due at `next` (every 10 s from the previous one, as a
-        /// repeating timer would, however long the answer takes).
-        case asking(PendingRequest, next: Instant)
     }
 
     var state = State.idle
@@ -147,24 +145,22 @@ struct AuthenticationFlow: Sendable, RequestHolder {
         return nil
     }
 
-    /// The one request the login has out, if any.
-    private var request: PendingRequest? {
+    /// The requests the login has out: its one request, or the code's polls.
+    var outstanding: [PendingRequest] {
         switch state {
-        case .starting(let s): s.request
-        case .fetchingToken(let s): s.request
-        case .awaitingCode(let s): if case .asking(let r, _) = s.poll { r } else { nil }
-        case .idle, .selecting, .picking, .browsing, .awaitingPromotionData: nil
+        case .starting(let s): [s.request]
+        case .fetchingToken(let s): [s.request]
+        case .awaitingCode(let s): s.polls
+        case .idle, .selecting, .picking, .browsing, .awaitingPromotionData: []
         }
     }
 
-    var outstanding: [PendingRequest] { request.map { [$0] } ?? [] }
-
     func claim(where match: (PendingRequest) -> Bool) -> (RequestOwner, PendingRequest)? {
-        request.flatMap { match($0) ? (.authentication, $0) : nil }
+        outstanding.first(where: match).map { (.authentication, $0) }
     }
 
     var ownTimers: [(TimerID, TimerKind)] {
-        if case .awaitingCode(let s) = state, case .waiting(let t) = s.poll { return [(t, .codePoll)] }
+        if case .awaitingCode(let s) = state { return [(s.timer, .codePoll)] }
         return []
     }
 
@@ -177,7 +173,7 @@ struct AuthenticationFlow: Sendable, RequestHolder {
             s.request = s.request.rearmed(id, deadline)
             state = .fetchingToken(s)
         case .awaitingCode(var s):
-            if case .asking(let r, let next) = s.poll { s.poll = .asking(r.rearmed(id, deadline), next: next) }
+            s.polls = s.polls.map { $0.rearmed(id, deadline) }
             state = .awaitingCode(s)
         case .idle, .selecting, .picking, .browsing, .awaitingPromotionData: break
         }
@@ -196,7 +192,7 @@ struct AuthenticationFlow: Sendable, RequestHolder {
     /// presentTvProviderDialog is balanced by exactly one dismissTvProviderDialog (BEHAVIOR.md, Apple SSO).
     mutating func abandon() -> [EngineAction] {
         var actions = dismissPicker()
-        if let request { actions += Engine.cancelDeadline(of: request) }
+        actions += outstanding.flatMap(Engine.cancelDeadline(of:))
         actions += ownTimers.map { .cancelTimer($0.0) }
         state = .idle
         return actions
@@ -433,17 +429,18 @@ struct AuthenticationFlow: Sendable, RequestHolder {
     }
 
     /// An answer to the login's request (`claim` found it in the state): which one the state says.
-    mutating func answered(_ result: HTTPResult, _ core: inout EngineCore, at now: Instant) -> Answered {
+    mutating func answered(_ id: RequestID, _ result: HTTPResult, _ core: inout EngineCore, at now: Instant)
+        -> Answered
+    {
         switch state {
         case .starting(let s):
             if core.isRESTv2 { return v2LoginStarted(result, s, &core, at: now) }
             return Answered(actions: loginStarted(result, s.login, s.mvpd, s.kind, &core, at: now))
-        case .awaitingCode(let s):
-            guard case .asking(_, let next) = s.poll else {
-                return Answered(actions: [])  // no poll out (unreachable, as below)
-            }
-            if core.isRESTv2 { return v2CodeChecked(result, s, next: next, &core, at: now) }
-            return Answered(actions: codeChecked(result, s.login, s.mvpd, s.code, next: next, &core, at: now))
+        case .awaitingCode(var s):
+            s.polls.removeAll { $0.id == id }
+            state = .awaitingCode(s)
+            if core.isRESTv2 { return v2CodeChecked(result, s, &core, at: now) }
+            return Answered(actions: codeChecked(result, s, &core, at: now))
         case .fetchingToken(let s):
             if core.isRESTv2 { return v2ProfileArrived(result, s.login, s.mvpd, s.source, s.sessionID, &core, at: now) }
             return authnTokenArrived(result, s.login, s.source, &core, at: now)
@@ -476,22 +473,31 @@ struct AuthenticationFlow: Sendable, RequestHolder {
                 state = .idle
                 return core.authenticationFailure(Constants.genericAuthenticationError)
             }
-            let (timer, start) = core.startTimer(at: now + Self.codePollInterval)
             let registrationCode = RegistrationCode(code: code, expires: Instant(milliseconds: Int64(expires)))
-            state = .awaitingCode(.init(login: login, mvpd: mvpd, code: registrationCode, poll: .waiting(timer)))
+            let (timer, start) = core.startTimer(at: Self.nextPoll(after: now, registrationCode, core))
+            state = .awaitingCode(.init(login: login, mvpd: mvpd, code: registrationCode, timer: timer))
             return [.deliver(.status(code: StatusCode.registrationCode, message: code)), start]
         }
         return fetchToken(login, mvpd, kind == .platformSSO ? .platformSSO : .sp, &core, at: now)
     }
 
-    /// The poll timer fired (`timerKind` said it is the login's `codePoll`).
+    /// When the poll after one made at `now` is due: 10 s later, or at the code's expiry, which ends
+    /// the login (BEHAVIOR.md, tvOS: the poll gives up when the code expires).
+    static func nextPoll(after now: Instant, _ code: RegistrationCode, _ core: EngineCore) -> Instant {
+        max(min(now + pollInterval(core), code.expires), now)
+    }
+
+    /// The poll timer fired (`timerKind` said it is the login's `codePoll`): the code expired, or the
+    /// next poll goes out, whether or not the previous one has answered (choice 18).
     mutating func poll(_ core: inout EngineCore, at now: Instant) -> [EngineAction] {
-        guard case .awaitingCode(var s) = state, case .waiting = s.poll else {
-            return []  // no poll waiting: the timer is not the login's (the owner check makes this unreachable)
+        guard case .awaitingCode(var s) = state else {
+            return []  // no code: the timer is not the login's (the owner check makes this unreachable)
         }
         guard now < s.code.expires else {
+            // Polls still out are given up with the login: their answers, if any come, are stale.
             state = .idle
-            return core.authenticationFailure(Constants.genericAuthenticationError)
+            return s.polls.flatMap(Engine.cancelDeadline(of:))
+                + core.authenticationFailure(Constants.genericAuthenticationError)
         }
         let check: HTTPRequest
         if core.isRESTv2 {
@@ -505,26 +511,32 @@ struct AuthenticationFlow: Sendable, RequestHolder {
             check = HTTPRequest(method: Route.checkAuthentication.method, url: url)
         }
         let (request, actions) = core.send(check, at: now, signed: !core.isRESTv2)
-        s.poll = .asking(request, next: now + Self.pollInterval(core))
+        let (timer, start) = core.startTimer(at: Self.nextPoll(after: now, s.code, core))
+        s.polls.append(request)
+        s.timer = timer
         state = .awaitingCode(s)
-        return actions
+        return actions + [start]
     }
 
-    private mutating func codeChecked(
-        _ result: HTTPResult, _ login: Login, _ mvpd: MVPD, _ code: RegistrationCode, next: Instant,
-        _ core: inout EngineCore, at now: Instant
-    ) -> [EngineAction] {
+    /// A poll answered (`s` no longer holds it). 200: the code was used, the token is fetched; 410:
+    /// the SP says the code is gone; anything else (not used yet, a server error, no answer): the
+    /// timer asks again, until the code's expiry.
+    private mutating func codeChecked(_ result: HTTPResult, _ s: AwaitingCode, _ core: inout EngineCore, at now: Instant)
+        -> [EngineAction]
+    {
         if case .response(let r) = result, r.status == 200 {
-            return fetchToken(login, mvpd, .sp, signed: true, &core, at: now)
+            return Self.endPolling(s) + fetchToken(s.login, s.mvpd, .sp, signed: true, &core, at: now)
         }
         if case .response(let r) = result, r.status == 410 {
             state = .idle
-            return core.authenticationFailure(Constants.genericAuthenticationError)
+            return Self.endPolling(s) + core.authenticationFailure(Constants.genericAuthenticationError)
         }
-        // Not used yet (or the poll failed): ask again in 10 s, or give up at the code's expiry.
-        let (timer, start) = core.startTimer(at: max(min(next, code.expires), now))
-        state = .awaitingCode(.init(login: login, mvpd: mvpd, code: code, poll: .waiting(timer)))
-        return [start]
+        return []
+    }
+
+    /// The code's polling ends (a poll had the answer): the timer and the other polls go with it.
+    static func endPolling(_ s: AwaitingCode) -> [EngineAction] {
+        [.cancelTimer(s.timer)] + s.polls.flatMap(Engine.cancelDeadline(of:))
     }
 
     /// The app intercepted the redirect: it finishes a login in the browser (the token is fetched);

@@ -262,8 +262,8 @@ public struct Engine: Sendable {
 
     /// The login's request answered: a login that a `getAuthorization` started goes on to authorize
     /// once it has its token (invariant 3).
-    mutating func authenticationAnswered(_ result: HTTPResult, at now: Instant) -> [EngineAction] {
-        let answered = authentication.answered(result, &core, at: now)
+    mutating func authenticationAnswered(_ id: RequestID, _ result: HTTPResult, at now: Instant) -> [EngineAction] {
+        let answered = authentication.answered(id, result, &core, at: now)
         guard let pending = answered.authorize else { return answered.actions }
         return answered.actions + authorizations.authorize(pending.resource, data: pending.data, &core, at: now)
     }

@@ -121,7 +121,7 @@ extension Engine {
     {
         switch owner {
         case .startup: configurationSettled(startup.answered(id, result, &core), at: now)
-        case .authentication: authenticationAnswered(result, at: now)
+        case .authentication: authenticationAnswered(id, result, at: now)
         case .authorization(let flow): authorizations.answered(flow, result, &core, at: now)
         case .preauthorization(let flow): preauthorizations.answered(flow, result, &core, at: now)
         case .metadata(let flow): metadata.answered(flow, result)

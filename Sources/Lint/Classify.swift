@@ -65,7 +65,10 @@ extension JournalEntry {
     var opensSession: Bool {
         if v2?.operation == .createSession || v2?.operation == .partnerSession { return true }
         if method == "POST", route == .registrationCode { return true }
-        return route == .authenticateSAML || ServiceRoute.route(atSPPath: path)?.route == .secondScreenLogin
+        // The login page a v2 session's user agent is sent to (`v2_code`) continues the session POST
+        // sessions opened: counting it too would count every v2 login twice on one device.
+        if route == .authenticateSAML { return parameter("v2_code") == nil }
+        return ServiceRoute.route(atSPPath: path)?.route == .secondScreenLogin
     }
 
     /// A poll of an authentication code: REST v2 `profiles/code/{code}`, REST v1 `checkauthn/{code}`.

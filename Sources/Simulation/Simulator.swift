@@ -480,10 +480,10 @@ public final class Simulator {
 
     /// Sends `request` over the wire, or, with `fetched`, times what the engine got when it sent the
     /// request itself (a port on the live network): either way the answer arrives in virtual time.
-    private func exchange(_ request: HTTPRequest, from party: TraceEvent.Party, fetched: HTTPResult? = nil) -> Outcome {
-        let host = wire.host(for: request.url)
-        trace.append(
-            TraceEvent(time: now, kind: .request(from: party, method: request.method, url: request.url, host: host)))
+    private func exchange(_ sent: HTTPRequest, from party: TraceEvent.Party, fetched: HTTPResult? = nil) -> Outcome {
+        let host = wire.host(for: sent.url)
+        trace.append(TraceEvent(time: now, kind: .request(from: party, method: sent.method, url: sent.url, host: host)))
+        let request = Simulator.forwarded(sent, from: party)
         guard let host, var link = network.links[host] else {
             return .answer(fetched ?? .failure("could not resolve host"), after: .zero, host: host)
         }
@@ -505,6 +505,29 @@ public final class Simulator {
         case .answer(let result, let after): return .answer(result, after: after, host: host)
         case .never: return .never
         }
+    }
+
+    /// The device's address on the simulated network, and the second screen's (RFC 5737's
+    /// documentation range): the apps and the device's browser share the first.
+    static let deviceAddress = "192.0.2.10"
+    static let secondScreenAddress = "192.0.2.20"
+
+    /// The request as Adobe's edge hands it on, `X-Forwarded-For` naming the device that sent it:
+    /// Adobe's throttle counts calls per client address (rest-api-v2.md 1.10), so every call of the
+    /// device shares one bucket whatever headers its client sends (a client that leaves
+    /// `AP-Device-Identifier` off its configuration calls is still counted; docs/CONFORMANCE.md,
+    /// choice 80). An `http` step's request is the scenario's own, sent as written.
+    static func forwarded(_ request: HTTPRequest, from party: TraceEvent.Party) -> HTTPRequest {
+        let address: String
+        switch party {
+        case .engine, .browser: address = deviceAddress
+        case .secondScreen: address = secondScreenAddress
+        case .client: return request
+        }
+        guard request.headers["X-Forwarded-For"] == nil else { return request }
+        var stamped = request
+        stamped.headers.add("X-Forwarded-For", address)
+        return stamped
     }
 
     static func relativePath(_ path: String, base: String) -> String {

@@ -19,9 +19,8 @@ import Testing
         .browsing(.init(login: login, mvpd: mvpd)),
         .awaitingPromotionData(.init(login: login, mvpd: mvpd)),
         .starting(.init(login: login, mvpd: mvpd, request: request, kind: .tempPass)),
-        .awaitingCode(.init(login: login, mvpd: mvpd, code: code, poll: .waiting(TimerID(4)))),
-        .awaitingCode(
-            .init(login: login, mvpd: mvpd, code: code, poll: .asking(request, next: Instant(milliseconds: 10_000)))),
+        .awaitingCode(.init(login: login, mvpd: mvpd, code: code, timer: TimerID(4))),
+        .awaitingCode(.init(login: login, mvpd: mvpd, code: code, timer: TimerID(4), polls: [request])),
         .fetchingToken(.init(login: login, mvpd: mvpd, request: request, source: .sp)),
     ]
 
@@ -46,7 +45,7 @@ import Testing
             [],
             [.cancelTimer(TimerID(3))],
             [.cancelTimer(TimerID(4))],
-            [.cancelTimer(TimerID(3))],
+            [.cancelTimer(TimerID(3)), .cancelTimer(TimerID(4))],
             [.cancelTimer(TimerID(3))],
         ]
         for (state, actions) in zip(Self.states, expected) {
@@ -72,7 +71,8 @@ import Testing
         }
     }
 
-    /// The registry's questions: the one request out (claimed by id or by deadline), the poll timer.
+    /// The registry's questions: the request out (claimed by id or by deadline), the poll timer,
+    /// which runs whether or not a poll is out (choice 18: a repeating timer).
     @Test func theRegistrySeesTheRequestOrThePollTimerTheStateHolds() {
         for state in Self.states {
             let flow = Self.flow(state)
@@ -80,14 +80,13 @@ import Testing
             let byDeadline = flow.claim { $0.deadline == Self.request.deadline }
             switch state {
             case .awaitingCode(let s):
-                if case .asking = s.poll {
+                if s.polls.isEmpty {
+                    #expect(claimed == nil)
+                } else {
                     #expect(
                         claimed?.0 == .authentication && claimed?.1 == Self.request && byDeadline?.1 == Self.request)
-                    #expect(flow.ownTimers.isEmpty)
-                } else {
-                    #expect(claimed == nil)
-                    #expect(flow.ownTimers.map(\.0) == [TimerID(4)] && flow.ownTimers.map(\.1) == [.codePoll])
                 }
+                #expect(flow.ownTimers.map(\.0) == [TimerID(4)] && flow.ownTimers.map(\.1) == [.codePoll])
             case .starting, .fetchingToken:
                 #expect(
                     claimed?.0 == .authentication && claimed?.1 == Self.request && byDeadline?.1 == Self.request,

@@ -63,6 +63,7 @@ class AppEngine:
         self.next_request = 0
         self.next_timer = 0
         self.logout_waiting = False  # an iOS logout waits for its handleExternalURL
+        self.logout_page = None    # REST v2, iOS: the GET logout whose answer opens the page (choice 69)
         self.clear_shared_store = False
         self.service_providers = []
         self.registrar = None      # init(softwareStatement:): client registration per SP origin
@@ -193,8 +194,11 @@ class AppEngine:
                 state.client_id = state.client_secret = None
                 self.register_step(url, now)
                 return
-        # The origin refused: R400 first (BEHAVIOR.md), then every waiting request ends with that answer
-        # (for setRequestor, an SP that refused).
+        # The origin refused, or could not be reached: it is forgotten, client and token, so the next
+        # request registers afresh (choice 33: no half-registration is kept). A refusal delivers R400
+        # first (BEHAVIOR.md), then every waiting request ends with that answer (for setRequestor, an
+        # SP that refused).
+        state.client_id = state.client_secret = state.access_token = state.expires_ms = None
         if result.status is not None:
             self.callback("status", R400)
         waiting, state.waiting = state.waiting, []
@@ -400,6 +404,7 @@ class AppEngine:
         # logout waiting for its browser or, on tvOS, its requests (CONFORMANCE choice 45).
         self.abandon_login()
         self.logout_waiting = False
+        self.logout_page = None
         for request_id, (kind, _) in list(self.requests.items()):
             if kind == "logout":
                 self.requests.pop(request_id, None)
@@ -487,6 +492,7 @@ class AppEngine:
         # wait for its browser (choice 7).
         self.abandon_login()
         self.logout_waiting = False
+        self.logout_page = None
         token = self.store.valid_authn(now)
         if not force and token is not None:
             self.status(True, USER_AUTHENTICATED)

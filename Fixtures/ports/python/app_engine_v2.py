@@ -192,8 +192,11 @@ class AppEngineV2(AppEngine):
         profile = next((p for p in profiles if p.mvpd_id == wanted), None)
         if profile is None or profile.not_after <= now:
             return None
+        # Choice 70: a profile reached through a session of the app (POST sessions answered
+        # authorize or a code) takes that session's id, whatever its type (an Apple SSO profile
+        # found by a later login included); Apple's partner answer has no session (None).
         guid = session_id if session_id is not None else self.auth.session_id
-        return profile.token(None if profile.kind == "appleSSO" else guid)
+        return profile.token(guid)
 
     # -- Apple SSO: POST profiles/sso/Apple --------------------------------------------------------
 
@@ -310,6 +313,8 @@ class AppEngineV2(AppEngine):
         if token is None and self.device.platform == "ios":
             mvpd_id = None  # choice 69: on iOS, no valid token goes straight to the redirect URL
         self.abandon_login()
+        # A logout before this one still asking for its page opens none: this one owns the browser.
+        self.logout_page = None
         self.store.set_authn(None)
         self.store.selected = None
         self.clear_shared_store = True
@@ -318,10 +323,17 @@ class AppEngineV2(AppEngine):
         if mvpd_id is None:
             self.logout_answered(None, None)
             return
-        self.v2_send("GET", self.v2_url(mvpd_id, "logout", mvpd_id, query=[("redirectUrl", ADOBEPASS_REDIRECT_URL)]),
-                     "logout", now, data=mvpd_id)
+        self.logout_page = self.v2_send(
+            "GET", self.v2_url(mvpd_id, "logout", mvpd_id, query=[("redirectUrl", ADOBEPASS_REDIRECT_URL)]),
+            "logout", now, data=mvpd_id)
 
     def on_logout(self, request_id, result, mvpd_id, now):
+        if self.device.platform != "tvos":
+            # iOS: a login or another logout started since took the browser; this answer opens nothing
+            # (choice 69), as the SDK wire's page, opened before them, was taken down by them.
+            if request_id != self.logout_page:
+                return
+            self.logout_page = None
         url = None
         if result.ok:
             try:
