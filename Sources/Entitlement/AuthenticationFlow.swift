@@ -521,7 +521,9 @@ struct AuthenticationFlow: Sendable, RequestHolder {
     /// A poll answered (`s` no longer holds it). 200: the code was used, the token is fetched; 410:
     /// the SP says the code is gone; anything else (not used yet, a server error, no answer): the
     /// timer asks again, until the code's expiry.
-    private mutating func codeChecked(_ result: HTTPResult, _ s: AwaitingCode, _ core: inout EngineCore, at now: Instant)
+    private mutating func codeChecked(
+        _ result: HTTPResult, _ s: AwaitingCode, _ core: inout EngineCore, at now: Instant
+    )
         -> [EngineAction]
     {
         if case .response(let r) = result, r.status == 200 {

@@ -30,6 +30,8 @@ final class InProcessServer: LiveServerControl {
             seed: setup.seed, conditions: setup.links,
             clock: LiveClock(heldAt: .simulationStart), logLimit: Int(Int32.max),
             urls: .asWritten)
+        // The scenario's world is one device: every request the server gets is that device's.
+        options.forwardedFor = SimulationSetup.deviceAddress
         let authority = RunAuthority.shared
         if let authority {
             options.tls = MockPassServer.TLS(authority: authority.authority, direct: false)

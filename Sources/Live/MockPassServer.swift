@@ -53,6 +53,12 @@ public final class MockPassServer: Sendable {
         public var proxyPort: Int?
         /// Each refusal of the proxy and each failed TLS handshake, one line (never a key).
         public var log: @Sendable (String) -> Void
+        /// The address the server's front names in `X-Forwarded-For` when a request names none, as
+        /// Adobe's edge names the client's (its throttle counts by it, rest-api-v2.md 1.10): set by
+        /// `passim run --live`, whose world is one device whatever process sends its requests (a
+        /// port's own HTTP included); nil (`passim serve`, many clients on one address): requests
+        /// reach the mock as they came.
+        public var forwardedFor: String?
         /// `GET /admin/lint`'s answer: a report on the request log and how many entries it dropped
         /// (`passim serve --lint`, issue 31: Live does not know the rules); nil: that path is 404.
         public var lintReport: (@Sendable (_ log: [LoggedRequest], _ dropped: Int, _ json: Bool) -> String)?

@@ -58,6 +58,7 @@ final class ServerCore: Sendable {
     let logLimit: Int
     let worldLoader: MockPassServer.WorldLoader?
     let lintReport: (@Sendable ([LoggedRequest], Int, Bool) -> String)?
+    let forwardedFor: String?
     let state = NIOLockedValueBox(State())
     /// The CA and whether the hosts' own ports speak TLS (`--tls`); nil: plain HTTP, no proxy tunnels.
     let tls: MockPassServer.TLS?
@@ -72,6 +73,7 @@ final class ServerCore: Sendable {
         self.logLimit = options.logLimit
         self.worldLoader = options.worldLoader
         self.lintReport = options.lintReport
+        self.forwardedFor = options.forwardedFor
         self.group = group
         self.bindHost = options.host
         let publicHost = options.publicHost ?? PublicHost.defaultName(bound: options.host)
@@ -216,10 +218,11 @@ final class ServerCore: Sendable {
     /// the request is prepared (URL, form, every XML it carries) outside it, and a large body on a
     /// thread pool, so a slow parse delays only its own answer, never another host's.
     func answer(
-        _ request: HTTPRequest, host: LoggedRequest.Host, basePath: String,
+        _ received: HTTPRequest, host: LoggedRequest.Host, basePath: String,
         on loop: any EventLoop
     ) -> EventLoopFuture<HTTPResponse?> {
         let now = clock.now()
+        let request = forwardedFor.map { received.forwarded(for: $0) } ?? received
         let step = state.withLockedValue { s -> Step in
             var conditions = s.conditions[host] ?? HostConditions()
             // A request that slipped in as the host went down gets no answer; its connection is being closed.

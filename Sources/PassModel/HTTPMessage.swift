@@ -60,6 +60,16 @@ public struct HTTPRequest: Hashable, Sendable {
     }
 
     public func parameter(_ name: String) -> String? { parameters.first { $0.0 == name }?.1 }
+
+    /// The request as a front server hands it on, `X-Forwarded-For` naming the client's address
+    /// unless the request names one already (Adobe's edge does this, and its throttle reads it:
+    /// rest-api-v2.md 1.10).
+    public func forwarded(for address: String) -> HTTPRequest {
+        guard headers["X-Forwarded-For"] == nil else { return self }
+        var request = self
+        request.headers.add("X-Forwarded-For", address)
+        return request
+    }
 }
 
 /// A response. `status` 0 never appears: transport failures are `HTTPResult.failure`.

@@ -4,6 +4,11 @@ import PassModel
 
 /// Everything a simulated run starts from.
 public struct SimulationSetup: Sendable {
+    /// The device's address on the simulated network, and the second screen's (RFC 5737's
+    /// documentation range): its apps and its browser share the first (docs/CONFORMANCE.md, choice 80).
+    public static let deviceAddress = "192.0.2.10"
+    public static let secondScreenAddress = "192.0.2.20"
+
     public var world: World
     /// Latency and faults per host; a host without a link answers after 10 ms.
     public var links: [LoggedRequest.Host: HostConditions]

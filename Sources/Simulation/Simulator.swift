@@ -507,27 +507,17 @@ public final class Simulator {
         }
     }
 
-    /// The device's address on the simulated network, and the second screen's (RFC 5737's
-    /// documentation range): the apps and the device's browser share the first.
-    static let deviceAddress = "192.0.2.10"
-    static let secondScreenAddress = "192.0.2.20"
-
     /// The request as Adobe's edge hands it on, `X-Forwarded-For` naming the device that sent it:
     /// Adobe's throttle counts calls per client address (rest-api-v2.md 1.10), so every call of the
     /// device shares one bucket whatever headers its client sends (a client that leaves
     /// `AP-Device-Identifier` off its configuration calls is still counted; docs/CONFORMANCE.md,
     /// choice 80). An `http` step's request is the scenario's own, sent as written.
     static func forwarded(_ request: HTTPRequest, from party: TraceEvent.Party) -> HTTPRequest {
-        let address: String
         switch party {
-        case .engine, .browser: address = deviceAddress
-        case .secondScreen: address = secondScreenAddress
-        case .client: return request
+        case .engine, .browser: request.forwarded(for: SimulationSetup.deviceAddress)
+        case .secondScreen: request.forwarded(for: SimulationSetup.secondScreenAddress)
+        case .client: request
         }
-        guard request.headers["X-Forwarded-For"] == nil else { return request }
-        var stamped = request
-        stamped.headers.add("X-Forwarded-For", address)
-        return stamped
     }
 
     static func relativePath(_ path: String, base: String) -> String {
