@@ -190,9 +190,13 @@ class AppEngine:
                 return
             if renewing and result.status is not None:
                 # A renewal refused: the SP forgot the client; register afresh, once, with the
-                # waiting requests (choice 33). A refusal of that registration is final.
+                # waiting requests (choice 33). A refusal of that registration is final. With no
+                # request waiting any more (their flows ended), the next request registers.
                 state.client_id = state.client_secret = None
-                self.register_step(url, now)
+                if any(waiter in self.requests for waiter in state.waiting):
+                    self.register_step(url, now)
+                else:
+                    state.waiting = []
                 return
         # The origin refused, or could not be reached: it is forgotten, client and token, so the next
         # request registers afresh (choice 33: no half-registration is kept). A refusal delivers R400
