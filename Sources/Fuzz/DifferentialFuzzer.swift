@@ -168,12 +168,13 @@ public struct DifferentialFuzzer: Sendable {
     /// is the ordinary fuzzer's business) or it does not parse. Each `<` line is pinned to the instant
     /// its callback came (`at T`): the other side must give the same callbacks at the same simulated
     /// times, so a timeout, a poll or an expiry that moves is a difference even when what comes
-    /// afterwards is the same (a `<` without `at` lets time run until its callback comes).
+    /// afterwards is the same (a `<` without `at` lets time run until its callback comes). Each step's
+    /// requests follow its `<` lines as `seen … with` lines (`RequestTranscript`, choice 72): a port
+    /// that sends a wrong request differs even where the mock answers it the same.
     static func reference(_ program: FuzzProgram) -> Reference? {
-        guard let explored = program.explore(pinsTimes: true), explored.failure == nil, explored.inapplicable == nil
-        else {
-            return nil
-        }
+        guard let parsed = program.parsed() else { return nil }
+        let explored = RequestTranscript.explore(parsed)
+        guard explored.failure == nil, explored.inapplicable == nil else { return nil }
         let text = (program.world + [""] + explored.lines).joined(separator: "\n") + "\n"
         return (try? ScenarioParser.parse(text, path: "differential.scenario")).map { Reference(text: text, file: $0) }
     }

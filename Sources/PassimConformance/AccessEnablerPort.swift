@@ -39,6 +39,10 @@ public struct PortWorld: Sendable {
     /// speak `configuration.wire`.
     public var appWires: [String: EngineWire] = [:]
     public var now: Instant
+    /// The world's request timeout when it is not BEHAVIOR.md's 30 s (driver protocol 1.3); nil: your
+    /// port's own default runs, and the suite's timeout scenarios check it. `configuration` holds
+    /// passim's value either way, for an adapter over passim's own `AccessEnabler`.
+    public var requestTimeout: Millis? = nil
 }
 
 /// One input of the harness for one app.

@@ -30,7 +30,8 @@ final class PortBridge: LinePort {
             self.port = port
             port.start(
                 PortWorld(
-                    apps: hello.apps, configuration: hello.configuration, appWires: hello.appWires, now: message.now))
+                    apps: hello.apps, configuration: hello.configuration, appWires: hello.appWires, now: message.now,
+                    requestTimeout: hello.requestTimeout))
             return [.ready(protocol: port.protocolVersion, implementation: port.implementation, reset: false)]
         case .call(let call): event = .call(call)
         case .response(let id, let result): event = .response(id, result)

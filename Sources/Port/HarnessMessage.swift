@@ -27,6 +27,9 @@ public struct HarnessMessage: Sendable {
         /// Live network: each origin of the world with its loopback origin, and how long a fetch may
         /// wait; nil on the harness network.
         public var live: (hosts: [String: String], fetchTimeout: Millis)?
+        /// The `requestTimeout` the `hello` gave: only a world whose timeout is not BEHAVIOR.md's says
+        /// one (protocol 1.3); nil: the port's own default (`configuration` holds passim's).
+        public var requestTimeout: Millis?
     }
 
     public var event: Event
@@ -84,7 +87,13 @@ public struct HarnessMessage: Sendable {
         if let scheme = try f.optionalString("svcScheme") { c.svcScheme = scheme }
         if let id = try f.optionalString("deviceID") { c.deviceID = id }
         if let version = try f.optionalString("clientVersion") { c.clientVersion = version }
-        if f.optional("requestTimeout") != nil { c.requestTimeout = Millis(Int64(try f.int("requestTimeout"))) }
+        var timeout: Millis?
+        if f.optional("requestTimeout") != nil {
+            let ms = try f.int("requestTimeout")
+            guard ms > 0 else { throw PortError("hello: requestTimeout must be a positive number of ms") }
+            timeout = Millis(Int64(ms))
+            c.requestTimeout = Millis(Int64(ms))
+        }
         if let w = try f.optionalString("wire") {
             guard let wire = EngineWire(rawValue: w) else { throw PortError("hello: unknown wire \(w) (sdk or v2)") }
             c.wire = wire
@@ -113,7 +122,8 @@ public struct HarnessMessage: Sendable {
             }
         }
         return Hello(
-            protocolVersion: try f.int("protocol"), apps: apps, configuration: c, appWires: appWires, live: live)
+            protocolVersion: try f.int("protocol"), apps: apps, configuration: c, appWires: appWires, live: live,
+            requestTimeout: timeout)
     }
 
     private static func hosts(_ f: Fields) throws(PortError) -> [String: String] {

@@ -4,13 +4,21 @@ import PassModel
 /// The messages of the driver protocol (docs/PORTING.md), as JSON lines.
 public enum PortMessage {
     /// The driver protocol's version, stated here only: `version` goes in `hello` and `ready`,
-    /// `minorVersion` counts the compatible additions since (1.1: `reset`, `present`; 1.2: `app-call`).
+    /// `minorVersion` counts the compatible additions since (1.1: `reset`, `present`; 1.2: `app-call`;
+    /// 1.3: `hello` carries `requestTimeout` only when the world's differs from `specRequestTimeout`).
     public static let version = 1
-    public static let minorVersion = 2
+    public static let minorVersion = 3
     public static var versionText: String { "\(version).\(minorVersion)" }
     /// Version 1.1: a port whose `ready` says `"reset": true` takes another `hello` as a reset to a new
     /// world, so one process serves scenario after scenario (see `PortPool`).
     public static let resetField = "reset"
+
+    /// BEHAVIOR.md's request timeout ("timed out after 30 s of simulated time"), spelled here for the
+    /// protocol: a `hello` says `requestTimeout` only when the world's differs from it (protocol 1.3,
+    /// CONFORMANCE.md choice 71), so a port runs on its own default, and a port whose default is not
+    /// the spec's fails the suite's timeout scenarios instead of being handed the right value.
+    /// Not `EngineConfiguration()`'s default: that is the engine's own, which a port must match.
+    public static let specRequestTimeout: Millis = .seconds(30)
 
     static func line(_ type: String, _ fields: [(String, Value)]) -> String {
         Value.dict([Value.Entry("type", .string(type))] + fields.map { Value.Entry($0.0, $0.1) }).jsonText

@@ -135,14 +135,20 @@ public final class PortSession {
                 ("defaultServiceProvider", .string(engine.defaultServiceProvider)),
                 ("svcScheme", .string(engine.svcScheme)), ("deviceID", .string(engine.deviceID)),
                 ("clientVersion", .string(engine.clientVersion)),
-                ("requestTimeout", .int(Int(engine.requestTimeout.value))),
-            ] + wires + [PortMessage.now(now)])
+            ] + PortSession.timeout(engine) + wires + [PortMessage.now(now)])
         let (process, greeting) = try PortSession.greeted(settings, hello)
         self.process = process
         process.scenariosServed += 1
         implementation = greeting.implementation
         resettable = greeting.reset
         if let what = greeting.unimplemented { failure = .unimplemented(what) }
+    }
+
+    /// `requestTimeout` only for a world whose timeout is not BEHAVIOR.md's (protocol 1.3, choice 71):
+    /// otherwise the port's own default is what runs, and the suite's timeout scenarios test it.
+    static func timeout(_ engine: EngineConfiguration) -> [(String, Value)] {
+        engine.requestTimeout == PortMessage.specRequestTimeout
+            ? [] : [("requestTimeout", .int(Int(engine.requestTimeout.value)))]
     }
 
     private struct Greeting {

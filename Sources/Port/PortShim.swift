@@ -23,9 +23,15 @@ public final class PortShim {
     /// Live network: what each request got, per app and request id, until the harness delivers it.
     private var answers: [String: [Int: HTTPResult]] = [:]
 
+    /// The request timeout of a world whose `hello` says none (protocol 1.3): the engine's own
+    /// default unless a test gives another, to stand for a port whose default is not the spec's.
+    private let ownRequestTimeout: Millis?
+
     /// `fetch` nil: the harness network only (a live `hello` is answered with `unimplemented`).
-    public init(fetch: Fetch? = nil) {
+    /// `requestTimeout`: the shim's own default timeout, for tests (nil: `EngineConfiguration`'s).
+    public init(fetch: Fetch? = nil, requestTimeout: Millis? = nil) {
         self.fetch = fetch
+        ownRequestTimeout = requestTimeout
     }
 
     public func handle(_ line: String) -> [String] {
@@ -53,6 +59,7 @@ public final class PortShim {
                 throw PortError("passim shim speaks protocol \(PortMessage.version), not \(hello.protocolVersion)")
             }
             configuration = hello.configuration
+            if hello.requestTimeout == nil, let own = ownRequestTimeout { configuration.requestTimeout = own }
             appWires = hello.appWires
             // Every hello is a new world (protocol 1.1): nothing of the previous scenario survives it.
             engines = [:]

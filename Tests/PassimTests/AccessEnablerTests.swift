@@ -188,7 +188,7 @@ final class AccessEnablerTests: XCTestCase {
     }
 
     func testTheVersionsAreStated() {
-        XCTAssertEqual(PassimRelease.driverProtocol, "1.2")
+        XCTAssertEqual(PassimRelease.driverProtocol, "1.3")
         XCTAssertEqual(PassimRelease.scenarioFormat, 1)
         XCTAssertFalse(PassimRelease.library.isEmpty)
     }

@@ -13,6 +13,8 @@ class Device:
         self.svc_scheme = hello.get("svcScheme") or DEFAULT_SVC_SCHEME
         self.device_id = self.text_field(hello, "deviceID", DEVICE_ID)
         self.client_version = self.text_field(hello, "clientVersion", CLIENT_VERSION)
+        # Protocol 1.3: `requestTimeout` comes only when the world's differs from BEHAVIOR.md's 30 s;
+        # absent, the port's own default (REQUEST_TIMEOUT_MS) runs, as a shipped SDK's would.
         timeout = hello.get("requestTimeout")
         self.request_timeout = timeout if isinstance(timeout, int) and timeout > 0 else REQUEST_TIMEOUT_MS
         # REST API v2: the app's own promotional TempPasses (v2's configuration does not say them).
