@@ -41,7 +41,7 @@ struct ProfileChecks: Sendable, FlowTable {
     }
 
     /// The profile answered: a live one authenticates (the store takes it, keeping the held token
-    /// when it is that profile's); none means the SP holds no authentication for the device, so the
+    /// when it is that profile's: same MVPD, same end); none means the SP holds no authentication for the device, so the
     /// store's token goes too. A failed request answers from the store, as the SDK wire does.
     mutating func answered(_ id: ProfileCheckID, _ result: HTTPResult, _ core: inout EngineCore, at now: Instant)
         -> [EngineAction]
@@ -55,7 +55,11 @@ struct ProfileChecks: Sendable, FlowTable {
             if core.store.authnToken?.mvpdID == flow.mvpd { core.store.clearTokens() }
             return core.authenticationFailure(Constants.userNotAuthenticatedError)
         }
-        if core.store.validAuthnToken(at: now)?.mvpdID != profile.mvpd {
+        // The held token is that profile's when it names its MVPD and ends when it does (a token
+        // is made with its profile's notAfter); a profile made since (another login of the device)
+        // replaces it, named after its MVPD and notBefore (choices 68, 70).
+        let held = core.store.validAuthnToken(at: now)
+        if held?.mvpdID != profile.mvpd || held?.expires != profile.notAfter {
             let token = V2Answer.token(
                 profile, sessionID: profile.impliedSessionID, requestorID: core.requestorID,
                 deviceID: core.configuration.deviceID)
