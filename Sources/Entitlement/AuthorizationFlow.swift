@@ -12,6 +12,9 @@ struct AuthorizationFlow: Hashable, Sendable, OneRequestFlow {
     /// The authN token it was asked with: its tracking names it, and what it brings is cached only
     /// while that token is still the one held (BEHAVIOR.md, Overlapping calls).
     var asked: AuthnToken
+    /// The requestor it was asked under: its media token request names it even when a
+    /// `setRequestor` is under way by then (docs/CONFORMANCE.md, choice 81).
+    var requestorID: String
     fileprivate var state: State
 
     /// Where the authZ token came from (tracking's "cached").
@@ -77,11 +80,14 @@ struct AuthorizationFlows: Sendable, FlowTable {
                 sp: core.spURL(forMVPD: token.mvpdID),
                 json: .dict([Value.Entry("resources", .list([.string(resource)]))]))
             let (pending, actions) = core.send(request, at: now)
-            flows[id] = AuthorizationFlow(resource: resource, data: data, asked: token, state: .authorizing(pending))
+            flows[id] = AuthorizationFlow(
+                resource: resource, data: data, asked: token, requestorID: core.requestorID,
+                state: .authorizing(pending))
             return actions
         }
         if let cached = core.store.validAuthzToken(for: resource, at: now) {
-            return requestMediaToken(id, resource, data, token, cached, .cache, &core, at: now)
+            return requestMediaToken(
+                id, resource, data, token, core.requestorID, cached, .cache, &core, at: now)
         }
         var fields: [(String, String)] = [
             ("resource_id", resource), ("requestor_id", core.requestorID), ("mso_id", token.mvpdID),
@@ -91,22 +97,23 @@ struct AuthorizationFlows: Sendable, FlowTable {
         if let data { fields.append(("generic_data", data.jsonText)) }
         let (request, actions) = core.send(
             .form(Route.authorizeDevice.url(core.spURL(forMVPD: token.mvpdID)), fields), at: now)
-        flows[id] = AuthorizationFlow(resource: resource, data: data, asked: token, state: .authorizing(request))
+        flows[id] = AuthorizationFlow(
+            resource: resource, data: data, asked: token, requestorID: core.requestorID, state: .authorizing(request))
         return actions
     }
 
     private mutating func requestMediaToken(
-        _ id: AuthorizationID, _ resource: String, _ data: Value?, _ asked: AuthnToken,
+        _ id: AuthorizationID, _ resource: String, _ data: Value?, _ asked: AuthnToken, _ requestorID: String,
         _ authz: AuthzToken, _ source: AuthorizationFlow.Source, _ core: inout EngineCore, at now: Instant
     ) -> [EngineAction] {
         let fields: [(String, String)] = [
             ("session_guid", authz.sessionGUID), ("hashed_guid", "false"), ("authz_token", AuthzTokenXML.build(authz)),
-            ("requestor_id", core.requestorID), ("mso_id", authz.mvpdID), ("device_id", core.configuration.deviceID),
+            ("requestor_id", requestorID), ("mso_id", authz.mvpdID), ("device_id", core.configuration.deviceID),
         ]
         let (request, actions) = core.send(
             .form(Route.deviceShortAuthorize.url(core.spURL(forMVPD: authz.mvpdID)), fields), at: now)
         flows[id] = AuthorizationFlow(
-            resource: resource, data: data, asked: asked,
+            resource: resource, data: data, asked: asked, requestorID: requestorID,
             state: .fetchingMediaToken(.init(authz: authz, source: source, request: request)))
         return actions
     }
@@ -143,7 +150,8 @@ struct AuthorizationFlows: Sendable, FlowTable {
             case .token(let token) where r.status == 200 && token.expires > now:
                 // Cached only for the token it was asked with; after a change nothing it brings is kept.
                 if held.guid == flow.asked.guid { core.store.store(token) }
-                return requestMediaToken(id, flow.resource, flow.data, flow.asked, token, .sp, &core, at: now)
+                return requestMediaToken(
+                    id, flow.resource, flow.data, flow.asked, flow.requestorID, token, .sp, &core, at: now)
             case .error(let body) where r.status == 403 || r.status == 401:
                 // The MVPD said no: its message, `""` when none.
                 return core.authorizationFailed(flow.resource, Constants.userNotAuthorizedError, body.details)

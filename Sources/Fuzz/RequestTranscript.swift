@@ -78,7 +78,8 @@ enum RequestTranscript {
             masked = path.split(separator: "/", omittingEmptySubsequences: false).count - 1
         }
         guard let masked else {
-            let plain = !path.isEmpty && !path.hasSuffix("/") && path.hasPrefix("/")
+            let plain =
+                !path.isEmpty && !path.hasSuffix("/") && path.hasPrefix("/")
                 && !path.unicodeScalars.contains { $0.value <= 0x20 || $0 == "\"" || $0.value == 0x7F }
             return plain ? path : nil
         }
@@ -99,7 +100,9 @@ enum RequestTranscript {
     private static func escaped(_ segment: Substring) -> String? {
         var out = ""
         for c in segment.unicodeScalars {
-            if ("a"..."z").contains(c) || ("A"..."Z").contains(c) || ("0"..."9").contains(c) || "_-~%".unicodeScalars.contains(c) {
+            if ("a"..."z").contains(c) || ("A"..."Z").contains(c) || ("0"..."9").contains(c)
+                || "_-~%".unicodeScalars.contains(c)
+            {
                 out.unicodeScalars.append(c)
             } else if c == "." {
                 out += "\\."

@@ -30,7 +30,8 @@ import Testing
     }
 
     @Test func theShimRunsOnItsOwnDefaultUnlessHelloSaysOne() throws {
-        let start = #"{"type":"call","app":"app","call":"setRequestor","args":{"requestorID":"R","serviceProviders":["https://sp.test"]},"now":0}"#
+        let start =
+            #"{"type":"call","app":"app","call":"setRequestor","args":{"requestorID":"R","serviceProviders":["https://sp.test"]},"now":0}"#
         for (hello, own, expected) in [
             (#"{"type":"hello","protocol":1,"now":0}"#, Millis.seconds(60), 60_000),
             (#"{"type":"hello","protocol":1,"now":0}"#, nil, 30_000),
@@ -39,7 +40,9 @@ import Testing
             let shim = PortShim(requestTimeout: own)
             _ = shim.handle(hello)
             let timer = shim.handle(start).first { $0.contains(#""type":"timer""#) }
-            #expect(timer?.contains(#""at":\#(expected)"#) == true, "\(hello) own \(String(describing: own)): \(timer ?? "no timer")")
+            #expect(
+                timer?.contains(#""at":\#(expected)"#) == true,
+                "\(hello) own \(String(describing: own)): \(timer ?? "no timer")")
         }
         #expect(
             PortShim().handle(#"{"type":"hello","protocol":1,"requestTimeout":0,"now":0}"#).first?.contains(

@@ -27,11 +27,14 @@ FORM = [["Content-Type", "application/x-www-form-urlencoded"]]
 class AuthzFlow:
     """One authorization in flight: its resource, data, and whether the authZ token came from the cache."""
 
-    def __init__(self, resource, data, authn):
+    def __init__(self, resource, data, authn, requestor_id=""):
         self.resource = resource
         self.data = data
         self.authn = authn
         self.cached = False
+        # The requestor it was asked under: its media token request names it even when a
+        # setRequestor is under way by then (choice 81).
+        self.requestor_id = requestor_id
 
 
 class PreauthFlow:
@@ -844,7 +847,7 @@ class AppEngine:
         if token is None:
             self.authz_failure(resource, USER_NOT_AUTHENTICATED_ERROR, "")
             return
-        flow = AuthzFlow(resource, data, token)
+        flow = AuthzFlow(resource, data, token, self.requestor())
         authz = self.store.valid_authz(resource, now)
         if authz is not None:
             # A valid cached authZ token skips the authorize request; the media token is always fetched.
@@ -890,7 +893,7 @@ class AppEngine:
         self.short_authorize(flow, authz, now)
 
     def short_authorize(self, flow, authz, now):
-        fields = [("authz_token", authz.xml), ("requestor_id", self.requestor()), ("mso_id", flow.authn.mvpd_id),
+        fields = [("authz_token", authz.xml), ("requestor_id", flow.requestor_id), ("mso_id", flow.authn.mvpd_id),
                   ("session_guid", flow.authn.guid), ("hashed_guid", "false"), ("device_id", self.device.device_id)]
         if self.signed_requestor_id is not None:
             fields.append(("signed_requestor_id", self.signed_requestor_id))
