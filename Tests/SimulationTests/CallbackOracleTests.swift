@@ -160,6 +160,65 @@ import Testing
         #expect(late.found == ["invariant 2"])
     }
 
+    // MARK: REST API v2: a check asks the profile (docs/CONFORMANCE.md, choice 68)
+
+    static func v2Trace() -> Trace {
+        var t = Trace()
+        t.oracle = CallbackOracle(
+            app: "app", context: OracleContext(world: world, configuration: EngineConfiguration(wire: .restV2)))
+        return t
+    }
+    static let profileRequest = HTTPRequest(method: "GET", url: "https://sp.test/api/v2/REQ/profiles/M1")
+    static func checkSuccess(_ guid: String) -> [Callback] {
+        [
+            .setAuthenticationStatus(status: 1, errorCode: ""),
+            .sendTrackingData(event: 0, data: ["true", "M1", guid, "true"] + tail),
+        ]
+    }
+
+    /// The user signed in at the MVPD, then the app cancelled the login: the SP keeps the profile, and
+    /// a check still out finds it (`wire-v2/check-finds-the-profile-of-a-cancelled-login`); after a
+    /// logout of the token held, with no login since, a check's success is still caught.
+    @Test func aV2CheckMayFindTheProfileOfALoginTheAppGaveUp() {
+        var good = CallbackOracleTests.v2Trace()
+        good.configured()
+        good.call(.getAuthentication(forceAuthn: false, data: nil, filter: nil), [.displayProviderDialog([])])
+        good.call(.checkAuthentication, sends: [CallbackOracleTests.profileRequest])
+        good.call(
+            .setSelectedProvider("Nope"),
+            [
+                .setAuthenticationStatus(status: 0, errorCode: Constants.providerNotSelectedError),
+                CallbackOracleTests.failedAuthN,
+            ])
+        good.response(CallbackOracleTests.checkSuccess(CallbackOracleTests.guidA))
+        #expect(good.found.isEmpty)
+
+        var bad = CallbackOracleTests.v2Trace()
+        bad.configured()
+        bad.login("M1", guid: CallbackOracleTests.guidA)
+        bad.call(.logout, [.navigateToUrl("https://sp.test/logout", useSVC: nil)])
+        bad.call(.checkAuthentication, sends: [CallbackOracleTests.profileRequest])
+        bad.response(CallbackOracleTests.checkSuccess(CallbackOracleTests.guidA))
+        #expect(bad.found == ["invariant 6"])
+    }
+
+    /// A check and a login queued behind `setRequestor`: on v2 the check asks its profile, so the
+    /// success at the drain is the login's from the store, and the check's comes a round trip later
+    /// (`wire-v2/queued-check-asks-the-profile-after-set-requestor`).
+    @Test func aDrainedV2CheckAnswersNoSuccessAtOnce() {
+        var good = CallbackOracleTests.v2Trace()
+        good.configured()
+        good.login("M1", guid: CallbackOracleTests.guidA)
+        good.call(.setRequestor(requestorID: "REQ", serviceProviders: nil))
+        good.call(.checkAuthentication)
+        good.call(.getAuthentication(forceAuthn: false, data: nil, filter: nil))
+        good.response(
+            [.setRequestorComplete(status: 1)] + CallbackOracleTests.checkSuccess(CallbackOracleTests.guidA),
+            sends: [CallbackOracleTests.profileRequest])
+        good.response(CallbackOracleTests.checkSuccess(CallbackOracleTests.guidA))
+        #expect(good.found.isEmpty)
+    }
+
     // MARK: Invariant 7: Apple's picker balanced
 
     @Test func everyPickerIsDismissedOnceAndALoginEndedUnderItOwesTheDismissal() {

@@ -46,6 +46,11 @@ struct CallbackOracle: Sendable {
         /// REST API v2: `checkAuthentication`s waiting on their profile request (rest-api-v2.md 1.7
         /// maps the call to `profiles`: answered when it returns, not from the store at once).
         var profileChecksOwed = 0
+        /// REST API v2: a login ended without its success (superseded, cancelled, failed), so the user
+        /// may have signed in at the MVPD first: the SP keeps that profile (rest-api-v2.md 1.3, profiles
+        /// belong to the device, not to the app's login), and a later check may find it. Cleared by a
+        /// logout of a token held (its `GET logout` ends the profile).
+        var profileOfAnEndedLogin = false
         /// REST API v2 on iOS: a logout's page, which opens when its `GET logout/{mvpd}` answers.
         var logoutPageOwed = false
         /// Per resource, authorizations owed one `setToken` or `tokenRequestFailed`.
@@ -221,6 +226,7 @@ struct CallbackOracle: Sendable {
                 authorizations: Set(flows.authorizations.filter { $0.value > 0 }.keys))
             flows.logoutsOwed = context.platform == .tvos ? flows.logoutsOwed + 1 : 1
             flows.logoutPageOwed = context.wire == .restV2 && context.platform == .ios
+            if case .token = token.holder { flows.profileOfAnEndedLogin = false }
             authnTokenChanged(to: .none)
             token.unseenReplaced = false  // what the logout cleared answers no authorization
             observed(.logout)
@@ -237,6 +243,7 @@ struct CallbackOracle: Sendable {
     /// The running login ends with no callback (superseded by a call).
     private mutating func endLogin() {
         if let r = flows.login?.authorization { flows.droppedAuthorizations[r, default: 0] += 1 }
+        if flows.login != nil, context.wire == .restV2 { flows.profileOfAnEndedLogin = true }
         if flows.picker != .down { picker(.loginEndedByCall) }  // down stays down
         flows.login = nil
         flows.logoutPageOwed = false  // a new login or logout, or setRequestor, takes a v2 logout's page down
@@ -349,6 +356,14 @@ struct CallbackOracle: Sendable {
         }
         while !input.draining.isEmpty {
             let call = input.draining.removeFirst()
+            if context.wire == .restV2, CallRole(call) == .checkAuthentication,
+                case .authenticationStatus(Constants.statusSuccess, _) = callback
+            {
+                // REST API v2 (choice 68): a check answers at once only with no MVPD to ask about, so
+                // with no token: never a success. It asks its profile, and the success is a later call's.
+                begin(call, loginShows: false)
+                continue
+            }
             if Ownership.canStart(call, with: callback) || (logoutAnswers && CallRole(call) == .logout) {
                 if case .authenticationStatus = callback, CallRole(call).mayStartALogin {
                     input.drainedLoginAnswers = true
@@ -441,9 +456,10 @@ struct CallbackOracle: Sendable {
             let fromProfile = input.checksOwed == 0
             if input.checksOwed > 0 { input.checksOwed -= 1 } else { flows.profileChecksOwed -= 1 }
             if token.holder == .none && status == Constants.statusSuccess {
-                if fromProfile && flows.login != nil {
+                if fromProfile && (flows.login != nil || flows.profileOfAnEndedLogin) {
                     // The profile a running login made at the SP (the user signed in, the app has not
-                    // yet heard) is found before that login ends: the check's tracking names it.
+                    // yet heard) is found before that login ends, or after the app gave it up: the
+                    // check's tracking names it.
                     token.holder = .unknown
                 } else {
                     violate(
@@ -466,7 +482,10 @@ struct CallbackOracle: Sendable {
             } else if let r = running.authorization {
                 flows.droppedAuthorizations[r, default: 0] += 1
             }
-            if status != Constants.statusSuccess { token.holder = token.holder.unknownIfHeld }
+            if status != Constants.statusSuccess {
+                token.holder = token.holder.unknownIfHeld
+                if context.wire == .restV2 { flows.profileOfAnEndedLogin = true }
+            }
         } else if startup.hasQueued(\.owesAStatus) {
             violate(5, "setAuthenticationStatus(\(status)) for a queued call before the engine was configured")
         } else {
