@@ -110,7 +110,10 @@ struct FuzzWorld {
         }
         let mvpdCount = 1 + Int(rng.next() % 3)
         for i in 1...mvpdCount {
-            let kind: Kind = chance(0.55) ? .plain : pick(Kind.allCases)
+            // Two apps share Apple's token on iOS: the first MVPD is often an Apple SSO one there
+            // (an adopted token must keep where it came from: VSA203 on logout in the other app).
+            let apple = i == 1 && w.apps.count > 1 && w.platform == .ios && chance(0.3)
+            let kind: Kind = apple ? .supported : chance(0.55) ? .plain : pick(Kind.allCases)
             let id = (kind == .tempPass ? "T" : kind == .promo ? "P" : "M") + "\(i)"
             w.mvpds.append((id, kind))
             let at = spCount == 2 && chance(0.5) ? ["s1", "s2"] : [pick(w.sps)]
@@ -219,7 +222,7 @@ struct FuzzWorld {
             }
             // Issue 28, item 4: some requestors declare a signing key pair (mostly on tvOS, where the
             // registration-code calls are signed; elsewhere the pair only must not change anything).
-            if chance(w.platform == .tvos ? 0.4 : 0.1) {
+            if chance(w.platform == .tvos ? 0.6 : 0.1) {
                 let pair = Requestor.KeyPair(publicKey: "pk-\(id)", secret: "sk-\(id)")
                 line += " key \"\(pair.publicKey)\" secret \"\(pair.secret)\""
                 decl.key = pair
