@@ -21,6 +21,8 @@ struct FuzzWorld {
     var platform: Platform = .ios
     var apps: [String] = ["app"]
     var sps: [String] = []
+    /// Each SP's declared latency (ms): what a `net SP latency` step goes back to when it heals.
+    var spLatencies: [String: Int] = [:]
     var mvpds: [(id: String, kind: Kind)] = []
     var users: [User] = []
     var requestors: [String] = []
@@ -97,6 +99,7 @@ struct FuzzWorld {
             let name = "s\(i)"
             w.sps.append(name)
             let latency = w.latency(pick([5, 10, 40, 120, 300]))
+            w.spLatencies[name] = latency
             var decl = SPDecl(name: name, url: "https://\(name).sp.test", latency: Millis(Int64(latency)))
             var line = "sp \(name) \"\(decl.url)\" latency \(latency)ms"
             if chance(0.05) {

@@ -39,7 +39,8 @@ extension StepGenerator {
     /// The step that moves a login under way along (any app's), nil when none is.
     func loginStep(_ rng: inout SeededRandom, _ sim: Simulator) -> Step? {
         if case .intercepted(let url) = sim.browser.state {
-            return Text.call(sim.browser.owner, .handleExternalURL, [Text.arg(.string(url))])
+            let handOver = Text.call(sim.browser.owner, .handleExternalURL, [Text.arg(.string(url))])
+            if handOver != last { return handOver }
         }
         if case .showing(let url, _) = sim.browser.state {
             let host = URLParts(url)?.authority ?? ""
@@ -55,8 +56,8 @@ extension StepGenerator {
                         return pickable.first.map { .userPick(mvpd: $0.id, asUser: nil) } ?? .userPickOther
                     }
                     guard engine.isLoginWaiting else { return nil }
-                    // Requests of the login on their way (or another's): let them come, half the time.
-                    if !sim.isIdle, rng.next() % 2 == 0 { return .clock(.seconds(1)) }
+                    // Requests of the login on their way (or another's): let them come.
+                    if !sim.isIdle { return .clock(.seconds(1)) }
                     if let code = engine.awaitingRegistrationCode, code == sim.lastRegistrationCode,
                         let mvpd = engine.selectedMVPD, let u = world.user(for: mvpd.id)
                     {
@@ -134,7 +135,7 @@ extension StepGenerator {
         let app = sim.appNames[i]
         let now = sim.now
         let holds = (sim.reading(app: i) { $0.authnToken(at: now) != nil } ?? false)
-        if !holds, rng.next() % 3 == 0 { return Text.call(app, .logout) }
+        if !holds, rng.next() % 2 == 0 { return Text.call(app, .logout) }
         plan.append(Planned(step: use(app: app, &rng, sim)))
         return setRequestor(app)
     }
@@ -149,13 +150,13 @@ extension StepGenerator {
     }
 
     /// The call right after a clock step onto an expiry: one that uses what may just have expired.
-    mutating func useAfterEdge(_ rng: inout SeededRandom, _ sim: Simulator) -> Step {
+    func useAfterEdge(_ rng: inout SeededRandom, _ sim: Simulator) -> Step {
         use(app: sim.appNames[Int(rng.next() % UInt64(sim.appNames.count))], &rng, sim)
     }
 
     /// A call of app `app` that uses its tokens: an authorization of what it played last, a
     /// preauthorization of what it showed last, what the token says, a check, or a logout.
-    mutating func use(app: String, _ rng: inout SeededRandom, _ sim: Simulator) -> Step {
+    func use(app: String, _ rng: inout SeededRandom, _ sim: Simulator) -> Step {
         let resource = lastAuthorized(sim) ?? "R1"
         switch rng.next() % 6 {
         case 0, 1:
