@@ -92,26 +92,29 @@ extension StepGenerator {
         // How the request is left: sent while its SP is silent (it times out at 30 s, after
         // everything below); still on its way while what follows is faster (a shorter latency from
         // now on); or answered just before the token changes (a second's wait).
-        let silent = rng.next() % 3 == 0
+        let left = rng.next() % 8
+        let silent = left < 2
         if silent {
             steps += sps.map { Planned(step: .net($0, .silent)) } + [Planned(step: request)]
             steps += sps.map { Planned(step: .net($0, .up)) }
-        } else if rng.next() % 2 == 0 {
+        } else if left < 5 {
             steps += [Planned(step: request)] + sps.map { Planned(step: .net($0, .latency(Millis(5)))) }
         } else {
             steps += [Planned(step: request), Planned(step: .clock(.seconds(1)))]
         }
         // The new token: a login over the one held, a TempPass selected (a promotional one asks for
-        // its e-mail: `loginStep`), or, where the shared store holds another app's, adopted at setRequestor.
+        // its e-mail: `loginStep`), or, where the shared store holds another app's, adopted at
+        // setRequestor. The last two, twice as likely: they come in a step or two, while a request
+        // is still out; a login takes a few user steps.
         var changes = [Text.call(app, .getAuthentication, [Text.arg("forceAuthn", .bool(true))])]
-        changes += world.mvpds.filter { $0.kind == .tempPass || $0.kind == .promo }.map {
-            Text.call(app, .setSelectedProvider, [Text.arg(Text.word($0.id))])
+        for m in world.mvpds where m.kind == .tempPass || m.kind == .promo {
+            changes += Array(repeating: Text.call(app, .setSelectedProvider, [Text.arg(Text.word(m.id))]), count: 2)
         }
-        if let i = sim.appIndex(app), storeDiffers(app: i, sim) { changes.append(setRequestor(app)) }
+        if let i = sim.appIndex(app), storeDiffers(app: i, sim) { changes += [setRequestor(app), setRequestor(app)] }
         steps.append(Planned(step: changes[Int(rng.next() % UInt64(changes.count))]))
         // Once the new token is there: the same request again (the new token's cache fills; a
         // failure of the first must answer nothing from it), and a wait past the SDK's 30 s timeout.
-        if rng.next() % 2 == 0 {
+        if rng.next() % 3 != 0 {
             steps += [Planned(step: .clock(.seconds(1)), afterLogin: true), Planned(step: request, afterLogin: true)]
         }
         if silent || rng.next() % 3 == 0 { steps.append(Planned(step: .clock(.seconds(31)), afterLogin: true)) }
@@ -149,9 +152,21 @@ extension StepGenerator {
         return held != stored?.guid && (held != nil || (stored.map { $0.expires > now } ?? false))
     }
 
-    /// The call right after a clock step onto an expiry: one that uses what may just have expired.
-    func useAfterEdge(_ rng: inout SeededRandom, _ sim: Simulator) -> Step {
-        use(app: sim.appNames[Int(rng.next() % UInt64(sim.appNames.count))], &rng, sim)
+    /// The call right after a clock step onto expiry `at`: one that uses what may just have
+    /// expired. An app's authN token: a call of that app; another expiry (an authZ or media token's,
+    /// a code's, an access token's): most often the authorization of the resource last authorized,
+    /// which its cached authZ token serves, or no longer does.
+    func useAfterEdge(_ at: Instant, _ rng: inout SeededRandom, _ sim: Simulator) -> Step {
+        let authn = sim.appNames.indices.filter { i in
+            let now = sim.now
+            return (sim.reading(app: i) { $0.authnToken(at: now)?.expires } ?? nil) == at
+        }
+        let app = sim.appNames[authn.first ?? Int(rng.next() % UInt64(sim.appNames.count))]
+        if authn.isEmpty, let resource = lastAuthorized(sim), rng.next() % 3 != 0 {
+            return Text.call(
+                app, rng.next() % 2 == 0 ? .getAuthorization : .checkAuthorization, [Text.arg(.string(resource))])
+        }
+        return use(app: app, &rng, sim)
     }
 
     /// A call of app `app` that uses its tokens: an authorization of what it played last, a

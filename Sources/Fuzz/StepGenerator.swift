@@ -76,8 +76,8 @@ struct StepGenerator {
         // (issue 28, item 4). Most of the time a call that uses what expires follows at once, before
         // time moves: the edge is seen only by a call made at that instant.
         if chance(0.12), let edge = expiryEdge(sim, before: chance(0.4), &rng) {
-            if rng.next() % 4 != 0 { plan.append(Planned(step: useAfterEdge(&rng, sim))) }
-            return .clock(edge)
+            if rng.next() % 4 != 0 { plan.append(Planned(step: useAfterEdge(edge.at, &rng, sim))) }
+            return .clock(edge.left)
         }
         let user = userSteps(sim)
         let roll = rng.next() % 100
@@ -97,11 +97,13 @@ struct StepGenerator {
 
     /// How long until one of the expiries ahead, drawn among them (or 1 ms less): the instant a token
     /// or code is still valid and the next, when it is gone (issue 28, item 4). nil when none is ahead.
-    private func expiryEdge(_ sim: Simulator, before: Bool, _ rng: inout SeededRandom) -> Millis? {
+    /// `at`: the expiry drawn.
+    private func expiryEdge(_ sim: Simulator, before: Bool, _ rng: inout SeededRandom) -> (left: Millis, at: Instant)? {
         let ahead = expiries(sim).filter { $0 > sim.now }
         guard !ahead.isEmpty else { return nil }
-        let left = ahead[Int(rng.next() % UInt64(ahead.count))] - sim.now
-        return before && left.value > 1 ? Millis(left.value - 1) : left
+        let at = ahead[Int(rng.next() % UInt64(ahead.count))]
+        let left = at - sim.now
+        return (before && left.value > 1 ? Millis(left.value - 1) : left, at)
     }
 
     /// The expiries the run has reached so far, in a fixed order: each app's authN token (read from
