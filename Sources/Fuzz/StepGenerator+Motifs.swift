@@ -139,7 +139,9 @@ extension StepGenerator {
         let now = sim.now
         let holds = (sim.reading(app: i) { $0.authnToken(at: now) != nil } ?? false)
         if !holds, rng.next() % 2 == 0 { return Text.call(app, .logout) }
-        plan.append(Planned(step: use(app: app, &rng, sim)))
+        // Then it uses what it adopted; a third of the time it logs out (what came from Apple's
+        // token says so: VSA203).
+        plan.append(Planned(step: rng.next() % 3 == 0 ? Text.call(app, .logout) : use(app: app, &rng, sim)))
         return setRequestor(app)
     }
 

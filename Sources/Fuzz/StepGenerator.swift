@@ -68,17 +68,18 @@ struct StepGenerator {
         // Two iOS apps, one of them holding what the shared store does not: now and then it is set
         // up again (or logs out, holding nothing) (StepGenerator+Motifs.swift).
         if world.apps.count > 1, rng.next() % 3 == 0, let relaunched = relaunch(&rng, sim) { return relaunched }
-        // Half the time, a step that moves a flow forward when one waits: random calls alone rarely
-        // get through a login (dialog, pick, login form, redirect), and the interesting edges are past it.
-        if chance(0.7), let forward = progress(&rng, sim) { return forward }
         // Now and then a clock step that lands exactly on an expiry (an authN, authZ or media token's,
         // a code's), or 1 ms before it: the instant a token is valid and the next, when it is gone
         // (issue 28, item 4). Most of the time a call that uses what expires follows at once, before
-        // time moves: the edge is seen only by a call made at that instant.
-        if chance(0.12), let edge = expiryEdge(sim, before: chance(0.4), &rng) {
+        // time moves: the edge is seen only by a call made at that instant. Drawn before the steps
+        // that move flows (which take most steps once a flow is under way).
+        if chance(0.06), let edge = expiryEdge(sim, before: chance(0.4), &rng) {
             if rng.next() % 4 != 0 { plan.append(Planned(step: useAfterEdge(edge.at, &rng, sim))) }
             return .clock(edge.left)
         }
+        // Half the time, a step that moves a flow forward when one waits: random calls alone rarely
+        // get through a login (dialog, pick, login form, redirect), and the interesting edges are past it.
+        if chance(0.7), let forward = progress(&rng, sim) { return forward }
         let user = userSteps(sim)
         let roll = rng.next() % 100
         if !user.isEmpty && roll < 30 { return pick(user) }
@@ -100,8 +101,9 @@ struct StepGenerator {
     /// `at`: the expiry drawn.
     private func expiryEdge(_ sim: Simulator, before: Bool, _ rng: inout SeededRandom) -> (left: Millis, at: Instant)? {
         let ahead = expiries(sim).filter { $0 > sim.now }
-        guard !ahead.isEmpty else { return nil }
-        let at = ahead[Int(rng.next() % UInt64(ahead.count))]
+        guard let nearest = ahead.min() else { return nil }
+        // Half the time the nearest: what expires next is what an app meets first.
+        let at = rng.next() % 2 == 0 ? nearest : ahead[Int(rng.next() % UInt64(ahead.count))]
         let left = at - sim.now
         return (before && left.value > 1 ? Millis(left.value - 1) : left, at)
     }
@@ -401,7 +403,7 @@ struct StepGenerator {
         let drawn = FuzzWorld.resources[Int(rng.next() % 4)]
         let again = rng.next() % 2 == 0 ? lastAuthorized(sim) : nil
         let resource = again ?? drawn
-        switch rng.next() % 14 {
+        switch rng.next() % 16 {
         case 0, 1, 2:
             lastPreauthorized = asked
             return T.call(app, .checkPreauthorizedResources, [T.arg(.list(rs))])
@@ -432,7 +434,7 @@ struct StepGenerator {
             let wrong = rng.next() % 5 == 0
             return T.call(
                 app, .setRequestor, [T.arg(.string(id))] + (world.keys[id] == nil ? [] : signed(id, wrong: wrong)))
-        case 10, 11:
+        case 10, 11, 12, 13:
             // A request, and the token changed while it is out (StepGenerator+Motifs.swift).
             return underATokenChange(app: app, asked: asked, resource: resource, &rng, sim)
         default:
