@@ -132,11 +132,7 @@ struct StepGenerator {
             }.first
         }
         let answered = sim.requestLog.filter { $0.fault == nil && ($0.status ?? 200) / 100 == 2 }
-        if let code = answered.last(where: {
-            $0.method == "POST" && Route.recognise(path: $0.path)?.route == .registrationCode
-        }) {
-            out.append(code.time + (requestor(code)?.regcodeTTL ?? .minutes(30)))
-        }
+        if let code = registrationCodeExpiry(sim) { out.append(code) }
         if let authz = answered.last(where: { Route.recognise(path: $0.path)?.route == .authorizeDevice }) {
             let ttl = requestor(authz)?.authzTTL ?? .hours(24)
             let capped = authn.map { min(authz.time + ttl, $0) } ?? authz.time + ttl
@@ -158,6 +154,24 @@ struct StepGenerator {
         }
         if world.wire == .restV2 { out += v2Expiries(answered, authn: authn, requestor: requestor) }
         return out
+    }
+
+    /// The latest registration code's `notAfter` (the requestor's regcode-ttl, else 30 min, from
+    /// its request), nil when none was answered.
+    func registrationCodeExpiry(_ sim: Simulator) -> Instant? {
+        guard
+            let code = sim.requestLog.last(where: {
+                $0.fault == nil && ($0.status ?? 200) / 100 == 2 && $0.method == "POST"
+                    && Route.recognise(path: $0.path)?.route == .registrationCode
+            })
+        else { return nil }
+        let id = code.parameters.first { $0.name == "requestor_id" || $0.name == "requestor" }?.value
+            ?? code.path.split(separator: "/").dropFirst(2).first.map(String.init)
+        let ttl = world.file.world.lazy.compactMap { s -> Millis? in
+            if case .requestor(let d) = s.value, d.id == id { return d.regcodeTTL }
+            return nil
+        }.first
+        return code.time + (ttl ?? .minutes(30))
     }
 
     /// REST API v2's expiries, from the v2 requests answered (the SDK's routes above are never sent
@@ -347,8 +361,16 @@ struct StepGenerator {
             return .userPickOther
         }
         if let code = engine.awaitingRegistrationCode, code == sim.lastRegistrationCode {
-            // One time in three the user takes a while: the polls go on, meet faults and the code's expiry.
-            guard rng.next() % 3 != 0 else { return nil }
+            // One time in three the user takes a while: the polls go on, meet faults and the code's
+            // expiry; half of those, the clock goes right onto that expiry (or 1 ms before it).
+            switch rng.next() % 6 {
+            case 0: return nil
+            case 1:
+                guard let end = registrationCodeExpiry(sim), end > sim.now else { return nil }
+                let left = end - sim.now
+                return .clock(rng.next() % 2 == 0 || left.value < 2 ? left : Millis(left.value - 1))
+            default: break
+            }
             if let mvpd = engine.selectedMVPD, let u = world.user(for: mvpd.id) {
                 return .userEnterCode(user: u.name, password: u.password)
             }
@@ -403,18 +425,30 @@ struct StepGenerator {
         let drawn = FuzzWorld.resources[Int(rng.next() % 4)]
         let again = rng.next() % 2 == 0 ? lastAuthorized(sim) : nil
         let resource = again ?? drawn
+        // One request in six meets a fault: an SP failure planned right before it (a fault drawn
+        // among the steps meets a request only when one follows before the link heals).
+        func meetingAFault(_ request: Step) -> Step {
+            guard rng.next() % 6 == 0 else { return request }
+            plan.append(Planned(step: request))
+            let sp = world.sps[Int(rng.next() % UInt64(world.sps.count))]
+            return .net(.sp(sp), .fail(count: 1, path: nil, status: [500, 503, 429][Int(rng.next() % 3)]))
+        }
         switch rng.next() % 16 {
         case 0, 1, 2:
             lastPreauthorized = asked
-            return T.call(app, .checkPreauthorizedResources, [T.arg(.list(rs))])
+            // A quarter of them without the cache too.
+            let cache = rng.next() % 4 == 0 ? [T.arg("cache", .bool(false))] : []
+            return meetingAFault(T.call(app, .checkPreauthorizedResources, [T.arg(.list(rs))] + cache))
         // Without the cache: a failed request must not answer from it (CONFORMANCE choice 37's neighbour).
         case 3:
             lastPreauthorized = asked
-            return T.call(app, .checkPreauthorizedResources, [T.arg(.list(rs)), T.arg("cache", .bool(false))])
+            return meetingAFault(
+                T.call(app, .checkPreauthorizedResources, [T.arg(.list(rs)), T.arg("cache", .bool(false))]))
         case 4, 5, 6:
-            return T.call(
-                app, rng.next() % 3 == 0 ? .checkAuthorization : .getAuthorization,
-                [T.arg(.string(resource))] + (rng.next() % 3 == 0 ? StepGenerator.authzData : []))
+            return meetingAFault(
+                T.call(
+                    app, rng.next() % 3 == 0 ? .checkAuthorization : .getAuthorization,
+                    [T.arg(.string(resource))] + (rng.next() % 3 == 0 ? StepGenerator.authzData : [])))
         case 7, 8:
             // What the token says: its authZ expiry, or the user's metadata (encrypted keys included).
             func opcode(_ symbol: String) -> DictEntrySyntax { T.constantKey("METADATA_OPCODE_KEY", T.word(symbol)) }
