@@ -361,16 +361,8 @@ struct StepGenerator {
             return .userPickOther
         }
         if let code = engine.awaitingRegistrationCode, code == sim.lastRegistrationCode {
-            // One time in three the user takes a while: the polls go on, meet faults and the code's
-            // expiry; half of those, the clock goes right onto that expiry (or 1 ms before it).
-            switch rng.next() % 6 {
-            case 0: return nil
-            case 1:
-                guard let end = registrationCodeExpiry(sim), end > sim.now else { return nil }
-                let left = end - sim.now
-                return .clock(rng.next() % 2 == 0 || left.value < 2 ? left : Millis(left.value - 1))
-            default: break
-            }
+            // One time in three the user takes a while: the polls go on, meet faults and the code's expiry.
+            guard rng.next() % 3 != 0 else { return nil }
             if let mvpd = engine.selectedMVPD, let u = world.user(for: mvpd.id) {
                 return .userEnterCode(user: u.name, password: u.password)
             }
