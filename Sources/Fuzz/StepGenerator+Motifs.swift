@@ -51,16 +51,9 @@ extension StepGenerator {
             let app = sim.appNames[i]
             let step =
                 sim.reading(app: i) { engine -> Step? in
-                    // A login carried through still ends in every way a user ends one: mostly the
-                    // MVPD they came for; now and then another provider or a cancel (N005), a code
-                    // entered late (polls go on), or no provider at all (`setSelectedProvider(nil)`).
                     if let shown = engine.pickerShown {
                         let pickable = shown.filter { $0.boardingStatus != .supported || world.user(for: $0.id) != nil }
-                        switch rng.next() % 8 {
-                        case 0: return .userPickOther
-                        case 1: return .userCancel
-                        default: return pickable.first.map { .userPick(mvpd: $0.id, asUser: nil) } ?? .userPickOther
-                        }
+                        return pickable.first.map { .userPick(mvpd: $0.id, asUser: nil) } ?? .userPickOther
                     }
                     guard engine.isLoginWaiting else { return nil }
                     // Requests of the login on their way (or another's): let them come.
@@ -68,23 +61,15 @@ extension StepGenerator {
                     if let code = engine.awaitingRegistrationCode, code == sim.lastRegistrationCode,
                         let mvpd = engine.selectedMVPD, let u = world.user(for: mvpd.id)
                     {
-                        switch rng.next() % 6 {
-                        case 0: return nil
-                        // The user too late: the clock onto the code's expiry (or 1 ms before).
-                        case 1:
-                            guard let end = registrationCodeExpiry(sim), end > sim.now else { return nil }
-                            let left = end - sim.now
-                            return .clock(rng.next() % 2 == 0 || left.value < 2 ? left : Millis(left.value - 1))
-                        default: return .userEnterCode(user: u.name, password: u.password)
-                        }
+                        return .userEnterCode(user: u.name, password: u.password)
                     }
                     if engine.selectedMVPD?.promoTempPass == true {
                         return Text.call(app, .getAuthentication, promoArguments(&rng))
                     }
                     guard sim.browser.state == .closed, let mvpds = engine.currentConfiguration?.mvpds, !mvpds.isEmpty
                     else { return nil }
-                    let m = rng.next() % 8 == 0 ? "nil" : mvpds[Int(rng.next() % UInt64(mvpds.count))].id
-                    return Text.call(app, .setSelectedProvider, [Text.arg(Text.word(m))])
+                    let m = mvpds[Int(rng.next() % UInt64(mvpds.count))]
+                    return Text.call(app, .setSelectedProvider, [Text.arg(Text.word(m.id))])
                 } ?? nil
             if let step { return step }
         }
