@@ -21,6 +21,8 @@ struct FuzzWorld {
     var platform: Platform = .ios
     var apps: [String] = ["app"]
     var sps: [String] = []
+    /// Each SP's declared latency (ms): what a `net SP latency` step goes back to when it heals.
+    var spLatencies: [String: Int] = [:]
     var mvpds: [(id: String, kind: Kind)] = []
     var users: [User] = []
     var requestors: [String] = []
@@ -97,6 +99,7 @@ struct FuzzWorld {
             let name = "s\(i)"
             w.sps.append(name)
             let latency = w.latency(pick([5, 10, 40, 120, 300]))
+            w.spLatencies[name] = latency
             var decl = SPDecl(name: name, url: "https://\(name).sp.test", latency: Millis(Int64(latency)))
             var line = "sp \(name) \"\(decl.url)\" latency \(latency)ms"
             if chance(0.05) {
@@ -110,7 +113,10 @@ struct FuzzWorld {
         }
         let mvpdCount = 1 + Int(rng.next() % 3)
         for i in 1...mvpdCount {
-            let kind: Kind = chance(0.55) ? .plain : pick(Kind.allCases)
+            // Two apps share Apple's token on iOS: the first MVPD is often an Apple SSO one there
+            // (an adopted token must keep where it came from: VSA203 on logout in the other app).
+            let apple = i == 1 && w.apps.count > 1 && w.platform == .ios && chance(0.3)
+            let kind: Kind = apple ? .supported : chance(0.55) ? .plain : pick(Kind.allCases)
             let id = (kind == .tempPass ? "T" : kind == .promo ? "P" : "M") + "\(i)"
             w.mvpds.append((id, kind))
             let at = spCount == 2 && chance(0.5) ? ["s1", "s2"] : [pick(w.sps)]
@@ -219,7 +225,7 @@ struct FuzzWorld {
             }
             // Issue 28, item 4: some requestors declare a signing key pair (mostly on tvOS, where the
             // registration-code calls are signed; elsewhere the pair only must not change anything).
-            if chance(w.platform == .tvos ? 0.4 : 0.1) {
+            if chance(w.platform == .tvos ? 0.6 : 0.1) {
                 let pair = Requestor.KeyPair(publicKey: "pk-\(id)", secret: "sk-\(id)")
                 line += " key \"\(pair.publicKey)\" secret \"\(pair.secret)\""
                 decl.key = pair

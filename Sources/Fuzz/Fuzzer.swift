@@ -130,7 +130,7 @@ public struct Fuzzer: Sendable {
         // The world is made typed along with its lines, and the steps are typed: nothing is parsed.
         var run = FuzzRun(world: world.lines, file: world.file, typedResponses: typed)
         let session = ExplorationSession(file: run.file, writesLines: false, typedResponses: typed)
-        let generator = StepGenerator(world: world)
+        var generator = StepGenerator(world: world)
         let count = 1 + Int(rng.next() % UInt64(max(maxSteps, 1)))
         var diverged = false
         if let statement = world.softwareStatement {

@@ -18,16 +18,68 @@ struct StepGenerator {
     let world: FuzzWorld
     private typealias T = StepText
 
-    func next(_ rng: inout SeededRandom, _ sim: Simulator) -> Step {
+    /// A step a motif planned (StepGenerator+Motifs.swift): taken before anything else is drawn. `afterLogin`: only once no login is under way; until then the steps that move the
+    /// login along come first (at most `StepGenerator.loginPatience` of them).
+    struct Planned: Hashable {
+        var step: Step
+        var afterLogin = false
+    }
+
+    /// What the motifs under way still have to do, in order (issue 28, item 4: the rare shapes
+    /// — a token changed under a request in flight, the other app set up again, an expiry met by a
+    /// call — are a few steps each, which independent draws almost never line up).
+    var plan: [Planned] = []
+    /// Login steps taken while the plan's head waits for a login to end.
+    var waited = 0
+    /// The resources of the latest preauthorization the generator's flows asked: an app asks again
+    /// for what it showed (the cache answers, or must not after a new token).
+    var lastPreauthorized: [String]?
+
+    static let loginPatience = 8
+
+    init(world: FuzzWorld) { self.world = world }
+
+    /// The step the generator made last: an interception already handed to the app is not handed
+    /// over again (an app that expected none leaves the browser where it is, and the same
+    /// `handleExternalURL` step after step was some 3% of all steps).
+    var last: Step?
+    /// How many steps the generator has made, and the links to heal when that count is reached
+    /// (`healLater`), in the order they were planned.
+    var made = 0
+    var heals: [(due: Int, step: Step)] = []
+
+    mutating func next(_ rng: inout SeededRandom, _ sim: Simulator) -> Step {
+        let step: Step
+        if let due = heals.firstIndex(where: { $0.due <= made }) {
+            step = heals.remove(at: due).step
+        } else {
+            step = draw(&rng, sim)
+        }
+        last = step
+        made += 1
+        return step
+    }
+
+    private mutating func draw(_ rng: inout SeededRandom, _ sim: Simulator) -> Step {
         func chance(_ p: Double) -> Bool { Double(rng.next() % 1000) < p * 1000 }
         func pick<E>(_ xs: [E]) -> E { xs[Int(rng.next() % UInt64(xs.count))] }
 
+        if let planned = planned(&rng, sim) { return planned }
+        // Two iOS apps, one of them holding what the shared store does not: now and then it is set
+        // up again (or logs out, holding nothing) (StepGenerator+Motifs.swift).
+        if world.apps.count > 1, rng.next() % 3 == 0, let relaunched = relaunch(&rng, sim) { return relaunched }
+        // Now and then a clock step that lands exactly on an expiry (an authN, authZ or media token's,
+        // a code's), or 1 ms before it: the instant a token is valid and the next, when it is gone
+        // (issue 28, item 4). Most of the time a call that uses what expires follows at once, before
+        // time moves: the edge is seen only by a call made at that instant. Drawn before the steps
+        // that move flows (which take most steps once a flow is under way).
+        if chance(0.06), let edge = expiryEdge(sim, before: chance(0.4), &rng) {
+            if rng.next() % 4 != 0 { plan.append(Planned(step: useAfterEdge(edge.at, &rng, sim))) }
+            return .clock(edge.left)
+        }
         // Half the time, a step that moves a flow forward when one waits: random calls alone rarely
         // get through a login (dialog, pick, login form, redirect), and the interesting edges are past it.
         if chance(0.7), let forward = progress(&rng, sim) { return forward }
-        // Now and then a clock step that lands exactly on an authN token's expiry, or 1 ms before it:
-        // the instant a token is valid and the next, when it is gone (issue 28, item 4).
-        if chance(0.08), let edge = expiryEdge(sim, before: chance(0.5), &rng) { return .clock(edge) }
         let user = userSteps(sim)
         let roll = rng.next() % 100
         if !user.isEmpty && roll < 30 { return pick(user) }
@@ -46,11 +98,14 @@ struct StepGenerator {
 
     /// How long until one of the expiries ahead, drawn among them (or 1 ms less): the instant a token
     /// or code is still valid and the next, when it is gone (issue 28, item 4). nil when none is ahead.
-    private func expiryEdge(_ sim: Simulator, before: Bool, _ rng: inout SeededRandom) -> Millis? {
+    /// `at`: the expiry drawn.
+    private func expiryEdge(_ sim: Simulator, before: Bool, _ rng: inout SeededRandom) -> (left: Millis, at: Instant)? {
         let ahead = expiries(sim).filter { $0 > sim.now }
-        guard !ahead.isEmpty else { return nil }
-        let left = ahead[Int(rng.next() % UInt64(ahead.count))] - sim.now
-        return before && left.value > 1 ? Millis(left.value - 1) : left
+        guard let nearest = ahead.min() else { return nil }
+        // Half the time the nearest: what expires next is what an app meets first.
+        let at = rng.next() % 2 == 0 ? nearest : ahead[Int(rng.next() % UInt64(ahead.count))]
+        let left = at - sim.now
+        return (before && left.value > 1 ? Millis(left.value - 1) : left, at)
     }
 
     /// The expiries the run has reached so far, in a fixed order: each app's authN token (read from
@@ -77,11 +132,7 @@ struct StepGenerator {
             }.first
         }
         let answered = sim.requestLog.filter { $0.fault == nil && ($0.status ?? 200) / 100 == 2 }
-        if let code = answered.last(where: {
-            $0.method == "POST" && Route.recognise(path: $0.path)?.route == .registrationCode
-        }) {
-            out.append(code.time + (requestor(code)?.regcodeTTL ?? .minutes(30)))
-        }
+        if let code = registrationCodeExpiry(sim) { out.append(code) }
         if let authz = answered.last(where: { Route.recognise(path: $0.path)?.route == .authorizeDevice }) {
             let ttl = requestor(authz)?.authzTTL ?? .hours(24)
             let capped = authn.map { min(authz.time + ttl, $0) } ?? authz.time + ttl
@@ -103,6 +154,24 @@ struct StepGenerator {
         }
         if world.wire == .restV2 { out += v2Expiries(answered, authn: authn, requestor: requestor) }
         return out
+    }
+
+    /// The latest registration code's `notAfter` (the requestor's regcode-ttl, else 30 min, from
+    /// its request), nil when none was answered.
+    func registrationCodeExpiry(_ sim: Simulator) -> Instant? {
+        guard
+            let code = sim.requestLog.last(where: {
+                $0.fault == nil && ($0.status ?? 200) / 100 == 2 && $0.method == "POST"
+                    && Route.recognise(path: $0.path)?.route == .registrationCode
+            })
+        else { return nil }
+        let id = code.parameters.first { $0.name == "requestor_id" || $0.name == "requestor" }?.value
+            ?? code.path.split(separator: "/").dropFirst(2).first.map(String.init)
+        let ttl = world.file.world.lazy.compactMap { s -> Millis? in
+            if case .requestor(let d) = s.value, d.id == id { return d.regcodeTTL }
+            return nil
+        }.first
+        return code.time + (ttl ?? .minutes(30))
     }
 
     /// REST API v2's expiries, from the v2 requests answered (the SDK's routes above are never sent
@@ -256,13 +325,14 @@ struct StepGenerator {
         world.wire == .sdk ? signing(id, wrong: wrong) : []
     }
 
-    private func progress(_ rng: inout SeededRandom, _ sim: Simulator) -> Step? {
+    private mutating func progress(_ rng: inout SeededRandom, _ sim: Simulator) -> Step? {
         // Time only runs on clock and user steps here (there is no `<` to wait on): let answers come.
         // Now and then a wait past the SDK's 30 s request timeout (BEHAVIOR.md, Timeouts), so that a
         // silent SP's requests time out between two steps rather than at the end of the run.
         if !sim.isIdle && rng.next() % 3 == 0 { return .clock(rng.next() % 8 == 0 ? .seconds(31) : .seconds(1)) }
         if case .intercepted(let url) = sim.browser.state {
-            return T.call(sim.browser.owner, .handleExternalURL, [T.arg(.string(url))])
+            let handOver = T.call(sim.browser.owner, .handleExternalURL, [T.arg(.string(url))])
+            if handOver != last { return handOver }
         }
         if case .showing(let url, _) = sim.browser.state {
             let host = URLParts(url)?.authority ?? ""
@@ -284,7 +354,7 @@ struct StepGenerator {
     }
 
     /// The step that moves app `app`'s flow forward, read from its engine; nil when none does.
-    private func forward(app: String, _ engine: Engine, _ rng: inout SeededRandom, _ sim: Simulator) -> Step? {
+    private mutating func forward(app: String, _ engine: Engine, _ rng: inout SeededRandom, _ sim: Simulator) -> Step? {
         if let shown = engine.pickerShown {
             let pickable = shown.filter { $0.boardingStatus != .supported || world.user(for: $0.id) != nil }
             if let m = pickable.first { return .userPick(mvpd: m.id, asUser: nil) }
@@ -298,11 +368,14 @@ struct StepGenerator {
             }
         }
         guard let mvpds = engine.currentConfiguration?.mvpds, !mvpds.isEmpty else {
-            if engine.queuedCalls.isEmpty, rng.next() % 3 == 0 {
-                // A requestor with a key pair is set up signed (its regcode calls are refused otherwise).
+            // Mostly the app's first call (a third of the programs never got a configuration).
+            if rng.next() % 3 != 0 {
+                // A requestor with a key pair is set up signed (its regcode calls are refused otherwise),
+                // one time in four with a wrong secret: the login that follows must be refused (REG500).
                 let id = world.requestors[0]
+                let wrong = rng.next() % 4 == 0
                 return T.call(
-                    app, .setRequestor, [T.arg(.string(id))] + (world.keys[id] == nil ? [] : signed(id, wrong: false)))
+                    app, .setRequestor, [T.arg(.string(id))] + (world.keys[id] == nil ? [] : signed(id, wrong: wrong)))
             }
             return nil
         }
@@ -317,7 +390,12 @@ struct StepGenerator {
             return nil
         }
         if engine.authnToken(at: sim.now) == nil {
-            switch rng.next() % 12 {
+            // A login is usually carried through (and then what it is for: StepGenerator+Motifs):
+            // a random step in the middle of one (a fault, another call) most often ends it, and
+            // few programs held a token at all (some 8% of one-app iOS programs of 30 steps).
+            let which = rng.next() % 12
+            if which < 7, rng.next() % 4 != 0 { plan.append(Planned(step: use(app: app, &rng, sim), afterLogin: true)) }
+            switch which {
             case 0, 1, 2: return T.call(app, .getAuthentication)
             // Where the world has Apple SSO MVPDs, the picker they make (featured or not).
             case 3: return T.call(app, .getAuthentication, [featuredFilter(&rng)])
@@ -328,20 +406,41 @@ struct StepGenerator {
             default: return nil
             }
         }
-        let rs = FuzzWorld.resources.filter { _ in rng.next() % 3 != 0 }.map { ValueSyntax.string($0) }
+        var asked = FuzzWorld.resources.filter { _ in rng.next() % 3 != 0 }
+        // Half the time what the app asked last (its cache answers it, or must not after a new
+        // token); one time in six a resource named twice (CONFORMANCE choice 37: answered twice).
+        if rng.next() % 2 == 0, let last = lastPreauthorized { asked = last }
+        if rng.next() % 6 == 0, let first = asked.first { asked.append(first) }
+        let rs = asked.map { ValueSyntax.string($0) }
         // Half the time the resource last authorized (an app asks for what it plays again): its
         // cached authZ token serves, or has just expired on an expiry edge.
         let drawn = FuzzWorld.resources[Int(rng.next() % 4)]
         let again = rng.next() % 2 == 0 ? lastAuthorized(sim) : nil
         let resource = again ?? drawn
-        switch rng.next() % 11 {
-        case 0, 1, 2: return T.call(app, .checkPreauthorizedResources, [T.arg(.list(rs))])
+        // One request in six meets a fault: an SP failure planned right before it (a fault drawn
+        // among the steps meets a request only when one follows before the link heals).
+        func meetingAFault(_ request: Step) -> Step {
+            guard rng.next() % 6 == 0 else { return request }
+            plan.append(Planned(step: request))
+            let sp = world.sps[Int(rng.next() % UInt64(world.sps.count))]
+            return .net(.sp(sp), .fail(count: 1, path: nil, status: [500, 503, 429][Int(rng.next() % 3)]))
+        }
+        switch rng.next() % 16 {
+        case 0, 1, 2:
+            lastPreauthorized = asked
+            // A quarter of them without the cache too.
+            let cache = rng.next() % 4 == 0 ? [T.arg("cache", .bool(false))] : []
+            return meetingAFault(T.call(app, .checkPreauthorizedResources, [T.arg(.list(rs))] + cache))
         // Without the cache: a failed request must not answer from it (CONFORMANCE choice 37's neighbour).
-        case 3: return T.call(app, .checkPreauthorizedResources, [T.arg(.list(rs)), T.arg("cache", .bool(false))])
+        case 3:
+            lastPreauthorized = asked
+            return meetingAFault(
+                T.call(app, .checkPreauthorizedResources, [T.arg(.list(rs)), T.arg("cache", .bool(false))]))
         case 4, 5, 6:
-            return T.call(
-                app, rng.next() % 3 == 0 ? .checkAuthorization : .getAuthorization,
-                [T.arg(.string(resource))] + (rng.next() % 3 == 0 ? StepGenerator.authzData : []))
+            return meetingAFault(
+                T.call(
+                    app, rng.next() % 3 == 0 ? .checkAuthorization : .getAuthorization,
+                    [T.arg(.string(resource))] + (rng.next() % 3 == 0 ? StepGenerator.authzData : [])))
         case 7, 8:
             // What the token says: its authZ expiry, or the user's metadata (encrypted keys included).
             func opcode(_ symbol: String) -> DictEntrySyntax { T.constantKey("METADATA_OPCODE_KEY", T.word(symbol)) }
@@ -361,6 +460,9 @@ struct StepGenerator {
             let wrong = rng.next() % 5 == 0
             return T.call(
                 app, .setRequestor, [T.arg(.string(id))] + (world.keys[id] == nil ? [] : signed(id, wrong: wrong)))
+        case 10, 11, 12, 13:
+            // A request, and the token changed while it is out (StepGenerator+Motifs.swift).
+            return underATokenChange(app: app, asked: asked, resource: resource, &rng, sim)
         default:
             // Now and then a logout, or a login over the token held (forceAuthn): either way the next
             // token is a new one (caches cleared, TempPass again).
@@ -370,7 +472,7 @@ struct StepGenerator {
     }
 
     /// The resource of the latest authorization the SP answered, if any.
-    private func lastAuthorized(_ sim: Simulator) -> String? {
+    func lastAuthorized(_ sim: Simulator) -> String? {
         sim.requestLog.last { Route.recognise(path: $0.path)?.route == .authorizeDevice && $0.fault == nil }?
             .parameters.first { $0.name == "resource_id" }?.value
     }
@@ -392,7 +494,7 @@ struct StepGenerator {
     }
 
     /// A promotional TempPass login's arguments: one of two e-mails (each e-mail has its own pass).
-    private func promoArguments(_ rng: inout SeededRandom) -> [ArgumentSyntax] {
+    func promoArguments(_ rng: inout SeededRandom) -> [ArgumentSyntax] {
         [
             T.arg("forceAuthn", .bool(false)),
             T.arg("withData", .dict([DictEntrySyntax("email", .string(rng.next() % 2 == 0 ? "f@z.z" : "g@z.z"))])),
@@ -430,19 +532,36 @@ struct StepGenerator {
         return steps
     }
 
-    private func netStep(_ rng: inout SeededRandom) -> Step {
+    private mutating func netStep(_ rng: inout SeededRandom) -> Step {
         if rng.next() % 4 == 0, let m = world.mvpds.first(where: { $0.kind == .plain || $0.kind == .picker }) {
-            return .net(.mvpd(m.id), rng.next() % 2 == 0 ? .down : .up)
+            let down = rng.next() % 2 == 0
+            if down { healLater(.net(.mvpd(m.id), .up), &rng) }
+            return .net(.mvpd(m.id), down ? .down : .up)
         }
-        let target = NetTarget.sp(world.sps[Int(rng.next() % UInt64(world.sps.count))])
+        let name = world.sps[Int(rng.next() % UInt64(world.sps.count))]
+        let target = NetTarget.sp(name)
         switch rng.next() % 7 {
-        case 0: return .net(target, .down)
+        case 0:
+            healLater(.net(target, .up), &rng)
+            return .net(target, .down)
         case 1, 2: return .net(target, .up)
-        case 3: return .net(target, .silent)
-        case 4: return .net(target, .latency(Millis(Int64(world.latency([5, 50, 500, 40_000][Int(rng.next() % 4)])))))
+        case 3:
+            healLater(.net(target, .up), &rng)
+            return .net(target, .silent)
+        case 4:
+            let latency = world.latency([5, 50, 500, 40_000][Int(rng.next() % 4)])
+            if latency > 1000 { healLater(.net(target, .latency(Millis(Int64(world.spLatencies[name] ?? 5)))), &rng) }
+            return .net(target, .latency(Millis(Int64(latency))))
         default:  // the likeliest: failures meet the next requests, whichever flow sends them
             let count = 1 + Int(rng.next() % 3)
             return .net(target, .fail(count: count, path: nil, status: [500, 503, 404, 401, 429][Int(rng.next() % 5)]))
         }
+    }
+
+    /// An outage is mostly a while (two times in three): the link heals a few steps later. An
+    /// outage to the end of the program left most programs without a login (issue 28, item 4).
+    private mutating func healLater(_ heal: Step, _ rng: inout SeededRandom) {
+        guard rng.next() % 3 != 0 else { return }
+        heals.append((due: made + 1 + Int(rng.next() % 5), step: heal))
     }
 }

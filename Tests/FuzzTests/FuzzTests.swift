@@ -113,6 +113,58 @@ import Testing
         #expect(repeats > 0, "no preauthorization named a resource twice")
     }
 
+    /// Issue 28, item 4: the generator's motifs (StepGenerator+Motifs.swift) make the rare shapes
+    /// often: a request left out (its SP silent, or slow) and a new token before its answer; two iOS apps,
+    /// one set up again and using what it adopted, or logging out holding nothing; a call at the
+    /// instant a clock step lands on an expiry; a keyed tvOS requestor set up with a wrong secret
+    /// and a login after it. Counted over 400 programs of the differential fuzzer's length.
+    @Test func motifsMakeTheRareShapes() {
+        let usual = Set(StepGenerator.clockJumps.map { "clock +\($0)" } + ["clock +1s", "clock +31s"])
+        func isRequest(_ s: String) -> Bool {
+            ["checkPreauthorizedResources(", "getAuthorization(", "checkAuthorization("].contains { s.contains("> " + $0) }
+        }
+        func isTokenChange(_ s: String) -> Bool {
+            s.contains("forceAuthn: true") || s.contains("setSelectedProvider(T") || s.contains("setSelectedProvider(P")
+                || s.contains("setRequestor(")
+        }
+        var underChange = 0, relaunched = 0, emptyLogout = 0, edgeUse = 0, wrongThenLogin = 0
+        for i in 0..<400 {
+            let (program, _, _) = Fuzzer.explore(seed: Fuzzer.runSeed(28, i), maxSteps: 30)
+            let steps = program.steps
+            for (k, step) in steps.enumerated() {
+                let rest = steps[(k + 1)...]
+                // A request, then (past the motif's `net` steps and wait) a new token at once.
+                if isRequest(step), let next = rest.first(where: { !$0.hasPrefix("net ") && $0 != "clock +1s" }),
+                    isTokenChange(next)
+                {
+                    underChange += 1
+                }
+                if step.hasPrefix("clock +") && !usual.contains(step), let next = rest.first, next.contains("> ") {
+                    edgeUse += 1
+                }
+            }
+            if program.world.contains("app second") && !program.world.contains("platform tvos") {
+                // The second app set up again after the first's login, then using it.
+                if let login = steps.firstIndex(where: { $0.hasPrefix("> handleExternalURL") || $0.hasPrefix("user pick") }),
+                    steps[login...].contains(where: { $0.hasPrefix("second> setRequestor") })
+                {
+                    relaunched += 1
+                }
+                if steps.contains("second> logout()") || steps.contains("> logout()") { emptyLogout += 1 }
+            }
+            if program.world.contains("platform tvos"), let wrong = steps.firstIndex(where: { $0.contains("-wrong\"") }),
+                steps[wrong...].contains(where: { $0.contains("setSelectedProvider(") })
+            {
+                wrongThenLogin += 1
+            }
+        }
+        #expect(underChange >= 10, "a request left out under a token change: \(underChange)")
+        #expect(relaunched >= 5, "the second app set up again after a login: \(relaunched)")
+        #expect(emptyLogout >= 5, "a logout in a two-app world: \(emptyLogout)")
+        #expect(edgeUse >= 10, "a call at an expiry edge: \(edgeUse)")
+        #expect(wrongThenLogin >= 3, "a wrong secret, then a login: \(wrongThenLogin)")
+    }
+
     @Test func runZeroUsesTheGivenSeedSoOneRunReplaysIt() {
         #expect(Fuzzer.runSeed(12345, 0) == 12345)
         #expect(Fuzzer.runSeed(12345, 1) != Fuzzer.runSeed(12345, 2))
