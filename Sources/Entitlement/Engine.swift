@@ -161,7 +161,11 @@ public struct Engine: Sendable {
         case .getAuthentication(let force, let data, let filter):
             return startLogin(forceAuthn: force, data: data, filter: filter, authorization: nil, at: now)
         case .setSelectedProvider(let id):
-            return authentication.select(id, &core, at: now)
+            let selected = core.store.selectedMVPD?.id
+            let actions = authentication.select(id, &core, at: now)
+            // Another provider cleared the tokens: a v2 profile check still out is about the old one.
+            if let chosen = core.store.selectedMVPD?.id, chosen != selected { profileChecks.tokensCleared() }
+            return actions
         case .handleExternalURL:
             return handleExternalURL(at: now)
         case .getAuthenticationToken:
@@ -236,7 +240,7 @@ public struct Engine: Sendable {
     /// `logout`: the running login ends with no callback, then everything is cleared at once; a v2
     /// profile check still out answers as logged out.
     private mutating func logout(at now: Instant) -> [EngineAction] {
-        profileChecks.loggedOut()
+        profileChecks.tokensCleared()
         return authentication.abandon() + logout.start(&core, at: now)
     }
 

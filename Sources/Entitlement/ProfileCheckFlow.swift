@@ -9,9 +9,11 @@ typealias ProfileCheckID = FlowID<ProfileCheck>
 struct ProfileCheck: Hashable, Sendable, OneRequestFlow {
     var mvpd: String
     var request: PendingRequest
-    /// Asked before a `logout`: answered after it, it says the user is not authenticated and the
-    /// store takes nothing (BEHAVIOR.md, Overlapping calls: nothing a flow brings after a logout counts).
-    var askedBeforeLogout = false
+    /// Asked before a `logout` or the choice of another provider (both clear the tokens): answered
+    /// after it, it says the user is not authenticated and the store takes nothing (BEHAVIOR.md,
+    /// Overlapping calls: nothing a flow brings after a logout counts; the SP still holds the old
+    /// provider's profile, which must not sign the app in again behind the user's choice).
+    var askedBeforeTokensCleared = false
 }
 
 /// The profile checks in progress, each waiting on its one request.
@@ -35,9 +37,10 @@ struct ProfileChecks: Sendable, FlowTable {
         return actions
     }
 
-    /// `logout`: the checks out now answer as logged out when their profile comes.
-    mutating func loggedOut() {
-        for id in flows.keys { flows[id]?.askedBeforeLogout = true }
+    /// `logout`, or another provider selected: the checks out now answer as logged out when their
+    /// profile comes.
+    mutating func tokensCleared() {
+        for id in flows.keys { flows[id]?.askedBeforeTokensCleared = true }
     }
 
     /// The profile answered: a live one authenticates (the store takes it, keeping the held token
@@ -49,7 +52,7 @@ struct ProfileChecks: Sendable, FlowTable {
         guard let flow = flows.removeValue(forKey: id) else {
             return []  // no such flow: nothing can be answered (the owner check makes this unreachable)
         }
-        if flow.askedBeforeLogout { return core.authenticationFailure(Constants.userNotAuthenticatedError) }
+        if flow.askedBeforeTokensCleared { return core.authenticationFailure(Constants.userNotAuthenticatedError) }
         guard let profiles = V2Answer.profiles(result) else { return AuthenticationFlow.check(&core, at: now) }
         guard let profile = profiles.first(where: { $0.mvpd == flow.mvpd }), profile.notAfter > now else {
             if core.store.authnToken?.mvpdID == flow.mvpd { core.store.clearTokens() }

@@ -85,7 +85,8 @@ extension StepGenerator {
         let request =
             preauthorizes
             ? Text.call(app, .checkPreauthorizedResources, [Text.arg(.list(asked.map { .string($0) }))])
-            : Text.call(app, rng.next() % 3 == 0 ? .checkAuthorization : .getAuthorization, [Text.arg(.string(resource))])
+            : Text.call(
+                app, rng.next() % 3 == 0 ? .checkAuthorization : .getAuthorization, [Text.arg(.string(resource))])
         if preauthorizes { lastPreauthorized = asked }
         let sps = world.sps.map { NetTarget.sp($0) }
         var steps: [Planned] = []
@@ -200,6 +201,7 @@ extension StepGenerator {
     /// `setRequestor` of the first requestor, signed with its pair where it declares one.
     func setRequestor(_ app: String) -> Step {
         let id = world.requestors[0]
-        return Text.call(app, .setRequestor, [Text.arg(.string(id))] + (world.keys[id] == nil ? [] : signed(id, wrong: false)))
+        return Text.call(
+            app, .setRequestor, [Text.arg(.string(id))] + (world.keys[id] == nil ? [] : signed(id, wrong: false)))
     }
 }

@@ -165,7 +165,8 @@ struct StepGenerator {
                     && Route.recognise(path: $0.path)?.route == .registrationCode
             })
         else { return nil }
-        let id = code.parameters.first { $0.name == "requestor_id" || $0.name == "requestor" }?.value
+        let id =
+            code.parameters.first { $0.name == "requestor_id" || $0.name == "requestor" }?.value
             ?? code.path.split(separator: "/").dropFirst(2).first.map(String.init)
         let ttl = world.file.world.lazy.compactMap { s -> Millis? in
             if case .requestor(let d) = s.value, d.id == id { return d.regcodeTTL }

@@ -121,7 +121,9 @@ import Testing
     @Test func motifsMakeTheRareShapes() {
         let usual = Set(StepGenerator.clockJumps.map { "clock +\($0)" } + ["clock +1s", "clock +31s"])
         func isRequest(_ s: String) -> Bool {
-            ["checkPreauthorizedResources(", "getAuthorization(", "checkAuthorization("].contains { s.contains("> " + $0) }
+            ["checkPreauthorizedResources(", "getAuthorization(", "checkAuthorization("].contains {
+                s.contains("> " + $0)
+            }
         }
         func isTokenChange(_ s: String) -> Bool {
             s.contains("forceAuthn: true") || s.contains("setSelectedProvider(T") || s.contains("setSelectedProvider(P")
@@ -145,14 +147,17 @@ import Testing
             }
             if program.world.contains("app second") && !program.world.contains("platform tvos") {
                 // The second app set up again after the first's login, then using it.
-                if let login = steps.firstIndex(where: { $0.hasPrefix("> handleExternalURL") || $0.hasPrefix("user pick") }),
+                if let login = steps.firstIndex(where: {
+                    $0.hasPrefix("> handleExternalURL") || $0.hasPrefix("user pick")
+                }),
                     steps[login...].contains(where: { $0.hasPrefix("second> setRequestor") })
                 {
                     relaunched += 1
                 }
                 if steps.contains("second> logout()") || steps.contains("> logout()") { emptyLogout += 1 }
             }
-            if program.world.contains("platform tvos"), let wrong = steps.firstIndex(where: { $0.contains("-wrong\"") }),
+            if program.world.contains("platform tvos"),
+                let wrong = steps.firstIndex(where: { $0.contains("-wrong\"") }),
                 steps[wrong...].contains(where: { $0.contains("setSelectedProvider(") })
             {
                 wrongThenLogin += 1

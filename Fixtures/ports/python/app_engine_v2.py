@@ -76,6 +76,14 @@ class AppEngineV2(AppEngine):
         self.open_checks.append(check)
         self.v2_send("GET", self.v2_url(mvpd_id, "profiles", mvpd_id), "check", now, data=check)
 
+    def select(self, mvpd):
+        # Another provider clears the tokens: a check still out is about the old one, and its answer
+        # must not sign the app in again behind the user's choice (choice 68).
+        if self.store.selected is None or self.store.selected.id != mvpd.id:
+            for check in self.open_checks:
+                check["logged_out"] = True
+        super().select(mvpd)
+
     def on_check(self, request_id, result, check, now):
         self.open_checks.remove(check)
         mvpd_id = check["mvpd"]
