@@ -26,7 +26,8 @@ struct ProfileChecks: Sendable, FlowTable {
 
     /// `checkAuthentication`: the selected MVPD's profile (or the held token's MVPD's).
     mutating func start(_ core: inout EngineCore, at now: Instant) -> [EngineAction] {
-        guard let mvpd = core.store.authnToken?.mvpdID ?? core.store.selectedMVPD?.id else {
+        // The held token is a valid one: an expired token is as good as none (BEHAVIOR.md, Time).
+        guard let mvpd = core.store.validAuthnToken(at: now)?.mvpdID ?? core.store.selectedMVPD?.id else {
             return AuthenticationFlow.check(&core, at: now)
         }
         let id: ProfileCheckID = core.newFlowID()
