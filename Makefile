@@ -100,7 +100,7 @@ differential-mutants: build
 # --against, the mock's through --compare mock), 30 s each at most: BENCHMARKS.md's table. CPU heavy
 # (a build per patch, in .build-mutant, under nice).
 mutant-findings:
-	scripts/mutant-findings.sh .build-mutant
+	scripts/mutant-findings.sh -j 4 .build-mutant
 
 # The code's layout is swift format's (the toolchain's own), with the committed .swift-format:
 # `make format` rewrites the tree, `make format-check` (CI) fails on any file it would change.

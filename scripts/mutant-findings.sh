@@ -4,29 +4,32 @@
 # patch is applied and passim rebuilt incrementally, here in a copy of the committed tree
 # (SCRATCH/src, so the working tree stays free) with its own build folder; the mutant binary is kept
 # aside, and the reference (the unpatched build) runs
-#   passim fuzz --against MUTANT [--compare mock] --seed 1 --time BUDGET --max-findings 1
+#   passim fuzz --against MUTANT [--compare mock] --seed 1 --time BUDGET --max-findings 1 [--jobs JOBS]
 # (`--compare mock` for the patches whose first line says `Mutant (mock)`: the mutant serves the
 # worlds). The time is from the fuzzer's start to the line reporting the first difference; the
 # fuzzer is stopped there (shrinking is not timed). A patch not found within BUDGET is a miss.
 #
-# Usage: scripts/mutant-findings.sh [-i] [-c debug|release] [-b SECONDS] [-o TABLE] [SCRATCH] [PATCH...]
+# Usage: scripts/mutant-findings.sh [-i] [-c debug|release] [-b SECONDS] [-j JOBS] [-o TABLE] [SCRATCH] [PATCH...]
 #   -i: in place, as scripts/mutants.sh does: the patches go to the working tree (Sources/ must have
 #       no uncommitted change) and the builds to SCRATCH itself (e.g. .build, already built);
 #   -c: the build configuration (default debug: incremental builds of one patch take about a
 #       minute; release rebuilds whole modules); -b: the budget per patch (default 30);
+#   -j: the fuzzer's --jobs (default 1; a mock comparison mostly waits on latencies, so more
+#       workers than cores still pay);
 #   -o: where the Markdown table goes (default SCRATCH/findings.md); SCRATCH default .build-mutant.
 # Everything runs under `nice`. Exit status: 0 every patch found, 1 one was missed, 2 a patch
 # did not apply or build.
 set -uo pipefail
 cd "$(dirname "$0")/.."
-config=debug budget=30 table="" inplace=""
-while getopts "ic:b:o:" opt; do
+config=debug budget=30 table="" inplace="" jobs=1
+while getopts "ic:b:j:o:" opt; do
   case $opt in
     i) inplace=1 ;;
     c) config=$OPTARG ;;
     b) budget=$OPTARG ;;
+    j) jobs=$OPTARG ;;
     o) table=$OPTARG ;;
-    *) echo "usage: $0 [-c debug|release] [-b SECONDS] [-o TABLE] [SCRATCH] [PATCH...]" >&2; exit 2 ;;
+    *) echo "usage: $0 [-i] [-c debug|release] [-b SECONDS] [-j JOBS] [-o TABLE] [SCRATCH] [PATCH...]" >&2; exit 2 ;;
   esac
 done
 shift $((OPTIND - 1))
@@ -79,7 +82,8 @@ for p in "${patches[@]}"; do
   start=$(date +%s.%N)
   found=""
   exec 3< <(exec nice -n 10 timeout $((budget + 60)) "$reference" fuzz --against "$root/$scratch/bin/passim-$name" \
-              --compare "$compare" --seed 1 --time "${budget}s" --max-findings 1 --out "$scratch/out-$name" 2>&1 >/dev/null)
+              --compare "$compare" --seed 1 --time "${budget}s" --max-findings 1 --jobs "$jobs" \
+              --out "$scratch/out-$name" 2>&1 >/dev/null)
   fuzzer=$!
   : >"$log"
   while IFS= read -r line <&3; do

@@ -1,3 +1,4 @@
+import Foundation
 import PassModel
 import Port
 import Scenario
@@ -41,10 +42,14 @@ public struct DifferentialFuzzer: Sendable {
         public var maxFindings: Int?
         /// Stop starting runs once this much wall time has passed (`--time`); `runs` is then the most.
         public var time: Duration?
-        /// What is compared; `.mock` and `.both` need `servedMock`.
+        /// What is compared; `.mock` and `.both` need `servedMocks`.
         public var compare: Comparison = .engine
-        /// The other build's mock, served (the mock comparison).
-        public var servedMock: ServedMock?
+        /// The other build's mock, served (the mock comparison): one server per worker, since a
+        /// server holds one world at a time.
+        public var servedMocks: [ServedMock] = []
+        /// Programs compared at a time (`--jobs`). A run against a served mock mostly waits for its
+        /// requests' latencies, so more workers than cores still pay.
+        public var jobs = 1
         /// The command line's flags that choose the other build, for the replay line of a finding
         /// (`--against 'BIN' --compare mock`); nil: `--port 'COMMAND'`.
         public var againstFlags: String?
@@ -111,22 +116,23 @@ public struct DifferentialFuzzer: Sendable {
         var unimplemented = false
     }
 
-    /// How `file` fares on `side`.
-    func compared(_ reference: Reference, on side: Side) -> Compared {
+    /// How `file` fares on `side`; `worker` chooses the served mock.
+    func compared(_ reference: Reference, on side: Side, worker: Int = 0) -> Compared {
         switch side {
         case .engine:
             let result = ScenarioRunner(runtime: runtime).run(reference.file)
             if result.status == .unimplemented { return Compared(unimplemented: true) }
             return Compared(failure: result.status == .failed ? result.failure?.message : nil)
-        case .mock: return mockCompared(reference)
+        case .mock:
+            guard !options.servedMocks.isEmpty else { return Compared() }
+            return mockCompared(reference, against: options.servedMocks[worker % options.servedMocks.count])
         }
     }
 
     /// `file` with this build's engine against the other build's served mock. A failure stands only
     /// when this build's own mock, over the same live machinery, passes: otherwise it is a matter of
     /// the live runtime, not of the other mock, and no difference.
-    func mockCompared(_ reference: Reference) -> Compared {
-        guard let served = options.servedMock else { return Compared() }
+    func mockCompared(_ reference: Reference, against served: ServedMock) -> Compared {
         // The served runtimes read the world's text from the file (`passim run --live --server`
         // loads what the file says): the reference goes to disk first, in the server's folder.
         guard let path = served.write(reference.text), let file = try? ScenarioParser.parse(reference.text, path: path)
@@ -183,63 +189,77 @@ public struct DifferentialFuzzer: Sendable {
 
     /// How the port differs on `program` in a way not already known: nil when it agrees, cannot be
     /// compared, or differs only as the expectations file says.
-    func difference(_ program: FuzzProgram, on side: Side = .engine) -> String? {
+    func difference(_ program: FuzzProgram, on side: Side = .engine, worker: Int = 0) -> String? {
         guard let reference = DifferentialFuzzer.reference(program) else { return nil }
-        guard let failure = compared(reference, on: side).failure,
+        guard let failure = compared(reference, on: side, worker: worker).failure,
             options.expectations?.knownDifference(failure) == nil
         else { return nil }
         return failure
     }
 
-    public func run(progress: (String) -> Void = { _ in }) -> Report {
-        var report = Report(runs: 0, skipped: 0, findings: [])
+    public func run(progress: @escaping @Sendable (String) -> Void = { _ in }) -> Report {
+        let shared = DifferentialResults()
         // Wall time only decides when to stop starting runs; each run is the same for the same seed.
         let deadline = options.time.map { ContinuousClock.now + $0 }
-        var i = options.firstRun
-        while report.runs < options.runs {
-            if let deadline, ContinuousClock.now >= deadline { break }
-            defer { i += 1 }
-            let seed = Fuzzer.runSeed(options.seed, i)
-            // Against a served mock latencies are waited for: the worlds' are capped (FuzzWorld.fastNetwork).
-            let (program, failure, _) = Fuzzer.explore(
-                seed: seed, maxSteps: options.maxSteps,
-                fastNetwork: options.compare.comparesMock, wire: options.wire)
-            report.runs += 1
-            guard failure == nil, let reference = DifferentialFuzzer.reference(program) else {
-                report.skipped += 1
-                continue
+        let work: @Sendable (Int) -> Void = { worker in
+            while true {
+                if let most = options.maxFindings, shared.findingCount >= most { return }
+                let claimed = shared.claim()
+                if claimed >= options.runs { return }
+                if let deadline, ContinuousClock.now >= deadline { return }
+                let i = options.firstRun + claimed
+                self.runOne(i, worker: worker, into: shared, progress: progress)
             }
-            let sides: [Side] =
-                (options.compare.comparesEngine ? [.engine] : []) + (options.compare.comparesMock ? [.mock] : [])
-            for side in sides {
-                let result = compared(reference, on: side)
-                if result.unimplemented { report.skipped += 1 }
-                guard let first = result.failure else { continue }
-                if let known = options.expectations?.knownDifference(first) {
-                    report.known += 1
-                    progress("run \(i) (seed \(seed)): a known difference (\(known.reason))")
-                    break
-                }
-                let who = side == .engine ? "the port" : "the other build's mock"
-                progress("run \(i) (seed \(seed)): \(who) differs: \(first)")
-                report.findings.append(finding(run: i, seed: seed, program: program, difference: first, on: side))
-                break
-            }
-            if let most = options.maxFindings, report.findings.count >= most { break }
         }
+        onThreads(max(1, options.jobs), work)
+        var report = shared.report
+        report.findings.sort { $0.run < $1.run }
         return report
     }
 
+    /// Run `i` of the campaign: its program, compared on each side, a finding shrunk on `worker`'s mock.
+    private func runOne(
+        _ i: Int, worker: Int, into shared: DifferentialResults, progress: @Sendable (String) -> Void
+    ) {
+        let seed = Fuzzer.runSeed(options.seed, i)
+        // Against a served mock latencies are waited for: the worlds' are capped (FuzzWorld.fastNetwork).
+        let (program, failure, _) = Fuzzer.explore(
+            seed: seed, maxSteps: options.maxSteps,
+            fastNetwork: options.compare.comparesMock, wire: options.wire)
+        guard failure == nil, let reference = DifferentialFuzzer.reference(program) else {
+            shared.count(skipped: true)
+            return
+        }
+        let sides: [Side] =
+            (options.compare.comparesEngine ? [.engine] : []) + (options.compare.comparesMock ? [.mock] : [])
+        var skipped = false, known = false
+        defer { shared.count(skipped: skipped, known: known) }
+        for side in sides {
+            let result = compared(reference, on: side, worker: worker)
+            if result.unimplemented { skipped = true }
+            guard let first = result.failure else { continue }
+            if let rule = options.expectations?.knownDifference(first) {
+                known = true
+                progress("run \(i) (seed \(seed)): a known difference (\(rule.reason))")
+                return
+            }
+            let who = side == .engine ? "the port" : "the other build's mock"
+            progress("run \(i) (seed \(seed)): \(who) differs: \(first)")
+            shared.add(finding(run: i, seed: seed, program: program, difference: first, on: side, worker: worker))
+            return
+        }
+    }
+
     /// Shrinks while the port still differs, then writes the reference's transcript as a scenario.
-    func finding(run: Int, seed: UInt64, program: FuzzProgram, difference first: String, on side: Side = .engine)
-        -> Finding
-    {
+    func finding(
+        run: Int, seed: UInt64, program: FuzzProgram, difference first: String, on side: Side = .engine, worker: Int = 0
+    ) -> Finding {
         // A served mock that stalled or crashed is not shrunk: each try could cost the whole wall
         // budget again (or a restart), and the program as found already says what happened.
         let stalled = first.contains("(limit: fuzz-mock-run-wall)") || first.contains("exited (crashed?)")
-        var shrinker = Shrinker { self.difference($0, on: side) != nil }
+        var shrinker = Shrinker { self.difference($0, on: side, worker: worker) != nil }
         let small = stalled ? program : shrinker.shrink(program)
-        let final = difference(small, on: side) ?? first
+        let final = difference(small, on: side, worker: worker) ?? first
         let reference = DifferentialFuzzer.referenceScenario(small)
         let body = reference.map { $0.steps.map(\.text) } ?? small.steps
         var againFlag = options.live ? " --live" : ""
@@ -254,7 +274,7 @@ public struct DifferentialFuzzer: Sendable {
                 "# The `<` lines are the reference engine's; replay: passim run\(againFlag) FILE",
             ]
         case .mock:
-            let binary = options.servedMock?.binary ?? "BIN"
+            let binary = options.servedMocks.first?.binary ?? "BIN"
             lines = [
                 "# Differential fuzz: the other build's mock differs from this one's: \(final.split(separator: "\n").first ?? "")",
                 "# Found by: passim fuzz\(fuzzFlags) --seed \(seed) --runs 1 (shrunk from \(program.steps.count) to \(small.steps.count) steps)",
@@ -271,4 +291,32 @@ public struct DifferentialFuzzer: Sendable {
             run: run, seed: seed, difference: final, steps: program.steps.count, shrunkSteps: small.steps.count,
             scenario: text, file: path, inMock: side == .mock)
     }
+}
+
+/// A differential campaign's tally, shared by its workers.
+private final class DifferentialResults: @unchecked Sendable {
+    // @unchecked: every field is read and written under `lock`.
+    private let lock = NSLock()
+    private var next = 0
+    private var state = DifferentialFuzzer.Report(runs: 0, skipped: 0, findings: [])
+
+    func claim() -> Int {
+        lock.withLock {
+            next += 1
+            return next - 1
+        }
+    }
+
+    var findingCount: Int { lock.withLock { state.findings.count } }
+    var report: DifferentialFuzzer.Report { lock.withLock { state } }
+
+    func count(skipped: Bool, known: Bool = false) {
+        lock.withLock {
+            state.runs += 1
+            if skipped { state.skipped += 1 }
+            if known { state.known += 1 }
+        }
+    }
+
+    func add(_ finding: DifferentialFuzzer.Finding) { lock.withLock { state.findings.append(finding) } }
 }

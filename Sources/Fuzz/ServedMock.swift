@@ -28,7 +28,8 @@ public final class ServedMock: @unchecked Sendable {
             throw SetupError(
                 message: "--against \(binary): no executable file there (give the path of another build of passim)")
         }
-        folder = FileManager.default.temporaryDirectory.appendingPathComponent("passim-served-mock-\(getpid())")
+        folder = FileManager.default.temporaryDirectory.appendingPathComponent(
+            "passim-served-mock-\(getpid())-\(ServedMock.serial.next())")
         try start()
     }
 
@@ -103,16 +104,23 @@ public final class ServedMock: @unchecked Sendable {
         return url.path
     }
 
-    private var signalSources: [any DispatchSourceSignal] = []
+    /// Numbers the servers of one process (each its own folder).
+    private static let serial = Serial()
 
-    /// On SIGINT or SIGTERM to this process, the server is ended too (by its id) and this process
-    /// exits 130 or 143: a campaign stopped from outside leaves no `serve` behind.
-    public func stopOnSignals() {
+    /// Kept for the life of the process: a signal source released stops watching.
+    nonisolated(unsafe) private static var signalSources: [any DispatchSourceSignal] = []
+
+    /// On SIGINT or SIGTERM to this process, every server of `mocks` is ended too (by its id) and
+    /// this process exits 130 or 143: a campaign stopped from outside leaves no `serve` behind.
+    /// Called once, from the main thread, before the campaign starts.
+    public static func stopOnSignals(_ mocks: [ServedMock]) {
         for number in [SIGINT, SIGTERM] {
             signal(number, SIG_IGN)
             let source = DispatchSource.makeSignalSource(signal: number, queue: .global())
-            source.setEventHandler { [weak self] in
-                if let p = self?.process, p.isRunning { kill(p.processIdentifier, SIGTERM) }
+            source.setEventHandler {
+                for mock in mocks {
+                    if let p = mock.process, p.isRunning { kill(p.processIdentifier, SIGTERM) }
+                }
                 exit(128 + number)
             }
             source.resume()
@@ -137,4 +145,18 @@ public final class ServedMock: @unchecked Sendable {
     }
 
     deinit { stop() }
+}
+
+/// A counter safe to bump from any thread.
+private final class Serial: @unchecked Sendable {
+    // @unchecked: `value` is read and written under `lock`.
+    private let lock = NSLock()
+    private var value = 0
+
+    func next() -> Int {
+        lock.withLock {
+            value += 1
+            return value
+        }
+    }
 }

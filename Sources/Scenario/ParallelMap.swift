@@ -7,20 +7,33 @@ func parallelMap<T: Sendable, R: Sendable>(_ items: [T], jobs: Int, _ body: @esc
     let workers = min(max(jobs, 1), items.count)
     if workers <= 1 { return items.map(body) }
     let box = ResultBox<R>(count: items.count)
+    onThreads(workers) { _ in
+        while let index = box.claim() {
+            box.store(body(items[index]), at: index)
+        }
+    }
+    return box.results()
+}
+
+/// Runs `body(0)` … `body(count - 1)` each on its own thread and returns when all have. Unlike
+/// `DispatchQueue.concurrentPerform`, which runs no more bodies at once than there are cores, every
+/// body starts at once: workers that mostly wait (on a served mock's latencies) can outnumber the cores.
+public func onThreads(_ count: Int, _ body: @escaping @Sendable (Int) -> Void) {
+    if count <= 1 {
+        body(0)
+        return
+    }
     let done = DispatchSemaphore(value: 0)
-    for _ in 0..<workers {
+    for worker in 0..<count {
         let thread = Thread {
-            while let index = box.claim() {
-                box.store(body(items[index]), at: index)
-            }
+            body(worker)
             done.signal()
         }
         // Scenario runs recurse a little (value printing, XML); give them room like the main thread.
         thread.stackSize = 8 << 20
         thread.start()
     }
-    for _ in 0..<workers { done.wait() }
-    return box.results()
+    for _ in 0..<count { done.wait() }
 }
 
 /// The shared state of `parallelMap`: the next index to claim and the result slots, under a lock.

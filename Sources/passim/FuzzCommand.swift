@@ -32,7 +32,10 @@ struct FuzzCommand: ParsableCommand {
     @Option(help: "Run for this long instead (e.g. 30s, 5m); with --port or --against too (--runs is then the most).")
     var time: String?
 
-    @Option(help: "Parallel workers.")
+    @Option(
+        help:
+            "Parallel workers. With --against --compare mock each has its own served mock; such runs mostly wait for latencies, so more workers than cores still pay."
+    )
     var jobs: Int = 1
 
     @Option(
@@ -287,17 +290,19 @@ struct FuzzCommand: ParsableCommand {
         let pool = PortPool()
         defer { pool.closeAll() }
         let comparison = compare.flatMap(DifferentialFuzzer.Comparison.init(rawValue:)) ?? .engine
-        // The mock comparison's server: started once, before any run; a set-up mistake is said once (exit 2).
-        var served: ServedMock?
-        defer { served?.stop() }
+        // The mock comparison's servers, one per worker: started before any run; a set-up mistake is
+        // said once (exit 2).
+        var served: [ServedMock] = []
+        defer { for s in served { s.stop() } }
         if comparison != .engine, let against {
             do {
-                served = try ServedMock(binary: against)
-                if let s = served {
-                    s.stopOnSignals()
+                for _ in 0..<jobs {
+                    let s = try ServedMock(binary: against)
+                    served.append(s)
                     try ScenarioRunner.Runtime(network: .server(adminURL: s.adminURL, adminToken: s.adminToken))
                         .preflight()
                 }
+                ServedMock.stopOnSignals(served)
             } catch {
                 FileHandle.standardError.write(Data("passim fuzz: \(error)\n".utf8))
                 throw ExitCode(2)
@@ -312,7 +317,8 @@ struct FuzzCommand: ParsableCommand {
             live: live, expectations: expectations, maxFindings: maxFindings, time: budget)
         options.compare = comparison
         options.wire = wire
-        options.servedMock = served
+        options.servedMocks = served
+        options.jobs = jobs
         if let against {
             options.againstFlags =
                 "--against '\(against.replacingOccurrences(of: "'", with: "'\\''"))'"

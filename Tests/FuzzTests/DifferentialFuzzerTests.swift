@@ -27,16 +27,18 @@ import Testing
         return "python3 " + dir.appendingPathComponent("port.py").path
     }
 
-    func fuzz(_ command: String, runs: Int, expectations: Expectations? = nil) -> DifferentialFuzzer.Report {
+    func fuzz(_ command: String, runs: Int, jobs: Int = 1, expectations: Expectations? = nil)
+        -> DifferentialFuzzer.Report
+    {
         let pool = PortPool()
         defer { pool.closeAll() }
         let out = FileManager.default.temporaryDirectory.appendingPathComponent("passim-diff-\(UUID().uuidString)").path
-        return DifferentialFuzzer(
-            options: .init(
-                seed: 1, runs: runs, maxSteps: 40, outDir: out,
-                port: PortCommand(command: command, pool: pool),
-                expectations: expectations)
-        ).run()
+        var options = DifferentialFuzzer.Options(
+            seed: 1, runs: runs, maxSteps: 40, outDir: out,
+            port: PortCommand(command: command, pool: pool),
+            expectations: expectations)
+        options.jobs = jobs
+        return DifferentialFuzzer(options: options).run()
     }
 
     @Test func aPortBugIsFoundAndShrunkIntoAScenarioThatFailsOnlyOnThePort() throws {
@@ -49,6 +51,12 @@ import Testing
         let file = try ScenarioParser.parse(finding.scenario, path: "finding.scenario")
         #expect(ScenarioRunner().run(file).status == .passed, "the reference passes its own transcript")
         #expect(ScenarioRunner(runtime: .port(PortCommand(command: port))).run(file).status == .failed)
+
+        // `--jobs 3`: the same runs, the same findings in the same order, the same scenarios.
+        let parallel = fuzz(port, runs: 160, jobs: 3)
+        #expect(parallel.runs == 160 && parallel.skipped == report.skipped)
+        #expect(parallel.findings.map(\.run) == report.findings.map(\.run))
+        #expect(parallel.findings.map(\.scenario) == report.findings.map(\.scenario))
     }
 
     @Test func aKnownDifferenceIsNoFinding() throws {
