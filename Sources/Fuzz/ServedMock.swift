@@ -110,11 +110,11 @@ public final class ServedMock: @unchecked Sendable {
     /// Kept for the life of the process: a signal source released stops watching.
     nonisolated(unsafe) private static var signalSources: [any DispatchSourceSignal] = []
 
-    /// On SIGINT or SIGTERM to this process, every server of `mocks` is ended too (by its id) and
-    /// this process exits 130 or 143: a campaign stopped from outside leaves no `serve` behind.
-    /// Called once, from the main thread, before the campaign starts.
+    /// On SIGINT, SIGTERM or SIGHUP to this process, every server of `mocks` is ended too (by its id)
+    /// and this process exits 128 + the signal: a campaign stopped from outside, or whose terminal
+    /// closed, leaves no `serve` behind. Called once, from the main thread, before the campaign starts.
     public static func stopOnSignals(_ mocks: [ServedMock]) {
-        for number in [SIGINT, SIGTERM] {
+        for number in [SIGINT, SIGTERM, SIGHUP] {
             signal(number, SIG_IGN)
             let source = DispatchSource.makeSignalSource(signal: number, queue: .global())
             source.setEventHandler {
