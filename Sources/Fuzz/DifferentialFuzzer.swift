@@ -198,7 +198,7 @@ public struct DifferentialFuzzer: Sendable {
     }
 
     public func run(progress: @escaping @Sendable (String) -> Void = { _ in }) -> Report {
-        let shared = DifferentialResults()
+        let shared = DifferentialResults(Report(runs: 0, skipped: 0, findings: []))
         // Wall time only decides when to stop starting runs; each run is the same for the same seed.
         let deadline = options.time.map { ContinuousClock.now + $0 }
         let work: @Sendable (Int) -> Void = { worker in
@@ -293,30 +293,19 @@ public struct DifferentialFuzzer: Sendable {
     }
 }
 
-/// A differential campaign's tally, shared by its workers.
-private final class DifferentialResults: @unchecked Sendable {
-    // @unchecked: every field is read and written under `lock`.
-    private let lock = NSLock()
-    private var next = 0
-    private var state = DifferentialFuzzer.Report(runs: 0, skipped: 0, findings: [])
+/// What the differential workers share.
+typealias DifferentialResults = CampaignTally<DifferentialFuzzer.Report>
 
-    func claim() -> Int {
-        lock.withLock {
-            next += 1
-            return next - 1
-        }
-    }
-
-    var findingCount: Int { lock.withLock { state.findings.count } }
-    var report: DifferentialFuzzer.Report { lock.withLock { state } }
+extension CampaignTally where Report == DifferentialFuzzer.Report {
+    var findingCount: Int { report.findings.count }
 
     func count(skipped: Bool, known: Bool = false) {
-        lock.withLock {
+        update { state in
             state.runs += 1
             if skipped { state.skipped += 1 }
             if known { state.known += 1 }
         }
     }
 
-    func add(_ finding: DifferentialFuzzer.Finding) { lock.withLock { state.findings.append(finding) } }
+    func add(_ finding: DifferentialFuzzer.Finding) { update { $0.findings.append(finding) } }
 }

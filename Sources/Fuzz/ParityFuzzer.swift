@@ -156,7 +156,7 @@ public struct ParityFuzzer: Sendable {
 
     /// Runs the campaign; `progress` gets one line per finding.
     public func run(progress: @escaping @Sendable (String) -> Void = { _ in }) -> Report {
-        let shared = ParityResults()
+        let shared = ParityResults(Report())
         let deadline = options.time.map { ContinuousClock.now + $0 }
         let total = options.runs ?? (deadline == nil ? 100 : Int.max)
         CrashReport.install()
@@ -253,24 +253,13 @@ extension ParityFuzzer {
 }
 
 /// What the parity workers share.
-private final class ParityResults: @unchecked Sendable {
-    // @unchecked: every field is read and written under `lock`.
-    private let lock = NSLock()
-    private var next = 0
-    private var state = ParityFuzzer.Report()
+typealias ParityResults = CampaignTally<ParityFuzzer.Report>
 
-    func claim() -> Int {
-        lock.withLock {
-            next += 1
-            return next - 1
-        }
-    }
-
-    var findingCount: Int { lock.withLock { state.findings.count } }
-    var report: ParityFuzzer.Report { lock.withLock { state } }
+extension CampaignTally where Report == ParityFuzzer.Report {
+    var findingCount: Int { report.findings.count }
 
     func add(_ outcome: ParityFuzzer.Outcome) {
-        lock.withLock {
+        update { state in
             state.runs += 1
             switch outcome {
             case .skipped: state.skipped += 1
@@ -282,5 +271,5 @@ private final class ParityResults: @unchecked Sendable {
         }
     }
 
-    func add(_ finding: ParityFuzzer.Finding) { lock.withLock { state.findings.append(finding) } }
+    func add(_ finding: ParityFuzzer.Finding) { update { $0.findings.append(finding) } }
 }

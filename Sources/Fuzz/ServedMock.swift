@@ -29,7 +29,7 @@ public final class ServedMock: @unchecked Sendable {
                 message: "--against \(binary): no executable file there (give the path of another build of passim)")
         }
         folder = FileManager.default.temporaryDirectory.appendingPathComponent(
-            "passim-served-mock-\(getpid())-\(ServedMock.serial.next())")
+            "passim-served-mock-\(getpid())-\(ServedMock.serial.claim())")
         try start()
     }
 
@@ -105,7 +105,7 @@ public final class ServedMock: @unchecked Sendable {
     }
 
     /// Numbers the servers of one process (each its own folder).
-    private static let serial = Serial()
+    private static let serial = CampaignTally(())
 
     /// Kept for the life of the process: a signal source released stops watching.
     nonisolated(unsafe) private static var signalSources: [any DispatchSourceSignal] = []
@@ -120,6 +120,7 @@ public final class ServedMock: @unchecked Sendable {
             source.setEventHandler {
                 for mock in mocks {
                     if let p = mock.process, p.isRunning { kill(p.processIdentifier, SIGTERM) }
+                    try? FileManager.default.removeItem(at: mock.folder)
                 }
                 exit(128 + number)
             }
@@ -145,18 +146,4 @@ public final class ServedMock: @unchecked Sendable {
     }
 
     deinit { stop() }
-}
-
-/// A counter safe to bump from any thread.
-private final class Serial: @unchecked Sendable {
-    // @unchecked: `value` is read and written under `lock`.
-    private let lock = NSLock()
-    private var value = 0
-
-    func next() -> Int {
-        lock.withLock {
-            value += 1
-            return value
-        }
-    }
 }
