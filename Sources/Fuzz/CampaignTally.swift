@@ -17,7 +17,11 @@ final class CampaignTally<Report: Sendable>: @unchecked Sendable {
         }
     }
 
+    /// How many numbers `claim` has handed out.
+    var claimed: Int { lock.withLock { next } }
+
     var report: Report { lock.withLock { state } }
 
-    func update(_ change: (inout Report) -> Void) { lock.withLock { change(&state) } }
+    @discardableResult
+    func update<T>(_ change: (inout Report) -> T) -> T { lock.withLock { change(&state) } }
 }

@@ -171,7 +171,7 @@ public struct Fuzzer: Sendable {
 
     /// Runs the fuzzer; `progress` receives one line per finding (and may print progress).
     public func run(progress: @escaping @Sendable (String) -> Void = { _ in }) -> Report {
-        let results = Results()
+        let results = CampaignTally(Tally())
         let deadline = options.time.map { ContinuousClock.now + $0 }
         let total = options.runs ?? (deadline == nil ? 100 : Int.max)
         let jobs = max(1, options.jobs)
@@ -187,25 +187,34 @@ public struct Fuzzer: Sendable {
                 let typed = !Fuzzer.goesThroughBytes(seed, sample: options.bytesSample)
                 let (run, failure, steps, inputs) = Fuzzer.exploreCounting(
                     seed: seed, maxSteps: options.maxSteps, typed: typed, wire: options.wire)
-                results.add(steps: steps, inputs: inputs)
-                defer { options.onRun?(results.done(), results.steps, results.findings.count) }
+                results.update {
+                    $0.steps += steps
+                    $0.inputs += inputs
+                }
+                defer {
+                    let (done, steps, found) = results.update { t in
+                        t.finished += 1
+                        return (t.finished, t.steps, t.findings.count)
+                    }
+                    options.onRun?(done, steps, found)
+                }
                 guard let failure else { continue }
                 progress("run \(i) (seed \(seed)) failed: \(failure)")
                 // Only now is the run written as text: to shrink it and write it out.
                 let before = Fuzzer.threadCPUSeconds()
-                results.add(finding(run: i, seed: seed, program: run.program, failure: failure))
-                results.addShrinking(Fuzzer.threadCPUSeconds() - before)
+                let found = finding(run: i, seed: seed, program: run.program, failure: failure)
+                let shrinking = Fuzzer.threadCPUSeconds() - before
+                results.update {
+                    $0.findings.append(found)
+                    $0.shrinking += shrinking
+                }
             }
         }
-        if jobs == 1 {
-            work(0)
-        } else {
-            DispatchQueue.concurrentPerform(iterations: jobs) { work($0) }
-        }
-        let findings = results.findings.sorted { $0.run < $1.run }
+        onThreads(jobs, work)
+        let tally = results.report
         return Report(
-            runs: min(results.claimed, total), steps: results.steps, findings: findings,
-            engineInputs: results.inputs, shrinkingCPU: results.shrinking)
+            runs: min(results.claimed, total), steps: tally.steps, findings: tally.findings.sorted { $0.run < $1.run },
+            engineInputs: tally.inputs, shrinkingCPU: tally.shrinking)
     }
 
     /// The calling thread's CPU time, in seconds (what one worker spent, whatever the others do).
@@ -283,42 +292,12 @@ public struct Fuzzer: Sendable {
     }
 }
 
-/// What the workers share: the next run to claim, the steps run, the findings.
-private final class Results: @unchecked Sendable {
-    // @unchecked: every field is read and written under `lock`.
-    private let lock = NSLock()
-    private var next = 0
-    private var stepCount = 0
-    private var inputCount = 0
-    private var finished = 0
-    private var found: [Fuzzer.Finding] = []
-    private var shrinkCPU = 0.0
-
-    func claim() -> Int {
-        lock.lock()
-        defer { lock.unlock() }
-        next += 1
-        return next - 1
-    }
-
-    var claimed: Int { lock.withLock { next } }
-    var steps: Int { lock.withLock { stepCount } }
-    var inputs: Int { lock.withLock { inputCount } }
-    var findings: [Fuzzer.Finding] { lock.withLock { found } }
-    var shrinking: Double { lock.withLock { shrinkCPU } }
-    func addShrinking(_ seconds: Double) { lock.withLock { shrinkCPU += seconds } }
-
-    func add(steps: Int, inputs: Int) {
-        lock.withLock {
-            stepCount += steps
-            inputCount += inputs
-        }
-    }
-    /// One more run ended (its finding shrunk, if it had one); how many have.
-    func done() -> Int {
-        lock.withLock {
-            finished += 1; return finished
-        }
-    }
-    func add(_ f: Fuzzer.Finding) { lock.withLock { found.append(f) } }
+/// What the workers tally besides the run numbers they claim: the steps run, the findings.
+private struct Tally: Sendable {
+    var steps = 0
+    var inputs = 0
+    /// Runs ended (their findings shrunk).
+    var finished = 0
+    var findings: [Fuzzer.Finding] = []
+    var shrinking = 0.0
 }

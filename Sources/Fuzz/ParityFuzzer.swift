@@ -178,11 +178,7 @@ public struct ParityFuzzer: Sendable {
                 shared.add(finding(run: i, seed: seed, program: program, difference: difference))
             }
         }
-        if options.jobs <= 1 {
-            work(0)
-        } else {
-            DispatchQueue.concurrentPerform(iterations: options.jobs) { work($0) }
-        }
+        onThreads(max(1, options.jobs), work)
         var report = shared.report
         report.findings.sort { $0.run < $1.run }
         return report
