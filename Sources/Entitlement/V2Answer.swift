@@ -142,6 +142,8 @@ enum V2Answer {
         var authorized: Bool
         /// The media token (authorize only): `token.serializedToken`.
         var mediaToken: String?
+        /// The decision's own `notAfter` ("after which the decision is not valid"), which Adobe's example
+        /// puts past its media token's (about 7 minutes): what the SDK's authZ token expiry maps to.
         var notAfter: Instant?
         /// Why not: the enhanced error's `details`, else its `message`.
         var details: String
@@ -159,7 +161,7 @@ enum V2Answer {
                 Decision(
                     resource: resource, authorized: authorized,
                     mediaToken: item["token"]?["serializedToken"]?.stringValue,
-                    notAfter: instant(item["token"]?["notAfter"] ?? item["notAfter"]),
+                    notAfter: instant(item["notAfter"] ?? item["token"]?["notAfter"]),
                     details: error?["details"]?.stringValue ?? error?["message"]?.stringValue ?? ""))
         }
         return decisions

@@ -186,7 +186,8 @@ final class RemoteServer: LiveServerControl {
             headers: HTTPHeaders(pairs("headers").map { HTTPHeader($0.0, $0.1) }),
             fault: v["fault"]?.stringValue,
             status: v["status"]?.intValue, errorCode: v["errorCode"]?.stringValue,
-            errorAction: v["errorAction"]?.stringValue)
+            errorAction: v["errorAction"]?.stringValue,
+            resources: (v["resources"]?.listValue ?? []).compactMap(\.stringValue))
     }
 
     private var authorization: HTTPHeaders { RemoteServer.authorization(token) }

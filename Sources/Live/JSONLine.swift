@@ -22,6 +22,8 @@ enum JSONLine {
         if let status = r.status { fields.append(Value.Entry("status", .int(status))) }
         if let code = r.errorCode { fields.append(Value.Entry("errorCode", .string(code))) }
         if let action = r.errorAction { fields.append(Value.Entry("errorAction", .string(action))) }
+        // Only on a REST v2 decisions request's line.
+        if !r.resources.isEmpty { fields.append(Value.Entry("resources", .list(r.resources.map(Value.string)))) }
         return Value.dict(fields).jsonText + "\n"
     }
 

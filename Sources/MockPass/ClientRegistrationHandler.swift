@@ -22,8 +22,8 @@ extension MockPass {
         }
         let redirectURIs = body["redirect_uri"]?.stringValue.map { [Value.string($0)] } ?? []
         if let uri = body["redirect_uri"]?.stringValue { try MockLimits.admit(uri, as: "redirect_uri") }
-        let clientID = random.hex(32)
-        let secret = random.hex(48)
+        let clientID = registrationRandom.hex(32)
+        let secret = registrationRandom.hex(48)
         registeredClients.set(
             clientID, RegisteredClient(secret: secret, softwareStatement: statement),
             until: now + limits.registeredClientTTL)
@@ -57,7 +57,7 @@ extension MockPass {
             throw .oauth(401, "invalid_client", "unknown client or wrong secret")
         }
         let ttl = world.requestors.first { $0.softwareStatement == client.softwareStatement }?.tokenTTL ?? .hours(6)
-        let token = random.hex(64)
+        let token = registrationRandom.hex(64)
         accessTokens.set(
             token, AccessToken(softwareStatement: client.softwareStatement, expires: now + ttl),
             until: now + ttl)

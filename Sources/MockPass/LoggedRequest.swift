@@ -38,13 +38,18 @@ public struct LoggedRequest: Hashable, Sendable {
     /// (REST v2 errors, rest-api-v2.md 1.6); nil otherwise.
     public var errorCode: String?
     public var errorAction: String?
+    /// The resources a REST v2 decisions request names in its JSON body (`resources`, rest-api-v2.md
+    /// 1.3), in order: where v2 puts what the SDK's authorize and preauthorize sent as `resource_id`.
+    /// Empty for any other request (no other JSON body is journaled).
+    public var resources: [String]
 
     public init(
         host: Host, time: Instant, method: String, path: String, parameters: [Parameter],
         headers: HTTPHeaders, fault: String? = nil, status: Int? = nil, errorCode: String? = nil,
-        errorAction: String? = nil
+        errorAction: String? = nil, resources: [String] = []
     ) {
         self.fault = fault
+        self.resources = resources
         self.host = host
         self.time = time
         self.method = method
@@ -88,6 +93,16 @@ public struct LoggedRequest: Hashable, Sendable {
         for p in parameters { total += 32 + p.name.utf8.count + p.value.utf8.count }
         for h in headers.fields { total += 32 + h.name.utf8.count + h.value.utf8.count }
         return total
+    }
+
+    /// The `resources` strings of a decisions request's JSON body, each as the log keeps a value; none
+    /// when the body is not such JSON (the handler refuses it) or is larger than 64 KiB.
+    static func resources(ofDecisionsBody body: [UInt8], limit: Int?) -> [String] {
+        guard body.count <= 65_536,
+            let list = (try? Value(jsonText: String(decoding: body, as: UTF8.self), maxDepth: 3))?["resources"]?
+                .listValue
+        else { return [] }
+        return list.compactMap { $0.stringValue.map { truncated($0, limit: limit) } }
     }
 
     /// `value` as the log keeps it: past `limit` bytes, cut at a character boundary and marked

@@ -16,6 +16,10 @@ public struct MockPass: Sendable {
     public var logDropped: Int { requestLog.dropped }
 
     var random: SeededRandom
+    /// Client registration's own stream (client ids, secrets, access tokens): a client's credentials
+    /// do not move when another flow draws a value first, so a Bearer token a scenario pins is the
+    /// same on the SDK's wire and on REST API v2, where sessions draw codes and ids the SDK's does not.
+    var registrationRandom: SeededRandom
     /// Picks the IdPs' signing keys (`IdPSigningKey.key(seed:mvpdID:)`); never advances `random`.
     let seed: UInt64
     let hosts: HostTable
@@ -95,6 +99,7 @@ public struct MockPass: Sendable {
         self.limits = limits
         requestLog = RequestLog(maxEntries: limits.logEntries, maxBytes: limits.logBytes)
         random = SeededRandom(seed: seed)
+        registrationRandom = SeededRandom(seed: seed, stream: "client-registration")
         self.seed = seed
         hosts = HostTable(world: world)
         gatesClients = world.requestors.contains { $0.softwareStatement != nil || $0.key != nil }

@@ -44,13 +44,19 @@ public struct RequestPreparer: Sendable {
                 headers.fields[i].value = LoggedRequest.truncated(headers.fields[i].value, limit: limit)
             }
         }
+        var resources: [String] = []
+        switch incoming.endpoint {
+        case .restV2(.authorize?), .restV2(.preauthorize?):
+            resources = LoggedRequest.resources(ofDecisionsBody: request.body, limit: limit)
+        default: break
+        }
         // The time is the handling's, set by `MockPass.handle`.
         let logged = LoggedRequest(
             host: host, time: .simulationStart, method: request.method, path: path,
             parameters: incoming.parameters.map {
                 LoggedRequest.Parameter(name: $0.0, value: LoggedRequest.truncated($0.1, limit: limit))
             },
-            headers: headers)
+            headers: headers, resources: resources)
         return PreparedRequest(request: request, incoming: incoming, host: host, logged: logged)
     }
 }

@@ -4,6 +4,15 @@ public struct SeededRandom: RandomNumberGenerator, Sendable {
     private var state: UInt64
     public init(seed: UInt64) { state = seed }
 
+    /// A stream of its own for one kind of value, drawn from the same seed: the seed mixed with the
+    /// FNV-1a hash of `stream`. What it draws does not move when another stream draws more.
+    public init(seed: UInt64, stream: String) {
+        var hash: UInt64 = 0xCBF2_9CE4_8422_2325
+        for b in stream.utf8 { hash = (hash ^ UInt64(b)) &* 0x0000_0100_0000_01B3 }
+        var mixer = SeededRandom(seed: seed ^ hash)
+        state = mixer.next()
+    }
+
     public mutating func next() -> UInt64 {
         state &+= 0x9E37_79B9_7F4A_7C15
         var z = state

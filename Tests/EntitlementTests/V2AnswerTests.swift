@@ -48,10 +48,12 @@ import Testing
             V2Answer.decisions(
                 Self.json(
                     200,
-                    #"{"decisions":[{"resource":"A","authorized":true,"token":{"serializedToken":"T","notAfter":9}},{"resource":"B","authorized":false,"error":{"details":"no"}}]}"#
+                    #"{"decisions":[{"resource":"A","authorized":true,"token":{"serializedToken":"T","notAfter":9},"notAfter":60},{"resource":"B","authorized":false,"error":{"details":"no"}},{"resource":"C","authorized":true,"token":{"serializedToken":"U","notAfter":7}}]}"#
                 )))
-        #expect(decisions.map(\.resource) == ["A", "B"])
-        #expect(decisions[0].mediaToken == "T" && decisions[0].notAfter == Instant(milliseconds: 9))
+        #expect(decisions.map(\.resource) == ["A", "B", "C"])
+        // The authorization holds as long as the decision, not its media token; the token's when the decision has no notAfter.
+        #expect(decisions[0].mediaToken == "T" && decisions[0].notAfter == Instant(milliseconds: 60))
+        #expect(decisions[2].notAfter == Instant(milliseconds: 7))
         #expect(!decisions[1].authorized && decisions[1].details == "no")
         #expect(V2Answer.decisions(Self.json(200, #"{"decisions":[{"resource":"A"}]}"#)) == nil)
     }

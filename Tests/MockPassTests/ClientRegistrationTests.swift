@@ -32,6 +32,20 @@ import Testing
         #expect(json["access_token"]?.stringValue?.isEmpty == false)
     }
 
+    /// Client registration draws from a stream of its own: a client's token is the same whether or not
+    /// another flow drew values first (as on REST API v2, where sessions draw codes the SDK's wire does
+    /// not), and another seed gives another.
+    @Test func aClientsTokenDoesNotMoveWhenAnotherFlowDrawsFirst() throws {
+        var alone = Browser(MockPass(world: rootServiceWorld(), seed: 71))
+        var after = Browser(MockPass(world: rootServiceWorld(), seed: 71))
+        _ = try after.codeLogin()
+        #expect(try alone.accessToken() == after.accessToken())
+        #expect(try alone.accessToken() == after.accessToken(), "the second client's too")
+        var other = Browser(MockPass(world: rootServiceWorld(), seed: 72))
+        var fresh = Browser(MockPass(world: rootServiceWorld(), seed: 71))
+        #expect(try other.accessToken() != fresh.accessToken())
+    }
+
     @Test func registrationRefusals() throws {
         var b = Browser(MockPass(world: rootServiceWorld(), seed: 72))
         let unknown = b.postJSON("/o/client/register", #"{"software_statement": "forged"}"#)

@@ -28,6 +28,25 @@ import Testing
         #expect(logged(#"{"code":"x"}"#).errorCode == nil, "a 200 that is not a decision answer says no refusal")
     }
 
+    /// A REST v2 decisions request names its resources in a JSON body, where the SDK's sent
+    /// `resource_id`: the journal keeps them (a `seen … with resource_id=` holds on v2 through them);
+    /// no other body is journaled, and a body that is not such JSON leaves none.
+    @Test func aDecisionsRequestsResourcesAreJournaled() {
+        let preparer = MockPass(world: sampleWorld(), seed: 1).preparer
+        func resources(_ path: String, _ body: String) -> [String]? {
+            let request = HTTPRequest(
+                method: "POST", url: "https://sp.auth.test" + path, headers: [("Content-Type", "application/json")],
+                body: Array(body.utf8))
+            return preparer.prepare(request).logged?.resources
+        }
+        let body = #"{"resources":["CNN","HBO"]}"#
+        #expect(resources("/api/v2/REQ1/decisions/authorize/Comcast", body) == ["CNN", "HBO"])
+        #expect(resources("/api/v2/REQ1/decisions/preauthorize/Comcast", body) == ["CNN", "HBO"])
+        #expect(resources("/api/v2/REQ1/sessions", body) == [], "not a decisions request")
+        #expect(resources("/api/v2/REQ1/decisions/authorize/Comcast", #"{"resources":"CNN"}"#) == [])
+        #expect(resources("/api/v2/REQ1/decisions/authorize/Comcast", "CNN") == [])
+    }
+
     @Test func theLogRecordsHostPathAndParameters() throws {
         var b = Browser(MockPass(world: sampleWorld(), seed: 1))
         _ = b.get("https://sp2.auth.test/adobe-services/config/REQ3?format=xml")

@@ -267,9 +267,9 @@ class AppEngineV2(AppEngine):
         if decision.token is None:
             self.authz_failure(flow.resource, GENERIC_AUTHORIZATION_ERROR, "HTTP %d" % result.status)
             return
-        if held.guid == flow.authn.guid and decision.token_not_after is not None:
-            # What getMetadata reports as the authorization's expiry: the media token's.
-            self.store.authz[flow.resource] = AuthzToken(flow.resource, decision.token_not_after, None)
+        if held.guid == flow.authn.guid and decision.not_after is not None:
+            # What getMetadata reports as the authorization's expiry: the decision's, as the SDK's authZ token's.
+            self.store.authz[flow.resource] = AuthzToken(flow.resource, decision.not_after, None)
         self.callback("setToken", decision.token, flow.resource)
         self.callback("sendTrackingData", TRACKING_AUTHORIZATION,
                       ["true", flow.authn.mvpd_id, md5_hex(flow.authn.guid), "false", None, None]

@@ -111,11 +111,15 @@ class WireV2Tests(unittest.TestCase):
     def test_decisions_and_errors(self):
         body = json.dumps({"decisions": [
             {"resource": "CNN", "authorized": True, "token": {"notBefore": T0, "notAfter": T0 + 420_000,
-                                                              "serializedToken": "bWVkaWE="}},
+                                                              "serializedToken": "bWVkaWE="},
+             "notAfter": T0 + 3_600_000},
+            {"resource": "MTV", "authorized": True, "token": {"notAfter": T0 + 420_000, "serializedToken": "bQ=="}},
             {"resource": "ESPN", "authorized": False, "error": {"code": "authorization_denied_by_mvpd",
                                                                 "details": "Upgrade your package"}}]})
         decisions = wire_v2.parse_decisions(body)
-        self.assertEqual((decisions["CNN"].token, decisions["CNN"].token_not_after), ("bWVkaWE=", T0 + 420_000))
+        # The decision's own notAfter, else its media token's.
+        self.assertEqual((decisions["CNN"].token, decisions["CNN"].not_after), ("bWVkaWE=", T0 + 3_600_000))
+        self.assertEqual(decisions["MTV"].not_after, T0 + 420_000)
         self.assertEqual((decisions["ESPN"].authorized, decisions["ESPN"].details), (False, "Upgrade your package"))
         for bad in ("", "{}", '{"decisions": [{"authorized": true}]}', '{"decisions": [{"resource": "A"}]}'):
             with self.assertRaises(ValueError, msg=bad):

@@ -262,20 +262,22 @@ def parse_profiles(body):
 
 
 class Decision:
-    """One resource's decision: authorized or not, the media token, the error's details."""
+    """One resource's decision: authorized or not, the media token, how long it holds, the error's details."""
 
-    def __init__(self, resource, authorized, token, token_not_after, details, code):
+    def __init__(self, resource, authorized, token, not_after, details, code):
         self.resource = resource
         self.authorized = authorized
         self.token = token                # serializedToken (authorize only)
-        self.token_not_after = token_not_after
+        # The decision's own notAfter ("after which the decision is not valid"; Adobe's example puts it past
+        # its media token's, which lives about 7 minutes), else the media token's when the decision has none.
+        self.not_after = not_after
         self.details = details            # the error's `details` ("" when none)
         self.code = code                  # the error's enhanced code, or None
 
 
 def parse_decisions(body):
     """`POST decisions/…`: `{decisions: [{resource, authorized, token?{notBefore, notAfter,
-    serializedToken}, error?{code, details…}}]}` → {resource: Decision}."""
+    serializedToken}, notBefore?, notAfter?, error?{code, details…}}]}` → {resource: Decision}."""
     answer = parse_json_object(body)
     decisions = answer.get("decisions")
     if not isinstance(decisions, list):
@@ -287,16 +289,18 @@ def parse_decisions(body):
         authorized = entry.get("authorized")
         if not isinstance(authorized, bool):
             raise ValueError("a decision without authorized")
-        token, token_not_after = None, None
+        token, not_after = None, None
         if isinstance(entry.get("token"), dict):
             serialized = entry["token"].get("serializedToken")
             token = serialized if isinstance(serialized, str) and serialized else None
             if "notAfter" in entry["token"]:
-                token_not_after = millis(entry["token"]["notAfter"], "token.notAfter")
+                not_after = millis(entry["token"]["notAfter"], "token.notAfter")
+        if "notAfter" in entry:
+            not_after = millis(entry["notAfter"], "notAfter")
         error = entry.get("error") if isinstance(entry.get("error"), dict) else {}
         details = error.get("details") if isinstance(error.get("details"), str) else ""
         code = error.get("code") if isinstance(error.get("code"), str) else None
-        out.setdefault(entry["resource"], Decision(entry["resource"], authorized, token, token_not_after, details, code))
+        out.setdefault(entry["resource"], Decision(entry["resource"], authorized, token, not_after, details, code))
     return out
 
 
