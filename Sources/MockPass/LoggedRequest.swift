@@ -49,7 +49,6 @@ public struct LoggedRequest: Hashable, Sendable {
         errorAction: String? = nil, resources: [String] = []
     ) {
         self.fault = fault
-        self.resources = resources
         self.host = host
         self.time = time
         self.method = method
@@ -59,6 +58,7 @@ public struct LoggedRequest: Hashable, Sendable {
         self.status = status
         self.errorCode = errorCode
         self.errorAction = errorAction
+        self.resources = resources
     }
 
     /// Records the answer: its status and, for a JSON refusal of at most 64 KiB, the top-level
@@ -95,12 +95,18 @@ public struct LoggedRequest: Hashable, Sendable {
         return total
     }
 
+    /// The JSON object a REST v2 request's `AP-TempPass-Identity` header carries (Base64 of it,
+    /// rest-api-v2.md 1.4): where v2 puts the data the SDK sent as a promotional TempPass's
+    /// `generic_data`. nil without such a header.
+    public var tempPassIdentity: Value? {
+        headers.first(lowercased: "ap-temppass-identity").flatMap { StrictBase64.jsonObject($0.trimmingSpaces) }
+    }
+
     /// The `resources` strings of a decisions request's JSON body, each as the log keeps a value; none
     /// when the body is not such JSON (the handler refuses it) or is larger than 64 KiB.
     static func resources(ofDecisionsBody body: [UInt8], limit: Int?) -> [String] {
         guard body.count <= 65_536,
-            let list = (try? Value(jsonText: String(decoding: body, as: UTF8.self), maxDepth: 3))?["resources"]?
-                .listValue
+            let list = (try? Value(jsonText: String(decoding: body, as: UTF8.self)))?["resources"]?.listValue
         else { return [] }
         return list.compactMap { $0.stringValue.map { truncated($0, limit: limit) } }
     }

@@ -549,14 +549,16 @@ struct RunState {
 
     /// A `with K="V"` of a `seen` line: a parameter or header K of value V. On a request a `request`
     /// rule mapped (REST API v2's), V may also be a segment of its path, the value of a field
-    /// of another name, or one of the resources its JSON body names, where v2 puts what the SDK sent
-    /// as its own fields (`mso_id`, `requestor_id`: `/api/v2/{requestor}/…/{mvpd}`; `POST sessions`'
-    /// `mvpd`; `resource_id`: the decisions' `resources`).
+    /// of another name, one of the resources its JSON body names, or the JSON its TempPass identity
+    /// header carries, where v2 puts what the SDK sent as its own fields (`mso_id`, `requestor_id`:
+    /// `/api/v2/{requestor}/…/{mvpd}`; `POST sessions`' `mvpd`; `resource_id`: the decisions'
+    /// `resources`; a promotional TempPass's `generic_data`: `AP-TempPass-Identity`, compared as JSON).
     static func carries(_ entry: LoggedRequest, _ p: SeenParameter, mapped: Bool) -> Bool {
         if entry.parameter(p.key) == p.value || entry.headers[p.key] == p.value { return true }
         guard mapped else { return false }
         return entry.path.split(separator: "/").contains { $0 == p.value }
             || entry.parameters.contains { $0.value == p.value } || entry.resources.contains(p.value)
+            || entry.tempPassIdentity.map { $0 == (try? Value(jsonText: p.value)) } == true
     }
 
     /// A logged request is the one a `seen` line names: by its method and path, or through its rule.

@@ -55,6 +55,39 @@ import Testing
         #expect(hbo.status == .failed, "HBO was not asked: \(hbo.output)")
     }
 
+    /// A promotional TempPass's data: the SDK's `generic_data`, v2's `AP-TempPass-Identity` (Base64 of the
+    /// same JSON), compared as JSON.
+    @Test func aPromotionalPassesDataIsItsIdentityHeader() throws {
+        func run(_ seen: String) throws -> SuiteRun.Report {
+            let text = """
+                scenario "t"
+                wire v2
+                sp main "https://sp.auth.test"
+                mvpd PromoPass "Promo" at main promo-temppass 1h
+                requestor REQ1
+
+                > setRequestor("REQ1")
+                < setRequestorComplete(1)
+                > setSelectedProvider(PromoPass)
+                < sendTrackingData(TRACKING_GET_SELECTED_PROVIDER, ["PromoPass", "mobile", "ios", "iOS"])
+                > getAuthentication(forceAuthn: false, withData: {email: "a@b.c"})
+                < setAuthenticationStatus(1, "")
+                < sendTrackingData(TRACKING_AUTHENTICATION, ["true", "PromoPass", $guid, "false", "mobile", "ios", "iOS"])
+                \(seen)
+
+                """
+            var options = SuiteRun.Options()
+            options.expectations = try Expectations.parse(
+                #"request POST /^\/authenticate\/freepreview$/ POST /^\/api\/v2\/[^\/]+\/sessions$/ a session"# + "\n",
+                path: "t.expect")
+            return SuiteRun(options: options).run(paths: [temporaryScenario(text)])
+        }
+        let same = try run(#"seen main POST /authenticate/freepreview with generic_data="{\"email\": \"a@b.c\"}""#)
+        #expect(same.status == .passed, "the same JSON, spaced otherwise: \(same.output)")
+        let other = try run(#"seen main POST /authenticate/freepreview with generic_data="{\"email\":\"x@y.z\"}""#)
+        #expect(other.status == .failed, "another e-mail: \(other.output)")
+    }
+
     @Test func onlyThroughARuleDoesAFieldMeanAnotherOne() throws {
         let literal = try run(
             #"seen main POST /api/v2/REQ1/decisions/authorize/Comcast with resource_id="CNN""#, rules: "")
