@@ -50,6 +50,16 @@ public struct Expectations: Sendable {
         public var line: Int
     }
 
+    /// `timing N reason`: a `<` line's pinned instant (`at T`) also holds when the callback comes
+    /// within N round trips of T, a round trip being the longest one the scenario's world gives a host
+    /// (`ScenarioFile.longestRoundTrip`). For a wire that sends another number of requests for one call
+    /// (REST API v2, issue 30): the callbacks, their order and their values are checked as written.
+    public struct Timing: Sendable {
+        public var roundTrips: Int
+        public var reason: String
+        public var line: Int
+    }
+
     /// `equivalent /EXPECTED/ /ACTUAL/ reason`: a `<` line whose text matches EXPECTED is satisfied
     /// by a callback whose text matches ACTUAL. A difference a wire makes by design, written once
     /// (the REST API v2 expectations file, issue 30), not scenario by scenario.
@@ -98,6 +108,8 @@ public struct Expectations: Sendable {
     /// scenarios that pin it are `fail` lines of their own).
     public var parityMasks: [Mask] = []
     public var parityTimings: [ParityTiming] = []
+    /// At most one (the parser refuses a second): the tolerance of a pinned instant.
+    public var timing: Timing?
 
     /// The known difference `message` is in the program `program`, if any.
     public func knownDifference(_ message: String, program: String?) -> KnownDifference? {
@@ -124,6 +136,7 @@ public struct Expectations: Sendable {
         e.differences += other.differences
         e.parityMasks += other.parityMasks
         e.parityTimings += other.parityTimings
+        e.timing = timing ?? other.timing
         e.constants.merge(other.constants)
         return e
     }
@@ -206,6 +219,13 @@ public struct Expectations: Sendable {
                 default:
                     throw fail("parity takes mask /regex/ reason or timing reason (got '\(kind)')")
                 }
+            case "timing":
+                guard words.count == 3, let n = Int(words[1]), (1...9).contains(n) else {
+                    throw fail("timing needs a number of round trips (1 to 9) and a reason")
+                }
+                if let first = result.timing { throw fail("a second timing line (the first is line \(first.line))") }
+                result.timing = Timing(
+                    roundTrips: n, reason: words[2].trimmingCharacters(in: .whitespaces), line: i + 1)
             case "mask":
                 var rest = Substring(line.dropFirst(words[0].count)).drop { $0 == " " || $0 == "\t" }
                 guard let regex = Expectations.takeRegex(&rest) else { throw fail("mask needs a /regex/") }
@@ -263,7 +283,8 @@ public struct Expectations: Sendable {
                 }
             default:
                 throw fail(
-                    "unknown directive \(words[0]) (fail, skip, differ, constant, mask, equivalent, request or parity)")
+                    "unknown directive \(words[0]) (fail, skip, differ, constant, mask, equivalent, request, timing or parity)"
+                )
             }
         }
         return result

@@ -57,7 +57,7 @@ struct Checking: ExpectationPolicy {
         else {
             throw StepError(message: "expected \(e.pattern), got \(callback)", location: e.step.location)
         }
-        if let pinned = e.pinned, pinned != delivered {
+        if let pinned = e.pinned, pinned != delivered, !run.withinTiming(delivered, of: pinned) {
             throw StepError(
                 message: "\(callback.description) was delivered at \(delivered), the line pins it at \(pinned)"
                     + " (`passim record --fresh` rewrites a pinned time)", location: e.step.location)

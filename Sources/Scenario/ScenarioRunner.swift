@@ -129,6 +129,13 @@ struct RunState {
 
     static func prefix(_ app: String?, _ arrow: String) -> String { (app ?? "") + arrow + " " }
 
+    /// Whether a callback delivered at `delivered` holds a line pinned at `pinned` by the expectations
+    /// file's `timing` rule: within its number of the world's longest round trips.
+    func withinTiming(_ delivered: Millis, of pinned: Millis) -> Bool {
+        guard let timing = expectations?.timing else { return false }
+        return abs(delivered.value - pinned.value) <= Int64(timing.roundTrips) * file.longestRoundTrip.value
+    }
+
     mutating func record(_ step: Located<Step>, _ text: String? = nil) {
         actual.append(TranscriptLine(line: step.location.line, text: text ?? step.text))
     }

@@ -48,13 +48,13 @@ public enum WorldBuilder {
         var links: [LoggedRequest.Host: HostConditions] = [:]
         for sp in sps {
             links[.sp(sp.name)] = HostConditions(
-                latency: sp.latency ?? Millis(10),
+                latency: sp.latency ?? ScenarioFile.defaultRoundTrip,
                 mode: sp.unreachable ? .down : sp.silent ? .silent : .up)
         }
         for id in idps {
             // An MVPD declared at several SPs has one IdP: the last line that sets a value wins.
             let decls = mvpds.filter { $0.id == id }
-            let latency = decls.compactMap(\.idpLatency).last ?? Millis(10)
+            let latency = decls.compactMap(\.idpLatency).last ?? ScenarioFile.defaultRoundTrip
             links[.idp(id)] = HostConditions(latency: latency, mode: decls.contains(where: \.idpDown) ? .down : .up)
         }
 
@@ -84,11 +84,7 @@ public enum WorldBuilder {
     /// What Harness composes a runtime for: the setup, the `net … latency` steps' latencies, and the
     /// world's text for a running server.
     static func runtimeWorld(for file: ScenarioFile) -> RuntimeWorld {
-        let latencies = file.steps.compactMap { step -> Millis? in
-            if case .net(_, .latency(let d)) = step.value { return d }
-            return nil
-        }
-        return RuntimeWorld(setup: setup(for: file), latencies: latencies) { () throws(HarnessError) in
+        RuntimeWorld(setup: setup(for: file), latencies: file.steppedLatencies) { () throws(HarnessError) in
             try worldText(of: file)
         }
     }

@@ -50,6 +50,25 @@ public struct ScenarioFile: Hashable, Sendable {
         self.steps = steps
     }
 
+    /// The round trip of a host whose line names none (SCENARIO-FORMAT.md: `latency`, `idp-latency`).
+    public static let defaultRoundTrip = Millis(10)
+
+    /// The longest round trip any host of the world has, at any point of the scenario (its `sp` and
+    /// `mvpd` lines, its `net … latency` steps): the unit of an expectations file's `timing` rule.
+    public var longestRoundTrip: Millis {
+        let declared =
+            sps.map { $0.latency ?? Self.defaultRoundTrip } + mvpds.map { $0.idpLatency ?? Self.defaultRoundTrip }
+        return (declared + steppedLatencies).max() ?? Self.defaultRoundTrip
+    }
+
+    /// The latencies the `net … latency` steps set, in file order.
+    public var steppedLatencies: [Millis] {
+        steps.compactMap { step -> Millis? in
+            if case .net(_, .latency(let d)) = step.value { return d }
+            return nil
+        }
+    }
+
     public var sps: [SPDecl] {
         world.compactMap { if case .sp(let d) = $0.value { return d } else { return nil } }
     }

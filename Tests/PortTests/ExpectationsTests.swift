@@ -48,6 +48,16 @@ import Testing
         #expect(!e.equivalent(expected: #"t(["a", "beef", "b"])"#, actual: #"t(["z", "f00d", "b"])"#))
     }
 
+    /// `timing N reason`: one per file; merged files keep the first file's.
+    @Test func aTimingRuleNamesItsRoundTrips() throws {
+        let e = try Expectations.parse("# instants\ntiming 2 a login is two round trips longer\n", path: "a.expect")
+        #expect(
+            e.timing?.roundTrips == 2 && e.timing?.line == 2 && e.timing?.reason == "a login is two round trips longer")
+        let other = try Expectations.parse("timing 5 five\n", path: "b.expect")
+        #expect(e.merged(with: other).timing?.roundTrips == 2)
+        #expect(Expectations(path: "c.expect").merged(with: other).timing?.roundTrips == 5)
+    }
+
     @Test func knownDifferencesAreRegexesOverTheFirstDifference() throws {
         let e = try Expectations.parse(
             "differ /sendTrackingData\\(TRACKING_AUTHORIZATION/ tracking of authZ not done\n", path: "p.expect")
@@ -61,7 +71,7 @@ import Testing
     @Test(arguments: [
         (
             "frobnicate x y",
-            "p.expect:1: unknown directive frobnicate (fail, skip, differ, constant, mask, equivalent, request or parity)"
+            "p.expect:1: unknown directive frobnicate (fail, skip, differ, constant, mask, equivalent, request, timing or parity)"
         ),
         ("request POST /a/ reason", "p.expect:1: request needs METHOD /path regex/ twice (the second may be none)"),
         ("request none POST /a/ reason", "p.expect:1: request: the SDK's side cannot be none"),
@@ -72,6 +82,10 @@ import Testing
         ("differ /(/ reason", "p.expect:1: differ: /(/ is not a regex"),
         ("differ /x/", "p.expect:1: differ needs a reason after its /regex/"),
         ("fail authn/x", "p.expect:1: fail needs a pattern and a reason"),
+        ("timing two round trips", "p.expect:1: timing needs a number of round trips (1 to 9) and a reason"),
+        ("timing 0 never", "p.expect:1: timing needs a number of round trips (1 to 9) and a reason"),
+        ("timing 2", "p.expect:1: timing needs a number of round trips (1 to 9) and a reason"),
+        ("timing 2 a\ntiming 3 b", "p.expect:2: a second timing line (the first is line 1)"),
         (
             "skip /abs/x reason",
             "p.expect:1: a pattern is a path relative to the suite folder, without .scenario, with * and ** (got /abs/x)"
