@@ -22,17 +22,7 @@ import Testing
         user alice "secret" at Comcast allow CNN, HBO
         requestor REQ1
 
-        > setRequestor("REQ1")
-        < setRequestorComplete(1)
-        > getAuthentication()
-        < displayProviderDialog([Comcast])
-        > setSelectedProvider(Comcast)
-        < sendTrackingData(TRACKING_GET_SELECTED_PROVIDER, ["Comcast", "mobile", "ios", "iOS"])
-        < navigateToUrl(_)
-        user login "alice" "secret"
-        > handleExternalURL("adobepass://ios.app")
-        < setAuthenticationStatus(1, "")
-        < sendTrackingData(TRACKING_AUTHENTICATION, ["true", "Comcast", $guid, "false", "mobile", "ios", "iOS"])
+        \(loginSteps())
         > checkAuthorization("CNN")
         < setToken(_, "CNN")
         < sendTrackingData(TRACKING_AUTHORIZATION, ["true", "Comcast", $guid, "false", nil, nil, "mobile", "ios", "iOS"])

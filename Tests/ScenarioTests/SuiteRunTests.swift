@@ -12,6 +12,24 @@ let packageRoot: String = {
     return FileManager.default.currentDirectoryPath
 }()
 
+/// The steps of an iOS login: `requestor REQ1`, the user alice (password secret) at Comcast, through
+/// its tracking. `authenticated`: the instant the status line pins (`at 60ms`), if any.
+func loginSteps(authenticated: String? = nil) -> String {
+    """
+    > setRequestor("REQ1")
+    < setRequestorComplete(1)
+    > getAuthentication()
+    < displayProviderDialog([Comcast])
+    > setSelectedProvider(Comcast)
+    < sendTrackingData(TRACKING_GET_SELECTED_PROVIDER, ["Comcast", "mobile", "ios", "iOS"])
+    < navigateToUrl(_)
+    user login "alice" "secret"
+    > handleExternalURL("adobepass://ios.app")
+    < setAuthenticationStatus(1, "")\(authenticated.map { " at " + $0 } ?? "")
+    < sendTrackingData(TRACKING_AUTHENTICATION, ["true", "Comcast", $guid, "false", "mobile", "ios", "iOS"])
+    """
+}
+
 /// Writes `text` to a fresh temporary `.scenario` file and returns its path.
 func temporaryScenario(_ text: String, name: String = "t") -> String {
     let dir = FileManager.default.temporaryDirectory.appendingPathComponent("passim-tests-\(UUID().uuidString)")

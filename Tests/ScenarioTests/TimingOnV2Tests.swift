@@ -19,17 +19,7 @@ import Testing
         user alice "secret" at Comcast allow CNN deny HBO
         requestor REQ1
 
-        > setRequestor("REQ1")
-        < setRequestorComplete(1)
-        > getAuthentication()
-        < displayProviderDialog([Comcast])
-        > setSelectedProvider(Comcast)
-        < sendTrackingData(TRACKING_GET_SELECTED_PROVIDER, ["Comcast", "mobile", "ios", "iOS"])
-        < navigateToUrl(_)
-        user login "alice" "secret"
-        > handleExternalURL("adobepass://ios.app")
-        < setAuthenticationStatus(1, "") at \(authenticated)ms
-        < sendTrackingData(TRACKING_AUTHENTICATION, ["true", "Comcast", $guid, "false", "mobile", "ios", "iOS"])
+        \(loginSteps(authenticated: "\(authenticated)ms"))
         > checkPreauthorizedResources(["CNN", "HBO"])
         < preauthorizedResources(["CNN"]) at \(preauthorized)ms
 
