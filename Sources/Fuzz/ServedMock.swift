@@ -17,6 +17,8 @@ public final class ServedMock: @unchecked Sendable {
     /// How many times it had exited and was started again.
     public private(set) var restarts = 0
     private var process: Process?
+    /// The write end of the server's standard input, held only here (see `start`).
+    private var lifeline: FileHandle?
     private let folder: URL
 
     /// How long `serve` is given to print its admin line.
@@ -45,26 +47,36 @@ public final class ServedMock: @unchecked Sendable {
     }
 
     private func start() throws(SetupError) {
+        try? lifeline?.close()  // a server that exited: its input goes with it
         try? FileManager.default.createDirectory(at: folder, withIntermediateDirectories: true)
         let out = folder.appendingPathComponent("serve.out"), err = folder.appendingPathComponent("serve.err")
-        FileManager.default.createFile(atPath: out.path, contents: nil)
-        FileManager.default.createFile(atPath: err.path, contents: nil)
+        _ = FileManager.default.createFile(atPath: out.path, contents: nil)
+        _ = FileManager.default.createFile(atPath: err.path, contents: nil)
         let p = Process()
         p.executableURL = URL(fileURLWithPath: binary)
         p.arguments = ["serve", "--adobe", "--port", "0", "--host", "127.0.0.1", "--admin-host", "127.0.0.1"]
         // The token is the server's own (printed on its admin-token line), never on a command line.
         var environment = ProcessInfo.processInfo.environment
         environment["PASSIM_ADMIN_TOKEN"] = nil
+        // Its standard input is a pipe whose write end only this process holds (close-on-exec: no other
+        // child inherits it). However this process ends, even by a signal no handler sees (SIGPIPE
+        // from `| head`, SIGKILL), the kernel closes it, and `serve` stops at end of file. A build of
+        // passim older than that variable ignores it and its input.
+        environment["PASSIM_SERVE_UNTIL_STDIN_CLOSES"] = "1"
         p.environment = environment
+        let input = Pipe()
+        _ = fcntl(input.fileHandleForWriting.fileDescriptor, F_SETFD, FD_CLOEXEC)
         do {
             p.standardOutput = try FileHandle(forWritingTo: out)
             p.standardError = try FileHandle(forWritingTo: err)
-            p.standardInput = FileHandle.nullDevice
+            p.standardInput = input.fileHandleForReading
             try p.run()
         } catch {
             throw SetupError(message: "--against \(binary): could not start `serve`: \(error)")
         }
+        try? input.fileHandleForReading.close()
         process = p
+        lifeline = input.fileHandleForWriting
         let deadline = ContinuousClock.now + ServedMock.startWait
         while ContinuousClock.now < deadline {
             let text = (try? String(contentsOf: out, encoding: .utf8)) ?? ""
@@ -142,6 +154,8 @@ public final class ServedMock: @unchecked Sendable {
             while p.isRunning, ContinuousClock.now < killed { Thread.sleep(forTimeInterval: 0.02) }
         }
         process = nil
+        try? lifeline?.close()
+        lifeline = nil
         try? FileManager.default.removeItem(at: folder)
     }
 

@@ -201,7 +201,23 @@ struct Serve: ParsableCommand {
             source.resume()
             return source
         }
+        if ProcessInfo.processInfo.environment[Serve.untilStdinCloses] == "1" { Serve.stopWhenStandardInputCloses() }
         withExtendedLifetime(sources) { dispatchMain() }
+    }
+
+    /// Set by a process that starts `serve` for itself (`passim fuzz --against BIN --compare mock`):
+    /// standard input is a pipe only that process holds, so however it ends (a closed pipe on its own
+    /// output, SIGKILL), the server reads end of file and stops as on SIGTERM, leaving nothing behind.
+    static let untilStdinCloses = "PASSIM_SERVE_UNTIL_STDIN_CLOSES"
+
+    static func stopWhenStandardInputCloses() {
+        let reader = Thread {
+            // Whatever comes is ignored; only the end matters (nothing more to read, or an error).
+            while let chunk = try? FileHandle.standardInput.read(upToCount: 512), !chunk.isEmpty {}
+            kill(getpid(), SIGTERM)
+        }
+        reader.name = "serve-stdin-watch"
+        reader.start()
     }
 
     /// The CA from --ca/--ca-key, or a new one written to --ca-out (and its key beside it); the

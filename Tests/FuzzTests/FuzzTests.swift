@@ -298,4 +298,55 @@ private final class Counter: @unchecked Sendable {
         #expect(throws: ServedMock.SetupError.self) { _ = try ServedMock(binary: "/nonexistent/passim") }
         #expect(throws: ServedMock.SetupError.self) { _ = try ServedMock(binary: "/bin/true") }
     }
+
+    /// A campaign ended by a signal no handler sees (SIGKILL here; SIGPIPE when `| head` closes its
+    /// output is the same) leaves no `serve` behind: each served mock reads end of file on its
+    /// standard input, a pipe only the campaign held, and stops.
+    @Test func aServedMockEndsWithItsCampaignHoweverTheCampaignEnds() throws {
+        let root = URL(fileURLWithPath: #filePath).deletingLastPathComponent().deletingLastPathComponent()
+            .deletingLastPathComponent().path
+        let binary = root + "/.build/debug/passim"
+        try #require(FileManager.default.isExecutableFile(atPath: binary), "swift test builds \(binary)")
+        let out = FileManager.default.temporaryDirectory.appendingPathComponent("passim-lifeline-\(UUID())").path
+        defer { try? FileManager.default.removeItem(atPath: out) }
+        let campaign = Process()
+        campaign.executableURL = URL(fileURLWithPath: binary)
+        campaign.arguments = ["fuzz", "--against", binary, "--compare", "mock", "--time", "2m", "--out", out]
+        campaign.standardOutput = FileHandle.nullDevice
+        campaign.standardError = FileHandle.nullDevice
+        try campaign.run()
+        defer { if campaign.isRunning { kill(campaign.processIdentifier, SIGKILL) } }
+
+        func children(of parent: Int32) -> [Int32] {
+            let entries = (try? FileManager.default.contentsOfDirectory(atPath: "/proc")) ?? []
+            return entries.compactMap(Int32.init).filter { pid in
+                // /proc/PID/stat: "pid (comm) state ppid …"; comm may hold spaces, so read after its ')'.
+                guard let stat = try? String(contentsOfFile: "/proc/\(pid)/stat", encoding: .utf8),
+                    let close = stat.lastIndex(of: ")")
+                else { return false }
+                let fields = stat[stat.index(after: close)...].split(separator: " ")
+                return fields.count > 1 && Int32(fields[1]) == parent
+            }
+        }
+        func alive(_ pid: Int32) -> Bool {
+            // A zombie no one reaps (PID 1 of a container may not) has ended too.
+            guard let stat = try? String(contentsOfFile: "/proc/\(pid)/stat", encoding: .utf8),
+                let close = stat.lastIndex(of: ")")
+            else { return false }
+            return stat[stat.index(after: close)...].split(separator: " ").first != "Z"
+        }
+        var served: [Int32] = []
+        let started = ContinuousClock.now
+        while served.isEmpty, ContinuousClock.now - started < .seconds(30) {
+            Thread.sleep(forTimeInterval: 0.1)
+            served = children(of: campaign.processIdentifier)
+        }
+        try #require(!served.isEmpty, "the campaign started no served mock in 30 s")
+        kill(campaign.processIdentifier, SIGKILL)
+        let killed = ContinuousClock.now
+        while served.contains(where: alive), ContinuousClock.now - killed < .seconds(15) {
+            Thread.sleep(forTimeInterval: 0.1)
+        }
+        #expect(!served.contains(where: alive), "a served mock outlived its campaign: \(served.filter(alive))")
+    }
 }
