@@ -63,11 +63,24 @@ public struct Expectations: Sendable {
     /// `equivalent /EXPECTED/ /ACTUAL/ reason`: a `<` line whose text matches EXPECTED is satisfied
     /// by a callback whose text matches ACTUAL. A difference a wire makes by design, written once
     /// (the REST API v2 expectations file, issue 30), not scenario by scenario.
+    ///
+    /// `equivalent /EXPECTED/ /ACTUAL/ after /PREVIOUS/ reason`: only where the callback the app took
+    /// just before matches PREVIOUS, which tells what the wire answers (an Apple SSO profile's logout,
+    /// announced by `status(VSA203)`, opens no page on REST API v2).
     public struct Equivalence: Sendable {
         public var expected: LinearRegex
         public var actual: LinearRegex
+        public var after: LinearRegex?
         public var reason: String
         public var line: Int
+
+        /// Whether it lets callback text `actual` satisfy line text `expected`, the app's previous
+        /// callback being `previous` (nil: none, or unknown).
+        public func applies(expected: String, actual: String, previous: String?) -> Bool {
+            guard self.expected.matches(in: expected), self.actual.matches(in: actual) else { return false }
+            guard let after else { return true }
+            return previous.map { after.matches(in: $0) } ?? false
+        }
     }
 
     /// `request METHOD /SDK/ METHOD /V2/ reason` (or `none` for the second): a `seen` or `unseen`
@@ -85,15 +98,39 @@ public struct Expectations: Sendable {
         public var line: Int
     }
 
+    /// `field NAME none reason`: a request field the SDK sends and the wire has no counterpart of
+    /// (the SDK's `generic_data`: REST API v2 sends a decision its resources only). A `seen` line's
+    /// `with NAME="V"` is not checked on the wire (the request still is), and an `unseen` line with
+    /// one holds, since no request of the wire carries NAME.
+    public struct AbsentField: Sendable {
+        public var name: String
+        public var reason: String
+        public var line: Int
+    }
+
     /// `mask /REGEX/ reason`: what a wire writes its own way inside a callback (a GUID it derives
     /// from another session id): a `<` line written out in full is satisfied by a callback that
     /// differs from it only in text matching REGEX.
+    ///
+    /// `mask /EXPECTED/ as /ACTUAL/ reason`: the same, one way: where the line's text matches
+    /// EXPECTED, the callback's may hold what matches ACTUAL instead (tracking's cached "true" that
+    /// the wire always reports "false"). A callback that says EXPECTED where the line says ACTUAL
+    /// still fails, so the wire's own value stays checked.
     public struct Mask: Sendable {
         public var regex: LinearRegex
         /// `(?:regex).*`: whether a match starts at a position, in one pass (`masked`).
         var startsHere: LinearRegex
+        /// The callback's side of a one-way mask, with its own `startsHere`; nil: `regex` on both.
+        public var actual: LinearRegex?
+        var actualStartsHere: LinearRegex?
         public var reason: String
         public var line: Int
+
+        /// A one-way mask's regexes for the callback's side, else the line's.
+        func side(actual isActual: Bool) -> (regex: LinearRegex, startsHere: LinearRegex) {
+            if isActual, let actual, let actualStartsHere { return (actual, actualStartsHere) }
+            return (regex, startsHere)
+        }
     }
 
     public var path: String
@@ -101,6 +138,7 @@ public struct Expectations: Sendable {
     public var masks: [Mask] = []
     public var equivalences: [Equivalence] = []
     public var requestMappings: [RequestMapping] = []
+    public var absentFields: [AbsentField] = []
     public var constants = ConstantMap()
     public var differences: [KnownDifference] = []
     /// `parity mask /REGEX/ reason`: a `mask` the parity fuzzer applies and suite runs do not (what
@@ -133,6 +171,7 @@ public struct Expectations: Sendable {
         e.masks += other.masks
         e.equivalences += other.equivalences
         e.requestMappings += other.requestMappings
+        e.absentFields += other.absentFields
         e.differences += other.differences
         e.parityMasks += other.parityMasks
         e.parityTimings += other.parityTimings
@@ -229,12 +268,26 @@ public struct Expectations: Sendable {
             case "mask":
                 var rest = Substring(line.dropFirst(words[0].count)).drop { $0 == " " || $0 == "\t" }
                 guard let regex = Expectations.takeRegex(&rest) else { throw fail("mask needs a /regex/") }
+                rest = rest.drop { $0 == " " || $0 == "\t" }
+                var actual: LinearRegex?
+                if rest.hasPrefix("as ") || rest.hasPrefix("as\t") {
+                    rest = rest.dropFirst(2).drop { $0 == " " || $0 == "\t" }
+                    guard let other = Expectations.takeRegex(&rest) else {
+                        throw fail("mask: as needs the callback's /regex/")
+                    }
+                    actual = other
+                }
                 let reason = rest.trimmingCharacters(in: .whitespaces)
                 guard !reason.isEmpty else { throw fail("mask needs a reason after its /regex/") }
-                guard let startsHere = try? LinearRegex("(?:" + regex.pattern + ").*") else {
+                guard let startsHere = try? LinearRegex("(?:" + regex.pattern + ").*"),
+                    let actualStartsHere = try? LinearRegex("(?:" + (actual ?? regex).pattern + ").*")
+                else {
                     throw fail("mask: /\(regex.pattern)/ cannot be searched")
                 }
-                result.masks.append(Mask(regex: regex, startsHere: startsHere, reason: reason, line: i + 1))
+                result.masks.append(
+                    Mask(
+                        regex: regex, startsHere: startsHere, actual: actual,
+                        actualStartsHere: actual == nil ? nil : actualStartsHere, reason: reason, line: i + 1))
             case "request":
                 var rest = Substring(line.dropFirst(words[0].count)).drop { $0 == " " || $0 == "\t" }
                 func side() throws(PortError) -> RequestMapping.Side? {
@@ -258,6 +311,12 @@ public struct Expectations: Sendable {
                 let reason = rest.trimmingCharacters(in: .whitespaces)
                 guard !reason.isEmpty else { throw fail("request needs a reason after its two sides") }
                 result.requestMappings.append(RequestMapping(sdk: sdk, v2: v2, reason: reason, line: i + 1))
+            case "field":
+                let parts = line.split(maxSplits: 3, whereSeparator: { $0 == " " || $0 == "\t" }).map(String.init)
+                guard parts.count == 4, parts[2] == "none" else {
+                    throw fail("field needs a name, none and a reason (a field the wire has no counterpart of)")
+                }
+                result.absentFields.append(AbsentField(name: parts[1], reason: parts[3], line: i + 1))
             case "equivalent":
                 var rest = Substring(line.dropFirst(words[0].count)).drop { $0 == " " || $0 == "\t" }
                 guard let first = Expectations.takeRegex(&rest) else { throw fail("\(words[0]) needs a /regex/ first") }
@@ -265,9 +324,19 @@ public struct Expectations: Sendable {
                 guard let second = Expectations.takeRegex(&rest) else {
                     throw fail("equivalent needs a second /regex/")
                 }
+                rest = rest.drop { $0 == " " || $0 == "\t" }
+                var after: LinearRegex?
+                if rest.hasPrefix("after ") || rest.hasPrefix("after\t") {
+                    rest = rest.dropFirst(5).drop { $0 == " " || $0 == "\t" }
+                    guard let previous = Expectations.takeRegex(&rest) else {
+                        throw fail("equivalent: after needs the previous callback's /regex/")
+                    }
+                    after = previous
+                }
                 let reason = rest.trimmingCharacters(in: .whitespaces)
                 guard !reason.isEmpty else { throw fail("equivalent needs a reason after its patterns") }
-                result.equivalences.append(Equivalence(expected: first, actual: second, reason: reason, line: i + 1))
+                result.equivalences.append(
+                    Equivalence(expected: first, actual: second, after: after, reason: reason, line: i + 1))
             case "constant":
                 guard words.count == 3 else { throw fail("constant needs a symbol and a JSON value") }
                 let value: Value
@@ -283,7 +352,7 @@ public struct Expectations: Sendable {
                 }
             default:
                 throw fail(
-                    "unknown directive \(words[0]) (fail, skip, differ, constant, mask, equivalent, request, timing or parity)"
+                    "unknown directive \(words[0]) (fail, skip, differ, constant, mask, equivalent, request, field, timing or parity)"
                 )
             }
         }
@@ -314,41 +383,56 @@ public struct Expectations: Sendable {
     }
 
     /// Whether callback text `actual` satisfies the `<` line whose text is `expected` by an
-    /// `equivalent` rule.
-    public func equivalent(expected: String, actual: String) -> Bool {
-        if equivalences.contains(where: { $0.expected.matches(in: expected) && $0.actual.matches(in: actual) }) {
+    /// `equivalent` rule or the masks, the app's previous callback being `previous`.
+    public func equivalent(expected: String, actual: String, previous: String? = nil) -> Bool {
+        if equivalences.contains(where: { $0.applies(expected: expected, actual: actual, previous: previous) }) {
             return true
         }
-        return !masks.isEmpty && masked(expected) == masked(actual)
+        guard !masks.isEmpty else { return false }
+        let both = masked(expected: expected, actual: actual)
+        return both.expected == both.actual
     }
 
-    /// `text` with every leftmost-longest match of each `mask` replaced by `…`. A position is tried
-    /// as a match's end only where one starts (`startsHere`, one pass each): the suite on v2 asks this
-    /// of every tracking line.
-    func masked(_ text: String) -> String {
-        var scalars = Array(text.unicodeScalars)
-        func string(_ range: Range<Int>) -> String {
-            var piece = String.UnicodeScalarView()
-            piece.append(contentsOf: scalars[range])
-            return String(piece)
+    /// Both texts with every leftmost-longest match of each `mask` replaced by `…`: a mask in each
+    /// text it matches; a one-way mask (`as`) only when its line's regex matches `expected` and its
+    /// callback's regex matches `actual`, each in its own text.
+    func masked(expected: String, actual: String) -> (expected: String, actual: String) {
+        var line = Array(expected.unicodeScalars), callback = Array(actual.unicodeScalars)
+        for mask in masks {
+            let lineSide = mask.side(actual: false), callbackSide = mask.side(actual: true)
+            let inLine = lineSide.regex.matches(in: Self.string(line[...]))
+            let inCallback = callbackSide.regex.matches(in: Self.string(callback[...]))
+            guard mask.actual == nil || (inLine && inCallback) else { continue }
+            if inLine { line = Self.replacing(line, lineSide) }
+            if inCallback { callback = Self.replacing(callback, callbackSide) }
         }
-        for mask in masks where mask.regex.matches(in: string(0..<scalars.count)) {
-            var out: [Unicode.Scalar] = []
-            var i = 0
-            while i < scalars.count {
-                let end =
-                    mask.startsHere.wholeMatch(string(i..<scalars.count))
-                    ? (i + 1...scalars.count).reversed().first { mask.regex.wholeMatch(string(i..<$0)) } : nil
-                if let end {
-                    out.append("…")
-                    i = end
-                } else {
-                    out.append(scalars[i])
-                    i += 1
-                }
+        return (Self.string(line[...]), Self.string(callback[...]))
+    }
+
+    /// `text` with every leftmost-longest match of `regex` replaced by `…`. A position is tried as a
+    /// match's end only where one starts (`startsHere`, one pass each): the suite on v2 asks this of
+    /// every tracking line.
+    private static func replacing(
+        _ scalars: [Unicode.Scalar], _ side: (regex: LinearRegex, startsHere: LinearRegex)
+    ) -> [Unicode.Scalar] {
+        var out: [Unicode.Scalar] = []
+        var i = 0
+        while i < scalars.count {
+            let end =
+                side.startsHere.wholeMatch(string(scalars[i...]))
+                ? (i + 1...scalars.count).reversed().first { side.regex.wholeMatch(string(scalars[i..<$0])) } : nil
+            if let end {
+                out.append("…")
+                i = end
+            } else {
+                out.append(scalars[i])
+                i += 1
             }
-            scalars = out
         }
+        return out
+    }
+
+    private static func string(_ scalars: ArraySlice<Unicode.Scalar>) -> String {
         var view = String.UnicodeScalarView()
         view.append(contentsOf: scalars)
         return String(view)
@@ -357,6 +441,11 @@ public struct Expectations: Sendable {
     /// The `request` rule about a METHOD request to `path` (nil METHOD: any), if any.
     public func requestMapping(method: String?, path: String) -> RequestMapping? {
         requestMappings.first { (method == nil || $0.sdk.method == method) && $0.sdk.path.matches(in: path) }
+    }
+
+    /// Whether the wire has no counterpart of request field `name` (a `field … none` rule).
+    public func isAbsent(field name: String) -> Bool {
+        absentFields.contains { $0.name == name }
     }
 
     /// The first rule that matches the scenario file at `scenarioPath`.

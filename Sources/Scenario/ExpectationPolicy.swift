@@ -17,6 +17,9 @@ struct Expectation {
 protocol ExpectationPolicy {
     /// Before a `>` step of app `app`: what its queue still holds.
     mutating func beforeCall(app: Int, name: String?, _ step: Located<Step>, _ run: inout RunState) throws(StepError)
+    /// How far past the next callback a `<` step may look for its own, taking it before callbacks of
+    /// other flows (`RunState.bringForward`); nil: it takes the next one.
+    func reorderWindow(_ run: RunState) -> Millis?
     /// A `<` step found its app's engine idle, time run out.
     mutating func nothingCame(_ expectation: Expectation, _ run: inout RunState) throws(StepError)
     /// A `<` step took `callback`, which was delivered `delivered` after the scenario's start.
@@ -42,6 +45,11 @@ struct Checking: ExpectationPolicy {
         try run.requireEmptyQueue(app, name, step)
     }
 
+    /// The expectations file's `timing N`: N of the world's longest round trips.
+    func reorderWindow(_ run: RunState) -> Millis? {
+        run.expectations?.timing.map { Millis(Int64($0.roundTrips) * run.file.longestRoundTrip.value) }
+    }
+
     func nothingCame(_ e: Expectation, _ run: inout RunState) throws(StepError) {
         run.record(e.step, RunState.prefix(e.name, "<") + "(nothing: engine idle)")
         throw StepError(message: "engine idle, expected \(e.pattern)", location: e.step.location)
@@ -51,12 +59,10 @@ struct Checking: ExpectationPolicy {
         let line = e.line(callback, delivered: delivered)
         // The actual transcript shows the delivered values, so two runs compare byte for byte.
         run.record(e.step, line)
-        guard
-            Matcher.match(e.pattern, callback, bindings: &run.bindings)
-                || run.expectations?.equivalent(expected: e.pattern.description, actual: callback.description) == true
-        else {
+        guard run.accepts(e.pattern, callback, of: e.app, binding: true) else {
             throw StepError(message: "expected \(e.pattern), got \(callback)", location: e.step.location)
         }
+        run.lastTaken[e.app] = callback.description
         if let pinned = e.pinned, pinned != delivered, !run.withinTiming(delivered, of: pinned) {
             throw StepError(
                 message: "\(callback.description) was delivered at \(delivered), the line pins it at \(pinned)"

@@ -68,6 +68,26 @@ enum Matcher {
         }
     }
 
+    /// `expected`'s text with each bound `$name` written as its value: what an expectations file's
+    /// masks compare with a callback's text, since a line's `$guid` stands for the GUID it took.
+    static func text(_ expected: CallSyntax, bindings: Bindings) -> String {
+        func text(_ v: ValueSyntax) -> String {
+            switch v {
+            case .binding(let name): return bindings[name]?.description ?? v.description
+            case .list(let items): return "[" + items.map(text).joined(separator: ", ") + "]"
+            case .dict(let entries):
+                return "{"
+                    + entries.map { e in
+                        (e.keyForm == .string ? Value.quote(e.writtenKey) : e.writtenKey) + ": " + text(e.value)
+                    }.joined(separator: ", ") + "}"
+            default: return v.description
+            }
+        }
+        return expected.name + "("
+            + expected.arguments.map { ($0.label.map { $0 + ": " } ?? "") + text($0.value) }.joined(separator: ", ")
+            + ")"
+    }
+
     /// An MVPD stands for its id wherever a string or name is expected.
     static func textOf(_ value: Value) -> String? {
         switch value {

@@ -176,6 +176,11 @@ public enum MigrationDocs {
     }
 
     struct Comparison {
+        /// The callback `line`'s app took before it (an `equivalent … after` rule reads it).
+        static func previous(_ line: CallbackLine, in lines: [CallbackLine]) -> String? {
+            lines.last { $0.app == line.app && $0.line < line.line }?.callback
+        }
+
         var rows: [Row] = []
         var v2: CallbackDocs.Entry
         /// The expectations file's `fail` rule for the scenario.
@@ -221,10 +226,11 @@ public enum MigrationDocs {
                 } else if s.at != v.at || s.app != v.app || stop?.line == s.line {
                     verdict = changed
                 } else if let q = expectations.equivalences.first(where: {
-                    $0.expected.matches(in: s.callback) && $0.actual.matches(in: v.callback)
+                    $0.applies(expected: s.callback, actual: v.callback, previous: Self.previous(v, in: v2Lines))
                 }) {
                     verdict = .equivalent(reason: q.reason, line: q.line)
-                } else if expectations.equivalent(expected: s.callback, actual: v.callback),
+                } else if expectations.equivalent(
+                    expected: s.callback, actual: v.callback, previous: Self.previous(v, in: v2Lines)),
                     let m = expectations.masks.first(where: { $0.regex.matches(in: s.callback) })
                 {
                     verdict = .equivalent(reason: m.reason, line: m.line)

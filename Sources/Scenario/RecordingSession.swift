@@ -65,6 +65,9 @@ struct RecordingSession {
 
 /// `passim record`: the recording side of a run, where callbacks go instead of being checked.
 extension RecordingSession: ExpectationPolicy {
+    /// A recording writes what comes, in the order it comes.
+    func reorderWindow(_ run: RunState) -> Millis? { nil }
+
     /// Callbacks of the app that no `<` line took become new `<` lines before its `>` step.
     mutating func beforeCall(app: Int, name: String?, _ step: Located<Step>, _ run: inout RunState) {
         writeUntaken(app: app, &run)

@@ -100,6 +100,8 @@ struct RunState {
     let file: ScenarioFile
     let simulator: Simulator
     var bindings = Bindings()
+    /// Per app: the text of the last callback a `<` line took (an `equivalent … after` rule reads it).
+    var lastTaken: [Int: String] = [:]
     var actual: [TranscriptLine] = []
     /// Per SP: how far `seen` has read the request log.
     var seenCursor: [String: Int] = [:]
@@ -134,6 +136,40 @@ struct RunState {
     func withinTiming(_ delivered: Millis, of pinned: Millis) -> Bool {
         guard let timing = expectations?.timing else { return false }
         return abs(delivered.value - pinned.value) <= Int64(timing.roundTrips) * file.longestRoundTrip.value
+    }
+
+    /// Whether the `<` line `pattern` takes `callback`: by its own pattern, or by the expectations
+    /// file's `equivalent` and `mask` rules (read with the line's bound `$names` written out). With
+    /// `binding`, a match binds the line's new `$names`.
+    mutating func accepts(_ pattern: CallSyntax, _ callback: Callback, of app: Int, binding: Bool) -> Bool {
+        var trial = bindings
+        if Matcher.match(pattern, callback, bindings: &trial) {
+            if binding { bindings = trial }
+            return true
+        }
+        return expectations?.equivalent(
+            expected: Matcher.text(pattern, bindings: bindings), actual: callback.description,
+            previous: lastTaken[app]) == true
+    }
+
+    /// Under the expectations file's `timing N` (`CallbackLane`): when the next callback is not the
+    /// line's, the first later one that is comes first, if it was delivered within `window` of the
+    /// next and only callbacks of other lanes were delivered before it. Time runs up to `window` past
+    /// the next callback to let it come. When none qualifies nothing moves, and the line fails on the
+    /// next callback as it would without the rule.
+    mutating func bringForward(app i: Int, _ pattern: CallSyntax, within window: Millis) {
+        guard let next = simulator.pendingTimedCallbacks(app: i).first,
+            !accepts(pattern, next.callback, of: i, binding: false)
+        else { return }
+        var found: Int?
+        simulator.run(
+            until: {
+                found = CallbackLane.bringable(simulator.pendingTimedCallbacks(app: i), within: window) {
+                    accepts(pattern, $0, of: i, binding: false)
+                }
+                return found != nil
+            }, notAfter: next.at + window)
+        if let found { simulator.bringForward(app: i, at: found) }
     }
 
     mutating func record(_ step: Located<Step>, _ text: String? = nil) {
@@ -173,6 +209,7 @@ struct RunState {
             if let livelock = simulator.livelock, !simulator.hasCallback(app: i) {
                 throw StepError(message: livelock, location: loc)
             }
+            if let window = policy.reorderWindow(self) { bringForward(app: i, pattern, within: window) }
             guard let (callback, instant) = simulator.popTimedCallback(app: i) else {
                 try policy.nothingCame(
                     Expectation(step: step, app: i, name: name, pattern: pattern, pinned: pinned), &self)
@@ -391,6 +428,8 @@ struct RunState {
     {
         let mapping = requestMapping(method, path)
         if let mapping, mapping.v2 == nil { return }  // no such request on this wire (its `request … none` rule)
+        // A field the wire has no counterpart of (its `field … none` rule): the request is still looked for.
+        let params = params.filter { expectations?.isAbsent(field: $0.key) != true }
         let log = simulator.requestLog
         let start = seenCursor[sp] ?? 0
         for i in start..<log.count {
@@ -419,6 +458,8 @@ struct RunState {
     ) throws(StepError) {
         let mapping = requestMapping(method, path)
         if let mapping, mapping.v2 == nil { return }  // no such request on this wire: none can be seen
+        // No request of this wire carries a field it has no counterpart of (its `field … none` rule).
+        if params.contains(where: { expectations?.isAbsent(field: $0.key) == true }) { return }
         let log = simulator.requestLog
         let start = seenCursor[sp] ?? 0
         for entry in log[start...] {

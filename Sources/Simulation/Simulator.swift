@@ -159,6 +159,15 @@ public final class Simulator {
     /// Callbacks delivered and not yet taken, per app (what is left at the end fails a scenario).
     public func pendingCallbacks(app: Int) -> [Callback] { apps[app].callbacks.map(\.callback) }
 
+    /// The same, each with the instant the engine delivered it.
+    public func pendingTimedCallbacks(app: Int) -> [(callback: Callback, at: Instant)] { apps[app].callbacks }
+
+    /// Makes the pending callback at `index` the next one `popTimedCallback` gives, the others keeping
+    /// their order: a `<` line that may take a callback of another flow first (the runner's `timing`).
+    public func bringForward(app: Int, at index: Int) {
+        apps[app].callbacks.insert(apps[app].callbacks.remove(at: index), at: 0)
+    }
+
     /// What `body` reads from passim's engine of that app (nil when the app runs a port), without
     /// copying the engine (`AppEngine.withReference`).
     public func reading<T>(app: Int = 0, _ body: (Engine) -> T) -> T? { apps[app].engine.withReference(body) }
@@ -312,6 +321,15 @@ public final class Simulator {
     public func run(until condition: () -> Bool) -> Bool {
         while !condition() {
             guard step() else { return condition() }
+        }
+        return true
+    }
+
+    /// `run(until:)`, leaving every event due after `deadline` pending.
+    @discardableResult
+    public func run(until condition: () -> Bool, notAfter deadline: Instant) -> Bool {
+        while !condition() {
+            guard let t = events.nextTime, t <= deadline, step() else { return condition() }
         }
         return true
     }

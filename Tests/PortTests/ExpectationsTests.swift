@@ -48,6 +48,44 @@ import Testing
         #expect(!e.equivalent(expected: #"t(["a", "beef", "b"])"#, actual: #"t(["z", "f00d", "b"])"#))
     }
 
+    /// `mask /EXPECTED/ as /ACTUAL/`: one way. The line's text may say EXPECTED where the callback's
+    /// says ACTUAL, not the reverse, and only where both are there; the rest is compared as written.
+    @Test func aOneWayMaskLetsTheWireSayItsOwnValueOnly() throws {
+        let e = try Expectations.parse(
+            #"""
+            mask /"[0-9a-f]{4}"/ a GUID of the wire's
+            mask /"true", nil/ as /"false", nil/ the wire caches nothing
+            """#, path: "p.expect")
+        #expect(e.masks.count == 2 && e.masks[1].actual != nil)
+        #expect(e.equivalent(expected: #"t(["beef", "true", nil])"#, actual: #"t(["f00d", "false", nil])"#))
+        #expect(
+            !e.equivalent(expected: #"t(["beef", "false", nil])"#, actual: #"t(["f00d", "true", nil])"#),
+            "the wire's own value stays checked")
+        #expect(
+            !e.equivalent(expected: #"t(["beef", "true", nil])"#, actual: #"t(["f00d", "true", 1])"#),
+            "the callback's side must be there too")
+        #expect(!e.equivalent(expected: #"u(["beef", "true", nil])"#, actual: #"t(["f00d", "false", nil])"#))
+    }
+
+    /// `equivalent … after /PREVIOUS/`: only where the app's previous callback matches PREVIOUS.
+    @Test func anEquivalenceAfterAPreviousCallback() throws {
+        let e = try Expectations.parse(
+            #"equivalent /logout/ /adobepass:/ after /^status\(VSA203/ an Apple profile's logout"# + "\n",
+            path: "p.expect")
+        let (line, callback) = (#"navigateToUrl(/.*\/logout\?.*/)"#, #"navigateToUrl("adobepass://ios.app")"#)
+        #expect(e.equivalent(expected: line, actual: callback, previous: "status(VSA203)"))
+        #expect(!e.equivalent(expected: line, actual: callback, previous: #"setAuthenticationStatus(1, "")"#))
+        #expect(!e.equivalent(expected: line, actual: callback), "no previous callback: the rule does not apply")
+    }
+
+    /// `field NAME none`: parsed, merged, asked by name.
+    @Test func aFieldTheWireHasNoneOf() throws {
+        let e = try Expectations.parse("field generic_data none no generic data on v2\n", path: "p.expect")
+        #expect(e.isAbsent(field: "generic_data") && !e.isAbsent(field: "mso_id"))
+        #expect(e.absentFields.first?.reason == "no generic data on v2" && e.absentFields.first?.line == 1)
+        #expect(Expectations(path: "q.expect").merged(with: e).isAbsent(field: "generic_data"))
+    }
+
     /// `timing N reason`: one per file; merged files keep the first file's.
     @Test func aTimingRuleNamesItsRoundTrips() throws {
         let e = try Expectations.parse("# instants\ntiming 2 a login is two round trips longer\n", path: "a.expect")
@@ -71,8 +109,13 @@ import Testing
     @Test(arguments: [
         (
             "frobnicate x y",
-            "p.expect:1: unknown directive frobnicate (fail, skip, differ, constant, mask, equivalent, request, timing or parity)"
+            "p.expect:1: unknown directive frobnicate (fail, skip, differ, constant, mask, equivalent, request, field, timing or parity)"
         ),
+        ("mask /a/ as b reason", "p.expect:1: mask: as needs the callback's /regex/"),
+        ("mask /a/ as /b/", "p.expect:1: mask needs a reason after its /regex/"),
+        ("equivalent /a/ /b/ after c reason", "p.expect:1: equivalent: after needs the previous callback's /regex/"),
+        ("field generic_data reason", "p.expect:1: field needs a name, none and a reason"),
+        ("field generic_data none", "p.expect:1: field needs a name, none and a reason"),
         ("request POST /a/ reason", "p.expect:1: request needs METHOD /path regex/ twice (the second may be none)"),
         ("request none POST /a/ reason", "p.expect:1: request: the SDK's side cannot be none"),
         ("request POST /a/ none", "p.expect:1: request needs a reason after its two sides"),
