@@ -116,13 +116,17 @@ public struct ParityFuzzer: Sendable {
     }
 
     /// The SDK's transcript run on v2: nil when it passes, else the message with the line it failed at.
-    func difference(_ reference: (text: String, lines: [String]), program: FuzzProgram) -> String? {
+    func difference(
+        _ reference: (text: String, lines: [String]), program: FuzzProgram, reorderingLanes: Bool = true
+    ) -> String? {
         let v2World = ParityFuzzer.program(program.world, on: .restV2)
         let text = (v2World + [""] + reference.lines).joined(separator: "\n") + "\n"
         guard let file = try? ScenarioParser.parse(text, path: "parity.scenario") else {
             return "the SDK wire's transcript does not parse on v2"
         }
-        let result = ScenarioRunner(runtime: .simulated, expectations: rules).run(file)
+        var runner = ScenarioRunner(runtime: .simulated, expectations: rules)
+        runner.reordersLanes = reorderingLanes
+        let result = runner.run(file)
         guard result.status != .passed, let failure = result.failure else { return nil }
         let index = failure.location.line - 1
         let lines = text.split(separator: "\n", omittingEmptySubsequences: false)
@@ -135,15 +139,30 @@ public struct ParityFuzzer: Sendable {
         difference.contains(", the line pins it at ")
     }
 
-    /// How `program` fares on both wires.
+    /// How `program` fares on both wires. A program the file's rules do not make agree is explained
+    /// by its first difference; when the `timing` rule let a line take its callback before another
+    /// lane's (`ScenarioRunner.reordersLanes`), that difference comes later than where the two wires
+    /// first part, which is what the `differ` rules name: so the program is also compared without the
+    /// reordering, and either first difference a rule explains explains it.
     func outcome(_ program: FuzzProgram) -> Outcome {
+        let reordered = outcome(program, reorderingLanes: true)
+        guard case .differs = reordered, rules.timing != nil else { return reordered }
+        if case .explained(let line, let reason) = outcome(program, reorderingLanes: false) {
+            return .explained(line: line, reason: reason)
+        }
+        return reordered
+    }
+
+    func outcome(_ program: FuzzProgram, reorderingLanes: Bool) -> Outcome {
         guard let pinned = ParityFuzzer.reference(program, pinned: true) else { return .skipped }
-        guard var difference = difference(pinned, program: program) else { return .agrees }
+        guard var difference = difference(pinned, program: program, reorderingLanes: reorderingLanes) else {
+            return .agrees
+        }
         let text = ParityFuzzer.onWire(program, .sdk).text
         if ParityFuzzer.isTiming(difference), let timing = rules.parityTimings.first {
             // The same callbacks, in the same order, at other instants: compared again unpinned.
             guard let unpinned = ParityFuzzer.reference(program, pinned: false) else { return .skipped }
-            guard let other = self.difference(unpinned, program: program) else {
+            guard let other = self.difference(unpinned, program: program, reorderingLanes: reorderingLanes) else {
                 return .explained(line: timing.line, reason: timing.reason)
             }
             difference = other

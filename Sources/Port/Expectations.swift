@@ -126,6 +126,9 @@ public struct Expectations: Sendable {
         public var reason: String
         public var line: Int
 
+        /// `(?:regex).*`, nil when it does not compile.
+        static func startsHere(_ regex: LinearRegex) -> LinearRegex? { try? LinearRegex("(?:" + regex.pattern + ").*") }
+
         /// A one-way mask's regexes for the callback's side, else the line's.
         func side(actual isActual: Bool) -> (regex: LinearRegex, startsHere: LinearRegex) {
             if isActual, let actual, let actualStartsHere { return (actual, actualStartsHere) }
@@ -226,10 +229,8 @@ public struct Expectations: Sendable {
                     throw fail("differ: \(written) is not a regex")
                 }
                 let body = regex.pattern
-                after = after.drop { $0 == " " || $0 == "\t" }
                 var when: LinearRegex?
-                if after.hasPrefix("when ") || after.hasPrefix("when\t") {
-                    after = after.dropFirst(4).drop { $0 == " " || $0 == "\t" }
+                if Expectations.takeKeyword("when", &after) {
                     guard let program = Expectations.takeRegex(&after) else {
                         throw fail("differ: when needs a /regex/ over the program's text")
                     }
@@ -247,7 +248,7 @@ public struct Expectations: Sendable {
                     guard let regex = Expectations.takeRegex(&rest) else { throw fail("parity mask needs a /regex/") }
                     let reason = rest.trimmingCharacters(in: .whitespaces)
                     guard !reason.isEmpty else { throw fail("parity mask needs a reason after its /regex/") }
-                    guard let startsHere = try? LinearRegex("(?:" + regex.pattern + ").*") else {
+                    guard let startsHere = Mask.startsHere(regex) else {
                         throw fail("parity mask: /\(regex.pattern)/ cannot be searched")
                     }
                     result.parityMasks.append(Mask(regex: regex, startsHere: startsHere, reason: reason, line: i + 1))
@@ -268,10 +269,8 @@ public struct Expectations: Sendable {
             case "mask":
                 var rest = Substring(line.dropFirst(words[0].count)).drop { $0 == " " || $0 == "\t" }
                 guard let regex = Expectations.takeRegex(&rest) else { throw fail("mask needs a /regex/") }
-                rest = rest.drop { $0 == " " || $0 == "\t" }
                 var actual: LinearRegex?
-                if rest.hasPrefix("as ") || rest.hasPrefix("as\t") {
-                    rest = rest.dropFirst(2).drop { $0 == " " || $0 == "\t" }
+                if Expectations.takeKeyword("as", &rest) {
                     guard let other = Expectations.takeRegex(&rest) else {
                         throw fail("mask: as needs the callback's /regex/")
                     }
@@ -279,15 +278,15 @@ public struct Expectations: Sendable {
                 }
                 let reason = rest.trimmingCharacters(in: .whitespaces)
                 guard !reason.isEmpty else { throw fail("mask needs a reason after its /regex/") }
-                guard let startsHere = try? LinearRegex("(?:" + regex.pattern + ").*"),
-                    let actualStartsHere = try? LinearRegex("(?:" + (actual ?? regex).pattern + ").*")
-                else {
+                let actualStartsHere = actual.flatMap(Mask.startsHere)
+                guard let startsHere = Mask.startsHere(regex) else {
                     throw fail("mask: /\(regex.pattern)/ cannot be searched")
                 }
+                if let actual, actualStartsHere == nil { throw fail("mask: /\(actual.pattern)/ cannot be searched") }
                 result.masks.append(
                     Mask(
-                        regex: regex, startsHere: startsHere, actual: actual,
-                        actualStartsHere: actual == nil ? nil : actualStartsHere, reason: reason, line: i + 1))
+                        regex: regex, startsHere: startsHere, actual: actual, actualStartsHere: actualStartsHere,
+                        reason: reason, line: i + 1))
             case "request":
                 var rest = Substring(line.dropFirst(words[0].count)).drop { $0 == " " || $0 == "\t" }
                 func side() throws(PortError) -> RequestMapping.Side? {
@@ -324,10 +323,8 @@ public struct Expectations: Sendable {
                 guard let second = Expectations.takeRegex(&rest) else {
                     throw fail("equivalent needs a second /regex/")
                 }
-                rest = rest.drop { $0 == " " || $0 == "\t" }
                 var after: LinearRegex?
-                if rest.hasPrefix("after ") || rest.hasPrefix("after\t") {
-                    rest = rest.dropFirst(5).drop { $0 == " " || $0 == "\t" }
+                if Expectations.takeKeyword("after", &rest) {
                     guard let previous = Expectations.takeRegex(&rest) else {
                         throw fail("equivalent: after needs the previous callback's /regex/")
                     }
@@ -357,6 +354,15 @@ public struct Expectations: Sendable {
             }
         }
         return result
+    }
+
+    /// Whether `text`, its leading blanks dropped, starts with the word `keyword` (`when`, `as`,
+    /// `after`): then the word and the blanks after it are taken off too, leaving what it introduces.
+    static func takeKeyword(_ keyword: String, _ text: inout Substring) -> Bool {
+        text = text.drop { $0 == " " || $0 == "\t" }
+        guard text.hasPrefix(keyword + " ") || text.hasPrefix(keyword + "\t") else { return false }
+        text = text.dropFirst(keyword.count).drop { $0 == " " || $0 == "\t" }
+        return true
     }
 
     /// A `/regex/` at the start of `text` (a `\/` inside is a slash of the regex), taken off it; nil

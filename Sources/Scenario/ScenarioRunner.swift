@@ -16,6 +16,10 @@ public struct ScenarioRunner: Sendable {
     /// An expectations file's wire rules (`equivalent`, `request`): the differences a wire makes by
     /// design, applied to every `<` and `seen` line (issue 30; docs/MIGRATION.md).
     public var expectations: Runtime.Expectations?
+    /// Whether the expectations file's `timing N` also lets a `<` line take its callback before other
+    /// lanes' (`CallbackLane`); off, a line takes the next callback, and only instants are tolerated.
+    /// The parity fuzzer turns it off to name a program's strict first difference.
+    public var reordersLanes = true
 
     public init(runtime: Runtime = .simulated, expectations: Runtime.Expectations? = nil) {
         self.runtime = runtime
@@ -32,7 +36,7 @@ public struct ScenarioRunner: Sendable {
     }
 
     public func run(_ file: ScenarioFile) -> ScenarioResult {
-        var checking = Checking()
+        var checking = Checking(reordersLanes: reordersLanes)
         return run(file, &checking)
     }
 
