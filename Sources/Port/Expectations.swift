@@ -144,9 +144,9 @@ public struct Expectations: Sendable {
     public var absentFields: [AbsentField] = []
     public var constants = ConstantMap()
     public var differences: [KnownDifference] = []
-    /// `parity mask /REGEX/ reason`: a `mask` the parity fuzzer applies and suite runs do not (what
-    /// differs in every program on the other wire, such as tracking's cached flag, while the suite's
-    /// scenarios that pin it are `fail` lines of their own).
+    /// `parity mask /REGEX/ reason`: a `mask` the parity fuzzer applies and suite runs do not (a value
+    /// a generated program meets in any form, such as an expiry `getMetadata` reports, where a suite
+    /// scenario pins it on purpose).
     public var parityMasks: [Mask] = []
     public var parityTimings: [ParityTiming] = []
     /// At most one (the parser refuses a second): the tolerance of a pinned instant.
