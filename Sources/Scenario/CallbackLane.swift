@@ -23,11 +23,14 @@ enum CallbackLane: Hashable {
         case .selectedProvider, .setMetadataStatus: self = .query
         case .status(let code, _):
             // The throttle's codes name their call (rest-api-v2.md 1.7): Z100 an authorization, P100 a
-            // preauthorization, CFG429 a setRequestor; every other status comes from a login or a logout.
-            self =
-                code.hasPrefix("Z")
-                ? .authorization
-                : code.hasPrefix("P") ? .preauthorization : code.hasPrefix("CFG") ? .configuration : .authentication
+            // preauthorization, CFG429 a setRequestor; R400 (a refused registration) is setRequestor's
+            // too. Every other status comes from a login or a logout (VSA203, N003, N005, REGCODE, REG500).
+            switch code {
+            case StatusCode.authorizationThrottled: self = .authorization
+            case StatusCode.preauthorizationThrottled: self = .preauthorization
+            case StatusCode.configurationThrottled, StatusCode.registrationRefused: self = .configuration
+            default: self = .authentication
+            }
         case .sendTrackingData(let event, _):
             // An authorization's tracking, else an authentication's or a provider selection's.
             self = event == Constants.trackingAuthorization ? .authorization : .authentication

@@ -113,6 +113,9 @@ import Testing
         #expect(CallbackLane(.status(code: "Z100", message: nil)) == .authorization)
         #expect(CallbackLane(.status(code: "P100", message: nil)) == .preauthorization)
         #expect(CallbackLane(.status(code: "CFG429", message: nil)) == .configuration)
+        #expect(
+            CallbackLane(.status(code: "R400", message: nil)) == .configuration, "setRequestor's, before its answer")
+        #expect(CallbackLane(.status(code: "REG500", message: nil)) == .authentication)
         #expect(CallbackLane(.status(code: "VSA203", message: nil)) == .authentication)
         #expect(
             CallbackLane(.sendTrackingData(event: Constants.trackingGetSelectedProvider, data: [])) == .authentication)
