@@ -14,12 +14,7 @@ import Testing
         mvpd Comcast "Xfinity" at main
         requestor REQ1
 
-        > setRequestor("REQ1")
-        < setRequestorComplete(1)
-        > getAuthentication()
-        < displayProviderDialog([Comcast])
-        > setSelectedProvider(Comcast)
-        < sendTrackingData(TRACKING_GET_SELECTED_PROVIDER, ["Comcast", "mobile", "ios", "iOS"])
+        \(pickSteps)
         < navigateToUrl(/https:\\/\\/sp\\.test\\/authenticate\\/saml\\?.*/)
 
         """

@@ -16,12 +16,7 @@ let packageRoot: String = {
 /// its tracking. `authenticated`: the instant the status line pins (`at 60ms`), if any.
 func loginSteps(authenticated: String? = nil) -> String {
     """
-    > setRequestor("REQ1")
-    < setRequestorComplete(1)
-    > getAuthentication()
-    < displayProviderDialog([Comcast])
-    > setSelectedProvider(Comcast)
-    < sendTrackingData(TRACKING_GET_SELECTED_PROVIDER, ["Comcast", "mobile", "ios", "iOS"])
+    \(pickSteps)
     < navigateToUrl(_)
     user login "alice" "secret"
     > handleExternalURL("adobepass://ios.app")
@@ -29,6 +24,17 @@ func loginSteps(authenticated: String? = nil) -> String {
     < sendTrackingData(TRACKING_AUTHENTICATION, ["true", "Comcast", $guid, "false", "mobile", "ios", "iOS"])
     """
 }
+
+/// Up to the provider picked: `setRequestor("REQ1")`, then Comcast chosen from the dialog (the start
+/// of `loginSteps`, and of a scenario that stops at the login page).
+let pickSteps = """
+    > setRequestor("REQ1")
+    < setRequestorComplete(1)
+    > getAuthentication()
+    < displayProviderDialog([Comcast])
+    > setSelectedProvider(Comcast)
+    < sendTrackingData(TRACKING_GET_SELECTED_PROVIDER, ["Comcast", "mobile", "ios", "iOS"])
+    """
 
 /// Writes `text` to a fresh temporary `.scenario` file and returns its path.
 func temporaryScenario(_ text: String, name: String = "t") -> String {
