@@ -39,7 +39,7 @@ extension AuthzToken: Footprint {
     }
 }
 
-extension MockPass.UserKey: Footprint {
+extension IdPState.UserKey: Footprint {
     var footprint: Int { mvpdID.footprint + userName.footprint }
 }
 

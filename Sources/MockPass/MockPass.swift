@@ -25,38 +25,20 @@ public struct MockPass: Sendable {
     let hosts: HostTable
     /// Whether some requestor needs registered or signed clients (else the gate is skipped).
     let gatesClients: Bool
-    /// SP login sessions by `JSESSIONID`.
-    var loginSessions: ExpiringStore<String, LoginSession>
-    /// SP logout sessions by RelayState.
-    var logoutSessions: ExpiringStore<String, LogoutSession>
-    /// The SAML sessions (NameID, SessionIndex) an SP logout is under way for: their other SP sessions
-    /// answer `<pendingLogout>` until the IdP's answer ends them. One per logout session, same cap.
-    var pendingLogouts: ExpiringStore<SAMLSessionKey, Bool>
-    /// IdP sessions by SessionIndex.
-    var idpSessions: ExpiringStore<String, IdPSession>
-    /// The IdPs' opaque NameID for each (MVPD, user), and back (bounded by the world's users).
-    var nameIDs: [UserKey: String] = [:]
-    var usersByNameID: [String: UserKey] = [:]
-    /// Every live authN token the SPs issued, by GUID: `authorizeDevice` and `preauthorize` accept only these.
-    var issuedAuthn: ExpiringStore<String, IssuedAuthn>
-    /// Every authZ token issued, kept `expiredMemory` past its expiry; `deviceShortAuthorize` accepts only these.
-    var issuedAuthz: ExpiringStore<AuthzToken, Bool>
-    /// Sessions bound to a device rather than a browser cookie (TempPass, tvOS codes, Apple SSO).
-    var deviceSessions: ExpiringStore<DeviceKey, DeviceSession>
-    /// When each TempPass ends, from its first use; kept across logouts, as Adobe keeps it.
-    var tempPassExpiry: ExpiringStore<TempPassKey, Instant>
-    /// tvOS registration codes by code.
-    var registrationCodes: ExpiringStore<String, RegistrationCode>
-    /// Clients registered through DCR, by `client_id`.
-    var registeredClients: ExpiringStore<String, RegisteredClient>
-    /// Bearer access tokens, by token.
-    var accessTokens: ExpiringStore<String, AccessToken>
-    /// Nonces of signed calls, by public key and nonce (only presence matters).
-    var nonces: ExpiringStore<String, Bool>
-    /// REST API v1 authorizations.
-    var restAuthorizations: ExpiringStore<RestAuthzKey, RestAuthz>
-    /// `/config` answers already built (see `config(_:requestorID:)`); a cache, never part of an answer's logic.
-    var configResponses: [ConfigKey: HTTPResponse] = [:]
+
+    // Each family's state is its own type, in the family's folder; a handler reaching into another
+    // family's state says so by the property's name (`idps.usersByNameID` in an SP handler, say).
+    /// The SDK's device and web families: SP login and logout sessions, issued tokens, device sessions.
+    var sdk: SDKState
+    /// The MVPDs' identity providers: their sessions and the users' NameIDs.
+    var idps: IdPState
+    /// Client admission: DCR's clients and access tokens, the nonces of signed calls.
+    var clients: ClientState
+    /// REST API v1's authorizations.
+    var restV1: RESTv1State
+    /// REST API v2's sessions, profiles, TempPass uses, throttle and OAuth2 codes (`RESTv2/`).
+    var v2 = RESTv2State()
+
     /// A typed simulated run (the fuzzer's; only `MockWire` sets it, for `typedResponses`): the mock
     /// hands over as values what only this process reads, and skips the bytes and the signing.
     /// - The SAML messages it writes into browser forms travel as handles to values
@@ -73,18 +55,6 @@ public struct MockPass: Sendable {
     public var typedRun = false
     /// The messages behind the handles of a typed run (`typedRun`).
     var typedMessages: TypedSAMLStore
-    /// REST API v2's sessions, profiles, TempPass uses and throttle (`RESTv2/`), apart from the above.
-    var v2 = RESTv2State()
-
-    struct ConfigKey: Hashable, Sendable {
-        var spName: String
-        var requestorID: String
-    }
-
-    struct UserKey: Hashable, Sendable {
-        var mvpdID: String
-        var userName: String
-    }
 
     /// `logLimit` set: a server's log (`MockLimits.standard` with that many entries); nil: a simulated
     /// run's, which keeps every request whole.
@@ -103,19 +73,10 @@ public struct MockPass: Sendable {
         self.seed = seed
         hosts = HostTable(world: world)
         gatesClients = world.requestors.contains { $0.softwareStatement != nil || $0.key != nil }
-        loginSessions = ExpiringStore(capacity: limits.loginSessions, maxBytes: limits.storeBytes)
-        logoutSessions = ExpiringStore(capacity: limits.logoutSessions, maxBytes: limits.storeBytes)
-        pendingLogouts = ExpiringStore(capacity: limits.logoutSessions, maxBytes: limits.storeBytes)
-        idpSessions = ExpiringStore(capacity: limits.idpSessions, maxBytes: limits.storeBytes)
-        issuedAuthn = ExpiringStore(capacity: limits.authnTokens, maxBytes: limits.storeBytes)
-        issuedAuthz = ExpiringStore(capacity: limits.authzTokens, maxBytes: limits.storeBytes)
-        deviceSessions = ExpiringStore(capacity: limits.deviceSessions, maxBytes: limits.storeBytes)
-        tempPassExpiry = ExpiringStore(capacity: limits.tempPassUses, maxBytes: limits.storeBytes)
-        registrationCodes = ExpiringStore(capacity: limits.registrationCodes, maxBytes: limits.storeBytes)
-        registeredClients = ExpiringStore(capacity: limits.registeredClients, maxBytes: limits.storeBytes)
-        accessTokens = ExpiringStore(capacity: limits.accessTokens, maxBytes: limits.storeBytes)
-        nonces = ExpiringStore(capacity: limits.nonces, maxBytes: limits.storeBytes)
-        restAuthorizations = ExpiringStore(capacity: limits.restAuthorizations, maxBytes: limits.storeBytes)
+        sdk = SDKState(limits: limits)
+        idps = IdPState(limits: limits)
+        clients = ClientState(limits: limits)
+        restV1 = RESTv1State(limits: limits)
         typedMessages = TypedSAMLStore(capacity: limits.typedSAMLMessages)
     }
 
@@ -187,18 +148,10 @@ public struct MockPass: Sendable {
 
     /// Lets go of what ended by `now` (lookups check expiry themselves: this only bounds memory).
     mutating func expire(at now: Instant) {
-        loginSessions.expire(at: now)
-        logoutSessions.expire(at: now)
-        pendingLogouts.expire(at: now)
-        idpSessions.expire(at: now)
-        issuedAuthn.expire(at: now)
-        issuedAuthz.expire(at: now)
-        deviceSessions.expire(at: now)
-        registrationCodes.expire(at: now)
-        registeredClients.expire(at: now)
-        accessTokens.expire(at: now)
-        nonces.expire(at: now)
-        restAuthorizations.expire(at: now)
+        sdk.expire(at: now)
+        idps.expire(at: now)
+        clients.expire(at: now)
+        restV1.expire(at: now)
         v2.expire(at: now)
     }
 
@@ -209,12 +162,7 @@ public struct MockPass: Sendable {
 
     /// The IdP's NameID for a user: random on first login, then the same for that user.
     mutating func nameID(mvpdID: String, userName: String) -> String {
-        let key = UserKey(mvpdID: mvpdID, userName: userName)
-        if let id = nameIDs[key] { return id }
-        let id = random.hex(32)
-        nameIDs[key] = id
-        usersByNameID[id] = key
-        return id
+        idps.nameID(mvpdID: mvpdID, userName: userName, random: &random)
     }
 }
 

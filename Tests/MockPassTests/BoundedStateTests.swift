@@ -19,11 +19,11 @@ import Testing
             cookies.append(try #require(b.cookie("JSESSIONID")))
             mock = b.mock
         }
-        #expect(mock.loginSessions.count == 3)
-        #expect(mock.loginSessions.value(cookies[0], at: .simulationStart) == nil)
-        #expect(mock.loginSessions.value(cookies[2], at: .simulationStart) == nil)
-        #expect(mock.loginSessions.value(cookies[3], at: .simulationStart) != nil)
-        #expect(mock.loginSessions.value(cookies[5], at: .simulationStart) != nil)
+        #expect(mock.sdk.loginSessions.count == 3)
+        #expect(mock.sdk.loginSessions.value(cookies[0], at: .simulationStart) == nil)
+        #expect(mock.sdk.loginSessions.value(cookies[2], at: .simulationStart) == nil)
+        #expect(mock.sdk.loginSessions.value(cookies[3], at: .simulationStart) != nil)
+        #expect(mock.sdk.loginSessions.value(cookies[5], at: .simulationStart) != nil)
 
         // The evicted browser's cookie is refused as one the SP never gave out.
         var stranger = Browser(mock)
@@ -44,7 +44,7 @@ import Testing
         let late = b.submit(try onlyForm(idp))
         #expect(late.status == 400)
         #expect(late.bodyText == "400 Bad Request: no login session for this browser\n")
-        #expect(b.mock.loginSessions.count == 0)
+        #expect(b.mock.sdk.loginSessions.count == 0)
 
         // Within the TTL, the same login goes through.
         var c = Browser(MockPass(world: sampleWorld(), seed: 1))
@@ -65,7 +65,7 @@ import Testing
         #expect(again == token)
         b.now = b.now + .hours(2)
         #expect(try b.sessionDevice() == .none)
-        #expect(b.mock.issuedAuthn.value(token.guid, at: b.now) == nil)
+        #expect(b.mock.sdk.issuedAuthn.value(token.guid, at: b.now) == nil)
     }
 
     @Test func issuedTokensAreCapped() throws {
@@ -80,9 +80,9 @@ import Testing
             guids.append(token.guid)
             mock = b.mock
         }
-        #expect(mock.issuedAuthn.count == 2)
-        #expect(mock.issuedAuthn.value(guids[1], at: .simulationStart) == nil)
-        #expect(mock.issuedAuthn.value(guids[3], at: .simulationStart) != nil)
+        #expect(mock.sdk.issuedAuthn.count == 2)
+        #expect(mock.sdk.issuedAuthn.value(guids[1], at: .simulationStart) == nil)
+        #expect(mock.sdk.issuedAuthn.value(guids[3], at: .simulationStart) != nil)
     }
 
     /// The FIFO of an often-refreshed entry does not grow without bound.
@@ -117,7 +117,7 @@ import Testing
         let late = check(&b)
         #expect(late.status == 410)
         #expect(try errorBody(late).message == "Unknown registration code")
-        #expect(b.mock.registrationCodes.count == 0)
+        #expect(b.mock.sdk.registrationCodes.count == 0)
     }
 
     @Test func anAuthzTokenIsForgottenAfterItsMemory() throws {
@@ -128,6 +128,6 @@ import Testing
         #expect(try errorBody(b.mediaToken(authz)).message == "Authorization token expired")
         b.now = authz.expires + .hours(25)
         #expect(try errorBody(b.mediaToken(authz)).message == "Unknown authorization token")
-        #expect(b.mock.issuedAuthz.count == 0)
+        #expect(b.mock.sdk.issuedAuthz.count == 0)
     }
 }

@@ -58,7 +58,7 @@ import Testing
         #expect(notJSON.status == 400)
         #expect(notJSON.bodyText.contains("malformed JSON body"))
         #expect(b.get(spURL + "/o/client/register").status == 405)
-        #expect(b.mock.registeredClients.count == 0)
+        #expect(b.mock.clients.registeredClients.count == 0)
 
         let missing = b.engine("/o/client/token", [("client_id", "x"), ("client_secret", "y")])
         #expect(missing.status == 400)
@@ -77,7 +77,7 @@ import Testing
             ])
         #expect(wrong.status == 401)
         #expect(try Value(jsonText: wrong.bodyText)["error"] == .string("invalid_client"))
-        #expect(b.mock.accessTokens.count == 0)
+        #expect(b.mock.clients.accessTokens.count == 0)
     }
 
     @Test func aRequestorWithAStatementNeedsALiveBearerAndARefusalChangesNothing() throws {
@@ -85,7 +85,7 @@ import Testing
         let bare = b.engine("/reggie/v1/DCR/regcode", [("deviceId", "tv-1")])
         #expect(bare.status == 401)
         #expect(try errorBody(bare).message == "missing Authorization: Bearer access token")
-        #expect(b.mock.registrationCodes.count == 0)
+        #expect(b.mock.sdk.registrationCodes.count == 0)
         #expect(b.get(spURL + "/config/DCR").status == 401)
 
         let token = try b.accessToken()
@@ -119,7 +119,7 @@ import Testing
         // EPlusTV's NESN client sends the token as a form field to the regcode service.
         #expect(b.engine("/reggie/v1/DCR/regcode", [("deviceId", "tv-1"), ("access_token", token)]).status == 201)
         #expect(b.engine("/reggie/v1/DCR/regcode", [("deviceId", "tv-1"), ("access_token", "nope")]).status == 401)
-        #expect(b.mock.registrationCodes.count == 1)
+        #expect(b.mock.sdk.registrationCodes.count == 1)
         // yt-dlp's cached calls carry no token: the web family's own endpoints do not ask for one
         // (here the answer is the endpoint's own refusal, a 401 for the missing login, not the gate's).
         let web = b.post(spURL + "/session", [("_method", "GET"), ("requestor_id", "DCR")])
@@ -185,7 +185,7 @@ import Testing
             try PreparedRequestTests.hostileRequest("dcr-register-65-deep.txt"), at: .simulationStart)
         #expect(deep.status == 400)
         #expect(deep.bodyText.contains("limit: json-depth"))
-        #expect(mock.registeredClients.count == 0)
+        #expect(mock.clients.registeredClients.count == 0)
     }
 
     @Test func registrationsAndTokensAreCappedOldestFirst() throws {
@@ -196,8 +196,8 @@ import Testing
         let first = try b.accessToken()
         _ = try b.accessToken()
         _ = try b.accessToken()
-        #expect(b.mock.registeredClients.count == 2)
-        #expect(b.mock.accessTokens.count == 2)
+        #expect(b.mock.clients.registeredClients.count == 2)
+        #expect(b.mock.clients.accessTokens.count == 2)
         let r = b.send(
             HTTPRequest(method: "GET", url: spURL + "/config/DCR", headers: [("Authorization", "Bearer " + first)]),
             withCookies: false)

@@ -42,7 +42,7 @@ struct HardeningTests {
         let answer = b.send(request, withCookies: false)
         #expect(answer.status == 400, "\(c.name): \(answer.status) \(answer.bodyText)")
         #expect(answer.bodyText.contains("names two requestors"), "\(c.name): \(answer.bodyText)")
-        #expect(b.mock.registrationCodes.count == 0, "\(c.name): a refusal keeps nothing")
+        #expect(b.mock.sdk.registrationCodes.count == 0, "\(c.name): a refusal keeps nothing")
     }
 
     @Test func theGateAndTheRouteAgreeWithoutAConflict() {
@@ -64,11 +64,11 @@ struct HardeningTests {
         let refused = b.engine("/reggie/v1/REQ1/regcode", [("deviceId", huge)])
         #expect(refused.status == 400)
         #expect(refused.bodyText.contains("limit: mock-value-bytes"), "\(refused.bodyText.prefix(300))")
-        #expect(b.mock.registrationCodes.count == 0)
+        #expect(b.mock.sdk.registrationCodes.count == 0)
         // At the limit it is taken.
         let most = String(repeating: "d", count: MockLimits.valueBytes)
         #expect(b.engine("/reggie/v1/REQ1/regcode", [("deviceId", most)]).status == 201)
-        #expect(b.mock.registrationCodes.count == 1)
+        #expect(b.mock.sdk.registrationCodes.count == 1)
     }
 
     /// Every value a request can leave behind, one endpoint each: the SDK's device family, the web
@@ -110,7 +110,9 @@ struct HardeningTests {
         let signed = b.signed("GET", "/api/v1/checkauthn", query: "?requestor=SIGNED&deviceId=d", nonce: huge)
         #expect(signed.status == 401)
         #expect(signed.bodyText.contains("limit: mock-value-bytes"), "\(signed.bodyText.prefix(200))")
-        #expect(b.mock.deviceSessions.count == 0 && b.mock.loginSessions.count == 0 && b.mock.nonces.count == 0)
+        #expect(
+            b.mock.sdk.deviceSessions.count == 0 && b.mock.sdk.loginSessions.count == 0
+                && b.mock.clients.nonces.count == 0)
     }
 
     /// Each store one request can add to, filled with the largest values the door lets in, stays at
@@ -143,11 +145,11 @@ struct HardeningTests {
                 b.signed("GET", "/api/v1/checkauthn", query: "?requestor=SIGNED&deviceId=d", nonce: largest(i)).status
                     == 403)
         }
-        #expect(b.mock.registrationCodes.count == 50)
-        #expect(b.mock.tempPassExpiry.count == 50)
-        #expect(b.mock.deviceSessions.count == 50)
-        #expect(b.mock.loginSessions.count == 50)
-        #expect(b.mock.nonces.count == 50)
+        #expect(b.mock.sdk.registrationCodes.count == 50)
+        #expect(b.mock.sdk.tempPassExpiry.count == 50)
+        #expect(b.mock.sdk.deviceSessions.count == 50)
+        #expect(b.mock.sdk.loginSessions.count == 50)
+        #expect(b.mock.clients.nonces.count == 50)
     }
 
     /// `mock-store-bytes`: past it the oldest entries go, the newest always stays; a replaced or
@@ -184,8 +186,9 @@ struct HardeningTests {
         let padding = String(repeating: "p", count: 60_000)
         let mrss = "<rss><channel><title>CNN</title><description>\(padding)</description></channel></rss>"
         for _ in 0..<20 { #expect(b.authorize(token, mrss).status == 200) }
-        #expect(b.mock.issuedAuthz.bytes <= 256 * 1024)
-        #expect(b.mock.issuedAuthz.count >= 1 && b.mock.issuedAuthz.count <= 4, "\(b.mock.issuedAuthz.count)")
+        #expect(b.mock.sdk.issuedAuthz.bytes <= 256 * 1024)
+        #expect(
+            b.mock.sdk.issuedAuthz.count >= 1 && b.mock.sdk.issuedAuthz.count <= 4, "\(b.mock.sdk.issuedAuthz.count)")
     }
 
     // MARK: - The journal (issue 25)

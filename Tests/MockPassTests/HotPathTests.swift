@@ -54,7 +54,7 @@ import Testing
             HTTPRequest(method: "GET", url: "https://sp.auth.test/config/NOPE"), at: .simulationStart)
         #expect(unknown.status == 404)
         #expect(unknown.bodyText == "404 Not Found: unknown requestor NOPE\n")
-        #expect(m.configResponses.count == 3)
+        #expect(m.sdk.configResponses.count == 3)
     }
 
     @Test func formFieldsStillFollowTheQuery() {

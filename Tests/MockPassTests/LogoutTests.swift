@@ -17,7 +17,7 @@ import Testing
         var b = Browser(MockPass(world: sampleWorld(), seed: 11))
         #expect(try b.login().status == 302)
         guard case .token(let token) = try b.sessionDevice() else { Issue.record("no token"); return }
-        #expect(b.mock.idpSessions.count == 1)
+        #expect(b.mock.idps.sessions.count == 1)
 
         // A browser without the login's cookie (the SP session must end through the SAML round trip).
         let start = b.get(logoutURL(token), withCookies: false)
@@ -34,7 +34,7 @@ import Testing
 
         let slo = b.submit(toIdP, withCookies: false)
         #expect(slo.status == 200)
-        #expect(b.mock.idpSessions.count == 0)
+        #expect(b.mock.idps.sessions.count == 0)
         let toSP = try onlyForm(slo)
         #expect(toSP.autoSubmit)
         #expect(toSP.action == "https://sp.auth.test/sp/saml/LogoutServiceHTTPRedirectResponse")

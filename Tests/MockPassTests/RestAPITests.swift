@@ -79,7 +79,7 @@ import Testing
                     Value.Entry("details", .string("Upgrade your package.")),
                 ]))
         #expect(b.engineGet("/api/v1/mediatoken" + Self.q + "&resource=HBO").status == 403)
-        #expect(b.mock.restAuthorizations.count == 0)
+        #expect(b.mock.restV1.authorizations.count == 0)
 
         let pre = try json(b.engineGet("/api/v1/preauthorize" + Self.q + "&resource=CNN,HBO&format=json"))
         let list = try #require(pre["resources"]?.listValue)
@@ -105,7 +105,7 @@ import Testing
 
         let out = b.engineDelete("/api/v1/logout" + Self.q + "&format=json")
         #expect(out.status == 204)
-        #expect(b.mock.restAuthorizations.count == 0)
+        #expect(b.mock.restV1.authorizations.count == 0)
         #expect(b.engineGet("/api/v1/checkauthn" + Self.q).status == 403)
         #expect(b.engineGet("/api/v1/logout" + Self.q).status == 405)
         let missing = b.engineDelete("/api/v1/logout?requestor=REQ1&format=json")
@@ -231,8 +231,8 @@ import Testing
             #expect(r.status == 401)
             #expect(try json(r)["message"] == .string(message))
         }
-        #expect(b.mock.registrationCodes.count == 0)
-        #expect(b.mock.nonces.count == 0)
+        #expect(b.mock.sdk.registrationCodes.count == 0)
+        #expect(b.mock.clients.nonces.count == 0)
         // A header signed for another method or requestor is refused.
         var asGET = HTTPRequest.form(spURL + path, fields)
         asGET.headers.add(
@@ -262,7 +262,7 @@ import Testing
         let replay = b.signed("POST", path, nonce: "once", body: fields)
         #expect(replay.status == 401)
         #expect(try json(replay)["message"] == .string("nonce once was already used"))
-        #expect(b.mock.registrationCodes.count == 1)
+        #expect(b.mock.sdk.registrationCodes.count == 1)
         // Requestors without a key pair are not asked for a signature.
         #expect(b.engine("/reggie/v1/REQ1/regcode", fields).status == 201)
     }
@@ -295,6 +295,6 @@ import Testing
                 b.signed("GET", "/api/v1/checkauthn", query: "?requestor=SIGNED&deviceId=d", nonce: nonce).status == 403
             )
         }
-        #expect(b.mock.nonces.count == 2)
+        #expect(b.mock.clients.nonces.count == 2)
     }
 }

@@ -104,7 +104,7 @@ extension MockPass {
         guard parts.count == 2, parts[0].lowercased() == "bearer" else {
             throw V2Failure(.accessTokenClientApplication, "Authorization is not a Bearer access token")
         }
-        guard let access = accessTokens.value(String(parts[1]).trimmingSpaces, at: now) else {
+        guard let access = clients.accessTokens.value(String(parts[1]).trimmingSpaces, at: now) else {
             throw V2Failure(.accessTokenClientApplication, "unknown or expired access token")
         }
         guard access.softwareStatement == statement else {

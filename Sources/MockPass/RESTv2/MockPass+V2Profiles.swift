@@ -227,7 +227,7 @@ extension MockPass {
         {
             throw V2Failure(.invalidParameterSAMLResponse, problem)
         }
-        guard let user = usersByNameID[assertion.nameID], user.mvpdID == mvpd.id else {
+        guard let user = idps.usersByNameID[assertion.nameID], user.mvpdID == mvpd.id else {
             throw V2Failure(.identityNotRecognizedByMVPD, "the MVPD gave this NameID to nobody")
         }
         let key = V2ProfileKey(deviceID: device.id, requestorID: requestor.id, mvpdID: mvpd.id)

@@ -259,7 +259,7 @@ extension MockPass {
     /// device gets its profile for the MVPD. A session gone by then (expired, or taken by the cap)
     /// fails the login with a 400 page, as an expired SP login does.
     mutating func completeV2Login(
-        _ link: V2LoginLink, user: UserKey, assertion: Assertion, mvpdID: String,
+        _ link: V2LoginLink, user: IdPState.UserKey, assertion: Assertion, mvpdID: String,
         at now: Instant
     ) throws(HandlerFailure) {
         guard var session = v2.sessions.value(link.code, at: now), now < session.notAfter,

@@ -97,7 +97,7 @@ extension MockPass {
                 .identityNotRecognizedByMVPD,
                 "the MVPD answered without an authorization code: \(r.parameter("error") ?? "")")
         }
-        let user: UserKey
+        let user: IdPState.UserKey
         do throws(HandlerFailure) {
             user = try redeemOAuthCode(
                 authorization, mvpdID: mvpdID, clientID: sp.url.withoutTrailingSlashes,
@@ -201,7 +201,7 @@ extension MockPass {
     mutating func redeemOAuthCode(
         _ code: String, mvpdID: String, clientID: String, redirectURI: String, verifier: String,
         at now: Instant
-    ) throws(HandlerFailure) -> UserKey {
+    ) throws(HandlerFailure) -> IdPState.UserKey {
         guard let grant = v2.oauthCodes.value(code, at: now), grant.mvpdID == mvpdID else {
             throw .oauth(400, "invalid_grant", "unknown, used or expired authorization code")
         }
@@ -212,6 +212,6 @@ extension MockPass {
         guard V2OAuth.challenge(verifier) == grant.challenge else {
             throw .oauth(400, "invalid_grant", "the code_verifier does not match the code_challenge")
         }
-        return UserKey(mvpdID: mvpdID, userName: grant.userName)
+        return IdPState.UserKey(mvpdID: mvpdID, userName: grant.userName)
     }
 }

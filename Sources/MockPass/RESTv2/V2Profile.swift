@@ -24,7 +24,7 @@ struct V2Profile: Sendable {
 
     /// The subscriber behind a profile, and the IdP session a logout must end.
     struct Subscriber: Sendable {
-        var user: MockPass.UserKey
+        var user: IdPState.UserKey
         var nameID: String
         var sessionIndex: String
     }

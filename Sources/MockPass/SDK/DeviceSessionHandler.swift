@@ -10,7 +10,7 @@ extension MockPass {
             let requestorID = r.parameter("requestor_id"), !requestorID.isEmpty
         else { return nil }
         let key = DeviceKey(deviceID: deviceID, requestorID: requestorID)
-        guard let session = deviceSessions.value(key, at: now), now < session.token.expires else { return nil }
+        guard let session = sdk.deviceSessions.value(key, at: now), now < session.token.expires else { return nil }
         return session
     }
 
@@ -35,7 +35,7 @@ extension MockPass {
         _ = try knownRequestor(requestorID, at: sp)
         let text = try MockPass.either(r, "authn", "authentication_token")
         let token = try r.authnToken(text)
-        guard let issued = issuedAuthn.value(token.guid, at: now), issued.token == token, now < token.expires else {
+        guard let issued = sdk.issuedAuthn.value(token.guid, at: now), issued.token == token, now < token.expires else {
             throw .xml(401, MockPass.notAuthenticated)
         }
         guard case .user(let key) = issued.subject, let user = world.user(mvpdID: key.mvpdID, name: key.userName) else {
@@ -68,7 +68,7 @@ extension MockPass {
 
     /// Binds a new token for a real user to (device, requestor), replacing any earlier session there.
     mutating func bindUser(
-        _ user: UserKey, deviceID: String, requestorID: String, nameID: String,
+        _ user: IdPState.UserKey, deviceID: String, requestorID: String, nameID: String,
         sessionIndex: String, at now: Instant
     ) {
         let ttl = world.requestor(requestorID)?.authnTTL ?? .hours(24)
@@ -80,10 +80,10 @@ extension MockPass {
     }
 
     mutating func bind(_ token: AuthnToken, subject: TokenSubject) {
-        deviceSessions.set(
+        sdk.deviceSessions.set(
             DeviceKey(deviceID: token.deviceID, requestorID: token.requestorID),
             DeviceSession(token: token, subject: subject), until: token.expires + limits.expiredMemory)
-        issuedAuthn.set(token.guid, IssuedAuthn(token: token, subject: subject), until: token.expires)
+        sdk.issuedAuthn.set(token.guid, IssuedAuthn(token: token, subject: subject), until: token.expires)
     }
 
     /// `authenticate/freepreview` (facts §8). The first use of a TempPass on a device (and e-mail, for
@@ -121,14 +121,14 @@ extension MockPass {
         }
         let key = TempPassKey(deviceID: deviceID, mvpdID: mvpdID, email: email)
         let expires: Instant
-        if let known = tempPassExpiry.value(key, at: now) {
+        if let known = sdk.tempPassExpiry.value(key, at: now) {
             guard now < known else { throw .xml(403, "TempPass expired") }
             expires = known
         } else {
             expires = (now + tempPass.ttl).wholeSeconds
-            tempPassExpiry.set(key, expires, until: ExpiringStore<TempPassKey, Instant>.forever)
+            sdk.tempPassExpiry.set(key, expires, until: ExpiringStore<TempPassKey, Instant>.forever)
         }
-        let existing = deviceSessions.value(DeviceKey(deviceID: deviceID, requestorID: requestorID), at: now)
+        let existing = sdk.deviceSessions.value(DeviceKey(deviceID: deviceID, requestorID: requestorID), at: now)
         if existing?.subject != .tempPass(key) || existing?.token.expires != expires {
             bind(
                 AuthnToken(
@@ -144,7 +144,7 @@ extension MockPass {
     mutating func deviceLogout(_ r: IncomingRequest) throws(HandlerFailure) -> HTTPResponse {
         _ = try r.required("requestor")
         let deviceID = try r.required("deviceId")
-        deviceSessions.removeAll { key, _ in key.deviceID == deviceID }
+        sdk.deviceSessions.removeAll { key, _ in key.deviceID == deviceID }
         return Reply.noContent
     }
 }

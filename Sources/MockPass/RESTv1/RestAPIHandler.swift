@@ -100,7 +100,7 @@ extension MockPass {
         case .logout:
             let deviceID = try r.required("deviceId")
             let response = try deviceLogout(r)
-            restAuthorizations.removeAll { key, _ in key.deviceID == deviceID }
+            restV1.authorizations.removeAll { key, _ in key.deviceID == deviceID }
             return response
         default: break
         }
@@ -112,7 +112,7 @@ extension MockPass {
         let device = DeviceKey(deviceID: deviceID, requestorID: requestorID)
         switch route {
         case .checkAuthn:
-            guard let session = deviceSessions.value(device, at: now), now < session.token.expires else {
+            guard let session = sdk.deviceSessions.value(device, at: now), now < session.token.expires else {
                 throw .xml(403, MockPass.notAuthenticated)
             }
             return RestRecord(
@@ -123,7 +123,7 @@ extension MockPass {
                 ]
             ).response(format)
         case .authnToken:
-            guard let session = deviceSessions.value(device, at: now) else { throw .xml(404, "Not found") }
+            guard let session = sdk.deviceSessions.value(device, at: now) else { throw .xml(404, "Not found") }
             guard now < session.token.expires else { throw .xml(410, "Gone", details: "authentication token expired") }
             return RestRecord(
                 root: "authentication",
@@ -142,7 +142,7 @@ extension MockPass {
             let session = try liveSession(device, at: now)
             let resource = try r.required("resource")
             let key = RestAuthzKey(deviceID: deviceID, requestorID: requestorID, resource: resource)
-            guard let authz = restAuthorizations.value(key, at: now), authz.sessionGUID == session.token.guid else {
+            guard let authz = restV1.authorizations.value(key, at: now), authz.sessionGUID == session.token.guid else {
                 throw .xml(404, "Not found")
             }
             guard now < authz.expires else { throw .xml(410, "Gone", details: "authorization token expired") }
@@ -152,7 +152,7 @@ extension MockPass {
             let resource = try r.required("resource")
             let key = RestAuthzKey(deviceID: deviceID, requestorID: requestorID, resource: resource)
             let live: RestAuthz
-            if let a = restAuthorizations.value(key, at: now), now < a.expires, a.sessionGUID == session.token.guid {
+            if let a = restV1.authorizations.value(key, at: now), now < a.expires, a.sessionGUID == session.token.guid {
                 live = a
             } else {
                 live = try authorizeREST(session, requestor: requestor, resource: resource, at: now)
@@ -210,7 +210,7 @@ extension MockPass {
 
     /// The device's live authentication for the requestor, else 412 (facts: "User not authenticated").
     private func liveSession(_ device: DeviceKey, at now: Instant) throws(HandlerFailure) -> DeviceSession {
-        guard let session = deviceSessions.value(device, at: now), now < session.token.expires else {
+        guard let session = sdk.deviceSessions.value(device, at: now), now < session.token.expires else {
             throw .xml(412, MockPass.notAuthenticated)
         }
         return session
@@ -232,7 +232,7 @@ extension MockPass {
         }
         let authz = RestAuthz(
             mvpdID: session.token.mvpdID, sessionGUID: session.token.guid, expires: expires.wholeSeconds)
-        restAuthorizations.set(
+        restV1.authorizations.set(
             RestAuthzKey(deviceID: session.token.deviceID, requestorID: requestor.id, resource: resource),
             authz, until: authz.expires + limits.expiredMemory)
         return authz

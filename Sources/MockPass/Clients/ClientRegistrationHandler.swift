@@ -24,7 +24,7 @@ extension MockPass {
         if let uri = body["redirect_uri"]?.stringValue { try MockLimits.admit(uri, as: "redirect_uri") }
         let clientID = registrationRandom.hex(32)
         let secret = registrationRandom.hex(48)
-        registeredClients.set(
+        clients.registeredClients.set(
             clientID, RegisteredClient(secret: secret, softwareStatement: statement),
             until: now + limits.registeredClientTTL)
         let answer = Value.dict([
@@ -53,12 +53,12 @@ extension MockPass {
         guard let secret = r.parameter("client_secret"), !secret.isEmpty else {
             throw .oauth(400, "invalid_request", "missing parameter client_secret")
         }
-        guard let client = registeredClients.value(clientID, at: now), client.secret == secret else {
+        guard let client = clients.registeredClients.value(clientID, at: now), client.secret == secret else {
             throw .oauth(401, "invalid_client", "unknown client or wrong secret")
         }
         let ttl = world.requestors.first { $0.softwareStatement == client.softwareStatement }?.tokenTTL ?? .hours(6)
         let token = registrationRandom.hex(64)
-        accessTokens.set(
+        clients.accessTokens.set(
             token, AccessToken(softwareStatement: client.softwareStatement, expires: now + ttl),
             until: now + ttl)
         let answer = Value.dict([
@@ -106,10 +106,10 @@ extension MockPass {
                 r, requestorID: requestorID, key: key, at: now,
                 window: limits.signatureWindow)
             let nonceKey = key.publicKey + " " + signature.nonce
-            guard nonces.value(nonceKey, at: now) == nil else {
+            guard clients.nonces.value(nonceKey, at: now) == nil else {
                 throw .unauthorized("nonce \(signature.nonce) was already used")
             }
-            nonces.set(nonceKey, true, until: now + limits.signatureWindow + limits.signatureWindow)
+            clients.nonces.set(nonceKey, true, until: now + limits.signatureWindow + limits.signatureWindow)
         }
     }
 
@@ -132,7 +132,7 @@ extension MockPass {
         } else {
             throw .unauthorized("missing Authorization: Bearer access token")
         }
-        guard let access = accessTokens.value(token, at: now) else {
+        guard let access = clients.accessTokens.value(token, at: now) else {
             throw .unauthorized("unknown or expired access token")
         }
         guard access.softwareStatement == statement else {

@@ -38,7 +38,7 @@ extension MockPass {
         let token = AuthzToken(
             sessionGUID: issued.token.guid, requestorID: requestorID, resourceID: resource,
             mvpdID: issued.token.mvpdID, deviceID: deviceID, expires: expires.wholeSeconds)
-        issuedAuthz.set(token, true, until: token.expires + limits.expiredMemory)
+        sdk.issuedAuthz.set(token, true, until: token.expires + limits.expiredMemory)
         return Reply.xml(
             AuthorizeDeviceXML.build(.token(token), issuedAt: now), decoded: AuthorizeDeviceXML.Content.token(token))
     }
@@ -51,7 +51,7 @@ extension MockPass {
         let text = try r.required("authz_token")
         if r.parameter("hashed_guid")?.lowercased() == "true" { throw .badRequest("hashed_guid=true is not supported") }
         let token = try r.authzToken(text)
-        guard issuedAuthz.value(token, at: now) != nil else { throw .xml(403, "Unknown authorization token") }
+        guard sdk.issuedAuthz.value(token, at: now) != nil else { throw .xml(403, "Unknown authorization token") }
         guard now < token.expires else { throw .xml(403, "Authorization token expired") }
         let media = ShortMediaToken(
             sessionGUID: token.sessionGUID, requestorID: token.requestorID,
@@ -123,7 +123,7 @@ extension MockPass {
     func verifiedAuthentication(_ r: IncomingRequest, at now: Instant) throws(HandlerFailure) -> IssuedAuthn {
         let text = try r.required("authentication_token")
         let token = try r.authnToken(text)
-        guard let issued = issuedAuthn.value(token.guid, at: now), issued.token == token, now < token.expires else {
+        guard let issued = sdk.issuedAuthn.value(token.guid, at: now), issued.token == token, now < token.expires else {
             throw .xml(401, MockPass.notAuthenticated)
         }
         return issued

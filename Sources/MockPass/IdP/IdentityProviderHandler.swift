@@ -93,7 +93,7 @@ extension MockPass {
             mvpdID: idp.mvpdID, userName: user.name,
             nameID: nameID(mvpdID: idp.mvpdID, userName: user.name),
             sessionIndex: "_" + random.hex(32))
-        idpSessions.set(session.sessionIndex, session, until: now + limits.idpSessionTTL)
+        idps.sessions.set(session.sessionIndex, session, until: now + limits.idpSessionTTL)
         let assertion = Assertion(
             id: samlID(), issueInstant: issued, issuer: issuer, nameID: session.nameID,
             sessionIndex: session.sessionIndex, notOnOrAfter: issued + MockPass.assertionLifetime,
@@ -175,10 +175,10 @@ extension MockPass {
         guard let issuer = URLParts(request.issuer), issuer.isHTTP else {
             throw .badRequest("the LogoutRequest's issuer is not an http(s) URL")
         }
-        if let session = idpSessions.value(request.sessionIndex, at: now),
+        if let session = idps.sessions.value(request.sessionIndex, at: now),
             session.mvpdID == idp.mvpdID, session.nameID == request.nameID
         {
-            idpSessions.remove(request.sessionIndex)
+            idps.sessions.remove(request.sessionIndex)
         }
         let destination = joinURL(request.issuer, ServiceRoute.logoutResponse.path())
         let response = LogoutResponse(

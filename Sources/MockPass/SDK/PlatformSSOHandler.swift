@@ -61,7 +61,7 @@ extension MockPass {
         {
             throw .xml(401, problem)
         }
-        guard let user = usersByNameID[assertion.nameID], user.mvpdID == mvpdID else {
+        guard let user = idps.usersByNameID[assertion.nameID], user.mvpdID == mvpdID else {
             throw .xml(401, "unknown NameID")
         }
         bindUser(

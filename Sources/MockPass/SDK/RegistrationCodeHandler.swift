@@ -31,11 +31,11 @@ extension MockPass {
             ttl = .seconds(seconds)
         }
         var code = random.code(MockPass.regCodeLength)
-        while registrationCodes.value(code, at: now) != nil { code = random.code(MockPass.regCodeLength) }
+        while sdk.registrationCodes.value(code, at: now) != nil { code = random.code(MockPass.regCodeLength) }
         let rc = RegistrationCode(
             id: random.guid(), code: code, requestorID: requestorID, mvpdID: mvpdID,
             deviceID: deviceID, generated: now, expires: now + ttl)
-        registrationCodes.set(code, rc, until: rc.expires + limits.expiredMemory)
+        sdk.registrationCodes.set(code, rc, until: rc.expires + limits.expiredMemory)
         let headers = r.request.headers
         let deviceInfo = r.parameter("device_info") ?? headers.first(lowercased: "x-device-info")
         let optional: (String?) -> Value = { $0.map(Value.string) ?? .null }
@@ -70,7 +70,8 @@ extension MockPass {
     {
         let requestorID = try r.required("requestor")
         let deviceID = try r.required("deviceId")
-        guard let rc = registrationCodes.value(code, at: now), rc.requestorID == requestorID, rc.deviceID == deviceID
+        guard let rc = sdk.registrationCodes.value(code, at: now), rc.requestorID == requestorID,
+            rc.deviceID == deviceID
         else {
             throw .xml(410, "Unknown registration code")
         }
@@ -103,24 +104,24 @@ extension MockPass {
     /// Called by the assertion consumer once a second-screen login succeeded: uses up the code and
     /// binds the user to the code's device and requestor.
     mutating func completeCodeLogin(
-        _ code: String, user: UserKey, assertion: Assertion, mvpdID: String,
+        _ code: String, user: IdPState.UserKey, assertion: Assertion, mvpdID: String,
         at now: Instant
     ) throws(HandlerFailure) {
-        guard var rc = registrationCodes.value(code, at: now) else {
+        guard var rc = sdk.registrationCodes.value(code, at: now) else {
             throw .badRequest("unknown registration code \(code)")
         }
         try requireLiveCode(code, requestorID: rc.requestorID, at: now)
         rc.usedWithMVPD = mvpdID
         // The device polls `checkauthn` after the login: a used code answers for another TTL.
         let ttl = world.requestor(rc.requestorID)?.regcodeTTL ?? .minutes(30)
-        registrationCodes.set(code, rc, until: max(rc.expires, now + ttl) + limits.expiredMemory)
+        sdk.registrationCodes.set(code, rc, until: max(rc.expires, now + ttl) + limits.expiredMemory)
         bindUser(
             user, deviceID: rc.deviceID, requestorID: rc.requestorID, nameID: assertion.nameID,
             sessionIndex: assertion.sessionIndex, at: now)
     }
 
     func requireLiveCode(_ code: String, requestorID: String, at now: Instant) throws(HandlerFailure) {
-        guard let rc = registrationCodes.value(code, at: now), rc.requestorID == requestorID else {
+        guard let rc = sdk.registrationCodes.value(code, at: now), rc.requestorID == requestorID else {
             throw .badRequest("unknown registration code \(code)")
         }
         guard rc.usedWithMVPD == nil else { throw .badRequest("registration code \(code) was already used") }

@@ -72,8 +72,8 @@ extension MockPass {
     /// per pair and kept (building it was most of the cost of a `/config` request). Only answers for
     /// declared requestors are kept, so what a client can make the mock store stays bounded.
     mutating func config(_ sp: World.ServiceProvider, requestorID: String) throws(HandlerFailure) -> HTTPResponse {
-        let key = ConfigKey(spName: sp.name, requestorID: requestorID)
-        if let cached = configResponses[key] { return cached }
+        let key = SDKState.ConfigKey(spName: sp.name, requestorID: requestorID)
+        if let cached = sdk.configResponses[key] { return cached }
         guard !requestorID.isEmpty, !requestorID.contains("/") else { throw .notFound() }
         guard let requestor = world.requestor(requestorID), requestor.isAt(sp) else {
             throw .notFound("unknown requestor \(requestorID)")
@@ -90,7 +90,7 @@ extension MockPass {
             // Read back from its own bytes, once per pair as the answer is kept: exactly what a reader parses.
             response = Reply.xml(body, decoded: try? ConfigurationXML.parse(Array(body.utf8)))
         }
-        configResponses[key] = response
+        sdk.configResponses[key] = response
         return response
     }
 
@@ -138,7 +138,7 @@ extension MockPass {
             destination: sso,
             assertionConsumerServiceURL: joinURL(sp.url, ServiceRoute.assertionConsumer.path()),
             forceAuthn: false)
-        loginSessions.set(
+        sdk.loginSessions.set(
             sessionID,
             LoginSession(
                 id: sessionID, spName: sp.name, requestorID: requestorID, mvpdID: mvpdID, redirectURL: redirectURL,
@@ -165,7 +165,7 @@ extension MockPass {
         let encoded = try r.required("SAMLResponse")
         let byCookie = loginSession(of: sp, cookies: r.cookies, at: now)
         let byRelay = r.parameter("RelayState").flatMap { id in
-            loginSessions.value(id, at: now).flatMap { $0.spName == sp.name ? $0 : nil }
+            sdk.loginSessions.value(id, at: now).flatMap { $0.spName == sp.name ? $0 : nil }
         }
         guard var session = byCookie ?? byRelay else { throw .badRequest("no login session for this browser") }
         let (response, verdict) = try samlResponse(encoded, r, at: now)
@@ -188,14 +188,14 @@ extension MockPass {
         {
             throw .badRequest(problem)
         }
-        guard let user = usersByNameID[assertion.nameID], user.mvpdID == session.mvpdID else {
+        guard let user = idps.usersByNameID[assertion.nameID], user.mvpdID == session.mvpdID else {
             throw .badRequest("unknown NameID")
         }
         if let link = session.v2 {
             // A REST v2 login gives the v2 session's device a profile and nothing else: the SP's
             // browser session ends here, so no SDK or v1 call can use it (rest-api-v2.md 1.1).
             try completeV2Login(link, user: user, assertion: assertion, mvpdID: session.mvpdID, at: now)
-            loginSessions.remove(session.id)
+            sdk.loginSessions.remove(session.id)
             return .redirect(session.redirectURL)
         }
         if let code = session.regCode {
@@ -209,7 +209,7 @@ extension MockPass {
         session.token = nil
         // Authenticated, the session lasts as long as the authN token it will give out.
         let authnTTL = world.requestor(session.requestorID)?.authnTTL ?? .hours(24)
-        loginSessions.set(session.id, session, until: now + max(authnTTL, limits.loginSessionTTL))
+        sdk.loginSessions.set(session.id, session, until: now + max(authnTTL, limits.loginSessionTTL))
         var headers: HTTPHeaders = []
         if byCookie == nil { headers.add("Set-Cookie", Cookies.setSession(session.id)) }
         return .redirect(session.redirectURL, headers: headers)
@@ -250,14 +250,14 @@ extension MockPass {
     /// carries a fresh `web-…` id (CONFORMANCE.md, "Tokens without a device id").
     mutating func currentLogin(_ sp: World.ServiceProvider, _ r: IncomingRequest, at now: Instant) -> CurrentLogin {
         if var session = loginSession(of: sp, cookies: r.cookies, at: now), let auth = session.authentication {
-            let user = UserKey(mvpdID: session.mvpdID, userName: auth.userName)
+            let user = IdPState.UserKey(mvpdID: session.mvpdID, userName: auth.userName)
             let saml = SAMLSessionKey(nameID: auth.nameID, sessionIndex: auth.sessionIndex)
-            if pendingLogouts.value(saml, at: now) != nil { return .pendingLogout }
+            if sdk.pendingLogouts.value(saml, at: now) != nil { return .pendingLogout }
             if let token = session.token {
                 if now < token.expires { return .token(token, .user(user)) }
                 session.authentication = nil
                 session.token = nil
-                loginSessions.set(session.id, session, until: now + limits.loginSessionTTL)
+                sdk.loginSessions.set(session.id, session, until: now + limits.loginSessionTTL)
             } else {
                 let ttl = world.requestor(session.requestorID)?.authnTTL ?? .hours(24)
                 let deviceID =
@@ -268,14 +268,14 @@ extension MockPass {
                     expires: (now + ttl).wholeSeconds, mvpdID: session.mvpdID,
                     deviceID: deviceID, nameID: auth.nameID, sessionIndex: auth.sessionIndex)
                 session.token = token
-                loginSessions.set(session.id, session, until: max(token.expires, now + limits.loginSessionTTL))
-                issuedAuthn.set(token.guid, IssuedAuthn(token: token, subject: .user(user)), until: token.expires)
+                sdk.loginSessions.set(session.id, session, until: max(token.expires, now + limits.loginSessionTTL))
+                sdk.issuedAuthn.set(token.guid, IssuedAuthn(token: token, subject: .user(user)), until: token.expires)
                 return .token(token, .user(user))
             }
         }
         if let code = r.parameter("reg_code"), !code.isEmpty {
-            guard let rc = registrationCodes.value(code, at: now), rc.usedWithMVPD != nil,
-                let bound = deviceSessions.value(
+            guard let rc = sdk.registrationCodes.value(code, at: now), rc.usedWithMVPD != nil,
+                let bound = sdk.deviceSessions.value(
                     DeviceKey(deviceID: rc.deviceID, requestorID: rc.requestorID), at: now),
                 now < bound.token.expires
             else { return .codeNotFound }
@@ -297,7 +297,7 @@ extension MockPass {
         -> HTTPResponse
     {
         let redirectURL = try r.required("redirect_url")
-        if let session = loginSession(of: sp, cookies: r.cookies, at: now) { loginSessions.remove(session.id) }
+        if let session = loginSession(of: sp, cookies: r.cookies, at: now) { sdk.loginSessions.remove(session.id) }
         guard let mvpdID = r.parameter("mso_id"), sp.mvpds.contains(where: { $0.id == mvpdID }),
             let idp = world.identityProvider(for: mvpdID),
             let nameID = r.parameter("name_id"), !nameID.isEmpty,
@@ -310,13 +310,13 @@ extension MockPass {
             id: samlID(), issueInstant: now, issuer: sp.url.withoutTrailingSlashes,
             destination: slo, nameID: nameID, sessionIndex: sessionIndex)
         let relay = random.hex(32)
-        logoutSessions.set(
+        sdk.logoutSessions.set(
             relay,
             LogoutSession(
                 id: relay, spName: sp.name, redirectURL: redirectURL,
                 logoutRequestID: request.id, nameID: nameID, sessionIndex: sessionIndex),
             until: now + limits.logoutSessionTTL)
-        pendingLogouts.set(
+        sdk.pendingLogouts.set(
             SAMLSessionKey(nameID: nameID, sessionIndex: sessionIndex), true,
             until: now + limits.logoutSessionTTL)
         let field = try samlField(.logoutRequest(request)) { SAML.build(request) }
@@ -338,16 +338,16 @@ extension MockPass {
     ) throws(HandlerFailure) -> HTTPResponse {
         let encoded = try r.required("SAMLResponse")
         let relay = try r.required("RelayState")
-        guard let logout = logoutSessions.value(relay, at: now), logout.spName == sp.name else {
+        guard let logout = sdk.logoutSessions.value(relay, at: now), logout.spName == sp.name else {
             throw .badRequest("no logout in progress for this RelayState")
         }
         let response = try logoutResponse(encoded, r, at: now)
         guard response.inResponseTo == logout.logoutRequestID else {
             throw .badRequest("InResponseTo does not match the LogoutRequest")
         }
-        logoutSessions.remove(relay)
-        pendingLogouts.remove(SAMLSessionKey(nameID: logout.nameID, sessionIndex: logout.sessionIndex))
-        loginSessions.removeAll { _, s in
+        sdk.logoutSessions.remove(relay)
+        sdk.pendingLogouts.remove(SAMLSessionKey(nameID: logout.nameID, sessionIndex: logout.sessionIndex))
+        sdk.loginSessions.removeAll { _, s in
             s.authentication.map { $0.nameID == logout.nameID && $0.sessionIndex == logout.sessionIndex } ?? false
         }
         return .redirect(logout.redirectURL)
@@ -388,7 +388,7 @@ extension MockPass {
     /// The first `JSESSIONID` cookie that names a session of this SP.
     func loginSession(of sp: World.ServiceProvider, cookies: Cookies, at now: Instant) -> LoginSession? {
         for id in cookies.values(Cookies.sessionName) {
-            if let s = loginSessions.value(id, at: now), s.spName == sp.name { return s }
+            if let s = sdk.loginSessions.value(id, at: now), s.spName == sp.name { return s }
         }
         return nil
     }
