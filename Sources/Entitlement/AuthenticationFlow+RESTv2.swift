@@ -17,11 +17,13 @@ extension AuthenticationFlow {
         guard let session = V2Answer.session(result) else { return failed(&core) }
         switch session.action {
         case .authorize:
-            // No login needed (a live profile, a TempPass, a degraded MVPD): the MVPD's profile.
+            // No login needed (a live profile, a TempPass, a degraded MVPD): the MVPD's profile; a
+            // promotional TempPass's is its identity's, so the session's header goes with it.
             return Answered(
                 actions: v2FetchProfile(
                     s.login, s.mvpd, .profile(serviceProvider: core.requestorID, mvpd: s.mvpd.id),
-                    sessionID: session.sessionID, &core, at: now))
+                    sessionID: session.sessionID, identity: s.kind == .tempPass ? s.login.data : nil, &core,
+                    at: now))
         case .authenticate(let url):
             guard let code = session.code, s.kind != .tempPass else { return failed(&core) }
             if s.kind == .registrationCode {
@@ -63,10 +65,12 @@ extension AuthenticationFlow {
 
     /// Reads the profile the token is made from: `profiles/{mvpd}` or `profiles/code/{code}`.
     mutating func v2FetchProfile(
-        _ login: Login, _ mvpd: MVPD, _ route: V2Route, sessionID: String?, _ core: inout EngineCore,
-        at now: Instant
+        _ login: Login, _ mvpd: MVPD, _ route: V2Route, sessionID: String?, identity: Value? = nil,
+        _ core: inout EngineCore, at now: Instant
     ) -> [EngineAction] {
-        let (request, actions) = core.send(core.v2Request(route, sp: core.spURL(forMVPD: mvpd.id)), at: now)
+        let headers = identity.map { [EngineCore.v2TempPassIdentity($0)] } ?? []
+        let (request, actions) = core.send(
+            core.v2Request(route, sp: core.spURL(forMVPD: mvpd.id), headers: headers), at: now)
         state = .fetchingToken(.init(login: login, mvpd: mvpd, request: request, source: .sp, sessionID: sessionID))
         return actions
     }
@@ -84,7 +88,10 @@ extension AuthenticationFlow {
             profile, sessionID: sessionID ?? profile.impliedSessionID, requestorID: core.requestorID,
             deviceID: core.configuration.deviceID)
         let apple = source == .platformSSO || profile.type == "appleSSO"
-        return Self.loggedIn(token, userMeta: profile.userMeta, fromPlatformSSO: apple, login, &core)
+        // A promotional TempPass's decisions are its identity's: the token keeps the login's data.
+        let identity = mvpd.tempPass || mvpd.promoTempPass ? login.data : nil
+        return Self.loggedIn(
+            token, userMeta: profile.userMeta, fromPlatformSSO: apple, tempPassIdentity: identity, login, &core)
     }
 
     private mutating func failed(_ core: inout EngineCore) -> Answered {

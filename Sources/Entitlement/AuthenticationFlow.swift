@@ -594,9 +594,11 @@ struct AuthenticationFlow: Sendable, RequestHolder {
     /// A login ends with its token: stored, then the status and its tracking; a `getAuthorization`
     /// that started the login goes on (`Engine`).
     static func loggedIn(
-        _ token: AuthnToken, userMeta: Value?, fromPlatformSSO: Bool, _ login: Login, _ core: inout EngineCore
+        _ token: AuthnToken, userMeta: Value?, fromPlatformSSO: Bool, tempPassIdentity: Value? = nil, _ login: Login,
+        _ core: inout EngineCore
     ) -> Answered {
-        core.store.store(token, userMeta: userMeta, fromPlatformSSO: fromPlatformSSO)
+        core.store.store(
+            token, userMeta: userMeta, fromPlatformSSO: fromPlatformSSO, tempPassIdentity: tempPassIdentity)
         return Answered(
             actions: [
                 core.status(true, Constants.userAuthenticated),

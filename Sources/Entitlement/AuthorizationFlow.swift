@@ -78,7 +78,8 @@ struct AuthorizationFlows: Sendable, FlowTable {
             let request = core.v2Request(
                 .authorize(serviceProvider: core.requestorID, mvpd: token.mvpdID),
                 sp: core.spURL(forMVPD: token.mvpdID),
-                json: .dict([Value.Entry("resources", .list([.string(resource)]))]))
+                json: .dict([Value.Entry("resources", .list([.string(resource)]))]),
+                headers: core.v2TempPassHeaders)
             let (pending, actions) = core.send(request, at: now)
             flows[id] = AuthorizationFlow(
                 resource: resource, data: data, asked: token, requestorID: core.requestorID,

@@ -59,7 +59,9 @@ public struct Engine: Sendable {
             return
         }
         guard shared.token.guid != core.store.authnToken?.guid else { return }
-        core.store.store(shared.token, userMeta: shared.userMeta, fromPlatformSSO: shared.fromPlatformSSO)
+        core.store.store(
+            shared.token, userMeta: shared.userMeta, fromPlatformSSO: shared.fromPlatformSSO,
+            tempPassIdentity: shared.tempPassIdentity)
         if core.store.selectedMVPD?.id != shared.token.mvpdID {
             // The configuration (on its way) replaces this placeholder with the MVPD it describes.
             core.store.selectedMVPD = MVPD(id: shared.token.mvpdID, displayName: shared.token.mvpdID)
@@ -76,7 +78,8 @@ public struct Engine: Sendable {
                 .writeSharedStore(
                     store.authnToken.map {
                         SharedAuthentication(
-                            token: $0, userMeta: store.userMeta, fromPlatformSSO: store.fromPlatformSSO)
+                            token: $0, userMeta: store.userMeta, fromPlatformSSO: store.fromPlatformSSO,
+                            tempPassIdentity: store.tempPassIdentity)
                     }))
         }
         return actions

@@ -43,4 +43,7 @@ public struct SharedAuthentication: Hashable, Sendable {
     public var token: AuthnToken
     public var userMeta: Value?
     public var fromPlatformSSO: Bool
+    /// A promotional TempPass's identity on REST API v2 (its `AP-TempPass-Identity`, which every
+    /// later decision about that pass must carry); nil otherwise.
+    public var tempPassIdentity: Value? = nil
 }

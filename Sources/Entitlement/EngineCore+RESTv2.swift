@@ -59,10 +59,18 @@ extension EngineCore {
     /// `identity`: a promotional TempPass's `AP-TempPass-Identity` (the call's data, as JSON).
     func v2SessionRequest(_ mvpd: MVPD, identity: Value? = nil) -> HTTPRequest {
         let redirect = mvpd.requiresSVC ? configuration.svcScheme : Constants.adobePassRedirectURL
-        let headers = identity.map { [("AP-TempPass-Identity", ClientlessSignature.base64(Array($0.jsonText.utf8)))] }
+        let headers = identity.map { [Self.v2TempPassIdentity($0)] }
         return v2Request(
             .createSession(serviceProvider: requestorID), sp: spURL(forMVPD: mvpd.id),
             form: [("mvpd", mvpd.id), ("domainName", "adobe.com"), ("redirectUrl", redirect)], headers: headers ?? [])
+    }
+
+    /// A decision about a promotional TempPass names its identity, as its session did.
+    var v2TempPassHeaders: [(String, String)] { store.tempPassIdentity.map { [Self.v2TempPassIdentity($0)] } ?? [] }
+
+    /// A promotional TempPass's identity header: its data as Base64 JSON (rest-api-v2.md 1.4).
+    static func v2TempPassIdentity(_ identity: Value) -> (String, String) {
+        ("AP-TempPass-Identity", ClientlessSignature.base64(Array(identity.jsonText.utf8)))
     }
 
     /// Apple's token for the device's profile (`POST profiles/sso/Apple`, rest-api-v2.md 1.3), with

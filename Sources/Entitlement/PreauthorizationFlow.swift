@@ -43,7 +43,8 @@ struct PreauthorizationFlows: Sendable, FlowTable {
         if core.isRESTv2 {
             wire = core.v2Request(
                 .preauthorize(serviceProvider: core.requestorID, mvpd: token.mvpdID), sp: sp,
-                json: .dict([Value.Entry("resources", .list(once.map(Value.string)))]))
+                json: .dict([Value.Entry("resources", .list(once.map(Value.string)))]),
+                headers: core.v2TempPassHeaders)
         } else {
             wire = .form(Route.preauthorize.url(sp), fields + once.map { ("resource_id", $0) })
         }

@@ -10,6 +10,8 @@ struct TokenStore: Sendable {
     private(set) var userMeta: Value?
     /// The authN token came from Apple's token (a `SUPPORTED` MVPD): logout says `VSA203` first.
     private(set) var fromPlatformSSO = false
+    /// REST API v2: the identity a promotional TempPass token was issued to (`SharedAuthentication`).
+    private(set) var tempPassIdentity: Value?
     private(set) var authzTokens: [String: AuthzToken] = [:]
     /// Both decisions, per resource, valid until the authN token changes.
     private(set) var preauthorizations: [String: Bool] = [:]
@@ -35,7 +37,7 @@ struct TokenStore: Sendable {
     }
 
     /// A new authN token: authZ tokens and the preauthorization cache of the old one go.
-    mutating func store(_ token: AuthnToken, userMeta: Value?, fromPlatformSSO: Bool) {
+    mutating func store(_ token: AuthnToken, userMeta: Value?, fromPlatformSSO: Bool, tempPassIdentity: Value? = nil) {
         if token.guid != authnToken?.guid {
             authzTokens = [:]
             preauthorizations = [:]
@@ -43,6 +45,7 @@ struct TokenStore: Sendable {
         authnToken = token
         self.userMeta = userMeta
         self.fromPlatformSSO = fromPlatformSSO
+        self.tempPassIdentity = tempPassIdentity
     }
 
     mutating func store(_ token: AuthzToken) { authzTokens[token.resourceID] = token }
@@ -58,6 +61,7 @@ struct TokenStore: Sendable {
         authnToken = nil
         userMeta = nil
         fromPlatformSSO = false
+        tempPassIdentity = nil
         authzTokens = [:]
         preauthorizations = [:]
     }

@@ -52,8 +52,11 @@ import Testing
             #expect(r.status == 400)
             #expect(errorCode(r) == code)
             let body = try json(r)
-            #expect(keys(body) == ["action", "status", "code", "message", "details", "helpUrl", "trace"])
+            // Adobe's keys, in its samples' order: `details` is the MVPD's alone; the mock's own reason
+            // goes in a header.
+            #expect(keys(body) == ["action", "status", "code", "message", "helpUrl", "trace"])
             #expect(body["action"] == .string("none"))
+            #expect(r.headers.first(lowercased: "x-passim-explanation")?.isEmpty == false)
         }
         #expect(c.b.mock.v2.sessions.count == 0)
         // Every one of the 18 hardware types passes, in any case of osName.

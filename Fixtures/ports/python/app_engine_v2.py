@@ -51,7 +51,8 @@ class AppEngineV2(AppEngine):
         if token is None:
             return None
         return {"v2Token": {"guid": token.guid, "mvpd": token.mvpd_id, "expires": token.expires_ms},
-                "fromApple": token.from_apple, "userMeta": token.user_meta}
+                "fromApple": token.from_apple, "userMeta": token.user_meta,
+                "tempPassIdentity": token.temp_pass_identity}
 
     def shared_token(self, value):
         # The token made from a profile (no XML on v2).
@@ -62,6 +63,7 @@ class AppEngineV2(AppEngine):
         token = AuthnToken(entry["guid"], entry["mvpd"], entry["expires"], None)
         token.from_apple = value.get("fromApple") is True
         token.user_meta = value.get("userMeta")
+        token.temp_pass_identity = value.get("tempPassIdentity")
         return token
 
     # -- checkAuthentication: GET profiles/{mvpd} (choice 68) -----------------------------------
@@ -116,9 +118,7 @@ class AppEngineV2(AppEngine):
 
     def create_session(self, mvpd, data, now):
         """`POST sessions` for the MVPD (a login, a TempPass, a tvOS code: rest-api-v2.md 1.7)."""
-        extra = []
-        if data is not None and (mvpd.temp_pass or mvpd.promo_temp_pass):
-            extra.append(["AP-TempPass-Identity", wire_v2.temp_pass_identity(data)])
+        extra = self.identity_headers(data, mvpd)
         self.auth.mvpd = mvpd
         self.auth.phase = AuthenticationState.FETCHING
         self.auth.request_id = self.v2_send(
@@ -166,9 +166,17 @@ class AppEngineV2(AppEngine):
             # resume/retry (a parameter missing) or anything else: the login cannot go on.
             self.login_failed(GENERIC_AUTHENTICATION_ERROR)
 
+    def identity_headers(self, data, mvpd):
+        """A TempPass's data is its identity (`AP-TempPass-Identity`): a promotional pass's profile and
+        decisions are that identity's, so every call about it names it (Adobe's decisions samples)."""
+        if data is not None and (mvpd.temp_pass or mvpd.promo_temp_pass):
+            return [["AP-TempPass-Identity", wire_v2.temp_pass_identity(data)]]
+        return []
+
     def fetch_profile(self, mvpd, now):
         self.auth.phase = AuthenticationState.FETCHING
-        self.auth.request_id = self.v2_send("GET", self.v2_url(mvpd.id, "profiles", mvpd.id), "token", now)
+        self.auth.request_id = self.v2_send("GET", self.v2_url(mvpd.id, "profiles", mvpd.id), "token", now,
+                                            extra=self.identity_headers(self.auth.data, mvpd))
 
     def fetch_device_token(self, now, code=None, from_apple=False):
         """The browser is back (handleExternalURL): the session's profile, `GET profiles/code/{code}`."""
@@ -204,7 +212,11 @@ class AppEngineV2(AppEngine):
         # authorize or a code) takes that session's id, whatever its type (an Apple SSO profile
         # found by a later login included); Apple's partner answer has no session (None).
         guid = session_id if session_id is not None else self.auth.session_id
-        return profile.token(guid)
+        token = profile.token(guid)
+        mvpd = self.auth.mvpd
+        if mvpd is not None and (mvpd.temp_pass or mvpd.promo_temp_pass) and self.auth.data is not None:
+            token.temp_pass_identity = wire_v2.temp_pass_identity(self.auth.data)
+        return token
 
     # -- Apple SSO: POST profiles/sso/Apple --------------------------------------------------------
 
@@ -249,7 +261,8 @@ class AppEngineV2(AppEngine):
         # No authZ token to cache: every authorization is a decision (rest-api-v2.md 1.7).
         flow = AuthzFlow(resource, data, token)
         self.v2_send("POST", self.v2_url(token.mvpd_id, "decisions", "authorize", token.mvpd_id), "authorize",
-                     now, body=wire_v2.resources_body([resource]), content_type=wire_v2.JSON, data=flow)
+                     now, body=wire_v2.resources_body([resource]), content_type=wire_v2.JSON, data=flow,
+                     extra=self.token_identity(token))
 
     def on_authorize(self, request_id, result, flow, now):
         def decision_of(body):
@@ -289,7 +302,14 @@ class AppEngineV2(AppEngine):
 
     def send_preauthorize(self, token, unknown, flow, now):
         self.v2_send("POST", self.v2_url(token.mvpd_id, "decisions", "preauthorize", token.mvpd_id), "preauth",
-                     now, body=wire_v2.resources_body(unknown), content_type=wire_v2.JSON, data=flow)
+                     now, body=wire_v2.resources_body(unknown), content_type=wire_v2.JSON, data=flow,
+                     extra=self.token_identity(token))
+
+    @staticmethod
+    def token_identity(token):
+        """The identity a TempPass token was issued to, as its decisions' header (none: [])."""
+        identity = getattr(token, "temp_pass_identity", None)
+        return [["AP-TempPass-Identity", identity]] if identity else []
 
     def read_preauthorize(self, body):
         return {r: d.authorized for r, d in wire_v2.parse_decisions(body).items()}

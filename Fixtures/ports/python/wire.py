@@ -214,6 +214,7 @@ class AuthnToken:
         self.session_index = session_index
         self.user_meta = None      # the <userMeta> JSON of the sessionDevice answer, if any
         self.from_apple = False    # obtained from Apple's token (a SUPPORTED MVPD): logout says VSA203
+        self.temp_pass_identity = None  # REST API v2: a promotional TempPass's identity, sent with each decision
 
 
 SIGNATURE_INFO = "<signatureInfo>"

@@ -44,7 +44,7 @@ extension MockPass {
         case .authenticate, .oauthCallback: throw V2Failure(.internalServerError)
         case .profiles: return try v2Profiles(sp, requestor, mvpd: nil, r, at: now)
         case .profile(_, let mvpd): return try v2Profiles(sp, requestor, mvpd: mvpd, r, at: now)
-        case .profileForCode(_, let code): return try v2ProfileForCode(sp, requestor, code: code, at: now)
+        case .profileForCode(_, let code): return try v2ProfileForCode(sp, requestor, code: code, r, at: now)
         case .authorize(_, let mvpd): return try v2Decisions(.authorize, sp, requestor, mvpdID: mvpd, r, at: now)
         case .preauthorize(_, let mvpd): return try v2Decisions(.preauthorize, sp, requestor, mvpdID: mvpd, r, at: now)
         case .logout(_, let mvpd): return try v2Logout(sp, requestor, mvpdID: mvpd, r, at: now)
@@ -115,11 +115,15 @@ extension MockPass {
 
     /// An MVPD the SP offers the programmer, else `invalid_parameter_mvpd`; then the world's
     /// platform faults for it (`configuration` class and 500s fail the whole call).
+    /// A TempPass's own configuration fault is not the integration's: it surfaces where the
+    /// temporary profile is read (`v2TempPassProfile`).
     func v2MVPD(_ id: String, _ sp: World.ServiceProvider, _ requestor: World.Requestor) throws(V2Failure) -> MVPD {
         guard let mvpd = world.mvpds(offeredBy: sp, to: requestor).first(where: { $0.id == id }) else {
             throw V2Failure(.invalidParameterMVPD, "MVPD \(id.prefix(64)) is not integrated with \(requestor.id)")
         }
-        if let fault = world.restV2.fault(of: id), fault.action == .configuration || fault.status == 500 {
+        if let fault = world.restV2.fault(of: id), fault.action == .configuration || fault.status == 500,
+            !(fault == .configurationTemporaryAccess && world.tempPass(for: id) != nil)
+        {
             throw V2Failure(fault, "the world's fault for \(id)")
         }
         return mvpd

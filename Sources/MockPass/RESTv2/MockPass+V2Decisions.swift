@@ -46,7 +46,7 @@ extension MockPass {
 
     /// One decision per resource, in request order, each with its `source`:
     /// - `degradation` when the world degrades the MVPD (`deny` refuses, the others permit);
-    /// - `temppass` for a TempPass profile (until it ends, and within its resource limit);
+    /// - `temppass` for a TempPass MVPD (from its first use until it ends, within its resource limit);
     /// - `dummy` for an MVPD the world authorizes without asking;
     /// - `mvpd` otherwise: the user's allow/deny lists, then parental controls, then the world's faults.
     /// A device without a live profile gets `authenticated_profile_missing` (or `_expired`) in
@@ -57,11 +57,26 @@ extension MockPass {
     ) throws(V2Failure) -> HTTPResponse {
         let device = try V2Device.from(r.request.headers)
         _ = try v2MVPD(mvpdID, sp, requestor)
-        _ = try r.request.headers.tempPassIdentity()
+        let tempPass = world.tempPass(for: mvpdID)
+        // A TempPass's identity is judged inside its decisions (below); any other MVPD's call with
+        // a malformed one is refused whole.
+        if tempPass == nil { _ = try r.request.headers.tempPassIdentity() }
         let resources = try v2Resources(r)
         let options = world.restV2
         let key = V2ProfileKey(deviceID: device.id, requestorID: requestor.id, mvpdID: mvpdID)
-        let profile = v2LiveProfile(key, at: now)
+        var profile = v2LiveProfile(key, at: now)
+        // A TempPass needs no session: the decision starts it on first use, and what ends it (its
+        // duration, a missing or malformed identity, its configuration) is each decision's error,
+        // source `temppass`, as Adobe's decisions samples show.
+        var tempPassRefusal: V2Failure?
+        if let tempPass {
+            do throws(V2Failure) {
+                profile = try v2TempPassProfile(tempPass, key, r, at: now)
+            } catch {
+                profile = nil
+                tempPassRefusal = error
+            }
+        }
         // A profile from Apple's SSO holds only while Apple's framework still grants access to that
         // provider: when the app sends the framework's status, it must say so (rest-api-v2.md 1.4).
         if case .appleSSO? = profile?.origin, r.request.headers.first(lowercased: "ap-partner-framework-status") != nil
@@ -80,8 +95,12 @@ extension MockPass {
                     .degradation, V2Failure(.authorizationDeniedByDegradationRule, "MVPD \(mvpdID) is degraded"))
             } else if degradation == .authenticateAll {
                 outcome = .permitted(.degradation, until: now + requestor.authzTTL)
-            } else if let profile, degradation == .authorizeAll {
-                outcome = .permitted(.degradation, until: min(now + requestor.authzTTL, profile.notAfter))
+            } else if degradation == .authorizeAll {
+                // With or without a profile (Adobe's degraded access flows); the decision carries no
+                // validity of its own, only its media token's (the decisions page's AuthZAll sample).
+                outcome = .permitted(.degradation, until: nil)
+            } else if let tempPassRefusal {
+                outcome = .refused(.temppass, tempPassRefusal)
             } else if let profile {
                 outcome = v2Outcome(kind, profile: profile, key: key, resource: name, requestor: requestor, at: now)
             } else {
@@ -105,9 +124,11 @@ extension MockPass {
         case mvpd, degradation, temppass, dummy
     }
 
+    /// `until`: the decision's own `notAfter` (nil: none shown). A refusal has one only when the
+    /// MVPD itself denied, as Adobe's deny sample shows.
     enum V2Outcome: Sendable {
-        case permitted(V2Source, until: Instant)
-        case refused(V2Source, V2Failure)
+        case permitted(V2Source, until: Instant?)
+        case refused(V2Source, V2Failure, until: Instant? = nil)
     }
 
     /// The decision for a device with a live profile.
@@ -157,7 +178,9 @@ extension MockPass {
         }
         if let refusal = decision(for: .user(subscriber.user), resource: resource) {
             let code: V2ErrorCode = kind == .authorize ? .authorizationDeniedByMVPD : .preauthorizationDeniedByMVPD
-            return .refused(.mvpd, V2Failure(code, refusal))
+            // The MVPD's message is an authorization's `details`; a preauthorization shows none (Adobe's samples).
+            let details = kind == .authorize ? refusal : nil
+            return .refused(.mvpd, V2Failure(code, "the MVPD denies \(resource)", details: details), until: until)
         }
         return .permitted(.mvpd, until: until)
     }
@@ -190,12 +213,19 @@ extension MockPass {
                             Value.Entry("serializedToken", .string(ShortMediaTokenXML.serialize(media))),
                         ])))
             }
-            e.append(Value.Entry("notBefore", MockPass.v2Millis(now)))
-            e.append(Value.Entry("notAfter", MockPass.v2Millis(until)))
-        case .refused(let source, let failure):
+            // A preauthorization is for the UI only: its decisions carry no validity (Adobe's samples).
+            if kind == .authorize, let until {
+                e.append(Value.Entry("notBefore", MockPass.v2Millis(now)))
+                e.append(Value.Entry("notAfter", MockPass.v2Millis(until)))
+            }
+        case .refused(let source, let failure, let until):
             e.append(Value.Entry("source", .string(source.rawValue)))
             e.append(Value.Entry("authorized", .bool(false)))
             e.append(Value.Entry("error", failure.object(trace: random.guid())))
+            if kind == .authorize, let until {
+                e.append(Value.Entry("notBefore", MockPass.v2Millis(now)))
+                e.append(Value.Entry("notAfter", MockPass.v2Millis(until)))
+            }
         }
         return .dict(e)
     }

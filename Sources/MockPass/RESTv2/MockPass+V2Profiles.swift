@@ -5,14 +5,30 @@ import PassXML
 extension MockPass {
     /// `GET /{sp}/profiles` (every MVPD, in the SP's order) and `GET /{sp}/profiles/{mvpd}`: the
     /// device's live profiles; none is an empty map, not an error.
-    func v2Profiles(
+    /// A TempPass MVPD's profile needs no session: asking for it starts the TempPass on first use,
+    /// and a TempPass past its end (or a promotional one with no resource left) answers 403.
+    mutating func v2Profiles(
         _ sp: World.ServiceProvider, _ requestor: World.Requestor, mvpd: String?, _ r: IncomingRequest,
         at now: Instant
     ) throws(V2Failure) -> HTTPResponse {
         let device = try V2Device.from(r.request.headers)
         let mvpds: [MVPD]
         if let mvpd {
-            mvpds = [try v2MVPD(mvpd, sp, requestor)]
+            let m = try v2MVPD(mvpd, sp, requestor)
+            let key = V2ProfileKey(deviceID: device.id, requestorID: requestor.id, mvpdID: m.id)
+            var made: V2Profile?
+            if let tempPass = world.tempPass(for: m.id) {
+                made = try v2TempPassProfile(tempPass, key, r, forProfile: true, at: now)
+            } else if v2LiveProfile(key, at: now) == nil, world.restV2.degradation(of: m.id) == .authenticateAll {
+                // AuthNAll: a degraded profile needs no session either (the profiles page's sample).
+                made = v2DegradedProfile(requestor, key, at: now)
+            }
+            if let made {
+                return MockPass.v2JSON([
+                    Value.Entry("profiles", .dict([Value.Entry(m.id, v2ProfileObject(made, key: key, at: now))]))
+                ])
+            }
+            mvpds = [m]
         } else {
             mvpds = world.mvpds(offeredBy: sp, to: requestor)
         }
@@ -20,7 +36,7 @@ extension MockPass {
         for m in mvpds {
             let key = V2ProfileKey(deviceID: device.id, requestorID: requestor.id, mvpdID: m.id)
             if let profile = v2LiveProfile(key, at: now) {
-                entries.append(Value.Entry(m.id, v2ProfileObject(profile, mvpdID: m.id)))
+                entries.append(Value.Entry(m.id, v2ProfileObject(profile, key: key, at: now)))
             }
         }
         return MockPass.v2JSON([Value.Entry("profiles", .dict(entries))])
@@ -28,16 +44,23 @@ extension MockPass {
 
     /// `GET /{sp}/profiles/code/{code}`: what a device polls while a user logs in elsewhere. Empty
     /// until the session's login completes, then the profile it made.
-    func v2ProfileForCode(
-        _ sp: World.ServiceProvider, _ requestor: World.Requestor, code: String,
+    /// A session that ended in a TempPass answers that TempPass's profile as `profiles/{mvpd}`
+    /// does, with its 403s.
+    mutating func v2ProfileForCode(
+        _ sp: World.ServiceProvider, _ requestor: World.Requestor, code: String, _ r: IncomingRequest,
         at now: Instant
     ) throws(V2Failure) -> HTTPResponse {
         let session = try v2Session(code, requestor, at: now)
+        // The session names its MVPD: that MVPD's configuration faults fail this call too.
+        if let mvpdID = session.parameters.mvpd { _ = try v2MVPD(mvpdID, sp, requestor) }
         var entries: [Value.Entry] = []
         if case .authenticated(let done) = session.state {
             let key = V2ProfileKey(deviceID: session.deviceID, requestorID: requestor.id, mvpdID: done.mvpdID)
-            if let profile = v2LiveProfile(key, at: now) {
-                entries.append(Value.Entry(done.mvpdID, v2ProfileObject(profile, mvpdID: done.mvpdID)))
+            if let tempPass = world.tempPass(for: done.mvpdID) {
+                let profile = try v2TempPassProfile(tempPass, key, r, forProfile: true, at: now)
+                entries.append(Value.Entry(done.mvpdID, v2ProfileObject(profile, key: key, at: now)))
+            } else if let profile = v2LiveProfile(key, at: now) {
+                entries.append(Value.Entry(done.mvpdID, v2ProfileObject(profile, key: key, at: now)))
             }
         }
         return MockPass.v2JSON([Value.Entry("profiles", .dict(entries))])
@@ -45,9 +68,17 @@ extension MockPass {
 
     /// One profile: `notBefore`, `notAfter`, `issuer`, `type`, `attributes` (`{value, state}` each;
     /// the user's metadata, `userID` first, a key the world marks encrypted as `enc`).
-    func v2ProfileObject(_ p: V2Profile, mvpdID: String) -> Value {
+    /// A temporary profile's are its TempPass's (`v2TempPassAttributes`); a degraded one's, a
+    /// `userID` of Adobe's degradation prefix and a digest of the device.
+    func v2ProfileObject(_ p: V2Profile, key: V2ProfileKey, at now: Instant) -> Value {
+        let mvpdID = key.mvpdID
         var attributes: [Value.Entry] = []
-        if let subscriber = p.subscriber,
+        if case .tempPass(let useKey) = p.origin {
+            attributes = v2TempPassAttributes(useKey, at: now)
+        } else if case .degraded = p.origin {
+            let digest = MockPass.v2Digest([key.deviceID, key.requestorID, mvpdID])
+            attributes = [MockPass.v2Attribute("userID", .string(MockPass.v2DegradedUserPrefix + digest))]
+        } else if let subscriber = p.subscriber,
             let user = world.user(mvpdID: subscriber.user.mvpdID, name: subscriber.user.userName)
         {
             var meta = user.meta.filter { $0.key != "userID" }
@@ -71,6 +102,9 @@ extension MockPass {
             Value.Entry("attributes", .dict(attributes)),
         ])
     }
+
+    /// The prefix Adobe's degraded profiles' `userID` starts with (profiles page, degradation sample).
+    static let v2DegradedUserPrefix = "95cf93bcd183214a"
 
     /// `GET /{sp}/logout/{mvpd}`: ends the device's profile and says what the user agent must do:
     /// `logout`/`interactive` with the SP's SAML logout URL for a login at an IdP,
@@ -236,7 +270,7 @@ extension MockPass {
             sessionID: random.guid(), notBefore: now, notAfter: now + v2ProfileTTL(requestor, mvpdID: mvpd.id))
         v2Store(profile, key)
         return MockPass.v2JSON(
-            [Value.Entry("profiles", .dict([Value.Entry(mvpd.id, v2ProfileObject(profile, mvpdID: mvpd.id))]))],
+            [Value.Entry("profiles", .dict([Value.Entry(mvpd.id, v2ProfileObject(profile, key: key, at: now))]))],
             status: 201)
     }
 }

@@ -70,7 +70,11 @@ extension MockPass {
         if let mvpdID = merged.mvpd {
             let mvpd = try v2MVPD(mvpdID, sp, requestor)
             if let direct = try v2DirectAccess(mvpd, requestor, deviceID: session.deviceID, r, at: now) {
-                v2.sessions.remove(code)
+                // The code lives on: `profiles/code/{code}` answers the profile it ended with, as a
+                // login's does (Adobe's profiles-by-code samples for TempPass and degradation).
+                session.parameters = merged
+                session.state = .authenticated(V2AuthSession.Authenticated(mvpdID: mvpdID, at: now))
+                v2.sessions.set(code, session, until: session.notAfter + limits.expiredMemory)
                 return direct
             }
         }
@@ -119,6 +123,7 @@ extension MockPass {
             e = [
                 Value.Entry("actionName", .string(missingAction)), Value.Entry("actionType", .string("direct")),
                 Value.Entry("reasonType", .string("none")),
+                Value.Entry("url", .string(V2Route.resumeSession(serviceProvider: s.requestorID, code: s.code).path)),
                 Value.Entry("missingParameters", .list(missing.map(Value.string))),
             ]
         } else {
@@ -145,55 +150,39 @@ extension MockPass {
     ) throws(V2Failure) -> HTTPResponse? {
         let key = V2ProfileKey(deviceID: deviceID, requestorID: requestor.id, mvpdID: mvpd.id)
         let reason: String
-        let profile: V2Profile
+        let sessionID: String
         if let live = v2LiveProfile(key, at: now) {
             if case .appleSSO = live.origin { reason = "authenticatedSSO" } else { reason = "authenticated" }
-            profile = live
+            sessionID = live.sessionID
         } else if let tempPass = world.tempPass(for: mvpd.id) {
-            profile = try v2StartTempPass(tempPass, key, r, at: now)
             reason = "temporary"
+            if world.restV2.fault(of: mvpd.id) == .configurationTemporaryAccess {
+                // Sessions do not check a TempPass's configuration (no sample shows it): the
+                // session says `authorize`, and the profile and decisions then answer the fault.
+                sessionID = random.guid()
+            } else {
+                sessionID = try v2TempPassProfile(tempPass, key, r, at: now).sessionID
+            }
         } else if world.restV2.degradation(of: mvpd.id) == .authenticateAll {
-            profile = V2Profile(
-                origin: .degraded, sessionID: random.guid(), notBefore: now,
-                notAfter: now + v2ProfileTTL(requestor, mvpdID: mvpd.id))
-            v2Store(profile, key)
+            sessionID = v2DegradedProfile(requestor, key, at: now).sessionID
             reason = "degraded"
         } else {
             return nil
         }
         return MockPass.v2JSON([
             Value.Entry("actionName", .string("authorize")), Value.Entry("actionType", .string("direct")),
-            Value.Entry("reasonType", .string(reason)), Value.Entry("sessionId", .string(profile.sessionID)),
+            Value.Entry("reasonType", .string(reason)),
+            Value.Entry("url", .string(V2Route.authorize(serviceProvider: requestor.id, mvpd: mvpd.id).path)),
+            Value.Entry("sessionId", .string(sessionID)),
             Value.Entry("mvpd", .string(mvpd.id)), Value.Entry("serviceProvider", .string(requestor.id)),
         ])
     }
 
-    /// A TempPass starts on its first use by the device (and identity, for a promotional one) and
-    /// ends `ttl` later whatever happens (rest-api-v2.md 1.5); past that →
-    /// `temporary_access_duration_limit_exceeded`. A promotional one needs `AP-TempPass-Identity`.
-    mutating func v2StartTempPass(
-        _ tempPass: World.TempPass, _ key: V2ProfileKey, _ r: IncomingRequest,
-        at now: Instant
-    ) throws(V2Failure) -> V2Profile {
-        let identity = try r.request.headers.tempPassIdentity()
-        if tempPass.promotional, identity == nil {
-            throw V2Failure(
-                .invalidHeaderIdentityForTemporaryAccess, "a promotional TempPass needs AP-TempPass-Identity")
-        }
-        let useKey = V2TempPassKey(
-            deviceID: key.deviceID, mvpdID: key.mvpdID, identity: tempPass.promotional ? identity : nil)
-        let use: V2TempPassUse
-        if let known = v2.tempPassUses.value(useKey, at: now) {
-            guard now < known.expires else {
-                throw V2Failure(.temporaryAccessDurationLimitExceeded, "the TempPass of this device ended")
-            }
-            use = known
-        } else {
-            use = V2TempPassUse(expires: now + tempPass.ttl, resources: [])
-            v2.tempPassUses.set(useKey, use, until: ExpiringStore<V2TempPassKey, V2TempPassUse>.forever)
-        }
+    /// An AuthNAll degradation's profile for the device, made now and stored (no user, no IdP).
+    mutating func v2DegradedProfile(_ requestor: World.Requestor, _ key: V2ProfileKey, at now: Instant) -> V2Profile {
         let profile = V2Profile(
-            origin: .tempPass(useKey), sessionID: random.guid(), notBefore: now, notAfter: use.expires)
+            origin: .degraded, sessionID: random.guid(), notBefore: now,
+            notAfter: now + v2ProfileTTL(requestor, mvpdID: key.mvpdID))
         v2Store(profile, key)
         return profile
     }

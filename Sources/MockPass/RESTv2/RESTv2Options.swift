@@ -48,7 +48,7 @@ public struct RESTv2Options: Sendable {
     /// by the rule instead of the MVPD (`source: degradation`).
     public struct Degradation: Sendable {
         public enum Rule: String, Sendable, CaseIterable {
-            /// AuthZ-all: every decision of an authenticated device is a permit.
+            /// AuthZ-all: every decision is a permit, with or without a profile (Adobe's degraded access flows).
             case authorizeAll = "authorize-all"
             /// AuthN-all: devices need no profile; every decision is a permit.
             case authenticateAll = "authenticate-all"

@@ -170,30 +170,39 @@ enum V2ErrorCode: String, Sendable, CaseIterable {
 /// error object (with a trace drawn from the mock's seeded generator, so a run replays exactly).
 struct V2Failure: Error, Sendable {
     var code: V2ErrorCode
-    var details: String
+    /// Why the mock refused, in its own words: the `X-Passim-Explanation` header of a refused call,
+    /// never a key of the body, whose shape is Adobe's.
+    var explanation: String
+    /// What the MVPD itself said (its deny message): the error's `details`, which Adobe's samples
+    /// show only there. nil for every other refusal.
+    var details: String?
     var headers: HTTPHeaders = []
 
-    init(_ code: V2ErrorCode, _ details: String = "", headers: HTTPHeaders = []) {
+    init(_ code: V2ErrorCode, _ explanation: String = "", details: String? = nil, headers: HTTPHeaders = []) {
         self.code = code
+        self.explanation = explanation
         self.details = details
         self.headers = headers
     }
 
-    /// The error object, keys in a fixed order.
+    /// The error object, keys in the order of Adobe's samples.
     func object(trace: String) -> Value {
-        .dict([
+        var e = [
             Value.Entry("action", .string(code.action.rawValue)),
             Value.Entry("status", .int(code.status)),
             Value.Entry("code", .string(code.rawValue)),
             Value.Entry("message", .string(code.message)),
-            Value.Entry("details", .string(details)),
-            Value.Entry("helpUrl", .string(V2ErrorCode.helpURL)),
-            Value.Entry("trace", .string(trace)),
-        ])
+        ]
+        if let details { e.append(Value.Entry("details", .string(details))) }
+        e.append(Value.Entry("helpUrl", .string(V2ErrorCode.helpURL)))
+        e.append(Value.Entry("trace", .string(trace)))
+        return .dict(e)
     }
 
     func response(trace: String) -> HTTPResponse {
-        HTTPResponse(
-            status: code.status, contentType: Reply.json, text: object(trace: trace).jsonText, headers: headers)
+        var all = headers
+        if !explanation.isEmpty { all.add("X-Passim-Explanation", String(explanation.prefix(512))) }
+        return HTTPResponse(
+            status: code.status, contentType: Reply.json, text: object(trace: trace).jsonText, headers: all)
     }
 }

@@ -34,17 +34,22 @@ struct V2Profile: Sendable {
     var notBefore: Instant
     var notAfter: Instant
 
+    /// `type` as the profiles pages list them.
     var type: String {
         switch origin {
+        case .login: return "regular"
         case .appleSSO: return "appleSSO"
-        case .login, .tempPass, .degraded: return "regular"
+        case .tempPass: return "temporary"
+        case .degraded: return "degraded"
         }
     }
 
+    /// `issuer`: the MVPD for a login, Apple for its SSO, Adobe for what Adobe grants without one.
     func issuer(mvpdID: String) -> String {
         switch origin {
+        case .login: return mvpdID
         case .appleSSO: return "Apple"
-        case .login, .tempPass, .degraded: return mvpdID
+        case .tempPass, .degraded: return "Adobe"
         }
     }
 
@@ -66,6 +71,8 @@ struct V2TempPassKey: Hashable, Sendable {
 
 /// One TempPass's use: when it ends (from its first use) and the resources it authorized.
 struct V2TempPassUse: Sendable {
+    /// The first use: a temporary profile's `notBefore`.
+    var started: Instant
     var expires: Instant
     /// In first-use order; bounded by the MVPD's resource limit, or by `maxResources` per request.
     var resources: [String]

@@ -1,0 +1,64 @@
+import PassModel
+import Testing
+@testable import MockPass
+
+/// The key sets of Adobe's decisions and error samples, which a scenario cannot pin (it matches the
+/// fields it names, not those that must be absent): what each decision and error carries, and not.
+@Suite struct RESTv2DocumentedShapesTests {
+    @Test func anMVPDsDenyCarriesItsMessageAndValidityAPreauthorizationNeither() throws {
+        var c = try V2Client()
+        _ = try c.login()
+        let authorized = try json(c.decisions("authorize", "Comcast", ["CNN", "ESPN"]))
+        let list = try #require(authorized["decisions"]?.listValue)
+        #expect(
+            keys(list[0]) == [
+                "resource", "serviceProvider", "mvpd", "source", "authorized", "token", "notBefore", "notAfter",
+            ])
+        #expect(
+            keys(list[1]) == [
+                "resource", "serviceProvider", "mvpd", "source", "authorized", "error", "notBefore", "notAfter",
+            ])
+        #expect(keys(list[1]["error"]) == ["action", "status", "code", "message", "details", "helpUrl", "trace"])
+        #expect(list[1]["error"]?["details"] == .string("Upgrade your package"))
+
+        let preauthorized = try json(c.decisions("preauthorize", "Comcast", ["CNN", "ESPN"]))
+        let pre = try #require(preauthorized["decisions"]?.listValue)
+        #expect(keys(pre[0]) == ["resource", "serviceProvider", "mvpd", "source", "authorized"])
+        #expect(keys(pre[1]) == ["resource", "serviceProvider", "mvpd", "source", "authorized", "error"])
+        #expect(keys(pre[1]["error"]) == ["action", "status", "code", "message", "helpUrl", "trace"])
+    }
+
+    @Test func theMocksOwnRefusalsExplainThemselvesInAHeaderNotTheBody() throws {
+        var c = try V2Client()
+        let missing = try json(c.decisions("authorize", "Comcast", ["CNN"]))
+        let decision = try #require(missing["decisions"]?.listValue?.first)
+        #expect(keys(decision) == ["resource", "serviceProvider", "mvpd", "source", "authorized", "error"])
+        #expect(keys(decision["error"]) == ["action", "status", "code", "message", "helpUrl", "trace"])
+        let refused = c.get("/profiles/Nowhere")
+        #expect(refused.status == 400)
+        #expect(keys(try json(refused)) == ["action", "status", "code", "message", "helpUrl", "trace"])
+        #expect(refused.headers.first(lowercased: "x-passim-explanation")?.contains("Nowhere") == true)
+    }
+
+    @Test func anAuthorizeAllDegradationPermitsWithoutAProfileOrAValidityOfItsOwn() throws {
+        var world = v2World()
+        world.restV2.degradations = [.init(mvpdID: "Comcast", rule: .authorizeAll)]
+        var c = try V2Client(world: world)
+        let answer = try json(c.decisions("authorize", "Comcast", ["ESPN"]))
+        let decision = try #require(answer["decisions"]?.listValue?.first)
+        #expect(decision["source"] == .string("degradation"))
+        #expect(keys(decision) == ["resource", "serviceProvider", "mvpd", "source", "authorized", "token"])
+    }
+
+    @Test func aTempPassProfileIsStartedByItsFirstAskAndKeepsItsUserID() throws {
+        var c = try V2Client()
+        let first = try json(c.get("/profiles/TempPass"))
+        let profile = try #require(first["profiles"]?["TempPass"])
+        #expect(keys(profile) == ["notBefore", "notAfter", "issuer", "type", "attributes"])
+        #expect(keys(profile["attributes"]) == ["expiration_date", "userID"])
+        let again = try json(c.get("/profiles/TempPass"))
+        #expect(again["profiles"]?["TempPass"] == profile)
+        c.b.now = c.b.now + .minutes(10)
+        #expect(errorCode(c.get("/profiles/TempPass")) == "temporary_access_duration_limit_exceeded")
+    }
+}
