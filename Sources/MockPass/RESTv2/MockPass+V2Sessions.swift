@@ -18,6 +18,14 @@ extension MockPass {
             let mvpd = try v2MVPD(mvpdID, sp, requestor)
             if let direct = try v2DirectAccess(mvpd, requestor, deviceID: device.id, r, at: now) { return direct }
         }
+        return v2SessionAnswer(v2NewSession(sp, requestor, device, parameters, at: now), missingAction: "resume")
+    }
+
+    /// A new authentication session under a fresh code, stored.
+    mutating func v2NewSession(
+        _ sp: World.ServiceProvider, _ requestor: World.Requestor, _ device: V2Device,
+        _ parameters: V2SessionParameters, at now: Instant
+    ) -> V2AuthSession {
         var code = random.code(V2Limits.codeLength)
         while v2.sessions.value(code, at: now) != nil { code = random.code(V2Limits.codeLength) }
         let session = V2AuthSession(
@@ -25,7 +33,7 @@ extension MockPass {
             deviceInfo: device.info, parameters: parameters, notBefore: now, notAfter: now + world.restV2.sessionTTL,
             state: parameters.missing.isEmpty ? .ready : .collecting)
         v2.sessions.set(code, session, until: session.notAfter + limits.expiredMemory)
-        return v2SessionAnswer(session, missingAction: "resume")
+        return session
     }
 
     /// `POST /{sp}/sessions/{code}`: adds the parameters given. Still incomplete → `retry` with
@@ -86,21 +94,22 @@ extension MockPass {
     }
 
     /// The session answer: `resume`/`retry` with `missingParameters`, or `authenticate` with the
-    /// user agent's URL (relative to the SP host, as Adobe writes it).
-    func v2SessionAnswer(_ s: V2AuthSession, missingAction: String) -> HTTPResponse {
+    /// user agent's URL (relative to the SP host, as Adobe writes it). `reason`: why a partner
+    /// session fell back to this basic one (`reasonType`), else `none`.
+    func v2SessionAnswer(_ s: V2AuthSession, missingAction: String, reason: String = "none") -> HTTPResponse {
         let missing = s.parameters.missing
         var e: [Value.Entry]
         if !missing.isEmpty {
             e = [
                 Value.Entry("actionName", .string(missingAction)), Value.Entry("actionType", .string("direct")),
-                Value.Entry("reasonType", .string("none")),
+                Value.Entry("reasonType", .string(reason)),
                 Value.Entry("url", .string(V2Route.resumeSession(serviceProvider: s.requestorID, code: s.code).path)),
                 Value.Entry("missingParameters", .list(missing.map(Value.string))),
             ]
         } else {
             e = [
                 Value.Entry("actionName", .string("authenticate")), Value.Entry("actionType", .string("interactive")),
-                Value.Entry("reasonType", .string("none")),
+                Value.Entry("reasonType", .string(reason)),
                 Value.Entry("url", .string(V2Route.authenticate(serviceProvider: s.requestorID, code: s.code).path)),
             ]
         }

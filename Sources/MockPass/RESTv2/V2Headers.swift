@@ -130,6 +130,17 @@ struct V2PartnerStatus: Sendable {
 
     /// Checked in Adobe's order: the permission (present, decided, granted), then the provider
     /// (named, not expired). Which MVPD it names is the caller's check (`provider_id_mismatch`).
+    /// The provider a status names, whatever it says of access (a partner session's fallback still
+    /// names the MVPD): nil when the header is missing, unreadable or names none.
+    static func providerID(in headers: HTTPHeaders) -> String? {
+        guard let value = headers.first(lowercased: "ap-partner-framework-status"),
+            value.utf8.count <= V2Limits.headerBytes,
+            let json = StrictBase64.jsonObject(value.trimmingSpaces),
+            let id = json["frameworkProviderInfo"]?["id"]?.stringValue, !id.isEmpty
+        else { return nil }
+        return id
+    }
+
     static func from(_ headers: HTTPHeaders, at now: Instant) throws(V2Failure) -> V2PartnerStatus {
         guard let value = headers.first(lowercased: "ap-partner-framework-status"),
             value.utf8.count <= V2Limits.headerBytes,
