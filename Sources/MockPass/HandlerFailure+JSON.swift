@@ -8,7 +8,7 @@ extension HandlerFailure {
         HandlerFailure(status: status, message: message, jsonBody: restBody(status, message, details))
     }
 
-    /// RFC 6749/7591 error object, as the DCR endpoints answer.
+    /// RFC 6749 error object, as the OAuth2 IdPs' token endpoint answers (DCR answers `{error}` alone: `dcr`).
     static func oauth(_ status: Int, _ code: String, _ description: String) -> HandlerFailure {
         HandlerFailure(
             status: status, message: description,

@@ -5,6 +5,8 @@ import Testing
 
 /// Dynamic Client Registration, device individualisation and the Bearer gate (issue 13, root services).
 @Suite struct ClientRegistrationTests {
+    /// Adobe's "Retrieve client credentials" and "Retrieve access token" pages: 201 each, with every
+    /// field of their Success tables and of the types their samples show.
     @Test func registrationAndTokenAnswerTheDCRFields() throws {
         var b = Browser(MockPass(world: rootServiceWorld(), seed: 71))
         let reg = b.postJSON(
@@ -14,9 +16,15 @@ import Testing
         let client = try Value(jsonText: reg.bodyText)
         guard case .dict(let entries) = client else { Issue.record("not an object"); return }
         #expect(
-            entries.map(\.key) == ["client_id", "client_secret", "client_id_issued_at", "redirect_uris", "grant_types"])
+            entries.map(\.key) == [
+                "client_id", "client_secret", "client_id_issued_at", "redirect_uris", "grant_types", "scopes",
+            ])
+        #expect(client["client_id"]?.stringValue?.count == 32)
+        #expect(client["client_secret"]?.stringValue?.count == 48)
+        #expect(client["client_id_issued_at"] == .int(Int(b.now.milliseconds / 1000)))
         #expect(client["redirect_uris"] == .list([.string("adobepass://ios.app")]))
         #expect(client["grant_types"] == .list([.string("client_credentials")]))
+        #expect(client["scopes"] == .list([.string("api:client:v2")]))
         let token = b.engine(
             "/o/client/token",
             [
@@ -24,12 +32,22 @@ import Testing
                 ("client_id", try #require(client["client_id"]?.stringValue)),
                 ("client_secret", try #require(client["client_secret"]?.stringValue)),
             ])
-        #expect(token.status == 200)
+        #expect(token.status == 201)
+        #expect(token.headers["Content-Type"] == "application/json")
         let json = try Value(jsonText: token.bodyText)
+        guard case .dict(let fields) = json else { Issue.record("not an object"); return }
+        #expect(fields.map(\.key) == ["id", "access_token", "created_at", "expires_in", "token_type"])
+        let accessToken = try #require(json["access_token"]?.stringValue)
+        #expect(accessToken.count == 64)
+        #expect(json["id"] == .string(DCRWire.tokenID(accessToken)))
+        #expect(json["id"]?.stringValue?.split(separator: "-").map(\.count) == [8, 4, 4, 4, 12])
+        #expect(json["created_at"] == .int(Int(b.now.milliseconds)))
         #expect(json["expires_in"] == .int(3600))
         #expect(json["token_type"] == .string("bearer"))
-        #expect(json["created_at"] == .int(Int(b.now.milliseconds)))
-        #expect(json["access_token"]?.stringValue?.isEmpty == false)
+        // Without a redirect_uri (yt-dlp, the JS SDK) the list is empty, never missing.
+        let bare = try Value(
+            jsonText: b.postJSON("/o/client/register", #"{"software_statement": "statement-dcr"}"#).bodyText)
+        #expect(bare["redirect_uris"] == .list([]))
     }
 
     /// Client registration draws from a stream of its own: a client's token is the same whether or not
@@ -50,19 +68,18 @@ import Testing
         var b = Browser(MockPass(world: rootServiceWorld(), seed: 72))
         let unknown = b.postJSON("/o/client/register", #"{"software_statement": "forged"}"#)
         #expect(unknown.status == 400)
-        #expect(try Value(jsonText: unknown.bodyText)["error"] == .string("invalid_software_statement"))
-        #expect(
-            try Value(jsonText: b.postJSON("/o/client/register", "{}").bodyText)["error_description"]
-                == .string("missing software_statement"))
+        #expect(unknown.headers["Content-Type"] == "application/json")
+        #expect(unknown.bodyText == #"{"error":"invalid_software_statement"}"#)
+        #expect(b.postJSON("/o/client/register", "{}").bodyText == #"{"error":"invalid_request"}"#)
         let notJSON = b.postJSON("/o/client/register", "software_statement=x")
         #expect(notJSON.status == 400)
-        #expect(notJSON.bodyText.contains("malformed JSON body"))
+        #expect(notJSON.bodyText == #"{"error":"invalid_request"}"#)
         #expect(b.get(spURL + "/o/client/register").status == 405)
         #expect(b.mock.clients.registeredClients.count == 0)
 
         let missing = b.engine("/o/client/token", [("client_id", "x"), ("client_secret", "y")])
         #expect(missing.status == 400)
-        #expect(try Value(jsonText: missing.bodyText)["error_description"] == .string("missing parameter grant_type"))
+        #expect(missing.bodyText == #"{"error":"invalid_request"}"#)
         #expect(b.engine("/o/client/token", [("grant_type", "password")]).status == 400)
         #expect(
             b.engine("/o/client/token", [("grant_type", "client_credentials"), ("client_secret", "y")]).status == 400)
@@ -75,9 +92,156 @@ import Testing
                 ("client_id", try #require(reg["client_id"]?.stringValue)),
                 ("client_secret", "guess"),
             ])
-        #expect(wrong.status == 401)
-        #expect(try Value(jsonText: wrong.bodyText)["error"] == .string("invalid_client"))
+        // The page's Error table has one status, 400, for invalid_client too (not RFC 6749's 401).
+        #expect(wrong.status == 400)
+        #expect(wrong.bodyText == #"{"error":"invalid_client"}"#)
         #expect(b.mock.clients.accessTokens.count == 0)
+    }
+
+    /// Every malformed registration body gets the code the page's Error table gives it, 400 and JSON,
+    /// never a 500; nothing is stored and nothing is drawn from the seeded stream: the registration
+    /// that follows gets the very client a fresh mock gives first.
+    @Test func eachMalformedRegistrationAnswersItsDocumentedErrorAndKeepsNothing() throws {
+        var b = Browser(MockPass(world: rootServiceWorld(), seed: 79))
+        let long = String(repeating: "a", count: MockLimits.valueBytes)
+        let cases: [(body: String, error: String)] = [
+            ("software_statement=statement-dcr", "invalid_request"),  // not JSON
+            (#"{"software_statement": "statement-dcr""#, "invalid_request"),  // cut short
+            (#"["statement-dcr"]"#, "invalid_request"),  // JSON, not an object
+            (#""statement-dcr""#, "invalid_request"),
+            ("42", "invalid_request"),
+            ("null", "invalid_request"),
+            ("", "invalid_request"),
+            ("{}", "invalid_request"),  // missing
+            (#"{"software_statement": null}"#, "invalid_request"),
+            (#"{"software_statement": ""}"#, "invalid_request"),  // empty
+            (#"{"software_statement": 7}"#, "invalid_request"),  // wrong type
+            (#"{"software_statement": ["statement-dcr"]}"#, "invalid_request"),
+            (#"{"software_statement": {"s": "statement-dcr"}}"#, "invalid_request"),
+            (#"{"software_statement": true}"#, "invalid_request"),
+            (#"{"software_statement": "statement-dcr", "software_statement": "statement-dcr"}"#, "invalid_request"),
+            (#"{"redirect_uri": "adobepass://ios.app"}"#, "invalid_request"),
+            (#"{"software_statement": "statement-dcr "}"#, "invalid_software_statement"),
+            (#"{"software_statement": "\#(long)\#(long)"}"#, "invalid_software_statement"),  // oversized
+            (#"{"software_statement": "statement-dcr", "redirect_uri": ""}"#, "invalid_redirect_uri"),
+            (#"{"software_statement": "statement-dcr", "redirect_uri": 3}"#, "invalid_redirect_uri"),
+            (#"{"software_statement": "statement-dcr", "redirect_uri": ["adobepass://a"]}"#, "invalid_redirect_uri"),
+            (#"{"software_statement": "statement-dcr", "redirect_uri": "ios.app"}"#, "invalid_redirect_uri"),
+            (#"{"software_statement": "statement-dcr", "redirect_uri": "adobepass:"}"#, "invalid_redirect_uri"),
+            (#"{"software_statement": "statement-dcr", "redirect_uri": "1app://x"}"#, "invalid_redirect_uri"),
+            (#"{"software_statement": "statement-dcr", "redirect_uri": "app://a b"}"#, "invalid_redirect_uri"),
+            (#"{"software_statement": "statement-dcr", "redirect_uri": "app://\u00e9"}"#, "invalid_redirect_uri"),
+            (#"{"software_statement": "statement-dcr", "redirect_uri": "app://\#(long)"}"#, "invalid_redirect_uri"),
+        ]
+        for c in cases {
+            let r = b.postJSON("/o/client/register", c.body)
+            #expect(r.status == 400, "\(c.body.prefix(80))")
+            #expect(r.headers["Content-Type"] == "application/json", "\(c.body.prefix(80))")
+            #expect(r.bodyText == #"{"error":"\#(c.error)"}"#, "\(c.body.prefix(80)): \(r.bodyText)")
+        }
+        // A value over mock-value-bytes met before the handler (a query parameter) is refused the same way.
+        let query = b.send(
+            HTTPRequest(
+                method: "POST", url: spURL + "/o/client/register?client_id=" + long + "b",
+                headers: [("Content-Type", "application/json")],
+                body: Array(#"{"software_statement": "statement-dcr"}"#.utf8)),
+            withCookies: false)
+        #expect(query.status == 400 && query.bodyText == #"{"error":"invalid_request"}"#)
+        #expect(b.mock.clients.registeredClients.count == 0)
+        // A null redirect_uri is none; a fragment is allowed (the page's own sample answers one).
+        let ok = b.postJSON(
+            "/o/client/register", #"{"software_statement": "statement-dcr", "redirect_uri": null, "extra": 1}"#)
+        #expect(ok.status == 201)
+        var fresh = Browser(MockPass(world: rootServiceWorld(), seed: 79))
+        let first = fresh.postJSON("/o/client/register", #"{"software_statement": "statement-dcr"}"#)
+        #expect(try Value(jsonText: ok.bodyText)["client_id"] == Value(jsonText: first.bodyText)["client_id"])
+        let fragment = b.postJSON(
+            "/o/client/register", #"{"software_statement": "statement-dcr", "redirect_uri": "app://com.p.adobe#x"}"#)
+        #expect(try Value(jsonText: fragment.bodyText)["redirect_uris"] == .list([.string("app://com.p.adobe#x")]))
+    }
+
+    /// Every malformed token request gets the code the page's Error table gives it (400, JSON), and
+    /// no token is issued.
+    @Test func eachMalformedTokenRequestAnswersItsDocumentedErrorAndIssuesNothing() throws {
+        var b = Browser(MockPass(world: rootServiceWorld(), seed: 80))
+        let client = try Value(
+            jsonText: b.postJSON("/o/client/register", #"{"software_statement": "statement-dcr"}"#).bodyText)
+        let id = try #require(client["client_id"]?.stringValue)
+        let secret = try #require(client["client_secret"]?.stringValue)
+        let grant = ("grant_type", "client_credentials")
+        let long = String(repeating: "z", count: MockLimits.valueBytes + 1)
+        let cases: [(fields: [(String, String)], query: String, error: String)] = [
+            ([("client_id", id), ("client_secret", secret)], "", "invalid_request"),  // missing
+            ([grant, ("client_secret", secret)], "", "invalid_request"),
+            ([grant, ("client_id", id)], "", "invalid_request"),
+            ([("grant_type", ""), ("client_id", id), ("client_secret", secret)], "", "invalid_request"),  // empty
+            ([grant, ("client_id", ""), ("client_secret", secret)], "", "invalid_request"),
+            ([grant, ("client_id", id), ("client_secret", "")], "", "invalid_request"),
+            ([grant, grant, ("client_id", id), ("client_secret", secret)], "", "invalid_request"),  // repeated
+            ([grant, ("client_id", id), ("client_secret", secret)], "?client_id=\(id)", "invalid_request"),
+            ([grant, ("client_id", id), ("client_secret", secret), ("client_secret", secret)], "", "invalid_request"),
+            ([grant, ("client_id", long), ("client_secret", secret)], "", "invalid_request"),  // oversized
+            ([grant, ("client_id", id), ("client_secret", long)], "", "invalid_request"),
+            ([("grant_type", long), ("client_id", id), ("client_secret", secret)], "", "invalid_request"),
+            ([("grant_type", "password"), ("client_id", id), ("client_secret", secret)], "", "unsupported_grant_type"),
+            (
+                [("grant_type", "Client_Credentials"), ("client_id", id), ("client_secret", secret)], "",
+                "unsupported_grant_type"
+            ),
+            ([grant, ("client_id", id), ("client_secret", "guess")], "", "invalid_client"),
+            ([grant, ("client_id", "nobody"), ("client_secret", secret)], "", "invalid_client"),
+            ([("grant_type", "refresh_token"), ("client_id", id), ("client_secret", "guess")], "", "invalid_client"),
+            (
+                [("grant_type", "refresh_token"), ("client_id", id), ("client_secret", secret)], "",
+                "unauthorized_client"
+            ),
+        ]
+        for c in cases {
+            let r = b.engine("/o/client/token" + c.query, c.fields)
+            let what = c.fields.map { "\($0.0)=\($0.1.prefix(12))" }.joined(separator: "&") + c.query.prefix(12)
+            #expect(r.status == 400, "\(what)")
+            #expect(r.headers["Content-Type"] == "application/json", "\(what)")
+            #expect(r.bodyText == #"{"error":"\#(c.error)"}"#, "\(what): \(r.bodyText)")
+        }
+        // Two ways of authenticating the client (Basic beside the form's secret).
+        var basic = HTTPRequest.form(spURL + "/o/client/token", [grant, ("client_id", id), ("client_secret", secret)])
+        basic.headers.add("Authorization", "Basic Y2xpZW50OnNlY3JldA==")
+        #expect(b.send(basic, withCookies: false).bodyText == #"{"error":"invalid_request"}"#)
+        // A form the page does not describe: a JSON body holds no form parameter.
+        let json = b.send(
+            HTTPRequest(
+                method: "POST", url: spURL + "/o/client/token", headers: [("Content-Type", "application/json")],
+                body: Array(#"{"grant_type": "client_credentials", "client_id": "\#(id)"}"#.utf8)),
+            withCookies: false)
+        #expect(json.bodyText == #"{"error":"invalid_request"}"#)
+        #expect(b.mock.clients.accessTokens.count == 0)
+        // The client is good: the same request, well formed, gets its token; past its day it is forgotten.
+        #expect(b.engine("/o/client/token", [grant, ("client_id", id), ("client_secret", secret)]).status == 201)
+        b.now = b.now + .hours(24)
+        let expired = b.engine("/o/client/token", [grant, ("client_id", id), ("client_secret", secret)])
+        #expect(expired.bodyText == #"{"error":"invalid_client"}"#)
+    }
+
+    /// The DCR endpoints are how a client gets its token: a gated requestor named on them is not asked
+    /// for one.
+    @Test func theDCREndpointsAreNotGated() throws {
+        var b = Browser(MockPass(world: rootServiceWorld(), seed: 81))
+        let reg = b.send(
+            HTTPRequest(
+                method: "POST", url: spURL + "/o/client/register?requestor_id=DCR",
+                headers: [("Content-Type", "application/json")],
+                body: Array(#"{"software_statement": "statement-dcr"}"#.utf8)),
+            withCookies: false)
+        #expect(reg.status == 201)
+        let client = try Value(jsonText: reg.bodyText)
+        let token = b.engine(
+            "/o/client/token",
+            [
+                ("grant_type", "client_credentials"), ("requestor_id", "DCR"),
+                ("client_id", try #require(client["client_id"]?.stringValue)),
+                ("client_secret", try #require(client["client_secret"]?.stringValue)),
+            ])
+        #expect(token.status == 201)
     }
 
     @Test func aRequestorWithAStatementNeedsALiveBearerAndARefusalChangesNothing() throws {
@@ -183,8 +347,9 @@ import Testing
         var mock = MockPass(world: rootServiceWorld(), seed: 76)
         let deep = mock.handle(
             try PreparedRequestTests.hostileRequest("dcr-register-65-deep.txt"), at: .simulationStart)
+        // The page's malformed request: the documented body, which has no room for the limit's name.
         #expect(deep.status == 400)
-        #expect(deep.bodyText.contains("limit: json-depth"))
+        #expect(deep.bodyText == #"{"error":"invalid_request"}"#)
         #expect(mock.clients.registeredClients.count == 0)
     }
 

@@ -32,7 +32,7 @@ extension Browser {
                 ("grant_type", "client_credentials"), ("client_id", try #require(client["client_id"]?.stringValue)),
                 ("client_secret", try #require(client["client_secret"]?.stringValue)),
             ])
-        guard token.status == 200 else { throw TestFailure("token: \(token.status) \(token.bodyText)") }
+        guard token.status == 201 else { throw TestFailure("token: \(token.status) \(token.bodyText)") }
         return try #require(try Value(jsonText: token.bodyText)["access_token"]?.stringValue)
     }
 

@@ -23,7 +23,7 @@ import Testing
         let result = try Self.run(
             """
             http POST main /o/client/register json "{\\"software_statement\\": \\"ss\\"}" expect 201 with client_id=$id client_secret=$secret
-            http POST main /o/client/token?client_id=$id&client_secret=$secret&grant_type=client_credentials expect 200 with access_token=$t token_type=/[Bb]earer/
+            http POST main /o/client/token?client_id=$id&client_secret=$secret&grant_type=client_credentials expect 201 with access_token=$t token_type=/[Bb]earer/
             http GET main /api/v2/REQ1/configuration header "Authorization: Bearer $t" expect 200 header "Content-Type: application/json" with requestor.id="REQ1" requestor.mvpds.0.id="Comcast"
             http GET main /api/v2/REQ1/configuration expect 401 code invalid_access_token_client_application
             """)

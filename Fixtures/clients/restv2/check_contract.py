@@ -165,7 +165,7 @@ class Checker:
         r = self.send("POST", BASE + "/o/client/token", params={"client_id": client["client_id"],
                                                                 "client_secret": client["client_secret"],
                                                                 "grant_type": "client_credentials"})
-        self.expect(r.status_code == 200 and r.json().get("token_type") == "bearer", "DCR token: a bearer access token")
+        self.expect(r.status_code == 201 and r.json().get("token_type") == "bearer", f"DCR token: 201, a bearer access token (got {r.status_code})")
         return r.json()["access_token"]
 
     def user_agent(self, url, username="viewer", password="s3cret"):

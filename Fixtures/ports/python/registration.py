@@ -62,8 +62,9 @@ class Registrar:
 
     @staticmethod
     def read_client(result):
-        """(client_id, client_secret) of a registration answer, or None when refused or unreadable."""
-        if result.status not in (200, 201):
+        """(client_id, client_secret) of a registration answer (any 2xx, as the engine takes it; Adobe's
+        page answers 201), or None when refused or unreadable."""
+        if result.status is None or not 200 <= result.status < 300:
             return None
         try:
             answer = json.loads(result.body)
@@ -78,8 +79,9 @@ class Registrar:
 
     @staticmethod
     def read_token(result, now):
-        """(access_token, expiry ms or None) of a token answer, or None when refused or unreadable."""
-        if result.status != 200:
+        """(access_token, expiry ms or None) of a token answer (any 2xx, as the engine takes it; Adobe's
+        page answers 201), or None when refused or unreadable."""
+        if result.status is None or not 200 <= result.status < 300:
             return None
         try:
             answer = json.loads(result.body)

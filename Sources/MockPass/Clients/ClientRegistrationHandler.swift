@@ -9,19 +9,40 @@ extension MockPass {
     /// The answer header a device sends back on later requests (with `Ap_21: deviceId`).
     static let fingerprintHeader = "pass_sfp"
 
-    /// `POST /o/client/register`, JSON `{"software_statement": S, "redirect_uri"?: U}` → 201 with the
-    /// DCR fields. A statement no requestor of the world declares is refused (400
-    /// `invalid_software_statement`, RFC 7591's code), so unknown clients cannot fill the store.
+    /// `POST /o/client/register`, JSON `{"software_statement": S, "redirect_uri"?: U}` → 201 with every
+    /// field of Adobe's "Retrieve client credentials" page: `client_id`, `client_secret`,
+    /// `client_id_issued_at` (s), `redirect_uris` (U, when given), `grant_types`, `scopes`. Refusals are
+    /// the page's (400 `{"error": CODE}`, nothing stored): a body that is not a JSON object, a statement
+    /// missing, empty or not a string → `invalid_request`; a statement no requestor of the world
+    /// declares → `invalid_software_statement` (so unknown clients cannot fill the store); a
+    /// `redirect_uri` that is not a string, empty, over `mock-value-bytes` or not an absolute URI →
+    /// `invalid_redirect_uri`. A `null` redirect_uri is none; other members are ignored (RFC 7591).
     mutating func registerClient(_ r: IncomingRequest, at now: Instant) throws(HandlerFailure) -> HTTPResponse {
-        let body = try r.jsonObject()
-        guard let statement = body["software_statement"]?.stringValue, !statement.isEmpty else {
-            throw .oauth(400, "invalid_client_metadata", "missing software_statement")
+        let body: Value
+        do throws(HandlerFailure) {
+            body = try r.jsonObject()
+        } catch {
+            throw .dcr(.invalidRequest, error.message)
+        }
+        let statement: String
+        switch body["software_statement"] {
+        case nil, .null?: throw .dcr(.invalidRequest, "missing software_statement")
+        case .string(let s)?:
+            guard !s.isEmpty else { throw .dcr(.invalidRequest, "software_statement is empty") }
+            statement = s
+        case _?: throw .dcr(.invalidRequest, "software_statement is not a string")
         }
         guard world.requestors.contains(where: { $0.softwareStatement == statement }) else {
-            throw .oauth(400, "invalid_software_statement", "no requestor is registered with this software statement")
+            throw .dcr(.invalidSoftwareStatement, "no requestor is registered with this software statement")
         }
-        let redirectURIs = body["redirect_uri"]?.stringValue.map { [Value.string($0)] } ?? []
-        if let uri = body["redirect_uri"]?.stringValue { try MockLimits.admit(uri, as: "redirect_uri") }
+        var redirectURIs: [Value] = []
+        switch body["redirect_uri"] {
+        case nil, .null?: break
+        case .string(let uri)?:
+            if let problem = DCRWire.redirectURIProblem(uri) { throw .dcr(.invalidRedirectURI, problem) }
+            redirectURIs = [.string(uri)]
+        case _?: throw .dcr(.invalidRedirectURI, "redirect_uri is not a string")
+        }
         let clientID = registrationRandom.hex(32)
         let secret = registrationRandom.hex(48)
         clients.registeredClients.set(
@@ -32,29 +53,42 @@ extension MockPass {
             Value.Entry("client_secret", .string(secret)),
             Value.Entry("client_id_issued_at", .int(Int(now.milliseconds / 1000))),
             Value.Entry("redirect_uris", .list(redirectURIs)),
-            Value.Entry("grant_types", .list([.string("client_credentials")])),
+            Value.Entry("grant_types", .list([.string(DCRWire.grantType)])),
+            Value.Entry("scopes", .list(DCRWire.scopes.map(Value.string))),
         ])
         return HTTPResponse(status: 201, contentType: Reply.json, text: answer.jsonText)
     }
 
-    /// `POST /o/client/token`, form `grant_type=client_credentials`, `client_id`, `client_secret` →
-    /// `{access_token, expires_in (s), token_type, created_at (ms)}`. The TTL is the `token-ttl` of
-    /// the first requestor declaring the client's statement.
+    /// `POST /o/client/token`, form (or query) `grant_type=client_credentials`, `client_id`,
+    /// `client_secret` → 201 with every field of Adobe's "Retrieve access token" page: `id` (derived
+    /// from the token), `access_token`, `created_at` (ms), `expires_in` (s: the `token-ttl` of the first
+    /// requestor declaring the client's statement), `token_type`. Refusals are the page's (400
+    /// `{"error": CODE}`, nothing stored): a parameter missing, empty or repeated, or an
+    /// `Authorization: Basic` beside the form's secret → `invalid_request`; a grant type other than
+    /// `client_credentials` and `refresh_token` → `unsupported_grant_type`; an unknown or expired
+    /// client or a wrong secret → `invalid_client`; `refresh_token`, which no client of the mock
+    /// holds → `unauthorized_client`.
     mutating func issueAccessToken(_ r: IncomingRequest, at now: Instant) throws(HandlerFailure) -> HTTPResponse {
-        guard let grant = r.parameter("grant_type"), !grant.isEmpty else {
-            throw .oauth(400, "invalid_request", "missing parameter grant_type")
+        func single(_ name: String) throws(HandlerFailure) -> String {
+            let values = r.parameters.filter { $0.0 == name }
+            guard values.count <= 1 else { throw .dcr(.invalidRequest, "parameter \(name) is repeated") }
+            guard let v = values.first?.1, !v.isEmpty else { throw .dcr(.invalidRequest, "missing parameter \(name)") }
+            return v
         }
-        guard grant == "client_credentials" else {
-            throw .oauth(400, "unsupported_grant_type", "grant_type must be client_credentials")
+        let grant = try single("grant_type")
+        let clientID = try single("client_id")
+        let secret = try single("client_secret")
+        if let header = r.request.headers.first(lowercased: "authorization"), header.lowercased().hasPrefix("basic ") {
+            throw .dcr(.invalidRequest, "the client authenticates twice (Authorization: Basic and client_secret)")
         }
-        guard let clientID = r.parameter("client_id"), !clientID.isEmpty else {
-            throw .oauth(400, "invalid_request", "missing parameter client_id")
-        }
-        guard let secret = r.parameter("client_secret"), !secret.isEmpty else {
-            throw .oauth(400, "invalid_request", "missing parameter client_secret")
+        guard DCRWire.knownGrantTypes.contains(grant) else {
+            throw .dcr(.unsupportedGrantType, "grant_type must be client_credentials")
         }
         guard let client = clients.registeredClients.value(clientID, at: now), client.secret == secret else {
-            throw .oauth(401, "invalid_client", "unknown client or wrong secret")
+            throw .dcr(.invalidClient, "unknown client or wrong secret")
+        }
+        guard grant == DCRWire.grantType else {
+            throw .dcr(.unauthorizedClient, "the client's grant_types hold only client_credentials")
         }
         let ttl = world.requestors.first { $0.softwareStatement == client.softwareStatement }?.tokenTTL ?? .hours(6)
         let token = registrationRandom.hex(64)
@@ -62,12 +96,13 @@ extension MockPass {
             token, AccessToken(softwareStatement: client.softwareStatement, expires: now + ttl),
             until: now + ttl)
         let answer = Value.dict([
+            Value.Entry("id", .string(DCRWire.tokenID(token))),
             Value.Entry("access_token", .string(token)),
+            Value.Entry("created_at", .int(Int(now.milliseconds))),
             Value.Entry("expires_in", .int(Int(ttl.value / 1000))),
             Value.Entry("token_type", .string("bearer")),
-            Value.Entry("created_at", .int(Int(now.milliseconds))),
         ])
-        return HTTPResponse(status: 200, contentType: Reply.json, text: answer.jsonText)
+        return HTTPResponse(status: 201, contentType: Reply.json, text: answer.jsonText)
     }
 
     /// `POST /indiv/devices`, JSON `{"fingerprint": F}` → `{"deviceId": D}` and a `pass_sfp` header.
@@ -94,6 +129,8 @@ extension MockPass {
     /// call (`/reggie/v1`, `/api/v1`) of a requestor declared with a key pair whose signature does not
     /// verify. Browser pages (the login and logout redirects) carry neither, so they pass.
     mutating func admitClient(_ r: IncomingRequest, at now: Instant) throws(HandlerFailure) {
+        // DCR is how a client gets its token: it names no requestor and is never gated.
+        guard !r.endpoint.isClientRegistration else { return }
         guard let requestorID = try MockPass.requestorNamed(by: r), let requestor = world.requestor(requestorID) else {
             return
         }

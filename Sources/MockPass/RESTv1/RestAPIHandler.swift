@@ -66,6 +66,7 @@ extension MockPass {
                 _ = try MockPass.requestorNamed(by: r)
             }
         } catch {
+            if r.endpoint.isClientRegistration { throw error.inDCRForm }
             throw MockPass.isSecondScreenPath(r.path) ? error.rest(RestFormat.of(r).format) : error
         }
         if r.path.hasPrefix(RoutePrefix.restV1) {
