@@ -65,9 +65,10 @@ extension JournalEntry {
     var opensSession: Bool {
         if v2?.operation == .createSession || v2?.operation == .partnerSession { return true }
         if method == "POST", route == .registrationCode { return true }
-        // The login page a v2 session's user agent is sent to (`v2_code`) continues the session POST
-        // sessions opened: counting it too would count every v2 login twice on one device.
-        if route == .authenticateSAML { return parameter("v2_code") == nil }
+        // The login page a v2 session's user agent is sent to (its code in `V2Route.loginCookie`)
+        // continues the session POST sessions opened: counting it too would count every v2 login
+        // twice on one device.
+        if route == .authenticateSAML { return !(header("cookie") ?? "").contains(V2Route.loginCookie + "=") }
         return ServiceRoute.route(atSPPath: path)?.route == .secondScreenLogin
     }
 

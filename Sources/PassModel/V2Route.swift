@@ -37,6 +37,10 @@ public enum V2Route: Hashable, Sendable {
     /// What every REST v2 path starts with: the mock hands every path under it to REST v2, which
     /// answers its own 404 when no operation has it.
     public static let prefix = "/api/v2/"
+    /// The cookie that ties the SP's `authenticate/saml` to the v2 session whose user agent was sent
+    /// there: Adobe's Location carries only the SDK's parameters, so the session's code rides in a
+    /// cookie of the SP's host, as a browser login's state does.
+    public static let loginCookie = "passim_v2_login"
 
     /// The method a client sends (a session code's path takes two: GET reads it, POST resumes it).
     public var method: String {

@@ -18,7 +18,11 @@ struct CookieJar: Sendable {
             let name = pair[..<eq].trimmingSpaces, value = pair[pair.index(after: eq)...].trimmingSpaces
             guard !name.isEmpty else { continue }
             cookies.removeAll { $0.host == host && $0.name == name }
-            cookies.append(Cookie(host: host, name: name, value: value))
+            // `Max-Age=0` deletes the cookie (RFC 6265 5.2.2); paths and other lifetimes are not kept.
+            let deletes = header.split(separator: ";").dropFirst().contains {
+                $0.trimmingSpaces.lowercased() == "max-age=0"
+            }
+            if !deletes { cookies.append(Cookie(host: host, name: name, value: value)) }
         }
     }
 

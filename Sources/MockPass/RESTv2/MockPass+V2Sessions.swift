@@ -168,8 +168,9 @@ extension MockPass {
     }
 
     /// `GET /authenticate/{sp}/{code}`: the user agent (this device's browser or a second screen's)
-    /// is sent on, as Adobe's is, to the SP's `authenticate/saml` with the session's parameters and
-    /// its code (`v2_code`); that page starts an SP login bound to the session and posts it to the
+    /// is sent on, as Adobe's is, to the SP's `authenticate/saml` with the session's parameters in
+    /// Adobe's order and its code in a cookie for that page (`V2Route.loginCookie`, until the
+    /// session ends); that page starts an SP login bound to the session and posts it to the
     /// MVPD's IdP, whose answer gives the session's device its profile (`completeV2Login`) and sends
     /// the browser to `redirectUrl`. An OAuth2 MVPD's user agent goes to its IdP instead (`V2OAuth`).
     /// The 302 carries the JSON body the contract declares for it (an `ErrorInformation`, here with
@@ -200,28 +201,39 @@ extension MockPass {
         }
         session.state = .loggingIn(V2AuthSession.LoggingIn(started: now))
         v2.sessions.set(code, session, until: session.notAfter + limits.expiredMemory)
+        let page = joinURL(sp.url, Route.authenticateSAML.path())
         let location =
-            joinURL(sp.url, Route.authenticateSAML.path()) + "?"
+            page + "?"
             + FormCoding.encode([
-                ("requestor_id", requestor.id), ("mso_id", mvpdID), ("redirect_url", redirect),
-                ("domain_name", session.parameters.domainName ?? ""), ("v2_code", code),
+                ("noflash", "true"), ("mso_id", mvpdID), ("requestor_id", requestor.id), ("no_iframe", "false"),
+                ("domain_name", session.parameters.domainName ?? ""), ("redirect_url", redirect),
             ])
-        return HTTPResponse(status: 302, contentType: Reply.json, text: "{}", headers: [("Location", location)])
+        let lifetime = max((session.notAfter.milliseconds - now.milliseconds) / 1000, 1)
+        let cookie =
+            "\(V2Route.loginCookie)=\(code); Path=\(URLParts(page)?.path ?? "/"); Max-Age=\(lifetime); HttpOnly"
+        return HTTPResponse(
+            status: 302, contentType: Reply.json, text: "{}", headers: [("Location", location), ("Set-Cookie", cookie)])
     }
 
-    /// The v2 session an `authenticate/saml` with `v2_code` logs in for: one of this programmer and
-    /// MVPD whose user agent was sent there and whose login has not completed; nil without the field.
-    func v2LoginLink(_ code: String?, requestorID: String, mvpdID: String, at now: Instant) throws(HandlerFailure)
-        -> V2LoginLink?
-    {
-        guard let code, !code.isEmpty else { return nil }
-        guard let session = v2.sessions.value(code, at: now), now < session.notAfter,
-            session.requestorID == requestorID,
-            session.parameters.mvpd == mvpdID, case .loggingIn(let login) = session.state, login.oauth == nil
-        else {
-            throw .badRequest("no REST API v2 login is waiting for this code")
+    /// Forgets the login cookie once its login ended (the SP's answer to the IdP).
+    static func v2EndLoginCookie(_ sp: World.ServiceProvider) -> String {
+        let page = joinURL(sp.url, Route.authenticateSAML.path())
+        return "\(V2Route.loginCookie)=; Path=\(URLParts(page)?.path ?? "/"); Max-Age=0"
+    }
+
+    /// The v2 session an `authenticate/saml` logs in for, by the login cookie: one of this programmer
+    /// and MVPD whose user agent was sent there and whose login has not completed. nil otherwise: a
+    /// cookie left from another login does not stop the browser's own SDK login.
+    func v2LoginLink(_ cookies: Cookies, requestorID: String, mvpdID: String, at now: Instant) -> V2LoginLink? {
+        for code in cookies.values(V2Route.loginCookie).reversed() where !code.isEmpty {
+            if let session = v2.sessions.value(code, at: now), now < session.notAfter,
+                session.requestorID == requestorID,
+                session.parameters.mvpd == mvpdID, case .loggingIn(let login) = session.state, login.oauth == nil
+            {
+                return V2LoginLink(code: code)
+            }
         }
-        return V2LoginLink(code: code)
+        return nil
     }
 
     /// The SP accepted the IdP's assertion for a login `v2Authenticate` started: the session's

@@ -108,8 +108,8 @@ extension MockPass {
         // yt-dlp since 2025-05 starts the login with its registration code, then finds it by that code.
         let regCode = r.parameter("reg_code").flatMap { $0.isEmpty ? nil : $0 }
         if let regCode { try requireLiveCode(regCode, requestorID: requestorID, at: now) }
-        // REST v2's `authenticate/{sp}/{code}` redirects here with its code (`v2LoginLink`).
-        let v2 = try v2LoginLink(r.parameter("v2_code"), requestorID: requestorID, mvpdID: mvpdID, at: now)
+        // REST v2's `authenticate/{sp}/{code}` redirects here, its code in a cookie (`v2LoginLink`).
+        let v2 = v2LoginLink(r.cookies, requestorID: requestorID, mvpdID: mvpdID, at: now)
         return try startLogin(
             sp, r, requestorID: requestorID, mvpdID: mvpdID, redirectURL: redirectURL,
             regCode: regCode, v2: v2, at: now)
@@ -196,7 +196,7 @@ extension MockPass {
             // browser session ends here, so no SDK or v1 call can use it (rest-api-v2.md 1.1).
             try completeV2Login(link, user: user, assertion: assertion, mvpdID: session.mvpdID, at: now)
             sdk.loginSessions.remove(session.id)
-            return .redirect(session.redirectURL)
+            return .redirect(session.redirectURL, headers: [("Set-Cookie", MockPass.v2EndLoginCookie(sp))])
         }
         if let code = session.regCode {
             try completeCodeLogin(code, user: user, assertion: assertion, mvpdID: session.mvpdID, at: now)
