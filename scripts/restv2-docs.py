@@ -981,10 +981,11 @@ class Context:
         self.step("POST sessions/{code} (" + ", ".join(f"{k}={v}" for k, v in params.items()) + ")")
         return r
 
-    def login(self, mvpd, user, password, sp=None, domain="adobe.com", redirect="https://adobe.com"):
+    def login(self, mvpd, user, password, sp=None, domain="adobe.com", redirect="https://adobe.com", extra=()):
         """A session for the MVPD, then the user agent from its URL through the SP's and the IdP's pages
         (the IdP's login form filled in) until it is sent to `redirect`."""
-        r = self.v2("POST", "/sessions", form={"mvpd": mvpd, "domainName": domain, "redirectUrl": redirect}, sp=sp)
+        r = self.v2("POST", "/sessions", form={"mvpd": mvpd, "domainName": domain, "redirectUrl": redirect}, sp=sp,
+                    extra=extra)
         s = r.json or {}
         if s.get("actionName") != "authenticate" or not s.get("url"):
             self.fail(f"POST sessions for a login at {mvpd} (wanted authenticate with a url)", r)
@@ -1209,16 +1210,60 @@ def _(ctx):
     ctx.login("Spectrum", "sp-basic", "sp-pass")
 
 
-@recipe("profiles#2", "profiles-mvpd#2", "logout#3",
-        unsupported="single sign-on with the Service Token method (AD-Service-Token, type serviceTokenSSO)")
-def _(ctx):
-    pass
+def _jws(claims):
+    """A JWS of the claims (header RS256, a placeholder signature: the mock checks the claims only)."""
+    part = lambda obj: base64.urlsafe_b64encode(json.dumps(obj).encode()).decode().rstrip("=")
+    return part({"alg": "RS256"}) + "." + part(claims) + ".c2lnbmF0dXJl"
 
 
-@recipe("profiles#3", "profiles-mvpd#3", "logout#4",
-        unsupported="single sign-on with the Platform Identity method (Adobe-Subject-Token, type platformSSO)")
+SERVICE_TOKEN = ("AD-Service-Token", _jws({"iss": "Adobe", "sub": "passim-docs-user", "aud": "Adobe"}))
+SUBJECT_TOKEN = ("Adobe-Subject-Token", _jws({"iss": "Amazon", "sub": "passim-docs-amazon-account"}))
+OTHER_DEVICE = "fingerprint " + b64("passim-docs-other-device")
+
+
+def _sso_login(ctx, token, mvpd, user, password):
+    """Another app, on another device, logs in at the MVPD with the identity; the sample's request
+    then carries the same identity (the sample's own token is cut short)."""
+    kept = ctx.device
+    ctx.device = (OTHER_DEVICE, ctx.run.usual_device[1])
+    ctx.login(mvpd, user, password, extra=[token])
+    ctx.device = kept
+    ctx.set_header(token[0], token[1], "the sample's JWS is cut short ('.....'): one of the same issuer, for "
+                                       "the user another app logged in with")
+
+
+@recipe("profiles#2", about="AdobeShibboleth shared through a service token (another device's login), "
+                            "Spectrum (sp-basic) this device's own")
 def _(ctx):
-    pass
+    _sso_login(ctx, SERVICE_TOKEN, "AdobeShibboleth", "shib-viewer", "shib-pass")
+    ctx.login("Spectrum", "sp-basic", "sp-pass")
+
+
+@recipe("profiles-mvpd#2", about="AdobeShibboleth shared through a service token (another device's login)")
+def _(ctx):
+    _sso_login(ctx, SERVICE_TOKEN, "AdobeShibboleth", "shib-viewer", "shib-pass")
+
+
+@recipe("logout#3", about="Spectrum shared through a service token (another device's login)")
+def _(ctx):
+    _sso_login(ctx, SERVICE_TOKEN, "Spectrum", "sp-basic", "sp-pass")
+
+
+@recipe("profiles#3", about="AdobePass_SMI shared through a platform identity (another device's login), "
+                            "Cablevision (cv-basic) this device's own")
+def _(ctx):
+    _sso_login(ctx, SUBJECT_TOKEN, "AdobePass_SMI", "smi-viewer", "smi-pass")
+    ctx.login("Cablevision", "cv-basic", "cv-pass")
+
+
+@recipe("profiles-mvpd#3", about="AdobePass_SMI shared through a platform identity (another device's login)")
+def _(ctx):
+    _sso_login(ctx, SUBJECT_TOKEN, "AdobePass_SMI", "smi-viewer", "smi-pass")
+
+
+@recipe("logout#4", about="Comcast_SSO shared through a platform identity (another device's login)")
+def _(ctx):
+    _sso_login(ctx, SUBJECT_TOKEN, "Comcast_SSO", "cs-viewer", "cs-pass")
 
 
 @recipe("profiles-mvpd#1", about="a Spectrum profile (sp-viewer: householdID, zip)")
@@ -1461,9 +1506,9 @@ def _(ctx):
     ctx.login(*CV)
 
 
-@recipe("logout#2", unsupported="an MVPD without a logout endpoint (a login whose logout answers complete/none)")
+@recipe("logout#2", world=["rest-v2 no-logout Dish"], about="a Dish profile (Dish has no logout endpoint)")
 def _(ctx):
-    pass
+    ctx.login("Dish", "dish-viewer", "dish-pass")
 
 
 @recipe("logout#5", about="a Cablevision profile from Apple SSO (sessions/sso/Apple, then profiles/sso/Apple)")

@@ -125,6 +125,9 @@ public enum WorldBuilder {
             case .fault(let mvpd, let code): o.faults.insert(.init(mvpdID: mvpd, code: code), at: 0)
             case .profileTTL(let mvpd, let ttl): o.profileTTLs.insert(.init(mvpdID: mvpd, ttl: ttl), at: 0)
             case .oauth2(let mvpd): o.oauth2MVPDs.append(mvpd)
+            case .noLogout(let mvpd): o.noLogoutMVPDs.append(mvpd)
+            case .serviceToken(let issuer): o.serviceTokenIssuers.append(issuer)
+            case .platformIdentity(let issuer): o.platformIdentityIssuers.append(issuer)
             }
         }
         return o

@@ -27,6 +27,12 @@ public enum RESTv2Decl: Hashable, Sendable {
     case profileTTL(mvpd: String, ttl: Millis)
     /// `rest-v2 oauth2 MVPD`
     case oauth2(mvpd: String)
+    /// `rest-v2 no-logout MVPD`: the MVPD has no logout endpoint
+    case noLogout(mvpd: String)
+    /// `rest-v2 service-token "ISSUER"`: an identity service whose `AD-Service-Token`s Adobe trusts
+    case serviceToken(issuer: String)
+    /// `rest-v2 platform-identity "ISSUER"`: a platform whose `Adobe-Subject-Token`s Adobe trusts
+    case platformIdentity(issuer: String)
 
     public static let degradationRules = ["authorize-all", "authenticate-all", "deny"]
 
@@ -48,6 +54,7 @@ public enum RESTv2Decl: Hashable, Sendable {
     static let settings = [
         "throttling", "session-ttl", "media-token-ttl", "max-resources", "platform-mapping", "degrade",
         "temppass-resources", "parental-control", "dummy-authorization", "fault", "profile-ttl", "oauth2",
+        "no-logout", "service-token", "platform-identity",
     ]
 }
 
@@ -97,6 +104,11 @@ extension FileParser {
             let id = try mvpd(&c)
             decl = .profileTTL(mvpd: id, ttl: try c.duration())
         case "oauth2": decl = .oauth2(mvpd: try mvpd(&c))
+        case "no-logout": decl = .noLogout(mvpd: try mvpd(&c))
+        case "service-token":
+            decl = .serviceToken(issuer: try c.requireString("the identity service's issuer (iss) in quotes").text)
+        case "platform-identity":
+            decl = .platformIdentity(issuer: try c.requireString("the platform's issuer (iss) in quotes").text)
         default:
             throw c.diagnostic(
                 "unknown REST v2 setting '\(setting.text)'"

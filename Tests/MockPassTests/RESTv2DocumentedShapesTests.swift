@@ -62,3 +62,43 @@ import Testing
         #expect(errorCode(c.get("/profiles/TempPass")) == "temporary_access_duration_limit_exceeded")
     }
 }
+
+/// Logouts as Adobe's logout page writes them.
+@Suite struct RESTv2LogoutTests {
+    @Test func aLogoutOpenedInTheBrowserThatLoggedInEndsTheLoginAtTheIdP() throws {
+        var c = try V2Client()
+        _ = try c.login()
+        let answer = try json(c.get("/logout/Comcast?redirectUrl=https%3A%2F%2Fapp.test%2Fout"))
+        let url = try #require(answer["logouts"]?["Comcast"]?["url"]?.stringValue)
+        #expect(
+            url == "https://sp.auth.test/logout?noflash=true&mso_id=Comcast&requestor_id=V2"
+                + "&redirect_url=https%3A%2F%2Fapp.test%2Fout")
+        // The browser that logged in carries the SP's cookie: the logout goes on to the IdP.
+        let page = c.b.get(url)
+        #expect(page.status == 200, "\(page.status) \(page.headers["Location"] ?? "")")
+        // Another browser has nothing to end: it is sent to the redirect at once.
+        var other = Browser(c.b.mock)
+        other.now = c.b.now
+        #expect(other.get(url).headers["Location"] == "https://app.test/out")
+    }
+
+    @Test func aSingleLogoutWithAServiceTokenNamesTheDeviceAndEndsTheLoginAtTheIdP() throws {
+        var world = v2World()
+        world.restV2.serviceTokenIssuers = ["passim-dtc"]
+        var c = try V2Client(world: world)
+        let claims = base64(#"{"iss":"passim-dtc","sub":"user-42","aud":"Adobe"}"#)
+        c.extraHeaders = [("AD-Service-Token", base64(#"{"alg":"RS256"}"#) + "." + claims + ".c2ln")]
+        _ = try c.login()
+        let answer = try json(c.get("/logout/Comcast?redirectUrl=https%3A%2F%2Fapp.test%2Fout"))
+        let url = try #require(answer["logouts"]?["Comcast"]?["url"]?.stringValue)
+        #expect(url.hasPrefix("/logout?requestor_id=V2&mso_id=Comcast&pt_device_id="))
+        // Any browser may open it: the device it names ends its login at the IdP, then the redirect.
+        var other = Browser(c.b.mock)
+        other.now = c.b.now
+        let page = other.get(v2Host + url)
+        #expect(page.status == 200)
+        #expect(try json(c.get("/profiles"))["profiles"] == .dict([]))
+        // Used once: opened again, it only reaches nothing to end.
+        #expect(other.get(v2Host + url).status == 400)
+    }
+}

@@ -106,12 +106,16 @@ import Testing
             case .fault: return "fault"
             case .profileTTL: return "profile-ttl"
             case .oauth2: return "oauth2"
+            case .noLogout: return "no-logout"
+            case .serviceToken: return "service-token"
+            case .platformIdentity: return "platform-identity"
             }
         }
         let all = Set<String>([
             "throttling on", "throttling off", "throttling all", "session-ttl", "media-token-ttl",
             "max-resources", "platform-mapping", "temppass-resources", "parental-control",
-            "dummy-authorization", "fault", "profile-ttl", "oauth2",
+            "dummy-authorization", "fault", "profile-ttl", "oauth2", "no-logout", "service-token",
+            "platform-identity",
         ])
         .union(RESTv2Decl.degradationRules.map { "degrade " + $0 })
         var pinned: Set<String> = []

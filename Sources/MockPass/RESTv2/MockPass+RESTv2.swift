@@ -150,6 +150,22 @@ extension MockPass {
     static func v2MillisText(_ t: Instant) -> Value { .string(String(t.milliseconds)) }
 
     /// The live profile of (device, programmer, MVPD), or nil.
+    /// The device's live profile, else one shared with it through an SSO identity the request
+    /// carries (`V2SSO`): another app's login, with the type of its method.
+    func v2Profile(_ key: V2ProfileKey, _ r: IncomingRequest, at now: Instant) -> V2Profile? {
+        if let own = v2LiveProfile(key, at: now) { return own }
+        for identity in r.request.headers.ssoIdentities(world.restV2, at: now) {
+            if let grant = v2.ssoGrants.value(V2SSOKey(identity: identity, mvpdID: key.mvpdID), at: now),
+                now < grant.notAfter
+            {
+                return V2Profile(
+                    origin: .sso(identity, grant.subscriber), sessionID: grant.sessionID, notBefore: grant.notBefore,
+                    notAfter: grant.notAfter)
+            }
+        }
+        return nil
+    }
+
     func v2LiveProfile(_ key: V2ProfileKey, at now: Instant) -> V2Profile? {
         guard let profile = v2.profiles.value(key, at: now), now < profile.notAfter else { return nil }
         return profile

@@ -64,7 +64,7 @@ extension MockPass {
         let resources = try v2Resources(r)
         let options = world.restV2
         let key = V2ProfileKey(deviceID: device.id, requestorID: requestor.id, mvpdID: mvpdID)
-        var profile = v2LiveProfile(key, at: now)
+        var profile = v2Profile(key, r, at: now)
         // A TempPass needs no session: the decision starts it on first use, and what ends it (its
         // duration, a missing or malformed identity, its configuration) is each decision's error,
         // source `temppass`, as Adobe's decisions samples show.
@@ -161,7 +161,7 @@ extension MockPass {
             return .permitted(.temppass, until: use.expires)
         case .degraded:
             return .permitted(.degradation, until: min(now + requestor.authzTTL, profile.notAfter))
-        case .login, .appleSSO:
+        case .login, .appleSSO, .sso:
             break
         }
         let until = min(now + requestor.authzTTL, profile.notAfter)

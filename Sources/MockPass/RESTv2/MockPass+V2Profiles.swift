@@ -19,7 +19,7 @@ extension MockPass {
             var made: V2Profile?
             if let tempPass = world.tempPass(for: m.id) {
                 made = try v2TempPassProfile(tempPass, key, r, forProfile: true, at: now)
-            } else if v2LiveProfile(key, at: now) == nil, world.restV2.degradation(of: m.id) == .authenticateAll {
+            } else if v2Profile(key, r, at: now) == nil, world.restV2.degradation(of: m.id) == .authenticateAll {
                 // AuthNAll: a degraded profile needs no session either (the profiles page's sample).
                 made = v2DegradedProfile(requestor, key, at: now)
             }
@@ -35,7 +35,7 @@ extension MockPass {
         var entries: [Value.Entry] = []
         for m in mvpds {
             let key = V2ProfileKey(deviceID: device.id, requestorID: requestor.id, mvpdID: m.id)
-            if let profile = v2LiveProfile(key, at: now) {
+            if let profile = v2Profile(key, r, at: now) {
                 entries.append(Value.Entry(m.id, v2ProfileObject(profile, key: key, at: now)))
             }
         }
@@ -73,7 +73,15 @@ extension MockPass {
     func v2ProfileObject(_ p: V2Profile, key: V2ProfileKey, at now: Instant) -> Value {
         let mvpdID = key.mvpdID
         var attributes: [Value.Entry] = []
-        if case .tempPass(let useKey) = p.origin {
+        if case .sso(_, let subscriber) = p.origin {
+            // Adobe's SSO samples: the upstream user id, the user id, the MVPD.
+            let user = world.user(mvpdID: subscriber.user.mvpdID, name: subscriber.user.userName)
+            let userID = user?.meta.first { $0.key == "userID" }?.value ?? .string(subscriber.user.userName)
+            attributes = [
+                MockPass.v2Attribute("upstreamUserID", userID), MockPass.v2Attribute("userID", userID),
+                MockPass.v2Attribute("mvpd", .string(mvpdID)),
+            ]
+        } else if case .tempPass(let useKey) = p.origin {
             attributes = v2TempPassAttributes(useKey, at: now)
         } else if case .degraded = p.origin {
             let digest = MockPass.v2Digest([key.deviceID, key.requestorID, mvpdID])
@@ -109,8 +117,11 @@ extension MockPass {
     /// `GET /{sp}/logout/{mvpd}`: ends the device's profile and says what the user agent must do:
     /// `logout`/`interactive` with the SP's SAML logout URL for a login at an IdP,
     /// `partner_logout`/`partner_interactive` for Apple SSO (the user also logs out in Settings),
-    /// `complete`/`none` for a TempPass or degraded profile (no endpoint), `invalid`/`none` when
-    /// the device has no profile. A TempPass's use is not undone by a logout.
+    /// `complete`/`none` for a TempPass or degraded profile or an MVPD without a logout endpoint,
+    /// `invalid`/`none` when the device has no profile. A TempPass's use is not undone by a logout.
+    /// A request carrying an SSO identity that shares this MVPD's profile (`V2SSO`) is a single
+    /// logout: every profile shared through it ends, and the SP's logout URL names the device
+    /// (`pt_device_id`, relative, as Adobe's samples write it) instead of a redirect.
     mutating func v2Logout(
         _ sp: World.ServiceProvider, _ requestor: World.Requestor, mvpdID: String, _ r: IncomingRequest,
         at now: Instant
@@ -120,46 +131,60 @@ extension MockPass {
         let redirect = r.parameter("redirectUrl").flatMap { $0.isEmpty ? nil : $0 }
         if let redirect { try MockPass.v2CheckRedirect(redirect) }
         let key = V2ProfileKey(deviceID: device.id, requestorID: requestor.id, mvpdID: mvpdID)
-        var e: [Value.Entry]
-        if let profile = v2LiveProfile(key, at: now) {
-            switch profile.origin {
-            case .login(let s):
-                if let idp = world.identityProvider(for: mvpdID), world.restV2.oauth2MVPDs.contains(mvpdID) {
-                    guard let redirect else {
-                        throw V2Failure(.invalidParameterRedirectURL, "an interactive logout needs redirectUrl")
-                    }
-                    e = MockPass.v2LogoutAction("logout", "interactive", mvpdID)
-                    e.append(
-                        Value.Entry(
-                            "url",
-                            .string(
-                                joinURL(idp.url, IdPRoute.oauth2Logout.path) + "?"
-                                    + FormCoding.encode([("redirect_uri", redirect)]))))
-                } else if world.identityProvider(for: mvpdID) != nil {
-                    guard let redirect else {
-                        throw V2Failure(.invalidParameterRedirectURL, "an interactive logout needs redirectUrl")
-                    }
-                    let url =
-                        joinURL(sp.url, Route.logout.path()) + "?"
-                        + FormCoding.encode([
-                            ("redirect_url", redirect), ("mso_id", mvpdID), ("name_id", s.nameID),
-                            ("session_index", s.sessionIndex),
-                        ])
-                    e = MockPass.v2LogoutAction("logout", "interactive", mvpdID)
-                    e.append(Value.Entry("url", .string(url)))
-                } else {
-                    e = MockPass.v2LogoutAction("complete", "none", mvpdID)
-                }
-            case .appleSSO:
-                e = MockPass.v2LogoutAction("partner_logout", "partner_interactive", mvpdID)
-            case .tempPass, .degraded:
-                e = MockPass.v2LogoutAction("complete", "none", mvpdID)
-            }
-            v2.profiles.remove(key)
-        } else {
-            e = MockPass.v2LogoutAction("invalid", "none", mvpdID)
+        let shared = r.request.headers.ssoIdentities(world.restV2, at: now).filter {
+            v2.ssoGrants.value(V2SSOKey(identity: $0, mvpdID: mvpdID), at: now) != nil
         }
-        return MockPass.v2JSON([Value.Entry("logouts", .dict([Value.Entry(mvpdID, .dict(e))]))])
+        guard let profile = v2Profile(key, r, at: now) else {
+            return MockPass.v2Logouts(mvpdID, MockPass.v2LogoutAction("invalid", "none", mvpdID))
+        }
+        v2.profiles.remove(key)
+        for identity in shared { v2.ssoGrants.remove(V2SSOKey(identity: identity, mvpdID: mvpdID)) }
+        let idp = world.restV2.noLogoutMVPDs.contains(mvpdID) ? nil : world.identityProvider(for: mvpdID)
+        switch profile.origin {
+        case .login(let s), .sso(_, let s):
+            guard let idp else { break }
+            guard let redirect else {
+                throw V2Failure(.invalidParameterRedirectURL, "an interactive logout needs redirectUrl")
+            }
+            var e = MockPass.v2LogoutAction("logout", "interactive", mvpdID)
+            if world.restV2.oauth2MVPDs.contains(mvpdID) {
+                e.append(
+                    Value.Entry(
+                        "url",
+                        .string(
+                            joinURL(idp.url, IdPRoute.oauth2Logout.path) + "?"
+                                + FormCoding.encode([("redirect_uri", redirect)]))))
+            } else if !shared.isEmpty {
+                let deviceRef = MockPass.v2Digest([device.id, requestor.id])
+                v2.ssoLogouts.set(
+                    deviceRef, V2SSOLogout(subscriber: s, redirectURL: redirect), until: now + limits.logoutSessionTTL)
+                let page = joinURL(sp.url, Route.logout.path())
+                let query = FormCoding.encode([
+                    ("requestor_id", requestor.id), ("mso_id", mvpdID), ("pt_device_id", deviceRef),
+                ])
+                e.append(Value.Entry("url", .string((URLParts(page)?.path ?? Route.logout.path()) + "?" + query)))
+            } else {
+                // Adobe's URL names no session: the browser that logged in is known by its cookie
+                // (`RESTv2State.browserLogins`); another browser only reaches `redirect_url`.
+                let url =
+                    joinURL(sp.url, Route.logout.path()) + "?"
+                    + FormCoding.encode([
+                        ("noflash", "true"), ("mso_id", mvpdID), ("requestor_id", requestor.id),
+                        ("redirect_url", redirect),
+                    ])
+                e.append(Value.Entry("url", .string(url)))
+            }
+            return MockPass.v2Logouts(mvpdID, e)
+        case .appleSSO:
+            return MockPass.v2Logouts(mvpdID, MockPass.v2LogoutAction("partner_logout", "partner_interactive", mvpdID))
+        case .tempPass, .degraded:
+            break
+        }
+        return MockPass.v2Logouts(mvpdID, MockPass.v2LogoutAction("complete", "none", mvpdID))
+    }
+
+    static func v2Logouts(_ mvpdID: String, _ entries: [Value.Entry]) -> HTTPResponse {
+        MockPass.v2JSON([Value.Entry("logouts", .dict([Value.Entry(mvpdID, .dict(entries))]))])
     }
 
     static func v2LogoutAction(_ name: String, _ type: String, _ mvpdID: String) -> [Value.Entry] {

@@ -18,20 +18,22 @@ extension MockPass {
             let mvpd = try v2MVPD(mvpdID, sp, requestor)
             if let direct = try v2DirectAccess(mvpd, requestor, deviceID: device.id, r, at: now) { return direct }
         }
-        return v2SessionAnswer(v2NewSession(sp, requestor, device, parameters, at: now), missingAction: "resume")
+        let sso = r.request.headers.ssoIdentities(world.restV2, at: now)
+        return v2SessionAnswer(
+            v2NewSession(sp, requestor, device, parameters, sso: sso, at: now), missingAction: "resume")
     }
 
     /// A new authentication session under a fresh code, stored.
     mutating func v2NewSession(
         _ sp: World.ServiceProvider, _ requestor: World.Requestor, _ device: V2Device,
-        _ parameters: V2SessionParameters, at now: Instant
+        _ parameters: V2SessionParameters, sso: [V2SSOIdentity] = [], at now: Instant
     ) -> V2AuthSession {
         var code = random.code(V2Limits.codeLength)
         while v2.sessions.value(code, at: now) != nil { code = random.code(V2Limits.codeLength) }
         let session = V2AuthSession(
             code: code, sessionID: random.guid(), requestorID: requestor.id, spName: sp.name, deviceID: device.id,
             deviceInfo: device.info, parameters: parameters, notBefore: now, notAfter: now + world.restV2.sessionTTL,
-            state: parameters.missing.isEmpty ? .ready : .collecting)
+            state: parameters.missing.isEmpty ? .ready : .collecting, sso: sso)
         v2.sessions.set(code, session, until: session.notAfter + limits.expiredMemory)
         return session
     }
@@ -61,6 +63,9 @@ extension MockPass {
             session.state = merged.missing.isEmpty ? .ready : .collecting
         }
         session.parameters = merged
+        for identity in r.request.headers.ssoIdentities(world.restV2, at: now) where !session.sso.contains(identity) {
+            session.sso.append(identity)
+        }
         v2.sessions.set(code, session, until: session.notAfter + limits.expiredMemory)
         return v2SessionAnswer(session, missingAction: "retry")
     }
@@ -131,8 +136,11 @@ extension MockPass {
         let key = V2ProfileKey(deviceID: deviceID, requestorID: requestor.id, mvpdID: mvpd.id)
         let reason: String
         let sessionID: String
-        if let live = v2LiveProfile(key, at: now) {
-            if case .appleSSO = live.origin { reason = "authenticatedSSO" } else { reason = "authenticated" }
+        if let live = v2Profile(key, r, at: now) {
+            switch live.origin {
+            case .appleSSO, .sso: reason = "authenticatedSSO"
+            case .login, .tempPass, .degraded: reason = "authenticated"
+            }
             sessionID = live.sessionID
         } else if let tempPass = world.tempPass(for: mvpd.id) {
             reason = "temporary"
@@ -239,8 +247,9 @@ extension MockPass {
     /// The SP accepted the IdP's assertion for a login `v2Authenticate` started: the session's
     /// device gets its profile for the MVPD. A session gone by then (expired, or taken by the cap)
     /// fails the login with a 400 page, as an expired SP login does.
+    /// `browser`: the SP cookie of the user agent that logged in, for a later logout in it.
     mutating func completeV2Login(
-        _ link: V2LoginLink, user: IdPState.UserKey, assertion: Assertion, mvpdID: String,
+        _ link: V2LoginLink, user: IdPState.UserKey, assertion: Assertion, mvpdID: String, browser: String,
         at now: Instant
     ) throws(HandlerFailure) {
         guard var session = v2.sessions.value(link.code, at: now), now < session.notAfter,
@@ -248,14 +257,34 @@ extension MockPass {
         else {
             throw .badRequest("the REST API v2 authentication session has expired")
         }
-        let key = V2ProfileKey(deviceID: session.deviceID, requestorID: session.requestorID, mvpdID: mvpdID)
         let subscriber = V2Profile.Subscriber(
             user: user, nameID: assertion.nameID, sessionIndex: assertion.sessionIndex)
-        v2Store(
-            V2Profile(
-                origin: .login(subscriber), sessionID: session.sessionID, notBefore: now,
-                notAfter: now + v2ProfileTTL(requestor, mvpdID: mvpdID)), key)
-        session.state = .authenticated(V2AuthSession.Authenticated(mvpdID: mvpdID, at: now))
+        v2LoggedIn(&session, subscriber, requestor, mvpdID: mvpdID, at: now)
         v2.sessions.set(link.code, session, until: session.notAfter + limits.expiredMemory)
+        v2.browserLogins.set(
+            browser, V2BrowserLogin(mvpdID: mvpdID, subscriber: subscriber),
+            until: now + v2ProfileTTL(requestor, mvpdID: mvpdID))
+    }
+
+    /// A login at the MVPD completed for `session`: its device's profile, shared with every SSO
+    /// identity the session was made with (`V2SSO`), until the profile's end.
+    mutating func v2LoggedIn(
+        _ session: inout V2AuthSession, _ subscriber: V2Profile.Subscriber, _ requestor: World.Requestor,
+        mvpdID: String, at now: Instant
+    ) {
+        let key = V2ProfileKey(deviceID: session.deviceID, requestorID: session.requestorID, mvpdID: mvpdID)
+        let profile = V2Profile(
+            origin: .login(subscriber), sessionID: session.sessionID, notBefore: now,
+            notAfter: now + v2ProfileTTL(requestor, mvpdID: mvpdID))
+        v2Store(profile, key)
+        for identity in session.sso {
+            v2.ssoGrants.set(
+                V2SSOKey(identity: identity, mvpdID: mvpdID),
+                V2SSOGrant(
+                    subscriber: subscriber, sessionID: session.sessionID, notBefore: profile.notBefore,
+                    notAfter: profile.notAfter),
+                until: profile.notAfter)
+        }
+        session.state = .authenticated(V2AuthSession.Authenticated(mvpdID: mvpdID, at: now))
     }
 }

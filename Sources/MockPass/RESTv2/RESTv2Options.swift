@@ -30,6 +30,14 @@ public struct RESTv2Options: Sendable {
     public var faults: [Fault] = []
     /// MVPDs whose IdP logs REST v2 users in with OAuth2 and PKCE instead of SAML (`V2OAuth`).
     public var oauth2MVPDs: [String] = []
+    /// MVPDs without a logout endpoint: a logout of their profile ends it at once (`complete`/`none`).
+    public var noLogoutMVPDs: [String] = []
+    /// The issuers (`iss`) of the external identity services whose `AD-Service-Token` Adobe trusts
+    /// (single sign-on with a service token).
+    public var serviceTokenIssuers: [String] = []
+    /// The issuers of the platform identity tokens (`Adobe-Subject-Token`) Adobe trusts (single
+    /// sign-on with platform identity: Amazon's, Roku's).
+    public var platformIdentityIssuers: [String] = []
     /// Profile lifetimes per MVPD that differ from the requestor's `authn-ttl`.
     public var profileTTLs: [ProfileTTL] = []
 

@@ -105,14 +105,9 @@ extension MockPass {
         } catch {
             throw V2Failure(.identityNotRecognizedByMVPD, error.message)
         }
-        let key = V2ProfileKey(deviceID: session.deviceID, requestorID: session.requestorID, mvpdID: mvpdID)
         let subscriber = V2Profile.Subscriber(
             user: user, nameID: nameID(mvpdID: mvpdID, userName: user.userName), sessionIndex: "")
-        v2Store(
-            V2Profile(
-                origin: .login(subscriber), sessionID: session.sessionID, notBefore: now,
-                notAfter: now + v2ProfileTTL(requestor, mvpdID: mvpdID)), key)
-        session.state = .authenticated(V2AuthSession.Authenticated(mvpdID: mvpdID, at: now))
+        v2LoggedIn(&session, subscriber, requestor, mvpdID: mvpdID, at: now)
         v2.sessions.set(code, session, until: session.notAfter + limits.expiredMemory)
         return .redirect(redirect)
     }

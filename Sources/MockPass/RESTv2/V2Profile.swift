@@ -20,6 +20,8 @@ struct V2Profile: Sendable {
         case tempPass(V2TempPassKey)
         /// An MVPD degraded with `authenticate-all`: no user, no IdP.
         case degraded
+        /// Another app's login, shared through the identity this request carries (`V2SSO`).
+        case sso(V2SSOIdentity, Subscriber)
     }
 
     /// The subscriber behind a profile, and the IdP session a logout must end.
@@ -39,6 +41,7 @@ struct V2Profile: Sendable {
         switch origin {
         case .login: return "regular"
         case .appleSSO: return "appleSSO"
+        case .sso(let identity, _): return identity.method.profileType
         case .tempPass: return "temporary"
         case .degraded: return "degraded"
         }
@@ -47,7 +50,7 @@ struct V2Profile: Sendable {
     /// `issuer`: the MVPD for a login, Apple for its SSO, Adobe for what Adobe grants without one.
     func issuer(mvpdID: String) -> String {
         switch origin {
-        case .login: return mvpdID
+        case .login, .sso: return mvpdID
         case .appleSSO: return "Apple"
         case .tempPass, .degraded: return "Adobe"
         }
@@ -55,7 +58,7 @@ struct V2Profile: Sendable {
 
     var subscriber: Subscriber? {
         switch origin {
-        case .login(let s), .appleSSO(let s): return s
+        case .login(let s), .appleSSO(let s), .sso(_, let s): return s
         case .tempPass, .degraded: return nil
         }
     }

@@ -75,6 +75,8 @@ struct V2AuthSession: Sendable {
     var notBefore: Instant
     var notAfter: Instant
     var state: State
+    /// The SSO identities the device presented (`V2SSO`): its login is shared with each.
+    var sso: [V2SSOIdentity] = []
 
     var isAuthenticated: Bool {
         if case .authenticated = state { return true }

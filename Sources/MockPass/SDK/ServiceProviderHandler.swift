@@ -194,7 +194,8 @@ extension MockPass {
         if let link = session.v2 {
             // A REST v2 login gives the v2 session's device a profile and nothing else: the SP's
             // browser session ends here, so no SDK or v1 call can use it (rest-api-v2.md 1.1).
-            try completeV2Login(link, user: user, assertion: assertion, mvpdID: session.mvpdID, at: now)
+            try completeV2Login(
+                link, user: user, assertion: assertion, mvpdID: session.mvpdID, browser: session.id, at: now)
             sdk.loginSessions.remove(session.id)
             return .redirect(session.redirectURL, headers: [("Set-Cookie", MockPass.v2EndLoginCookie(sp))])
         }
@@ -296,12 +297,29 @@ extension MockPass {
     mutating func logout(_ sp: World.ServiceProvider, _ r: IncomingRequest, at now: Instant) throws(HandlerFailure)
         -> HTTPResponse
     {
-        let redirectURL = try r.required("redirect_url")
+        // A REST v2 single logout names the device (`pt_device_id`); its subscriber and redirect
+        // were kept when the logout was asked for (`v2Logout`).
+        let single = r.parameter("pt_device_id").flatMap { v2.ssoLogouts.value($0, at: now) }
+        if let id = r.parameter("pt_device_id"), single != nil { v2.ssoLogouts.remove(id) }
+        let redirectURL: String
+        if let stored = single?.redirectURL, r.parameter("redirect_url") == nil {
+            redirectURL = stored
+        } else {
+            redirectURL = try r.required("redirect_url")
+        }
         if let session = loginSession(of: sp, cookies: r.cookies, at: now) { sdk.loginSessions.remove(session.id) }
+        // A REST v2 login made in this browser (Adobe's logout URL names no session): by its cookie.
+        let browserID = r.cookies.values(Cookies.sessionName).last {
+            v2.browserLogins.value($0, at: now)?.mvpdID == r.parameter("mso_id")
+        }
+        let browser = browserID.flatMap { v2.browserLogins.value($0, at: now) }
+        if let browserID { v2.browserLogins.remove(browserID) }
         guard let mvpdID = r.parameter("mso_id"), sp.mvpds.contains(where: { $0.id == mvpdID }),
             let idp = world.identityProvider(for: mvpdID),
-            let nameID = r.parameter("name_id"), !nameID.isEmpty,
-            let sessionIndex = r.parameter("session_index"), !sessionIndex.isEmpty
+            let nameID = single?.subscriber.nameID ?? r.parameter("name_id") ?? browser?.subscriber.nameID,
+            !nameID.isEmpty,
+            let sessionIndex = single?.subscriber.sessionIndex ?? r.parameter("session_index")
+                ?? browser?.subscriber.sessionIndex, !sessionIndex.isEmpty
         else {
             return .redirect(redirectURL)
         }
