@@ -39,7 +39,13 @@ struct HandlerFailure: Error, Sendable {
 
     var response: HTTPResponse {
         if let jsonBody {
-            return HTTPResponse(status: status, contentType: Reply.json, text: jsonBody.jsonText, headers: headers)
+            // A JSON refusal has the shape Adobe documents, so the mock's reason, if the body holds
+            // none, goes in a header (as REST v2's do: `V2Failure`).
+            var all = headers
+            if !message.isEmpty, jsonBody["error_description"] == nil, jsonBody["message"] == nil {
+                all.add("X-Passim-Explanation", message.headerSafe())
+            }
+            return HTTPResponse(status: status, contentType: Reply.json, text: jsonBody.jsonText, headers: all)
         }
         if let errorBody {
             return HTTPResponse(

@@ -23,3 +23,13 @@ extension HTTPHeaders {
             }
     }
 }
+
+extension String {
+    /// The text as a header value: at most `limit` bytes' worth of characters, control characters
+    /// (a CR or LF a client put in a value the text quotes) as spaces, so it cannot split the header.
+    func headerSafe(limit: Int = 512) -> String {
+        String(
+            String.UnicodeScalarView(
+                prefix(limit).unicodeScalars.map { $0.value < 0x20 || $0.value == 0x7F ? " " : $0 }))
+    }
+}

@@ -40,6 +40,11 @@ import Testing
         #expect(refused.headers.first(lowercased: "x-passim-explanation")?.contains("Nowhere") == true)
     }
 
+    @Test func anExplanationCannotSplitItsHeader() {
+        #expect("unknown MVPD a\r\nSet-Cookie: x=1".headerSafe() == "unknown MVPD a  Set-Cookie: x=1")
+        #expect(String(repeating: "é", count: 600).headerSafe().count == 512)
+    }
+
     @Test func anAuthorizeAllDegradationPermitsWithoutAProfileOrAValidityOfItsOwn() throws {
         var world = v2World()
         world.restV2.degradations = [.init(mvpdID: "Comcast", rule: .authorizeAll)]

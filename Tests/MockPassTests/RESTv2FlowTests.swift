@@ -155,7 +155,9 @@ import Testing
         #expect(out?["actionName"] == .string("logout"))
         #expect(out?["actionType"] == .string("interactive"))
         let url = try #require(out?["url"]?.stringValue)
-        #expect(url.hasPrefix("https://sp.auth.test/logout?redirect_url=https%3A%2F%2Fapp.test%2Fbye"))
+        #expect(
+            url == "https://sp.auth.test/logout?noflash=true&mso_id=Comcast&requestor_id=V2"
+                + "&redirect_url=https%3A%2F%2Fapp.test%2Fbye")
         #expect(try json(c.get("/profiles"))["profiles"] == .dict([]))
         // The user agent's SAML logout then runs through the IdP and back to redirectUrl.
         let slo = c.b.get(url)

@@ -200,8 +200,11 @@ import Testing
             #expect((200..<500).contains(r.status), "\(method) \(path): \(r.status) \(r.bodyText.prefix(200))")
             #expect(r.headers["Content-Type"] == "application/json")
         }
-        // Still serving: the logged-in device's profile is intact.
-        #expect(try json(c.get("/profiles"))["profiles"].map(keys) == ["Comcast"])
+        // Still serving: the logged-in device's profile is intact (a mangled call that named a TempPass
+        // MVPD well enough may have started its pass: a TempPass needs no session).
+        let left = try json(c.get("/profiles"))["profiles"].map(keys) ?? []
+        #expect(left.first == "Comcast")
+        #expect(Set(left).isSubset(of: ["Comcast", "TempPass", "PromoPass"]))
     }
 }
 

@@ -137,15 +137,21 @@ extension MockPass {
         guard let profile = v2Profile(key, r, at: now) else {
             return MockPass.v2Logouts(mvpdID, MockPass.v2LogoutAction("invalid", "none", mvpdID))
         }
+        let idp = world.restV2.noLogoutMVPDs.contains(mvpdID) ? nil : world.identityProvider(for: mvpdID)
+        let interactive: Bool
+        switch profile.origin {
+        case .login, .sso: interactive = idp != nil
+        case .appleSSO, .tempPass, .degraded: interactive = false
+        }
+        if interactive, redirect == nil {
+            // Refused before anything ends: the profile stays.
+            throw V2Failure(.invalidParameterRedirectURL, "an interactive logout needs redirectUrl")
+        }
         v2.profiles.remove(key)
         for identity in shared { v2.ssoGrants.remove(V2SSOKey(identity: identity, mvpdID: mvpdID)) }
-        let idp = world.restV2.noLogoutMVPDs.contains(mvpdID) ? nil : world.identityProvider(for: mvpdID)
         switch profile.origin {
         case .login(let s), .sso(_, let s):
-            guard let idp else { break }
-            guard let redirect else {
-                throw V2Failure(.invalidParameterRedirectURL, "an interactive logout needs redirectUrl")
-            }
+            guard let idp, let redirect else { break }
             var e = MockPass.v2LogoutAction("logout", "interactive", mvpdID)
             if world.restV2.oauth2MVPDs.contains(mvpdID) {
                 e.append(

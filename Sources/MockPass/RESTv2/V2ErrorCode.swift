@@ -201,7 +201,7 @@ struct V2Failure: Error, Sendable {
 
     func response(trace: String) -> HTTPResponse {
         var all = headers
-        if !explanation.isEmpty { all.add("X-Passim-Explanation", String(explanation.prefix(512))) }
+        if !explanation.isEmpty { all.add("X-Passim-Explanation", explanation.headerSafe()) }
         return HTTPResponse(
             status: code.status, contentType: Reply.json, text: object(trace: trace).jsonText, headers: all)
     }
