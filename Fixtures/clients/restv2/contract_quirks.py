@@ -28,10 +28,23 @@ def token_answers_200(spec):
     responses["200"] = copy.deepcopy(responses["201"])
 
 
+def device_says_unknown_with_null(spec):
+    """The session samples' `device`: what nobody said is null, and the address is text."""
+    schemas = spec["components"]["schemas"]
+    for name in ("Device", "Hardware", "OperatingSystem", "Browser", "Display", "Connection"):
+        for prop in schemas[name]["properties"].values():
+            if "$ref" not in prop:
+                prop["nullable"] = True
+    schemas["Display"]["properties"]["version"] = dict(copy.deepcopy(schemas["Version"]), nullable=True)
+    schemas["Connection"]["properties"]["ipAddress"] = {"type": "string", "nullable": True}
+
+
 QUIRKS = {
     "restApiV2.json": [("ErrorInformation.message is a string", error_message_is_a_string),
                        ("a profile attribute's value is the value itself", attribute_value_is_the_value),
-                       ("profiles/sso/{partner} answers 201", partner_profile_answers_201)],
+                       ("profiles/sso/{partner} answers 201", partner_profile_answers_201),
+                       ("a session's device says unknown with null, its address as text",
+                        device_says_unknown_with_null)],
     "dcrApi.json": [("client/token answers 200", token_answers_200)],
 }
 
