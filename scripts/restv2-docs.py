@@ -1190,13 +1190,37 @@ def _(ctx):
     ctx.session({})
 
 
+DOC_ADDRESS = "192.0.2.10"  # RFC 5737's documentation range, for an address a page elides as "..."
+
+
 @recipe("sessions-retrieve#1", "sessions-retrieve#2",
-        about="a session created with the parameters the documented answer lists as existing")
+        about="a session created with the parameters the documented answer lists as existing, by the browser its"
+              " device describes: the pages' usual device headers with the documented browser's User-Agent, its"
+              " address in X-Forwarded-For and its port in X-Device-Info (the mock sees no connection of its own)")
 def _(ctx):
-    existing = (ctx.sample.response.body or {}).get("existingParameters", {})
+    body = ctx.sample.response.body or {}
+    existing = body.get("existingParameters", {})
     params = {("domainName" if k == "domain" else k): v for k, v in existing.items()
               if k in ("mvpd", "domain", "domainName", "redirectUrl")}
-    ctx.session(params)
+    device = body.get("device") or {}
+    browser, connection = device.get("browser") or {}, device.get("connection") or {}
+    ident, info = ctx.run.usual_device
+    extra, said = [], []
+    if connection.get("port") is not None:
+        obj, _ = b64json(info)
+        obj["connectionPort"] = connection["port"]
+        info = b64(json.dumps(obj))
+        said.append(f"X-Device-Info's connectionPort {connection['port']}")
+    ctx.device = (ident, info)
+    if browser.get("userAgent"):
+        extra.append(("User-Agent", browser["userAgent"]))
+        said.append("the documented browser's User-Agent")
+    if connection.get("ipAddress") is not None:
+        extra.append(("X-Forwarded-For", DOC_ADDRESS))
+        said.append(f"X-Forwarded-For {DOC_ADDRESS} (the page elides the address)")
+    if said:
+        ctx.step("the session's device: the pages' usual one with " + ", ".join(said))
+    ctx.session(params, extra=extra)
 
 
 @recipe("sessions-authenticate#1", about="a session with every parameter for Cablevision")

@@ -128,6 +128,24 @@ public enum WorldBuilder {
             case .noLogout(let mvpd): o.noLogoutMVPDs.append(mvpd)
             case .serviceToken(let issuer): o.serviceTokenIssuers.append(issuer)
             case .platformIdentity(let issuer): o.platformIdentityIssuers.append(issuer)
+            case .requestor(let r):
+                var c =
+                    o.requestorConfigurations.first { $0.requestorID == r.id }
+                    ?? RESTv2Options.RequestorConfiguration(requestorID: r.id)
+                if let name = r.name { c.name = name }
+                if let domains = r.domains {
+                    c.domains = domains.map { RESTv2Options.Domain(name: $0.name, mvpdInitiated: $0.mvpdInitiated) }
+                }
+                o.requestorConfigurations.removeAll { $0.requestorID == r.id }
+                o.requestorConfigurations.append(c)
+            case .mvpd(let m):
+                var c = o.mvpdConfiguration(of: m.id)
+                c.authPerAggregator = m.authPerAggregator ?? c.authPerAggregator
+                c.passiveAuthnEnabled = m.passiveAuthnEnabled ?? c.passiveAuthnEnabled
+                c.authPerBrowserSession = m.authPerBrowserSession ?? c.authPerBrowserSession
+                c.isProxy = m.isProxy ?? c.isProxy
+                o.mvpdConfigurations.removeAll { $0.mvpdID == m.id }
+                o.mvpdConfigurations.append(c)
             }
         }
         return o

@@ -33,6 +33,55 @@ public enum RESTv2Decl: Hashable, Sendable {
     case serviceToken(issuer: String)
     /// `rest-v2 platform-identity "ISSUER"`: a platform whose `Adobe-Subject-Token`s Adobe trusts
     case platformIdentity(issuer: String)
+    /// `rest-v2 requestor ID [name "NAME"] [domains D, …] [mvpd-initiated D, …]`
+    case requestor(RequestorSettings)
+    /// `rest-v2 mvpd ID [auth-per-aggregator B] [passive-authn B] [auth-per-browser-session B] [proxy B]`
+    case mvpd(MVPDSettings)
+
+    /// What Adobe's configuration says of a programmer: its commercial name and its domains (those of
+    /// `domains`, then those of `mvpd-initiated`, which an MVPD may start a login for); nil: not set here.
+    public struct RequestorSettings: Hashable, Sendable {
+        public var id: String
+        public var name: String?
+        public var domains: [Domain]?
+        public init(id: String, name: String? = nil, domains: [Domain]? = nil) {
+            self.id = id
+            self.name = name
+            self.domains = domains
+        }
+    }
+
+    public struct Domain: Hashable, Sendable {
+        public var name: String
+        public var mvpdInitiated: Bool
+        public init(name: String, mvpdInitiated: Bool) {
+            self.name = name
+            self.mvpdInitiated = mvpdInitiated
+        }
+    }
+
+    /// An MVPD's optional configuration flags (`authPerAggregator`, `passiveAuthnEnabled`,
+    /// `authPerBrowserSession`, `isProxy`); nil: not set here.
+    public struct MVPDSettings: Hashable, Sendable {
+        public var id: String
+        public var authPerAggregator: Bool?
+        public var passiveAuthnEnabled: Bool?
+        public var authPerBrowserSession: Bool?
+        public var isProxy: Bool?
+        public init(
+            id: String, authPerAggregator: Bool? = nil, passiveAuthnEnabled: Bool? = nil,
+            authPerBrowserSession: Bool? = nil, isProxy: Bool? = nil
+        ) {
+            self.id = id
+            self.authPerAggregator = authPerAggregator
+            self.passiveAuthnEnabled = passiveAuthnEnabled
+            self.authPerBrowserSession = authPerBrowserSession
+            self.isProxy = isProxy
+        }
+    }
+
+    static let requestorOptions = ["name", "domains", "mvpd-initiated"]
+    static let mvpdOptions = ["auth-per-aggregator", "passive-authn", "auth-per-browser-session", "proxy"]
 
     public static let degradationRules = ["authorize-all", "authenticate-all", "deny"]
 
@@ -54,7 +103,7 @@ public enum RESTv2Decl: Hashable, Sendable {
     static let settings = [
         "throttling", "session-ttl", "media-token-ttl", "max-resources", "platform-mapping", "degrade",
         "temppass-resources", "parental-control", "dummy-authorization", "fault", "profile-ttl", "oauth2",
-        "no-logout", "service-token", "platform-identity",
+        "no-logout", "service-token", "platform-identity", "requestor", "mvpd",
     ]
 }
 
@@ -109,6 +158,28 @@ extension FileParser {
             decl = .serviceToken(issuer: try c.requireString("the identity service's issuer (iss) in quotes").text)
         case "platform-identity":
             decl = .platformIdentity(issuer: try c.requireString("the platform's issuer (iss) in quotes").text)
+        case "requestor": decl = .requestor(try requestorSettings(&c))
+        case "mvpd":
+            var settings = RESTv2Decl.MVPDSettings(id: try mvpd(&c))
+            var options = OptionReader(RESTv2Decl.mvpdOptions)
+            guard !c.atEnd() else {
+                throw c.diagnostic(
+                    "expected a flag (\(OptionReader.english(RESTv2Decl.mvpdOptions))) and true or false", at: c.pos)
+            }
+            while let option = try options.next(&c) {
+                let value = try c.requireWord("true or false after '\(option)'")
+                guard value.text == "true" || value.text == "false" else {
+                    throw c.diagnostic("'\(option)' takes true or false, not '\(value.text)'", at: value.start)
+                }
+                let flag = value.text == "true"
+                switch option {
+                case "auth-per-aggregator": settings.authPerAggregator = flag
+                case "passive-authn": settings.passiveAuthnEnabled = flag
+                case "auth-per-browser-session": settings.authPerBrowserSession = flag
+                default: settings.isProxy = flag
+                }
+            }
+            decl = .mvpd(settings)
         default:
             throw c.diagnostic(
                 "unknown REST v2 setting '\(setting.text)'"
@@ -116,5 +187,61 @@ extension FileParser {
                 at: setting.start)
         }
         return .restV2(decl)
+    }
+}
+
+extension FileParser {
+    /// `ID [name "NAME"] [domains D, …] [mvpd-initiated D, …]`, at least one option.
+    mutating func requestorSettings(_ c: inout LineCursor) throws(Diagnostic) -> RESTv2Decl.RequestorSettings {
+        let id = try c.requireWord("a requestor id")
+        try requestors.check(id, in: c)
+        var settings = RESTv2Decl.RequestorSettings(id: id.text)
+        guard !c.atEnd() else {
+            throw c.diagnostic(
+                "expected \(OptionReader.english(RESTv2Decl.requestorOptions)) after the requestor", at: c.pos)
+        }
+        var options = OptionReader(RESTv2Decl.requestorOptions)
+        var plain: [RESTv2Decl.Domain] = []
+        var initiated: [RESTv2Decl.Domain] = []
+        var seen: Set<String> = []
+        while let option = try options.next(&c) {
+            switch option {
+            case "name":
+                let name = try c.requireString("the programmer's name in quotes")
+                guard !name.text.isEmpty else { throw c.diagnostic("the programmer's name is empty", at: name.start) }
+                settings.name = name.text
+            default:
+                for domain in try c.list("a domain name") {
+                    if let problem = FileParser.domainProblem(domain.text) {
+                        throw c.diagnostic("invalid domain '\(domain.text)': \(problem)", at: domain.start)
+                    }
+                    guard seen.insert(domain.text.lowercased()).inserted else {
+                        throw c.diagnostic("domain '\(domain.text)' is listed twice", at: domain.start)
+                    }
+                    let d = RESTv2Decl.Domain(name: domain.text, mvpdInitiated: option == "mvpd-initiated")
+                    if d.mvpdInitiated { initiated.append(d) } else { plain.append(d) }
+                }
+            }
+        }
+        if !seen.isEmpty { settings.domains = plain + initiated }
+        return settings
+    }
+
+    /// Why `name` is not a host name (dot-separated labels of letters, digits and inner hyphens,
+    /// RFC 1123), else nil.
+    static func domainProblem(_ name: String) -> String? {
+        guard name.utf8.count <= 253 else { return "longer than 253 characters" }
+        for label in name.split(separator: ".", omittingEmptySubsequences: false) {
+            guard !label.isEmpty else { return "an empty label" }
+            guard label.utf8.count <= 63 else { return "a label longer than 63 characters" }
+            guard
+                label.unicodeScalars.allSatisfy({
+                    ("a"..."z").contains($0) || ("A"..."Z").contains($0)
+                        || ("0"..."9").contains($0) || $0 == "-"
+                })
+            else { return "a label of other characters than letters, digits and hyphens" }
+            guard label.first != "-", label.last != "-" else { return "a label that starts or ends with a hyphen" }
+        }
+        return nil
     }
 }

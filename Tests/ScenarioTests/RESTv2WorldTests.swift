@@ -27,6 +27,10 @@ import Testing
         rest-v2 fault Comcast network_connection_timeout
         rest-v2 profile-ttl Comcast 2h
         rest-v2 oauth2 Dish
+        rest-v2 requestor REQ1 name "Passim TV" domains passim.test
+        rest-v2 requestor REQ1 mvpd-initiated partner.test
+        rest-v2 mvpd Dish auth-per-aggregator true passive-authn false
+        rest-v2 mvpd Dish passive-authn true proxy false
         """
 
     @Test func everySettingReachesTheMocksOptionsAndALaterLineWins() throws {
@@ -51,6 +55,15 @@ import Testing
         #expect(o.fault(of: "Comcast") == .networkConnectionTimeout)
         #expect(o.profileTTLs.first?.ttl == .hours(2))
         #expect(o.oauth2MVPDs == ["Dish"])
+        // A later line replaces what it sets and keeps the rest: the name stays, the domains are the new list.
+        #expect(o.requestorName(of: "REQ1") == "Passim TV")
+        #expect(o.domains(of: "REQ1") == [.init(name: "partner.test", mvpdInitiated: true)])
+        #expect(o.domains(of: "OTHER") == RESTv2Options.defaultDomains)
+        #expect(o.requestorName(of: "OTHER") == "OTHER")
+        #expect(
+            o.mvpdConfiguration(of: "Dish")
+                == .init(mvpdID: "Dish", authPerAggregator: true, passiveAuthnEnabled: true, isProxy: false))
+        #expect(o.mvpdConfiguration(of: "Comcast") == .init(mvpdID: "Comcast"))
         // Without any line: Adobe's defaults.
         let plain = WorldBuilder.setup(
             for: try ScenarioParser.parseWorld("sp main \"https://sp.auth.test\"\nrequestor R\n", path: "p")
@@ -68,6 +81,10 @@ import Testing
         ("rest-v2 fault Dish made_up_code", "unknown enhanced error code 'made_up_code'"),
         ("rest-v2 parental-control bob at Dish deny X", "bob"),
         ("rest-v2 max-resources 0", "invalid resource count '0'"),
+        ("rest-v2 requestor NOBODY name \"N\"", "undeclared requestor 'NOBODY'"),
+        ("rest-v2 requestor R domains bad_domain.test", "invalid domain 'bad_domain.test'"),
+        ("rest-v2 mvpd Dish proxy yes", "'proxy' takes true or false, not 'yes'"),
+        ("rest-v2 mvpd Dish proxy", "expected true or false after 'proxy'"),
     ])
     func aBadLineIsAnErrorOfTheFile(line: String, message: String) {
         let text = "sp main \"https://sp.auth.test\"\nmvpd Dish \"DISH\" at main\nrequestor R\n" + line + "\n"
@@ -109,13 +126,15 @@ import Testing
             case .noLogout: return "no-logout"
             case .serviceToken: return "service-token"
             case .platformIdentity: return "platform-identity"
+            case .requestor: return "requestor"
+            case .mvpd: return "mvpd"
             }
         }
         let all = Set<String>([
             "throttling on", "throttling off", "throttling all", "session-ttl", "media-token-ttl",
             "max-resources", "platform-mapping", "temppass-resources", "parental-control",
             "dummy-authorization", "fault", "profile-ttl", "oauth2", "no-logout", "service-token",
-            "platform-identity",
+            "platform-identity", "requestor", "mvpd",
         ])
         .union(RESTv2Decl.degradationRules.map { "degrade " + $0 })
         var pinned: Set<String> = []

@@ -213,7 +213,8 @@ class Checker:
         self.expect(r.json().get("actionName") == "retry", "sessions/{code}: retry while redirectUrl is missing")
         r = self.send("GET", self.v2url(f"/sessions/{code}"), headers={"Authorization": "Bearer " + token})
         st = r.json()
-        self.expect(st.get("existingParameters") == {"mvpd": MVPD, "domainName": "programmer.example"}
+        self.expect(st.get("existingParameters") == {"mvpd": MVPD, "domainName": "programmer.example",
+                                                     "serviceProvider": self.args.requestor}
                     and st.get("device", {}).get("type") == "SetTopBox", "sessions/{code} GET: parameters and device")
         r = self.send("POST", self.v2url(f"/sessions/{code}"), headers={"Authorization": "Bearer " + token},
                       data={"redirectUrl": REDIRECT})

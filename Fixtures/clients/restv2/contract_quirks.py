@@ -23,10 +23,23 @@ def partner_profile_answers_201(spec):
     responses["201"] = copy.deepcopy(responses["200"])
 
 
+def device_says_unknown_with_null(spec):
+    """The session samples' `device`: what nobody said is null, and the address is text."""
+    schemas = spec["components"]["schemas"]
+    for name in ("Device", "Hardware", "OperatingSystem", "Browser", "Display", "Connection"):
+        for prop in schemas[name]["properties"].values():
+            if "$ref" not in prop:
+                prop["nullable"] = True
+    schemas["Display"]["properties"]["version"] = dict(copy.deepcopy(schemas["Version"]), nullable=True)
+    schemas["Connection"]["properties"]["ipAddress"] = {"type": "string", "nullable": True}
+
+
 QUIRKS = {
     "restApiV2.json": [("ErrorInformation.message is a string", error_message_is_a_string),
                        ("a profile attribute's value is the value itself", attribute_value_is_the_value),
-                       ("profiles/sso/{partner} answers 201", partner_profile_answers_201)],
+                       ("profiles/sso/{partner} answers 201", partner_profile_answers_201),
+                       ("a session's device says unknown with null, its address as text",
+                        device_says_unknown_with_null)],
     # The mock answers DCR as dcrApi.json declares it (201 for the token too, as its pages say): nothing relaxed.
     "dcrApi.json": [],
 }

@@ -19,11 +19,13 @@ from state import Device
 from test_port import SP, T0, PortTestCase, call, callbacks, of_type
 
 REQ = "REQ1"
-CONFIG_V2 = json.dumps({"requestor": {"id": REQ, "name": REQ, "mvpds": [
-    {"id": "Comcast", "displayName": "Xfinity", "isTempPass": False, "enablePlatformServices": False},
-    {"id": "TempPass", "displayName": "Free preview", "isTempPass": True, "enablePlatformServices": False},
-    {"id": "AppleMVPD", "displayName": "Apple one", "isTempPass": False, "enablePlatformServices": True,
-     "platformMappingId": "apple-42", "boardingStatus": "SUPPORTED"}]}})
+# As the mock and Adobe's sample write it: a flag only where it applies (an absent one is false).
+CONFIG_V2 = json.dumps({"device": "unknown", "clientType": "html5", "os": "Unknown", "requestor": {
+    "id": REQ, "name": REQ, "domains": [{"name": "adobe.com", "mvpdInitiated": False}], "mvpds": [
+        {"id": "Comcast", "displayName": "Xfinity", "authPerAggregator": False},
+        {"id": "TempPass", "displayName": "Free preview", "isTempPass": True, "passiveAuthnEnabled": False},
+        {"id": "AppleMVPD", "displayName": "Apple one", "enablePlatformServices": True,
+         "platformMappingId": "apple-42", "boardingStatus": "SUPPORTED"}]}})
 GENERIC_AUTHN = "Generic Authentication Error"
 GENERIC_AUTHZ = "Generic Authorization Error"
 
@@ -82,6 +84,9 @@ class WireV2Tests(unittest.TestCase):
         self.assertEqual([(m.temp_pass, m.promo_temp_pass) for m in named],
                          [(False, False), (False, True), (False, False)])  # the app's set-up names it
         self.assertEqual((mvpds[2].boarding_status, mvpds[2].platform_mapping_id), ("SUPPORTED", "apple-42"))
+        # An absent flag is false: no TempPass, no platform services.
+        self.assertEqual([(m.temp_pass, m.enable_platform_services) for m in mvpds],
+                         [(False, False), (True, False), (False, True)])
         for bad in ("", "<config/>", "[]", '{"requestor": {}}', '{"requestor": {"mvpds": [{"id": "X"}]}}',
                     '{"requestor": {"mvpds": [{"id": "X", "displayName": "x", "isTempPass": "yes"}]}}'):
             with self.assertRaises(ValueError, msg=bad):

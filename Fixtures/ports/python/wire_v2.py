@@ -135,9 +135,9 @@ def flag(entry, key):
 
 
 def parse_configuration(body, sp_url, promotional=frozenset()):
-    """`GET configuration`: `{requestor: {mvpds: [{id, displayName, logoUrl?, isTempPass,
-    enablePlatformServices, platformMappingId?, boardingStatus?…}]}}` → MVPDs, as the SDK's
-    configuration gives them. Every MVPD needs an id and a display name, or the answer is unusable;
+    """`GET configuration`: `{requestor: {mvpds: [{id, displayName, logoUrl?, isTempPass?,
+    enablePlatformServices?, platformMappingId?, boardingStatus?…}]}}` → MVPDs, as the SDK's
+    configuration gives them; a flag is there only where it applies, an absent one is false. Every MVPD needs an id and a display name, or the answer is unusable;
     a repeated id keeps its first entry. v2 says nothing of SVC nor of a promotional TempPass: a
     TempPass among `promotional` (the app's own set-up, hello's `promotionalTempPasses`, PORTING.md)
     is a promotional one."""

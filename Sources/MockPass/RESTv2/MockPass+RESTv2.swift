@@ -37,7 +37,7 @@ extension MockPass {
         if case .authenticate(_, let code) = route { return try v2Authenticate(sp, requestor, code: code, r, at: now) }
         try v2Admit(r, requestor: requestor, at: now)
         switch route {
-        case .configuration: return v2Configuration(sp, requestor)
+        case .configuration: return v2Configuration(sp, requestor, r)
         case .createSession: return try v2CreateSession(sp, requestor, r, at: now)
         case .resumeSession(_, let code): return try v2ResumeSession(sp, requestor, code: code, r, at: now)
         case .sessionStatus(_, let code): return try v2SessionStatus(requestor, code: code, at: now)

@@ -70,11 +70,14 @@ extension MockPass {
         return v2SessionAnswer(session, missingAction: "retry")
     }
 
-    /// `GET /{sp}/sessions/{code}`: what the session holds, for a second screen to show.
+    /// `GET /{sp}/sessions/{code}`: what the session holds, for a second screen to show: the
+    /// parameters given (and the programmer, `serviceProvider`, as Adobe's samples list it), those
+    /// missing, and the device that made the session as Adobe describes it (`V2Device.described`).
     func v2SessionStatus(_ requestor: World.Requestor, code: String, at now: Instant) throws(V2Failure) -> HTTPResponse
     {
         let session = try v2Session(code, requestor, at: now)
-        var entries = [Value.Entry("existingParameters", .dict(session.parameters.existing))]
+        let existing = session.parameters.existing + [Value.Entry("serviceProvider", .string(session.requestorID))]
+        var entries = [Value.Entry("existingParameters", .dict(existing))]
         let missing = session.parameters.missing
         if !missing.isEmpty { entries.append(Value.Entry("missingParameters", .list(missing.map(Value.string)))) }
         entries.append(Value.Entry("device", V2Device(id: session.deviceID, info: session.deviceInfo).described))

@@ -40,8 +40,64 @@ public struct RESTv2Options: Sendable {
     public var platformIdentityIssuers: [String] = []
     /// Profile lifetimes per MVPD that differ from the requestor's `authn-ttl`.
     public var profileTTLs: [ProfileTTL] = []
+    /// What Adobe's configuration says of a programmer beyond its id: its commercial name and domains.
+    public var requestorConfigurations: [RequestorConfiguration] = []
+    /// The optional flags Adobe's configuration gives an MVPD for a programmer, where the world sets them.
+    public var mvpdConfigurations: [MVPDConfiguration] = []
 
     public init() {}
+
+    /// A programmer's configuration at Adobe (the configuration answer's `requestor.name` and
+    /// `requestor.domains`); nil: the defaults (its id; `adobe.com`, the domain every answer assumes).
+    public struct RequestorConfiguration: Sendable {
+        public var requestorID: String
+        /// The commercial (brand) name; nil: the id.
+        public var name: String?
+        /// The domains listed to Adobe for it, in order; nil: `defaultDomains`.
+        public var domains: [Domain]?
+        public init(requestorID: String, name: String? = nil, domains: [Domain]? = nil) {
+            self.requestorID = requestorID
+            self.name = name
+            self.domains = domains
+        }
+    }
+
+    /// A domain listed to Adobe for a programmer; `mvpdInitiated`: the MVPD may start a login there.
+    public struct Domain: Sendable, Hashable {
+        public var name: String
+        public var mvpdInitiated: Bool
+        public init(name: String, mvpdInitiated: Bool = false) {
+            self.name = name
+            self.mvpdInitiated = mvpdInitiated
+        }
+    }
+
+    /// The domain a programmer has when the world lists none: the `domainName` the engine, the SDK
+    /// family's tokens and Adobe's samples use.
+    public static let defaultDomains = [Domain(name: "adobe.com")]
+
+    /// An MVPD's optional configuration flags; each nil one is absent from the configuration answer.
+    public struct MVPDConfiguration: Sendable, Hashable {
+        public var mvpdID: String
+        /// `authPerAggregator`: one authentication serves every programmer of the aggregator.
+        public var authPerAggregator: Bool?
+        /// `passiveAuthnEnabled`: a passive (hidden) authentication may be tried.
+        public var passiveAuthnEnabled: Bool?
+        /// `authPerBrowserSession`: an authentication lasts as long as the browser session.
+        public var authPerBrowserSession: Bool?
+        /// `isProxy`: a proxied MVPD.
+        public var isProxy: Bool?
+        public init(
+            mvpdID: String, authPerAggregator: Bool? = nil, passiveAuthnEnabled: Bool? = nil,
+            authPerBrowserSession: Bool? = nil, isProxy: Bool? = nil
+        ) {
+            self.mvpdID = mvpdID
+            self.authPerAggregator = authPerAggregator
+            self.passiveAuthnEnabled = passiveAuthnEnabled
+            self.authPerBrowserSession = authPerBrowserSession
+            self.isProxy = isProxy
+        }
+    }
 
     public struct PlatformMapping: Sendable {
         public var mvpdID: String
@@ -119,6 +175,21 @@ public struct RESTv2Options: Sendable {
 
     func degradation(of mvpdID: String) -> Degradation.Rule? {
         degradations.first { $0.mvpdID == mvpdID }?.rule
+    }
+
+    /// The programmer's commercial name: the world's, else its id.
+    public func requestorName(of requestorID: String) -> String {
+        requestorConfigurations.first { $0.requestorID == requestorID }?.name ?? requestorID
+    }
+
+    /// The programmer's domains: the world's, else `defaultDomains`.
+    public func domains(of requestorID: String) -> [Domain] {
+        requestorConfigurations.first { $0.requestorID == requestorID }?.domains ?? RESTv2Options.defaultDomains
+    }
+
+    /// The MVPD's flags as the world sets them (none set: every flag nil).
+    public func mvpdConfiguration(of mvpdID: String) -> MVPDConfiguration {
+        mvpdConfigurations.first { $0.mvpdID == mvpdID } ?? MVPDConfiguration(mvpdID: mvpdID)
     }
 
     func fault(of mvpdID: String) -> V2ErrorCode? {

@@ -5,11 +5,35 @@ import PassModel
 struct V2Device: Sendable {
     /// The Base64 after `fingerprint ` (kept as sent: two spellings of one id are two devices, as at Adobe).
     var id: String
-    /// The decoded X-Device-Info object.
+    /// What Adobe keeps of the device: the decoded X-Device-Info object merged with what the request
+    /// says implicitly (`merged(_:with:)`), in X-Device-Info's keys.
     var info: Value
 
     static func from(_ headers: HTTPHeaders) throws(V2Failure) -> V2Device {
-        V2Device(id: try deviceIdentifier(headers), info: try deviceInfo(headers))
+        V2Device(id: try deviceIdentifier(headers), info: merged(try deviceInfo(headers), with: headers))
+    }
+
+    /// X-Device-Info with the request's own facts where Adobe's pages say the backend takes them
+    /// (docs/CONFORMANCE.md, choice 89): `userAgent` from `User-Agent` when X-Device-Info names none,
+    /// and `connectionIp` from `X-Forwarded-For`'s first address ("the IP address of the streaming
+    /// device"), which a programmer's server sends for the device and so wins over the device's own.
+    static func merged(_ info: Value, with headers: HTTPHeaders) -> Value {
+        guard case .dict(var entries) = info else { return info }
+        if info["userAgent"] == nil, let agent = headers.first(lowercased: "user-agent"), !agent.isEmpty {
+            entries.append(Value.Entry("userAgent", .string(String(agent.prefix(V2Limits.headerBytes)))))
+        }
+        if let address = forwardedAddress(headers) {
+            entries.removeAll { $0.key == "connectionIp" }
+            entries.append(Value.Entry("connectionIp", .string(address)))
+        }
+        return .dict(entries)
+    }
+
+    /// The first address of `X-Forwarded-For`, if it names one.
+    static func forwardedAddress(_ headers: HTTPHeaders) -> String? {
+        guard let forwarded = headers.first(lowercased: "x-forwarded-for") else { return nil }
+        let first = forwarded.split(separator: ",", maxSplits: 1).first.map { String($0).trimmingSpaces } ?? ""
+        return first.isEmpty ? nil : String(first.prefix(64))
     }
 
     /// `AP-Device-Identifier: fingerprint <Base64>`; `fingerprint` is the only type Adobe defines.
@@ -84,41 +108,112 @@ struct V2Device: Sendable {
         return info
     }
 
-    /// The status answer's `device`, in the shape of the contract's `Device` (keys in a fixed order).
+    /// The session answer's `device`, every key Adobe's session-information samples show, in their
+    /// order and with their types (docs/CONFORMANCE.md, choice 89): each from the X-Device-Info key that
+    /// defines it, else from the user agent, else the value the samples give what nobody said (`null`
+    /// for a text, `0` for a number, `false` for `secure`, `0.0.0` with an empty profile for a version,
+    /// `DISPLAY` for the display's name).
     var described: Value {
-        var entries: [Value.Entry] = []
-        if let type = info["primaryHardwareType"]?.stringValue { entries.append(Value.Entry("type", .string(type))) }
-        if let model = info["model"]?.stringValue { entries.append(Value.Entry("model", .string(model))) }
-        if let version = info["version"]?.stringValue {
-            entries.append(Value.Entry("version", V2Device.version(version)))
-        }
-        var hardware: [Value.Entry] = []
-        if let m = info["manufacturer"]?.stringValue { hardware.append(Value.Entry("manufacturer", .string(m))) }
-        if let v = info["vendor"]?.stringValue { hardware.append(Value.Entry("vendor", .string(v))) }
-        if !hardware.isEmpty { entries.append(Value.Entry("hardware", .dict(hardware))) }
-        var os: [Value.Entry] = []
-        if let n = info["osName"]?.stringValue { os.append(Value.Entry("name", .string(n))) }
-        if let f = info["osFamily"]?.stringValue { os.append(Value.Entry("family", .string(f))) }
-        if let v = info["osVendor"]?.stringValue { os.append(Value.Entry("vendor", .string(v))) }
-        if let v = info["osVersion"]?.stringValue { os.append(Value.Entry("version", V2Device.version(v))) }
-        entries.append(Value.Entry("operatingSystem", .dict(os)))
-        var connection: [Value.Entry] = []
-        if let t = info["connectionType"]?.stringValue { connection.append(Value.Entry("type", .string(t))) }
-        if let s = info["connectionSecure"]?.boolValue { connection.append(Value.Entry("secure", .bool(s))) }
-        entries.append(Value.Entry("connection", .dict(connection)))
-        if let app = info["applicationId"]?.stringValue { entries.append(Value.Entry("applicationId", .string(app))) }
-        return .dict(entries)
+        func text(_ key: String) -> String? { info[key]?.stringValue.flatMap { $0.isEmpty ? nil : $0 } }
+        func string(_ s: String?) -> Value { s.map(Value.string) ?? .null }
+        let agent = V2UserAgent(text("userAgent") ?? "")
+        // The user agent's system stands in only for a device whose X-Device-Info names none, or the same.
+        let family = text("osFamily") ?? text("osName").flatMap(V2Device.family(ofOSName:))
+        let agentOS = agent.os.flatMap { os in family == nil || family == os.family ? os : nil }
+        let hardware: [Value.Entry] = [
+            Value.Entry("name", .null),
+            Value.Entry("vendor", string(text("vendor") ?? agent.vendor)),
+            Value.Entry("version", V2Device.version(nil)),
+            Value.Entry("manufacturer", string(text("manufacturer") ?? agent.manufacturer)),
+        ]
+        let os: [Value.Entry] = [
+            Value.Entry("name", string(text("osName") ?? agentOS?.name)),
+            Value.Entry("family", string(family ?? agentOS?.family)),
+            Value.Entry("vendor", string(text("osVendor") ?? agentOS?.vendor)),
+            Value.Entry("version", V2Device.version(text("osVersion") ?? agentOS?.version)),
+        ]
+        let browser: [Value.Entry] = [
+            Value.Entry("name", string(text("browserName") ?? agent.browserName)),
+            Value.Entry("vendor", string(text("browserVendor") ?? agent.browserVendor)),
+            Value.Entry("version", V2Device.version(text("browserVersion") ?? agent.browserVersion)),
+            Value.Entry("userAgent", string(text("userAgent"))),
+            Value.Entry("originalUserAgent", string(text("userAgent"))),
+        ]
+        let display: [Value.Entry] = [
+            Value.Entry("width", .int(V2Device.count(info["displayWidth"]))),
+            Value.Entry("height", .int(V2Device.count(info["displayHeight"]))),
+            Value.Entry("ppi", .int(V2Device.count(info["displayPpi"]))),
+            Value.Entry("name", .string("DISPLAY")),
+            Value.Entry("vendor", .null),
+            Value.Entry("version", .null),
+            Value.Entry("diagonalSize", string(V2Device.scalarText(info["diagonalScreenSize"]))),
+        ]
+        let connection: [Value.Entry] = [
+            Value.Entry("ipAddress", string(text("connectionIp"))),
+            Value.Entry("port", string(V2Device.scalarText(info["connectionPort"]))),
+            Value.Entry("secure", .bool(info["connectionSecure"]?.boolValue ?? (text("connectionSecure") == "true"))),
+            Value.Entry("type", string(text("connectionType"))),
+        ]
+        return .dict([
+            Value.Entry("type", .string(text("primaryHardwareType") ?? agent.hardwareType ?? "Unknown")),
+            Value.Entry("model", string(text("model"))),
+            Value.Entry("version", V2Device.version(text("version"))),
+            Value.Entry("hardware", .dict(hardware)),
+            Value.Entry("operatingSystem", .dict(os)),
+            Value.Entry("browser", .dict(browser)),
+            Value.Entry("display", .dict(display)),
+            Value.Entry("applicationId", string(text("applicationId"))),
+            Value.Entry("connection", .dict(connection)),
+        ])
     }
 
-    /// `10.2.1` → `{major: 10, minor: 2, patch: 1}`; what is not numbers stays whole as `profile`.
-    static func version(_ text: String) -> Value {
-        let parts = text.split(separator: ".", omittingEmptySubsequences: false)
-        let numbers = parts.compactMap { Int32($0) }.filter { $0 >= 0 }
-        guard !parts.isEmpty, parts.count <= 3, numbers.count == parts.count else {
-            return .dict([Value.Entry("profile", .string(text))])
+    /// The `osFamily` an `osName` of X-Device-Info's list belongs to (the page's two lists side by side).
+    static func family(ofOSName name: String) -> String? {
+        switch name.lowercased() {
+        case "android": return "Android"
+        case "chrome os", "linux": return "Linux"
+        case "mac os", "os x": return "macOS"
+        case "openbsd": return "BSD"
+        case "roku os": return "Roku OS"
+        case "windows": return "Windows"
+        case "ios": return "iOS"
+        case "tvos": return "tvOS"
+        case "webos": return "webOS"
+        default: return nil
         }
-        let names = ["major", "minor", "patch"]
-        return .dict(zip(names, numbers).map { Value.Entry($0.0, .int(Int($0.1))) })
+    }
+
+    /// A number of X-Device-Info (an integer, or a string of digits), else 0.
+    static func count(_ value: Value?) -> Int {
+        if let n = value?.intValue, n >= 0 { return n }
+        if let s = value?.stringValue, let n = Int(s), n >= 0 { return n }
+        return 0
+    }
+
+    /// A string or an integer of X-Device-Info as text (the answer's `port` and `diagonalSize` are strings).
+    static func scalarText(_ value: Value?) -> String? {
+        if let n = value?.intValue { return String(n) }
+        return value?.stringValue.flatMap { $0.isEmpty ? nil : $0 }
+    }
+
+    /// `10.2.1` → `{major: 10, minor: 2, patch: 1, profile: ""}`: dotted numbers, the first three of
+    /// them (Chrome's `140.0.0.0` is 140.0.0, as Adobe's sample shows it); any other text is all
+    /// `profile`, with zeros; nil (nobody said) → zeros and an empty profile, as Adobe's samples show.
+    static func version(_ text: String?) -> Value {
+        let parts = (text ?? "").split(separator: ".", omittingEmptySubsequences: false)
+        var numbers: [Int] = []
+        for part in parts.prefix(3) {
+            guard let n = Int32(part), n >= 0 else { break }
+            numbers.append(Int(n))
+        }
+        let whole = !numbers.isEmpty && parts.allSatisfy { Int32($0).map { $0 >= 0 } ?? false }
+        let profile = whole ? "" : text ?? ""
+        if !whole { numbers = [] }
+        numbers += Array(repeating: 0, count: 3 - numbers.count)
+        return .dict([
+            Value.Entry("major", .int(numbers[0])), Value.Entry("minor", .int(numbers[1])),
+            Value.Entry("patch", .int(numbers[2])), Value.Entry("profile", .string(profile)),
+        ])
     }
 }
 
