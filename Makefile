@@ -1,7 +1,7 @@
 # Two entry points for a fresh machine (README.md): `make suite` and `make test`.
 # Each installs the system libraries first when they are missing.
 
-.PHONY: example docc format format-check layers routes-check links provenance tracking-wildcards mutants differential-mutants mutant-findings setup build suite suite-live suite-live-server suite-shim suite-shim-live suite-v2 port-python port-python-v2 clients rest-v2-contract rest-v2-schemathesis rest-v2-docs lint-cards test release docs docs-check bench fuzz-smoke clean
+.PHONY: example docc format format-check layers routes-check links provenance tracking-wildcards mutants differential-mutants mutant-findings setup build suite suite-live suite-live-server suite-shim suite-shim-live suite-v2 port-python port-python-v2 clients rest-v2-contract rest-v2-schemathesis rest-v2-docs rest-v2-hostile lint-cards test release docs docs-check bench fuzz-smoke clean
 
 setup:
 	@missing=""; for p in libxml2-dev libcurl4-openssl-dev pkg-config xmlsec1 curl openssl; do \
@@ -86,6 +86,14 @@ rest-v2-schemathesis: build
 rest-v2-docs: build
 	python3 -m unittest discover -s scripts -p 'test_restv2_docs.py'
 	scripts/restv2-docs.sh .build/debug/passim
+
+# The same samples made hostile (docs/REST-V2-DOCS.md, "Bad input"): every documented success replayed with
+# one header the API reads or one body or query field made wrong at a time; each answer must be a refusal
+# with an enhanced error code and its WIRE.md status (or a success the tool's allow-list explains), the
+# server must keep serving and a refusal must store nothing. The tool's own tests first; NOT RUN without the pages.
+rest-v2-hostile: build
+	python3 -m unittest discover -s scripts -p 'test_restv2_docs.py'
+	scripts/restv2-docs.sh .build/debug/passim --hostile
 
 # Report cards of the real clients (issue 31, docs/LINT.md): each client against `passim serve --lint`;
 # fails when a committed card in docs/clients/ is stale (`scripts/lint-cards.sh PASSIM` rewrites them).

@@ -22,11 +22,21 @@ blocks. This tool
 4. marks a difference covered by a row of docs/WIRE.md's "Where Adobe's pages disagree with themselves"
    as `MATCH (row Dn)`; nothing else relaxes the comparison, and a row that covers nothing fails the run.
 
+With --hostile it checks instead how the mock takes bad input: every sample whose documented answer is a
+success is replayed after its set-up with one header the API reads, one body or query field, or the JSON
+body as a whole made wrong (missing, empty, oversized, of the wrong type, not Base64, Base64 of something
+that is not a JSON object, not JSON), and each answer must be a refusal with an enhanced error code and the
+status docs/WIRE.md's table gives it (DCR: its page's OAuth error), or a refusal inside the decisions, or a
+success an entry of ALLOWED explains; the server must keep serving, and a refusal must leave what the API
+shows (profiles, the session, a leaked code, client or token) as it was. See "--hostile" below.
+
     restv2-docs.py --proxy URL --ca FILE --admin URL --admin-token T [--write] [--only GLOB]
+    restv2-docs.py --proxy URL --ca FILE --admin URL --admin-token T --hostile [--only GLOB] [--verbose]
     restv2-docs.py --list            # the extracted pairs, without a server
 
 Exit status: 0 when every sample matches (or is covered by a row), 1 otherwise (or a stale row), 2 when
-Adobe's pages are not found (NOT RUN) or the server cannot be driven.
+Adobe's pages are not found (NOT RUN) or the server cannot be driven. With --hostile: 0 when every mutant's
+answer is acceptable, 1 otherwise (or a stale or wrong allow-list entry), 2 as above.
 """
 
 import argparse
@@ -1753,6 +1763,741 @@ class Run:
 
 
 # ---------------------------------------------------------------------------------------------------
+# --hostile: every documented success replayed with one thing made wrong at a time
+#
+# For each sample whose documented answer is a success, after its recipe's set-up, the request as the
+# normal mode sends it (the base) is replayed once as it is (the control), then once per mutant: one header
+# the API reads, one body or query field, or the body as a whole, made wrong. Each answer is judged
+# (`judge_mutant`): a refusal is a 4xx (a 5xx only with a code whose row says 500) carrying an enhanced
+# error code with the status docs/WIRE.md's table gives it (DCR: its page's `error` and status), or a 200
+# whose decisions each carry the refusal (the decisions pages put refusals there); a success is acceptable
+# only where an entry of ALLOWED says why Adobe's pages let the request go without that thing. After each
+# mutant a health request (the programmer's configuration) must answer 200, and what the API lets a client
+# observe must be as before a refusal: the device's profiles (a TempPass started, a resource used, a profile
+# made or ended), the session of the set-up's code, and any session code, client or token a refusal leaks.
+# A refused mutant leaves the set-up as it was, so the next mutant reuses it; after a success, a changed
+# state or an unacceptable answer the set-up is made again (the world reloaded, the recipe rerun).
+
+API_HEADERS = ("Authorization", "AP-Device-Identifier", "X-Device-Info", "AP-TempPass-Identity",
+               "AP-Partner-Framework-Status", "AD-Service-Token", "Adobe-Subject-Token")
+B64_JSON_HEADERS = {"x-device-info", "ap-temppass-identity", "ap-partner-framework-status"}
+JWS_HEADERS = {"ad-service-token", "adobe-subject-token"}
+# A header or query value over the 8 KiB the API reads (docs/LIMITS.md, mock-v2-header-bytes) but under
+# the 16 KB request head the HTTP layer takes (docs/SERVE.md, Limits: a longer head is its 431, before the
+# API); a body field of 64 KiB (the body limit is 1 MB).
+HEAD_OVERSIZE = 12 * 1024
+BODY_OVERSIZE = 64 * 1024
+NOT_BASE64 = "%%not*base64%%"
+NOT_OBJECT = '["an", "array"]'
+KINDS = {"missing", "empty", "oversized", "not-base64", "base64-not-json", "base64-not-object", "number", "object",
+         "string", "element-number", "not-an-object", "not-json"}
+DECISION_PAGES = {"authorize", "preauthorize"}
+DCR_PAGES = {"dcr-register", "dcr-token"}
+ERRORS_HEADING = "### Enhanced error codes"
+
+
+class Req:
+    """A request as sent: method, URL, headers (name, value) in order, body text or None."""
+
+    def __init__(self, method, url, headers, body):
+        self.method, self.url, self.headers, self.body = method, url, list(headers), body
+
+    def header(self, name):
+        return next((v for n, v in self.headers if n.lower() == name.lower()), None)
+
+    def content_type(self):
+        return (self.header("Content-Type") or "").split(";")[0].strip().lower()
+
+    def json_body(self):
+        if self.body is None or "json" not in self.content_type():
+            return None
+        try:
+            value = json.loads(self.body)
+        except ValueError:
+            return None
+        return value if isinstance(value, dict) else None
+
+    def form(self):
+        if self.body is None or self.content_type() != "application/x-www-form-urlencoded":
+            return None
+        return urllib.parse.parse_qsl(self.body, keep_blank_values=True)
+
+    def query(self):
+        return urllib.parse.parse_qsl(urllib.parse.urlsplit(self.url).query, keep_blank_values=True)
+
+
+def mutations(req):
+    """The mutants of a request, as (target, kind): each header of API_HEADERS it sends, each form, JSON
+    and query field, and a JSON body as a whole."""
+    out = []
+    for name, _ in req.headers:
+        canonical = next((h for h in API_HEADERS if h.lower() == name.lower()), None)
+        if canonical is None:
+            continue
+        low = canonical.lower()
+        kinds = ["missing", "empty", "oversized"]
+        if low == "ap-device-identifier":
+            kinds += ["not-base64"]
+        elif low in B64_JSON_HEADERS:
+            kinds += ["not-base64", "base64-not-json", "base64-not-object"]
+        elif low in JWS_HEADERS:
+            kinds += ["not-base64", "base64-not-object"]
+        out += [(f"header {canonical}", k) for k in kinds]
+    form = req.form()
+    for name in dict.fromkeys(k for k, _ in form or []):
+        out += [(f"form {name}", k) for k in ("missing", "empty", "oversized")]
+    obj = req.json_body()
+    if obj is not None:
+        for name, value in obj.items():
+            if isinstance(value, str):
+                kinds = ["missing", "empty", "oversized", "number", "object"]
+            elif isinstance(value, list):
+                kinds = ["missing", "empty", "oversized", "number", "object", "string", "element-number"]
+            else:
+                kinds = ["missing", "string", "object"]
+            out += [(f"json {name}", k) for k in kinds]
+        out += [("body", "not-an-object"), ("body", "not-json")]
+    for name in dict.fromkeys(k for k, _ in req.query()):
+        out += [(f"query {name}", k) for k in ("missing", "empty", "oversized")]
+    return out
+
+
+def _pad(value, size, filler="x"):
+    return value + filler * max(0, size - len(value))
+
+
+def _b64url(text):
+    return base64.urlsafe_b64encode(text.encode()).decode().rstrip("=")
+
+
+def _padded_object(obj, size):
+    """Base64 of `obj` with a padding member making the encoded value at least `size` bytes."""
+    obj = dict(obj) if isinstance(obj, dict) else {}
+    obj["passimPadding"] = "x" * (size * 3 // 4)
+    return b64(json.dumps(obj))
+
+
+def header_value(name, value, kind):
+    """The header's wrong value for a mutation kind (None: the header is left out)."""
+    low = name.lower()
+    if kind == "missing":
+        return None
+    if kind == "empty":
+        return ""
+    if low == "authorization":
+        if kind == "oversized":
+            return _pad(value, HEAD_OVERSIZE, "A")
+    elif low == "ap-device-identifier":
+        if kind == "oversized":
+            return "fingerprint " + b64("passim-device-" + "x" * (HEAD_OVERSIZE * 3 // 4))
+        if kind == "not-base64":
+            return "fingerprint " + NOT_BASE64
+    elif low in B64_JSON_HEADERS:
+        if kind == "oversized":
+            return _padded_object(b64json(value)[0], HEAD_OVERSIZE)
+        if kind == "not-base64":
+            return NOT_BASE64
+        if kind == "base64-not-json":
+            return b64("not json at all")
+        if kind == "base64-not-object":
+            return b64(NOT_OBJECT)
+    elif low in JWS_HEADERS:
+        parts = value.split(".")
+        head, sig = (parts[0], parts[-1]) if len(parts) == 3 else (_b64url('{"alg":"RS256"}'), "c2ln")
+        if kind == "oversized":
+            try:
+                claims = json.loads(base64.urlsafe_b64decode(parts[1] + "=" * (-len(parts[1]) % 4)))
+            except (ValueError, IndexError):
+                claims = {}
+            claims = dict(claims) if isinstance(claims, dict) else {}
+            claims["passimPadding"] = "x" * (HEAD_OVERSIZE * 3 // 4)
+            return f"{head}.{_b64url(json.dumps(claims))}.{sig}"
+        if kind == "not-base64":
+            return f"{head}.{NOT_BASE64}.{sig}"
+        if kind == "base64-not-object":
+            return f"{head}.{_b64url(NOT_OBJECT)}.{sig}"
+    raise ValueError(f"no {kind} value for the header {name}")
+
+
+def json_value(value, kind):
+    if kind == "empty":
+        return [] if isinstance(value, list) else ""
+    if kind == "oversized":
+        if isinstance(value, list):
+            first = value[0] if value and isinstance(value[0], str) else "passim"
+            return [_pad(first, BODY_OVERSIZE)]
+        return _pad(value if isinstance(value, str) else "passim", BODY_OVERSIZE)
+    if kind == "number":
+        return 42
+    if kind == "object":
+        return {"value": value}
+    if kind == "string":
+        return value[0] if isinstance(value, list) and value and isinstance(value[0], str) else "passim"
+    if kind == "element-number":
+        return [42]
+    raise ValueError(f"no {kind} value for a JSON field")
+
+
+def mutate(req, target, kind):
+    """The request with one thing made wrong."""
+    what, _, name = target.partition(" ")
+    headers, body, url = list(req.headers), req.body, req.url
+    if what == "header":
+        i = next(i for i, (n, _) in enumerate(headers) if n.lower() == name.lower())
+        value = header_value(name, headers[i][1], kind)
+        if value is None:
+            del headers[i]
+        else:
+            headers[i] = (headers[i][0], value)
+    elif what == "form":
+        pairs = req.form()
+        if kind == "missing":
+            pairs = [(k, v) for k, v in pairs if k != name]
+        else:
+            pairs = [(k, "" if kind == "empty" else _pad(v, BODY_OVERSIZE)) if k == name else (k, v)
+                     for k, v in pairs]
+        body = urllib.parse.urlencode(pairs)
+    elif what == "json":
+        obj = dict(req.json_body())
+        if kind == "missing":
+            del obj[name]
+        else:
+            obj[name] = json_value(obj[name], kind)
+        body = json.dumps(obj)
+    elif what == "query":
+        parts = urllib.parse.urlsplit(url)
+        pairs = req.query()
+        if kind == "missing":
+            pairs = [(k, v) for k, v in pairs if k != name]
+        else:
+            pairs = [(k, "" if kind == "empty" else _pad(v, HEAD_OVERSIZE)) if k == name else (k, v)
+                     for k, v in pairs]
+        url = urllib.parse.urlunsplit(parts._replace(query=urllib.parse.urlencode(pairs)))
+    elif target == "body":
+        if kind == "not-an-object":
+            body = json.dumps([req.json_body()])
+        elif kind == "not-json":
+            body = req.body[:max(1, len(req.body) // 2)].rstrip() + " not json"
+        else:
+            raise ValueError(f"no {kind} for the body")
+    else:
+        raise ValueError(f"unknown target {target}")
+    return Req(req.method, url, headers, body)
+
+
+class Allow:
+    """A mutation the API may take: the pages (by short name), the targets and kinds it covers, why
+    Adobe's pages let the request go without it, and, when the success must say so, a condition on the
+    answer (`when(target, answer, reference)`, the reference being the answer to the same request without
+    the header or field). `optional`: the header is one each page's Request table marks optional (the run
+    checks it)."""
+
+    def __init__(self, aid, pages, targets, kinds, why, when=None, optional=False):
+        self.id, self.pages, self.targets, self.kinds, self.why = aid, pages, targets, kinds, why
+        self.when, self.optional = when, optional
+        self.matched = 0
+
+    def covers(self, page, target, kind):
+        return page in self.pages and target in self.targets and kind in self.kinds
+
+    def holds(self, target, answer, reference=None):
+        return self.when is None or bool(self.when(target, answer, reference))
+
+
+def _lists_missing(target, answer, _reference=None):
+    """The session answer lists the field among its missingParameters (Adobe's resume/retry)."""
+    name = target.partition(" ")[2]
+    return isinstance(answer, dict) and name in (answer.get("missingParameters") or [])
+
+
+def _authorized_session(_target, answer, _reference=None):
+    """The session answer sends the device to its decisions: no login is left to make."""
+    return isinstance(answer, dict) and answer.get("actionName") == "authorize" and answer.get("reasonType") in (
+        "authenticated", "authenticatedSSO", "temporary", "degraded")
+
+
+def _reason(value):
+    def when(_target, answer, _reference=None):
+        return isinstance(answer, dict) and answer.get("reasonType") == value
+    return when
+
+
+def _as_if_absent(_target, answer, reference=None):
+    """The answer is the one the request gets without the header (the comparer finds no difference):
+    the value was ignored, not taken for an identity or a device."""
+    if reference is None or answer is None:
+        return False
+    return not compare_json(reference, answer, codes=())
+
+
+# Each entry: which header/field, which operation, why Adobe's pages make it optional there.
+ALLOWED = [
+    Allow("A1", {"sessions-create", "sessions-resume", "partner-request"},
+          {"form mvpd", "form domainName", "form redirectUrl"}, {"missing", "empty", "oversized"},
+          "a session may lack a valid parameter: each one's row on the create, resume and partner session pages"
+          " says an application that cannot give a valid value resumes the session with one later; the create"
+          " page's sample 2 sends none and is answered with them in missingParameters, the partner page's"
+          " fallbacks (pfs_fallback, missing_parameters_fallback, its sample 5) list them there too; taken"
+          " only when the answer lists the field as missing", when=_lists_missing),
+    Allow("A2", {"sessions-create", "sessions-resume", "partner-request"}, {"form domainName", "form redirectUrl"},
+          {"missing", "empty", "oversized"},
+          "the pages' missingParameters are what 'the basic authentication flow' needs: a device the answer sends"
+          " straight to its decisions (authorize: authenticated, temporary, degraded) has no login left to"
+          " make with them; taken only for such an answer", when=_authorized_session),
+    Allow("A3", {"partner-request"}, {"header AP-Partner-Framework-Status"},
+          {"missing", "empty", "oversized", "not-base64", "base64-not-json", "base64-not-object"},
+          "the partner session page's reasonType pfs_fallback is the answer to a missing or invalid"
+          " AP-Partner-Framework-Status (the header is optional there); taken only when the answer says"
+          " pfs_fallback", when=_reason("pfs_fallback"), optional=True),
+    Allow("A4", {"profiles", "profiles-mvpd", "logout"}, {"header AD-Service-Token", "header Adobe-Subject-Token"},
+          {"missing"},
+          "each page's Request table marks the single sign-on token optional: without it the request is"
+          " the device's own", optional=True),
+    Allow("A5", {"profiles", "profiles-mvpd", "logout"}, {"header AD-Service-Token", "header Adobe-Subject-Token"},
+          {"empty", "oversized", "not-base64", "base64-not-object"},
+          "the token is optional and the single sign-on flow pages say the endpoints validate the required"
+          " parameters and headers: a token Adobe cannot verify shares nothing; taken only when the answer is"
+          " the one without the token", when=_as_if_absent, optional=True),
+    Allow("A6", {"configuration"}, {"header AP-Device-Identifier", "header X-Device-Info"}, {"missing"},
+          "the configuration page's Request table marks both device headers optional", optional=True),
+    Allow("A7", {"configuration"}, {"header AP-Device-Identifier", "header X-Device-Info"},
+          {"empty", "oversized", "not-base64", "base64-not-json", "base64-not-object"},
+          "optional on the configuration page's Request table, and as A5: a value the API does not use may be"
+          " ignored; taken only when the answer is the one without the header", when=_as_if_absent, optional=True),
+    Allow("A8", {"dcr-register", "dcr-token"}, {"header X-Device-Info"}, {"missing"},
+          "the DCR pages say that without X-Device-Info the backend uses the values it extracts itself"),
+    Allow("A9", {"partner-profile"}, {"header AP-Partner-Framework-Status"}, {"missing"},
+          "the partner profile page's Request table marks AP-Partner-Framework-Status optional: the SAML"
+          " response names the MVPD", optional=True),
+    Allow("A10", {"dcr-register"}, {"json redirect_uri"}, {"missing"},
+          "the register page's Request table marks redirect_uri optional"),
+]
+
+
+def header_marks(text):
+    """The page's Request table: header name (lower case) -> `required` or `optional`."""
+    m = re.search(r"^## Request\b(.*?)^## ", text, re.S | re.M)
+    if not m:
+        return {}
+    parser = Cells()
+    parser.feed(m.group(1))
+    marks, section = {}, ""
+    for row in parser.rows:
+        if row and row[0] in ("HTTP", "Path Parameters", "Body Parameters", "Query Parameters", "Headers") \
+                and (len(row) < 2 or not any(row[1:])):
+            section = row[0]
+            continue
+        if section == "Headers" and len(row) >= 2 and row[-1].strip() in ("required", "optional"):
+            # "Adobe-Subject-Token or X-Roku-…" (the cell's words run together when its <br/>s are dropped)
+            for name in re.split(r"\s*\bor\b\s*|(?<=[a-z])or(?=[A-Z])", row[0]):
+                if name.strip():
+                    marks[name.strip().lower()] = row[-1].strip()
+    return marks
+
+
+def wrong_allowances(allowed, marks):
+    """The entries that say a header is optional where a page's Request table does not."""
+    out = []
+    for a in allowed:
+        if not a.optional:
+            continue
+        for page in sorted(a.pages):
+            for target in sorted(a.targets):
+                name = target.partition(" ")[2].lower()
+                if target.startswith("header ") and marks.get(page, {}).get(name) != "optional":
+                    out.append(f"allow-list entry {a.id}: the {page} page's Request table does not mark"
+                               f" {target.partition(' ')[2]} optional ({marks.get(page, {}).get(name, 'absent')})")
+    return out
+
+
+def read_error_codes(path=WIRE):
+    """docs/WIRE.md's table of enhanced error codes: code -> status."""
+    with open(path, encoding="utf-8") as f:
+        lines = f.read().split("\n")
+    try:
+        start = next(i for i, l in enumerate(lines) if l.strip() == ERRORS_HEADING)
+    except StopIteration:
+        raise ValueError(f"{path}: no section {ERRORS_HEADING!r}")
+    header, codes = None, {}
+    for line in lines[start + 1:]:
+        s = line.strip()
+        if s.startswith("#"):
+            break
+        if not s.startswith("|"):
+            if codes:
+                break
+            continue
+        cells = [c.strip() for c in s.strip("|").split("|")]
+        if header is None:
+            header = [c.lower() for c in cells]
+            if "code" not in header or "status" not in header:
+                raise ValueError(f"{path}: the table under {ERRORS_HEADING!r} needs columns code and status")
+            continue
+        if set(s.replace("|", "").strip()) <= set("-: "):
+            continue
+        row = dict(zip(header, cells))
+        m = re.fullmatch(r"`([a-z0-9_]+)`", row.get("code", ""))
+        if m and row.get("status", "").isdigit():
+            codes[m.group(1)] = int(row["status"])
+    if not codes:
+        raise ValueError(f"{path}: the table under {ERRORS_HEADING!r} has no codes")
+    return codes
+
+
+def dcr_errors(text):
+    """A DCR page's Error section: (its status, the `error` values it lists)."""
+    m = re.search(r"^### Error\b(.*?)^## ", text, re.S | re.M)
+    if not m:
+        return None, set()
+    status = re.search(r">\s*Status\s*</td>\s*<td[^>]*>\s*(\d{3})\s*<", m.group(1))
+    values = set(re.findall(r"<td[^>]*>\s*([a-z]+(?:_[a-z]+)+)\s*</td>", m.group(1)))
+    return (int(status.group(1)) if status else None), values
+
+
+def classify(page, status, body):
+    """`success`, `refused inside` (a 200 whose every decision carries its refusal), `refused`,
+    `redirect`."""
+    if 200 <= status < 300:
+        if page in DECISION_PAGES and isinstance(body, dict) and isinstance(body.get("decisions"), list) \
+                and body["decisions"] and all(isinstance(d, dict) and d.get("authorized") is not True
+                                              and isinstance(d.get("error"), dict) for d in body["decisions"]):
+            return "refused inside"
+        return "success"
+    if 300 <= status < 400:
+        return "redirect"
+    return "refused"
+
+
+def answer_code(page, body):
+    """The code an answer names: the error object's, DCR's `error`, or the decisions' codes."""
+    if not isinstance(body, dict):
+        return ""
+    if page in DCR_PAGES and isinstance(body.get("error"), str):
+        return body["error"]
+    if isinstance(body.get("code"), str) and ("status" in body or "action" in body):
+        return body["code"]
+    if isinstance(body.get("decisions"), list):
+        codes = [d["error"].get("code") for d in body["decisions"]
+                 if isinstance(d, dict) and isinstance(d.get("error"), dict)]
+        return ",".join(dict.fromkeys(str(c) for c in codes))
+    return ""
+
+
+def judge_mutant(page, target, kind, status, body, codes, dcr, allowed, changed=(), reference=None):
+    """(acceptable, verdict text) for one mutant's answer. `codes`: WIRE.md's code -> status; `dcr`:
+    the page's (status, error values) for a DCR page; `allowed`: the ALLOWED entries; `changed`: what the
+    observable state lost or gained; `reference`: the answer without the header or field."""
+    state = "; ".join(changed)
+    what = classify(page, status, body)
+    if what == "success":
+        entry = next((a for a in allowed if a.covers(page, target, kind) and a.holds(target, body, reference)), None)
+        if entry:
+            entry.matched += 1
+            return True, f"allowed ({entry.id})"
+        return False, f"BAD: taken ({status}): the API answered as if nothing were wrong"
+    if what == "redirect":
+        return False, f"BAD: a redirect ({status}) for a request the API should refuse"
+    problems = []
+    if what == "refused inside":
+        for d in body["decisions"]:
+            e = d["error"]
+            code, want = e.get("code"), codes.get(e.get("code"))
+            if want is None:
+                problems.append(f"decision code {code} is not in WIRE.md's table")
+            elif e.get("status") != want:
+                problems.append(f"decision code {code} with status {e.get('status')}, WIRE.md says {want}")
+    elif page in DCR_PAGES:
+        want_status, values = dcr
+        error = body.get("error") if isinstance(body, dict) else None
+        if not isinstance(error, str):
+            problems.append(f"a {status} without an OAuth error")
+        elif error not in values:
+            problems.append(f"error {error} is not one its page lists")
+        elif status != want_status:
+            problems.append(f"error {error} with status {status}, its page says {want_status}")
+    else:
+        code = body.get("code") if isinstance(body, dict) else None
+        if not isinstance(code, str) or not ("status" in body or "action" in body):
+            problems.append(f"a {status} without an enhanced error code")
+        elif code not in codes:
+            problems.append(f"code {code} is not in WIRE.md's table")
+        elif codes[code] != status:
+            problems.append(f"code {code} with status {status}, WIRE.md says {codes[code]}")
+        elif body.get("status") is not None and body.get("status") != status:
+            problems.append(f"its body says status {body.get('status')}, the answer {status}")
+    if state:
+        problems.append(f"refused but stored: {state}")
+    if problems:
+        return False, "BAD: " + "; ".join(problems)
+    return True, what
+
+
+def state_changes(before, after):
+    """What differs between two observations (dicts of name -> JSON-able value), as lines."""
+    out = []
+    for key in sorted(set(before) | set(after)):
+        b, a = before.get(key), after.get(key)
+        if b == a:
+            continue
+        if key == "profiles" and isinstance(b, dict) and isinstance(a, dict):
+            for m in sorted(set(b) | set(a)):
+                if m not in a:
+                    out.append(f"the {m} profile ended")
+                elif m not in b:
+                    out.append(f"a {m} profile appeared")
+                elif a[m] != b[m]:
+                    out.append(f"the {m} profile changed")
+        else:
+            out.append(f"{key} changed")
+    return out
+
+
+class Mutant:
+    def __init__(self, sample, target, kind):
+        self.sample, self.target, self.kind = sample, target, kind
+        self.status, self.code, self.verdict, self.ok = None, "", "", False
+        self.explanation, self.text = "", ""
+
+    @property
+    def label(self):
+        return f"{self.target} {self.kind}"
+
+
+class Hostile:
+    """The --hostile run over a Run's samples."""
+
+    def __init__(self, run, codes, dcr):
+        self.run, self.server, self.codes, self.dcr = run, run.server, codes, dcr
+        self.mutants, self.controls, self.setups = [], [], 0
+        self.reference = {}  # (sample id, target) -> the answer without that header or field
+
+    def setup(self, sample):
+        """The world loaded, the recipe run, the base request built: (ctx, Req), or raises SetupFailed."""
+        fn, changes, _, _ = RECIPES[sample.id]
+        self.server.load_world(world_text(self.run.world, changes))
+        self.setups += 1
+        ctx = Context(self.run, sample)
+        ident = sample.request.header("AP-Device-Identifier")
+        if ident:
+            ctx.device = (ident, self.run.xdi_repaired(sample.request.header("X-Device-Info")
+                                                       or self.run.usual_info_raw)[0])
+        template = sample.page.template or ""
+        params = template_match(template, repaired_path(template, sample.request.target.split("?")[0])[0]) \
+            if template else None
+        if params and "serviceProvider" in params:
+            ctx.sp = substitute(params["serviceProvider"], PLACEHOLDERS)
+        fn(ctx)
+        method, url, headers, body, _ = self.run.sample_request(ctx)
+        if ctx.failures:
+            raise SetupFailed("; ".join(ctx.failures))
+        return ctx, Req(method, url, headers, body)
+
+    def observe(self, ctx, base):
+        """What a client can see of the state a request may change."""
+        seen = {}
+        if ctx.sample.page.short in DCR_PAGES:
+            return seen
+        headers = [("Authorization", "Bearer " + ctx.token(ctx.sp)), ("Accept", "application/json")]
+        device = [(n, base.header(n)) for n in ("AP-Device-Identifier", "X-Device-Info") if base.header(n)]
+        headers += device if len(device) == 2 else ctx.device_headers()
+        headers += [(n, base.header(n)) for n in ("AD-Service-Token", "Adobe-Subject-Token", "AP-TempPass-Identity")
+                    if base.header(n)]
+        r = self.server.send("GET", f"{ctx.SP}/api/v2/{ctx.sp}/profiles", headers)
+        seen["profiles"] = r.json.get("profiles") if r.status == 200 and isinstance(r.json, dict) else r.summary()
+        if ctx.code:
+            r = self.server.send("GET", f"{ctx.SP}/api/v2/{ctx.sp}/sessions/{ctx.code}",
+                                 [("Authorization", "Bearer " + ctx.token(ctx.sp)), ("Accept", "application/json")])
+            seen["the session of the set-up's code"] = r.json if r.json is not None else r.summary()
+        return seen
+
+    def leaks(self, ctx, page, body):
+        """A refusal that hands out a session code, a client or a token: each must be unknown."""
+        out = []
+        if not isinstance(body, dict):
+            return out
+        bearer = [("Authorization", "Bearer " + ctx.token(ctx.sp)), ("Accept", "application/json")]
+        code = body.get("code")
+        if page not in DCR_PAGES and isinstance(code, str) and "status" not in body and "action" not in body:
+            r = self.server.send("GET", f"{ctx.SP}/api/v2/{ctx.sp}/sessions/{code}", bearer)
+            if r.status < 400:
+                out.append(f"the refusal's session code {code} is a live session")
+        if isinstance(body.get("client_id"), str):
+            form = {"grant_type": "client_credentials", "client_id": body["client_id"],
+                    "client_secret": body.get("client_secret") or ""}
+            r = self.server.send("POST", ctx.SP + "/o/client/token",
+                                 [("Content-Type", "application/x-www-form-urlencoded")], urllib.parse.urlencode(form))
+            if r.status < 300:
+                out.append("the refusal's client_id is a registered client")
+        if isinstance(body.get("access_token"), str):
+            r = self.server.send("GET", f"{ctx.SP}/api/v2/{ctx.sp}/configuration",
+                                 [("Authorization", "Bearer " + body["access_token"])])
+            if r.status < 300:
+                out.append("the refusal's access_token is accepted")
+        return out
+
+    def healthy(self, ctx):
+        r = self.server.send("GET", f"{ctx.SP}/api/v2/{ctx.sp}/configuration",
+                             [("Authorization", "Bearer " + ctx.token(ctx.sp)), ("Accept", "application/json")])
+        return r.status == 200, r.summary()
+
+    def sample(self, sample):
+        """The control, then every mutant of one sample. Returns False when the server stopped serving."""
+        page = sample.page.short
+        dcr = self.dcr.get(page, (None, set()))
+        try:
+            ctx, base = self.setup(sample)
+            control = self.server.send(base.method, base.url, base.headers, base.body)
+        except SetupFailed as error:
+            self.controls.append((sample, f"set-up failed: {error.args[0] if error.args else ''}", [], None))
+            return True
+        self.controls.append((sample, control.summary(), mutations(base), control.status))
+        fresh, before = False, {}  # the control may have used the set-up up (a session resumed, a profile ended)
+        for target, kind in mutations(base):
+            m = Mutant(sample, target, kind)
+            self.mutants.append(m)
+            try:
+                if not fresh:
+                    ctx, base = self.setup(sample)
+                    before = self.observe(ctx, base)
+                sent = mutate(base, target, kind)
+                try:
+                    answer = self.server.send(sent.method, sent.url, sent.headers, sent.body)
+                except (OSError, http.client.HTTPException) as error:
+                    m.status, m.verdict = "-", f"BAD: no answer ({type(error).__name__}: {error})"
+                    fresh = False
+                    ok, what = self.healthy_or_down(ctx)
+                    if not ok:
+                        m.verdict += f"; then the health request failed ({what}): the server stopped serving"
+                        return False
+                    continue
+                m.status, m.code = answer.status, answer_code(page, answer.json)
+                m.explanation = answer.headers.get("x-passim-explanation", "")
+                m.text = " ".join(answer.text.split())[:400]
+                if kind == "missing":
+                    self.reference[(sample.id, target)] = answer.json
+                try:
+                    ok, what = self.healthy(ctx)
+                except (OSError, http.client.HTTPException) as error:
+                    ok, what = False, f"{type(error).__name__}: {error}"
+                if not ok:
+                    m.verdict = f"BAD: the health request after it answered {what}: the server stopped serving"
+                    return False
+                after = self.observe(ctx, base)
+                kind_of = classify(page, answer.status, answer.json)
+                changed = state_changes(before, after) if kind_of != "success" else []
+                if kind_of != "success":
+                    changed += self.leaks(ctx, page, answer.json)
+                m.ok, m.verdict = judge_mutant(page, target, kind, answer.status, answer.json, self.codes, dcr,
+                                               ALLOWED, changed, self.reference.get((sample.id, target)))
+                fresh = m.ok and kind_of != "success" and not changed
+            except SetupFailed as error:
+                m.status, m.verdict = "-", f"BAD: the set-up failed ({error.args[0] if error.args else ''})"
+                fresh = False
+        return True
+
+    def healthy_or_down(self, ctx):
+        try:
+            return self.healthy(ctx)
+        except (OSError, http.client.HTTPException, SetupFailed) as error:
+            return False, f"{type(error).__name__}: {error}"
+
+
+def hostile_table(mutants):
+    rows = [(m.sample.id, m.label, str(m.status), m.code or "-", m.verdict) for m in mutants]
+    heads = ("sample", "mutation", "status", "code", "verdict")
+    widths = [max([len(h)] + [len(r[i]) for r in rows]) for i, h in enumerate(heads[:4])]
+    line = lambda r: "  ".join(c.ljust(w) for c, w in zip(r[:4], widths)) + "  " + r[4]
+    return "\n".join([line(heads)] + [line(r) for r in rows])
+
+
+def success_samples(pages, only=None):
+    """The samples whose documented answer is a success (below 400) and that have a set-up."""
+    out = []
+    for p in pages:
+        for s in p.samples:
+            if s.response.status >= 400 or (only and not glob_match(only, s.id)):
+                continue
+            fn, _, unsupported, _ = RECIPES.get(s.id, (None, [], None, ""))
+            if fn is not None and not unsupported:
+                out.append(s)
+    return out
+
+
+def run_hostile(args, pages, world, server, required_xdi):
+    try:
+        codes = read_error_codes(args.rows)
+    except (OSError, ValueError) as error:
+        print(f"{TOOL}: {error}", file=sys.stderr)
+        return 2
+    dcr, marks = {}, {}
+    for p in pages:
+        with open(p.path, encoding="utf-8") as f:
+            text = f.read()
+        marks[p.short] = header_marks(text)
+        if p.short in DCR_PAGES:
+            dcr[p.short] = dcr_errors(text)
+            if dcr[p.short][0] is None or not dcr[p.short][1]:
+                print(f"{TOOL}: no Error section with a status and error values on {p.rel}", file=sys.stderr)
+                return 2
+    wrong = wrong_allowances(ALLOWED, marks)
+    if wrong:
+        for line in wrong:
+            print(f"{TOOL}: {line}", file=sys.stderr)
+        return 1
+    run = Run(pages, [], world, server, required_xdi)
+    hostile = Hostile(run, codes, dcr)
+    chosen = success_samples(pages, args.only)
+    for a in ALLOWED:
+        a.matched = 0
+    started = time.time()
+    serving = True
+    try:
+        for s in chosen:
+            if not hostile.sample(s):
+                serving = False
+                break
+    except (RuntimeError, OSError, ValueError, http.client.HTTPException) as error:
+        print(f"{TOOL}: the server could not be driven: {error}", file=sys.stderr)
+        return 2
+    print(hostile_table(hostile.mutants))
+    bad = [m for m in hostile.mutants if not m.ok]
+    status = 0 if not bad and serving else 1
+    for sample, control, _, got in hostile.controls:
+        if got is None:
+            print(f"{TOOL}: {sample.id}: {control}; its mutants were not run", file=sys.stderr)
+            status = 1
+        elif got != sample.response.status:
+            print(f"{TOOL}: note: {sample.id}'s request unmutated answered {control}, documented"
+                  f" {sample.response.status} (the normal mode's difference)", file=sys.stderr)
+    if not args.only:
+        generated = {(s.page.short, t, k) for s, _, ms, _ in hostile.controls for t, k in ms}
+        for a in ALLOWED:
+            if not any(a.covers(p, t, k) for p, t, k in generated):
+                print(f"{TOOL}: allow-list entry {a.id} covers no mutant: a stale entry; remove or correct it",
+                      file=sys.stderr)
+                status = 1
+    if bad:
+        print(f"\n{TOOL}: unacceptable answers ({len(bad)}):")
+        for m in bad:
+            why = f" [mock: {m.explanation}]" if m.explanation else ""
+            print(f"  {m.sample.id}  {m.label}: {m.status}{' ' + m.code if m.code else ''}: {m.verdict}{why}")
+            if args.verbose and m.text:
+                print(f"      answered: {m.text}")
+    used = [a for a in ALLOWED if a.matched]
+    if used:
+        print(f"\n{TOOL}: successes the allow-list takes:")
+        for a in used:
+            print(f"  {a.id} ({a.matched}): {', '.join(sorted(a.targets))} {'/'.join(sorted(a.kinds))}"
+                  f" on {', '.join(sorted(a.pages))}: {a.why}")
+    if not serving:
+        print(f"{TOOL}: the server stopped serving; the remaining mutants were not run", file=sys.stderr)
+    print(f"{TOOL} --hostile: {len(hostile.mutants) - len(bad)} of {len(hostile.mutants)} mutants acceptable;"
+          f" {len(bad)} not ({len(chosen)} documented successes, {hostile.setups} set-ups,"
+          f" {server.requests} requests, {time.time() - started:.1f} s)")
+    return status
+
+
+# ---------------------------------------------------------------------------------------------------
 # Reports
 
 
@@ -1802,6 +2547,24 @@ def markdown(results, pages, docs_commit):
         "`--verbose` prints every difference, `python3 scripts/restv2-docs.py --list` lists the extracted pairs",
         "without a server. A sample marked `UNSUPPORTED` gets its set-up (a recipe in `scripts/restv2-docs.py`) when",
         "the mock gains the feature it names.",
+        "",
+        "Bad input: `make rest-v2-hostile` (`scripts/restv2-docs.sh PASSIM --hostile`) replays every sample",
+        "documented as a success after its set-up with one thing made wrong at a time: each of `Authorization`,",
+        "`AP-Device-Identifier`, `X-Device-Info`, `AP-TempPass-Identity`, `AP-Partner-Framework-Status`,",
+        "`AD-Service-Token` and `Adobe-Subject-Token` it sends, and each form, JSON or query field, missing, empty or",
+        "oversized (12 KiB for a header or query value: over the API's 8 KiB, under the 16 KB request head; 64 KiB",
+        "for a body field), a Base64 header not Base64 or Base64 of something that is not a JSON object, a JSON",
+        "field of the wrong type, a JSON body that is not an object or not JSON. Each answer must be a refusal",
+        "carrying an enhanced error code with the status [WIRE.md's table](WIRE.md#enhanced-error-codes) gives",
+        "it (DCR: an `error` its page lists, with its page's status) or a refusal inside the decisions; never a",
+        "5xx without a code, a reset or a server that stops serving (a health request follows each mutant). A",
+        "refusal must leave what the API shows as it was: the device's profiles (no TempPass started, no resource",
+        "used, no profile made or ended), the set-up's session, any code, client or token it hands out. A success",
+        "is acceptable only where an entry of the tool's allow-list (`ALLOWED`) says why Adobe's pages let the",
+        "request go without that header or field (an entry calling a header optional is checked against the",
+        "page's Request table). It prints a line per mutant (sample, mutation, status, code, verdict), then the",
+        "unacceptable ones; exit status 0 when every answer is acceptable, 1 otherwise, 2 (`NOT RUN`) without",
+        "Adobe's pages. Its results are not part of this page.",
         "",
         "Every request/response pair of the `## Samples` sections of Adobe's REST API v2 and DCR API pages",
         f"(AdobeDocs/pass.en at {docs_commit}, MIT) is replayed against `passim serve` and its answer compared with the",
@@ -1888,6 +2651,8 @@ def main(argv=None):
     parser.add_argument("--only", help="a glob over sample ids (no stale-row check, no --write)")
     parser.add_argument("--list", action="store_true", help="list the extracted pairs and exit")
     parser.add_argument("--verbose", action="store_true", help="every difference of every sample")
+    parser.add_argument("--hostile", action="store_true",
+                        help="every documented success replayed with one header or field made wrong at a time")
     args = parser.parse_args(argv)
 
     try:
@@ -1917,6 +2682,10 @@ def main(argv=None):
     with open(args.world, encoding="utf-8") as f:
         world = f.read()
     server = Server(args.proxy, args.ca, args.admin, args.admin_token)
+    if args.hostile:
+        if args.write:
+            parser.error("--write does not go with --hostile")
+        return run_hostile(args, pages, world, server, xdi_required(args.docs))
     run = Run(pages, rows, world, server, xdi_required(args.docs))
     chosen = [s for s in samples if not args.only or glob_match(args.only, s.id)]
     started = time.time()

@@ -9,12 +9,16 @@
 # shared/reference/adobe-pass-en beside the repository; without them the check says NOT RUN (exit 2).
 #
 #   scripts/restv2-docs.sh PASSIM_BINARY [--write] [--only GLOB] [--verbose]
+#   scripts/restv2-docs.sh PASSIM_BINARY --hostile [--only GLOB] [--verbose]
 #
 # --write rewrites docs/REST-V2-DOCS.md. Exit status 0 when every sample matches or is covered by a row,
 # 1 when one differs, is unsupported or a row is stale, 2 if the set-up (the pages, the server) failed.
+# --hostile replays every documented success with one header or field made wrong at a time (`make
+# rest-v2-hostile`): exit status 0 when every answer is an acceptable refusal or an allowed success, 1 when
+# one is not (a table of sample, mutation, status, code, verdict, then the unacceptable ones), 2 as above.
 set -euo pipefail
 
-passim=${1:?usage: scripts/restv2-docs.sh PASSIM_BINARY [--write] [--only GLOB] [--verbose]}
+passim=${1:?usage: scripts/restv2-docs.sh PASSIM_BINARY [--write | --hostile] [--only GLOB] [--verbose]}
 shift
 root=$(cd "$(dirname "$0")/.." && pwd)
 dir=$root/Fixtures/clients/restv2
