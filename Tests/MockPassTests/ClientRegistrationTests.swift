@@ -64,6 +64,22 @@ import Testing
         #expect(try other.accessToken() != fresh.accessToken())
     }
 
+    @Test func aMalformedDeviceInfoIsAnInvalidRequestAndAMissingOneIsFine() throws {
+        var b = Browser(MockPass(world: rootServiceWorld(), seed: 72))
+        for bad in ["", "not base64!", "bm90IEpTT04=", "WzFd"] {
+            let r = b.send(
+                HTTPRequest(
+                    method: "POST", url: spURL + "/o/client/register",
+                    headers: [("Content-Type", "application/json"), ("X-Device-Info", bad)],
+                    body: Array(#"{"software_statement": "statement-dcr"}"#.utf8)), withCookies: false)
+            #expect(r.status == 400, "\(bad)")
+            #expect(r.bodyText == #"{"error":"invalid_request"}"#)
+            #expect(r.headers.first(lowercased: "x-passim-explanation")?.isEmpty == false)
+        }
+        #expect(b.mock.clients.registeredClients.count == 0)
+        #expect(b.postJSON("/o/client/register", #"{"software_statement": "statement-dcr"}"#).status == 201)
+    }
+
     @Test func registrationRefusals() throws {
         var b = Browser(MockPass(world: rootServiceWorld(), seed: 72))
         let unknown = b.postJSON("/o/client/register", #"{"software_statement": "forged"}"#)

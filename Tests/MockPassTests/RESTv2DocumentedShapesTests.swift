@@ -106,4 +106,20 @@ import Testing
         // Used once: opened again, it only reaches nothing to end.
         #expect(other.get(v2Host + url).status == 400)
     }
+
+    @Test func aLogoutNeedsARedirectAndValuesHaveABound() throws {
+        var c = try V2Client()
+        _ = c.form("/sessions", [("mvpd", "TempPass"), ("domainName", "d"), ("redirectUrl", "https://a.test")])
+        #expect(errorCode(c.get("/logout/TempPass")) == "invalid_parameter_redirect_url")
+        let long = "https://a.test/" + String(repeating: "x", count: 2100)
+        #expect(errorCode(c.get("/logout/TempPass?redirectUrl=" + long)) == "invalid_parameter_redirect_url")
+        // Both refused before anything ended: the TempPass's profile is still there.
+        #expect(try json(c.get("/profiles"))["profiles"].map(keys) == ["TempPass"])
+        let domain = String(repeating: "d", count: 2100)
+        let session = try json(c.form("/sessions", [("mvpd", "Comcast"), ("domainName", domain)]))
+        #expect(session["missingParameters"] == .list([.string("domainName"), .string("redirectUrl")]))
+        #expect(
+            errorCode(c.form("/sessions", [("mvpd", "Comcast"), ("redirectUrl", long)]))
+                == "invalid_parameter_redirect_url")
+    }
 }

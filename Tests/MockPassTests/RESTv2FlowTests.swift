@@ -170,7 +170,7 @@ import Testing
 
         _ = try json(
             c.form("/sessions", [("mvpd", "TempPass"), ("domainName", "d"), ("redirectUrl", "https://a.test")]))
-        let temp = try json(c.get("/logout/TempPass"))["logouts"]?["TempPass"]
+        let temp = try json(c.get("/logout/TempPass?redirectUrl=https%3A%2F%2Fa.test"))["logouts"]?["TempPass"]
         #expect(temp?["actionName"] == .string("complete"))
         #expect(temp?["actionType"] == .string("none"))
     }
@@ -188,7 +188,7 @@ import Testing
         #expect(d["source"] == .string("temppass"))
         #expect(d["authorized"] == .bool(true))
         #expect(d["notAfter"] == .int(Int((started + .minutes(10)).milliseconds)))
-        _ = c.get("/logout/TempPass")
+        _ = c.get("/logout/TempPass?redirectUrl=https%3A%2F%2Fa.test")
         c.b.now = started + .minutes(10)
         let again = c.form("/sessions", [("mvpd", "TempPass"), ("domainName", "d"), ("redirectUrl", "https://a.test")])
         #expect(again.status == 403)
@@ -291,7 +291,7 @@ import Testing
         c.extraHeaders = pfs("granted", id: "another-provider")
         #expect(errorCode(c.decisions("authorize", "Comcast", ["CNN"])) == "invalid_header_pfs_provider_id_mismatch")
         c.extraHeaders = pfs("granted")
-        let out = try json(c.get("/logout/Comcast"))["logouts"]?["Comcast"]
+        let out = try json(c.get("/logout/Comcast?redirectUrl=https%3A%2F%2Fa.test"))["logouts"]?["Comcast"]
         #expect(out?["actionName"] == .string("partner_logout"))
         #expect(out?["actionType"] == .string("partner_interactive"))
     }

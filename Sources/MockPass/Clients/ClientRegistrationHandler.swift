@@ -17,7 +17,20 @@ extension MockPass {
     /// declares → `invalid_software_statement` (so unknown clients cannot fill the store); a
     /// `redirect_uri` that is not a string, empty, over `mock-value-bytes` or not an absolute URI →
     /// `invalid_redirect_uri`. A `null` redirect_uri is none; other members are ignored (RFC 7591).
+    /// The DCR pages list `X-Device-Info` among a request's headers; clients in use (yt-dlp, the JS
+    /// SDK, the engine) send none, so a missing one passes, and one that is not what REST v2 reads
+    /// there (Base64 of a JSON object with its required keys) is `invalid_request`.
+    static func checkDeviceInfo(_ r: IncomingRequest) throws(HandlerFailure) {
+        guard r.request.headers.first(lowercased: "x-device-info") != nil else { return }
+        do throws(V2Failure) {
+            _ = try V2Device.deviceInfo(r.request.headers)
+        } catch {
+            throw .dcr(.invalidRequest, error.explanation)
+        }
+    }
+
     mutating func registerClient(_ r: IncomingRequest, at now: Instant) throws(HandlerFailure) -> HTTPResponse {
+        try Self.checkDeviceInfo(r)
         let body: Value
         do throws(HandlerFailure) {
             body = try r.jsonObject()
@@ -69,6 +82,7 @@ extension MockPass {
     /// client or a wrong secret → `invalid_client`; `refresh_token`, which no client of the mock
     /// holds → `unauthorized_client`.
     mutating func issueAccessToken(_ r: IncomingRequest, at now: Instant) throws(HandlerFailure) -> HTTPResponse {
+        try Self.checkDeviceInfo(r)
         func single(_ name: String) throws(HandlerFailure) -> String {
             let values = r.parameters.filter { $0.0 == name }
             guard values.count <= 1 else { throw .dcr(.invalidRequest, "parameter \(name) is repeated") }

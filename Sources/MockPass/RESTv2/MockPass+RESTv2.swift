@@ -131,6 +131,9 @@ extension MockPass {
 
     /// A redirect URL must be an absolute URL (a custom scheme counts): `scheme:` and no spaces.
     static func v2CheckRedirect(_ url: String) throws(V2Failure) {
+        guard url.utf8.count <= V2Limits.valueBytes else {
+            throw V2Failure(.invalidParameterRedirectURL, "redirectUrl is longer than \(V2Limits.valueBytes) bytes")
+        }
         guard let colon = url.firstIndex(of: ":"), colon != url.startIndex,
             url[..<colon].allSatisfy({ $0.isLetter || $0.isNumber || $0 == "+" || $0 == "-" || $0 == "." }),
             !url.unicodeScalars.contains(where: { $0.value <= 0x20 || $0.value == 0x7F })

@@ -128,8 +128,11 @@ extension MockPass {
     ) throws(V2Failure) -> HTTPResponse {
         let device = try V2Device.from(r.request.headers)
         _ = try v2MVPD(mvpdID, sp, requestor)
-        let redirect = r.parameter("redirectUrl").flatMap { $0.isEmpty ? nil : $0 }
-        if let redirect { try MockPass.v2CheckRedirect(redirect) }
+        // Adobe's logout page makes `redirectUrl` required, whatever the logout turns out to be.
+        guard let redirect = r.parameter("redirectUrl").flatMap({ $0.isEmpty ? nil : $0 }) else {
+            throw V2Failure(.invalidParameterRedirectURL, "missing parameter redirectUrl")
+        }
+        try MockPass.v2CheckRedirect(redirect)
         let key = V2ProfileKey(deviceID: device.id, requestorID: requestor.id, mvpdID: mvpdID)
         let shared = r.request.headers.ssoIdentities(world.restV2, at: now).filter {
             v2.ssoGrants.value(V2SSOKey(identity: $0, mvpdID: mvpdID), at: now) != nil
@@ -138,20 +141,11 @@ extension MockPass {
             return MockPass.v2Logouts(mvpdID, MockPass.v2LogoutAction("invalid", "none", mvpdID))
         }
         let idp = world.restV2.noLogoutMVPDs.contains(mvpdID) ? nil : world.identityProvider(for: mvpdID)
-        let interactive: Bool
-        switch profile.origin {
-        case .login, .sso: interactive = idp != nil
-        case .appleSSO, .tempPass, .degraded: interactive = false
-        }
-        if interactive, redirect == nil {
-            // Refused before anything ends: the profile stays.
-            throw V2Failure(.invalidParameterRedirectURL, "an interactive logout needs redirectUrl")
-        }
         v2.profiles.remove(key)
         for identity in shared { v2.ssoGrants.remove(V2SSOKey(identity: identity, mvpdID: mvpdID)) }
         switch profile.origin {
         case .login(let s), .sso(_, let s):
-            guard let idp, let redirect else { break }
+            guard let idp else { break }
             var e = MockPass.v2LogoutAction("logout", "interactive", mvpdID)
             if world.restV2.oauth2MVPDs.contains(mvpdID) {
                 e.append(

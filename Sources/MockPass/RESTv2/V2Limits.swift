@@ -18,6 +18,9 @@ enum V2Limits {
     static let headerBytes = 8192
     /// `mock-v2-resource-bytes`: the longest resource (an MRSS document included).
     static let resourceBytes = 16_384
+    /// `mock-v2-value-bytes`: the longest `redirectUrl` or `domainName` a session or logout takes; a
+    /// longer redirect is `invalid_parameter_redirect_url`, a longer domain counts as not given.
+    static let valueBytes = 2048
     /// `mock-v2-oauth-codes`: OAuth2 authorization codes, each kept 5 minutes or until redeemed.
     static let oauthCodes = 20_000
     /// The length of a session code (Adobe's are 7 characters).

@@ -33,9 +33,12 @@ struct V2SessionParameters: Sendable, Equatable {
     }
 
     static func from(_ r: IncomingRequest) -> V2SessionParameters {
+        // An oversized domain is not one (no code names it: it stays missing); an oversized redirect
+        // is refused by `v2CheckRedirect`.
         func given(_ name: String) -> String? { r.parameter(name).flatMap { $0.isEmpty ? nil : $0 } }
+        let domain = given("domainName").flatMap { $0.utf8.count <= V2Limits.valueBytes ? $0 : nil }
         return V2SessionParameters(
-            mvpd: given("mvpd"), domainName: given("domainName"), redirectUrl: given("redirectUrl"))
+            mvpd: given("mvpd"), domainName: domain, redirectUrl: given("redirectUrl"))
     }
 }
 
