@@ -271,7 +271,7 @@ class Checker:
         r = self.send("POST", self.v2url(f"/decisions/authorize/{MVPD}"), headers=ha, json={"resources": ["passimtv-late"]})
         self.expect(r.json()["decisions"][0].get("error", {}).get("code") == "authorization_denied_by_parental_controls",
                     "parental controls: the decision's code")
-        r = self.send("GET", self.v2url(f"/logout/{MVPD}"), headers=ha)
+        r = self.send("GET", self.v2url(f"/logout/{MVPD}"), headers=ha, params={"redirectUrl": REDIRECT})
         self.expect(r.json().get("logouts", {}).get(MVPD, {}).get("actionType") == "partner_interactive", "logout: partner_logout")
 
         # An MVPD whose IdP speaks OAuth2 with PKCE, behind the same authenticate URL.
@@ -296,7 +296,7 @@ class Checker:
         self.expect(r.json().get("reasonType") == "temporary", "TempPass: authorize/temporary at once")
         r = self.send("POST", self.v2url("/decisions/authorize/TempPass_TEST40"), headers=ht, json={"resources": ["passimtv-ppv"]})
         self.expect(r.json()["decisions"][0].get("source") == "temppass", "TempPass: decisions from the TempPass")
-        r = self.send("GET", self.v2url("/logout/TempPass_TEST40"), headers=ht)
+        r = self.send("GET", self.v2url("/logout/TempPass_TEST40"), headers=ht, params={"redirectUrl": REDIRECT})
         self.expect(r.json()["logouts"]["TempPass_TEST40"].get("actionName") == "complete", "TempPass: logout complete/none")
         hp = self.headers(token, device="checker-promo", **{"AP-TempPass-Identity": b64(json.dumps({"email": "viewer@example.test"}))})
         r = self.send("POST", self.v2url("/sessions"), headers=hp, data={"mvpd": "PromoPass", "domainName": "d", "redirectUrl": REDIRECT})
