@@ -1,6 +1,6 @@
 #!/usr/bin/env bash
-# How long the differential fuzzer takes to find each mutation patch of Tests/Mutants/ (issue 28,
-# item 4; BENCHMARKS.md "Differential fuzzer against the mutants"). As scripts/mutants.sh does, each
+# How long the differential fuzzer takes to find each mutation patch of Tests/Mutants/
+# (BENCHMARKS.md, "The differential fuzzer against the mutants"). As scripts/mutants.sh does, each
 # patch is applied and passim rebuilt incrementally, here in a copy of the committed tree
 # (SCRATCH/src, so the working tree stays free) with its own build folder; the mutant binary is kept
 # aside, and the reference (the unpatched build) runs
