@@ -57,7 +57,9 @@ build() { (cd "$src" && nice -n 10 swift build -c "$config" --product passim --s
 applied=""
 restore() { if [ -n "$applied" ]; then (cd "$src" && patch -p1 -R -s --no-backup-if-mismatch < "$root/$applied"); applied=""; fi; }
 finish() { restore; [ -z "$inplace" ] || build || true; }   # in place: leave the build as the tree is
-trap finish EXIT INT TERM
+trap finish EXIT
+trap 'exit 130' INT   # a signal ends the run (a trap alone would restore, then carry on)
+trap 'exit 143' TERM
 
 build || { cat "$scratch/build.log" >&2; echo "the reference does not build" >&2; exit 2; }
 cp "$builddir/$config/passim" "$scratch/bin/passim-reference"
