@@ -13,70 +13,71 @@ setup:
 build: setup
 	swift build
 
+# Where the targets find passim and the fuzz replayers. CI's later lanes give a copy of them
+# (`make -o build TARGET BIN=…`, .ci/run): the mutation lane rebuilds .build meanwhile.
+BIN ?= .build/debug
+PASSIM ?= $(BIN)/passim
+# The suite on each runtime, wire and port is one row of scripts/suite-matrix.sh's table (`--list`);
+# each target below runs its rows.
+MATRIX = scripts/suite-matrix.sh --passim $(PASSIM)
+
 # The conformance suite with a summary; --repeat 2 proves every transcript identical across runs.
 suite: build
-	.build/debug/passim run --repeat 2 Scenarios
+	$(MATRIX) suite
 
 # The same suite over real HTTP: each scenario gets its own mock server on loopback (docs/RUNNING.md, "Live mode").
 suite-live: build
-	.build/debug/passim run --live --jobs 2 Scenarios
+	$(MATRIX) suite-live
 
-# The same over one running `passim serve`, each scenario's world loaded through its admin endpoint.
+# The same over a running `passim serve`, each scenario's world loaded through its admin endpoint
+# (four servers, each running a shard of the suite).
 suite-live-server: build
-	scripts/suite-live-server.sh .build/debug/passim Scenarios
+	$(MATRIX) suite-live-server
 
 # The same suite with the engine over REST API v2 (docs/MIGRATION.md): every difference from the SDK's
-# wire is a line of Scenarios/wire-v2.expect with its reason; any other fails.
+# wire is a line of Scenarios/wire-v2.expect with its reason; any other fails. Simulated, through the
+# port protocol (`passim shim`), and over live HTTP.
 suite-v2: build
-	.build/debug/passim run --wire v2 --expect Scenarios/wire-v2.expect --jobs 2 Scenarios
-	.build/debug/passim run --wire v2 --port '.build/debug/passim shim' --expect Scenarios/wire-v2.expect --jobs 2 Scenarios
-	.build/debug/passim run --wire v2 --live --expect Scenarios/wire-v2.expect --jobs 2 Scenarios
+	$(MATRIX) suite-v2
 
 # The same suite through the port driver protocol (docs/PORTING.md), with passim's engine as the port.
 suite-shim: build
-	.build/debug/passim run --port '.build/debug/passim shim' --jobs 2 Scenarios
+	$(MATRIX) suite-shim
 
 # The same through the protocol's live network: the shim sends its own requests (libcurl) to a mock
-# server per scenario, then to one running `passim serve`.
+# server per scenario, then to running `passim serve`s.
 suite-shim-live: build
-	.build/debug/passim run --port '.build/debug/passim shim' --live --jobs 2 Scenarios
-	scripts/suite-live-server.sh .build/debug/passim --port '.build/debug/passim shim' Scenarios
+	$(MATRIX) suite-shim-live
 
 # The small independent Python port (Fixtures/ports/python): its own tests, then the suite against
 # it with its expectations file (what it does not implement is listed there, with reasons).
 port-python: build
 	python3 -m unittest discover -s Fixtures/ports/python
-	.build/debug/passim run --port 'python3 Fixtures/ports/python/port.py' \
-	  --expect Fixtures/ports/python/port.expect --jobs 2 Scenarios
-	.build/debug/passim run --port 'python3 Fixtures/ports/python/port.py' \
-	  --expect Fixtures/ports/python/port.expect --live --jobs 2 Scenarios
+	$(MATRIX) port-python
 	$(MAKE) port-python-v2
 
-# The Python port on REST API v2 (issue 30, item 6): the v2 suite with the reference's own expectations
-# file, so the port differs from the SDK wire exactly where passim's engine does; on both networks.
+# The Python port on REST API v2: the v2 suite with the reference's own expectations file, so the
+# port differs from the SDK wire exactly where passim's engine does; on both networks.
 port-python-v2: build
-	.build/debug/passim run --wire v2 --port 'python3 Fixtures/ports/python/port.py' \
-	  --expect Scenarios/wire-v2.expect --jobs 2 Scenarios
-	.build/debug/passim run --wire v2 --port 'python3 Fixtures/ports/python/port.py' \
-	  --expect Scenarios/wire-v2.expect --live --jobs 2 Scenarios
+	$(MATRIX) port-python-v2
 
 # Real clients (yt-dlp's Adobe Pass flow, pinned releases from PyPI) against `passim serve`
 # (docs/CLIENTS.md); needs python3 with venv and pip, and PyPI on first use.
 clients: build
 	python3 -m unittest discover -s Fixtures/clients -p 'test_*.py'
-	scripts/clients.sh .build/debug/passim
-	scripts/saml-clients.sh .build/debug/passim
+	scripts/clients.sh $(PASSIM)
+	scripts/saml-clients.sh $(PASSIM)
 
-# REST API v2 and DCR validated against Adobe's OpenAPI contract by openapi-core (issue 26; pinned in
+# REST API v2 and DCR validated against Adobe's OpenAPI contract by openapi-core (pinned in
 # Fixtures/clients/restv2/requirements.txt). Adobe's files stay outside the repository:
 # ../shared/reference/adobe-rest-v2/ or $$PASSIM_ADOBE_OPENAPI_DIR; without them it fails, saying so.
 rest-v2-contract: build
-	scripts/restv2-contract.sh .build/debug/passim
+	scripts/restv2-contract.sh $(PASSIM)
 
 # Schemathesis (pinned) generates requests from Adobe's two contracts against passim serve: no 5xx,
 # every status, content type and body as the (relaxed, docs/WIRE.md) contract declares.
 rest-v2-schemathesis: build
-	scripts/restv2-schemathesis.sh .build/debug/passim
+	scripts/restv2-schemathesis.sh $(PASSIM)
 
 # Adobe's own REST API v2 and DCR samples (every request/response pair of the API pages of AdobeDocs/pass.en)
 # replayed against passim serve, each answer compared with its documented response; differences are excused
@@ -85,7 +86,7 @@ rest-v2-schemathesis: build
 # the repository: $$PASSIM_ADOBE_DOCS_DIR, else shared/reference/adobe-pass-en beside the clone; without them NOT RUN.
 rest-v2-docs: build
 	python3 -m unittest discover -s scripts -p 'test_restv2_docs.py'
-	scripts/restv2-docs.sh .build/debug/passim
+	scripts/restv2-docs.sh $(PASSIM)
 
 # The same samples made hostile (docs/REST-V2-DOCS.md, "Bad input"): every documented success replayed with
 # one header the API reads or one body or query field made wrong at a time; each answer must be a refusal
@@ -93,12 +94,12 @@ rest-v2-docs: build
 # server must keep serving and a refusal must store nothing. The tool's own tests first; NOT RUN without the pages.
 rest-v2-hostile: build
 	python3 -m unittest discover -s scripts -p 'test_restv2_docs.py'
-	scripts/restv2-docs.sh .build/debug/passim --hostile
+	scripts/restv2-docs.sh $(PASSIM) --hostile
 
-# Report cards of the real clients (issue 31, docs/LINT.md): each client against `passim serve --lint`;
+# Report cards of the real clients (docs/LINT.md): each client against `passim serve --lint`;
 # fails when a committed card in docs/clients/ is stale (`scripts/lint-cards.sh PASSIM` rewrites them).
 lint-cards: build
-	scripts/lint-cards.sh .build/debug/passim --check
+	scripts/lint-cards.sh $(PASSIM) --check
 
 # swift test, quiet: failures and summaries, no line per passing test (scripts/test.sh).
 test: setup
@@ -134,7 +135,7 @@ layers:
 	python3 -m unittest discover -s scripts -p 'test_check_layers.py'
 	python3 scripts/check-layers.py
 
-# Issue 29: every wire path is spelled once, in PassModel's route files (Route, V2Route, ServiceRoute, AdminRoute);
+# Every wire path is spelled once, in PassModel's route files (Route, V2Route, ServiceRoute, AdminRoute);
 # a path literal anywhere else in Sources fails (scripts/check-routes.py, and the check's own tests).
 routes-check:
 	python3 -m unittest discover -s scripts -p 'test_check_routes.py'
@@ -152,7 +153,7 @@ provenance:
 	python3 -m unittest discover -s scripts -p 'test_check_provenance.py'
 	python3 scripts/check-provenance.py
 
-# Issue 28: every `_` in a scenario's tracking array says why in a comment, and every
+# Every `_` in a scenario's tracking array says why in a comment, and every
 # `md5("SESSION") = HEX` a scenario writes is recomputed (and the check's own tests).
 tracking-wildcards:
 	python3 -m unittest discover -s scripts -p 'test_check_tracking_wildcards.py'
@@ -164,12 +165,12 @@ release: setup
 # The callback-order pages (docs/callbacks/) and the migration pages (docs/migration/: each SDK call and
 # cookbook flow on the SDK's wire and on REST API v2's), generated from the scenarios; commit the result.
 docs: build
-	.build/debug/passim doc Scenarios --out docs/callbacks --migration-out docs/migration --expect Scenarios/wire-v2.expect
+	$(PASSIM) doc Scenarios --out docs/callbacks --migration-out docs/migration --expect Scenarios/wire-v2.expect
 
 # CI: the committed pages must be exactly what the scenarios generate now.
 docs-check: build
 	@tmp=$$(mktemp -d); \
-	if ! .build/debug/passim doc Scenarios --out "$$tmp/callbacks" --migration-out "$$tmp/migration" \
+	if ! $(PASSIM) doc Scenarios --out "$$tmp/callbacks" --migration-out "$$tmp/migration" \
 	  --expect Scenarios/wire-v2.expect >/dev/null; then rm -rf "$$tmp"; exit 1; fi; \
 	for d in callbacks migration; do \
 	  if ! diff -r docs/$$d "$$tmp/$$d"; then \
@@ -183,16 +184,20 @@ docs-check: build
 # The fuzzing checks CI runs: the libFuzzer targets' seed corpora replayed through their entry
 # points, and a short state-machine fuzz (docs/FUZZING.md).
 fuzz-smoke: build
-	.build/debug/FuzzScenarioParser Scenarios
-	.build/debug/FuzzPassXML Fixtures/xml Fixtures/hostile/xml/saml
-	.build/debug/FuzzMockRequest Fixtures/requests
-	.build/debug/passim fuzz --runs 300 --jobs 2 --seed 2026 --out .build/fuzz-failures
+	$(BIN)/FuzzScenarioParser Scenarios
+	$(BIN)/FuzzPassXML Fixtures/xml Fixtures/hostile/xml/saml
+	$(BIN)/FuzzMockRequest Fixtures/requests
+	$(PASSIM) fuzz --runs 300 --jobs 2 --seed 2026 --out .build/fuzz-failures
 
 # The example port package (Examples/SwiftPortTests): the suite in process, from `swift test`, as a
-# port team runs it with one dependency line. Its own .build: the first run builds everything again.
+# port team runs it with one dependency line. It builds in the repository's .build: passim and the
+# packages under it are compiled there already, with the same flags, so only the example's own targets
+# are (some 30 CPU-seconds, where a .build of its own compiles everything again: some 500); the next
+# `swift build` of passim relinks. EXAMPLE_SCRATCH=Examples/SwiftPortTests/.build builds it apart.
+EXAMPLE_SCRATCH ?= .build
 example: setup
 	python3 scripts/check-doc-snippets.py
-	cd Examples/SwiftPortTests && swift test
+	cd Examples/SwiftPortTests && swift test --scratch-path $(abspath $(EXAMPLE_SCRATCH))
 
 # The documentation of the three library products, warnings as errors (swift-docc-plugin): Passim
 # with its catalog (Sources/Passim/Passim.docc: the guides), PassimConformance and PassimMock from

@@ -1,5 +1,5 @@
 #!/usr/bin/env bash
-# `passim serve --proxy` and `--tls` under load (BENCHMARKS.md, "The forward proxy and TLS"): the SP's
+# `passim serve --proxy` and `--tls` under load (BENCHMARKS.md, "`passim serve`: the login flow"): the SP's
 # /config/passimtv of the Adobe world (no added latency), with hey (Go's HTTP client: it speaks CONNECT and sends SNI,
 # which wrk does not), in alternating rounds:
 #   direct-http   plain HTTP to the SP's own port, keep-alive

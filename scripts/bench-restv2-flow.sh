@@ -1,5 +1,5 @@
 #!/usr/bin/env bash
-# The whole REST API v2 flow per CPU-second of `passim serve` (BENCHMARKS.md, "REST API v2"): CONNECTIONS/2
+# The whole REST API v2 flow per CPU-second of `passim serve` (BENCHMARKS.md, "REST API v2 on `passim serve`"): CONNECTIONS/2
 # users loop for DURATION seconds over a session, the user agent's login at the IdP (signed SAML back to the
 # SP), the profile and an authorize decision with its media token, a new device each time, every answer
 # checked; the figures are flows and requests over the server's user+system CPU time (/proc/PID/stat).

@@ -33,7 +33,7 @@ ALLOWED = {
     "MockPass": {"PassModel", "PassXML"} | CRYPTO,
     "Simulation": {"Entitlement", "MockPass"},
     "Live": {"MockPass", "CCurl"} | NIO,
-    # Issue 31: client rules judged over the mock's request journal.
+    # Client rules judged over the mock's request journal.
     "Lint": {"MockPass"},
     # Lint: the liveness rules a port run judges on its app calls (driver protocol 1.2).
     "Port": {"PassModel", "Entitlement", "Simulation", "Lint"},
@@ -46,7 +46,7 @@ ALLOWED = {
     "FuzzPassXML": {"FuzzSupport", "PassXML"},
     "FuzzMockRequest": {"FuzzSupport", "MockPass"},
     "Passim": {"Scenario", "Harness", "Fuzz", "Lint"},
-    # XCTest and Testing: its one assertion per test framework (issue 18).
+    # XCTest and Testing: its one assertion per test framework.
     "PassimConformance": {"Passim", "Scenario", "Harness", "XCTest", "Testing"},
     "PassimMock": {"Passim", "Live", "Harness"},
     "passim": {"Passim", "PassimConformance", "PassimMock", "Scenario", "Harness", "Fuzz", "Lint", "ArgumentParser"},

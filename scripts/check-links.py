@@ -1,5 +1,5 @@
 #!/usr/bin/env python3
-"""The repository stands on its own (issue 25): run by CI as `make links`.
+"""The repository stands on its own: run by CI as `make links`.
 
 - Every relative link of a Markdown document (`[text](target)`, also in the DocC catalog) resolves to a
   file or folder inside the repository, and a `#fragment` on a Markdown target names one of its headings

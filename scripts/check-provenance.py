@@ -1,5 +1,5 @@
 #!/usr/bin/env python3
-"""The provenance check (issue 16, item 5; issue 25), run by CI.
+"""The provenance check, run by CI (`make provenance`).
 
 Two rules, so that every behaviour the suite pins and every choice the project made can be traced to
 its source:

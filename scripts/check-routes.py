@@ -1,5 +1,5 @@
 #!/usr/bin/env python3
-"""The typed-routes check (issue 29, item 4), run by CI.
+"""The typed-routes check, run by CI (`make routes-check`).
 
 Every path of the wire (the SDK's endpoints, the web family, REST API v1 and v2, client registration,
 the IdPs' pages) is spelled once, in PassModel's route files (`Route`, `V2Route`, `ServiceRoute`,
@@ -28,7 +28,7 @@ TOO_SHORT = 2
 
 # (file, literal) -> why it may stay. Keep it short: each entry is a path someone must move one day.
 ALLOWED = {
-    # Empty: every path is spelled in the route files (the fuzz generator's were the last, issue 29).
+    # Empty: every path is spelled in the route files (the fuzz generator's were the last).
 }
 
 

@@ -1,5 +1,5 @@
 #!/usr/bin/env python3
-"""The tracking-wildcard check (issue 28, item 3), run by CI.
+"""The tracking-wildcard check, run by CI (`make tracking-wildcards`).
 
 BEHAVIOR.md fixes every field of a tracking array ("Tracking data"), so a scenario that writes `_` in
 one (or for the whole array) leaves a value unpinned. Each such `_` must say why: a comment on the

@@ -1,5 +1,5 @@
 #!/usr/bin/env bash
-# Report cards for the real and replayed clients CI runs (issue 31; docs/LINT.md, docs/clients/): each
+# Report cards for the real and replayed clients CI runs (docs/LINT.md, docs/clients/): each
 # client runs against its own `passim serve --lint`, the server's request log is judged by `passim
 # lint --json`, and scripts/lint_card.py writes docs/clients/NAME.md and NAME.json. A broken rule in a
 # card is a finding about the client, not a failure.

@@ -1,5 +1,5 @@
 #!/usr/bin/env python3
-"""Writes a client's report card (issue 31) from `passim lint --json`: NAME.md and NAME.json.
+"""Writes a client's report card from `passim lint --json`: NAME.md and NAME.json.
 
     scripts/lint_card.py --name NAME --client "TITLE" --source "WHERE" --how "HOW IT RAN" LINT.json OUTDIR
 

@@ -1,6 +1,6 @@
 #!/usr/bin/env bash
-# How long the differential fuzzer takes to find each mutation patch of Tests/Mutants/ (issue 28,
-# item 4; BENCHMARKS.md "Differential fuzzer against the mutants"). As scripts/mutants.sh does, each
+# How long the differential fuzzer takes to find each mutation patch of Tests/Mutants/
+# (BENCHMARKS.md, "The differential fuzzer against the mutants"). As scripts/mutants.sh does, each
 # patch is applied and passim rebuilt incrementally, here in a copy of the committed tree
 # (SCRATCH/src, so the working tree stays free) with its own build folder; the mutant binary is kept
 # aside, and the reference (the unpatched build) runs
@@ -57,7 +57,9 @@ build() { (cd "$src" && nice -n 10 swift build -c "$config" --product passim --s
 applied=""
 restore() { if [ -n "$applied" ]; then (cd "$src" && patch -p1 -R -s --no-backup-if-mismatch < "$root/$applied"); applied=""; fi; }
 finish() { restore; [ -z "$inplace" ] || build || true; }   # in place: leave the build as the tree is
-trap finish EXIT INT TERM
+trap finish EXIT
+trap 'exit 130' INT   # a signal ends the run (a trap alone would restore, then carry on)
+trap 'exit 143' TERM
 
 build || { cat "$scratch/build.log" >&2; echo "the reference does not build" >&2; exit 2; }
 cp "$builddir/$config/passim" "$scratch/bin/passim-reference"

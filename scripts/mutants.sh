@@ -1,16 +1,24 @@
 #!/usr/bin/env bash
-# The mutation check (issue 16): each patch under Tests/Mutants/ is one realistic port bug in the
-# engine (its first line says which). For each, the patch is applied to the working tree, passim is
-# rebuilt incrementally (only the engine module and what links it), and the conformance suite runs;
-# the check fails unless the suite fails on every mutant. The tree is restored after each one, and
-# on exit whatever happens.
+# The mutation check: each patch under Tests/Mutants/ is one realistic port bug in the engine or the
+# mock (its first line says which). For each, the patch is applied to the working tree, passim is
+# rebuilt incrementally (only the patched module, then the link), and the conformance suite runs until
+# its first failure (`-x`: one failing scenario catches the mutant); the check fails unless the suite
+# fails on every mutant. The tree is restored after each one, and on exit whatever happens.
 #
-# Usage: scripts/mutants.sh [PASSIM_SCRATCH] [PATCH...]
+# Usage: scripts/mutants.sh [--keep DIR] [PASSIM_SCRATCH] [PATCH...]
+#   --keep DIR: also keep the mutants the differential check uses (scripts/differential-mutants.sh
+#     --list) as DIR/passim-NAME, so `scripts/differential-mutants.sh --built DIR` builds none again.
 #   PASSIM_SCRATCH: the build folder to reuse (default .build, as `make build` leaves it; debug).
 #   PATCH...: only these patches (default every Tests/Mutants/*.patch).
 # Exit status: 0 every mutant caught, 1 a mutant survived, 2 a patch no longer applies or builds.
 set -uo pipefail
 cd "$(dirname "$0")/.."
+keep=""
+if [ "${1:-}" = --keep ]; then
+  keep=${2:?--keep takes a folder}; shift 2
+  mkdir -p "$keep" || exit 2
+  kept=$(scripts/differential-mutants.sh --list | xargs -n1 basename | sed 's/\.patch$//')
+fi
 scratch="${1:-.build}"
 shift || true
 patches=("$@")
@@ -23,10 +31,13 @@ if ! git diff --quiet -- Sources/Entitlement Sources/MockPass; then
 fi
 applied=""
 restore() { if [ -n "$applied" ]; then patch -p1 -R -s --no-backup-if-mismatch < "$applied" || git checkout -- Sources/Entitlement Sources/MockPass; applied=""; fi; }
-trap restore EXIT INT TERM
+# A signal restores the tree and ends the check (a trap alone would restore, then carry on).
+trap restore EXIT
+trap 'exit 130' INT
+trap 'exit 143' TERM
 
 build() { swift build --product passim --scratch-path "$scratch" >"$log" 2>&1; }
-run_suite() { "$scratch/debug/passim" run --jobs 2 Scenarios >/dev/null 2>&1; }
+run_suite() { "$scratch/debug/passim" run --jobs 2 "$@" Scenarios >/dev/null 2>&1; }
 
 log=$(mktemp)
 start=$(date +%s)
@@ -46,7 +57,8 @@ for p in "${patches[@]}"; do
   if ! build; then
     broken+=("$name (does not build)"); echo "BROKEN   $name: does not build"; restore; continue
   fi
-  if run_suite; then
+  if [ -n "$keep" ] && grep -qx "$name" <<<"$kept"; then cp "$scratch/debug/passim" "$keep/passim-$name"; fi
+  if run_suite --fail-fast; then
     survived+=("$name: $what"); echo "SURVIVED $name: $what ($(( $(date +%s) - t0 )) s)"
   else
     caught=$((caught + 1)); echo "caught   $name ($(( $(date +%s) - t0 )) s)"

@@ -1,5 +1,5 @@
 #!/usr/bin/env bash
-# REST API v2 and DCR against Adobe's own OpenAPI contract (issue 26; docs/WIRE.md, "REST API v2"):
+# REST API v2 and DCR against Adobe's own OpenAPI contract (docs/WIRE.md, "REST API v2"):
 # passim serve on Fixtures/clients/restv2/world.scenario behind its forward proxy, then
 # Fixtures/clients/restv2/check_contract.py (Python requests + openapi-core, pinned with hashes) walks
 # every operation on Adobe's host names and validates every answer against restApiV2.json and

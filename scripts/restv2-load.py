@@ -1,5 +1,5 @@
 #!/usr/bin/env python3
-"""Load for `passim serve` from REST API v2 clients (issue 26, BENCHMARKS.md "REST API v2"): what a v2 app and
+"""Load for `passim serve` from REST API v2 clients (BENCHMARKS.md, "REST API v2 on `passim serve`"): what a v2 app and
 its user agent send, checked answer by answer, with the server's CPU time and RSS read from /proc.
 
   restv2-load.py authorize --sp URL --idp URL --pid PID [--devices 1] [--connections 32] [--duration 20]
@@ -408,7 +408,7 @@ async def soak(args):
         requests, errors = stats.requests, stats.errors
         stats.requests = stats.errors = 0
         elapsed, start = time.monotonic() - start, time.monotonic()
-        # The server's CPU over the interval: whether a request costs it more as the run goes on (issue 29),
+        # The server's CPU over the interval: whether a request costs it more as the run goes on,
         # which req/s alone cannot tell on a machine whose other load changes.
         cpu_now = cpu_seconds(args.pid)
         interval_cpu, cpu_mark = cpu_now - cpu_mark, cpu_now

@@ -1,5 +1,5 @@
 #!/usr/bin/env bash
-# Schemathesis (issue 26) runs Adobe's own REST v2 and DCR contracts against passim serve: it generates
+# Schemathesis runs Adobe's own REST v2 and DCR contracts against passim serve: it generates
 # requests from restApiV2.json and dcrApi.json (valid and invalid) and fails on a 5xx, a status the
 # contract does not declare, an undeclared content type or an answer that does not match its schema.
 # The contracts are relaxed only where docs/WIRE.md says the mock follows Adobe's prose

@@ -1,5 +1,5 @@
 #!/usr/bin/env bash
-# pysaml2 against the mock's SAML (issue 14; docs/CLIENTS.md): `passim saml-samples` writes the
+# pysaml2 against the mock's SAML (docs/CLIENTS.md): `passim saml-samples` writes the
 # messages of one login and one logout as the mock sends them, issued now; Fixtures/clients/saml/
 # check_pysaml2.py validates them against the SAML 2.0 schemas and has pysaml2 accept them as SP and
 # as IdP, the assertion's signature checked by xmlsec1.

@@ -1,5 +1,5 @@
 #!/usr/bin/env bash
-# A mixed soak through the forward proxy (BENCHMARKS.md, "REST API v2"): CONNECTIONS connections (CONNECT and
+# A mixed soak through the forward proxy (BENCHMARKS.md, "REST API v2 on `passim serve`"): CONNECTIONS connections (CONNECT and
 # TLS to sp.auth.adobe.com and the IdP, verified with the server's CA) for DURATION seconds, half the users
 # looping over the REST API v2 flow (session, login at the IdP, profile, authorize with a media token), half
 # over the legacy SDK flow (config, authenticate/saml, the IdP, sessionDevice, authorizeDevice,

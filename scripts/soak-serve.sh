@@ -1,5 +1,5 @@
 #!/usr/bin/env bash
-# `passim serve` under the load a real client makes (BENCHMARKS.md, "Soak: the login flow"): a release
+# `passim serve` under the load a real client makes (BENCHMARKS.md, "`passim serve`: the login flow"): a release
 # build serves the starter world; scripts/soak-login.py runs the whole login and authorization flow
 # on CONNECTIONS connections for DURATION seconds and prints requests, errors, p50/p99 and the
 # server's RSS every INTERVAL seconds; then the isolation check: the IdP's latency while the SP

@@ -1,4 +1,4 @@
-"""Tests of scripts/check-routes.py (issue 29, item 4): it fails on a wire path spelled outside the route files."""
+"""Tests of scripts/check-routes.py: it fails on a wire path spelled outside the route files."""
 import importlib.util
 import os
 import shutil

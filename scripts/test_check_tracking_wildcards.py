@@ -1,4 +1,4 @@
-"""Tests of scripts/check-tracking-wildcards.py (issue 28, item 3)."""
+"""Tests of scripts/check-tracking-wildcards.py."""
 import importlib.util
 import os
 import tempfile
