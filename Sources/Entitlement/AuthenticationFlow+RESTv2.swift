@@ -1,6 +1,6 @@
 import PassModel
 
-/// The authentication flow on the REST API v2 wire (issue 30; rest-api-v2.md 1.5): every login
+/// The authentication flow on the REST API v2 wire (rest-api-v2.md 1.5): every login
 /// starts with `POST sessions`; the browser (iOS) or a second screen (tvOS, polling the code) logs
 /// in at `/authenticate/{sp}/{code}`; a TempPass, a degraded MVPD or a device that already has a
 /// profile is told to `authorize` at once; the MVPD's profile becomes the authN token and its

@@ -35,7 +35,7 @@ enum StartKind: Hashable, Sendable {
     case tempPass
     case platformSSO
     case registrationCode
-    /// REST API v2: the `POST sessions` that starts a login in the browser (issue 30).
+    /// REST API v2: the `POST sessions` that starts a login in the browser.
     case session
 }
 

@@ -12,7 +12,7 @@ public struct EngineConfiguration: Hashable, Sendable {
     public var clientVersion: String
     /// How long any request may take before it counts as failed (BEHAVIOR.md: 30 s for configuration).
     public var requestTimeout: Millis
-    /// The requests behind the API: the SDK's own, or REST API v2's (issue 30).
+    /// The requests behind the API: the SDK's own, or REST API v2's.
     public var wire: EngineWire
     /// REST API v2: the MVPDs the app knows to be its promotional TempPasses. v2's configuration says
     /// `isTempPass` only, yet a promotional pass's session needs the `AP-TempPass-Identity` header

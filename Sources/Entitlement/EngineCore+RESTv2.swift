@@ -1,7 +1,7 @@
 import Crypto
 import PassModel
 
-/// The requests of the REST API v2 wire (issue 30; rest-api-v2.md 1.3–1.4): each at the SP's origin
+/// The requests of the REST API v2 wire (rest-api-v2.md 1.3–1.4): each at the SP's origin
 /// root, naming the requestor as Adobe's "service provider", with the device's two headers. They go
 /// through `send` as the SDK wire's do, so they carry the app's options, wait for the origin's
 /// registration and its Bearer token after `init(softwareStatement:)`, and have their deadline.

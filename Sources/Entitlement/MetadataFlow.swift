@@ -36,7 +36,7 @@ struct MetadataFlows: Sendable, FlowTable {
             return answer(.string(token.expires.tokenDate))
         case Constants.metadataDeviceID where core.isRESTv2:
             // REST API v2 has no device metadata: the device id is the app's own, the one its
-            // AP-Device-Identifier is made from (issue 30; docs/CONFORMANCE.md, choice 67).
+            // AP-Device-Identifier is made from (docs/CONFORMANCE.md, choice 67).
             return answer(.string(core.configuration.deviceID))
         case Constants.metadataDeviceID:
             let id: MetadataID = core.newFlowID()

@@ -4,7 +4,7 @@ typealias ProfileCheckID = FlowID<ProfileCheck>
 
 /// REST API v2: one `checkAuthentication` waiting on `GET profiles/{mvpd}`. Adobe maps the call to
 /// the profiles endpoints (rest-api-v2.md 1.7): the answer is the device's profile as the SP holds it
-/// now, not the app's store (issue 30). The SDK wire answers from the store at once
+/// now, not the app's store. The SDK wire answers from the store at once
 /// (`AuthenticationFlow.check`), as it does here when there is no MVPD to ask about.
 struct ProfileCheck: Hashable, Sendable, OneRequestFlow {
     var mvpd: String

@@ -3,7 +3,7 @@ import PassXML
 
 /// What the engine reads in REST API v2 answers (rest-api-v2.md 1.3, Adobe's contract): only the
 /// fields the SDK's callbacks need, each checked; an answer without them is unusable, and its flow
-/// fails as the SDK wire's does on an unusable body (issue 30, "Bad input"). Written from Adobe's
+/// fails as the SDK wire's does on an unusable body. Written from Adobe's
 /// pages, not from the mock's encoder, so that one can catch the other.
 enum V2Answer {
     /// The JSON object of a response with a status in `statuses`; nil for anything else.

@@ -212,7 +212,7 @@ struct FuzzWorld {
                 line += " regcode-ttl \(ttl.text)"
                 decl.regcodeTTL = ttl.value
             }
-            // Issue 28, item 4: some worlds register the app (SDK 3.x), access tokens that expire too.
+            // Some worlds register the app (SDK 3.x), access tokens that expire too.
             if i == 1, chance(0.12) {
                 let statement = "ss-\(id)"
                 line += " software-statement \"\(statement)\""
@@ -223,7 +223,7 @@ struct FuzzWorld {
                     decl.tokenTTL = .minutes(10)
                 }
             }
-            // Issue 28, item 4: some requestors declare a signing key pair (mostly on tvOS, where the
+            // Some requestors declare a signing key pair (mostly on tvOS, where the
             // registration-code calls are signed; elsewhere the pair only must not change anything).
             if chance(w.platform == .tvos ? 0.6 : 0.1) {
                 let pair = Requestor.KeyPair(publicKey: "pk-\(id)", secret: "sk-\(id)")

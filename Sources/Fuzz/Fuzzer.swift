@@ -58,7 +58,7 @@ public struct Fuzzer: Sendable {
         public var steps: Int
         public var findings: [Finding]
         /// Every input the runs' engines were given, the determinism re-runs' included (not the
-        /// shrinking's): the throughput figure of issue 17 is engine inputs per CPU-second.
+        /// shrinking's): the throughput figure is engine inputs per CPU-second.
         public var engineInputs = 0
         /// CPU seconds spent shrinking and writing findings (their workers' thread time): the
         /// throughput figure leaves it out, or a campaign with findings looks slower than its runs are.

@@ -4,7 +4,7 @@ import Port
 import Scenario
 import ScenarioSyntax
 
-/// `passim fuzz --parity` (issue 30, item 5): each generated program runs on both wires of this
+/// `passim fuzz --parity`: each generated program runs on both wires of this
 /// build's reference engine. The SDK wire's transcript, each `<` line pinned to its instant, becomes a
 /// scenario, and that scenario runs on REST API v2 under the expectations file's rules: its callback
 /// rules (`equivalent`, `mask`), its parity rules (`parity mask`, `parity timing`) and its known

@@ -3,8 +3,8 @@ import PassModel
 import Scenario
 import ScenarioSyntax
 
-/// The differential fuzzer's reference transcript with the requests in it (issue 28, item 4;
-/// CONFORMANCE.md choice 72): after each step's `<` lines, a `seen SP METHOD PATH with …` line for
+/// The differential fuzzer's reference transcript with the requests in it (CONFORMANCE.md choice
+/// 72): after each step's `<` lines, a `seen SP METHOD PATH with …` line for
 /// every request the mock received since the previous step, carrying the fields the spec pins. A
 /// port that sends the wrong request (an authorization's `withData:` left out of `generic_data`)
 /// fails that `seen` line even when the mock answers it the same, and the shrunk finding replays as

@@ -5,7 +5,7 @@ import Simulation
 
 private typealias Text = StepText
 
-/// The generator's motifs (issue 28, item 4): shapes of a few steps that independent draws almost
+/// The generator's motifs: shapes of a few steps that independent draws almost
 /// never line up, though each is an everyday event for an app, and each is where a port goes wrong:
 ///
 /// - a token changed under a request in flight (`underATokenChange`): a preauthorization or an

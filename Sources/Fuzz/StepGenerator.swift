@@ -11,7 +11,7 @@ import Simulation
 ///
 /// Steps are made typed (`Step`, what the runner performs), not as text to parse: text is only
 /// rendered (`StepText`) when a program is written out. Every draw from `rng` is made in the order the
-/// text generator made it; issue 28 added some (a clock step onto an expiry: authN, authZ and media
+/// text generator made it; motifs add some (a clock step onto an expiry: authN, authZ and media
 /// tokens, the registration code; a resource named twice in a preauthorization; a signed
 /// `setRequestor` where the world declares key pairs), so seeded runs differ from those of earlier builds.
 struct StepGenerator {
@@ -25,7 +25,7 @@ struct StepGenerator {
         var afterLogin = false
     }
 
-    /// What the motifs under way still have to do, in order (issue 28, item 4: the rare shapes
+    /// What the motifs under way still have to do, in order (the rare shapes
     /// — a token changed under a request in flight, the other app set up again, an expiry met by a
     /// call — are a few steps each, which independent draws almost never line up).
     var plan: [Planned] = []
@@ -70,7 +70,7 @@ struct StepGenerator {
         if world.apps.count > 1, rng.next() % 3 == 0, let relaunched = relaunch(&rng, sim) { return relaunched }
         // Now and then a clock step that lands exactly on an expiry (an authN, authZ or media token's,
         // a code's), or 1 ms before it: the instant a token is valid and the next, when it is gone
-        // (issue 28, item 4). Most of the time a call that uses what expires follows at once, before
+        //. Most of the time a call that uses what expires follows at once, before
         // time moves: the edge is seen only by a call made at that instant. Drawn before the steps
         // that move flows (which take most steps once a flow is under way).
         if chance(0.06), let edge = expiryEdge(sim, before: chance(0.4), &rng) {
@@ -97,7 +97,7 @@ struct StepGenerator {
     }
 
     /// How long until one of the expiries ahead, drawn among them (or 1 ms less): the instant a token
-    /// or code is still valid and the next, when it is gone (issue 28, item 4). nil when none is ahead.
+    /// or code is still valid and the next, when it is gone. nil when none is ahead.
     /// `at`: the expiry drawn.
     private func expiryEdge(_ sim: Simulator, before: Bool, _ rng: inout SeededRandom) -> (left: Millis, at: Instant)? {
         let ahead = expiries(sim).filter { $0 > sim.now }
@@ -239,7 +239,7 @@ struct StepGenerator {
     func call(_ name: Call.Name, mvpd: String, resource: String, _ rng: inout SeededRandom) -> CallSyntax {
         func chance(_ p: Double) -> Bool { Double(rng.next() % 1000) < p * 1000 }
         func pick<E>(_ xs: [E]) -> E { xs[Int(rng.next() % UInt64(xs.count))] }
-        // The vocabulary's name (`Call.Name`), never a literal (issue 29).
+        // The vocabulary's name (`Call.Name`), never a literal.
         func syntax(_ name: Call.Name, _ arguments: [ArgumentSyntax] = []) -> CallSyntax {
             CallSyntax(name: name.rawValue, arguments: arguments, location: StepText.location)
         }
@@ -560,7 +560,7 @@ struct StepGenerator {
     }
 
     /// An outage is mostly a while (two times in three): the link heals a few steps later. An
-    /// outage to the end of the program left most programs without a login (issue 28, item 4).
+    /// outage to the end of the program left most programs without a login.
     private mutating func healLater(_ heal: Step, _ rng: inout SeededRandom) {
         guard rng.next() % 3 != 0 else { return }
         heals.append((due: made + 1 + Int(rng.next() % 5), step: heal))

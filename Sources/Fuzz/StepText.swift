@@ -17,7 +17,7 @@ enum StepText {
 
     /// `app` as the generator names it: the first app is written without a prefix (`> call`).
     /// The name is the vocabulary's (`Call.Name`), never a literal: a call renamed or added there
-    /// cannot be forgotten here (issue 29).
+    /// cannot be forgotten here.
     static func call(_ app: String?, _ name: Call.Name, _ arguments: [ArgumentSyntax] = []) -> Step {
         .call(
             app: app == ScenarioFile.firstAppName ? nil : app,

@@ -25,7 +25,7 @@ public struct Runtime: Sendable {
     /// On a live network: the wall time a run may take before the wire stops sending (each request
     /// then fails at once). nil: no budget. The mock comparison of `passim fuzz` sets it.
     public var wallBudget: Duration?
-    /// The requests passim's engine makes behind the API (`--wire`, issue 30): every app of every
+    /// The requests passim's engine makes behind the API (`--wire`): every app of every
     /// world runs on it, whatever the world says; nil: each world's own (`wire`, SDK by default).
     public var wire: EngineWire?
 

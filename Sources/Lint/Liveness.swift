@@ -1,7 +1,7 @@
 import PassModel
 
 /// The liveness rules of an app's use of the SDK API, judged from its calls and the callbacks it gets
-/// (issue 31): what a wrapper that reopens the provider picker on every failed status does never
+/// (the lint's): what a wrapper that reopens the provider picker on every failed status does never
 /// shows as one bad request, only as calls made from inside callbacks. `AccessEnabler` keeps one.
 public struct LivenessMonitor: Sendable {
     public struct Finding: Hashable, Sendable, CustomStringConvertible {

@@ -1,4 +1,4 @@
-/// The rules, as data (issue 31). Citations name Adobe's REST API V2 Checklist
+/// The rules, as data. Citations name Adobe's REST API V2 Checklist
 /// (`AdobeDocs/pass.en`, `help/authentication/integration-guide-programmers/rest-apis/rest-api-v2/rest-api-v2-checklist.md`)
 /// by section and row, or the throttling page as `docs/spec/reference/rest-api-v2.md` 1.10 records it.
 /// Liveness rules are passim's, each tied to the checklist row whose risk it guards.

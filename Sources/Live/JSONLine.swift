@@ -18,7 +18,7 @@ enum JSONLine {
         ]
         // Only on a faulted request's line, so the lines of answered requests read as before.
         if let fault = r.fault { fields.append(Value.Entry("fault", .string(fault))) }
-        // The answer, once given (issue 31: what `passim lint` judges).
+        // The answer, once given (what `passim lint` judges).
         if let status = r.status { fields.append(Value.Entry("status", .int(status))) }
         if let code = r.errorCode { fields.append(Value.Entry("errorCode", .string(code))) }
         if let action = r.errorAction { fields.append(Value.Entry("errorAction", .string(action))) }

@@ -10,7 +10,7 @@ import NIOConcurrencyHelpers
 /// descriptor, standard error by default, written by a thread of its own. A caller (an event loop)
 /// only appends to a bounded queue and returns: a pipe nobody reads used to block the event loop in
 /// `write` once its 64 KB were full, and a reader that had gone made `FileHandle.write` trap on
-/// EPIPE, killing the server (issue 27 row 3). Here a full queue drops the line and counts it, a
+/// EPIPE, killing the server. Here a full queue drops the line and counts it, a
 /// failed write counts its line as dropped, and once a write succeeds again one line says how many
 /// were lost. `SIGPIPE` is ignored, so a closed reader is an error code, never a signal.
 public final class LogWriter: Sendable {
@@ -149,7 +149,7 @@ public final class LogWriter: Sendable {
 
 /// What makes a value from the network safe to put in a log line: every control character escaped
 /// (an LF cannot forge a line, an ESC cannot reach a terminal), user-info and secrets redacted
-/// (issue 27 rows 4 and 5).
+///.
 public enum LogText {
     /// `log-line-bytes`: a line is cut past this many bytes.
     public static let maxLineBytes = 4096

@@ -60,7 +60,7 @@ public final class MockPassServer: Sendable {
         /// reach the mock as they came.
         public var forwardedFor: String?
         /// `GET /admin/lint`'s answer: a report on the request log and how many entries it dropped
-        /// (`passim serve --lint`, issue 31: Live does not know the rules); nil: that path is 404.
+        /// (`passim serve --lint`: Live does not know the rules); nil: that path is 404.
         public var lintReport: (@Sendable (_ log: [LoggedRequest], _ dropped: Int, _ json: Bool) -> String)?
 
         public init(

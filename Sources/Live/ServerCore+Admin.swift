@@ -19,7 +19,7 @@ import PassModel
 ///   Every request to a host is there, those an injected failure answered too, with `"fault":"injected
 ///   failure S"` (the field is absent on a request the mock answered).
 /// - `GET /admin/lint[?format=json]`: with `passim serve --lint`, the client rules judged on the request
-///   log so far (`passim lint`'s report; issue 31); 404 without it.
+///   log so far (`passim lint`'s report); 404 without it.
 /// - `GET /admin/hosts`: each host with its original and live URL and its conditions, one JSON object a line.
 /// - `POST /admin/clock` `{"hold":MILLISECONDS}`: stop the clock at that instant (the live runtime of
 ///   `passim run --live --server` holds it at each request's virtual instant).

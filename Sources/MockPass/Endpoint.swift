@@ -2,7 +2,7 @@ import PassModel
 
 /// What a host of the mock serves at a request's path, recognised once per request (in `prepare`,
 /// off a server's lock) through PassModel's definitions (`Route`, `ServiceRoute`, `IdPRoute`;
-/// issue 29: no path is spelled in the mock). Every handler switches over it; a path that is none
+/// no path is spelled in the mock). Every handler switches over it; a path that is none
 /// of them is `unknown`, which each host answers with the 404 it always gave.
 enum Endpoint: Sendable, Equatable {
     /// Under `/api/v2/`: REST v2's operation (`V2Route`, which needs the method), nil when none has

@@ -29,7 +29,7 @@ public struct LoggedRequest: Hashable, Sendable {
     public var headers: HTTPHeaders
     /// What answered in the mock's place: an injected failure (`net … fail`, admin `"fail"`), e.g.
     /// `injected failure 500`; nil for a request the mock answered. A journal of what was sent keeps
-    /// every request, as WireMock's and MockServer's do (issue 25).
+    /// every request, as WireMock's and MockServer's do.
     public var fault: String?
     /// The answer's HTTP status, set once the mock has answered (nil for an entry read from a log
     /// that did not record it).

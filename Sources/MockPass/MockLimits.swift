@@ -115,7 +115,7 @@ public struct MockLimits: Hashable, Sendable {
     /// id, a requestor or MVPD id, a code, a redirect URL, a user name, an email, a resource name, a
     /// nonce): every parameter the mock reads but the documents, a resource's title, the nonce of a
     /// signature. Checked at the door, so each stored entry is bounded in bytes as its store is in
-    /// count (docs/LIMITS.md); a 900 KB `deviceId` kept 931 KB per registration code (issue 27 row 2).
+    /// count (docs/LIMITS.md); a 900 KB `deviceId` kept 931 KB per registration code.
     /// Parameters the mock never reads are only logged (cut at `mock-log-value-bytes`).
     public static let valueBytes = 1024
 

@@ -142,7 +142,7 @@ public struct MockPass: Sendable {
         guard var logged = prepared.logged else { return }
         logged.time = now
         logged.fault = fault.journalName
-        logged.status = fault.status  // what the client saw (issue 31's rules judge answers)
+        logged.status = fault.status  // what the client saw (the lint's rules judge answers)
         requestLog.append(logged)
     }
 

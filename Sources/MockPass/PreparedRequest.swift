@@ -73,7 +73,7 @@ struct PreparedXML: Sendable {
     /// One per `resource_id` parameter, in order.
     var resourceNames: [Result<String, HandlerFailure>]?
     /// The JSON body of the endpoints that read one (`IncomingRequest.jsonObject`): parsed here, off
-    /// the server's lock, so a large body delays only its own answer (issue 27 row 1).
+    /// the server's lock, so a large body delays only its own answer.
     var jsonBody: Result<Value, HandlerFailure>?
 
     init() {}

@@ -1,6 +1,6 @@
 /// The admin endpoint of `passim serve` (its own port; Live's `ServerCore+Admin`), which the live
 /// runtime drives (Harness's `RemoteServer`): passim's own API, not Adobe's wire, but defined once
-/// like it (issue 29), for the server to recognise and the harness to build.
+/// like it, for the server to recognise and the harness to build.
 public enum AdminRoute: String, Hashable, Sendable, CaseIterable {
     /// `GET|POST /admin/clock`
     case clock = "/admin/clock"

@@ -1,4 +1,4 @@
-/// Which requests the engine makes behind the same API and callbacks (issue 30): the AccessEnabler
+/// Which requests the engine makes behind the same API and callbacks: the AccessEnabler
 /// SDK's own, or REST API v2's, each SDK call mapped as Adobe's migration FAQ maps it
 /// (rest-api-v2.md 1.7). What the app sees differs only where Adobe's design makes it differ
 /// (docs/MIGRATION.md; Scenarios/wire-v2.expect).

@@ -14,7 +14,7 @@ public struct PatternError: Error, Hashable, Sendable, CustomStringConvertible {
 /// pattern a user gives: `net … fail /path/`, `POST /admin/net` `"path"`, a scenario's `/regex/`
 /// values and `seen` paths, a port's expectations. Swift's `Regex` backtracks: `/(a+)+$/` against
 /// 17 a's and a `!` took 2.5 s, doubling with each character, while the server's lock was held
-/// (issue 27 row 7). This one compiles to a Thompson NFA and runs all its threads in lockstep (a
+///. This one compiles to a Thompson NFA and runs all its threads in lockstep (a
 /// Pike VM without captures), so no subject can make it take more than one pass.
 ///
 /// The language: literals; `.` (any scalar but a line feed); classes `[abc]`, `[^a-z]` with ranges

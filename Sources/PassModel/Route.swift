@@ -1,7 +1,7 @@
 /// An endpoint of Adobe Pass that the engine calls (or, beside them, that the mock serves to the SDK's
 /// other clients), defined once: its method and its path under the SP (or the SP's origin, for client
 /// registration), for the engine to build and for the simulator, the oracle, the lint and the mock to
-/// recognise (issue 29: a path is spelled here and nowhere else).
+/// recognise (a path is spelled here and nowhere else).
 /// Each case says which family of clients uses it (docs/WIRE.md).
 public enum Route: Hashable, Sendable, CaseIterable {
     // The AccessEnabler SDK's own wire (iOS and tvOS).

@@ -1,5 +1,5 @@
 /// The endpoints an SP host of the mock serves besides the engine's (`Route`) and REST v2's
-/// (`V2Route`), defined once (issue 29): the web family's names, the browser's pages, the rest of
+/// (`V2Route`), defined once: the web family's names, the browser's pages, the rest of
 /// REST API v1 and device individualisation. Paths are relative to the SP's base URL (the root
 /// services and REST v1 to its origin's root, see `RoutePrefix`), matched exactly and
 /// case-sensitively; only `restConfig` has a variable part.
@@ -118,7 +118,7 @@ public enum ServiceRoute: Hashable, Sendable, CaseIterable {
         uniqueKeysWithValues: allCases.compactMap { r in r.hasParameter ? nil : (r.template, r) })
 }
 
-/// An MVPD's identity provider as the mock serves it, relative to the IdP's URL (issue 29): SAML's
+/// An MVPD's identity provider as the mock serves it, relative to the IdP's URL: SAML's
 /// pages, Apple SSO's stand-in, and the OAuth2 + PKCE IdP of REST v2 logins.
 public enum IdPRoute: String, Hashable, Sendable, CaseIterable {
     /// `POST /sso`: the login page for an AuthnRequest.
@@ -157,7 +157,7 @@ public enum IdPRoute: String, Hashable, Sendable, CaseIterable {
     public init?(path: String) { self.init(rawValue: path) }
 }
 
-/// The prefixes that group the mock's paths into families (issue 29: spelled once, beside the
+/// The prefixes that group the mock's paths into families (spelled once, beside the
 /// routes): what lives at an SP's origin root whatever its base path, what is throttled, what a
 /// second-screen signature covers.
 public enum RoutePrefix {

@@ -1,6 +1,6 @@
 /// The 13 operations of REST API v2 (rest-api-v2.md 1.3), and the SP's OAuth2 redirect URI beside
 /// them, defined once: what a client builds (`path`, `url`) is what the mock and the lint recognise
-/// (`init(method:path:)`), the path parameters typed (issue 29, as `Route` for the legacy families).
+/// (`init(method:path:)`), the path parameters typed (as `Route` for the legacy families).
 /// Paths are at the SP's origin's root. Segments are read as sent, not percent-decoded, as everywhere
 /// else in the mock; when building, each parameter is percent-escaped (`FormCoding.escape`).
 public enum V2Route: Hashable, Sendable {
@@ -130,7 +130,7 @@ public enum V2Route: Hashable, Sendable {
     }
 
     /// The URL of this operation for the SP whose base URL is `spURL` (its path, if any, ignored:
-    /// REST v2 lives at the origin's root), with `query` if any: what the engine sends (issue 30).
+    /// REST v2 lives at the origin's root), with `query` if any: what the engine sends.
     public func url(atSP spURL: String, query: [(String, String)] = []) -> String {
         url(V2Route.origin(ofSP: spURL), query: query)
     }

@@ -89,7 +89,7 @@ public struct ConformanceSuite: Sendable {
         return s
     }
 
-    /// The same suite on `wire`. On REST API v2 (issue 30), the suite's `wire-v2.expect` says which
+    /// The same suite on `wire`. On REST API v2, the suite's `wire-v2.expect` says which
     /// scenarios differ by Adobe's design and why: those come out `.expectedDifference` with that
     /// reason, and any other difference fails, as `passim run --wire v2 --expect` does. A port speaks the
     /// wire `PortWorld.configuration.wire` names.

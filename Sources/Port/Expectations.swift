@@ -53,7 +53,7 @@ public struct Expectations: Sendable {
     /// `timing N reason`: a `<` line's pinned instant (`at T`) also holds when the callback comes
     /// within N round trips of T, a round trip being the longest one the scenario's world gives a host
     /// (`ScenarioFile.longestRoundTrip`). For a wire that sends another number of requests for one call
-    /// (REST API v2, issue 30): the callbacks, their order and their values are checked as written.
+    /// (REST API v2): the callbacks, their order and their values are checked as written.
     public struct Timing: Sendable {
         public var roundTrips: Int
         public var reason: String
@@ -62,7 +62,7 @@ public struct Expectations: Sendable {
 
     /// `equivalent /EXPECTED/ /ACTUAL/ reason`: a `<` line whose text matches EXPECTED is satisfied
     /// by a callback whose text matches ACTUAL. A difference a wire makes by design, written once
-    /// (the REST API v2 expectations file, issue 30), not scenario by scenario.
+    /// (the REST API v2 expectations file), not scenario by scenario.
     ///
     /// `equivalent /EXPECTED/ /ACTUAL/ after /PREVIOUS/ reason`: only where the callback the app took
     /// just before matches PREVIOUS, which tells what the wire answers (an Apple SSO profile's logout,

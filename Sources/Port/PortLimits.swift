@@ -10,7 +10,7 @@ public enum PortLimits {
     public static let scenariosPerProcess = 1000
     /// Seconds of wall time one scenario may take of a port, all its answers together (each answer
     /// has its own `--port-timeout` too): a port that answers every message in time but never lets a
-    /// scenario end (work that never settles) is stopped there, with its scenario (issue 28).
+    /// scenario end (work that never settles) is stopped there, with its scenario.
     public static let scenarioWallSeconds = 300
     /// Seconds a port's process may take to start and answer `hello` when `--port-timeout` is
     /// shorter: an interpreter that starts slowly on a loaded machine is not a port that stopped

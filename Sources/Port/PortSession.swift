@@ -117,7 +117,7 @@ public final class PortSession {
                 network += [("proxy", .string(proxy)), ("ca", .string(caFile))]
             }
         }
-        // REST API v2 (issue 30): the wire, the apps with a wire of their own (a world with both
+        // REST API v2: the wire, the apps with a wire of their own (a world with both
         // faces), and, for any v2 app, the app's own promotional TempPasses (choice 79).
         var wires: [(String, Value)] = engine.wire == .restV2 ? [("wire", .string(engine.wire.rawValue))] : []
         if !appWires.isEmpty {

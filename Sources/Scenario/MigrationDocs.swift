@@ -4,7 +4,7 @@ import PassModel
 import ScenarioSyntax
 import Simulation
 
-/// `passim doc`'s migration pages (`docs/migration/`, issue 30 item 3): per SDK call and per cookbook
+/// `passim doc`'s migration pages (`docs/migration/`): per SDK call and per cookbook
 /// flow, one scenario run on the SDK's wire and on REST API v2's, side by side: the requests of each
 /// wire step by step, the callbacks that stay and those that change (with the reason the wire's
 /// expectations file gives), and both sequence diagrams. Everything is taken from the two runs, never

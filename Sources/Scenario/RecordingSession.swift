@@ -101,7 +101,7 @@ extension RecordingSession: ExpectationPolicy {
             case .call, .userLogin, .userBack, .userPick, .userPickOther, .userCancel, .userEnterCode,
                 .userAuthenticate:
                 // Two steps written one after the other happen at the same instant, as `passim run`
-                // runs them: no time runs before a `>` step that follows at once (issue 28).
+                // runs them: no time runs before a `>` step that follows at once.
                 if !RecordingSession.nextStepIsACall(run) { RecordingSession.runUntilAnswered(run) }
             case .expect, .browserAt, .clock, .net, .seen, .lint, .http:
                 break

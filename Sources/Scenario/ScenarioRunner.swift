@@ -14,7 +14,7 @@ public struct ScenarioRunner: Sendable {
 
     public var runtime: Runtime
     /// An expectations file's wire rules (`equivalent`, `request`): the differences a wire makes by
-    /// design, applied to every `<` and `seen` line (issue 30; docs/MIGRATION.md).
+    /// design, applied to every `<` and `seen` line (docs/MIGRATION.md).
     public var expectations: Runtime.Expectations?
     /// Whether the expectations file's `timing N` also lets a `<` line take its callback before other
     /// lanes' (`CallbackLane`); off, a line takes the next callback, and only instants are tolerated.

@@ -117,7 +117,7 @@ public struct SuiteRun {
             return Report(output: "", errors: "passim: \(problem)\n", status: .unusable, results: [])
         }
         if let shard = options.shard { files = shard.select(files) }
-        // One set-up mistake is one message, before any scenario runs (issue 25); not needed when the
+        // One set-up mistake is one message, before any scenario runs; not needed when the
         // expectations file skips every file.
         do throws(HarnessError) {
             if files.contains(where: { self.options.expectations?.rule(for: $0)?.kind != .skip }) {

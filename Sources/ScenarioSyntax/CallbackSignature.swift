@@ -3,7 +3,7 @@ import PassModel
 /// The arguments each callback takes, checked when the file is parsed as calls are (`CallSignature`):
 /// a wrong count, a wrong label or a pattern that can never match its parameter's kind (a string
 /// where an integer comes, a list where a string does) is an error of the file, exit 2 with a
-/// caret, not a step that fails at run time (issue 27 row 8). Patterns stay patterns: `_`, `$name`
+/// caret, not a step that fails at run time. Patterns stay patterns: `_`, `$name`
 /// and `/regex/` (on text) fit, and the insides of lists and dictionaries are left to the matcher.
 struct CallbackSignature {
     var name: Callback.Name

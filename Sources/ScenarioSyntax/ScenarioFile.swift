@@ -13,13 +13,13 @@ public struct ScenarioFile: Hashable, Sendable {
     public var tags: [String]
     public var platform: Platform
     public var device: DeviceType
-    /// `wire v2`: the apps' engines speak REST API v2 (issue 30); `passim run --wire` overrides it.
+    /// `wire v2`: the apps' engines speak REST API v2; `passim run --wire` overrides it.
     public var wire: EngineWire = .sdk
     /// nil: the runner's default fixed seed.
     public var seed: UInt64?
     /// Apps declared with `app NAME`, in order; the first app (`app`) is implicit and not listed.
     public var apps: [Located<String>]
-    /// `app NAME wire W`: an app with its own wire (issue 30, a world with both faces). A scenario
+    /// `app NAME wire W`: an app with its own wire (a world with both faces). A scenario
     /// with one (or with `second-screen wire`) is written for both wires at once: `passim run
     /// --wire` leaves its wires as written (the first app's is the header's `wire`).
     public var appWires: [String: EngineWire] = [:]

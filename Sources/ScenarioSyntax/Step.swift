@@ -147,7 +147,7 @@ public enum NetAction: Hashable, Sendable {
     case latency(Millis)
     /// The next `count` requests (whose path matches the regex body, when given) get `status`
     /// (nil: the default 503); with `body` (`net SP answer`), that body: an answer that is not what
-    /// the contract says, in the mock's place (issue 30, bad input).
+    /// the contract says, in the mock's place (bad input).
     case fail(count: Int, path: String?, status: Int?, body: String? = nil)
 }
 

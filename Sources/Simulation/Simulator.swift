@@ -283,7 +283,7 @@ public final class Simulator {
     /// Nothing is scheduled: no response, timer or page load can ever come.
     public var isIdle: Bool { events.isEmpty }
 
-    // MARK: Livelock (issue 28; docs/LIMITS.md, "Simulated time")
+    // MARK: Livelock (docs/LIMITS.md, "Simulated time")
 
     /// At most this many events at one instant: an engine or port that keeps producing work without
     /// time moving (a timer re-armed at the same instant, for ever) is a livelock, not a slow run.

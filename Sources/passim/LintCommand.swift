@@ -2,7 +2,7 @@ import ArgumentParser
 import Foundation
 import Lint
 
-/// `passim lint JOURNAL`: judges a request journal against the client rules (issue 31).
+/// `passim lint JOURNAL`: judges a request journal against the client rules.
 struct LintCommand: ParsableCommand {
     static let configuration = CommandConfiguration(
         commandName: "lint",

@@ -2,7 +2,7 @@ import PassModel
 import Testing
 @testable import Entitlement
 
-/// The authentication flow alone, without an engine (issue 29): its transitions that need only its
+/// The authentication flow alone, without an engine: its transitions that need only its
 /// state, and what it tells the registry (the request it waits on, its own timer).
 @Suite struct AuthenticationFlowTests {
     typealias Flow = AuthenticationFlow

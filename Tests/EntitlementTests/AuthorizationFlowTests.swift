@@ -3,7 +3,7 @@ import PassXML
 import Testing
 @testable import Entitlement
 
-/// The authorization flows alone, with a core and no engine (issue 29): authorize, then the media
+/// The authorization flows alone, with a core and no engine: authorize, then the media
 /// token; what is cached and whose token the tracking names; the answers after a token change.
 @Suite struct AuthorizationFlowTests {
     typealias F = FlowFixtures

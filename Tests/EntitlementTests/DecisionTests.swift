@@ -3,7 +3,7 @@ import PassXML
 import Testing
 @testable import Entitlement
 
-/// The decisions added to BEHAVIOR.md on 2026-11-25 (issue 28): flows answered across a token change
+/// The decisions added to BEHAVIOR.md on 2026-11-25: flows answered across a token change
 /// or a logout, the picker always dismissed, throttling. The scenarios pin them end to end; these pin
 /// the engine's side of the edges a scenario reaches only with a fault.
 @Suite struct DecisionTests {

@@ -2,7 +2,7 @@ import PassModel
 import PassXML
 @testable import Entitlement
 
-/// What the per-flow tests build a flow's world from, without an `Engine` (issue 29): a core that
+/// What the per-flow tests build a flow's world from, without an `Engine`: a core that
 /// knows a requestor and, when asked, holds an authN token; answers as the SP writes them.
 enum FlowFixtures {
     static let now = Instant.simulationStart

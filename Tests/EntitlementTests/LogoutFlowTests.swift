@@ -3,7 +3,7 @@ import PassXML
 import Testing
 @testable import Entitlement
 
-/// The logout flow alone, with a core and no engine (issue 29): what is cleared, the page or the
+/// The logout flow alone, with a core and no engine: what is cleared, the page or the
 /// request, and which answer belongs to which logout.
 @Suite struct LogoutFlowTests {
     typealias F = FlowFixtures

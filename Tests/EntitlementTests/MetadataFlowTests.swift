@@ -3,7 +3,7 @@ import PassXML
 import Testing
 @testable import Entitlement
 
-/// The metadata flows alone, with a core and no engine (issue 29): the store's answers at once, the
+/// The metadata flows alone, with a core and no engine: the store's answers at once, the
 /// device id from the SP, the call's argument echoed.
 @Suite struct MetadataFlowTests {
     typealias F = FlowFixtures

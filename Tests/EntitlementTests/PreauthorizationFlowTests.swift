@@ -3,7 +3,7 @@ import PassXML
 import Testing
 @testable import Entitlement
 
-/// The preauthorization flows alone, with a core and no engine (issue 29): one request for the
+/// The preauthorization flows alone, with a core and no engine: one request for the
 /// resources the cache does not know, each named once; the cache kept only for the asking token.
 @Suite struct PreauthorizationFlowTests {
     typealias F = FlowFixtures

@@ -3,7 +3,7 @@ import PassXML
 import Testing
 @testable import Entitlement
 
-/// The profile check alone, with a core and no engine (issue 30; docs/CONFORMANCE.md, choice 68):
+/// The profile check alone, with a core and no engine (docs/CONFORMANCE.md, choice 68):
 /// `checkAuthentication` on the REST API v2 wire asks the MVPD's profile.
 @Suite struct ProfileCheckFlowTests {
     typealias F = FlowFixtures

@@ -3,7 +3,7 @@ import PassXML
 import Testing
 @testable import Entitlement
 
-/// The startup flow alone, with a core and no engine (issue 29): the fetch from every SP, the merge in
+/// The startup flow alone, with a core and no engine: the fetch from every SP, the merge in
 /// order of arrival, the superseded fetch, the deadline, and the queue it hands back.
 @Suite struct StartupFlowTests {
     typealias F = FlowFixtures

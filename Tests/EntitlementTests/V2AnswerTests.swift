@@ -2,7 +2,7 @@ import PassModel
 import Testing
 @testable import Entitlement
 
-/// What the engine reads in REST API v2 answers (issue 30), written from Adobe's contract: the
+/// What the engine reads in REST API v2 answers, written from Adobe's contract: the
 /// fields the callbacks need, and an answer without them refused (its flow then fails as on the SDK wire).
 @Suite struct V2AnswerTests {
     static func json(_ status: Int, _ text: String) -> HTTPResult {

@@ -5,7 +5,7 @@ import Testing
 @testable import Fuzz
 @testable import Scenario
 
-/// The differential transcript carries the requests the spec pins (issue 28, item 4; CONFORMANCE.md
+/// The differential transcript carries the requests the spec pins (CONFORMANCE.md
 /// choice 72): a port that leaves an authorization's `withData:` out of `generic_data` (mutant 18)
 /// gets the same answers from the mock, and only its request tells it apart.
 @Suite struct RequestTranscriptTests {

@@ -14,7 +14,7 @@ import Testing
         var logins = 0
         var handles = 0
         var appleTokens = 0
-        // 400 programs: the generator spreads its steps over more of the world than logins (issue 28).
+        // 400 programs: the generator spreads its steps over more of the world than logins.
         for seed in UInt64(1)...400 {
             let generated = Fuzzer.exploreCounting(seed: seed, maxSteps: 40, typed: true).0
             let world = generated.world.map {

@@ -4,7 +4,7 @@ import MockPass
 import PassModel
 import Testing
 
-/// `GET /admin/lint` (issue 31) and the answer each log line records.
+/// `GET /admin/lint` and the answer each log line records.
 @Suite(.serialized) struct AdminLintTests {
     @Test func lintAnswersTheReportOnTheLogAndTheLogRecordsAnswers() async throws {
         var conditions: [LoggedRequest.Host: HostConditions] = [:]

@@ -6,7 +6,7 @@ import PassXML
 import Testing
 
 /// REST API v2 served by `passim serve`'s server: direct on an SP's live port, and through the proxy
-/// on Adobe's own host name with curl (issue 26). Adobe's throttling table against the server, its
+/// on Adobe's own host name with curl. Adobe's throttling table against the server, its
 /// clock held at each row's instant.
 @Suite(.serialized) struct RESTv2LiveTests {
     static let statement = "statement-v2-live"

@@ -3,7 +3,7 @@ import PassXML
 import Testing
 @testable import MockPass
 
-/// Dynamic Client Registration, device individualisation and the Bearer gate (issue 13, root services).
+/// Dynamic Client Registration, device individualisation and the Bearer gate (root services).
 @Suite struct ClientRegistrationTests {
     /// Adobe's "Retrieve client credentials" and "Retrieve access token" pages: 201 each, with every
     /// field of their Success tables and of the types their samples show.

@@ -2,7 +2,7 @@ import PassModel
 import Testing
 @testable import MockPass
 
-/// The mock recognises a path once, through PassModel's routes (issue 29), and answers what it
+/// The mock recognises a path once, through PassModel's routes, and answers what it
 /// always answered, the odd paths included.
 @Suite struct EndpointTests {
     @Test func eachPathIsItsEndpoint() {

@@ -4,7 +4,7 @@ import Testing
 @testable import MockPass
 
 /// Issue 27: one requestor per request (row 6), values limited at the door so every store is
-/// bounded in bytes (row 2), and the request journal keeps faulted requests (issue 25).
+/// bounded in bytes, and the request journal keeps faulted requests.
 struct HardeningTests {
     /// Each family's route, written with a requestor that needs a token or a signature (`DCR`,
     /// `SIGNED`) where the route reads it, and the open `REQ1` in a second place.
@@ -191,7 +191,7 @@ struct HardeningTests {
             b.mock.sdk.issuedAuthz.count >= 1 && b.mock.sdk.issuedAuthz.count <= 4, "\(b.mock.sdk.issuedAuthz.count)")
     }
 
-    // MARK: - The journal (issue 25)
+    // MARK: - The journal
 
     @Test func aFaultedRequestIsJournaledWithItsFault() {
         var mock = MockPass(world: rootServiceWorld(), seed: 275, logLimit: 100)

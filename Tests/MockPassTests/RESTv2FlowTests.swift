@@ -4,7 +4,7 @@ import PassXML
 import Testing
 @testable import MockPass
 
-/// REST API v2's operations, stateful, as Adobe's flows use them (issue 26; rest-api-v2.md 1.3, 1.5).
+/// REST API v2's operations, stateful, as Adobe's flows use them (rest-api-v2.md 1.3, 1.5).
 @Suite struct RESTv2FlowTests {
     @Test func configurationListsTheProgrammersMVPDsInTheSPsOrder() throws {
         var c = try V2Client()

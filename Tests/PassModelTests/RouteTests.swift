@@ -1,7 +1,7 @@
 import Testing
 @testable import PassModel
 
-/// The one definition of each endpoint (issue 29): what the engine builds is what the others recognise.
+/// The one definition of each endpoint: what the engine builds is what the others recognise.
 @Suite struct RouteTests {
     static let bases = ["https://sp.auth.adobe.com/adobe-services", "https://sp.test", "https://sp.test/a/b"]
 

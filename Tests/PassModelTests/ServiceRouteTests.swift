@@ -1,7 +1,7 @@
 import Testing
 @testable import PassModel
 
-/// The mock's other endpoints, defined once beside `Route` (issue 29).
+/// The mock's other endpoints, defined once beside `Route`.
 @Suite struct ServiceRouteTests {
     @Test(arguments: ServiceRoute.allCases)
     func aBuiltPathIsRecognisedAsItsRoute(_ route: ServiceRoute) throws {
@@ -50,7 +50,7 @@ import Testing
     }
 }
 
-/// passim serve's admin endpoint, defined once beside the wire (issue 29).
+/// passim serve's admin endpoint, defined once beside the wire.
 @Suite struct AdminRouteTests {
     @Test func theAdminPaths() {
         #expect(

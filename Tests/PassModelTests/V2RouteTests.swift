@@ -1,7 +1,7 @@
 import Testing
 @testable import PassModel
 
-/// REST v2's one definition (issue 29): what a client builds is what the mock and the lint recognise.
+/// REST v2's one definition: what a client builds is what the mock and the lint recognise.
 @Suite struct V2RouteTests {
     static let all: [V2Route] = [
         .configuration(serviceProvider: "REQ 1"), .createSession(serviceProvider: "REQ1"),

@@ -1,7 +1,7 @@
 import Testing
 import PassXML
 
-/// The structural limits hold before libxml2 sees the bytes (issue 12, row 2).
+/// The structural limits hold before libxml2 sees the bytes.
 @Suite struct XMLPrescanTests {
     static func hostile(_ name: String) throws -> [UInt8] { try Fixtures.bytes("../hostile/xml/" + name) }
 

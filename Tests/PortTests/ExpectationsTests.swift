@@ -22,7 +22,7 @@ import Testing
         #expect(e.unused(among: ["Scenarios/authn/classic-login.scenario"]).count == 3)
     }
 
-    /// A wire's rules (issue 30, Scenarios/wire-v2.expect): which request of the wire an SDK request
+    /// A wire's rules (Scenarios/wire-v2.expect): which request of the wire an SDK request
     /// is, or none; a callback written otherwise by design, by two regexes or by a mask.
     @Test func wireRulesMapRequestsAndCallbacks() throws {
         let e = try Expectations.parse(

@@ -50,7 +50,7 @@ import Testing
         #expect(file.svcScheme == "adbe.custom://x")
     }
 
-    /// A world with both faces (issue 30): an app's own wire, the second screen's wire.
+    /// A world with both faces: an app's own wire, the second screen's wire.
     @Test func appAndSecondScreenWires() throws {
         let file = try parse("scenario \"t\"\nwire v2\napp second wire sdk\napp third\nsecond-screen wire sdk")
         #expect(file.wire == .restV2)

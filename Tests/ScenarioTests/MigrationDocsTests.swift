@@ -3,7 +3,7 @@ import Port
 import Testing
 @testable import Scenario
 
-/// `passim doc`'s migration pages (docs/migration/, issue 30 item 3).
+/// `passim doc`'s migration pages (docs/migration/).
 @Suite struct MigrationDocsTests {
     /// A login whose URL pattern is the SDK's: on v2 the login page is the session's, so the line
     /// changes, for the reason of the expectations file's `fail` line.

@@ -2,7 +2,7 @@ import Port
 import Testing
 @testable import Scenario
 
-/// A port run learns what `AccessEnabler.livenessFindings` tells a Swift app (issue 31, item 4; docs/PORTING.md,
+/// A port run learns what `AccessEnabler.livenessFindings` tells a Swift app (docs/PORTING.md,
 /// "Liveness"): the Python port behind a delegate that calls `getAuthentication` again on every failed
 /// status (Fixtures/ports/reopening) fails the cancel scenario with the liveness rule, not only with the
 /// picker it did not expect; the same port without that delegate passes it.

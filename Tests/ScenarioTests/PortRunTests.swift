@@ -187,7 +187,7 @@ import Testing
         let good = PortRunTests.scenario
         let run = pooledRun(countingPort(log: log, reset: true, exitOnSecondHello: true), [good, good, good])
         #expect(run.statuses == [.passed, .passed, .passed], "\(run.report.output)")
-        // One for the set-up check before the first scenario (issue 25), then one a scenario.
+        // One for the set-up check before the first scenario, then one a scenario.
         #expect(run.started == 4)
     }
 

@@ -5,7 +5,7 @@ import Scenario
 import ScenarioSyntax
 import Testing
 
-/// `rest-v2 …` world statements (SCENARIO-FORMAT.md, "World"; issue 26) as the mock's options.
+/// `rest-v2 …` world statements (SCENARIO-FORMAT.md, "World") as the mock's options.
 @Suite struct RESTv2WorldTests {
     static let world = """
         sp main "https://sp.auth.test"

@@ -2,7 +2,7 @@ import Foundation
 import Testing
 @testable import Scenario
 
-/// Which files `passim run PATH...` finds (issue 12 row 8): links followed, a folder searched
+/// Which files `passim run PATH...` finds: links followed, a folder searched
 /// whatever its name, and a path that yields nothing an error unless `--allow-empty`.
 @Suite struct SuiteLoaderTests {
     /// A fresh temporary folder.

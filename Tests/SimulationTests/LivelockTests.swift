@@ -5,7 +5,7 @@ import Testing
 @testable import Simulation
 
 /// An engine that re-arms a timer at the same instant every time one fires, for ever: the runtime
-/// must stop it and say so (issue 28, item 5), not hang.
+/// must stop it and say so, not hang.
 struct LivelockEngine: AppEngine {
     var inner: Engine
     /// 0: at the same instant; otherwise this much later (time moves but never settles).

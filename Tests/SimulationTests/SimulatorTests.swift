@@ -79,7 +79,7 @@ import Testing
         sim.call(.setRequestor(requestorID: "R", serviceProviders: nil))
         sim.run { sim.hasCallback() }
         #expect(sim.popCallback() == .setRequestorComplete(status: 0))
-        // The injected failure answered in the mock's place: journaled with its fault (issue 25), nothing more.
+        // The injected failure answered in the mock's place: journaled with its fault, nothing more.
         #expect(sim.requestLog.map(\.fault) == ["injected failure 503"])
         sim.call(.setRequestor(requestorID: "R", serviceProviders: nil))
         sim.run { sim.hasCallback() }

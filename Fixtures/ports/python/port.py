@@ -24,7 +24,7 @@ from wire import IMPLEMENTATION, PROTOCOL_VERSION, ProtocolError, Unimplemented
 
 LOG_PATH = os.environ.get("PYPORT_LOG")
 
-# The wires a `hello` may ask for (PORTING.md): the SDK's, and REST API v2 (issue 30; docs/MIGRATION.md).
+# The wires a `hello` may ask for (PORTING.md): the SDK's, and REST API v2 (docs/MIGRATION.md).
 ENGINES = {"sdk": AppEngine, "v2": AppEngineV2}
 
 

@@ -202,7 +202,7 @@ extension MockPass {
     /// `/api/v1/config/{r}`), else `requestor_id` or `requestor`, else its signature's. A request
     /// that names two different ones (the path and a parameter, two parameters, a parameter twice)
     /// is refused: the client gate checks this requestor and the route serves it, so they must be
-    /// one (an open requestor's `requestor_id` on a signing requestor's path got 201 unsigned, issue 27).
+    /// one (an open requestor's `requestor_id` on a signing requestor's path got 201 unsigned).
     static func requestorNamed(by r: IncomingRequest) throws(HandlerFailure) -> String? {
         var first: (id: String, source: String)?
         func name(_ id: String, _ source: String) throws(HandlerFailure) {

@@ -1,7 +1,7 @@
 import PassModel
 import PassXML
 
-/// REST API v2 (issue 26; rest-api-v2.md): `/api/v2/...` at the root of every SP host, answered
+/// REST API v2 (rest-api-v2.md): `/api/v2/...` at the root of every SP host, answered
 /// from `v2` (its own sessions and profiles) and the world's users, MVPDs and clock. Every refusal
 /// is an enhanced error code (`V2ErrorCode`) as JSON; a path it does not know is a JSON 404.
 extension MockPass {

@@ -25,7 +25,7 @@ enum OracleInput: Sendable {
 /// both inputs of the run (never the engine's state).
 struct OracleContext: Sendable {
     var platform: Platform
-    /// The requests the engine makes (issue 30): what "answered at once" means differs on REST API v2.
+    /// The requests the engine makes: what "answered at once" means differs on REST API v2.
     var wire: EngineWire
     /// The last three fields of every tracking array (BEHAVIOR.md, Tracking data).
     var trackingTail: [String?]

@@ -1,7 +1,7 @@
 import PassModel
 
 /// What a request the engine sends is, to the oracle: the one place a request is recognised, by
-/// the ending of its URL that `PassModel.Route` defines (issue 29).
+/// the ending of its URL that `PassModel.Route` defines.
 /// Everything else in the oracle switches over `Kind`, exhaustively, so a new kind the oracle must
 /// follow is a compile error wherever it matters, not a URL suffix missed in one of several places.
 struct OracleRequest: Equatable, Sendable {
@@ -77,7 +77,7 @@ struct OracleRequest: Equatable, Sendable {
         (Array(Route.clientRegister.pathEnding.utf8), .registration),
     ]
 
-    /// A REST API v2 request (issue 30), by its `V2Route`; nil for any other. The URL is parsed only
+    /// A REST API v2 request, by its `V2Route`; nil for any other. The URL is parsed only
     /// when its bytes hold `/api/v2/` (every request comes here: the fuzzer's hot path).
     static func restV2(_ request: HTTPRequest) -> Kind? {
         guard request.url.containsBytes(V2Route.prefix), let parts = URLParts(request.url),
