@@ -344,7 +344,10 @@ private final class Counter: @unchecked Sendable {
         try #require(!served.isEmpty, "the campaign started no served mock in 30 s")
         kill(campaign.processIdentifier, SIGKILL)
         let killed = ContinuousClock.now
-        while served.contains(where: alive), ContinuousClock.now - killed < .seconds(15) {
+        // The served mock stops once every holder of its input's write end is gone: the campaign, then
+        // the ports it started (debug builds, on a loaded machine several seconds each). 45 s bounds a
+        // leak without failing on a busy CI (15 s did, with the whole test run in parallel).
+        while served.contains(where: alive), ContinuousClock.now - killed < .seconds(45) {
             Thread.sleep(forTimeInterval: 0.1)
         }
         #expect(!served.contains(where: alive), "a served mock outlived its campaign: \(served.filter(alive))")
