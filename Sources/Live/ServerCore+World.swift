@@ -79,9 +79,7 @@ extension ServerCore {
     private func stopServingHosts() -> EventLoopFuture<Void> {
         let channels = state.withLockedValue { s -> [any Channel] in
             var out: [any Channel] = []
-            for (_, listener) in s.listeners {
-                if case .open(let channel) = listener { out.append(channel) }
-            }
+            for (_, listener) in s.listeners { out += ServerCore.stop(listener) }
             for (_, connections) in s.connections { out += connections.values }
             s.mock = nil
             s.mapping = URLMapping(hosts: [])

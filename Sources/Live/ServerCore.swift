@@ -11,9 +11,16 @@ import PassModel
 /// so requests on different connections (and event loops) are handled one at a time, in the order
 /// they take the lock, with `now` read from the shared `LiveClock`.
 final class ServerCore: Sendable {
+    /// A host's listener. `down` and up again: open → releasing → held → opening → open.
     enum Listener {
         case open(any Channel)
+        /// Binding or listening again; when it is done, the host's mode decides whether it stays.
         case opening
+        /// Closing for `down`; when it is closed, its port is held and the host's mode looked at again.
+        case releasing
+        /// `down`: nothing listens, the port is held (nil: it could not be, and is free).
+        case held(PortHold?)
+        /// Shut down.
         case closed
     }
 
@@ -98,10 +105,11 @@ final class ServerCore: Sendable {
 
     // MARK: - Listening
 
-    func bindListener(for host: LoggedRequest.Host, basePath: String, port: Int, origin: String?) -> EventLoopFuture<
-        any Channel
-    > {
-        bind(host: bindHost, port: port, origin: origin) { [self] channel in
+    /// `hold`: listen on the held port's own socket instead of binding `port`.
+    func bindListener(
+        for host: LoggedRequest.Host, basePath: String, port: Int, origin: String?, hold: PortHold? = nil
+    ) -> EventLoopFuture<any Channel> {
+        bind(host: bindHost, port: port, hold: hold, origin: origin) { [self] channel in
             register(channel, for: host)
             return { request, loop in self.answer(request, host: host, basePath: basePath, on: loop) }
         }
@@ -129,11 +137,11 @@ final class ServerCore: Sendable {
     /// failures (EMFILE) back off by NIO's own `AcceptBackoffHandler`, which `ServerBootstrap` adds;
     /// the connection cap keeps them from happening in the first place.
     private func bind(
-        host bindHost: String, port: Int, origin fixedOrigin: String? = nil, adminOrigin: Bool = false,
-        responder: @escaping @Sendable (any Channel) -> Responder
+        host bindHost: String, port: Int, hold: PortHold? = nil, origin fixedOrigin: String? = nil,
+        adminOrigin: Bool = false, responder: @escaping @Sendable (any Channel) -> Responder
     ) -> EventLoopFuture<any Channel> {
         let core = self
-        return admittingBootstrap { channel in
+        let bootstrap = admittingBootstrap { channel in
             let localPort = channel.localAddress?.port ?? port
             let origin = fixedOrigin ?? (adminOrigin ? core.adminOrigin(port: localPort) : core.origin(port: localPort))
             let respond = responder(channel)
@@ -147,8 +155,15 @@ final class ServerCore: Sendable {
                 try core.addHTTPHandlers(to: channel, origin: origin, respond: respond)
             }
         }
-        .bind(host: bindHost, port: port)
+        guard let hold else { return bootstrap.bind(host: bindHost, port: port) }
+        do {
+            return bootstrap.withBoundSocket(try hold.startListening(backlog: ServerCore.backlog))
+        } catch {
+            return group.next().makeFailedFuture(error)
+        }
     }
+
+    static let backlog: CInt = 256
 
     /// A listener whose every accepted connection passes the connection cap before `initialize` sets
     /// it up; one over the cap is refused (a failed initializer makes NIO close the socket at once).
@@ -156,7 +171,7 @@ final class ServerCore: Sendable {
     {
         let core = self
         return ServerBootstrap(group: group)
-            .serverChannelOption(.backlog, value: 256)
+            .serverChannelOption(.backlog, value: ServerCore.backlog)
             .serverChannelOption(.socketOption(.so_reuseaddr), value: 1)
             .childChannelInitializer { channel in
                 guard core.openConnections.admit(channel) else {
@@ -310,50 +325,92 @@ final class ServerCore: Sendable {
 
     private enum ModeAction {
         case nothing
-        case close([any Channel])
-        case listen(Binding)
+        case close([any Channel], listener: (any Channel)?)
+        case listen(Binding, PortHold?)
     }
 
+    /// `down` closes the host's connections and its listener and holds its port (`PortHold`); up
+    /// listens on it again. A change that arrives while the listener is opening or releasing is
+    /// looked at when that ends (`settle`).
     private func setMode(_ mode: LinkMode, for host: LoggedRequest.Host, on loop: any EventLoop) -> EventLoopFuture<
         Void
     > {
         let action = state.withLockedValue { s -> ModeAction in
             s.conditions[host, default: HostConditions()].mode = mode
-            guard let binding = s.bindings[host] else { return .nothing }
+            guard s.bindings[host] != nil, !s.shuttingDown else { return .nothing }
             if mode == .down {
-                var channels = Array((s.connections[host] ?? [:]).values)
-                if case .open(let listener) = s.listeners[host] { channels.append(listener) }
-                s.listeners[host] = .closed
+                let connections = Array((s.connections[host] ?? [:]).values)
                 s.connections[host] = [:]
-                return .close(channels)
+                guard case .open(let listener) = s.listeners[host] else { return .close(connections, listener: nil) }
+                s.listeners[host] = .releasing
+                return .close(connections, listener: listener)
             }
-            if case .closed = s.listeners[host], !s.shuttingDown {
-                s.listeners[host] = .opening
-                return .listen(binding)
-            }
-            return .nothing
+            guard case .held(let hold) = s.listeners[host], let binding = s.bindings[host] else { return .nothing }
+            s.listeners[host] = .opening
+            return .listen(binding, hold)
         }
+        return perform(action, for: host, on: loop)
+    }
+
+    private func perform(_ action: ModeAction, for host: LoggedRequest.Host, on loop: any EventLoop)
+        -> EventLoopFuture<Void>
+    {
         switch action {
         case .nothing:
             return loop.makeSucceededVoidFuture()
-        case .close(let channels):
-            return EventLoopFuture.andAllComplete(channels.map { $0.close() }, on: loop)
-        case .listen(let binding):
+        case .close(let connections, let listener):
+            let closed = EventLoopFuture.andAllComplete(connections.map { $0.close() }, on: loop)
+            guard let listener else { return closed }
+            return closed.flatMap { self.release(listener, of: host, on: loop) }
+        case .listen(let binding, let hold):
             let core = self
-            return bindListener(for: host, basePath: binding.basePath, port: binding.port, origin: binding.origin)
-                .flatMap { channel in
-                    let keep = core.state.withLockedValue { s -> Bool in
-                        guard case .opening = s.listeners[host], !s.shuttingDown else { return false }
-                        s.listeners[host] = .open(channel)
-                        return true
+            return bindListener(
+                for: host, basePath: binding.basePath, port: binding.port, origin: binding.origin, hold: hold
+            ).flatMap { channel in
+                let opened = core.state.withLockedValue { s -> Bool? in
+                    guard case .opening = s.listeners[host], !s.shuttingDown else { return nil }
+                    guard s.conditions[host]?.mode != .down else {
+                        s.listeners[host] = .releasing
+                        return false
                     }
-                    return keep ? loop.makeSucceededVoidFuture() : channel.close()
-                }.flatMapError { error in
-                    core.state.withLockedValue { s in
-                        if case .opening = s.listeners[host] { s.listeners[host] = .closed }
-                    }
-                    return loop.makeFailedFuture(LiveError("cannot listen again on port \(binding.port): \(error)"))
+                    s.listeners[host] = .open(channel)
+                    return true
                 }
+                switch opened {
+                case true?: return loop.makeSucceededVoidFuture()
+                case false?: return core.release(channel, of: host, on: loop)
+                case nil: return channel.close()
+                }
+            }.flatMapError { error in
+                core.state.withLockedValue { s in
+                    if case .opening = s.listeners[host] { s.listeners[host] = .held(nil) }
+                }
+                return loop.makeFailedFuture(LiveError("cannot listen again on port \(binding.port): \(error)"))
+            }
+        }
+    }
+
+    /// Closes a `releasing` listener, holds its port, then settles.
+    private func release(_ listener: any Channel, of host: LoggedRequest.Host, on loop: any EventLoop)
+        -> EventLoopFuture<Void>
+    {
+        let address = listener.localAddress
+        return listener.close().flatMapError { _ in loop.makeSucceededVoidFuture() }.flatMap {
+            // A port that cannot be held is free, as a closed listener's always was: the host is still down.
+            let hold = address.flatMap { try? PortHold(address: $0) }
+            let action = self.state.withLockedValue { s -> ModeAction in
+                guard case .releasing = s.listeners[host], !s.shuttingDown, let binding = s.bindings[host] else {
+                    hold?.release()  // the world was replaced or the server is shutting down
+                    return .nothing
+                }
+                guard s.conditions[host]?.mode != .down else {
+                    s.listeners[host] = .held(hold)
+                    return .nothing
+                }
+                s.listeners[host] = .opening  // up again while it was releasing
+                return .listen(binding, hold)
+            }
+            return self.perform(action, for: host, on: loop)
         }
     }
 
@@ -364,9 +421,7 @@ final class ServerCore: Sendable {
         let channels = state.withLockedValue { s -> [any Channel] in
             s.shuttingDown = true
             var out: [any Channel] = []
-            for (_, listener) in s.listeners {
-                if case .open(let channel) = listener { out.append(channel) }
-            }
+            for (_, listener) in s.listeners { out += ServerCore.stop(listener) }
             for (_, connections) in s.connections { out += connections.values }
             if let admin = s.admin { out.append(admin) }
             if let proxy = s.proxy { out.append(proxy) }
@@ -377,5 +432,16 @@ final class ServerCore: Sendable {
             return out
         }
         return EventLoopFuture.andAllComplete(channels.map { $0.close() }, on: group.next())
+    }
+
+    /// What closing a listener takes: its channel to close, or its held port released now.
+    static func stop(_ listener: Listener) -> [any Channel] {
+        switch listener {
+        case .open(let channel): return [channel]
+        case .held(let hold?):
+            hold.release()
+            return []
+        case .held(nil), .opening, .releasing, .closed: return []
+        }
     }
 }

@@ -106,6 +106,45 @@ import Testing
         }
     }
 
+    /// A `down` host refuses connections yet keeps its port: with the listener closed outright, any
+    /// other server on the machine could be handed the port and answer the down host's clients (CI's
+    /// parallel suites saw a registration at an unreachable SP answered 404, so R400 instead of none).
+    @Test func aDownHostKeepsItsPort() async throws {
+        try await withServer { server in
+            let curl = try CurlTransport()
+            let origin = try server.url(.sp("main"))
+            let port = try #require(Int(origin.split(separator: ":").last ?? ""))
+            for _ in 0..<2 {
+                #expect(
+                    try admin(curl, server, "POST", "/admin/net", [("host", "sp:main"), ("mode", "down")]).status == 200
+                )
+                #expect(
+                    curl.perform(HTTPRequest(method: "GET", url: origin + "/config/REQ1"), timeout: .seconds(2))
+                        == .failure("connection refused"))
+                #expect(bindError(port: port) == EADDRINUSE)
+                #expect(
+                    try admin(curl, server, "POST", "/admin/net", [("host", "sp:main"), ("mode", "up")]).status == 200)
+                #expect(try get(curl, origin + "/config/REQ1").status == 200)
+            }
+        }
+    }
+
+    /// The errno of binding a plain socket (no `SO_REUSEADDR`) to 127.0.0.1:`port`, 0 when it binds.
+    private func bindError(port: Int) -> Int32 {
+        let fd = socket(AF_INET, Int32(SOCK_STREAM.rawValue), 0)
+        defer { close(fd) }
+        var address = sockaddr_in()
+        address.sin_family = sa_family_t(AF_INET)
+        address.sin_port = in_port_t(UInt16(port).bigEndian)
+        address.sin_addr.s_addr = inet_addr("127.0.0.1")
+        let result = withUnsafePointer(to: &address) {
+            $0.withMemoryRebound(to: sockaddr.self, capacity: 1) {
+                bind(fd, $0, socklen_t(MemoryLayout<sockaddr_in>.size))
+            }
+        }
+        return result == 0 ? 0 : errno
+    }
+
     @Test func logAndHostsAsJSONLines() async throws {
         try await withServer { server in
             let curl = try CurlTransport()
