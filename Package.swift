@@ -66,7 +66,7 @@ let package = Package(
             ]),
         .target(name: "Lint", dependencies: ["MockPass", "PassModel"]),
         .target(name: "ScenarioSyntax", dependencies: ["PassModel"]),
-        .target(name: "Port", dependencies: ["Simulation", "Entitlement", "Lint", "PassModel"]),
+        .target(name: "Port", dependencies: ["Simulation", "Entitlement", "Lint", "ScenarioSyntax", "PassModel"]),
         // Harness composes the runtimes (ARCHITECTURE.md); Scenario runs steps on what it composes.
         .target(name: "Harness", dependencies: ["Simulation", "Live", "Port", "Entitlement", "MockPass", "PassModel"]),
         .target(
@@ -117,7 +117,7 @@ let package = Package(
                 .product(name: "Crypto", package: "swift-crypto"),
                 .product(name: "X509", package: "swift-certificates"),
             ]),
-        .testTarget(name: "PortTests", dependencies: ["Port", "Entitlement", "Lint", "PassModel"]),
+        .testTarget(name: "PortTests", dependencies: ["Port", "Entitlement", "Lint", "ScenarioSyntax", "PassModel"]),
         .testTarget(name: "HarnessTests", dependencies: ["Harness", "Simulation", "Live", "MockPass", "PassModel"]),
         .testTarget(
             name: "ScenarioTests",

@@ -114,6 +114,8 @@ public struct DifferentialFuzzer: Sendable {
         var failure: String?
         /// The port said it does not implement a step: not compared.
         var unimplemented = false
+        /// The difference as data (what a `differ` rule reads); nil for a failure of another kind.
+        var mismatch: Mismatch?
     }
 
     /// How `file` fares on `side`; `worker` chooses the served mock.
@@ -122,7 +124,8 @@ public struct DifferentialFuzzer: Sendable {
         case .engine:
             let result = ScenarioRunner(runtime: runtime).run(reference.file)
             if result.status == .unimplemented { return Compared(unimplemented: true) }
-            return Compared(failure: result.status == .failed ? result.failure?.message : nil)
+            guard result.status == .failed else { return Compared() }
+            return Compared(failure: result.failure?.message, mismatch: result.mismatch)
         case .mock:
             guard !options.servedMocks.isEmpty else { return Compared() }
             return mockCompared(reference, against: options.servedMocks[worker % options.servedMocks.count])
@@ -161,7 +164,7 @@ public struct DifferentialFuzzer: Sendable {
                 failure: "the other build's mock took more than \(budget) of wall time on this program "
                     + "(limit: fuzz-mock-run-wall): \(failure)")
         }
-        return Compared(failure: failure)
+        return Compared(failure: failure, mismatch: other.mismatch)
     }
 
     /// The reference's transcript of a program as a runnable scenario, and its text.
@@ -191,10 +194,15 @@ public struct DifferentialFuzzer: Sendable {
     /// compared, or differs only as the expectations file says.
     func difference(_ program: FuzzProgram, on side: Side = .engine, worker: Int = 0) -> String? {
         guard let reference = DifferentialFuzzer.reference(program) else { return nil }
-        guard let failure = compared(reference, on: side, worker: worker).failure,
-            options.expectations?.knownDifference(failure) == nil
-        else { return nil }
+        let compared = compared(reference, on: side, worker: worker)
+        guard let failure = compared.failure, known(compared, in: reference) == nil else { return nil }
         return failure
+    }
+
+    /// The expectations file's `differ` rule that explains how `compared` differs, if any.
+    func known(_ compared: Compared, in reference: Reference) -> DifferenceRule? {
+        guard let mismatch = compared.mismatch else { return nil }
+        return options.expectations?.knownDifference(mismatch, in: ProgramSummary(reference.file))
     }
 
     public func run(progress: @escaping @Sendable (String) -> Void = { _ in }) -> Report {
@@ -238,7 +246,7 @@ public struct DifferentialFuzzer: Sendable {
             let result = compared(reference, on: side, worker: worker)
             if result.unimplemented { skipped = true }
             guard let first = result.failure else { continue }
-            if let rule = options.expectations?.knownDifference(first) {
+            if let rule = self.known(result, in: reference) {
                 known = true
                 progress("run \(i) (seed \(seed)): a known difference (\(rule.reason))")
                 return

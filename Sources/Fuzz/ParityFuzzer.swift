@@ -115,14 +115,21 @@ public struct ParityFuzzer: Sendable {
         return ((sdk.world + [""] + explored.lines).joined(separator: "\n") + "\n", explored.lines)
     }
 
-    /// The SDK's transcript run on v2: nil when it passes, else the message with the line it failed at.
+    /// How v2 parted from the SDK wire's transcript: the runner's message with the line it failed at
+    /// (for people), and the same as data (what a `differ` rule reads; nil for a failure of another kind).
+    struct Difference {
+        var message: String
+        var mismatch: Mismatch?
+    }
+
+    /// The SDK's transcript run on v2: nil when it passes.
     func difference(
         _ reference: (text: String, lines: [String]), program: FuzzProgram, reorderingLanes: Bool = true
-    ) -> String? {
+    ) -> Difference? {
         let v2World = ParityFuzzer.program(program.world, on: .restV2)
         let text = (v2World + [""] + reference.lines).joined(separator: "\n") + "\n"
         guard let file = try? ScenarioParser.parse(text, path: "parity.scenario") else {
-            return "the SDK wire's transcript does not parse on v2"
+            return Difference(message: "the SDK wire's transcript does not parse on v2")
         }
         var runner = ScenarioRunner(runtime: .simulated, expectations: rules)
         runner.reordersLanes = reorderingLanes
@@ -131,12 +138,7 @@ public struct ParityFuzzer: Sendable {
         let index = failure.location.line - 1
         let lines = text.split(separator: "\n", omittingEmptySubsequences: false)
         let at = lines.indices.contains(index) ? String(lines[index]) : ""
-        return failure.message + "\n  at: " + at
-    }
-
-    /// A timing difference: the callback came, at another instant than the SDK wire's.
-    static func isTiming(_ difference: String) -> Bool {
-        difference.contains(", the line pins it at ")
+        return Difference(message: failure.message + "\n  at: " + at, mismatch: result.mismatch)
     }
 
     /// How `program` fares on both wires. A program the file's rules do not make agree is explained
@@ -144,7 +146,47 @@ public struct ParityFuzzer: Sendable {
     /// lane's (`ScenarioRunner.reordersLanes`), that difference comes later than where the two wires
     /// first part, which is what the `differ` rules name: so the program is also compared without the
     /// reordering, and either first difference a rule explains explains it.
-    func outcome(_ program: FuzzProgram) -> Outcome {
+    func outcome(_ program: FuzzProgram) -> Outcome { compared(program).outcome }
+
+    /// How `program` fares, app by app when it has several (`lanes(of:)`): the first lane that differs
+    /// unexplained, else the first a rule explains, with the lane's program (what a finding shrinks).
+    func compared(_ program: FuzzProgram) -> (outcome: Outcome, lane: FuzzProgram) {
+        let lanes = ParityFuzzer.lanes(of: program)
+        guard lanes.count > 1 else { return (laneOutcome(program), program) }
+        let outcomes = lanes.map { ($0, laneOutcome($0)) }
+        if let differing = outcomes.first(where: { if case .differs = $0.1 { true } else { false } }) {
+            return (differing.1, differing.0)
+        }
+        if let explained = outcomes.first(where: { if case .explained = $0.1 { true } else { false } }) {
+            return (explained.1, explained.0)
+        }
+        return (outcomes.contains { $0.1 == .agrees } ? .agrees : .skipped, program)
+    }
+
+    /// A program of several apps as one program per app: the world, that app's calls and lines, and
+    /// the steps of no app (user, clock, net). Where apps meet, the wires differ by design: v2 has no
+    /// shared store, a profile belongs to one SP and device (rest-api-v2.md 1.3, profiles). Each app
+    /// alone is compared where they agree, so a two-app program is not explained as a whole.
+    static func lanes(of program: FuzzProgram) -> [FuzzProgram] {
+        guard let file = program.parsed(), !file.apps.isEmpty else { return [program] }
+        let firstStepLine = program.world.count + 2  // the world, then a blank line
+        return file.appNames.map { name in
+            var kept: [String] = []
+            for step in file.steps {
+                switch step.value {
+                case .call(let app, _), .expect(let app, _, _):
+                    guard (app ?? ScenarioFile.firstAppName) == name else { continue }
+                default: break
+                }
+                let index = step.location.line - firstStepLine
+                if program.steps.indices.contains(index) { kept.append(program.steps[index]) }
+            }
+            return FuzzProgram(world: program.world, steps: kept)
+        }
+    }
+
+    /// How one app's program fares.
+    func laneOutcome(_ program: FuzzProgram) -> Outcome {
         let reordered = outcome(program, reorderingLanes: true)
         guard case .differs = reordered, rules.timing != nil else { return reordered }
         if case .explained(let line, let reason) = outcome(program, reorderingLanes: false) {
@@ -158,8 +200,7 @@ public struct ParityFuzzer: Sendable {
         guard var difference = difference(pinned, program: program, reorderingLanes: reorderingLanes) else {
             return .agrees
         }
-        let text = ParityFuzzer.onWire(program, .sdk).text
-        if ParityFuzzer.isTiming(difference), let timing = rules.parityTimings.first {
+        if difference.mismatch?.kind == .instant, let timing = rules.parityTimings.first {
             // The same callbacks, in the same order, at other instants: compared again unpinned.
             guard let unpinned = ParityFuzzer.reference(program, pinned: false) else { return .skipped }
             guard let other = self.difference(unpinned, program: program, reorderingLanes: reorderingLanes) else {
@@ -167,10 +208,13 @@ public struct ParityFuzzer: Sendable {
             }
             difference = other
         }
-        if let known = rules.knownDifference(difference, program: text) {
+        if let mismatch = difference.mismatch,
+            let summary = ParityFuzzer.onWire(program, .sdk).parsed().map(ProgramSummary.init),
+            let known = rules.knownDifference(mismatch, in: summary)
+        {
             return .explained(line: known.line, reason: known.reason)
         }
-        return .differs(difference)
+        return .differs(difference.message)
     }
 
     /// Runs the campaign; `progress` gets one line per finding.
@@ -190,11 +234,11 @@ public struct ParityFuzzer: Sendable {
                 CrashReport.running(seed, worker: worker)
                 let (program, failure, _) = Fuzzer.explore(
                     seed: seed, maxSteps: options.maxSteps, wire: options.generateOn)
-                let outcome: Outcome = failure == nil ? self.outcome(program) : .skipped
+                let (outcome, lane) = failure == nil ? self.compared(program) : (.skipped, program)
                 shared.add(outcome)
                 guard case .differs(let difference) = outcome else { continue }
                 progress("run \(i) (seed \(seed)): v2 differs: \(difference.split(separator: "\n").first ?? "")")
-                shared.add(finding(run: i, seed: seed, program: program, difference: difference))
+                shared.add(finding(run: i, seed: seed, program: lane, difference: difference))
             }
         }
         onThreads(max(1, options.jobs), work)

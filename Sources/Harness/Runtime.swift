@@ -202,4 +202,5 @@ extension Runtime {
     /// A port's expectations file (`--expect FILE`): which scenarios it is known to fail or skip.
     /// Named here so that the suite, which judges results by it, needs no import of `Port`.
     public typealias Expectations = Port.Expectations
+    public typealias Mismatch = Port.Mismatch
 }

@@ -16,31 +16,6 @@ public struct Expectations: Sendable {
         public var line: Int
     }
 
-    /// `differ /REGEX/ reason`: a difference the differential fuzzer (`passim fuzz --port`) already
-    /// knows, matched against its first differing line's message; suite runs ignore these.
-    public struct KnownDifference: Sendable {
-        public var regex: String
-        public var reason: String
-        public var line: Int
-        /// `differ /REGEX/ when /PROGRAM/ reason`: known only in programs whose text (world and
-        /// steps) matches PROGRAM: a difference a kind of world or step makes by design (a second
-        /// app on v2, which has no shared store), not any difference of any program.
-        public var when: LinearRegex?
-
-        public func matches(_ message: String) -> Bool {
-            guard let r = try? LinearRegex(regex) else { return false }
-            return r.matches(in: message)
-        }
-
-        /// Whether it explains `message`, met in the program whose text is `program` (nil: unknown,
-        /// so a `when` rule does not apply).
-        public func matches(_ message: String, program: String?) -> Bool {
-            guard matches(message) else { return false }
-            guard let when else { return true }
-            return program.map { when.matches(in: $0) } ?? false
-        }
-    }
-
     /// `parity timing reason`: for the parity fuzzer (`passim fuzz --parity`), a callback may come at
     /// another instant on the other wire (its requests are another number of round trips), so long as
     /// the same callbacks come in the same order: a program whose first difference is an instant is
@@ -143,7 +118,8 @@ public struct Expectations: Sendable {
     public var requestMappings: [RequestMapping] = []
     public var absentFields: [AbsentField] = []
     public var constants = ConstantMap()
-    public var differences: [KnownDifference] = []
+    /// `differ …` (DifferenceRule): what the fuzzers know may differ; suite runs ignore these.
+    public var differences: [DifferenceRule] = []
     /// `parity mask /REGEX/ reason`: a `mask` the parity fuzzer applies and suite runs do not (a value
     /// a generated program meets in any form, such as an expiry `getMetadata` reports, where a suite
     /// scenario pins it on purpose).
@@ -152,9 +128,9 @@ public struct Expectations: Sendable {
     /// At most one (the parser refuses a second): the tolerance of a pinned instant.
     public var timing: Timing?
 
-    /// The known difference `message` is in the program `program`, if any.
-    public func knownDifference(_ message: String, program: String?) -> KnownDifference? {
-        differences.first { $0.matches(message, program: program) }
+    /// The first `differ` rule that explains `mismatch`, met in `program` (nil: unknown), if any.
+    public func knownDifference(_ mismatch: Mismatch, in program: ProgramSummary?) -> DifferenceRule? {
+        differences.first { $0.explains(mismatch, in: program) }
     }
 
     /// The rules the parity fuzzer compares with: the parity masks before the file's own (a parity
@@ -181,11 +157,6 @@ public struct Expectations: Sendable {
         e.timing = timing ?? other.timing
         e.constants.merge(other.constants)
         return e
-    }
-
-    /// The known difference `message` is, if any.
-    public func knownDifference(_ message: String) -> KnownDifference? {
-        differences.first { $0.when == nil && $0.matches(message) }
     }
 
     public init(path: String, rules: [Rule] = [], constants: ConstantMap = ConstantMap()) {
@@ -221,24 +192,7 @@ public struct Expectations: Sendable {
                         kind: words[0] == "fail" ? .fail : .skip, pattern: words[1],
                         reason: words[2].trimmingCharacters(in: .whitespaces), line: i + 1))
             case "differ":
-                // A `\/` inside the regex is one of its slashes (as in `mask` and `equivalent`).
-                var after = Substring(line.dropFirst("differ".count)).drop { $0 == " " || $0 == "\t" }
-                guard after.hasPrefix("/") else { throw fail("differ needs a /regex/ and a reason") }
-                let written = after.prefix { $0 != " " && $0 != "\t" }
-                guard let regex = Expectations.takeRegex(&after) else {
-                    throw fail("differ: \(written) is not a regex")
-                }
-                let body = regex.pattern
-                var when: LinearRegex?
-                if Expectations.takeKeyword("when", &after) {
-                    guard let program = Expectations.takeRegex(&after) else {
-                        throw fail("differ: when needs a /regex/ over the program's text")
-                    }
-                    when = program
-                }
-                let reason = after.trimmingCharacters(in: .whitespaces)
-                guard !reason.isEmpty else { throw fail("differ needs a reason after its /regex/") }
-                result.differences.append(KnownDifference(regex: body, reason: reason, line: i + 1, when: when))
+                result.differences.append(try DifferenceRule.parse(line, number: i + 1, path: path))
             case "parity":
                 var rest = Substring(line.dropFirst(words[0].count)).drop { $0 == " " || $0 == "\t" }
                 let kind = rest.prefix { $0 != " " && $0 != "\t" }

@@ -6,6 +6,8 @@ import ScenarioSyntax
 struct StepError: Error {
     var message: String
     var location: SourceLocation
+    /// The same, as data, where the run parted from a `<` line or could not carry a step out.
+    var mismatch: ScenarioRunner.Runtime.Mismatch? = nil
 }
 
 /// Turns a `> call(...)` into an API call, resolving SP names, constants and bound `$names`, by the

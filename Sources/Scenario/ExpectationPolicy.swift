@@ -32,6 +32,14 @@ protocol ExpectationPolicy {
 }
 
 extension Expectation {
+    /// Where this line parted from the run, as data (`Mismatch`).
+    func mismatch(_ kind: ScenarioRunner.Runtime.Mismatch.Kind, _ run: RunState, actual: Callback? = nil)
+        -> ScenarioRunner.Runtime.Mismatch
+    {
+        ScenarioRunner.Runtime.Mismatch(
+            kind: kind, expected: .init(pattern, bindings: run.bindings), actual: actual, app: app, step: step.value)
+    }
+
     /// The transcript's text for `callback` taken here; with `at`, when it came, so a wrong time
     /// shows in the side-by-side diff.
     func line(_ callback: Callback, delivered: Millis) -> String {
@@ -56,7 +64,9 @@ struct Checking: ExpectationPolicy {
 
     func nothingCame(_ e: Expectation, _ run: inout RunState) throws(StepError) {
         run.record(e.step, RunState.prefix(e.name, "<") + "(nothing: engine idle)")
-        throw StepError(message: "engine idle, expected \(e.pattern)", location: e.step.location)
+        throw StepError(
+            message: "engine idle, expected \(e.pattern)", location: e.step.location,
+            mismatch: e.mismatch(.missing, run))
     }
 
     func took(_ callback: Callback, delivered: Millis, _ e: Expectation, _ run: inout RunState) throws(StepError) {
@@ -64,13 +74,16 @@ struct Checking: ExpectationPolicy {
         // The actual transcript shows the delivered values, so two runs compare byte for byte.
         run.record(e.step, line)
         guard run.accepts(e.pattern, callback, of: e.app, binding: true) else {
-            throw StepError(message: "expected \(e.pattern), got \(callback)", location: e.step.location)
+            throw StepError(
+                message: "expected \(e.pattern), got \(callback)", location: e.step.location,
+                mismatch: e.mismatch(.value, run, actual: callback))
         }
         run.lastTaken[e.app] = callback.description
         if let pinned = e.pinned, pinned != delivered, !run.withinTiming(delivered, of: pinned) {
             throw StepError(
                 message: "\(callback.description) was delivered at \(delivered), the line pins it at \(pinned)"
-                    + " (`passim record --fresh` rewrites a pinned time)", location: e.step.location)
+                    + " (`passim record --fresh` rewrites a pinned time)", location: e.step.location,
+                mismatch: e.mismatch(.instant, run, actual: callback))
         }
     }
 
@@ -82,7 +95,9 @@ struct Checking: ExpectationPolicy {
                 let appName: String? = i == 0 ? nil : name
                 run.actual.append(
                     TranscriptLine(line: location.line, text: RunState.prefix(appName, "<") + extra.description))
-                throw StepError(message: "callback left at the end: \(extra)", location: location)
+                throw StepError(
+                    message: "callback left at the end: \(extra)", location: location,
+                    mismatch: ScenarioRunner.Runtime.Mismatch(kind: .extra, actual: extra, app: i))
             }
         }
     }

@@ -1,3 +1,4 @@
+import Harness
 import ScenarioSyntax
 import Simulation
 
@@ -35,6 +36,9 @@ public struct ScenarioResult: Sendable {
     public var actual: [TranscriptLine]
     /// Why it failed, where.
     public var failure: (message: String, location: SourceLocation)?
+    /// The failure as data, when the run parted from a `<` line or could not carry a user step out
+    /// (what an expectations file's `differ` rules read); nil for other failures.
+    public var mismatch: ScenarioRunner.Runtime.Mismatch?
     /// Everything the simulation did (calls, callbacks, HTTP exchanges, user actions), in order.
     public var trace: [TraceEvent] = []
     /// The `passim run` options that select the runtime it ran in (`--live`, `--port '…'`), for the replay line.

@@ -76,6 +76,7 @@ public struct ScenarioRunner: Sendable {
                 result.trace = state.simulator.trace
                 result.status = .failed
                 result.failure = (error.message, error.location)
+                result.mismatch = error.mismatch
                 running.checkNothingUnasked(wait: Millis(100))
                 state.blamePort(&result, at: error.location)
                 return result
@@ -91,6 +92,7 @@ public struct ScenarioRunner: Sendable {
         } catch {
             result.status = .failed
             result.failure = (error.message, error.location)
+            result.mismatch = error.mismatch
             state.blamePort(&result, at: error.location)
         }
         result.actual = state.actual
@@ -185,7 +187,9 @@ struct RunState {
         if let extra = simulator.pendingCallbacks(app: app).first {
             actual.append(
                 TranscriptLine(line: step.location.line, text: RunState.prefix(name, "<") + extra.description))
-            throw StepError(message: "unexpected callback \(extra) before this step", location: step.location)
+            throw StepError(
+                message: "unexpected callback \(extra) before this step", location: step.location,
+                mismatch: Runtime.Mismatch(kind: .extra, actual: extra, app: app, step: step.value))
         }
     }
 
@@ -230,7 +234,9 @@ struct RunState {
             simulator.noteUser(step.text)
             guard simulator.userLogin(user: user, password: password) else {
                 record(step)
-                throw StepError(message: "no login form to fill: browser \(browserText)", location: loc)
+                throw StepError(
+                    message: "no login form to fill: browser \(browserText)", location: loc,
+                    mismatch: Runtime.Mismatch(kind: .step, step: step.value))
             }
             record(step)
             try waitForBrowser(step)
@@ -306,6 +312,7 @@ struct RunState {
         guard let (app, failure) = simulator.engineFailure else { return }
         if case .unimplemented = failure { result.status = .unimplemented }
         result.failure = ("\(app): \(failure)", location)
+        result.mismatch = nil  // the port broke down: no line to compare
     }
 
     /// A user step outside the browser (Apple's picker, the second screen).
@@ -315,7 +322,9 @@ struct RunState {
         do {
             try act()
         } catch {
-            throw StepError(message: error.message, location: step.location)
+            throw StepError(
+                message: error.message, location: step.location,
+                mismatch: Runtime.Mismatch(kind: .step, step: step.value))
         }
     }
 
@@ -350,7 +359,9 @@ struct RunState {
         try waitForBrowser(step)
         guard simulator.userLogin(user: login.user, password: password) else {
             record(step)
-            throw StepError(message: "no login form to fill: browser \(browserText)", location: loc)
+            throw StepError(
+                message: "no login form to fill: browser \(browserText)", location: loc,
+                mismatch: Runtime.Mismatch(kind: .step, step: step.value))
         }
         record(step)
         try waitForBrowser(step)
@@ -370,7 +381,9 @@ struct RunState {
         simulator.run { simulator.browser.isStopped }
         guard simulator.browser.isStopped else {
             record(step)
-            throw StepError(message: "the browser never stopped: \(browserText)", location: step.location)
+            throw StepError(
+                message: "the browser never stopped: \(browserText)", location: step.location,
+                mismatch: Runtime.Mismatch(kind: .step, step: step.value))
         }
     }
 

@@ -299,3 +299,27 @@ struct FileParser {
         return c.keyword("at")
     }
 }
+
+extension ScenarioParser {
+    /// A call or a callback written alone, as a `>` or `<` line writes it (`setToken(_, "R1")`): the
+    /// `differ` rules of an expectations file name callbacks and calls this way. `column` is where
+    /// `text` starts in `lineText`, line `line` of `path`, for the diagnostic.
+    public static func callPattern(
+        _ text: String, isCall: Bool, path: String, line: Int, column: Int = 1, lineText: String? = nil
+    ) throws(Diagnostic) -> CallSyntax {
+        var parser = FileParser(path: path)
+        var c = LineCursor(file: path, lineNumber: line, scalars: Array(text.unicodeScalars))
+        do throws(Diagnostic) {
+            let call = try parser.callSyntax(&c, isCall: isCall)
+            guard c.atEnd() else {
+                throw c.diagnostic("unexpected text after the \(isCall ? "call" : "callback")", at: c.pos)
+            }
+            return call
+        } catch {
+            var moved = error
+            moved.location.column += column - 1
+            if let lineText { moved.lineText = lineText }
+            throw moved
+        }
+    }
+}

@@ -80,14 +80,40 @@ import Testing
         #expect(ScenarioRunner().run(v2).status == .passed, "v2 passes its own transcript: \(finding.v2Scenario)")
     }
 
-    /// The same runs with the difference's rule given: nothing found; a `differ … when` rule counts
-    /// only in programs whose text matches.
+    /// The suite's rules with the login page's `equivalent` line left out: the same runs find the
+    /// difference; a `differ` rule naming it explains it, and counts only in programs its `when` holds for.
     @Test func aRuleExplainsWhatItSays() throws {
-        let all = try Expectations.parse("differ /./ every difference\n", path: "all.expect")
-        let report = parity(all, runs: 40)
-        #expect(report.findings.isEmpty && report.explainedCount > 0 && report.runs == 40)
-        let never = try Expectations.parse("differ /./ when /no program says this/ never\n", path: "never.expect")
-        #expect(!parity(never, runs: 40, maxFindings: 1).findings.isEmpty)
+        var base = try Expectations.load(Self.root + "/Scenarios/wire-v2.expect")
+        base.equivalences.removeAll { $0.actual.pattern.contains("api\\/v2\\/authenticate") }
+        #expect(!parity(base, runs: 40, maxFindings: 1).findings.isEmpty)
+        let page = "differ value expected navigateToUrl got navigateToUrl(/.*\\/api\\/v2\\/authenticate\\/.*/)"
+        let pages = try Expectations.parse(page + " because the login page\n", path: "page.expect")
+        let report = parity(base.merged(with: pages), runs: 40)
+        #expect(report.findings.isEmpty && report.explained["the login page", default: 0] > 0 && report.runs == 40)
+        let never = try Expectations.parse(page + " when calls 1000+ because never\n", path: "never.expect")
+        #expect(!parity(base.merged(with: never), runs: 40, maxFindings: 1).findings.isEmpty)
+    }
+
+    /// A program of two apps is compared app by app: each lane keeps the world, its app's calls and
+    /// lines, and the steps of no app; a program of one app is its own lane.
+    @Test func twoAppsAreComparedAppByApp() throws {
+        let world = ["scenario \"x\"", "sp main \"https://sp.test\"", "requestor REQ1", "app second"]
+        let steps = [
+            "> setRequestor(\"REQ1\")", "< setRequestorComplete(1)", "second> setRequestor(\"REQ1\")",
+            "second< setRequestorComplete(1)", "clock +1s", "second> checkAuthentication()",
+        ]
+        let lanes = ParityFuzzer.lanes(of: FuzzProgram(world: world, steps: steps))
+        #expect(
+            lanes.map(\.steps) == [
+                ["> setRequestor(\"REQ1\")", "< setRequestorComplete(1)", "clock +1s"],
+                [
+                    "second> setRequestor(\"REQ1\")", "second< setRequestorComplete(1)", "clock +1s",
+                    "second> checkAuthentication()",
+                ],
+            ])
+        #expect(lanes.allSatisfy { $0.world == world })
+        let one = FuzzProgram(world: Array(world.dropLast()), steps: Array(steps.prefix(2)))
+        #expect(ParityFuzzer.lanes(of: one) == [one])
     }
 
     /// The timing rule: the same callbacks at other instants are explained, not found.
@@ -136,46 +162,99 @@ import Testing
     }
 }
 
-/// The expectations file's parity directives.
+/// The expectations file's parity directives and typed `differ` rules (docs/EXPECTATIONS.md).
 @Suite struct ParityExpectationsTests {
+    static func program(_ text: String) throws -> ProgramSummary {
+        ProgramSummary(
+            try ScenarioParser.parse(
+                "scenario \"p\"\nsp main \"https://sp.test\"\nrequestor REQ1\n\n" + text, path: "p"))
+    }
+
     @Test func parityDirectivesParse() throws {
         let e = try Expectations.parse(
             """
             parity mask /"(true|false)"/ the cached flag
             parity timing round trips
-            differ /got setToken/ when /app second/ two apps
-            differ /a\\/b/ a slash
+            differ value got setToken("T", _) when call logout 2+ because two logouts
+            differ extra,missing expected status(REGCODE, /[A-Z]+/) or navigateToUrl because a code or a page
             """, path: "p.expect")
         #expect(e.parityMasks.count == 1 && e.masks.isEmpty)
         #expect(e.parityTimings.map(\.reason) == ["round trips"])
-        #expect(e.differences.count == 2)
-        let when = e.differences[0]
-        #expect(when.matches("expected x, got setToken(1)", program: "app second\n> x"))
-        #expect(!when.matches("expected x, got setToken(1)", program: "> x"))
-        #expect(!when.matches("expected x, got setToken(1)", program: nil))
-        // A port's differential fuzzer knows no program: a `when` rule does not apply there.
-        #expect(e.knownDifference("got setToken") == nil)
-        #expect(e.knownDifference("x a/b y")?.reason == "a slash")
+        #expect(e.differences.map(\.reason) == ["two logouts", "a code or a page"])
+        let token = Mismatch(kind: .value, actual: .setToken(token: "T", resource: "R1"))
+        let twice = try Self.program("> logout()\nclock +1s\n> logout()\n")
+        #expect(e.knownDifference(token, in: twice)?.reason == "two logouts")
+        #expect(e.knownDifference(token, in: try Self.program("> logout()\n")) == nil)
+        // A rule with conditions needs the program: a finding without one is not explained by it.
+        #expect(e.knownDifference(token, in: nil) == nil)
+        var other = token
+        other.kind = .extra
+        #expect(e.knownDifference(other, in: twice) == nil, "the kind is part of the rule")
+        other.actual = .setToken(token: "U", resource: "R1")
+        other.kind = .value
+        #expect(e.knownDifference(other, in: twice) == nil, "the callback's values are")
+        func status(_ code: String) throws -> Mismatch {
+            let line = try ScenarioParser.callPattern("status(REGCODE, \"\(code)\")", isCall: false, path: "t", line: 1)
+            return Mismatch(kind: .missing, expected: .init(line, bindings: Bindings()))
+        }
+        #expect(e.knownDifference(try status("ABC"), in: nil)?.line == 4)
+        #expect(e.knownDifference(try status("abc"), in: nil) == nil)
         // The parity masks come first in the parity fuzzer's rules, never in a suite run's.
         #expect(e.forParity.masks.count == 1)
         #expect(e.forParity.equivalent(expected: "f(\"true\")", actual: "f(\"false\")"))
         #expect(!e.equivalent(expected: "f(\"true\")", actual: "f(\"false\")"))
     }
 
-    @Test func badParityLinesSayWhere() {
+    /// `when` conditions read the program's typed steps and world, in order where `then` says so.
+    @Test func conditionsReadTheProgram() throws {
+        let e = try Expectations.parse(
+            """
+            differ step at user login when user login then clock 30m+ then call handleExternalURL|getAuthenticationToken because late
+            differ step at user back when fault fail 401 and calls 2+ because a 401
+            differ step at user enter-code when world tvos because a TV
+            """, path: "c.expect")
+        let back = Mismatch(kind: .step, step: .userBack)
+        let login = Mismatch(kind: .step, step: .userLogin(user: "u", password: "p"))
+        let late = try Self.program(
+            "> getAuthentication()\nuser login \"u\" \"p\"\nclock +31m\n> getAuthenticationToken()\n")
+        let early = try Self.program(
+            "> getAuthentication()\nclock +31m\n> getAuthenticationToken()\nuser login \"u\" \"p\"\n")
+        #expect(e.knownDifference(login, in: late)?.reason == "late")
+        #expect(e.knownDifference(login, in: early) == nil, "then is an order")
+        let fault = try Self.program("net main fail 1 status 401\n> setRequestor(\"REQ1\")\n> getAuthentication()\n")
+        #expect(e.knownDifference(back, in: fault)?.reason == "a 401")
+        #expect(
+            e.knownDifference(
+                back,
+                in: try Self.program("net main fail 1 status 500\n> setRequestor(\"REQ1\")\n> getAuthentication()\n"))
+                == nil)
+        #expect(
+            e.knownDifference(Mismatch(kind: .step, step: .userEnterCode(user: "u", password: "p")), in: fault) == nil)
+    }
+
+    @Test func badDifferLinesSayWhere() {
         for (text, message) in [
             ("parity mask the flag", "parity mask needs a /regex/"),
             ("parity timing", "parity timing needs a reason"),
             ("parity nope x", "parity takes mask"),
-            ("differ /x/ when nope", "when needs a /regex/"),
-            ("differ /x/ when /y/", "differ needs a reason"),
+            ("differ /x/ because a regex", "no kind of difference '/x/'"),
+            ("differ value expected setToken", "differ needs `because REASON`"),
+            ("differ value when calls 2+ because every difference", "names what differs"),
+            ("differ value expected setTokn because typo", "unknown callback 'setTokn'"),
+            ("differ value expected setToken(1, 2, 3) because arity", "bad.expect:2:"),
+            ("differ value got setToken when world nope because x", "world needs a feature"),
+            (
+                "differ value got setToken when call logout 2+ then user login because x",
+                "a count (N+) is for a call alone"
+            ),
+            ("differ value got setToken when clock 30m because x", "clock needs a duration and +"),
+            ("differ step at user dance because x", "at user needs an action"),
         ] {
             do {
                 _ = try Expectations.parse("\n" + text + "\n", path: "bad.expect")
                 Issue.record("\(text) parsed")
             } catch {
-                #expect(
-                    error.message.hasPrefix("bad.expect:2: ") && error.message.contains(message), "\(error.message)")
+                #expect(error.message.contains(message), "\(text): \(error.message)")
             }
         }
     }

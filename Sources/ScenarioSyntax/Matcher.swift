@@ -1,19 +1,26 @@
 import PassModel
-import ScenarioSyntax
 
 /// `$name` bindings of one scenario run: bound on first use, compared at every later use.
 public struct Bindings: Sendable {
-    private(set) var values: [String: Value] = [:]
+    public private(set) var values: [String: Value] = [:]
+    public init() {}
     public subscript(name: String) -> Value? { values[name] }
-    mutating func bind(_ name: String, _ value: Value) { values[name] = value }
+    public mutating func bind(_ name: String, _ value: Value) { values[name] = value }
 }
 
-/// Matches expectations (SCENARIO-FORMAT.md, "Values and patterns") against what the engine did.
-enum Matcher {
+/// Matches expectations (SCENARIO-FORMAT.md, "Values and patterns") against what the engine did: a
+/// scenario's `<` lines, and the callback patterns of an expectations file's `differ` rules.
+public enum Matcher {
     /// Does the expected callback match the delivered one? Bindings change only on a match.
-    static func match(_ expected: CallSyntax, _ actual: Callback, bindings: inout Bindings) -> Bool {
-        guard expected.name == actual.name else { return false }
-        let args = actual.arguments
+    public static func match(_ expected: CallSyntax, _ actual: Callback, bindings: inout Bindings) -> Bool {
+        match(expected, name: actual.name, arguments: actual.arguments, bindings: &bindings)
+    }
+
+    /// The same, for a callback given by its name and arguments (a `<` line's, its `$names` bound).
+    public static func match(
+        _ expected: CallSyntax, name: String, arguments args: [Callback.Argument], bindings: inout Bindings
+    ) -> Bool {
+        guard expected.name == name else { return false }
         guard expected.arguments.count == args.count else { return false }  // arity counts
         var trial = bindings
         for (e, a) in zip(expected.arguments, args) {
@@ -24,7 +31,7 @@ enum Matcher {
         return true
     }
 
-    static func match(_ pattern: ValueSyntax, _ value: Value, bindings: inout Bindings) -> Bool {
+    public static func match(_ pattern: ValueSyntax, _ value: Value, bindings: inout Bindings) -> Bool {
         switch pattern {
         case .wildcard:
             return true
@@ -70,7 +77,7 @@ enum Matcher {
 
     /// `expected`'s text with each bound `$name` written as its value: what an expectations file's
     /// masks compare with a callback's text, since a line's `$guid` stands for the GUID it took.
-    static func text(_ expected: CallSyntax, bindings: Bindings) -> String {
+    public static func text(_ expected: CallSyntax, bindings: Bindings) -> String {
         func text(_ v: ValueSyntax) -> String {
             switch v {
             case .binding(let name): return bindings[name]?.description ?? v.description
@@ -88,8 +95,33 @@ enum Matcher {
             + ")"
     }
 
+    /// The value a `<` line's pattern stands for once its `$names` are bound (a name as its text, which
+    /// `same` compares with an MVPD's id); nil when it holds `_`, a `/regex/`, an `Id{...}` pattern or a
+    /// name not bound yet: it stands for more than one value.
+    public static func value(of pattern: ValueSyntax, bindings: Bindings) -> Value? {
+        switch pattern {
+        case .binding(let name): return bindings[name]
+        case .name(let n): return .string(n)
+        case .list(let items):
+            var values: [Value] = []
+            for item in items {
+                guard let v = value(of: item, bindings: bindings) else { return nil }
+                values.append(v)
+            }
+            return .list(values)
+        case .dict(let entries):
+            var values: [Value.Entry] = []
+            for entry in entries {
+                guard let v = value(of: entry.value, bindings: bindings) else { return nil }
+                values.append(Value.Entry(entry.key, v))
+            }
+            return .dict(values)
+        default: return pattern.literal
+        }
+    }
+
     /// An MVPD stands for its id wherever a string or name is expected.
-    static func textOf(_ value: Value) -> String? {
+    public static func textOf(_ value: Value) -> String? {
         switch value {
         case .string(let s): return s
         case .mvpd(let m): return m.id
@@ -97,7 +129,7 @@ enum Matcher {
         }
     }
 
-    static func same(_ a: Value, _ b: Value) -> Bool {
+    public static func same(_ a: Value, _ b: Value) -> Bool {
         if a == b { return true }
         if let x = textOf(a), let y = textOf(b) { return x == y }
         return false
