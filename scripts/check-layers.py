@@ -35,8 +35,9 @@ ALLOWED = {
     "Live": {"MockPass", "CCurl"} | NIO,
     # Client rules judged over the mock's request journal.
     "Lint": {"MockPass"},
-    # Lint: the liveness rules a port run judges on its app calls (driver protocol 1.2).
-    "Port": {"PassModel", "Entitlement", "Simulation", "Lint"},
+    # Lint: the liveness rules a port run judges on its app calls (driver protocol 1.2). ScenarioSyntax:
+    # the expectations file's `differ` rules name callbacks in the scenario syntax.
+    "Port": {"PassModel", "Entitlement", "Simulation", "Lint", "ScenarioSyntax"},
     "Harness": {"Simulation", "Live", "Port"},
     "ScenarioSyntax": {"PassModel"},
     "Scenario": {"ScenarioSyntax", "Harness", "Lint"},
