@@ -44,7 +44,7 @@ trap 'exit 130' INT TERM
 # serve NAME ARGS...: starts passim serve, waits for its admin line.
 serve() {
   local name=$1; shift
-  "$passim" serve --world "$tmp/world.scenario" --port 0 "$@" >"$tmp/$name.out" 2>"$tmp/$name.err" &
+  "$passim" serve --world "$tmp/world.scenario" --listen-port 0 "$@" >"$tmp/$name.out" 2>"$tmp/$name.err" &
   pids+=($!)
   for _ in $(seq 100); do grep -q '^admin http' "$tmp/$name.out" 2>/dev/null && return 0; sleep 0.1; done
   cat "$tmp/$name.out" "$tmp/$name.err" >&2

@@ -79,7 +79,7 @@ user alice "secret" at Comcast allow CNN
 requestor REQ1
 EOF
 
-"$passim" serve --world "$tmp/world.scenario" --port 0 >"$tmp/passim.out" 2>"$tmp/passim.err" &
+"$passim" serve --world "$tmp/world.scenario" --listen-port 0 >"$tmp/passim.out" 2>"$tmp/passim.err" &
 passim_pid=$!
 for ((i = 0; i < 100; i++)); do
   grep -q '^admin ' "$tmp/passim.out" 2>/dev/null && break

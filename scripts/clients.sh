@@ -49,7 +49,7 @@ tool=clients
 
 # passim serve on a world (more options after it go to passim serve); see scripts/serve-lib.sh.
 start() {
-  serve_start --world "$@" --port 0 || return 1
+  serve_start --world "$@" --listen-port 0 || return 1
   if [ -z "$hosts" ] || [ -z "$token" ] || [ -z "$admin" ]; then
     echo "clients: unexpected passim serve output on $1" >&2; cat "$work/serve.out" >&2; return 1
   fi

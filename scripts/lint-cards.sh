@@ -31,7 +31,7 @@ out=$cards
 
 # passim serve --lint on a world (more options go to serve): scripts/serve-lib.sh sets hosts, token,
 # admin, proxy, ca.
-start() { serve_start --lint --world "$@" --port 0 || exit 2; }
+start() { serve_start --lint --world "$@" --listen-port 0 || exit 2; }
 
 # Judges the running server's log and writes the card: card NAME CLIENT SOURCE HOW.
 card() {

@@ -24,7 +24,7 @@ tool=restv2-contract
 [ -x "$passim" ] || { echo "$tool: $passim is not an executable" >&2; exit 2; }
 need_contract
 pinned_venv "$venv" "$dir/requirements.txt"
-serve_start --world "$dir/world.scenario" --port 0 --proxy 0 --ca-out "$work/ca.pem" || exit 2
+serve_start --world "$dir/world.scenario" --listen-port 0 --proxy 0 --ca-out "$work/ca.pem" || exit 2
 [ -n "$admin" ] && [ -n "$token" ] && [ -n "$proxy" ] || { echo "$tool: passim serve printed no proxy" >&2; exit 2; }
 statement() { sed -n "s/^requestor $1 software-statement \"\([^\"]*\)\".*/\1/p" "$dir/world.scenario"; }
 

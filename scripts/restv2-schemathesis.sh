@@ -38,7 +38,7 @@ cat >"$work/schemathesis.toml" <<'TOML'
 "mvpd" = "PassimCable"
 TOML
 
-serve_start --world "$work/world.scenario" --port 0 || exit 2
+serve_start --world "$work/world.scenario" --listen-port 0 || exit 2
 # "sp adobe https://sp.auth.adobe.com/adobe-services -> http://127.0.0.1:P/adobe-services": REST v2 and
 # DCR live at that origin's root.
 origin=$(awk '$1 == "sp" && $4 == "->" { print $5; exit }' "$work/serve.out" | sed -E 's#^(https?://[^/]+).*#\1#')

@@ -37,7 +37,7 @@ trap 'exit 130' INT TERM
 
 # More descriptors than connections: the server's connection cap follows the descriptor limit.
 ulimit -n 4096 2>/dev/null || true
-"$passim" serve --world Fixtures/worlds/starter.scenario --port 0 >"$tmp/out" 2>&1 &
+"$passim" serve --world Fixtures/worlds/starter.scenario --listen-port 0 >"$tmp/out" 2>&1 &
 pid=$!
 for _ in $(seq 100); do grep -q '^admin ' "$tmp/out" 2>/dev/null && break; sleep 0.1; done
 grep -q '^admin ' "$tmp/out" || { cat "$tmp/out" >&2; die "passim serve did not print its ports within 10 s"; }

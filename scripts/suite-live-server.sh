@@ -13,7 +13,7 @@ shift || true
 arguments=("${@:-Scenarios}")
 
 out="$(mktemp /tmp/passim-serve.XXXXXX)"
-"$passim" serve --world Fixtures/worlds/starter.scenario --port 0 >"$out" 2>&1 &
+"$passim" serve --world Fixtures/worlds/starter.scenario --listen-port 0 >"$out" 2>&1 &
 server=$!
 trap 'kill -TERM "$server" 2>/dev/null || true; wait "$server" 2>/dev/null || true; rm -f "$out"' EXIT
 

@@ -282,11 +282,13 @@ public struct DifferentialFuzzer: Sendable {
                 "# The `<` lines are the reference engine's; replay: passim run\(againFlag) FILE",
             ]
         case .mock:
-            let binary = options.servedMocks.first?.binary ?? "BIN"
+            let served = options.servedMocks.first
+            let binary = served?.binary ?? "BIN"
+            let listen = served?.listenPortFlag ?? "--listen-port"
             lines = [
                 "# Differential fuzz: the other build's mock differs from this one's: \(final.split(separator: "\n").first ?? "")",
                 "# Found by: passim fuzz\(fuzzFlags) --seed \(seed) --runs 1 (shrunk from \(program.steps.count) to \(small.steps.count) steps)",
-                "# The `<` lines are this build's (engine and mock); replay against the other mock: start `\(binary) serve --adobe --port 0`,",
+                "# The `<` lines are this build's (engine and mock); replay against the other mock: start `\(binary) serve --adobe \(listen) 0`,",
                 "# then PASSIM_ADMIN_TOKEN=TOKEN passim run --live --server ADMIN-URL FILE",
             ]
         }

@@ -1,6 +1,6 @@
 import Foundation
 
-/// Another build's mock, served: `BIN serve --adobe --port 0` started on loopback for the mock
+/// Another build's mock, served: `BIN serve --adobe --listen-port 0` started on loopback for the mock
 /// comparison of `passim fuzz --against BIN --compare mock`, each program's world loaded through its
 /// admin endpoint (`passim run --live --server`'s machinery). Started once; started again when it has
 /// exited (a mock that crashes on a request is a finding, not the end of the campaign); stopped at the end.
@@ -16,6 +16,9 @@ public final class ServedMock: @unchecked Sendable {
     public private(set) var adminToken = ""
     /// How many times it had exited and was started again.
     public private(set) var restarts = 0
+    /// How the other build spells serve's listening port: `--listen-port`, else (a build older than that
+    /// name, which answers it with "Unknown option") `--port`, the old name a newer build warns about.
+    public private(set) var listenPortFlag = "--listen-port"
     private var process: Process?
     /// The write end of the server's standard input, held only here (see `start`).
     private var lifeline: FileHandle?
@@ -54,7 +57,7 @@ public final class ServedMock: @unchecked Sendable {
         _ = FileManager.default.createFile(atPath: err.path, contents: nil)
         let p = Process()
         p.executableURL = URL(fileURLWithPath: binary)
-        p.arguments = ["serve", "--adobe", "--port", "0", "--host", "127.0.0.1", "--admin-host", "127.0.0.1"]
+        p.arguments = ["serve", "--adobe", listenPortFlag, "0", "--host", "127.0.0.1", "--admin-host", "127.0.0.1"]
         // The token is the server's own (printed on its admin-token line), never on a command line.
         var environment = ProcessInfo.processInfo.environment
         environment["PASSIM_ADMIN_TOKEN"] = nil
@@ -95,11 +98,15 @@ public final class ServedMock: @unchecked Sendable {
             in: .whitespacesAndNewlines)
         let exited = p.isRunning ? nil : p.terminationStatus
         stop()
+        if exited != nil, listenPortFlag == "--listen-port", said.contains("Unknown option '--listen-port'") {
+            listenPortFlag = "--port"
+            return try start()
+        }
         let what =
             exited.map { "exited with status \($0) without printing its admin URL" }
             ?? "did not print its admin URL within \(ServedMock.startWait)"
         throw SetupError(
-            message: "--against \(binary): `\(binary) serve --adobe --port 0` \(what)"
+            message: "--against \(binary): `\(binary) serve --adobe \(listenPortFlag) 0` \(what)"
                 + (said.isEmpty ? "" : ": \(said)"))
     }
 

@@ -53,11 +53,7 @@ struct FuzzCommand: ParsableCommand {
     @Option(help: "Explore one written case again and report its failure.")
     var replay: String?
 
-    @Option(
-        help:
-            "Differential: run each program on this port (driver protocol, docs/PORTING.md) too; a difference from the reference is a failure."
-    )
-    var port: String?
+    @OptionGroup var port: PortCommandOption
 
     @Option(help: "Differential against another build of passim: the same as --port 'BIN shim'.")
     var against: String?
@@ -68,23 +64,14 @@ struct FuzzCommand: ParsableCommand {
             valueName: "engine|mock|both"))
     var compare: String?
 
-    @Flag(help: "With --port or --against: the port sends its own requests (the protocol's live network).")
-    var live = false
+    @OptionGroup var live: LiveOption
 
     @Option(name: .customLong("max-findings"), help: "With --port or --against: stop after this many differences.")
     var maxFindings: Int?
 
-    @Option(
-        help: ArgumentHelp(
-            "With --port: the port's expectations file; its `differ /regex/ reason` lines are known differences, not failures, and its constants map the port's values. With --parity: what may differ on v2 (default Scenarios/wire-v2.expect). May be given more than once.",
-            valueName: "FILE"))
-    var expect: [String] = []
+    @OptionGroup var expectOption: ExpectOption
 
-    @Option(
-        help: ArgumentHelp(
-            "The wire the engines speak: sdk (the default) or v2 (REST API v2); every generated world says it, so a finding replays. With --parity: the wire the programs are generated on.",
-            valueName: "sdk|v2"))
-    var wire: EngineWire = .sdk
+    @OptionGroup var wireOption: WireOption
 
     @Flag(
         help:
@@ -107,13 +94,15 @@ struct FuzzCommand: ParsableCommand {
         guard jobs >= 1 else { throw ValidationError("--jobs takes a number of at least 1") }
         guard steps >= 1 else { throw ValidationError("--steps takes a number of at least 1") }
         guard bytesEvery >= 1 else { throw ValidationError("--bytes-every takes a number of at least 1") }
-        if port != nil && against != nil { throw ValidationError("give --port or --against, not both") }
-        if live && port == nil && against == nil { throw ValidationError("--live needs --port or --against") }
-        if !expect.isEmpty && port == nil && against == nil && !parity {
+        if port.command != nil && against != nil { throw ValidationError("give --port or --against, not both") }
+        if live.isOn && port.command == nil && against == nil {
+            throw ValidationError("--live needs --port or --against")
+        }
+        if !expect.isEmpty && port.command == nil && against == nil && !parity {
             throw ValidationError("--expect needs --port, --against or --parity")
         }
         if parity {
-            if port != nil || against != nil {
+            if port.command != nil || against != nil {
                 throw ValidationError("--parity compares this build's two wires: drop --port/--against")
             }
             if replay != nil { throw ValidationError("--parity takes --runs, --time or --seed-range, not --replay") }
@@ -124,11 +113,11 @@ struct FuzzCommand: ParsableCommand {
             guard DifferentialFuzzer.Comparison(rawValue: compare) != nil else {
                 throw ValidationError("--compare takes engine, mock or both")
             }
-            if live, compare != "engine" {
+            if live.isOn, compare != "engine" {
                 throw ValidationError("--live compares engines only: drop it or use --compare engine")
             }
         }
-        if (port != nil || against != nil) && replay != nil {
+        if (port.command != nil || against != nil) && replay != nil {
             throw ValidationError("a differential run takes --runs, --time or --seed-range, not --replay")
         }
     }
@@ -156,7 +145,8 @@ struct FuzzCommand: ParsableCommand {
             try parityRun()
             return
         }
-        if let command = port ?? against.map({ "'" + $0.replacingOccurrences(of: "'", with: "'\\''") + "' shim" }) {
+        let againstShim = against.map { "'" + $0.replacingOccurrences(of: "'", with: "'\\''") + "' shim" }
+        if let command = port.command ?? againstShim {
             try differential(command)
             return
         }
@@ -233,7 +223,7 @@ struct FuzzCommand: ParsableCommand {
 
     /// What `--parity` compares with when no `--expect` is given: the v2 expectations file, and the
     /// parity rules proposed for it (while they are not in it yet), each where it exists.
-    static let parityDefaults = ["Scenarios/wire-v2.expect"]
+    static let parityDefaults = [ExpectOption.wireV2]
 
     /// `--parity`: each program on both wires of this build.
     func parityRun() throws {
@@ -276,6 +266,12 @@ struct FuzzCommand: ParsableCommand {
         if !report.findings.isEmpty { throw ExitCode(1) }
     }
 
+    /// The expectations files given (fuzz reads them all, merged in order).
+    var expect: [String] { expectOption.files }
+
+    /// The wire given, else the SDK's.
+    var wire: EngineWire { wireOption.value ?? .sdk }
+
     /// The process's CPU time (user and system, every thread), in seconds.
     static func cpuSeconds() -> Double {
         var t = timespec()
@@ -314,7 +310,7 @@ struct FuzzCommand: ParsableCommand {
             firstRun: range?.lowerBound ?? 0, maxSteps: steps,
             outDir: out,
             port: PortCommand(command: command, constants: expectations?.constants ?? ConstantMap(), pool: pool),
-            live: live, expectations: expectations, maxFindings: maxFindings, time: budget)
+            live: live.isOn, expectations: expectations, maxFindings: maxFindings, time: budget)
         options.compare = comparison
         options.wire = wire
         options.servedMocks = served

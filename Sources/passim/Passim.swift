@@ -62,40 +62,15 @@ struct Run: ParsableCommand {
     @Option(help: "Run N scenarios at a time, on threads (output is the same as with 1).")
     var jobs: Int = 1
 
-    @Flag(
-        help:
-            "Run over real HTTP: each scenario gets its own mock server on loopback, requests go through libcurl (with --port: the port's own HTTP, its live network)."
-    )
-    var live = false
+    @OptionGroup var live: LiveOption
 
-    @Option(
-        help: ArgumentHelp(
-            "The requests passim's engine makes behind the API: sdk (the AccessEnabler SDK's) or v2 (REST API v2's, docs/MIGRATION.md).",
-            valueName: "sdk|v2"))
-    var wire: EngineWire?
+    @OptionGroup var wire: WireOption
 
-    @Option(
-        help: ArgumentHelp(
-            "With --live: use this running `passim serve` (its admin URL) instead of a server per scenario.",
-            valueName: "URL"))
-    var server: String?
+    @OptionGroup var server: ServerOptions
 
-    @Option(
-        help: ArgumentHelp(
-            "With --server: the admin token that `passim serve` printed (default: $PASSIM_ADMIN_TOKEN).",
-            valueName: "TOKEN"))
-    var adminToken: String?
+    @OptionGroup var port: PortCommandOption
 
-    @Option(
-        help: ArgumentHelp(
-            "Run against a port of the SDK: COMMAND speaks docs/PORTING.md on its standard input and output.",
-            valueName: "COMMAND"))
-    var port: String?
-
-    @Option(
-        help: ArgumentHelp(
-            "The port's expectations file: expected failures, skips, its constant values.", valueName: "FILE"))
-    var expect: String?
+    @OptionGroup var expect: ExpectOption
 
     @Option(help: ArgumentHelp("How long the port may take to answer one message.", valueName: "DURATION"))
     var portTimeout: String = "5s"
@@ -145,13 +120,17 @@ struct Run: ParsableCommand {
         }
         guard `repeat` >= 1 else { throw ValidationError("--repeat takes a number of at least 1") }
         guard jobs >= 1 else { throw ValidationError("--jobs takes a number of at least 1") }
-        if live || port != nil, update != nil {
+        if live.isOn || port.command != nil, update != nil {
             throw ValidationError("--update records from simulated runs; drop --live and --port")
         }
-        if server != nil, !live { throw ValidationError("--server goes with --live") }
-        if adminToken != nil, server == nil { throw ValidationError("--admin-token goes with --server") }
-        if server != nil, jobs > 1 { throw ValidationError("--server serves one world at a time: drop --jobs") }
-        if expect != nil, port == nil, wire != .restV2 {
+        if server.adminURL != nil, !live.isOn { throw ValidationError("--server goes with --live") }
+        if server.adminToken != nil, server.adminURL == nil {
+            throw ValidationError("--admin-token goes with --server")
+        }
+        if server.adminURL != nil, jobs > 1 {
+            throw ValidationError("--server serves one world at a time: drop --jobs")
+        }
+        if expect.file != nil, port.command == nil, wire.value != .restV2 {
             throw ValidationError("--expect describes a port or a wire: give --port COMMAND or --wire v2 too")
         }
         guard let timeout = Millis(text: portTimeout), timeout.value > 0 else {
@@ -172,23 +151,22 @@ struct Run: ParsableCommand {
         options.failFast = failFast
         options.durations = durations
         options.names = names.compactMap { try? NameFilter(parsing: $0) }  // validate() refused the bad ones
-        options.runtime.wire = wire
-        if live {
-            let token = adminToken ?? ProcessInfo.processInfo.environment["PASSIM_ADMIN_TOKEN"]
-            options.runtime.network = server.map { .server(adminURL: $0, adminToken: token) } ?? .live
+        options.runtime.wire = wire.value
+        if live.isOn {
+            options.runtime.network = server.adminURL.map { .server(adminURL: $0, adminToken: server.token) } ?? .live
         }
-        if let expect, port == nil {
+        if let expect = expect.file, port.command == nil {
             do {
                 options.expectations = try Expectations.load(expect)
             } catch {
                 throw Terminal.fail("passim: \(error.message)", status: 2)
             }
         }
-        if let port {
+        if let port = port.command {
             // Ports that speak protocol 1.1 serve scenario after scenario from one process per job.
             var command = PortCommand(
                 command: port, timeout: Millis(text: portTimeout) ?? .seconds(5), pool: PortPool())
-            if let expect {
+            if let expect = expect.file {
                 do {
                     let expectations = try Expectations.load(expect)
                     command.constants = expectations.constants
@@ -321,17 +299,13 @@ struct Doc: ParsableCommand {
             "Also write the migration pages (SDK wire and REST API v2 side by side) to this folder.", valueName: "DIR"))
     var migrationOut: String?
 
-    @Option(
-        help: ArgumentHelp(
-            "With --migration-out: the REST API v2 wire's expectations file, whose reasons the pages quote.",
-            valueName: "FILE"))
-    var expect = "Scenarios/wire-v2.expect"
+    @OptionGroup var expect: ExpectOption
 
     func run() throws {
         var expectations: MigrationDocs.Expectations?
         if migrationOut != nil {
             do {
-                expectations = try MigrationDocs.Expectations.load(expect)
+                expectations = try MigrationDocs.Expectations.load(expect.file ?? ExpectOption.wireV2)
             } catch {
                 throw Terminal.fail("passim doc: \(error) (--expect FILE names the v2 wire's expectations)", status: 2)
             }
@@ -423,5 +397,3 @@ struct Shim: ParsableCommand {
         }
     }
 }
-
-extension EngineWire: ExpressibleByArgument {}

@@ -85,8 +85,24 @@ struct Serve: ParsableCommand {
             valueName: "TOKEN"))
     var adminToken: String?
 
-    @Option(help: "The first host's port; the others follow it. 0 picks free ports.")
-    var port = 8081
+    @Option(
+        help: ArgumentHelp(
+            "The first host's port; the others follow it (default: 8081). 0 picks free ports.", valueName: "PORT"))
+    var listenPort: Int?
+
+    /// `--listen-port`'s old name, kept working with a warning: run and fuzz's `--port` names a port
+    /// command (docs/PORTING.md), so serve's TCP port stopped sharing the spelling.
+    @Option(name: .customLong("port"), help: .hidden)
+    var oldPort: Int?
+
+    /// The first host's port, whichever spelling gave it.
+    var port: Int { listenPort ?? oldPort ?? 8081 }
+
+    /// How the user spelled the listening port, for the messages about it.
+    var portFlag: String { oldPort != nil ? "--port" : "--listen-port" }
+
+    static let oldPortWarning =
+        "passim serve: --port is now --listen-port (--port names a port command in run and fuzz)"
 
     @Option(help: "The admin endpoint's port (default: PORT-1, or a free port when PORT is 0).")
     var adminPort: Int?
@@ -108,18 +124,22 @@ struct Serve: ParsableCommand {
         if proxy == nil, !tls, ca != nil || caOut != nil {
             throw ValidationError("--ca, --ca-key and --ca-out need --proxy or --tls")
         }
-        guard (0...65535).contains(port) else { throw ValidationError("--port takes 0-65535") }
+        if listenPort != nil, oldPort != nil {
+            throw ValidationError("--port is the old name of --listen-port: give --listen-port only")
+        }
+        guard (0...65535).contains(port) else { throw ValidationError("\(portFlag) takes 0-65535") }
         if let adminPort, !(0...65535).contains(adminPort) { throw ValidationError("--admin-port takes 0-65535") }
         if let token = adminToken ?? Serve.environmentToken, let problem = MockPassServer.tokenProblem(token) {
             throw ValidationError("--admin-token: \(problem)")
         }
         if publicHost?.isEmpty == true { throw ValidationError("--public-host takes a name") }
         if adminPort == nil, port == 1 {
-            throw ValidationError("--port 1 leaves no port below it for the admin endpoint: give --admin-port")
+            throw ValidationError("\(portFlag) 1 leaves no port below it for the admin endpoint: give --admin-port")
         }
     }
 
     func run() throws {
+        if oldPort != nil { FileHandle.standardError.write(Data((Serve.oldPortWarning + "\n").utf8)) }
         var file: ScenarioFile
         do throws(Diagnostic) {
             if let world {
@@ -234,9 +254,10 @@ struct Serve: ParsableCommand {
                 of: #" \(errno: \d+\)"#, with: "", options: .regularExpression)
             if why.contains("Address already in use") {
                 why =
-                    "the port is in use (another passim serve?): give other ports with --port N, or --port 0 for free ones"
+                    "the port is in use (another passim serve?): give other ports with --listen-port N, or --listen-port 0 for free ones"
             } else if why.contains("Permission denied") {
-                why = "permission denied (ports below 1024 need privileges): give --port N with N ≥ 1024, or --port 0"
+                why =
+                    "permission denied (ports below 1024 need privileges): give --listen-port N with N ≥ 1024, or --listen-port 0"
             }
             return place + ": " + why
         }

@@ -217,10 +217,10 @@ extension RunCommandTests {
         }
         try #require(bound)
         let port = Int(UInt16(bigEndian: address.sin_port))
-        let (status, stderr) = try shell(".build/debug/passim serve --adobe --port \(port) --admin-port 0")
+        let (status, stderr) = try shell(".build/debug/passim serve --adobe --listen-port \(port) --admin-port 0")
         #expect(status == 2)
         #expect(
             stderr == "passim serve: cannot listen on 127.0.0.1:\(port): the port is in use (another passim serve?): "
-                + "give other ports with --port N, or --port 0 for free ones\n", "\(stderr)")
+                + "give other ports with --listen-port N, or --listen-port 0 for free ones\n", "\(stderr)")
     }
 }
