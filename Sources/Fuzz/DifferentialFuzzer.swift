@@ -36,7 +36,7 @@ public struct DifferentialFuzzer: Sendable {
         public var port: PortCommand
         /// The port sends its own requests (the protocol's live network).
         public var live: Bool
-        /// Differences already known (`differ /regex/ reason` lines): not findings.
+        /// Differences already known (`differ` rules, docs/EXPECTATIONS.md): not findings.
         public var expectations: Expectations?
         /// Stop after this many findings (nil: run every program).
         public var maxFindings: Int?

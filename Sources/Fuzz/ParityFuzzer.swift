@@ -8,7 +8,7 @@ import ScenarioSyntax
 /// build's reference engine. The SDK wire's transcript, each `<` line pinned to its instant, becomes a
 /// scenario, and that scenario runs on REST API v2 under the expectations file's rules: its callback
 /// rules (`equivalent`, `mask`), its parity rules (`parity mask`, `parity timing`) and its known
-/// differences (`differ /REGEX/ [when /PROGRAM/] reason`). A difference no rule explains is a finding,
+/// differences (typed `differ` rules, docs/EXPECTATIONS.md). A difference no rule explains is a finding,
 /// shrunk while it still differs unexplained, and written twice: the SDK wire's transcript (passes
 /// with `passim run`, fails with `--wire v2`) and v2's own (`wire v2` in its header).
 ///
