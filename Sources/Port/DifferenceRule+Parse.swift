@@ -128,6 +128,9 @@ extension DifferenceRule {
                 _ = words.popFirst()
                 guard let n = count(words.popFirst()) else { throw fail("calls needs a number and + (10+)") }
                 return .calls(n)
+            case "clock" where words.dropFirst().first?.text == "past-ttl":
+                words = words.dropFirst(2)
+                return .pastShortestLifetime
             case "world":
                 _ = words.popFirst()
                 guard let word = words.popFirst(), let feature = ProgramSummary.Feature(rawValue: word.text) else {

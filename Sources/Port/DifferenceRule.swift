@@ -29,6 +29,9 @@ public struct DifferenceRule: Sendable {
         case calls(Int)
         /// `world FEATURE`.
         case world(ProgramSummary.Feature)
+        /// `clock past-ttl`: the clock steps add up to the shortest lifetime the world gives (something
+        /// can have expired on one wire and not yet on the other).
+        case pastShortestLifetime
         /// Step conditions, in this order in the program (`A then B`); a lone `call P N+` counts N of them.
         case sequence([StepCondition])
     }
@@ -121,6 +124,7 @@ extension DifferenceRule.Condition {
         switch self {
         case .calls(let n): return program.callCount >= n
         case .world(let feature): return program.features.contains(feature)
+        case .pastShortestLifetime: return program.elapsed >= program.shortestLifetime
         case .sequence(let conditions):
             if conditions.count == 1, case .call(let patterns, let n) = conditions[0] {
                 return program.steps.count { step in patterns.contains { $0.matches(call: step) } } >= n

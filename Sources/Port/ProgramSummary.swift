@@ -26,6 +26,9 @@ public struct ProgramSummary: Sendable {
     }
 
     public var features: Set<Feature>
+    /// The shortest lifetime the world gives anything that expires: a requestor's authentication,
+    /// authorization, registration code or access token (their defaults where not declared), a TempPass.
+    public var shortestLifetime: Millis
     /// The program's steps but its `<` lines and request checks (`seen`, `lint`), in order.
     public var steps: [Step]
 
@@ -39,7 +42,9 @@ public struct ProgramSummary: Sendable {
             if mvpd.sso == .supported { features.insert(.ssoSupported) }
         }
         let defaults = Requestor(id: "")
+        var lifetimes = file.mvpds.flatMap { [$0.tempPass, $0.promoTempPass].compactMap { $0 } }
         for requestor in file.requestors {
+            lifetimes += [requestor.authnTTL, requestor.authzTTL, requestor.regcodeTTL, requestor.tokenTTL]
             if requestor.key != nil { features.insert(.signed) }
             if requestor.softwareStatement != nil { features.insert(.softwareStatement) }
             if requestor.tokenTTL != defaults.tokenTTL { features.insert(.tokenTTL) }
@@ -47,11 +52,20 @@ public struct ProgramSummary: Sendable {
         }
         if file.platform == .tvos { features.insert(.tvos) }
         self.features = features
+        shortestLifetime = lifetimes.min() ?? defaults.regcodeTTL
         steps = file.steps.map(\.value).filter {
             switch $0 {
             case .expect, .seen, .lint, .browserAt: return false
             default: return true
             }
+        }
+    }
+
+    /// The time its clock steps add up to.
+    public var elapsed: Millis {
+        steps.reduce(Millis.zero) { total, step in
+            guard case .clock(let d) = step else { return total }
+            return Millis(total.value + d.value)
         }
     }
 

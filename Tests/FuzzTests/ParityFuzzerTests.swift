@@ -230,6 +230,11 @@ import Testing
                 == nil)
         #expect(
             e.knownDifference(Mismatch(kind: .step, step: .userEnterCode(user: "u", password: "p")), in: fault) == nil)
+        // `clock past-ttl`: the clock steps add up to the world's shortest lifetime (a code's 30 minutes by default).
+        let ttl = try Expectations.parse(
+            "differ step at user back when clock past-ttl because expired\n", path: "t.expect")
+        #expect(ttl.knownDifference(back, in: try Self.program("clock +20m\nclock +10m\n"))?.reason == "expired")
+        #expect(ttl.knownDifference(back, in: try Self.program("clock +29m\n")) == nil)
     }
 
     @Test func badDifferLinesSayWhere() {
