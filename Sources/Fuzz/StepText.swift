@@ -81,15 +81,16 @@ enum StepText {
             return "net \(where_) " + render(action)
         case .lint(let breaks, let rule): return "lint \(breaks ? "breaks" : "passes") \(rule)"
         case .seen(let sp, let method, let path, let parameters, let unseen):
-            let p =
+            let request =
                 switch path {
-                case .literal(let s): s
-                case .regex(let r): "/\(r)/"
+                case .literal(let s): "\(method) \(s)"
+                case .regex(let r): "\(method) /\(r)/"
+                case .operation(let id): id.rawValue
                 }
             let with =
                 parameters.isEmpty
                 ? "" : " with " + parameters.map { "\($0.key)=\(Value.quote($0.value))" }.joined(separator: " ")
-            return (unseen ? "unseen" : "seen") + " \(sp) \(method) \(p)\(with)"
+            return (unseen ? "unseen" : "seen") + " \(sp) \(request)\(with)"
         case .http(let http):
             var text = "http \(http.method) \(http.sp) \(http.path)"
             for header in http.headers { text += " header " + Value.quote(header.key + ": " + header.value) }
@@ -114,8 +115,10 @@ enum StepText {
         case .up: return "up"
         case .silent: return "silent"
         case .latency(let d): return "latency \(d.value)ms"
-        case .fail(let count, let path, let status, let body):
-            let head = (body == nil ? "fail \(count)" : "answer \(count)") + (path.map { " /\($0)/" } ?? "")
+        case .fail(let count, let path, let status, let body, let operation):
+            let head =
+                (body == nil ? "fail \(count)" : "answer \(count)") + (operation.map { " \($0.rawValue)" } ?? "")
+                + (path.map { " /\($0)/" } ?? "")
             return head + (status.map { " status \($0)" } ?? "") + (body.map { " body \(Value.quote($0))" } ?? "")
         }
     }

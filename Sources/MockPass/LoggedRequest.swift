@@ -98,8 +98,11 @@ public struct LoggedRequest: Hashable, Sendable {
     /// The JSON object a REST v2 request's `AP-TempPass-Identity` header carries (Base64 of it,
     /// rest-api-v2.md 1.4): where v2 puts the data the SDK sent as a promotional TempPass's
     /// `generic_data`. nil without such a header.
-    public var tempPassIdentity: Value? {
-        headers.first(lowercased: "ap-temppass-identity").flatMap { StrictBase64.jsonObject($0.trimmingSpaces) }
+    public var tempPassIdentity: Value? { jsonObject(header: "AP-TempPass-Identity") }
+
+    /// The JSON object a header carries as Base64; nil without the header or when it is not one.
+    public func jsonObject(header name: String) -> Value? {
+        headers.first(lowercased: name.lowercased()).flatMap { StrictBase64.jsonObject($0.trimmingSpaces) }
     }
 
     /// The `resources` strings of a decisions request's JSON body, each as the log keeps a value; none

@@ -152,7 +152,8 @@ extension DifferenceRule.StepCondition {
             guard case .net(_, let action) = step else { return false }
             return faults.contains { fault in
                 switch (fault, action) {
-                case (.fail(let wanted), .fail(_, _, let status, _)): return wanted == nil || wanted == (status ?? 503)
+                case (.fail(let wanted), .fail(_, _, let status, _, _)):
+                    return wanted == nil || wanted == (status ?? 503)
                 case (.down, .down), (.silent, .silent): return true
                 case (.latency(let least), .latency(let d)): return d >= least
                 default: return false

@@ -58,31 +58,6 @@ public struct Expectations: Sendable {
         }
     }
 
-    /// `request METHOD /SDK/ METHOD /V2/ reason` (or `none` for the second): a `seen` or `unseen`
-    /// line about a METHOD request whose path matches SDK is about the METHOD request whose path
-    /// matches V2, or about none at all (the line is then not checked), and a `net … fail` on such a
-    /// path fails the V2 requests: the REST API v2 request Adobe maps the SDK's to (rest-api-v2.md 1.7).
-    public struct RequestMapping: Sendable {
-        public struct Side: Sendable {
-            public var method: String
-            public var path: LinearRegex
-        }
-        public var sdk: Side
-        public var v2: Side?
-        public var reason: String
-        public var line: Int
-    }
-
-    /// `field NAME none reason`: a request field the SDK sends and the wire has no counterpart of
-    /// (the SDK's `generic_data`: REST API v2 sends a decision its resources only). A `seen` line's
-    /// `with NAME="V"` is not checked on the wire (the request still is), and an `unseen` line with
-    /// one holds, since no request of the wire carries NAME.
-    public struct AbsentField: Sendable {
-        public var name: String
-        public var reason: String
-        public var line: Int
-    }
-
     /// `mask /REGEX/ reason`: what a wire writes its own way inside a callback (a GUID it derives
     /// from another session id): a `<` line written out in full is satisfied by a callback that
     /// differs from it only in text matching REGEX.
@@ -115,8 +90,6 @@ public struct Expectations: Sendable {
     public var rules: [Rule] = []
     public var masks: [Mask] = []
     public var equivalences: [Equivalence] = []
-    public var requestMappings: [RequestMapping] = []
-    public var absentFields: [AbsentField] = []
     public var constants = ConstantMap()
     /// `differ …` (DifferenceRule): what the fuzzers know may differ; suite runs ignore these.
     public var differences: [DifferenceRule] = []
@@ -149,8 +122,6 @@ public struct Expectations: Sendable {
         e.rules += other.rules
         e.masks += other.masks
         e.equivalences += other.equivalences
-        e.requestMappings += other.requestMappings
-        e.absentFields += other.absentFields
         e.differences += other.differences
         e.parityMasks += other.parityMasks
         e.parityTimings += other.parityTimings
@@ -241,35 +212,11 @@ public struct Expectations: Sendable {
                     Mask(
                         regex: regex, startsHere: startsHere, actual: actual, actualStartsHere: actualStartsHere,
                         reason: reason, line: i + 1))
-            case "request":
-                var rest = Substring(line.dropFirst(words[0].count)).drop { $0 == " " || $0 == "\t" }
-                func side() throws(PortError) -> RequestMapping.Side? {
-                    let method = rest.prefix { $0.isLetter }
-                    if method == "none" {
-                        rest = rest.dropFirst(4)
-                        return nil
-                    }
-                    guard !method.isEmpty, method.allSatisfy(\.isUppercase) else {
-                        throw fail("request needs METHOD /path regex/ twice (the second may be none)")
-                    }
-                    rest = rest.dropFirst(method.count).drop { $0 == " " || $0 == "\t" }
-                    guard let path = Expectations.takeRegex(&rest) else {
-                        throw fail("request: \(method) needs a /path regex/")
-                    }
-                    rest = rest.drop { $0 == " " || $0 == "\t" }
-                    return RequestMapping.Side(method: String(method), path: path)
-                }
-                guard let sdk = try side() else { throw fail("request: the SDK's side cannot be none") }
-                let v2 = try side()
-                let reason = rest.trimmingCharacters(in: .whitespaces)
-                guard !reason.isEmpty else { throw fail("request needs a reason after its two sides") }
-                result.requestMappings.append(RequestMapping(sdk: sdk, v2: v2, reason: reason, line: i + 1))
-            case "field":
-                let parts = line.split(maxSplits: 3, whereSeparator: { $0 == " " || $0 == "\t" }).map(String.init)
-                guard parts.count == 4, parts[2] == "none" else {
-                    throw fail("field needs a name, none and a reason (a field the wire has no counterpart of)")
-                }
-                result.absentFields.append(AbsentField(name: parts[1], reason: parts[3], line: i + 1))
+            case "request", "field":
+                // The operations table (PassModel's WireOperation) says what a request is on each wire.
+                throw fail(
+                    "\(words[0]) rules are gone: a scenario names an operation (`seen SP authorize with resource=\"R1\"`, "
+                        + "`net SP fail 1 authorize`), which each wire resolves (SCENARIO-FORMAT.md)")
             case "equivalent":
                 var rest = Substring(line.dropFirst(words[0].count)).drop { $0 == " " || $0 == "\t" }
                 guard let first = Expectations.takeRegex(&rest) else { throw fail("\(words[0]) needs a /regex/ first") }
@@ -303,7 +250,7 @@ public struct Expectations: Sendable {
                 }
             default:
                 throw fail(
-                    "unknown directive \(words[0]) (fail, skip, differ, constant, mask, equivalent, request, field, timing or parity)"
+                    "unknown directive \(words[0]) (fail, skip, differ, constant, mask, equivalent, timing or parity)"
                 )
             }
         }
@@ -396,16 +343,6 @@ public struct Expectations: Sendable {
         var view = String.UnicodeScalarView()
         view.append(contentsOf: scalars)
         return String(view)
-    }
-
-    /// The `request` rule about a METHOD request to `path` (nil METHOD: any), if any.
-    public func requestMapping(method: String?, path: String) -> RequestMapping? {
-        requestMappings.first { (method == nil || $0.sdk.method == method) && $0.sdk.path.matches(in: path) }
-    }
-
-    /// Whether the wire has no counterpart of request field `name` (a `field … none` rule).
-    public func isAbsent(field name: String) -> Bool {
-        absentFields.contains { $0.name == name }
     }
 
     /// The first rule that matches the scenario file at `scenarioPath`.

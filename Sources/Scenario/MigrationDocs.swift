@@ -361,7 +361,8 @@ public enum MigrationDocs {
         out +=
             "What each wire requested after each call and user step (method and path; the host in brackets)"
             + (s.kind == .call ? ", the steps calling `\(s.name)` in bold" : "")
-            + ". The second table says which v2 request Adobe's migration FAQ maps each SDK request to.\n\n"
+            + ". The second table says which v2 request Adobe's migration FAQ maps each SDK request to "
+            + "(the operations table, PassModel's `WireOperation`; a scenario's `seen SP OPERATION` names one).\n\n"
         out += "| step | SDK wire | REST API v2 |\n| --- | --- | --- |\n"
         let (a, b) = (segments(e), segments(c.v2))
         for i in 0..<max(a.count, b.count) {
@@ -376,23 +377,24 @@ public enum MigrationDocs {
             out += "| \(step) | \(list(a)) | \(list(b)) |\n"
         }
 
-        // The `request` rules of the SDK requests this run made: Adobe's mapping, with its reason.
-        var mapped: [Int] = []
+        // The operations of the SDK requests this run made (PassModel's WireOperation): Adobe's mapping, with its reason.
+        var operations: [WireOperation] = []
         for event in e.result.trace {
-            if case .request(.engine(_), let method, let url, _) = event.kind, let parts = URLParts(url),
-                let m = expectations.requestMapping(method: method, path: parts.path), !mapped.contains(m.line)
-            {
-                mapped.append(m.line)
-            }
+            guard case .request(.engine(_), let method, let url, _) = event.kind, let path = URLParts(url)?.path,
+                let operation = WireOperation.all.first(where: { $0.sdk.method == method && $0.sdk.matches(path: path) }
+                ),
+                !operations.contains(where: { $0.id == operation.id })
+            else { continue }
+            operations.append(operation)
         }
-        if !mapped.isEmpty {
-            out += "\n| SDK request | on REST API v2 | why |\n| --- | --- | --- |\n"
-            for line in mapped.sorted() {
-                guard let m = expectations.requestMappings.first(where: { $0.line == line }) else { continue }
-                let v2 = m.v2.map { "`\($0.method) " + readable($0.path.pattern) + "`" } ?? "none"
+        if !operations.isEmpty {
+            out += "\n| SDK request | operation | on REST API v2 | why |\n| --- | --- | --- | --- |\n"
+            for operation in operations.sorted(by: { $0.id.rawValue < $1.id.rawValue }) {
+                let v2 = operation.restV2.map { "`\($0.method) " + readable($0.path) + "`" } ?? "none"
                 out +=
-                    "| `\(m.sdk.method) " + readable(m.sdk.path.pattern) + "` | \(v2) | \(m.reason) ("
-                    + cite(expectations, m.line) + ") |\n"
+                    "| `\(operation.sdk.method) " + readable(operation.sdk.path)
+                    + "` | `\(operation.id.rawValue)` | \(v2) | "
+                    + operation.why + " |\n"
             }
         }
 

@@ -65,6 +65,7 @@ public struct ScenarioRunner: Sendable {
         }
         var state = RunState(file: file, simulator: running.simulator)
         state.expectations = expectations
+        state.wires = runtime.wire.map { [$0] } ?? Set([file.wire] + file.appWires.values)
         for (index, step) in file.steps.enumerated() {
             result.steps += 1
             state.stepIndex = index
@@ -118,6 +119,9 @@ struct RunState {
     var stepTraceStart = 0
     /// The wire rules of the run's expectations file (`ScenarioRunner.expectations`).
     var expectations: ScenarioRunner.Runtime.Expectations?
+    /// The wires the run's apps speak (`--wire`, else the world's): what a `seen SP OPERATION` line
+    /// and a `net SP fail N OPERATION` resolve through (`WireOperation`).
+    var wires: Set<EngineWire> = [.sdk]
 
     /// `simulator`: the runtime Harness composed for the file (nil: the simulated one).
     init(file: ScenarioFile, simulator: Simulator? = nil) {
@@ -399,11 +403,16 @@ struct RunState {
         case .up: command = .mode(.up)
         case .silent: command = .mode(.silent)
         case .latency(let d): command = .latency(d)
-        case .fail(let count, let path, let status, let body):
-            // A fault on an SDK path fails the request a `request` rule maps it to (a wire's), if any.
+        case .fail(let count, let path, let status, let body, let operation):
+            // A fault on an operation falls on its request on the run's wire, or on none.
             var pattern = path
-            if let path, let mapping = requestMapping(nil, .regex(path)) {
-                pattern = mapping.v2?.path.pattern ?? "passim: no such request on this wire"
+            if let operation {
+                let paths = wires.sorted { $0.rawValue < $1.rawValue }.compactMap {
+                    WireOperation.named(operation).binding(on: $0)?.path
+                }
+                pattern =
+                    paths.isEmpty
+                    ? "passim: no such request on this wire" : paths.map { "(?:\($0))" }.joined(separator: "|")
             }
             command = .fail(InjectedFailure(remaining: count, pathPattern: pattern, status: status ?? 503, body: body))
         }
@@ -443,20 +452,17 @@ struct RunState {
     mutating func seen(sp: String, method: String, path: PathPattern, params: [SeenParameter], _ step: Located<Step>)
         throws(StepError)
     {
-        let mapping = requestMapping(method, path)
-        if let mapping, mapping.v2 == nil { return }  // no such request on this wire (its `request … none` rule)
-        // A field the wire has no counterpart of (its `field … none` rule): the request is still looked for.
-        let params = params.filter { expectations?.isAbsent(field: $0.key) != true }
+        let request = SeenRequest(method: method, path: path, wires: wires)
+        if request.isNone { return }  // an operation this wire has no request for (its binding's absence)
         let log = simulator.requestLog
         let start = seenCursor[sp] ?? 0
         for i in start..<log.count {
             let entry = log[i]
             // A request an injected failure answered is journaled but never reached the mock: `seen`
             // means the mock received it (SCENARIO-FORMAT.md), so it is skipped, as before faults were logged.
-            guard entry.fault == nil, entry.host == .sp(sp), RunState.matches(method, path, mapping, entry) else {
-                continue
-            }
-            guard params.allSatisfy({ RunState.carries(entry, $0, mapped: mapping != nil) }) else { continue }
+            guard entry.fault == nil, entry.host == .sp(sp), let binding = request.matching(entry),
+                params.allSatisfy({ RunState.carries(entry, $0, binding) != false })
+            else { continue }
             seenCursor[sp] = i + 1
             return
         }
@@ -473,17 +479,15 @@ struct RunState {
         sp: String, method: String, path: PathPattern, params: [SeenParameter],
         _ step: Located<Step>
     ) throws(StepError) {
-        let mapping = requestMapping(method, path)
-        if let mapping, mapping.v2 == nil { return }  // no such request on this wire: none can be seen
-        // No request of this wire carries a field it has no counterpart of (its `field … none` rule).
-        if params.contains(where: { expectations?.isAbsent(field: $0.key) == true }) { return }
+        let request = SeenRequest(method: method, path: path, wires: wires)
+        if request.isNone { return }  // no such request on this wire: none can be seen
         let log = simulator.requestLog
         let start = seenCursor[sp] ?? 0
         for entry in log[start...] {
-            guard entry.fault == nil, entry.host == .sp(sp), RunState.matches(method, path, mapping, entry) else {
-                continue
-            }
-            guard params.allSatisfy({ RunState.carries(entry, $0, mapped: mapping != nil) }) else { continue }
+            // A field the wire does not carry (no place in its binding) matches no request of it.
+            guard entry.fault == nil, entry.host == .sp(sp), let binding = request.matching(entry),
+                params.allSatisfy({ RunState.carries(entry, $0, binding) == true })
+            else { continue }
             record(step)
             throw StepError(
                 message:
@@ -591,50 +595,27 @@ struct RunState {
         return current
     }
 
-    /// A literal path is relative to the SP's URL; the `/1.0` version segment of Adobe's SDK paths may be
-    /// written or left out (docs/CONFORMANCE.md).
-    /// The expectations file's `request` rule about a `seen`/`unseen` line's request (nil method:
-    /// a `net … fail`'s, of any method).
-    func requestMapping(_ method: String?, _ path: PathPattern) -> ScenarioRunner.Runtime.Expectations.RequestMapping? {
-        guard let expectations, !expectations.requestMappings.isEmpty else { return nil }
-        switch path {
-        case .literal(let p): return expectations.requestMapping(method: method, path: p)
-        case .regex(let body):
-            let text = RunState.plainText(ofRegex: body)
-            return expectations.requestMapping(method: method, path: text.hasPrefix("/") ? text : "/" + text)
+    /// Whether `entry` carries a `with K="V"` of a `seen` line: a field of the operation's (`requestor`,
+    /// `mvpd`, `resource`, `data`) where its wire's binding puts it; any other K, a parameter or a
+    /// header of that name. nil: the wire does not carry that field at all (not checked by `seen`).
+    static func carries(_ entry: LoggedRequest, _ p: SeenParameter, _ binding: WireOperation.Binding?) -> Bool? {
+        guard let binding, let field = WireOperation.Field(rawValue: p.key) else {
+            return entry.parameter(p.key) == p.value || entry.headers[p.key] == p.value
+        }
+        switch binding.fields[field] {
+        case nil: return nil
+        case .parameter(let name): return entry.parameter(name) == p.value
+        case .pathSegment(let i):
+            let segments = entry.path.split(separator: "/")
+            return segments.indices.contains(i) && segments[i] == p.value
+        case .resources: return entry.resources.contains(p.value)
+        case .jsonHeader(let name):
+            return entry.jsonObject(header: name).map { $0 == (try? Value(jsonText: p.value)) } ?? false
         }
     }
 
-    /// What a path regex written in a scenario says in plain text, for a rule to recognise: escaped
-    /// slashes as slashes, `.*` and `.+` dropped (`\/api\/v1\/checkauthn\/.*` → `/api/v1/checkauthn/`).
-    static func plainText(ofRegex body: String) -> String {
-        body.replacingOccurrences(of: "\\/", with: "/").replacingOccurrences(of: ".*", with: "")
-            .replacingOccurrences(of: ".+", with: "")
-    }
-
-    /// A `with K="V"` of a `seen` line: a parameter or header K of value V. On a request a `request`
-    /// rule mapped (REST API v2's), V may also be a segment of its path, the value of a field
-    /// of another name, one of the resources its JSON body names, or the JSON its TempPass identity
-    /// header carries, where v2 puts what the SDK sent as its own fields (`mso_id`, `requestor_id`:
-    /// `/api/v2/{requestor}/…/{mvpd}`; `POST sessions`' `mvpd`; `resource_id`: the decisions'
-    /// `resources`; a promotional TempPass's `generic_data`: `AP-TempPass-Identity`, compared as JSON).
-    static func carries(_ entry: LoggedRequest, _ p: SeenParameter, mapped: Bool) -> Bool {
-        if entry.parameter(p.key) == p.value || entry.headers[p.key] == p.value { return true }
-        guard mapped else { return false }
-        return entry.path.split(separator: "/").contains { $0 == p.value }
-            || entry.parameters.contains { $0.value == p.value } || entry.resources.contains(p.value)
-            || entry.tempPassIdentity.map { $0 == (try? Value(jsonText: p.value)) } == true
-    }
-
-    /// A logged request is the one a `seen` line names: by its method and path, or through its rule.
-    static func matches(
-        _ method: String, _ path: PathPattern, _ mapping: ScenarioRunner.Runtime.Expectations.RequestMapping?,
-        _ entry: LoggedRequest
-    ) -> Bool {
-        if let v2 = mapping?.v2 { return entry.method == v2.method && v2.path.matches(in: entry.path) }
-        return entry.method == method && pathMatches(path, entry.path)
-    }
-
+    /// A literal path is relative to the SP's URL; the `/1.0` version segment of Adobe's SDK paths may be
+    /// written or left out (docs/CONFORMANCE.md).
     static func pathMatches(_ pattern: PathPattern, _ path: String) -> Bool {
         switch pattern {
         case .literal(let p):
@@ -642,6 +623,7 @@ struct RunState {
         case .regex(let body):
             guard let regex = try? LinearRegex(body) else { return false }
             return regex.wholeMatch(path) || regex.wholeMatch(RoutePrefix.versionSegment + path)
+        case .operation: return false
         }
     }
 

@@ -151,10 +151,15 @@ extension FileParser {
         case "latency": return .net(.sp(target.text), .latency(try c.duration()))
         case "fail":
             let count = try c.integer("request count", in: 1...1_000_000)
-            let path = try c.regex()?.text
+            var operation: WireOperation.ID?
+            if let word = c.peekWord(), let id = WireOperation.ID(rawValue: word.text) {
+                _ = c.word()
+                operation = id
+            }
+            let path = operation == nil ? try c.regex()?.text : nil
             var status: Int?
             if c.keyword("status") { status = try c.integer("HTTP status", in: 100...599) }
-            return .net(.sp(target.text), .fail(count: count, path: path, status: status))
+            return .net(.sp(target.text), .fail(count: count, path: path, status: status, operation: operation))
         case "answer":
             let count = try c.integer("request count", in: 1...1_000_000)
             let path = try c.regex()?.text
@@ -203,14 +208,21 @@ extension FileParser {
     mutating func seenStep(_ c: inout LineCursor, unseen: Bool = false) throws(Diagnostic) -> Step {
         let sp = try c.requireWord("an SP name")
         try sps.check(sp, in: c)
-        let method = try c.requireWord("an HTTP method (GET, POST...)")
-        guard method.text.unicodeScalars.allSatisfy({ ("A"..."Z").contains($0) }) else {
-            throw c.diagnostic(
-                "invalid HTTP method '\(method.text)' (expected an uppercase word such as GET or POST)",
-                at: method.start)
+        let method = try c.requireWord("an HTTP method (GET, POST...) or an operation")
+        let path: PathPattern
+        if let operation = WireOperation.ID(rawValue: method.text) {
+            path = .operation(operation)  // `seen SP OPERATION`: its request on the run's wire
+        } else {
+            guard method.text.unicodeScalars.allSatisfy({ ("A"..."Z").contains($0) }) else {
+                throw c.diagnostic(
+                    "invalid HTTP method or operation '\(method.text)' (expected an uppercase word such as GET or POST, "
+                        + "or one of \(WireOperation.ID.allCases.map(\.rawValue).joined(separator: ", ")))"
+                        + Suggestion.hint(for: method.text, among: WireOperation.ID.allCases.map(\.rawValue)),
+                    at: method.start)
+            }
+            guard let word = c.rawWord() else { throw c.diagnostic("expected a path or a /regex/", at: c.pos) }
+            path = try FileParser.pathPattern(word, in: c)
         }
-        guard let word = c.rawWord() else { throw c.diagnostic("expected a path or a /regex/", at: c.pos) }
-        let path = try FileParser.pathPattern(word, in: c)
         var parameters: [SeenParameter] = []
         if c.keyword("with") {
             guard c.wordFollowed(by: "=") else { throw c.diagnostic("expected key=\"value\" after 'with'", at: c.pos) }
@@ -220,7 +232,8 @@ extension FileParser {
                 parameters.append(SeenParameter(key: key.text, value: try c.requireString("the value in quotes").text))
             }
         }
-        return .seen(sp: sp.text, method: method.text, path: path, with: parameters, unseen: unseen)
+        let written = if case .operation = path { "" } else { method.text }  // an operation has its method per wire
+        return .seen(sp: sp.text, method: written, path: path, with: parameters, unseen: unseen)
     }
 
     /// `http METHOD SP PATH [header "N: V" ...] [form "..." | json "..."] expect STATUS [code CODE]

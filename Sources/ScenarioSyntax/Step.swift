@@ -148,13 +148,17 @@ public enum NetAction: Hashable, Sendable {
     /// The next `count` requests (whose path matches the regex body, when given) get `status`
     /// (nil: the default 503); with `body` (`net SP answer`), that body: an answer that is not what
     /// the contract says, in the mock's place (bad input).
-    case fail(count: Int, path: String?, status: Int?, body: String? = nil)
+    /// `operation` (`net SP fail N OPERATION`): the requests of that operation on the run's wire
+    /// (`WireOperation`), in place of a path regex.
+    case fail(count: Int, path: String?, status: Int?, body: String? = nil, operation: WireOperation.ID? = nil)
 }
 
 /// The path of a `seen` step: relative to the SP's URL, or a regex body the path must match whole.
 public enum PathPattern: Hashable, Sendable {
     case literal(String)
     case regex(String)
+    /// `seen SP OPERATION`: the operation's request on whichever wire the run speaks (`WireOperation`).
+    case operation(WireOperation.ID)
 }
 
 /// `key="value"` of a `seen ... with`.

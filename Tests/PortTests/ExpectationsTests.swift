@@ -23,21 +23,14 @@ import Testing
         #expect(e.unused(among: ["Scenarios/authn/classic-login.scenario"]).count == 3)
     }
 
-    /// A wire's rules (Scenarios/wire-v2.expect): which request of the wire an SDK request
-    /// is, or none; a callback written otherwise by design, by two regexes or by a mask.
-    @Test func wireRulesMapRequestsAndCallbacks() throws {
+    /// A wire's callback rules (Scenarios/wire-v2.expect): a callback written otherwise by design, by
+    /// two regexes or by a mask.
+    @Test func wireRulesMapCallbacks() throws {
         let e = try Expectations.parse(
             #"""
-            request POST /^\/authorizeDevice$/ POST /^\/api\/v2\/[^\/]+\/decisions\/authorize\/[^\/]+$/ the decision
-            request POST /^\/deviceShortAuthorize$/ none inside the decision
             equivalent /^navigateToUrl\(.*saml/ /^navigateToUrl\(".*\/api\/v2\/authenticate\// the session's page
             mask /"[0-9a-f]{4}"/ a GUID of v2's
             """#, path: "p.expect")
-        let authorize = try #require(e.requestMapping(method: "POST", path: "/authorizeDevice"))
-        #expect(
-            authorize.v2?.method == "POST" && authorize.v2?.path.wholeMatch("/api/v2/R/decisions/authorize/M") == true)
-        #expect(e.requestMapping(method: "GET", path: "/authorizeDevice") == nil, "the method counts")
-        #expect(e.requestMapping(method: nil, path: "/deviceShortAuthorize")?.v2 == nil, "none: no such request")
         #expect(
             e.equivalent(
                 expected: #"navigateToUrl(/https:\/\/x\/authenticate\/saml\?.*/)"#,
@@ -79,12 +72,17 @@ import Testing
         #expect(!e.equivalent(expected: line, actual: callback), "no previous callback: the rule does not apply")
     }
 
-    /// `field NAME none`: parsed, merged, asked by name.
-    @Test func aFieldTheWireHasNoneOf() throws {
-        let e = try Expectations.parse("field generic_data none no generic data on v2\n", path: "p.expect")
-        #expect(e.isAbsent(field: "generic_data") && !e.isAbsent(field: "mso_id"))
-        #expect(e.absentFields.first?.reason == "no generic data on v2" && e.absentFields.first?.line == 1)
-        #expect(Expectations(path: "q.expect").merged(with: e).isAbsent(field: "generic_data"))
+    /// The `request` and `field` rules are gone: the operations table says what a request is on each
+    /// wire, and the error says how a scenario names one.
+    @Test func requestAndFieldRulesPointToOperations() {
+        for line in ["request POST /a/ POST /b/ why", "field generic_data none why"] {
+            do {
+                _ = try Expectations.parse(line + "\n", path: "p.expect")
+                Issue.record("accepted \(line)")
+            } catch {
+                #expect(error.message.contains("seen SP authorize with resource="), "\(error.message)")
+            }
+        }
     }
 
     /// `timing N reason`: one per file; merged files keep the first file's.
@@ -118,16 +116,11 @@ import Testing
     @Test(arguments: [
         (
             "frobnicate x y",
-            "p.expect:1: unknown directive frobnicate (fail, skip, differ, constant, mask, equivalent, request, field, timing or parity)"
+            "p.expect:1: unknown directive frobnicate (fail, skip, differ, constant, mask, equivalent, timing or parity)"
         ),
         ("mask /a/ as b reason", "p.expect:1: mask: as needs the callback's /regex/"),
         ("mask /a/ as /b/", "p.expect:1: mask needs a reason after its /regex/"),
         ("equivalent /a/ /b/ after c reason", "p.expect:1: equivalent: after needs the previous callback's /regex/"),
-        ("field generic_data reason", "p.expect:1: field needs a name, none and a reason"),
-        ("field generic_data none", "p.expect:1: field needs a name, none and a reason"),
-        ("request POST /a/ reason", "p.expect:1: request needs METHOD /path regex/ twice (the second may be none)"),
-        ("request none POST /a/ reason", "p.expect:1: request: the SDK's side cannot be none"),
-        ("request POST /a/ none", "p.expect:1: request needs a reason after its two sides"),
         ("equivalent /a/ reason", "p.expect:1: equivalent needs a second /regex/"),
         ("mask x reason", "p.expect:1: mask needs a /regex/"),
         ("differ TRACKING because reason", "p.expect:1: no kind of difference 'TRACKING'"),

@@ -453,7 +453,7 @@ import Testing
         expectDiagnostic(
             preamble + "\nseen main get /x",
             """
-            t.scenario:6:11: invalid HTTP method 'get' (expected an uppercase word such as GET or POST)
+            t.scenario:6:11: invalid HTTP method or operation 'get' (expected an uppercase word such as GET or POST, or one of configuration, login-page, authentication, authorize, media-token, preauthorize, metadata, registration-code, code-check, partner-token, temppass, logout)
             seen main get /x
                       ^
             """)

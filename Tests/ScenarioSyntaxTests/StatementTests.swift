@@ -240,6 +240,20 @@ import Testing
             "net main answer 2 /.*config.*/ status 200 body \"{\\\"a\\\":1}\"",
             .net(.sp("main"), .fail(count: 2, path: ".*config.*", status: 200, body: "{\"a\":1}"))
         ),
+        (
+            "net main fail 1 authorize status 503",
+            .net(.sp("main"), .fail(count: 1, path: nil, status: 503, operation: .authorize))
+        ),
+        (
+            "seen main authorize with resource=\"R1\" mvpd=\"Comcast\"",
+            .seen(
+                sp: "main", method: "", path: .operation(.authorize),
+                with: [SeenParameter(key: "resource", value: "R1"), SeenParameter(key: "mvpd", value: "Comcast")])
+        ),
+        (
+            "unseen main media-token",
+            .seen(sp: "main", method: "", path: .operation(.mediaToken), with: [], unseen: true)
+        ),
         ("net mvpd Comcast down", .net(.mvpd("Comcast"), .down)),
         ("net mvpd Comcast up", .net(.mvpd("Comcast"), .up)),
         (
