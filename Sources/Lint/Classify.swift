@@ -1,34 +1,10 @@
 import PassModel
 
-/// REST v2 operations (rest-api-v2.md 1.3), read off a journal entry's path.
-public enum V2Operation: String, Hashable, Sendable {
-    case configuration, createSession, resumeSession, sessionStatus, authenticate, profiles, profile,
-        profileForCode, authorize, preauthorize, logout, partnerSession, partnerProfile, oauthCallback
-}
-
 extension JournalEntry {
     /// The REST v2 operation and its last path argument (code, MVPD or partner), or nil.
-    /// Read through `PassModel.V2Route`, the one definition of REST v2's paths.
-    public var v2: (operation: V2Operation, argument: String)? {
-        guard let route = V2Route(method: method, path: path) else { return nil }
-        let operation: V2Operation =
-            switch route {
-            case .configuration: .configuration
-            case .createSession: .createSession
-            case .resumeSession: .resumeSession
-            case .sessionStatus: .sessionStatus
-            case .authenticate: .authenticate
-            case .profiles: .profiles
-            case .profile: .profile
-            case .profileForCode: .profileForCode
-            case .authorize: .authorize
-            case .preauthorize: .preauthorize
-            case .logout: .logout
-            case .partnerSession: .partnerSession
-            case .partnerProfile: .partnerProfile
-            case .oauthCallback: .oauthCallback
-            }
-        return (operation, route.argument)
+    /// Read through `PassModel.V2Route`, the one definition of REST v2's paths and operations.
+    public var v2: (operation: V2Route.Operation, argument: String)? {
+        V2Route(method: method, path: path).map { ($0.operation, $0.argument) }
     }
 
     /// A REST v2 call a client makes with its access token: every operation but the user agent's

@@ -1,3 +1,5 @@
+import PassModel
+
 /// The rules, as data. Citations name Adobe's REST API V2 Checklist
 /// (`AdobeDocs/pass.en`, `help/authentication/integration-guide-programmers/rest-apis/rest-api-v2/rest-api-v2-checklist.md`)
 /// by section and row, or the throttling page as `docs/spec/reference/rest-api-v2.md` 1.10 records it.
@@ -431,7 +433,7 @@ public enum Rules {
     ]
 
     /// The parameters (query and form) each REST v2 operation takes (rest-api-v2.md 1.3).
-    static let expectedParameters: [V2Operation: Set<String>] = [
+    static let expectedParameters: [V2Route.Operation: Set<String>] = [
         .createSession: ["mvpd", "domainName", "redirectUrl"],
         .resumeSession: ["mvpd", "domainName", "redirectUrl"],
         .logout: ["redirectUrl"],

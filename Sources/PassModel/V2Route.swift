@@ -72,6 +72,32 @@ public enum V2Route: Hashable, Sendable {
         }
     }
 
+    /// Which operation a route is, without its arguments: what Lint judges by (one vocabulary with the
+    /// routes, not a copy of them).
+    public enum Operation: String, Hashable, Sendable, CaseIterable {
+        case configuration, createSession, resumeSession, sessionStatus, authenticate, profiles, profile,
+            profileForCode, authorize, preauthorize, logout, partnerSession, partnerProfile, oauthCallback
+    }
+
+    public var operation: Operation {
+        switch self {
+        case .configuration: .configuration
+        case .createSession: .createSession
+        case .resumeSession: .resumeSession
+        case .sessionStatus: .sessionStatus
+        case .authenticate: .authenticate
+        case .profiles: .profiles
+        case .profile: .profile
+        case .profileForCode: .profileForCode
+        case .authorize: .authorize
+        case .preauthorize: .preauthorize
+        case .logout: .logout
+        case .partnerSession: .partnerSession
+        case .partnerProfile: .partnerProfile
+        case .oauthCallback: .oauthCallback
+        }
+    }
+
     /// The path's last parameter (code, MVPD or partner), "" for the operations with none.
     public var argument: String {
         switch self {
