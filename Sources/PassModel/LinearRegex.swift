@@ -448,3 +448,15 @@ struct PatternCompiler {
         }
     }
 }
+
+extension LinearRegex {
+    /// `text` as a pattern that matches exactly it: every character with a meaning in a pattern escaped.
+    public static func escaped(_ text: String) -> String {
+        var out = ""
+        for c in text {
+            if ".*+?()[]{}|^$\\/".contains(c) { out.append("\\") }
+            out.append(c)
+        }
+        return out
+    }
+}

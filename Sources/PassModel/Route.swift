@@ -84,6 +84,20 @@ public enum Route: Hashable, Sendable, CaseIterable {
         return tail
     }
 
+    /// The path as documentation writes it, `{…}` for its variable part.
+    public var pathTemplate: String {
+        let (head, tail) = template
+        return tail.map { head + "{…}" + $0 } ?? head
+    }
+
+    /// A regex (LinearRegex syntax) this endpoint's paths match whole, its variable part one segment:
+    /// what a fault injected on an operation (`net SP fail N OPERATION`) is matched with.
+    public var pathRegex: String {
+        let (head, tail) = template
+        guard let tail else { return LinearRegex.escaped(head) }
+        return LinearRegex.escaped(head) + "[^/]+" + LinearRegex.escaped(tail)
+    }
+
     /// The URL of this endpoint at `base` (an SP URL, or an origin for client registration), with its
     /// variable part (`parameter`, percent-escaped here) and `query`, if any.
     public func url(_ base: String, _ parameter: String? = nil, query: [(String, String)] = []) -> String {

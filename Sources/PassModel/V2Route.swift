@@ -140,6 +140,45 @@ public enum V2Route: Hashable, Sendable {
         }
     }
 
+    /// A route of `operation`, every parameter a placeholder: the template `pathRegex` is read from.
+    static func sample(of operation: Operation) -> V2Route {
+        let p = "p"
+        switch operation {
+        case .configuration: return .configuration(serviceProvider: p)
+        case .createSession: return .createSession(serviceProvider: p)
+        case .resumeSession: return .resumeSession(serviceProvider: p, code: p)
+        case .sessionStatus: return .sessionStatus(serviceProvider: p, code: p)
+        case .authenticate: return .authenticate(serviceProvider: p, code: p)
+        case .profiles: return .profiles(serviceProvider: p)
+        case .profile: return .profile(serviceProvider: p, mvpd: p)
+        case .profileForCode: return .profileForCode(serviceProvider: p, code: p)
+        case .authorize: return .authorize(serviceProvider: p, mvpd: p)
+        case .preauthorize: return .preauthorize(serviceProvider: p, mvpd: p)
+        case .logout: return .logout(serviceProvider: p, mvpd: p)
+        case .partnerSession: return .partnerSession(serviceProvider: p, partner: p)
+        case .partnerProfile: return .partnerProfile(serviceProvider: p, partner: p)
+        case .oauthCallback: return .oauthCallback
+        }
+    }
+
+    /// An `operation`'s method and path as documentation writes them, `{…}` for each parameter.
+    public static func shown(_ operation: Operation) -> String {
+        let route = sample(of: operation)
+        let positions = route.parameterPositions
+        return route.method + " " + V2Route.prefix
+            + route.segments.enumerated().map { i, s in positions.contains(i) ? "{…}" : s }.joined(separator: "/")
+    }
+
+    /// A regex (LinearRegex syntax) that an `operation`'s paths match whole, each parameter one
+    /// segment: what a fault injected on an operation (`net SP fail N OPERATION`) is matched with.
+    public static func pathRegex(of operation: Operation) -> String {
+        let route = sample(of: operation)
+        let positions = route.parameterPositions
+        return LinearRegex.escaped(V2Route.prefix)
+            + route.segments.enumerated().map { i, s in positions.contains(i) ? "[^/]+" : LinearRegex.escaped(s) }
+            .joined(separator: "/")
+    }
+
     /// The path, each parameter percent-escaped.
     public var path: String {
         let positions = parameterPositions

@@ -50,25 +50,53 @@ public struct WireOperation: Sendable {
         case jsonHeader(String)
     }
 
-    /// The operation on one wire: its method, its path (a regex the path matches whole), and where it
-    /// carries each field. A field missing from `fields` is one this wire does not send: a `seen`
-    /// line's value for it is not checked there.
+    /// The operation on one wire: its request, by the route types that spell every wire path once
+    /// (`Route` for the SDK's, `V2Route` for REST API v2's), and where it carries each field. A field
+    /// missing from `fields` is one this wire does not send: a `seen` line's value for it is not checked there.
     public struct Binding: Sendable {
-        public var method: String
-        public var path: String
-        public var fields: [Field: Place]
-        /// `path` compiled (nil only if the table had a bad regex: a test checks every row).
-        let regex: LinearRegex?
-
-        public init(_ method: String, _ path: String, _ fields: [Field: Place] = [:]) {
-            self.method = method
-            self.path = path
-            self.fields = fields
-            regex = try? LinearRegex(path)
+        public enum Request: Sendable {
+            case sdk(Route)
+            /// Any of these REST v2 operations (the authentication is read from three profile routes).
+            case restV2([V2Route.Operation])
         }
 
-        /// Whether a request's path (relative to the SP's URL) is this binding's.
-        public func matches(path: String) -> Bool { regex?.wholeMatch(path) ?? false }
+        public var request: Request
+        public var fields: [Field: Place]
+
+        public init(_ request: Request, _ fields: [Field: Place] = [:]) {
+            self.request = request
+            self.fields = fields
+        }
+
+        /// Whether a request (its method, and its path relative to the SP's URL) is this binding's.
+        public func matches(method: String, path: String) -> Bool {
+            switch request {
+            case .sdk(let route):
+                return route.method == method && Route.route(atSPPath: path)?.route == route
+            case .restV2(let operations):
+                guard let route = V2Route(method: method, path: path) else { return false }
+                return route.method == method && operations.contains(route.operation)
+            }
+        }
+
+        /// A regex the request's paths match whole: what a fault on the operation is matched with (every
+        /// runtime, a running server's `/admin/net` included, takes a path pattern).
+        public var pathRegex: String {
+            switch request {
+            case .sdk(let route): return route.pathRegex
+            case .restV2(let operations):
+                return operations.map { "(?:" + V2Route.pathRegex(of: $0) + ")" }.joined(separator: "|")
+            }
+        }
+
+        /// How the migration pages show it: its method and path, `{…}` for each variable part.
+        public var shown: String {
+            switch request {
+            case .sdk(let route):
+                return route.method + " " + route.pathTemplate
+            case .restV2(let operations): return operations.map(V2Route.shown).joined(separator: ", ")
+            }
+        }
     }
 
     public var id: ID
@@ -90,7 +118,7 @@ public struct WireOperation: Sendable {
             .requestor: .parameter("requestor_id"), .mvpd: .parameter("mso_id"), .resource: .parameter("resource_id"),
             .data: .parameter("generic_data"), .signedRequestor: .parameter("signed_requestor_id"),
         ]
-        let v2 = "/api/v2/[^/]+"
+        // v2's paths: /api/v2/{serviceProvider}/…, so the requestor is segment 2 and a last argument 4 or 5.
         let v2Requestor: [Field: Place] = [.requestor: .pathSegment(2)]
         let decision: [Field: Place] = [.requestor: .pathSegment(2), .mvpd: .pathSegment(5), .resource: .resources]
         let session: [Field: Place] = [
@@ -98,59 +126,59 @@ public struct WireOperation: Sendable {
         ]
         return [
             WireOperation(
-                id: .configuration, sdk: Binding("GET", "/config/[^/]+", [.requestor: .pathSegment(1)]),
-                restV2: Binding("GET", v2 + "/configuration", v2Requestor),
+                id: .configuration, sdk: Binding(.sdk(.config), [.requestor: .pathSegment(1)]),
+                restV2: Binding(.restV2([.configuration]), v2Requestor),
                 why: "FAQ: the provider list comes from GET configuration"),
             WireOperation(
-                id: .loginPage, sdk: Binding("GET", "/authenticate/saml", sdkFields),
-                restV2: Binding("GET", "/api/v2/authenticate/[^/]+/[^/]+", [.requestor: .pathSegment(3)]),
+                id: .loginPage, sdk: Binding(.sdk(.authenticateSAML), sdkFields),
+                restV2: Binding(.restV2([.authenticate]), [.requestor: .pathSegment(3)]),
                 why:
                     "the login page is the session's /authenticate/{sp}/{code} (rest-api-v2.md 1.3), which carries no generic data"
             ),
             WireOperation(
-                id: .authentication, sdk: Binding("POST", "/sessionDevice", sdkFields),
+                id: .authentication, sdk: Binding(.sdk(.sessionDevice), sdkFields),
                 restV2: Binding(
-                    "GET", v2 + "/profiles(/.+)?", [.requestor: .pathSegment(2), .mvpd: .pathSegment(4)]),
+                    .restV2([.profiles, .profile, .profileForCode]),
+                    [.requestor: .pathSegment(2), .mvpd: .pathSegment(4)]),
                 why: "FAQ: the authentication comes from the profiles endpoints (of the session's code, or of the MVPD)"
             ),
             WireOperation(
-                id: .authorize, sdk: Binding("POST", "/authorizeDevice", sdkFields),
-                restV2: Binding("POST", v2 + "/decisions/authorize/[^/]+", decision),
+                id: .authorize, sdk: Binding(.sdk(.authorizeDevice), sdkFields),
+                restV2: Binding(.restV2([.authorize]), decision),
                 why: "FAQ: checkAuthorization/getAuthorization are POST decisions/authorize/{mvpd}"),
             WireOperation(
-                id: .mediaToken, sdk: Binding("POST", "/deviceShortAuthorize", sdkFields), restV2: nil,
+                id: .mediaToken, sdk: Binding(.sdk(.deviceShortAuthorize), sdkFields), restV2: nil,
                 why:
                     "decisions/authorize carries the media token (rest-api-v2.md 1.3, token.serializedToken): no request of its own"
             ),
             WireOperation(
-                id: .preauthorize, sdk: Binding("POST", "/preauthorize", sdkFields),
-                restV2: Binding("POST", v2 + "/decisions/preauthorize/[^/]+", decision),
+                id: .preauthorize, sdk: Binding(.sdk(.preauthorize), sdkFields),
+                restV2: Binding(.restV2([.preauthorize]), decision),
                 why: "FAQ: checkPreauthorizedResources is POST decisions/preauthorize/{mvpd}"),
             WireOperation(
-                id: .metadata, sdk: Binding("POST", "/getMetadataDevice", sdkFields), restV2: nil,
+                id: .metadata, sdk: Binding(.sdk(.getMetadataDevice), sdkFields), restV2: nil,
                 why: "REST API v2 has no device metadata operation (rest-api-v2.md 1.3): the device id is the app's own"
             ),
             WireOperation(
                 id: .registrationCode,
-                sdk: Binding(
-                    "POST", "/reggie/v1/[^/]+/regcode", [.requestor: .pathSegment(2), .mvpd: .parameter("mvpd")]),
-                restV2: Binding("POST", v2 + "/sessions", session),
+                sdk: Binding(.sdk(.registrationCode), [.requestor: .pathSegment(2), .mvpd: .parameter("mvpd")]),
+                restV2: Binding(.restV2([.createSession]), session),
                 why: "FAQ: the tvOS registration code is a session's code (POST sessions)"),
             WireOperation(
-                id: .codeCheck, sdk: Binding("GET", "/api/v1/checkauthn/[^/]+", sdkFields),
-                restV2: Binding("GET", v2 + "/profiles/code/[^/]+", v2Requestor),
+                id: .codeCheck, sdk: Binding(.sdk(.checkAuthentication), sdkFields),
+                restV2: Binding(.restV2([.profileForCode]), v2Requestor),
                 why: "flows, second screen: the device polls GET profiles/code/{code}"),
             WireOperation(
-                id: .partnerToken, sdk: Binding("POST", "/api/v1/tokens/authn", sdkFields),
-                restV2: Binding("POST", v2 + "/profiles/sso/[^/]+", v2Requestor),
+                id: .partnerToken, sdk: Binding(.sdk(.tokenExchange), sdkFields),
+                restV2: Binding(.restV2([.partnerProfile]), v2Requestor),
                 why: "partner SSO: Apple's token goes to POST profiles/sso/{partner}"),
             WireOperation(
-                id: .tempPass, sdk: Binding("POST", "/authenticate/freepreview", sdkFields),
-                restV2: Binding("POST", v2 + "/sessions", session),
+                id: .tempPass, sdk: Binding(.sdk(.freePreview), sdkFields),
+                restV2: Binding(.restV2([.createSession]), session),
                 why: "temporary access flows: a TempPass starts as any login, with POST sessions"),
             WireOperation(
-                id: .logout, sdk: Binding("DELETE", "/api/v1/logout", sdkFields),
-                restV2: Binding("GET", v2 + "/logout/[^/]+", [.requestor: .pathSegment(2), .mvpd: .pathSegment(4)]),
+                id: .logout, sdk: Binding(.sdk(.restLogout), sdkFields),
+                restV2: Binding(.restV2([.logout]), [.requestor: .pathSegment(2), .mvpd: .pathSegment(4)]),
                 why: "FAQ: logout is GET logout/{mvpd}"),
         ]
     }()

@@ -381,8 +381,7 @@ public enum MigrationDocs {
         var operations: [WireOperation] = []
         for event in e.result.trace {
             guard case .request(.engine(_), let method, let url, _) = event.kind, let path = URLParts(url)?.path,
-                let operation = WireOperation.all.first(where: { $0.sdk.method == method && $0.sdk.matches(path: path) }
-                ),
+                let operation = WireOperation.all.first(where: { $0.sdk.matches(method: method, path: path) }),
                 !operations.contains(where: { $0.id == operation.id })
             else { continue }
             operations.append(operation)
@@ -390,11 +389,8 @@ public enum MigrationDocs {
         if !operations.isEmpty {
             out += "\n| SDK request | operation | on REST API v2 | why |\n| --- | --- | --- | --- |\n"
             for operation in operations.sorted(by: { $0.id.rawValue < $1.id.rawValue }) {
-                let v2 = operation.restV2.map { "`\($0.method) " + readable($0.path) + "`" } ?? "none"
-                out +=
-                    "| `\(operation.sdk.method) " + readable(operation.sdk.path)
-                    + "` | `\(operation.id.rawValue)` | \(v2) | "
-                    + operation.why + " |\n"
+                let v2 = operation.restV2.map { "`\($0.shown)`" } ?? "none"
+                out += "| `\(operation.sdk.shown)` | `\(operation.id.rawValue)` | \(v2) | " + operation.why + " |\n"
             }
         }
 

@@ -408,7 +408,7 @@ struct RunState {
             var pattern = path
             if let operation {
                 let paths = wires.sorted { $0.rawValue < $1.rawValue }.compactMap {
-                    WireOperation.named(operation).binding(on: $0)?.path
+                    WireOperation.named(operation).binding(on: $0)?.pathRegex
                 }
                 pattern =
                     paths.isEmpty

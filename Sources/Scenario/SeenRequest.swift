@@ -33,6 +33,6 @@ struct SeenRequest {
         guard case .operation = path else {
             return entry.method == method && RunState.pathMatches(path, entry.path) ? .some(nil) : nil
         }
-        return bindings.first { $0.method == entry.method && $0.matches(path: entry.path) }.map { .some($0) }
+        return bindings.first { $0.matches(method: entry.method, path: entry.path) }.map { .some($0) }
     }
 }

@@ -5,11 +5,13 @@ import Testing
 /// The operations table: one row per operation, each path a regex, each binding the request Adobe's
 /// migration FAQ maps (the requests passim's engine sends on each wire, docs/WIRE.md).
 @Suite struct WireOperationTests {
-    @Test func everyOperationHasOneRowAndItsPathsCompile() {
+    /// Every operation has one row, and a fault's path pattern compiles and matches what the binding does.
+    @Test func everyOperationHasOneRowAndItsPatternsCompile() throws {
         #expect(WireOperation.all.map(\.id) == WireOperation.ID.allCases)
         for operation in WireOperation.all {
-            #expect(operation.sdk.regex != nil, "\(operation.id)")
-            #expect(operation.restV2.map { $0.regex != nil } ?? true, "\(operation.id)")
+            for binding in [operation.sdk] + (operation.restV2.map { [$0] } ?? []) {
+                #expect((try? LinearRegex(binding.pathRegex)) != nil, "\(operation.id): \(binding.pathRegex)")
+            }
             #expect(!operation.why.isEmpty)
         }
     }
@@ -30,10 +32,14 @@ import Testing
         _ id: WireOperation.ID, _ sdkMethod: String, _ sdkPath: String, _ v2Method: String, _ v2Path: String
     ) throws {
         let operation = WireOperation.named(id)
-        #expect(operation.sdk.method == sdkMethod && operation.sdk.matches(path: sdkPath))
+        #expect(operation.sdk.matches(method: sdkMethod, path: sdkPath))
+        #expect(!operation.sdk.matches(method: sdkMethod == "GET" ? "POST" : "GET", path: sdkPath), "the method counts")
         let v2 = try #require(operation.restV2)
-        #expect(v2.method == v2Method && v2.matches(path: v2Path))
-        #expect(!operation.sdk.matches(path: v2Path) && !v2.matches(path: sdkPath))
+        #expect(v2.matches(method: v2Method, path: v2Path))
+        #expect(!operation.sdk.matches(method: v2Method, path: v2Path) && !v2.matches(method: sdkMethod, path: sdkPath))
+        // A fault on the operation falls on the same requests.
+        #expect(try LinearRegex(operation.sdk.pathRegex).wholeMatch(sdkPath))
+        #expect(try LinearRegex(v2.pathRegex).wholeMatch(v2Path))
     }
 
     /// Where each wire carries a field: the decision's MVPD is the path's, its resources the body's.
