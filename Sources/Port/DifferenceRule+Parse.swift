@@ -119,7 +119,8 @@ extension DifferenceRule {
                 return .fault(faults)
             case let other:
                 throw fail(
-                    "a condition is calls N+, world FEATURE, call, user, clock or fault (got '\(other ?? "nothing")')")
+                    "a condition is calls N+, selections N+, world FEATURE, call, user, clock or fault (got '\(other ?? "nothing")')"
+                )
             }
         }
         func condition() throws(PortError) -> Condition {
@@ -128,6 +129,10 @@ extension DifferenceRule {
                 _ = words.popFirst()
                 guard let n = count(words.popFirst()) else { throw fail("calls needs a number and + (10+)") }
                 return .calls(n)
+            case "selections":
+                _ = words.popFirst()
+                guard let n = count(words.popFirst()) else { throw fail("selections needs a number and + (2+)") }
+                return .selections(n)
             case "clock" where words.dropFirst().first?.text == "past-ttl":
                 words = words.dropFirst(2)
                 return .pastShortestLifetime

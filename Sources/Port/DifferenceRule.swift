@@ -27,6 +27,9 @@ public struct DifferenceRule: Sendable {
     public enum Condition: Sendable {
         /// `calls N+`: at least N calls.
         case calls(Int)
+        /// `selections N+`: at least N provider choices, the app's (`setSelectedProvider`) or the user's
+        /// in Apple's picker (`user pick`).
+        case selections(Int)
         /// `world FEATURE`.
         case world(ProgramSummary.Feature)
         /// `clock past-ttl`: the clock steps add up to the shortest lifetime the world gives (something
@@ -123,6 +126,7 @@ extension DifferenceRule.Condition {
     func holds(in program: ProgramSummary) -> Bool {
         switch self {
         case .calls(let n): return program.callCount >= n
+        case .selections(let n): return program.selectionCount >= n
         case .world(let feature): return program.features.contains(feature)
         case .pastShortestLifetime: return program.elapsed >= program.shortestLifetime
         case .sequence(let conditions):

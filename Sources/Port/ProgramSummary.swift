@@ -69,6 +69,14 @@ public struct ProgramSummary: Sendable {
         }
     }
 
+    /// How many times a provider is chosen: `setSelectedProvider` calls and `user pick` steps.
+    public var selectionCount: Int {
+        steps.count { step in
+            if case .call(_, let call) = step { return call.name == "setSelectedProvider" }
+            return step.userAction == "pick"
+        }
+    }
+
     /// How many calls the program makes, of every app.
     public var callCount: Int {
         steps.count { if case .call = $0 { return true } else { return false } }

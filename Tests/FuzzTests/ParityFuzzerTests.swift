@@ -167,7 +167,8 @@ import Testing
     static func program(_ text: String) throws -> ProgramSummary {
         ProgramSummary(
             try ScenarioParser.parse(
-                "scenario \"p\"\nsp main \"https://sp.test\"\nrequestor REQ1\n\n" + text, path: "p"))
+                "scenario \"p\"\nsp main \"https://sp.test\"\nmvpd M1 \"M1\" at main sso picker\n"
+                    + "mvpd M2 \"M2\" at main sso picker\nrequestor REQ1\n\n" + text, path: "p"))
     }
 
     @Test func parityDirectivesParse() throws {
@@ -230,6 +231,13 @@ import Testing
                 == nil)
         #expect(
             e.knownDifference(Mismatch(kind: .step, step: .userEnterCode(user: "u", password: "p")), in: fault) == nil)
+        // `selections N+`: the app's setSelectedProvider calls and the user's picks in Apple's picker.
+        let choices = try Expectations.parse(
+            "differ step at user back when selections 2+ because two\n", path: "s.expect")
+        #expect(
+            choices.knownDifference(back, in: try Self.program("> setSelectedProvider(M1)\nuser pick M2\n"))?.reason
+                == "two")
+        #expect(choices.knownDifference(back, in: try Self.program("> setSelectedProvider(M1)\n")) == nil)
         // `clock past-ttl`: the clock steps add up to the world's shortest lifetime (a code's 30 minutes by default).
         let ttl = try Expectations.parse(
             "differ step at user back when clock past-ttl because expired\n", path: "t.expect")
