@@ -38,11 +38,19 @@ public struct InjectedFailure: Hashable, Sendable {
         return regex.wholeMatch(path)
     }
 
+    /// What matching a path against `pathPattern` costs per scalar (`LinearRegex.stepCost`); 0 without one.
+    public var patternStepCost: Int {
+        guard let pathPattern, let regex = try? LinearRegex(pathPattern) else { return 0 }
+        return regex.stepCost
+    }
+
     /// How the request log names this failure (`LoggedRequest.fault`).
     public var journalName: String { body == nil ? "injected failure \(status)" : "injected answer \(status)" }
 
-    /// The answer an injected failure gives, in either runtime.
+    /// The answer an injected failure gives, in either runtime. None where HTTP forbids a body
+    /// (`InjectedStatus.forbidsBody`): a 205's body would be read as the next answer's start.
     public var response: HTTPResponse {
+        if InjectedStatus.forbidsBody(status) { return HTTPResponse(status: status) }
         guard let body else {
             return HTTPResponse(status: status, contentType: "text/plain", text: "injected failure \(status)\n")
         }
