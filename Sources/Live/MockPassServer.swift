@@ -29,7 +29,10 @@ public final class MockPassServer: Sendable {
         public var basePort: Int
         /// nil: ephemeral when `basePort` is 0, else `basePort` + the number of hosts.
         public var adminPort: Int?
-        public var seed: UInt64
+        /// The seed of the world served at start; nil: no seed, every token, secret and code from the
+        /// system's secure random source (`passim serve` without `--seed`: one client's token must not
+        /// tell another's). A world loaded by `POST /admin/world` brings its own seed.
+        public var seed: UInt64?
         /// Per-host conditions at start; a host not listed is up with a 10 ms latency.
         public var conditions: [LoggedRequest.Host: HostConditions]
         public var limits: ServerLimits
@@ -64,7 +67,7 @@ public final class MockPassServer: Sendable {
         public var lintReport: (@Sendable (_ log: [LoggedRequest], _ dropped: Int, _ json: Bool) -> String)?
 
         public init(
-            host: String = "127.0.0.1", basePort: Int = 0, adminPort: Int? = nil, seed: UInt64 = 0x5EED,
+            host: String = "127.0.0.1", basePort: Int = 0, adminPort: Int? = nil, seed: UInt64? = 0x5EED,
             conditions: [LoggedRequest.Host: HostConditions] = [:], limits: ServerLimits = ServerLimits(),
             clock: LiveClock = LiveClock(), threads: Int = 1, logLimit: Int = 10_000, urls: URLs = .live,
             worldLoader: WorldLoader? = nil, publicHost: String? = nil, adminHost: String = "127.0.0.1",

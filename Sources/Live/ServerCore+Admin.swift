@@ -195,8 +195,12 @@ extension ServerCore {
         }
         var status = 503
         if let text = r["status"] {
-            guard let s = Int(text), (100...599).contains(s) else {
-                return .failure(LiveError("status must be 100-599"))
+            guard let s = Int(text), InjectedStatus.range.contains(s) else {
+                let range = InjectedStatus.range
+                return .failure(
+                    LiveError(
+                        "status must be \(range.lowerBound)-\(range.upperBound) (a final answer: a 1xx would shift every pipelined answer after it)"
+                    ))
             }
             status = s
         }

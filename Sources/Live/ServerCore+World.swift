@@ -7,9 +7,10 @@ import PassModel
 extension ServerCore {
     /// Stops serving the current world's hosts (their listeners and connections close; the admin port
     /// stays), then binds one listener per host of `world` and serves it. Hosts `down` in `conditions`
-    /// are bound (their port is part of the mapping), then closed.
+    /// are bound (their port is part of the mapping), then closed. `seed` nil: the system's secure
+    /// random source (`MockPass.init(world:seed:limits:)`).
     func serve(
-        world: World, seed: UInt64, conditions: [LoggedRequest.Host: HostConditions],
+        world: World, seed: UInt64?, conditions: [LoggedRequest.Host: HostConditions],
         urls: MockPassServer.URLs
     ) -> EventLoopFuture<URLMapping> {
         let loop = group.next()

@@ -310,17 +310,49 @@ final class ServerCore: Sendable {
             guard failure.remaining >= 1 else {
                 return loop.makeFailedFuture(LiveError("fail takes a count of at least 1"))
             }
-            guard (100...599).contains(failure.status) else {
-                return loop.makeFailedFuture(LiveError("status \(failure.status) is not an HTTP status (100-599)"))
+            guard InjectedStatus.range.contains(failure.status) else {
+                let range = InjectedStatus.range
+                return loop.makeFailedFuture(
+                    LiveError(
+                        "status \(failure.status) is not a final HTTP status (\(range.lowerBound)-\(range.upperBound))")
+                )
             }
-            if let pattern = failure.pathPattern, (try? LinearRegex(pattern)) == nil {
-                return loop.makeFailedFuture(LiveError("path is not a valid pattern: \(ServerCore.shown(pattern))"))
+            var cost = 0
+            if let pattern = failure.pathPattern {
+                guard let regex = try? LinearRegex(pattern) else {
+                    return loop.makeFailedFuture(LiveError("path is not a valid pattern: \(ServerCore.shown(pattern))"))
+                }
+                cost = regex.stepCost
             }
-            state.withLockedValue { $0.conditions[host, default: HostConditions()].failures.append(failure) }
+            let limits = self.limits
+            let refusal = state.withLockedValue { s -> LiveError? in
+                var conditions = s.conditions[host, default: HostConditions()]
+                // Every request to the host is matched against every pending pattern until one
+                // matches, so their costs add up.
+                let pending = conditions.failures.reduce(0) { $0 + $1.patternStepCost }
+                if cost > 0, let problem = ServerCore.patternWorkProblem(pending: pending, adding: cost, limits) {
+                    return LiveError(problem)
+                }
+                conditions.failures.append(failure)
+                s.conditions[host] = conditions
+                return nil
+            }
+            if let refusal { return loop.makeFailedFuture(refusal) }
             return loop.makeSucceededVoidFuture()
         case .mode(let mode):
             return setMode(mode, for: host, on: loop)
         }
+    }
+
+    /// Why a path pattern of cost `adding` (`LinearRegex.stepCost`) cannot join patterns costing
+    /// `pending` on one host, or nil: a path holds at most `headBytes` scalars, so a request costs at
+    /// most their sum times that (limit `net-pattern-steps`).
+    static func patternWorkProblem(pending: Int, adding: Int, _ limits: ServerLimits) -> String? {
+        let allowed = limits.netPatternSteps / max(limits.headBytes, 1)
+        guard pending + adding > allowed else { return nil }
+        let with = pending == 0 ? "" : " (\(pending + adding) with the patterns pending on the host)"
+        return
+            "path pattern too costly: \(adding) steps per path character\(with), at most \(allowed) (limit: net-pattern-steps, \(limits.netPatternSteps) steps over a \(limits.headBytes)-byte head)"
     }
 
     private enum ModeAction {

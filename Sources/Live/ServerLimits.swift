@@ -37,15 +37,21 @@ public struct ServerLimits: Hashable, Sendable {
     /// A TLS handshake (a proxy tunnel's or a `--tls` port's) not done this long after it may start:
     /// logged and closed (limit `handshake-timeout`).
     public var handshakeTimeout: Duration
+    /// The work the injected failures pending on one host may cost a request, in steps of their path
+    /// patterns (`LinearRegex.stepCost`) times the longest path a head holds (`headBytes`). Each
+    /// request is matched against them under the server's lock: `/(.*a){2000}` against a 15 KB path
+    /// took 1.7 s (issue 44). Past it `POST /admin/net` answers 400 (limit `net-pattern-steps`).
+    public var netPatternSteps: Int
 
     public init(
         headBytes: Int = 16 * 1024, bodyBytes: Int = 1024 * 1024, queuedRequests: Int = 16,
         connections: Int = 1024, descriptorMargin: Int = 64,
         idleTimeout: Duration = .seconds(60), headerTimeout: Duration = .seconds(10),
         bodyTimeout: Duration = .seconds(30), lingerTimeout: Duration = .seconds(2),
-        handshakeTimeout: Duration = .seconds(10)
+        handshakeTimeout: Duration = .seconds(10), netPatternSteps: Int = 4_000_000
     ) {
         self.handshakeTimeout = handshakeTimeout
+        self.netPatternSteps = netPatternSteps
         self.headBytes = headBytes
         self.bodyBytes = bodyBytes
         self.queuedRequests = queuedRequests

@@ -19,7 +19,7 @@ public enum LinkMode: String, Hashable, Sendable, CaseIterable {
 /// `status` instead of the mock.
 public struct InjectedFailure: Hashable, Sendable {
     public var remaining: Int
-    public var pathPattern: String?
+    public var pathPattern: String? { didSet { compiled = InjectedFailure.compile(pathPattern) } }
     public var status: Int
     /// The answer's body (`net SP answer`): JSON when it opens with `{` or `[`, else plain text;
     /// nil: the failure's own text.
@@ -30,19 +30,31 @@ public struct InjectedFailure: Hashable, Sendable {
         self.pathPattern = pathPattern
         self.status = status
         self.body = body
+        compiled = InjectedFailure.compile(pathPattern)
     }
 
+    /// `pathPattern` compiled once: every request to the host is matched under the server's lock, and
+    /// compiling there cost as much as the pattern is long (a megabyte of `(?:)` costs nothing to
+    /// match) on every request (issue 44 row 7). nil: no pattern, or one that does not compile.
+    private var compiled: LinearRegex?
+
+    private static func compile(_ pattern: String?) -> LinearRegex? { pattern.flatMap { try? LinearRegex($0) } }
+
     public func matches(_ path: String) -> Bool {
-        guard let pathPattern else { return true }
-        guard let regex = try? LinearRegex(pathPattern) else { return false }
-        return regex.wholeMatch(path)
+        guard pathPattern != nil else { return true }
+        return compiled?.wholeMatch(path) ?? false
     }
+
+    /// What matching a path against `pathPattern` costs per scalar (`LinearRegex.stepCost`); 0 without one.
+    public var patternStepCost: Int { compiled?.stepCost ?? 0 }
 
     /// How the request log names this failure (`LoggedRequest.fault`).
     public var journalName: String { body == nil ? "injected failure \(status)" : "injected answer \(status)" }
 
-    /// The answer an injected failure gives, in either runtime.
+    /// The answer an injected failure gives, in either runtime. None where HTTP forbids a body
+    /// (`InjectedStatus.forbidsBody`): a 205's body would be read as the next answer's start.
     public var response: HTTPResponse {
+        if InjectedStatus.forbidsBody(status) { return HTTPResponse(status: status) }
         guard let body else {
             return HTTPResponse(status: status, contentType: "text/plain", text: "injected failure \(status)\n")
         }

@@ -3,7 +3,8 @@ import PassXML
 
 /// The mock Adobe Pass SP(s) and MVPD identity providers: a pure `HTTPRequest -> HTTPResponse`
 /// function over a `World` and the sessions the requests created. A value type: copying it forks
-/// the whole server. All randomness comes from a `SeededRandom` it owns; the clock is passed in.
+/// the whole server. All randomness comes from a `SeededRandom` it owns (seeded, or the system's
+/// secure source when no seed is given: `passim serve` without `--seed`); the clock is passed in.
 /// Sessions live in dictionaries for lookup only: no answer depends on their iteration order.
 public struct MockPass: Sendable {
     public let world: World
@@ -57,20 +58,30 @@ public struct MockPass: Sendable {
     var typedMessages: TypedSAMLStore
 
     /// `logLimit` set: a server's log (`MockLimits.standard` with that many entries); nil: a simulated
-    /// run's, which keeps every request whole.
-    public init(world: World, seed: UInt64, logLimit: Int? = nil) {
+    /// run's, which keeps every request whole. `seed` nil: see `init(world:seed:limits:)`.
+    public init(world: World, seed: UInt64?, logLimit: Int? = nil) {
         var limits = logLimit == nil ? MockLimits.simulated : MockLimits.standard
         if let logLimit { limits.logEntries = max(logLimit, 1) }
         self.init(world: world, seed: seed, limits: limits)
     }
 
-    public init(world: World, seed: UInt64, limits: MockLimits) {
+    /// `seed` nil: no seed, every token, secret, code and trace from the system's secure random
+    /// source (`SeededRandom.secure()`), as a server shared by clients that must not read each
+    /// other's secrets needs; the same seed gives the same values, byte for byte.
+    public init(world: World, seed: UInt64?, limits: MockLimits) {
         self.world = world
         self.limits = limits
         requestLog = RequestLog(maxEntries: limits.logEntries, maxBytes: limits.logBytes)
-        random = SeededRandom(seed: seed)
-        registrationRandom = SeededRandom(seed: seed, stream: "client-registration")
-        self.seed = seed
+        if let seed {
+            random = SeededRandom(seed: seed)
+            registrationRandom = SeededRandom(seed: seed, stream: "client-registration")
+            self.seed = seed
+        } else {
+            random = .secure()
+            registrationRandom = .secure()
+            // Only picks an IdP's signing key from the committed pool: any value will do.
+            self.seed = random.next()
+        }
         hosts = HostTable(world: world)
         gatesClients = world.requestors.contains { $0.softwareStatement != nil || $0.key != nil }
         sdk = SDKState(limits: limits)

@@ -41,6 +41,16 @@ public struct LinearRegex: Sendable, Hashable {
         program = compiler.program
     }
 
+    /// The most work one scalar of a subject can cost: each instruction is visited at most once per
+    /// scalar, a class as many times as it has ranges. Matching a subject of n scalars costs at most
+    /// `stepCost × n`, which is what a server bounds before it takes a pattern (`net-pattern-steps`).
+    public var stepCost: Int {
+        program.reduce(0) { total, instruction in
+            if case .set(let set) = instruction { return total + max(set.ranges.count, 1) }
+            return total + 1
+        }
+    }
+
     /// Whether the whole of `text` matches.
     public func wholeMatch(_ text: String) -> Bool { run(text, search: false) }
 

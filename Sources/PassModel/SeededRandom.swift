@@ -1,8 +1,30 @@
 /// SplitMix64: the only source of randomness in the simulated runtime (tokens, nonces, session
 /// GUIDs). Same seed, same sequence, on every platform.
+///
+/// SplitMix64 is invertible: one drawn value gives back the state, hence every later value of the
+/// stream. That is fine for a simulation and for `passim serve --seed N` (a reproducible server is
+/// the point), but a server others talk to must not let one client's token tell another's: there
+/// `secure()` draws every value from the system's secure random source instead (issue 44).
 public struct SeededRandom: RandomNumberGenerator, Sendable {
     private var state: UInt64
-    public init(seed: UInt64) { state = seed }
+    /// Every value from `SystemRandomNumberGenerator`; `state` is unused.
+    private let secure: Bool
+    public init(seed: UInt64) {
+        state = seed
+        secure = false
+    }
+
+    /// Not seeded at all: every value from the system's secure random source (getrandom, arc4random),
+    /// so no value tells anything about another, and no two processes draw the same. Not reproducible.
+    public static func secure() -> SeededRandom { SeededRandom(secureSource: ()) }
+
+    private init(secureSource: Void) {
+        state = 0
+        secure = true
+    }
+
+    /// Whether this draws from the system's source (`secure()`) rather than a seed.
+    public var isSecure: Bool { secure }
 
     /// A stream of its own for one kind of value, drawn from the same seed: the seed mixed with the
     /// FNV-1a hash of `stream`. What it draws does not move when another stream draws more.
@@ -11,9 +33,14 @@ public struct SeededRandom: RandomNumberGenerator, Sendable {
         for b in stream.utf8 { hash = (hash ^ UInt64(b)) &* 0x0000_0100_0000_01B3 }
         var mixer = SeededRandom(seed: seed ^ hash)
         state = mixer.next()
+        secure = false
     }
 
     public mutating func next() -> UInt64 {
+        if secure {
+            var system = SystemRandomNumberGenerator()
+            return system.next()
+        }
         state &+= 0x9E37_79B9_7F4A_7C15
         var z = state
         z = (z ^ (z >> 30)) &* 0xBF58_476D_1CE4_E5B9

@@ -158,7 +158,8 @@ extension FileParser {
             }
             let path = operation == nil ? try c.regex()?.text : nil
             var status: Int?
-            if c.keyword("status") { status = try c.integer("HTTP status", in: 100...599) }
+            // A 1xx is no final answer (InjectedStatus.range), as `POST /admin/net` says too.
+            if c.keyword("status") { status = try c.integer("HTTP status", in: InjectedStatus.range) }
             return .net(.sp(target.text), .fail(count: count, path: path, status: status, operation: operation))
         case "answer":
             let count = try c.integer("request count", in: 1...1_000_000)
@@ -166,7 +167,7 @@ extension FileParser {
             guard c.keyword("status") else {
                 throw c.diagnostic("expected 'status' and the answer's HTTP status", at: c.pos)
             }
-            let status = try c.integer("HTTP status", in: 100...599)
+            let status = try c.integer("HTTP status", in: InjectedStatus.range)
             guard c.keyword("body") else {
                 throw c.diagnostic("expected 'body' and the answer's body in quotes", at: c.pos)
             }

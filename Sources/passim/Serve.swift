@@ -113,7 +113,12 @@ struct Serve: ParsableCommand {
     )
     var lint = false
 
-    @Option(help: "The seed of the mock's random choices (default: the world file's `seed`, else a fixed one).")
+    // Without --seed the world's own `seed` is not used: a world written for runs must not make a
+    // server's tokens guessable (issue 44); a reproducible server is asked for by name.
+    @Option(
+        help:
+            "Make the mock's tokens, secrets and codes reproducible from this seed (for tests: one value then tells the others). Default: none, every value from the system's secure random source; the world file's `seed` is not used."
+    )
     var seed: UInt64?
 
     func validate() throws {
@@ -169,7 +174,7 @@ struct Serve: ParsableCommand {
         let logWriter = LogWriter(descriptor: 2, prefix: "passim serve: ")
         var options = MockPassServer.Options(
             host: host, basePort: port, adminPort: adminPort ?? (port == 0 ? 0 : port - 1),
-            seed: setup.seed, conditions: setup.links,
+            seed: seed, conditions: setup.links,
             worldLoader: RunningServer.worldLoader(WorldBuilder.setup(forWorldText:)),
             publicHost: publicHost, adminHost: adminHost, adminToken: adminToken ?? Serve.environmentToken,
             tls: tlsOptions, proxyPort: proxy, log: { line in logWriter.write(line) })

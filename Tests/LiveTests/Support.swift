@@ -42,7 +42,7 @@ func liveWorld() -> World {
 func withServer<T>(
     _ overrides: [LoggedRequest.Host: HostConditions] = [:], urls: MockPassServer.URLs = .live,
     clock: LiveClock = LiveClock(), limits: ServerLimits = ServerLimits(), adminToken: String? = nil,
-    world: World = liveWorld(), _ body: (MockPassServer) async throws -> T
+    world: World = liveWorld(), seed: UInt64? = 7, _ body: (MockPassServer) async throws -> T
 ) async throws -> T {
     var conditions: [LoggedRequest.Host: HostConditions] = [:]
     for sp in world.serviceProviders { conditions[.sp(sp.name)] = HostConditions(latency: .zero) }
@@ -51,7 +51,7 @@ func withServer<T>(
     let server = try await MockPassServer.start(
         world: world,
         options: .init(
-            seed: 7, conditions: conditions, limits: limits, clock: clock, urls: urls,
+            seed: seed, conditions: conditions, limits: limits, clock: clock, urls: urls,
             adminToken: adminToken))
     do {
         let result = try await body(server)

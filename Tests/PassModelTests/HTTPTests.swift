@@ -42,6 +42,32 @@ import Testing
         #expect(guid.count == 36 && guid.split(separator: "-").map(\.count) == [8, 4, 4, 4, 12])
     }
 
+    /// Issue 44: a seeded stream gives its state away (SplitMix64 is invertible: one value and the
+    /// next follows); the secure one draws each value from the system, so two never agree, and a
+    /// value seen is no inverse of the next.
+    @Test func aSecureRandomIsNeitherSeededNorInvertible() {
+        var seeded = SeededRandom(seed: 42)
+        let first = seeded.next()
+        // Undo SplitMix64's output function: the state, then the next value, from one value alone.
+        func unmix(_ value: UInt64) -> UInt64 {
+            var z = value ^ (value >> 31) ^ (value >> 62)
+            z = z &* 0x3196_42B2_D24D_8EC3
+            z = z ^ (z >> 27) ^ (z >> 54)
+            z = z &* 0x96DE_1B17_3F11_9089
+            return z ^ (z >> 30) ^ (z >> 60)
+        }
+        var guessed = SeededRandom(seed: unmix(first))
+        #expect(guessed.next() == seeded.next(), "a seeded stream is predictable from one value")
+
+        var a = SeededRandom.secure(), b = SeededRandom.secure()
+        #expect(a.isSecure && !seeded.isSecure)
+        let drawn = (0..<4).map { _ in a.next() }
+        #expect(drawn != (0..<4).map { _ in b.next() })
+        var fromA = SeededRandom(seed: unmix(drawn[0]))
+        #expect(fromA.next() != drawn[1])
+        #expect(a.hex(64) != b.hex(64))
+    }
+
     /// `FormCoding.decode` works on bytes (ASCII) and reads `%XY` without building strings: the
     /// pairs are the ones the character-by-character version (kept here) gave, on any text.
     @Test func formDecodingIsWhatItWas() {

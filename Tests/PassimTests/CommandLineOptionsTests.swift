@@ -41,9 +41,10 @@ import Testing
             stderr: (try? String(contentsOf: err, encoding: .utf8)) ?? "")
     }
 
-    /// Starts `passim serve ARGUMENTS`, waits for its admin line, then ends it by closing its standard
-    /// input (PASSIM_SERVE_UNTIL_STDIN_CLOSES): what it printed on both outputs.
-    func serve(_ arguments: [String]) throws -> Outcome {
+    /// Starts `passim serve ARGUMENTS`, waits for its admin line, runs `running` with what it printed
+    /// so far, then ends it by closing its standard input (PASSIM_SERVE_UNTIL_STDIN_CLOSES): what it
+    /// printed on both outputs.
+    func serve(_ arguments: [String], running: (String) throws -> Void = { _ in }) throws -> Outcome {
         try #require(FileManager.default.isExecutableFile(atPath: Self.binary), "swift build makes \(Self.binary)")
         let folder = FileManager.default.temporaryDirectory.appendingPathComponent("passim-options-\(UUID())")
         try FileManager.default.createDirectory(at: folder, withIntermediateDirectories: true)
@@ -70,8 +71,11 @@ import Testing
             if text.split(separator: "\n").contains(where: { $0.hasPrefix("admin http") }) { break }
             Thread.sleep(forTimeInterval: 0.05)
         }
+        // The server is stopped even when `running` fails; its failure is thrown after.
+        let ran = Result { try running((try? String(contentsOf: out, encoding: .utf8)) ?? "") }
         try input.fileHandleForWriting.close()
         process.waitUntilExit()
+        try ran.get()
         return Outcome(
             status: process.terminationStatus, stdout: (try? String(contentsOf: out, encoding: .utf8)) ?? "",
             stderr: (try? String(contentsOf: err, encoding: .utf8)) ?? "")
@@ -93,6 +97,34 @@ import Testing
         }
         try #require(bound)
         return try body(Int(UInt16(bigEndian: address.sin_port)))
+    }
+
+    /// Issue 44 row 2: without `--seed` every token, secret, code and trace of `passim serve` comes from
+    /// the system's secure random source, so two servers give different first values; with `--seed`
+    /// they are the same, byte for byte.
+    @Test func serveIsReproducibleOnlyWithASeed() throws {
+        /// The first REST API v2 error of a new server (its body holds a trace drawn from the mock).
+        func firstError(_ extra: [String]) throws -> String {
+            var body = ""
+            let outcome = try serve(["--adobe", "--listen-port", "0", "--admin-port", "0"] + extra) { printed in
+                let line = try #require(printed.split(separator: "\n").first { $0.hasPrefix("sp api ") }, "\(printed)")
+                let url = String(try #require(line.split(separator: " ").last))
+                let curl = Process()
+                curl.executableURL = URL(fileURLWithPath: "/usr/bin/env")
+                curl.arguments = ["curl", "-s", "--max-time", "10", url + "/api/v2/NOSUCH/configuration"]
+                let pipe = Pipe()
+                curl.standardOutput = pipe
+                try curl.run()
+                let data = pipe.fileHandleForReading.readDataToEndOfFile()
+                curl.waitUntilExit()
+                body = String(decoding: data, as: UTF8.self)
+            }
+            #expect(outcome.status == 0, "\(outcome.stderr)")
+            #expect(body.contains("trace"), "\(body)")
+            return body
+        }
+        #expect(try firstError([]) != firstError([]))
+        #expect(try firstError(["--seed", "7"]) == firstError(["--seed", "7"]))
     }
 
     /// The old spelling: the server starts as before, after one warning line on standard error.

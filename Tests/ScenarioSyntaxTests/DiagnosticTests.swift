@@ -390,6 +390,24 @@ import Testing
             """)
     }
 
+    /// Issue 44 row 10: an injected status is a final answer, as `POST /admin/net` says too.
+    @Test func anInjectedStatusIsAFinalOne() {
+        expectDiagnostic(
+            preamble + "\nnet main fail 1 status 101",
+            """
+            t.scenario:6:24: invalid HTTP status '101' (expected an integer from 200 to 599)
+            net main fail 1 status 101
+                                   ^
+            """)
+        expectDiagnostic(
+            preamble + "\nnet main answer 2 status 199 body \"x\"",
+            """
+            t.scenario:6:26: invalid HTTP status '199' (expected an integer from 200 to 599)
+            net main answer 2 status 199 body "x"
+                                     ^
+            """)
+    }
+
     @Test func trailingGarbage() {
         expectDiagnostic(
             preamble + "\nuser back now",

@@ -79,6 +79,8 @@ import Testing
         ("callback-arity.scenario", ":6:27: setRequestorComplete takes 1 argument, not 2"),
         ("callback-no-argument.scenario", ":6:3: missing argument status of setRequestorComplete"),
         ("catastrophic-pattern.scenario", ":5:21: invalid regex: escape '\\1' is not supported"),
+        // Issue 44 row 10: a 1xx is no final answer.
+        ("net-1xx-status.scenario", ":5:24: invalid HTTP status '101' (expected an integer from 200 to 599)"),
     ])
     func aHostileFileIsAnErrorOfTheFile(_ name: String, _ expected: String) {
         let report = SuiteRun().run(paths: [Self.hostile + name])
