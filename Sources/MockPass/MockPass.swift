@@ -38,7 +38,7 @@ public struct MockPass: Sendable {
     /// REST API v1's authorizations.
     var restV1: RESTv1State
     /// REST API v2's sessions, profiles, TempPass uses, throttle and OAuth2 codes (`RESTv2/`).
-    var v2 = RESTv2State()
+    var v2: RESTv2State
 
     /// A typed simulated run (the fuzzer's; only `MockWire` sets it, for `typedResponses`): the mock
     /// hands over as values what only this process reads, and skips the bytes and the signing.
@@ -88,6 +88,7 @@ public struct MockPass: Sendable {
         idps = IdPState(limits: limits)
         clients = ClientState(limits: limits)
         restV1 = RESTv1State(limits: limits)
+        v2 = RESTv2State(limits: limits)
         typedMessages = TypedSAMLStore(capacity: limits.typedSAMLMessages)
     }
 

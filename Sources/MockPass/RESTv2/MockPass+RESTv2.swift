@@ -129,18 +129,43 @@ extension MockPass {
         return mvpd
     }
 
-    /// A redirect URL must be an absolute URL (a custom scheme counts): `scheme:` and no spaces.
+    /// A redirect URL must be an absolute URL (RFC 3986's `scheme:`, no spaces) of the web (http(s)
+    /// with a host) or of an app (a custom scheme, how a device app gets its user agent back). The
+    /// schemes a browser runs, reads locally or renders itself are refused (docs/CONFORMANCE.md,
+    /// choice 92): the SP's last answer is a `Location:` to this URL, and `javascript:` there would
+    /// run whatever any client holding the session's code wrote.
     static func v2CheckRedirect(_ url: String) throws(V2Failure) {
         guard url.utf8.count <= V2Limits.valueBytes else {
-            throw V2Failure(.invalidParameterRedirectURL, "redirectUrl is longer than \(V2Limits.valueBytes) bytes")
+            throw V2Failure(
+                .invalidParameterRedirectURL,
+                "redirectUrl is longer than \(V2Limits.valueBytes) bytes (limit: mock-v2-value-bytes)")
         }
         guard let colon = url.firstIndex(of: ":"), colon != url.startIndex,
-            url[..<colon].allSatisfy({ $0.isLetter || $0.isNumber || $0 == "+" || $0 == "-" || $0 == "." }),
+            url.first.map({ $0.isASCII && $0.isLetter }) == true,
+            url[..<colon].allSatisfy({
+                $0.isASCII && ($0.isLetter || $0.isNumber || $0 == "+" || $0 == "-" || $0 == ".")
+            }),
             !url.unicodeScalars.contains(where: { $0.value <= 0x20 || $0.value == 0x7F })
         else {
             throw V2Failure(.invalidParameterRedirectURL, "redirectUrl is not an absolute URL")
         }
+        let scheme = url[..<colon].lowercased()
+        guard !v2RefusedRedirectSchemes.contains(scheme) else {
+            throw V2Failure(.invalidParameterRedirectURL, "redirectUrl's scheme \(scheme) is not a web or app scheme")
+        }
+        if scheme == "http" || scheme == "https",
+            !url[url.index(after: colon)...].hasPrefix("//") || URLParts(url)?.authority.isEmpty != false
+        {
+            throw V2Failure(.invalidParameterRedirectURL, "redirectUrl is an http(s) URL without a host")
+        }
     }
+
+    /// Schemes that are no place to send a user agent back to: script (`javascript`, `vbscript`),
+    /// content the URL itself carries (`data`, `blob`), the local machine (`file`, `filesystem`) and
+    /// the browser's own pages (`about`, `view-source`, `chrome`, `edge`).
+    static let v2RefusedRedirectSchemes: Set<String> = [
+        "javascript", "vbscript", "data", "blob", "file", "filesystem", "about", "view-source", "chrome", "edge",
+    ]
 
     /// A JSON answer, keys in the order given.
     static func v2JSON(_ entries: [Value.Entry], status: Int = 200) -> HTTPResponse {

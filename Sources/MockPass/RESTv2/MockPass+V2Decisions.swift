@@ -15,8 +15,13 @@ extension MockPass {
     /// `invalid_parameter_resources`. Checked whole before any decision, so a refusal keeps nothing.
     func v2Resources(_ r: IncomingRequest) throws(V2Failure) -> [(resource: String, name: String)] {
         let body: Value
+        // Bytes that are not UTF-8 are refused, not read as U+FFFD (docs/CONFORMANCE.md, choice 93):
+        // a resource with a replaced character is not the one the client named.
+        guard let text = String(validating: r.request.body, as: UTF8.self) else {
+            throw V2Failure(.invalidParameterResources, "the body is not UTF-8")
+        }
         do {
-            body = try Value(jsonText: r.request.bodyText)
+            body = try Value(jsonText: text)
         } catch {
             throw V2Failure(.invalidParameterResources, "the body is not JSON: \(error.message)")
         }
@@ -142,19 +147,24 @@ extension MockPass {
             guard var use = v2.tempPassUses.value(useKey, at: now), now < use.expires else {
                 return .refused(.temppass, V2Failure(.temporaryAccessDurationLimitExceeded, "the TempPass ended"))
             }
-            if !use.resources.contains(resource) {
-                if let limit = options.tempPassResourceLimits.first(where: { $0.mvpdID == key.mvpdID })?.resources,
-                    use.resources.count >= limit
-                {
+            // Only a pass with a resource limit counts its resources: one without reads none, so
+            // it keeps none (a client could otherwise grow one use by a resource per call).
+            if let limit = options.tempPassResourceLimits.first(where: { $0.mvpdID == key.mvpdID })?.resources,
+                !use.resources.contains(resource)
+            {
+                guard use.resources.count < limit, use.hasRoom(for: resource) else {
                     return .refused(
                         .temppass,
                         V2Failure(
                             .temporaryAccessResourcesLimitExceeded,
-                            "the TempPass allows \(limit) resources"))
+                            use.resources.count < limit
+                                ? "the TempPass remembers at most \(V2Limits.tempPassResources) resources, "
+                                    + "\(V2Limits.tempPassResourceBytes) bytes (limit: mock-v2-temppass-resources)"
+                                : "the TempPass allows \(limit) resources"))
                 }
                 // Only an authorization uses up a resource; a preauthorization only asks.
                 if kind == .authorize {
-                    use.resources.append(resource)
+                    use.remember(resource)
                     v2.tempPassUses.set(useKey, use, until: ExpiringStore<V2TempPassKey, V2TempPassUse>.forever)
                 }
             }

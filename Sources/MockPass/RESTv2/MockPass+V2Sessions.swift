@@ -38,8 +38,9 @@ extension MockPass {
         return session
     }
 
-    /// `POST /{sp}/sessions/{code}`: adds the parameters given. Still incomplete → `retry` with
-    /// what is missing; complete → as a new session would answer.
+    /// `POST /{sp}/sessions/{code}`: adds the parameters given that the session lacks; one it has,
+    /// given with another value, is refused (`V2SessionParameters.conflict`). Still incomplete →
+    /// `retry` with what is missing; complete → as a new session would answer.
     mutating func v2ResumeSession(
         _ sp: World.ServiceProvider, _ requestor: World.Requestor, code: String,
         _ r: IncomingRequest, at now: Instant
@@ -47,6 +48,7 @@ extension MockPass {
         var session = try v2Session(code, requestor, at: now)
         let given = V2SessionParameters.from(r)
         if let redirect = given.redirectUrl { try MockPass.v2CheckRedirect(redirect) }
+        if let conflict = session.parameters.conflict(with: given) { throw conflict }
         let merged = session.parameters.merged(with: given)
         if let mvpdID = merged.mvpd {
             let mvpd = try v2MVPD(mvpdID, sp, requestor)

@@ -27,13 +27,18 @@ extension MockPass {
     mutating func v2TempPassUse(_ tempPass: World.TempPass, _ useKey: V2TempPassKey, at now: Instant)
         throws(V2Failure) -> V2TempPassUse
     {
-        if let known = v2.tempPassUses.value(useKey, at: now) {
+        if var known = v2.tempPassUses.value(useKey, at: now) {
             guard now < known.expires else {
+                // The use stays (an ended pass stays ended); what it authorized ends with it.
+                if !known.resources.isEmpty {
+                    known.forgetResources()
+                    v2.tempPassUses.set(useKey, known, until: ExpiringStore<V2TempPassKey, V2TempPassUse>.forever)
+                }
                 throw V2Failure(.temporaryAccessDurationLimitExceeded, "the TempPass of this device ended")
             }
             return known
         }
-        let use = V2TempPassUse(started: now, expires: now + tempPass.ttl, resources: [])
+        let use = V2TempPassUse(started: now, expires: now + tempPass.ttl)
         v2.tempPassUses.set(useKey, use, until: ExpiringStore<V2TempPassKey, V2TempPassUse>.forever)
         return use
     }

@@ -2,20 +2,35 @@ import PassModel
 
 /// Everything REST v2 keeps, apart from the v1/SDK families' state: Adobe does not carry a
 /// login across the migration (rest-api-v2.md 1.1), so neither family sees the other's authentication.
+/// Every store is capped in count (`V2Limits`) and in bytes (`mock-store-bytes`, as `Footprint` counts
+/// an entry), as the other families' are: the values are held to `mock-v2-value-bytes` at the door,
+/// and the byte cap bounds what a count of entries made large on purpose could still hold.
 struct RESTv2State: Sendable {
-    var sessions = ExpiringStore<String, V2AuthSession>(capacity: V2Limits.sessions)
-    var profiles = ExpiringStore<V2ProfileKey, V2Profile>(capacity: V2Limits.profiles)
-    var tempPassUses = ExpiringStore<V2TempPassKey, V2TempPassUse>(capacity: V2Limits.tempPassUses)
-    var buckets = ExpiringStore<String, V2Bucket>(capacity: V2Limits.throttleDevices)
+    var sessions: ExpiringStore<String, V2AuthSession>
+    var profiles: ExpiringStore<V2ProfileKey, V2Profile>
+    var tempPassUses: ExpiringStore<V2TempPassKey, V2TempPassUse>
+    var buckets: ExpiringStore<String, V2Bucket>
     /// Authorization codes the OAuth2 IdPs issued (`V2OAuth`), until redeemed or expired.
-    var oauthCodes = ExpiringStore<String, V2OAuthGrant>(capacity: V2Limits.oauthCodes)
+    var oauthCodes: ExpiringStore<String, V2OAuthGrant>
     /// Profiles shared through a service token or a platform identity (`V2SSO`), by identity and MVPD.
-    var ssoGrants = ExpiringStore<V2SSOKey, V2SSOGrant>(capacity: V2Limits.profiles)
+    var ssoGrants: ExpiringStore<V2SSOKey, V2SSOGrant>
     /// Single logouts of SSO profiles whose user agent has not reached the SP yet, by `pt_device_id`.
-    var ssoLogouts = ExpiringStore<String, V2SSOLogout>(capacity: V2Limits.sessions)
+    var ssoLogouts: ExpiringStore<String, V2SSOLogout>
     /// The browser a v2 login went through, by its SP cookie (`JSESSIONID`): the SP's `logout`
     /// opened later in that browser ends that login at the IdP, as Adobe's does with its cookies.
-    var browserLogins = ExpiringStore<String, V2BrowserLogin>(capacity: V2Limits.sessions)
+    var browserLogins: ExpiringStore<String, V2BrowserLogin>
+
+    init(limits: MockLimits) {
+        let bytes = limits.storeBytes
+        sessions = ExpiringStore(capacity: V2Limits.sessions, maxBytes: bytes)
+        profiles = ExpiringStore(capacity: V2Limits.profiles, maxBytes: bytes)
+        tempPassUses = ExpiringStore(capacity: V2Limits.tempPassUses, maxBytes: bytes)
+        buckets = ExpiringStore(capacity: V2Limits.throttleDevices, maxBytes: bytes)
+        oauthCodes = ExpiringStore(capacity: V2Limits.oauthCodes, maxBytes: bytes)
+        ssoGrants = ExpiringStore(capacity: V2Limits.profiles, maxBytes: bytes)
+        ssoLogouts = ExpiringStore(capacity: V2Limits.sessions, maxBytes: bytes)
+        browserLogins = ExpiringStore(capacity: V2Limits.sessions, maxBytes: bytes)
+    }
 
     mutating func expire(at now: Instant) {
         sessions.expire(at: now)

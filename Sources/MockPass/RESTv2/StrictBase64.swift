@@ -46,8 +46,11 @@ enum StrictBase64 {
     }
 
     /// The decoded bytes as a JSON object, else nil (not Base64, not UTF-8 JSON, or not an object).
+    /// Bytes that are not UTF-8 are refused, not read as U+FFFD (docs/CONFORMANCE.md, choice 93):
+    /// JSON between systems must be UTF-8 (RFC 8259 8.1), and a replaced value is not what was sent.
     static func jsonObject(_ text: String) -> Value? {
-        guard let bytes = decode(text), let json = try? Value(jsonText: String(decoding: bytes, as: UTF8.self)),
+        guard let bytes = decode(text), let utf8 = String(validating: bytes, as: UTF8.self),
+            let json = try? Value(jsonText: utf8),
             case .dict = json
         else { return nil }
         return json

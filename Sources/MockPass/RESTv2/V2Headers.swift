@@ -20,7 +20,8 @@ struct V2Device: Sendable {
     static func merged(_ info: Value, with headers: HTTPHeaders) -> Value {
         guard case .dict(var entries) = info else { return info }
         if info["userAgent"] == nil, let agent = headers.first(lowercased: "user-agent"), !agent.isEmpty {
-            entries.append(Value.Entry("userAgent", .string(String(agent.prefix(V2Limits.headerBytes)))))
+            // Cut, not refused: no code names a User-Agent, and a client cannot drop its browser's.
+            entries.append(Value.Entry("userAgent", .string(agent.utf8Prefix(V2Limits.valueBytes))))
         }
         if let address = forwardedAddress(headers) {
             entries.removeAll { $0.key == "connectionIp" }
@@ -41,9 +42,11 @@ struct V2Device: Sendable {
         guard let value = headers.first(lowercased: "ap-device-identifier") else {
             throw V2Failure(.invalidHeaderDeviceIdentifier, "missing header AP-Device-Identifier")
         }
-        guard value.utf8.count <= V2Limits.headerBytes else {
+        // Kept with every session and profile: held to the value limit, not the header one.
+        guard value.utf8.count <= V2Limits.valueBytes else {
             throw V2Failure(
-                .invalidHeaderDeviceIdentifier, "AP-Device-Identifier is longer than \(V2Limits.headerBytes) bytes")
+                .invalidHeaderDeviceIdentifier,
+                "AP-Device-Identifier is longer than \(V2Limits.valueBytes) bytes (limit: mock-v2-value-bytes)")
         }
         let parts = value.split(separator: " ", maxSplits: 1, omittingEmptySubsequences: true)
         guard parts.count == 2, parts[0] == "fingerprint" else {
@@ -81,11 +84,14 @@ struct V2Device: Sendable {
         guard let value = headers.first(lowercased: "x-device-info") else {
             throw V2Failure(.invalidHeaderDeviceInfo, "missing header X-Device-Info")
         }
-        guard value.utf8.count <= V2Limits.headerBytes else {
-            throw V2Failure(.invalidHeaderDeviceInfo, "X-Device-Info is longer than \(V2Limits.headerBytes) bytes")
+        // Kept with every session (its `device`): held to the value limit, not the header one.
+        guard value.utf8.count <= V2Limits.valueBytes else {
+            throw V2Failure(
+                .invalidHeaderDeviceInfo,
+                "X-Device-Info is longer than \(V2Limits.valueBytes) bytes (limit: mock-v2-value-bytes)")
         }
         guard let info = StrictBase64.jsonObject(value.trimmingSpaces) else {
-            throw V2Failure(.invalidHeaderDeviceInfo, "X-Device-Info is not Base64 of a JSON object")
+            throw V2Failure(.invalidHeaderDeviceInfo, "X-Device-Info is not Base64 of a UTF-8 JSON object")
         }
         for key in requiredKeys {
             guard let text = info[key]?.stringValue, !text.isEmpty else {
@@ -278,7 +284,8 @@ extension HTTPHeaders {
     /// `invalid_header_identity_for_temporary_access`. The identity is the object's canonical JSON.
     func tempPassIdentity() throws(V2Failure) -> String? {
         guard let value = first(lowercased: "ap-temppass-identity") else { return nil }
-        guard value.utf8.count <= V2Limits.headerBytes, let json = StrictBase64.jsonObject(value.trimmingSpaces),
+        // Kept as the TempPass use's key: held to the value limit, not the header one.
+        guard value.utf8.count <= V2Limits.valueBytes, let json = StrictBase64.jsonObject(value.trimmingSpaces),
             case .dict(let entries) = json, !entries.isEmpty
         else {
             throw V2Failure(
@@ -301,6 +308,20 @@ extension HTTPHeaders {
 }
 
 extension String {
+    /// The longest prefix of at most `bytes` UTF-8 bytes that ends on a character.
+    func utf8Prefix(_ bytes: Int) -> String {
+        guard utf8.count > bytes else { return self }
+        var end = startIndex
+        var used = 0
+        for c in self {
+            let n = c.utf8.count
+            guard used + n <= bytes else { break }
+            used += n
+            end = index(after: end)
+        }
+        return String(self[..<end])
+    }
+
     var trimmingSpaces: String {
         var s = Substring(self)
         while let c = s.first, c == " " || c == "\t" { s = s.dropFirst() }

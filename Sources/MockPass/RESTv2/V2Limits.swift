@@ -13,14 +13,24 @@ enum V2Limits {
     /// `mock-v2-throttle-devices`: token buckets, each forgotten a day after the device's last call.
     static let throttleDevices = 20_000
     static let throttleMemory = Millis.hours(24)
-    /// `mock-v2-header-bytes`: the longest AP-Device-Identifier, X-Device-Info, AP-Partner-Framework-Status
-    /// or AP-TempPass-Identity value read; a longer one is refused as invalid.
+    /// `mock-v2-header-bytes`: the longest AP-Partner-Framework-Status or SSO token read (neither is
+    /// kept whole); a longer one is refused as invalid. The headers a session or profile keeps are
+    /// held to `valueBytes` instead.
     static let headerBytes = 8192
     /// `mock-v2-resource-bytes`: the longest resource (an MRSS document included).
     static let resourceBytes = 16_384
-    /// `mock-v2-value-bytes`: the longest `redirectUrl` or `domainName` a session or logout takes; a
-    /// longer redirect is `invalid_parameter_redirect_url`, a longer domain counts as not given.
+    /// `mock-v2-value-bytes`: the longest value REST v2 or the OAuth2 IdP may keep: a form value
+    /// (`mvpd`, `domainName`, `redirectUrl`), an OAuth2 parameter, and the headers a session, profile or
+    /// TempPass use keeps (AP-Device-Identifier, X-Device-Info, AP-TempPass-Identity; a User-Agent is
+    /// cut to it). Refused at the door with the value's own code, so an entry is bounded in bytes as
+    /// its store is in count; a 900 KB `redirect_uri` was kept whole per OAuth2 code.
     static let valueBytes = 2048
+    /// `mock-v2-temppass-resources`: the most resources one TempPass use remembers (only a use whose
+    /// MVPD has a resource limit remembers any: nothing else reads them). Past it, or past
+    /// `tempPassResourceBytes`, a new resource is `temporary_access_resources_limit_exceeded`.
+    static let tempPassResources = 1000
+    /// `mock-v2-temppass-resource-bytes`: the resources one TempPass use remembers, in bytes.
+    static let tempPassResourceBytes = 65_536
     /// `mock-v2-oauth-codes`: OAuth2 authorization codes, each kept 5 minutes or until redeemed.
     static let oauthCodes = 20_000
     /// The length of a session code (Adobe's are 7 characters).

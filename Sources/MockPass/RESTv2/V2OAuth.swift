@@ -120,6 +120,7 @@ extension MockPass {
         _ route: IdPRoute, _ idp: World.IdentityProvider, _ r: IncomingRequest, at now: Instant
     ) throws(HandlerFailure) -> HTTPResponse {
         try r.expect(route.method)
+        try MockPass.oauthAdmit(r, json: route == .oauth2Token)
         switch route {
         case .oauth2Authorize:
             return try oauthLoginPage(idp, r, message: nil)
@@ -137,7 +138,15 @@ extension MockPass {
                     Value.Entry("sub", .string(nameID(mvpdID: idp.mvpdID, userName: user.userName))),
                 ]).jsonText)
         case .oauth2Logout:
-            return .redirect(try r.required("redirect_uri"))
+            // Where the SP's logout answer sends the user agent back: the app's `redirectUrl`, held
+            // to what a session's redirect may be (no `javascript:` or `data:` Location).
+            let redirect = try r.required("redirect_uri")
+            do throws(V2Failure) {
+                try MockPass.v2CheckRedirect(redirect)
+            } catch {
+                throw .badRequest("redirect_uri: " + error.explanation)
+            }
+            return .redirect(redirect)
         case .sso, .login, .slo, .platformSSO:
             throw .notFound()  // SAML's, not handed over
         }
@@ -146,6 +155,29 @@ extension MockPass {
     static let oauthFields = [
         "response_type", "client_id", "redirect_uri", "state", "code_challenge", "code_challenge_method",
     ]
+
+    /// Every parameter the OAuth2 IdP reads, held to `mock-v2-value-bytes` before anything is kept
+    /// (a code keeps its `redirect_uri`, `client_id` and challenge): a 400, the token endpoint's
+    /// as RFC 6749 5.2's `invalid_request`.
+    static func oauthAdmit(_ r: IncomingRequest, json: Bool) throws(HandlerFailure) {
+        for name in oauthFields + ["code", "code_verifier", "grant_type", "username", "password"] {
+            guard let value = r.parameter(name), value.utf8.count > V2Limits.valueBytes else { continue }
+            let message =
+                "\(name) is \(value.utf8.count) bytes, over the limit of \(V2Limits.valueBytes) "
+                + "(limit: mock-v2-value-bytes)"
+            throw json ? .oauth(400, "invalid_request", message) : .badRequest(message)
+        }
+    }
+
+    /// The clients this IdP knows: each SP that offers its MVPD, under its base URL, with its one
+    /// callback (`v2OAuthStart` sends exactly these). A code goes to no one else (RFC 6749 4.1.2.1:
+    /// an unknown client or redirect is told on the IdP's page, never redirected to).
+    func oauthIsRegistered(_ idp: World.IdentityProvider, clientID: String, redirectURI: String) -> Bool {
+        world.serviceProviders.contains { sp in
+            sp.mvpds.contains { $0.id == idp.mvpdID } && sp.url.withoutTrailingSlashes == clientID
+                && MockPass.v2Origin(sp) + V2OAuth.callbackPath == redirectURI
+        }
+    }
 
     /// The login form, the authorization request riding along in hidden fields. Only S256 is taken:
     /// `plain` gives no protection, and OAuth 2.1 drops it.
@@ -160,6 +192,9 @@ extension MockPass {
         }
         guard let redirect = r.parameter("redirect_uri"), URLParts(redirect)?.isHTTP == true else {
             throw .badRequest("redirect_uri must be an http(s) URL")
+        }
+        guard oauthIsRegistered(idp, clientID: r.parameter("client_id") ?? "", redirectURI: redirect) else {
+            throw .badRequest("client_id and redirect_uri are not a client registered with this IdP")
         }
         var fields = [FormField(name: "username", value: ""), FormField(name: "password", value: "")]
         for name in MockPass.oauthFields { fields.append(FormField(name: name, value: r.parameter(name) ?? "")) }

@@ -77,6 +77,35 @@ struct V2TempPassUse: Sendable {
     /// The first use: a temporary profile's `notBefore`.
     var started: Instant
     var expires: Instant
-    /// In first-use order; bounded by the MVPD's resource limit, or by `maxResources` per request.
-    var resources: [String]
+    /// Each once, in first-use order (a promotional pass's `used_assets`). Only a use whose MVPD has a
+    /// resource limit remembers any, at most `mock-v2-temppass-resources` of them and
+    /// `mock-v2-temppass-resource-bytes` in all; they are forgotten when the pass ends, the use
+    /// itself staying so that an ended pass stays ended.
+    private(set) var resources: [String] = []
+    /// The bytes of `resources`, kept as they change so the cap costs nothing to check.
+    private(set) var resourceBytes = 0
+
+    init(started: Instant, expires: Instant) {
+        self.started = started
+        self.expires = expires
+    }
+
+    /// Whether `resource` is one more resource this use may remember within its caps.
+    func hasRoom(for resource: String) -> Bool {
+        resources.count < V2Limits.tempPassResources
+            && resourceBytes + resource.utf8.count <= V2Limits.tempPassResourceBytes
+    }
+
+    /// Remembers `resource` (once; the caller checked `hasRoom`).
+    mutating func remember(_ resource: String) {
+        guard !resources.contains(resource) else { return }
+        resources.append(resource)
+        resourceBytes += resource.utf8.count
+    }
+
+    /// Forgets the resources, as the pass ended: nothing reads them past its end.
+    mutating func forgetResources() {
+        resources = []
+        resourceBytes = 0
+    }
 }

@@ -25,16 +25,33 @@ struct V2SessionParameters: Sendable, Equatable {
         return out
     }
 
-    /// `self` with what `other` gives; an empty field counts as not given.
+    /// `self` with what `other` gives for the fields `self` lacks; an empty field counts as not given.
     func merged(with other: V2SessionParameters) -> V2SessionParameters {
         V2SessionParameters(
-            mvpd: other.mvpd ?? mvpd, domainName: other.domainName ?? domainName,
-            redirectUrl: other.redirectUrl ?? redirectUrl)
+            mvpd: mvpd ?? other.mvpd, domainName: domainName ?? other.domainName,
+            redirectUrl: redirectUrl ?? other.redirectUrl)
+    }
+
+    /// A resume may only fill what the session lacks (docs/CONFORMANCE.md, choice 91): anyone holding
+    /// the code can resume, so a value the session has, given again otherwise, is refused with its
+    /// parameter's code (`invalid_authentication_session` for `domainName`, which has none), nil if none.
+    func conflict(with other: V2SessionParameters) -> V2Failure? {
+        if let mvpd, let given = other.mvpd, given != mvpd {
+            return V2Failure(.invalidParameterMVPD, "the session already has another mvpd")
+        }
+        if let domainName, let given = other.domainName, given != domainName {
+            return V2Failure(.invalidAuthenticationSession, "the session already has another domainName")
+        }
+        if let redirectUrl, let given = other.redirectUrl, given != redirectUrl {
+            return V2Failure(.invalidParameterRedirectURL, "the session already has another redirectUrl")
+        }
+        return nil
     }
 
     static func from(_ r: IncomingRequest) -> V2SessionParameters {
-        // An oversized domain is not one (no code names it: it stays missing); an oversized redirect
-        // is refused by `v2CheckRedirect`.
+        // An oversized domain is not one (no code names it: it stays missing, docs/CONFORMANCE.md,
+        // choice 90); an oversized redirect is refused by `v2CheckRedirect`, an oversized MVPD by
+        // `v2MVPD` (no MVPD has such an id), so none is kept.
         func given(_ name: String) -> String? { r.parameter(name).flatMap { $0.isEmpty ? nil : $0 } }
         let domain = given("domainName").flatMap { $0.utf8.count <= V2Limits.valueBytes ? $0 : nil }
         return V2SessionParameters(
