@@ -74,6 +74,14 @@ import Testing
         // The server is stopped even when `running` fails; its failure is thrown after.
         let ran = Result { try running((try? String(contentsOf: out, encoding: .utf8)) ?? "") }
         try input.fileHandleForWriting.close()
+        // Bounded: a server that missed its standard input closing (a loaded machine) is ended by
+        // SIGTERM, which `serve` also answers with exit 0, rather than hanging the test run.
+        for signal in [SIGTERM, SIGKILL] {
+            let waitUntil = ContinuousClock.now + .seconds(20)
+            while process.isRunning, ContinuousClock.now < waitUntil { Thread.sleep(forTimeInterval: 0.05) }
+            guard process.isRunning else { break }
+            kill(process.processIdentifier, signal)
+        }
         process.waitUntilExit()
         try ran.get()
         return Outcome(
