@@ -40,7 +40,7 @@ public struct ServerLimits: Hashable, Sendable {
     /// The work the injected failures pending on one host may cost a request, in steps of their path
     /// patterns (`LinearRegex.stepCost`) times the longest path a head holds (`headBytes`). Each
     /// request is matched against them under the server's lock: `/(.*a){2000}` against a 15 KB path
-    /// took 1.7 s (issue 44). Past it `POST /admin/net` answers 400 (limit `net-pattern-steps`).
+    /// took 1.7 s. Past it `POST /admin/net` answers 400 (limit `net-pattern-steps`).
     public var netPatternSteps: Int
 
     public init(

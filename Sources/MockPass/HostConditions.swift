@@ -35,7 +35,7 @@ public struct InjectedFailure: Hashable, Sendable {
 
     /// `pathPattern` compiled once: every request to the host is matched under the server's lock, and
     /// compiling there cost as much as the pattern is long (a megabyte of `(?:)` costs nothing to
-    /// match) on every request (issue 44 row 7). nil: no pattern, or one that does not compile.
+    /// match) on every request. nil: no pattern, or one that does not compile.
     private var compiled: LinearRegex?
 
     private static func compile(_ pattern: String?) -> LinearRegex? { pattern.flatMap { try? LinearRegex($0) } }

@@ -1,5 +1,5 @@
 /// The statuses a `net SP fail N status S` step or `POST /admin/net` may inject, and which of them
-/// carry no body. Both sides read them here, so a scenario's parser and the live server agree (issue 44).
+/// carry no body. Both sides read them here, so a scenario's parser and the live server agree.
 public enum InjectedStatus {
     /// A final answer only: a 1xx is interim, so a client reads the next answer as this one's and
     /// every pipelined answer after it shifts by one.

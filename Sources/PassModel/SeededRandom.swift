@@ -4,7 +4,7 @@
 /// SplitMix64 is invertible: one drawn value gives back the state, hence every later value of the
 /// stream. That is fine for a simulation and for `passim serve --seed N` (a reproducible server is
 /// the point), but a server others talk to must not let one client's token tell another's: there
-/// `secure()` draws every value from the system's secure random source instead (issue 44).
+/// `secure()` draws every value from the system's secure random source instead.
 public struct SeededRandom: RandomNumberGenerator, Sendable {
     private var state: UInt64
     /// Every value from `SystemRandomNumberGenerator`; `state` is unused.

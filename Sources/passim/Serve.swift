@@ -114,7 +114,7 @@ struct Serve: ParsableCommand {
     var lint = false
 
     // Without --seed the world's own `seed` is not used: a world written for runs must not make a
-    // server's tokens guessable (issue 44); a reproducible server is asked for by name.
+    // server's tokens guessable; a reproducible server is asked for by name.
     @Option(
         help:
             "Make the mock's tokens, secrets and codes reproducible from this seed (for tests: one value then tells the others). Default: none, every value from the system's secure random source; the world file's `seed` is not used."
