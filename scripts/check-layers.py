@@ -7,6 +7,11 @@ those may import (each layer imports only layers below it); libxml2 is PassXML's
 Live's alone, whatever sits above them. A module missing from the table fails too, so a new module
 must be placed in the architecture before it lands.
 
+The engine's flows speak intents, not a wire (ARCHITECTURE.md, Entitlement): outside its dialects
+(`Sources/Entitlement/Dialects/`), no Entitlement file names a route, the v2 reader, a wire, or an XML
+encoder or parser; client registration (the same on every wire) and the configuration that declares
+the wire are the exceptions.
+
 Usage: scripts/check-layers.py [ROOT]   (ROOT: the package root, default: this script's parent)
 Exit status: 0 clean, 1 a forbidden import (each printed as file:line: message), 2 unusable input.
 """
@@ -72,6 +77,32 @@ def closure(module):
     return seen if module in ("CLibXML2", "CCurl") else seen | SYSTEM
 
 
+# A flow that names any of these is testing or encoding a wire: that is a dialect's work.
+WIRE_WORDS = re.compile(r"\b(?:V2Route|V2Answer|Route)\.|\.restV2\b|\bwire\s*[!=]=|\bisRESTv2\b|XML\.(?:parse|build)\b")
+WIRE_EXEMPT = {"Engine+Registration.swift", "EngineConfiguration.swift"}
+
+
+def wire_words(root):
+    """Where an Entitlement file outside Dialects/ names a wire (comments aside)."""
+    problems = []
+    engine = os.path.join(root, "Sources", "Entitlement")
+    for folder, _, files in sorted(os.walk(engine)):
+        if os.path.relpath(folder, engine).split(os.sep)[0] == "Dialects":
+            continue
+        for name in sorted(files):
+            if not name.endswith(".swift") or name in WIRE_EXEMPT:
+                continue
+            file = os.path.join(folder, name)
+            with open(file, encoding="utf-8") as f:
+                for number, line in enumerate(f, 1):
+                    code = line.split("//", 1)[0]
+                    m = WIRE_WORDS.search(code)
+                    if m:
+                        problems.append(f"{os.path.relpath(file, root)}:{number}: a flow names the wire "
+                                        f"({m.group(0)}): encode it in a dialect (Sources/Entitlement/Dialects/)")
+    return problems
+
+
 def check(root):
     sources = os.path.join(root, "Sources")
     if not os.path.isdir(sources):
@@ -107,12 +138,13 @@ def check(root):
                         elif imported not in allowed and imported != module:
                             problems.append(f"{where}:{number}: {module} may not import {imported} "
                                             f"(ARCHITECTURE.md allows: {', '.join(sorted(ALLOWED[module])) or 'nothing'})")
+    problems += wire_words(root)
     for p in problems:
         print(p)
     if problems:
-        print(f"{len(problems)} forbidden import(s)")
+        print(f"{len(problems)} layering problem(s)")
         return 1
-    print("layers: every import is one ARCHITECTURE.md allows")
+    print("layers: every import is one ARCHITECTURE.md allows; no flow names a wire")
     return 0
 
 

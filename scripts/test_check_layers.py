@@ -65,6 +65,16 @@ class CheckLayersTests(unittest.TestCase):
         self.assertIn("Sources/Scenario/S.swift:2: Scenario may not import Live: the runtimes are composed by Harness", out)
         self.assertIn("Sources/Scenario/T.swift:1: Scenario may not import Port", out)
 
+    def test_a_flow_naming_a_wire_fails(self):
+        status, out = run(self.tree({
+            "Entitlement/LoginFlow.swift": "import PassModel\n// V2Route. in a comment is fine\nif core.isRESTv2 {\n",
+            "Entitlement/Other.swift": "let u = Route.config.url(sp)\n",
+            "Entitlement/Dialects/SDKDialect.swift": "let u = Route.config.url(sp)\nlet x = V2Answer.profiles(r)\n"}))
+        self.assertEqual(status, 1)
+        self.assertIn("Sources/Entitlement/LoginFlow.swift:3: a flow names the wire (isRESTv2)", out)
+        self.assertIn("Sources/Entitlement/Other.swift:1: a flow names the wire (Route.)", out)
+        self.assertNotIn("Dialects", out.replace("Sources/Entitlement/Dialects/)", ""))
+
     def test_what_is_below_is_allowed(self):
         status, out = run(self.tree({"Scenario/S.swift": "import Foundation\nimport Simulation\nimport PassXML\n",
                                      "Harness/H.swift": "import Live\nimport Port\n",

@@ -39,13 +39,6 @@ enum StartKind: Hashable, Sendable {
     case session
 }
 
-/// REST API v2: the authentication session a login runs in (its code, and its id, which becomes
-/// the authN token's GUID).
-struct V2Session: Hashable, Sendable {
-    var code: String
-    var id: String
-}
-
 /// How the authN token is being obtained after the user is done.
 enum TokenSource: Hashable, Sendable {
     /// A SAML login in the browser (cookie session), a TempPass or a used registration code.
@@ -87,8 +80,8 @@ struct AuthenticationFlow: Sendable, RequestHolder {
     struct Browsing: Hashable, Sendable {
         var login: Login
         var mvpd: MVPD
-        /// REST API v2: the session the browser logs in for; its profile is read at the redirect.
-        var session: V2Session? = nil
+        /// The SP's session the browser logs in for (REST API v2), read at the redirect.
+        var session: LoginSession? = nil
     }
 
     struct Starting: Hashable, Sendable {
@@ -108,7 +101,7 @@ struct AuthenticationFlow: Sendable, RequestHolder {
         var timer: TimerID
         /// Polls out, oldest first: each answers for itself until the login ends.
         var polls: [PendingRequest] = []
-        /// REST API v2: the session of the code (the profile's token takes its id).
+        /// The SP's session of the code (REST API v2): the token takes its id.
         var sessionID: String? = nil
     }
 
@@ -117,7 +110,7 @@ struct AuthenticationFlow: Sendable, RequestHolder {
         var mvpd: MVPD
         var request: PendingRequest
         var source: TokenSource
-        /// REST API v2: the session whose profile is being read (the token's GUID).
+        /// The SP's session whose token is being read (REST API v2): the token takes its id.
         var sessionID: String? = nil
     }
 
@@ -331,46 +324,21 @@ struct AuthenticationFlow: Sendable, RequestHolder {
             state = .awaitingPromotionData(.init(login: login, mvpd: mvpd))
             return []
         }
-        if core.isRESTv2 {
-            // REST API v2: every login starts with a session; tvOS shows its code (rest-api-v2.md 1.5).
-            let kind: StartKind = core.configuration.platform == .tvos ? .registrationCode : .session
-            let (request, actions) = core.send(core.v2SessionRequest(mvpd), at: now)
+        switch core.dialect.loginOpening(for: mvpd, data: login.data, core) {
+        case .browser(let url):
+            state = .browsing(.init(login: login, mvpd: mvpd))
+            return [core.openBrowser(url, for: mvpd)]
+        case .request(let wire, let kind):
+            let (request, actions) = core.send(wire, at: now)
             state = .starting(.init(login: login, mvpd: mvpd, request: request, kind: kind))
             return actions
         }
-        if core.configuration.platform == .tvos {
-            let fields = [("deviceId", core.configuration.deviceID), ("mvpd", mvpd.id)]
-            let url = Route.registrationCode.url(core.spURL(forMVPD: mvpd.id), core.requestorID)
-            let (request, actions) = core.send(.form(url, fields), at: now, signed: true)
-            state = .starting(.init(login: login, mvpd: mvpd, request: request, kind: .registrationCode))
-            return actions
-        }
-        var query: [(String, String)] = [
-            ("domain_name", "adobe.com"), ("noflash", "true"), ("no_iframe", "true"),
-            ("mso_id", mvpd.id), ("requestor_id", core.requestorID),
-            ("redirect_url", mvpd.requiresSVC ? core.configuration.svcScheme : Constants.adobePassRedirectURL),
-            ("client_type", core.configuration.platform.osName), ("client_version", core.configuration.clientVersion),
-        ]
-        if let data = login.data { query.append(("generic_data", data.jsonText)) }
-        state = .browsing(.init(login: login, mvpd: mvpd))
-        return [core.openBrowser(Route.authenticateSAML.url(core.spURL(forMVPD: mvpd.id), query: query), for: mvpd)]
     }
 
     private mutating func startTempPass(
         _ login: Login, _ mvpd: MVPD, data: Value?, _ core: inout EngineCore, at now: Instant
     ) -> [EngineAction] {
-        let wire: HTTPRequest
-        if core.isRESTv2 {
-            // A promotional pass's data (the e-mail) is its identity header (rest-api-v2.md 1.4).
-            wire = core.v2SessionRequest(mvpd, identity: data)
-        } else {
-            var fields = [
-                ("requestor_id", core.requestorID), ("mso_id", mvpd.id), ("device_id", core.configuration.deviceID),
-            ]
-            if let data { fields.append(("generic_data", data.jsonText)) }
-            wire = .form(Route.freePreview.url(core.spURL(forMVPD: mvpd.id)), fields)
-        }
-        let (request, actions) = core.send(wire, at: now)
+        let (request, actions) = core.send(core.dialect.tempPassRequest(for: mvpd, data: data, core), at: now)
         state = .starting(.init(login: login, mvpd: mvpd, request: request, kind: .tempPass))
         return actions
     }
@@ -408,16 +376,7 @@ struct AuthenticationFlow: Sendable, RequestHolder {
             }
             actions += Self.selectMVPD(mvpd, &core)
             if mvpd.boardingStatus == .supported, let appleToken {
-                let exchange: HTTPRequest
-                if core.isRESTv2 {
-                    exchange = core.v2PartnerProfileRequest(mvpd, appleToken: appleToken, at: now)
-                } else {
-                    let fields = [
-                        ("requestor", core.requestorID), ("deviceId", core.configuration.deviceID), ("mvpd", mvpd.id),
-                        ("deviceType", core.configuration.platform.osName), ("SAMLResponse", appleToken),
-                    ]
-                    exchange = .form(Route.tokenExchange.url(core.spURL(forMVPD: mvpd.id)), fields)
-                }
+                let exchange = core.dialect.platformSSORequest(for: mvpd, appleToken: appleToken, core, at: now)
                 let (request, sent) = core.send(exchange, at: now)
                 state = .starting(.init(login: login, mvpd: mvpd, request: request, kind: .platformSSO))
                 actions += sent
@@ -434,51 +393,47 @@ struct AuthenticationFlow: Sendable, RequestHolder {
     {
         switch state {
         case .starting(let s):
-            if core.isRESTv2 { return v2LoginStarted(result, s, &core, at: now) }
-            return Answered(actions: loginStarted(result, s.login, s.mvpd, s.kind, &core, at: now))
+            let context = LoginStartContext(mvpd: s.mvpd, kind: s.kind, data: s.login.data)
+            return loginStarted(core.dialect.loginStarted(result, context, core, at: now), s, &core, at: now)
         case .awaitingCode(var s):
             s.polls.removeAll { $0.id == id }
             state = .awaitingCode(s)
-            if core.isRESTv2 { return v2CodeChecked(result, s, &core, at: now) }
-            return Answered(actions: codeChecked(result, s, &core, at: now))
+            let context = TokenContext(mvpd: s.mvpd, source: .sp, session: s.sessionID, data: s.login.data)
+            return codeChecked(core.dialect.codeChecked(result, context, core, at: now), s, &core, at: now)
         case .fetchingToken(let s):
-            if core.isRESTv2 { return v2ProfileArrived(result, s.login, s.mvpd, s.source, s.sessionID, &core, at: now) }
-            return authnTokenArrived(result, s.login, s.source, &core, at: now)
+            let context = TokenContext(mvpd: s.mvpd, source: s.source, session: s.sessionID, data: s.login.data)
+            return tokenArrived(core.dialect.loginToken(in: result, context, core, at: now), s.login, &core)
         case .idle, .selecting, .picking, .browsing, .awaitingPromotionData:
             // No request out: nothing can be answered (the owner check makes this unreachable).
             return Answered(actions: [])
         }
     }
 
-    /// The answer to the request that starts a login without a browser: TempPass, an Apple token
-    /// exchange (both 204), or a tvOS registration code (201 with its JSON).
-    private mutating func loginStarted(
-        _ result: HTTPResult, _ login: Login, _ mvpd: MVPD, _ kind: StartKind, _ core: inout EngineCore,
-        at now: Instant
-    ) -> [EngineAction] {
-        guard case .response(let r) = result, (200..<300).contains(r.status) else {
+    /// The answer to the request that starts a login: a TempPass, Apple's token, a second screen's
+    /// code, or the SP's session for a login in the browser.
+    private mutating func loginStarted(_ start: LoginStart, _ s: Starting, _ core: inout EngineCore, at now: Instant)
+        -> Answered
+    {
+        switch start {
+        case .failed(let codeRefused):
             state = .idle
-            if kind == .registrationCode, case .response(let r) = result, r.status == 401 {
-                // Refused for want of a signature or an access token (BEHAVIOR.md; the real SDK is
-                // reported to crash here, KB-REGCODE).
-                return [.deliver(.status(code: StatusCode.registrationCodeFailed, message: nil))]
-                    + core.authenticationFailure(Constants.genericAuthenticationError)
-            }
-            return core.authenticationFailure(Constants.genericAuthenticationError)
+            // The code was refused: the app hears of it first (BEHAVIOR.md, tvOS).
+            let refused: [EngineAction] =
+                codeRefused ? [.deliver(.status(code: StatusCode.registrationCodeFailed, message: nil))] : []
+            return Answered(actions: refused + core.authenticationFailure(Constants.genericAuthenticationError))
+        case .showCode(let code, let session):
+            // The TV shows the code until it expires; it is polled meanwhile.
+            let (timer, start) = core.startTimer(at: Self.nextPoll(after: now, code, core))
+            state = .awaitingCode(.init(login: s.login, mvpd: s.mvpd, code: code, timer: timer, sessionID: session))
+            return Answered(actions: [.deliver(.status(code: StatusCode.registrationCode, message: code.code)), start])
+        case .browse(let url, let session):
+            state = .browsing(.init(login: s.login, mvpd: s.mvpd, session: session))
+            return Answered(actions: [core.openBrowser(url, for: s.mvpd)])
+        case .readToken(let wire, let source, let session):
+            return Answered(actions: readToken(s.login, s.mvpd, wire, source, session: session, &core, at: now))
+        case .arrived(let answer):
+            return tokenArrived(answer, s.login, &core)
         }
-        if kind == .registrationCode {
-            guard let json = try? Value(jsonText: r.bodyText), let code = json["code"]?.stringValue,
-                let expires = json["expires"]?.intValue
-            else {
-                state = .idle
-                return core.authenticationFailure(Constants.genericAuthenticationError)
-            }
-            let registrationCode = RegistrationCode(code: code, expires: Instant(milliseconds: Int64(expires)))
-            let (timer, start) = core.startTimer(at: Self.nextPoll(after: now, registrationCode, core))
-            state = .awaitingCode(.init(login: login, mvpd: mvpd, code: registrationCode, timer: timer))
-            return [.deliver(.status(code: StatusCode.registrationCode, message: code)), start]
-        }
-        return fetchToken(login, mvpd, kind == .platformSSO ? .platformSSO : .sp, &core, at: now)
     }
 
     /// When the poll after one made at `now` is due: 10 s later, or at the code's expiry, which ends
@@ -499,18 +454,7 @@ struct AuthenticationFlow: Sendable, RequestHolder {
             return s.polls.flatMap(Engine.cancelDeadline(of:))
                 + core.authenticationFailure(Constants.genericAuthenticationError)
         }
-        let check: HTTPRequest
-        if core.isRESTv2 {
-            check = core.v2Request(
-                .profileForCode(serviceProvider: core.requestorID, code: s.code.code),
-                sp: core.spURL(forMVPD: s.mvpd.id))
-        } else {
-            let url = Route.checkAuthentication.url(
-                core.spURL(forMVPD: s.mvpd.id), s.code.code,
-                query: [("requestor", core.requestorID), ("deviceId", core.configuration.deviceID)])
-            check = HTTPRequest(method: Route.checkAuthentication.method, url: url)
-        }
-        let (request, actions) = core.send(check, at: now, signed: !core.isRESTv2)
+        let (request, actions) = core.send(core.dialect.codeCheckRequest(s.code, mvpd: s.mvpd, core), at: now)
         let (timer, start) = core.startTimer(at: Self.nextPoll(after: now, s.code, core))
         s.polls.append(request)
         s.timer = timer
@@ -518,22 +462,27 @@ struct AuthenticationFlow: Sendable, RequestHolder {
         return actions + [start]
     }
 
-    /// A poll answered (`s` no longer holds it). 200: the code was used, the token is fetched; 410:
-    /// the SP says the code is gone; anything else (not used yet, a server error, no answer): the
-    /// timer asks again, until the code's expiry.
-    private mutating func codeChecked(
-        _ result: HTTPResult, _ s: AwaitingCode, _ core: inout EngineCore, at now: Instant
-    )
-        -> [EngineAction]
+    /// A poll answered (`s` no longer holds it): the code was used (the token is read, or came), the
+    /// SP says the code is gone, or the timer asks again, until the code's expiry.
+    private mutating func codeChecked(_ check: CodeCheck, _ s: AwaitingCode, _ core: inout EngineCore, at now: Instant)
+        -> Answered
     {
-        if case .response(let r) = result, r.status == 200 {
-            return Self.endPolling(s) + fetchToken(s.login, s.mvpd, .sp, signed: true, &core, at: now)
-        }
-        if case .response(let r) = result, r.status == 410 {
+        switch check {
+        case .pending:
+            return Answered(actions: [])
+        case .gone:
             state = .idle
-            return Self.endPolling(s) + core.authenticationFailure(Constants.genericAuthenticationError)
+            return Answered(
+                actions: Self.endPolling(s) + core.authenticationFailure(Constants.genericAuthenticationError))
+        case .readToken(let wire):
+            let ended = Self.endPolling(s)
+            return Answered(
+                actions: ended + readToken(s.login, s.mvpd, wire, .sp, session: s.sessionID, &core, at: now))
+        case .arrived(let answer):
+            let ended = Self.endPolling(s)
+            let answered = tokenArrived(answer, s.login, &core)
+            return Answered(actions: ended + answered.actions, authorize: answered.authorize)
         }
-        return []
     }
 
     /// The code's polling ends (a poll had the answer): the timer and the other polls go with it.
@@ -541,51 +490,35 @@ struct AuthenticationFlow: Sendable, RequestHolder {
         [.cancelTimer(s.timer)] + s.polls.flatMap(Engine.cancelDeadline(of:))
     }
 
-    /// The app intercepted the redirect: it finishes a login in the browser (the token is fetched);
+    /// The app intercepted the redirect: it finishes a login in the browser (the token is read);
     /// nil when no login is in the browser.
     mutating func redirectArrived(_ core: inout EngineCore, at now: Instant) -> [EngineAction]? {
         guard case .browsing(let s) = state else { return nil }
-        if let session = s.session {
-            // REST API v2: the browser reached the redirect URL; the session's profile says how it went.
-            return v2FetchProfile(
-                s.login, s.mvpd, .profileForCode(serviceProvider: core.requestorID, code: session.code),
-                sessionID: session.id, &core, at: now)
-        }
-        return fetchToken(s.login, s.mvpd, .sp, &core, at: now)
+        let wire = core.dialect.tokenRequestAfterBrowser(mvpd: s.mvpd, session: s.session, core)
+        return readToken(s.login, s.mvpd, wire, .sp, session: s.session?.id, &core, at: now)
     }
 
-    /// `signed`: the token fetch of the registration-code flow.
-    private mutating func fetchToken(
-        _ login: Login, _ mvpd: MVPD, _ source: TokenSource, signed: Bool = false, _ core: inout EngineCore,
-        at now: Instant
+    private mutating func readToken(
+        _ login: Login, _ mvpd: MVPD, _ wire: WireRequest, _ source: TokenSource, session: String?,
+        _ core: inout EngineCore, at now: Instant
     ) -> [EngineAction] {
-        var fields = [
-            ("_method", "GET"), ("requestor_id", core.requestorID), ("device_id", core.configuration.deviceID),
-        ]
-        if let signedRequestorID = core.signedRequestorID { fields.append(("signed_requestor_id", signedRequestorID)) }
-        let (request, actions) = core.send(
-            .form(Route.sessionDevice.url(core.spURL(forMVPD: mvpd.id)), fields), at: now, signed: signed)
-        state = .fetchingToken(.init(login: login, mvpd: mvpd, request: request, source: source))
+        let (request, actions) = core.send(wire, at: now)
+        state = .fetchingToken(.init(login: login, mvpd: mvpd, request: request, source: source, sessionID: session))
         return actions
     }
 
-    /// The authN token request ended: success, no token, a refusal, an error status or a timeout.
-    private mutating func authnTokenArrived(
-        _ result: HTTPResult, _ login: Login, _ source: TokenSource, _ core: inout EngineCore, at now: Instant
-    ) -> Answered {
+    /// The token's read ended: a token, none, or a logout the SP still holds.
+    private mutating func tokenArrived(_ answer: LoginTokenAnswer, _ login: Login, _ core: inout EngineCore)
+        -> Answered
+    {
         state = .idle
-        if case .response(let r) = result, r.status == 200,
-            let answer = r.decoded(orParse: SessionDeviceXML.Answer.parse)
-        {
-            switch answer.content {
-            case .token(let token) where token.expires > now:
-                return Self.loggedIn(
-                    token, userMeta: answer.userMeta, fromPlatformSSO: source == .platformSSO, login, &core)
-            case .pendingLogout:
-                core.store.clearTokens()
-            case .token, .none:
-                break
-            }
+        switch answer {
+        case .token(let token):
+            return Self.loggedIn(token, login, &core)
+        case .pendingLogout:
+            core.store.clearTokens()
+        case .none:
+            break
         }
         // A getAuthorization waiting on this login ends with the failure alone (invariant 3).
         return Answered(actions: core.authenticationFailure(Constants.genericAuthenticationError))
@@ -593,19 +526,18 @@ struct AuthenticationFlow: Sendable, RequestHolder {
 
     /// A login ends with its token: stored, then the status and its tracking; a `getAuthorization`
     /// that started the login goes on (`Engine`).
-    static func loggedIn(
-        _ token: AuthnToken, userMeta: Value?, fromPlatformSSO: Bool, tempPassIdentity: Value? = nil, _ login: Login,
-        _ core: inout EngineCore
-    ) -> Answered {
+    static func loggedIn(_ login: LoginToken, _ started: Login, _ core: inout EngineCore) -> Answered {
+        let token = login.token
         core.store.store(
-            token, userMeta: userMeta, fromPlatformSSO: fromPlatformSSO, tempPassIdentity: tempPassIdentity)
+            token, userMeta: login.userMeta, fromPlatformSSO: login.platformSSO,
+            tempPassIdentity: login.tempPassIdentity)
         return Answered(
             actions: [
                 core.status(true, Constants.userAuthenticated),
                 .deliver(
                     core.tracking.authenticationSuccess(mvpdID: token.mvpdID, sessionGUID: token.guid, fromStore: false)
                 ),
-            ], authorize: login.authorization)
+            ], authorize: started.authorization)
     }
 }
 

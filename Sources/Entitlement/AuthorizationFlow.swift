@@ -4,8 +4,9 @@ import PassXML
 typealias AuthorizationID = FlowID<AuthorizationFlow>
 
 /// One `checkAuthorization`/`getAuthorization` past authentication: the authorize request (unless a
-/// cached authZ token serves), then the short media token. A flow asking for its media token holds
-/// the authZ token it asks with, and where that came from; one still authorizing holds neither.
+/// cached authZ token serves), then the short media token, unless the decision carries it (REST API
+/// v2). A flow asking for its media token holds the authZ token it asks with, and where that came
+/// from; one still authorizing holds neither.
 struct AuthorizationFlow: Hashable, Sendable, OneRequestFlow {
     var resource: String
     var data: Value?
@@ -72,32 +73,12 @@ struct AuthorizationFlows: Sendable, FlowTable {
         guard let token = core.store.authnToken else {
             return core.authorizationFailed(resource, Constants.userNotAuthenticatedError, "")
         }
-        if core.isRESTv2 {
-            // REST API v2: a decision every time, the media token inside it (rest-api-v2.md 1.7:
-            // "always authorize before playback"); v2 carries no generic data.
-            let request = core.v2Request(
-                .authorize(serviceProvider: core.requestorID, mvpd: token.mvpdID),
-                sp: core.spURL(forMVPD: token.mvpdID),
-                json: .dict([Value.Entry("resources", .list([.string(resource)]))]),
-                headers: core.v2TempPassHeaders)
-            let (pending, actions) = core.send(request, at: now)
-            flows[id] = AuthorizationFlow(
-                resource: resource, data: data, asked: token, requestorID: core.requestorID,
-                state: .authorizing(pending))
-            return actions
-        }
-        if let cached = core.store.validAuthzToken(for: resource, at: now) {
+        if let cached = core.dialect.servingAuthorization(for: resource, &core, at: now) {
             return requestMediaToken(
                 id, resource, data, token, core.requestorID, cached, .cache, &core, at: now)
         }
-        var fields: [(String, String)] = [
-            ("resource_id", resource), ("requestor_id", core.requestorID), ("mso_id", token.mvpdID),
-            ("device_id", core.configuration.deviceID), ("userMeta", "1"),
-            ("authentication_token", AuthnTokenXML.build(token)),
-        ]
-        if let data { fields.append(("generic_data", data.jsonText)) }
-        let (request, actions) = core.send(
-            .form(Route.authorizeDevice.url(core.spURL(forMVPD: token.mvpdID)), fields), at: now)
+        let wire = core.dialect.authorizeRequest(resource: resource, data: data, token: token, core)
+        let (request, actions) = core.send(wire, at: now)
         flows[id] = AuthorizationFlow(
             resource: resource, data: data, asked: token, requestorID: core.requestorID, state: .authorizing(request))
         return actions
@@ -107,12 +88,8 @@ struct AuthorizationFlows: Sendable, FlowTable {
         _ id: AuthorizationID, _ resource: String, _ data: Value?, _ asked: AuthnToken, _ requestorID: String,
         _ authz: AuthzToken, _ source: AuthorizationFlow.Source, _ core: inout EngineCore, at now: Instant
     ) -> [EngineAction] {
-        let fields: [(String, String)] = [
-            ("session_guid", authz.sessionGUID), ("hashed_guid", "false"), ("authz_token", AuthzTokenXML.build(authz)),
-            ("requestor_id", requestorID), ("mso_id", authz.mvpdID), ("device_id", core.configuration.deviceID),
-        ]
         let (request, actions) = core.send(
-            .form(Route.deviceShortAuthorize.url(core.spURL(forMVPD: authz.mvpdID)), fields), at: now)
+            core.dialect.mediaTokenRequest(authz, requestorID: requestorID, core), at: now)
         flows[id] = AuthorizationFlow(
             resource: resource, data: data, asked: asked, requestorID: requestorID,
             state: .fetchingMediaToken(.init(authz: authz, source: source, request: request)))
@@ -133,8 +110,6 @@ struct AuthorizationFlows: Sendable, FlowTable {
             return core.authorizationFailed(flow.resource, Constants.userNotAuthenticatedError, "")
         }
         switch flow.state {
-        case .authorizing where core.isRESTv2:
-            return Self.decisionArrived(flow, held, result, &core)
         case .authorizing:
             return authorizeArrived(id, flow, held, result, &core, at: now)
         case .fetchingMediaToken(let m):
@@ -142,76 +117,59 @@ struct AuthorizationFlows: Sendable, FlowTable {
         }
     }
 
+    /// The authorize request answered: an authZ token (its media token is asked for next), a decision
+    /// with its media token, which ends the authorization, or a denial with the MVPD's details.
     private mutating func authorizeArrived(
         _ id: AuthorizationID, _ flow: AuthorizationFlow, _ held: AuthnToken, _ result: HTTPResult,
         _ core: inout EngineCore, at now: Instant
     ) -> [EngineAction] {
-        if case .response(let r) = result, let content = r.decoded(orParse: AuthorizeDeviceXML.parse) {
-            switch content {
-            case .token(let token) where r.status == 200 && token.expires > now:
-                // Cached only for the token it was asked with; after a change nothing it brings is kept.
-                if held.guid == flow.asked.guid { core.store.store(token) }
-                return requestMediaToken(
-                    id, flow.resource, flow.data, flow.asked, flow.requestorID, token, .sp, &core, at: now)
-            case .error(let body) where r.status == 403 || r.status == 401:
-                // The MVPD said no: its message, `""` when none.
-                return core.authorizationFailed(flow.resource, Constants.userNotAuthorizedError, body.details)
-            default:
-                break
-            }
+        switch core.dialect.authorizeAnswer(result, resource: flow.resource, asked: flow.asked, core, at: now) {
+        case .permitted(let token):
+            // Cached only for the token it was asked with; after a change nothing it brings is kept.
+            if held.guid == flow.asked.guid { core.store.store(token) }
+            return requestMediaToken(
+                id, flow.resource, flow.data, flow.asked, flow.requestorID, token, .sp, &core, at: now)
+        case .granted(let media, let authorization):
+            // The decision's authZ token is kept for `getMetadata`, for the token it was asked with only.
+            if held.guid == flow.asked.guid, let authorization { core.store.store(authorization) }
+            return Self.granted(media, flow, cached: false, core)
+        case .denied(let details):
+            return core.authorizationFailed(flow.resource, Constants.userNotAuthorizedError, details)
+        case .unusable:
+            return Self.unusable(flow, result, core)
         }
-        return Engine.throttled(result, StatusCode.authorizationThrottled)
-            + core.authorizationFailed(flow.resource, Constants.genericAuthorizationError, Engine.describe(result))
-    }
-
-    /// REST API v2: the decision for the resource, with its media token, ends the authorization as
-    /// the SDK wire's media token does; a denial carries the MVPD's details. The decision's expiry is
-    /// kept as the authZ token's for `getMetadata` (only for the token it was asked with).
-    private static func decisionArrived(
-        _ flow: AuthorizationFlow, _ held: AuthnToken, _ result: HTTPResult, _ core: inout EngineCore
-    ) -> [EngineAction] {
-        if let decision = V2Answer.decisions(result)?.first(where: { $0.resource == flow.resource }) {
-            if decision.authorized, let media = decision.mediaToken, !media.isEmpty {
-                if held.guid == flow.asked.guid, let expires = decision.notAfter {
-                    core.store.store(
-                        AuthzToken(
-                            sessionGUID: flow.asked.guid, requestorID: core.requestorID, resourceID: flow.resource,
-                            mvpdID: flow.asked.mvpdID, deviceID: core.configuration.deviceID, expires: expires))
-                }
-                return [
-                    .deliver(.setToken(token: media, resource: flow.resource)),
-                    .deliver(
-                        core.tracking.authorizationSuccess(
-                            mvpdID: flow.asked.mvpdID, sessionGUID: flow.asked.guid, cached: false)),
-                ]
-            }
-            if !decision.authorized {
-                return core.authorizationFailed(flow.resource, Constants.userNotAuthorizedError, decision.details)
-            }
-        }
-        return Engine.throttled(result, StatusCode.authorizationThrottled)
-            + core.authorizationFailed(flow.resource, Constants.genericAuthorizationError, Engine.describe(result))
     }
 
     private func mediaTokenArrived(
         _ flow: AuthorizationFlow, _ source: AuthorizationFlow.Source, _ result: HTTPResult,
         _ core: EngineCore, at now: Instant
     ) -> [EngineAction] {
-        if case .response(let r) = result, r.status == 200, !r.body.isEmpty {
-            // The short media token is handed over as the SP sent it, and never cached; the tracking
-            // names the authN token the authorization was asked with, even when another is held now.
-            return [
-                .deliver(.setToken(token: r.bodyText, resource: flow.resource)),
-                .deliver(
-                    core.tracking.authorizationSuccess(
-                        mvpdID: flow.asked.mvpdID, sessionGUID: flow.asked.guid,
-                        cached: source == .cache)),
-            ]
+        switch core.dialect.mediaTokenAnswer(result) {
+        case .granted(let media):
+            return Self.granted(media, flow, cached: source == .cache, core)
+        case .denied(let details):
+            return core.authorizationFailed(flow.resource, Constants.userNotAuthorizedError, details)
+        case .unusable:
+            return Self.unusable(flow, result, core)
         }
-        if case .response(let r) = result, r.status == 403, let body = r.decoded(orParse: ErrorXML.parse) {
-            return core.authorizationFailed(flow.resource, Constants.userNotAuthorizedError, body.details)
-        }
-        return Engine.throttled(result, StatusCode.authorizationThrottled)
+    }
+
+    /// The media token is handed over as the SP sent it, and never cached; the tracking names the
+    /// authN token the authorization was asked with, even when another is held now.
+    private static func granted(_ media: String, _ flow: AuthorizationFlow, cached: Bool, _ core: EngineCore)
+        -> [EngineAction]
+    {
+        [
+            .deliver(.setToken(token: media, resource: flow.resource)),
+            .deliver(
+                core.tracking.authorizationSuccess(
+                    mvpdID: flow.asked.mvpdID, sessionGUID: flow.asked.guid, cached: cached)),
+        ]
+    }
+
+    private static func unusable(_ flow: AuthorizationFlow, _ result: HTTPResult, _ core: EngineCore) -> [EngineAction]
+    {
+        Engine.throttled(result, StatusCode.authorizationThrottled)
             + core.authorizationFailed(flow.resource, Constants.genericAuthorizationError, Engine.describe(result))
     }
 }

@@ -159,8 +159,8 @@ public struct Engine: Sendable {
             }
             return setRequestor(requestorID, serviceProviders: sps, at: now)
         case .checkAuthentication:
-            // REST API v2 asks the SP for the device's profile (rest-api-v2.md 1.7); the SDK reads its store.
-            return core.isRESTv2 ? profileChecks.start(&core, at: now) : AuthenticationFlow.check(&core, at: now)
+            // The SP's profile where the wire asks for it (REST API v2, rest-api-v2.md 1.7), else the store.
+            return profileChecks.start(&core, at: now)
         case .getAuthentication(let force, let data, let filter):
             return startLogin(forceAuthn: force, data: data, filter: filter, authorization: nil, at: now)
         case .setSelectedProvider(let id):

@@ -23,14 +23,12 @@ struct EngineCore: Sendable {
     private var nextTimer = 0
     private var nextFlow = 0
 
-    /// REST API v2: the device's two headers, made once (a hash and a Base64 JSON) and only on that wire.
-    let v2Device: (identifier: String, info: String)
+    /// What the requests look like on the configuration's wire, and what their answers mean.
+    let dialect: any WireDialect
 
     init(configuration: EngineConfiguration) {
         self.configuration = configuration
-        v2Device =
-            configuration.wire == .restV2
-            ? (Self.v2DeviceIdentifier(configuration), Self.v2DeviceInfo(configuration)) : ("", "")
+        dialect = configuration.dialect
     }
 
     var tracking: Tracking { Tracking(configuration: configuration) }
@@ -63,6 +61,13 @@ struct EngineCore: Sendable {
             actions.append(start)
         }
         return (pending, actions)
+    }
+
+    /// Sends a request a dialect encoded.
+    mutating func send(_ request: WireRequest, at now: Instant, deadline: Bool = true) -> (
+        PendingRequest, [EngineAction]
+    ) {
+        send(request.http, at: now, deadline: deadline, signed: request.signed)
     }
 
     /// Sends at once, outside registration: the registration's own requests.

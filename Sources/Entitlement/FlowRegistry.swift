@@ -124,7 +124,7 @@ extension Engine {
         case .authentication: authenticationAnswered(id, result, at: now)
         case .authorization(let flow): authorizations.answered(flow, result, &core, at: now)
         case .preauthorization(let flow): preauthorizations.answered(flow, result, &core, at: now)
-        case .metadata(let flow): metadata.answered(flow, result)
+        case .metadata(let flow): metadata.answered(flow, result, core)
         case .logout: logout.answered(id, result, core)
         case .registration(let origin): registrationAnswered(origin, result, at: now)
         case .profileCheck(let flow): profileChecks.answered(flow, result, &core, at: now)

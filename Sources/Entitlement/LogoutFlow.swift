@@ -87,20 +87,11 @@ struct LogoutFlow: Sendable, RequestHolder {
 
         if core.configuration.platform == .tvos {
             // No browser on tvOS: the engine calls the logout endpoint itself.
-            let wire: HTTPRequest
-            if core.isRESTv2, let mvpdID = token?.mvpdID ?? mvpd?.id {
-                wire = core.v2Request(
-                    .logout(serviceProvider: core.requestorID, mvpd: mvpdID), sp: sp,
-                    query: [("redirectUrl", Constants.adobePassRedirectURL)])
-            } else if core.isRESTv2 {
-                // No MVPD to log out of: nothing to ask, the answer at once.
+            guard let wire = core.dialect.deviceLogoutRequest(mvpd: token?.mvpdID ?? mvpd?.id, sp: sp, core) else {
+                // Nothing to ask: the answer at once.
                 return actions + [core.status(false, Constants.userNotAuthenticatedError)]
-            } else {
-                let url = Route.restLogout.url(
-                    sp, query: [("requestor", core.requestorID), ("deviceId", core.configuration.deviceID)])
-                wire = HTTPRequest(method: Route.restLogout.method, url: url)
             }
-            let (request, sent) = core.send(wire, at: now, signed: !core.isRESTv2)
+            let (request, sent) = core.send(wire, at: now)
             if case .requesting(let owed) = state {
                 state = .requesting(owed + [request])
             } else {
@@ -117,33 +108,26 @@ struct LogoutFlow: Sendable, RequestHolder {
         // Logout of an MVPD that requires SVC opens as its login did (BEHAVIOR.md, Authentication 3).
         let tokenMVPD = core.requestor?.mvpd(token.mvpdID) ?? mvpd
         let svc = tokenMVPD?.requiresSVC ?? false
-        if core.isRESTv2 {
-            // REST API v2: the SP says which page the browser opens, if any (rest-api-v2.md 1.3).
-            let request = core.v2Request(
-                .logout(serviceProvider: core.requestorID, mvpd: token.mvpdID), sp: sp,
-                query: [("redirectUrl", svc ? core.configuration.svcScheme : Constants.adobePassRedirectURL)])
-            let (pending, sent) = core.send(request, at: now)
+        switch core.dialect.logoutStep(token: token, svc: svc, sp: sp, core) {
+        case .open(let url):
+            actions.append(core.openBrowser(url, for: tokenMVPD))
+            return actions
+        case .ask(let wire):
+            // The SP says which page the browser opens, if any.
+            let (pending, sent) = core.send(wire, at: now)
             if case .askingForPage(let r, _) = state { ended.append(r) }
             state = .askingForPage(pending, mvpd: tokenMVPD ?? MVPD(id: token.mvpdID, displayName: token.mvpdID))
             return actions + sent
         }
-        let requestorID = core.requestorID
-        let query: [(String, String)] = [
-            ("mso_id", token.mvpdID), ("requestor_id", requestorID.isEmpty ? token.requestorID : requestorID),
-            ("name_id", token.nameID), ("session_index", token.sessionIndex),
-            ("redirect_url", svc ? core.configuration.svcScheme : Constants.adobePassRedirectURL),
-        ]
-        actions.append(core.openBrowser(Route.logout.url(sp, query: query), for: tokenMVPD))
-        return actions
     }
 
-    /// A logout request ended, however it ended: on tvOS that logout's answer; on iOS over REST API
-    /// v2, the page it names opens (the redirect URL itself when the logout needs none, or the
+    /// A logout request ended, however it ended: on tvOS that logout's answer; on iOS when the SP
+    /// was asked for the page (REST API v2), the page it names opens (the redirect URL itself when the logout needs none, or the
     /// request failed: the app's `handleExternalURL` then answers, as after the SDK wire's page).
     mutating func answered(_ id: RequestID, _ result: HTTPResult, _ core: EngineCore) -> [EngineAction] {
         if case .askingForPage(let r, let mvpd) = state, r.id == id {
             state = .awaitingRedirect
-            guard let page = V2Answer.logout(result, mvpd: mvpd.id)?.url else {
+            guard let page = core.dialect.logoutPage(in: result, mvpd: mvpd.id) else {
                 return [.deliver(.navigateToUrl(Constants.adobePassRedirectURL, useSVC: nil))]
             }
             return [core.openBrowser(page, for: mvpd)]

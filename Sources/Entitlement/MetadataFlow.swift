@@ -34,17 +34,16 @@ struct MetadataFlows: Sendable, FlowTable {
                 let token = core.store.validAuthzToken(for: resource, at: now)
             else { return answer(.null) }
             return answer(.string(token.expires.tokenDate))
-        case Constants.metadataDeviceID where core.isRESTv2:
-            // REST API v2 has no device metadata: the device id is the app's own, the one its
-            // AP-Device-Identifier is made from (docs/CONFORMANCE.md, choice 67).
-            return answer(.string(core.configuration.deviceID))
         case Constants.metadataDeviceID:
-            let id: MetadataID = core.newFlowID()
-            let fields = [("requestor_id", core.requestorID), ("device_id", core.configuration.deviceID)]
-            let sp = core.store.authnToken.map { core.spURL(forMVPD: $0.mvpdID) } ?? core.defaultSP
-            let (pending, actions) = core.send(.form(Route.getMetadataDevice.url(sp), fields), at: now)
-            flows[id] = MetadataFlow(arguments: request, request: pending)
-            return actions
+            switch core.dialect.deviceIDQuery(core) {
+            case .known(let deviceID):
+                return answer(.string(deviceID))
+            case .ask(let wire):
+                let id: MetadataID = core.newFlowID()
+                let (pending, actions) = core.send(wire, at: now)
+                flows[id] = MetadataFlow(arguments: request, request: pending)
+                return actions
+            }
         case Constants.metadataUserMeta:
             guard core.store.validAuthnToken(at: now) != nil,
                 let key = request[Constants.metadataUserMetaKey]?.stringValue,
@@ -58,14 +57,11 @@ struct MetadataFlows: Sendable, FlowTable {
     }
 
     /// The device id arrived (or did not: `null`).
-    mutating func answered(_ id: MetadataID, _ result: HTTPResult) -> [EngineAction] {
+    mutating func answered(_ id: MetadataID, _ result: HTTPResult, _ core: EngineCore) -> [EngineAction] {
         guard let flow = flows.removeValue(forKey: id) else {
             return []  // no such flow: nothing can be answered (the owner check makes this unreachable)
         }
-        var value = Value.null
-        if case .response(let r) = result, r.status == 200, let deviceID = try? MetadataXML.parse(r.body) {
-            value = .string(deviceID)
-        }
+        let value = core.dialect.deviceID(in: result).map(Value.string) ?? .null
         return [
             .deliver(
                 .setMetadataStatus(

@@ -33,33 +33,13 @@ struct PreauthorizationFlows: Sendable, FlowTable {
             return [.deliver(.preauthorizedResources(resources.filter { core.store.preauthorizations[$0] == true }))]
         }
         let id: PreauthorizationID = core.newFlowID()
-        let fields: [(String, String)] = [
-            ("authentication_token", AuthnTokenXML.build(token)), ("requestor_id", core.requestorID),
-        ]
         var asked = Set<String>()
         let once = unknown.filter { asked.insert($0).inserted }
-        let sp = core.spURL(forMVPD: token.mvpdID)
-        let wire: HTTPRequest
-        if core.isRESTv2 {
-            wire = core.v2Request(
-                .preauthorize(serviceProvider: core.requestorID, mvpd: token.mvpdID), sp: sp,
-                json: .dict([Value.Entry("resources", .list(once.map(Value.string)))]),
-                headers: core.v2TempPassHeaders)
-        } else {
-            wire = .form(Route.preauthorize.url(sp), fields + once.map { ("resource_id", $0) })
-        }
-        let (request, actions) = core.send(wire, at: now)
+        let (request, actions) = core.send(
+            core.dialect.preauthorizeRequest(resources: once, token: token, core), at: now)
         flows[id] = PreauthorizationFlow(
             resources: resources, useCache: cache, sessionGUID: token.guid, request: request)
         return actions
-    }
-
-    /// The decisions an answer carries on the engine's wire, in its order: the SDK's XML, REST v2's JSON.
-    private static func decisions(in result: HTTPResult, _ core: EngineCore) -> [(String, Bool)]? {
-        if core.isRESTv2 { return V2Answer.decisions(result)?.map { ($0.resource, $0.authorized) } }
-        guard case .response(let r) = result, r.status == 200, let decisions = r.decoded(orParse: PreauthorizeXML.parse)
-        else { return nil }
-        return decisions.map { ($0.resourceID, $0.authorized) }
     }
 
     /// The flow's request answered (`claim` found it).
@@ -76,7 +56,7 @@ struct PreauthorizationFlows: Sendable, FlowTable {
             return [.deliver(.preauthorizedResources([]))]
         }
         var fresh: [String: Bool] = [:]
-        if let decisions = Self.decisions(in: result, core) {
+        if let decisions = core.dialect.decisions(in: result) {
             for (resource, authorized) in decisions { fresh[resource] = authorized }
             core.store.remember(decisions, forSession: flow.sessionGUID)
         }

@@ -2,10 +2,10 @@ import PassModel
 
 typealias ProfileCheckID = FlowID<ProfileCheck>
 
-/// REST API v2: one `checkAuthentication` waiting on `GET profiles/{mvpd}`. Adobe maps the call to
-/// the profiles endpoints (rest-api-v2.md 1.7): the answer is the device's profile as the SP holds it
-/// now, not the app's store. The SDK wire answers from the store at once
-/// (`AuthenticationFlow.check`), as it does here when there is no MVPD to ask about.
+/// One `checkAuthentication` waiting on the SP's profile, where the wire asks for it (REST API v2
+/// maps the call to `GET profiles/{mvpd}`, rest-api-v2.md 1.7): the answer is the device's profile as
+/// the SP holds it now, not the app's store. Otherwise the store answers at once
+/// (`AuthenticationFlow.check`), as it does when there is no MVPD to ask about.
 struct ProfileCheck: Hashable, Sendable, OneRequestFlow {
     var mvpd: String
     var request: PendingRequest
@@ -27,12 +27,10 @@ struct ProfileChecks: Sendable, FlowTable {
     /// `checkAuthentication`: the selected MVPD's profile (or the held token's MVPD's).
     mutating func start(_ core: inout EngineCore, at now: Instant) -> [EngineAction] {
         // The held token is a valid one: an expired token is as good as none (BEHAVIOR.md, Time).
-        guard let mvpd = core.store.validAuthnToken(at: now)?.mvpdID ?? core.store.selectedMVPD?.id else {
-            return AuthenticationFlow.check(&core, at: now)
-        }
+        guard let mvpd = core.store.validAuthnToken(at: now)?.mvpdID ?? core.store.selectedMVPD?.id,
+            let request = core.dialect.profileCheckRequest(mvpd: mvpd, core)
+        else { return AuthenticationFlow.check(&core, at: now) }
         let id: ProfileCheckID = core.newFlowID()
-        let request = core.v2Request(
-            .profile(serviceProvider: core.requestorID, mvpd: mvpd), sp: core.spURL(forMVPD: mvpd))
         let (pending, actions) = core.send(request, at: now)
         flows[id] = ProfileCheck(mvpd: mvpd, request: pending)
         return actions
@@ -54,21 +52,21 @@ struct ProfileChecks: Sendable, FlowTable {
             return []  // no such flow: nothing can be answered (the owner check makes this unreachable)
         }
         if flow.askedBeforeTokensCleared { return core.authenticationFailure(Constants.userNotAuthenticatedError) }
-        guard let profiles = V2Answer.profiles(result) else { return AuthenticationFlow.check(&core, at: now) }
-        guard let profile = profiles.first(where: { $0.mvpd == flow.mvpd }), profile.notAfter > now else {
+        switch core.dialect.checkedProfile(in: result, mvpd: flow.mvpd, core, at: now) {
+        case .unusable:
+            return AuthenticationFlow.check(&core, at: now)
+        case .none:
             if core.store.authnToken?.mvpdID == flow.mvpd { core.store.clearTokens() }
             return core.authenticationFailure(Constants.userNotAuthenticatedError)
+        case .profile(let profile):
+            // The held token is that profile's when it names its MVPD and ends when it does (a token
+            // is made with its profile's notAfter); a profile made since (another login of the device)
+            // replaces it, named after its MVPD and notBefore (choices 68, 70).
+            let held = core.store.validAuthnToken(at: now)
+            if held?.mvpdID != profile.token.mvpdID || held?.expires != profile.token.expires {
+                core.store.store(profile.token, userMeta: profile.userMeta, fromPlatformSSO: profile.platformSSO)
+            }
+            return AuthenticationFlow.check(&core, at: now)
         }
-        // The held token is that profile's when it names its MVPD and ends when it does (a token
-        // is made with its profile's notAfter); a profile made since (another login of the device)
-        // replaces it, named after its MVPD and notBefore (choices 68, 70).
-        let held = core.store.validAuthnToken(at: now)
-        if held?.mvpdID != profile.mvpd || held?.expires != profile.notAfter {
-            let token = V2Answer.token(
-                profile, sessionID: profile.impliedSessionID, requestorID: core.requestorID,
-                deviceID: core.configuration.deviceID)
-            core.store.store(token, userMeta: profile.userMeta, fromPlatformSSO: profile.type == "appleSSO")
-        }
-        return AuthenticationFlow.check(&core, at: now)
     }
 }

@@ -101,12 +101,7 @@ struct StartupFlow: Sendable, RequestHolder {
             EngineConfiguration.normalizeSP)
         var outstanding: [RequestID: String] = [:]
         for url in urls {
-            let request =
-                core.isRESTv2
-                ? core.v2Request(.configuration(serviceProvider: requestorID), sp: url)
-                : HTTPRequest(
-                    method: Route.config.method, url: Route.config.url(url, requestorID),
-                    headers: HTTPHeaders([HTTPHeader("Accept", "application/xml")]))
+            let request = core.dialect.configurationRequest(requestorID: requestorID, sp: url, core)
             let (pending, sent) = core.send(request, at: now, deadline: false)
             outstanding[pending.id] = url
             actions += sent
@@ -126,7 +121,7 @@ struct StartupFlow: Sendable, RequestHolder {
         guard case .fetching(var f) = state, let spURL = f.outstanding.removeValue(forKey: id) else {
             return Outcome(actions: throttled)
         }
-        if let config = Self.configuration(in: result, core), config.requestorID == f.requestorID {
+        if let config = core.dialect.configuration(in: result, core), config.requestorID == f.requestorID {
             f.arrivals.append((spURL, config))
         }
         state = .fetching(f)
@@ -135,15 +130,6 @@ struct StartupFlow: Sendable, RequestHolder {
         var settled = settle(f, &core)
         settled.actions = throttled + [.cancelTimer(f.deadline)] + settled.actions
         return settled
-    }
-
-    /// The configuration an answer carries on the engine's wire: the SDK's XML, or REST v2's JSON.
-    private static func configuration(in result: HTTPResult, _ core: EngineCore) -> SPConfiguration? {
-        if core.isRESTv2 {
-            return V2Answer.configuration(result, promotional: core.configuration.promotionalTempPasses)
-        }
-        guard case .response(let r) = result, r.status == 200 else { return nil }
-        return r.decoded(orParse: ConfigurationXML.parse)
     }
 
     /// The 30 s deadline: whatever has not answered counts as timed out.

@@ -139,4 +139,10 @@ public enum HTTPResult: Hashable, Sendable {
     case failure(String)
     /// No answer within the client's timeout.
     case timeout
+
+    /// The response's status; nil when no response came.
+    public var status: Int? {
+        if case .response(let r) = self { return r.status }
+        return nil
+    }
 }

@@ -18,14 +18,14 @@ import Testing
         let q = Self.query(Constants.metadataDeviceID)
         let sent = F.sent(flows.query(q, &core, at: F.now))
         #expect(sent.map(\.1.url) == ["https://sp.test/getMetadataDevice"])
-        let done = flows.answered(FlowID(value: 1), F.xml(200, MetadataXML.build(deviceID: "dev")))
+        let done = flows.answered(FlowID(value: 1), F.xml(200, MetadataXML.build(deviceID: "dev")), core)
         #expect(
             done == [
                 .deliver(
                     .setMetadataStatus(
                         value: .string("dev"), encrypted: false, opcode: Constants.metadataDeviceID, arguments: q))
             ])
-        #expect(flows.answered(FlowID(value: 1), .timeout).isEmpty, "answered once")
+        #expect(flows.answered(FlowID(value: 1), .timeout, core).isEmpty, "answered once")
     }
 
     /// User metadata comes from what the token brought, marked encrypted when its key is listed so.
