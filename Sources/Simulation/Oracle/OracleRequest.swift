@@ -65,35 +65,48 @@ struct OracleRequest: Equatable, Sendable {
         }
     }
 
-    /// The routes the oracle follows, by the bytes their URLs end with (`Route.pathEnding`, the whole
-    /// path of these fixed ones): a URL ends with `/authorizeDevice` exactly when its last segment is
-    /// `authorizeDevice`, the test this made before the routes were typed.
-    private static let endings: [([UInt8], Kind)] = [
-        (Array(Route.authorizeDevice.pathEnding.utf8), .authorize(resource: nil)),
-        (Array(Route.deviceShortAuthorize.pathEnding.utf8), .mediaToken),
-        (Array(Route.preauthorize.pathEnding.utf8), .preauthorize),
-        (Array(Route.freePreview.pathEnding.utf8), .tempPassLogin),
-        (Array(Route.clientToken.pathEnding.utf8), .registration),
-        (Array(Route.clientRegister.pathEnding.utf8), .registration),
+    /// The operations the oracle follows (PassModel's `WireOperation` table), each with its kind: a
+    /// TempPass login is REST v2's `POST sessions`, with which every v2 login starts.
+    private static let followed: [(WireOperation.ID, Kind)] = [
+        (.authorize, .authorize(resource: nil)), (.mediaToken, .mediaToken), (.preauthorize, .preauthorize),
+        (.tempPass, .tempPassLogin),
     ]
 
-    /// A REST API v2 request, by its `V2Route`; nil for any other. The URL is parsed only
-    /// when its bytes hold `/api/v2/` (every request comes here: the fuzzer's hot path).
+    /// The SDK wire's requests the oracle follows, by the bytes their URLs end with (their route's
+    /// `pathEnding`, the whole path of these fixed ones), and Dynamic Client Registration's, which is
+    /// the same on every wire and no operation of the table.
+    private static let endings: [([UInt8], Kind)] =
+        followed.compactMap { id, kind in
+            guard case .sdk(let route) = WireOperation.named(id).sdk.request else { return nil }
+            return (Array(route.pathEnding.utf8), kind)
+        } + [
+            (Array(Route.clientToken.pathEnding.utf8), .registration),
+            (Array(Route.clientRegister.pathEnding.utf8), .registration),
+        ]
+
+    /// REST API v2's operations the oracle follows, by the table's v2 bindings.
+    private static let v2Kinds: [V2Route.Operation: Kind] = {
+        var kinds: [V2Route.Operation: Kind] = [:]
+        for (id, kind) in followed {
+            guard case .restV2(let operations)? = WireOperation.named(id).restV2?.request else { continue }
+            for operation in operations { kinds[operation] = kind }
+        }
+        return kinds
+    }()
+
+    /// A REST API v2 request: its kind by the operations table, `.other` for one the oracle does not
+    /// follow; nil for a request of another wire. The URL is parsed only when its bytes hold
+    /// `/api/v2/` (every request comes here: the fuzzer's hot path).
     static func restV2(_ request: HTTPRequest) -> Kind? {
         guard request.url.containsBytes(V2Route.prefix), let parts = URLParts(request.url),
             parts.path.hasPrefix(V2Route.prefix),
             let route = V2Route(method: request.method, path: parts.path)
         else { return nil }
-        switch route {
-        case .authorize:
-            let body = try? Value(jsonText: request.bodyText)
-            return .authorize(resource: body?["resources"]?.listValue?.first?.stringValue)
-        case .preauthorize: return .preauthorize
-        case .createSession: return .tempPassLogin
-        case .configuration, .resumeSession, .sessionStatus, .authenticate, .profiles, .profile, .profileForCode,
-            .logout, .partnerSession, .partnerProfile, .oauthCallback:
-            return .other
-        }
+        guard let kind = v2Kinds[route.operation] else { return .other }
+        guard case .authorize = kind else { return kind }
+        // The decision's resource, where the table's binding puts it (the body's `resources`).
+        let body = try? Value(jsonText: request.bodyText)
+        return .authorize(resource: body?["resources"]?.listValue?.first?.stringValue)
     }
 
     /// A hand-built classification (the oracle's unit tests).
