@@ -74,7 +74,8 @@ struct FuzzWorld {
     func latency(_ latency: Int) -> Int { fastNetwork ? min(latency, 10) : latency }
 
     static func random(
-        _ rng: inout SeededRandom, seed: UInt64, fastNetwork: Bool = false, wire: EngineWire = .sdk
+        _ rng: inout SeededRandom, seed: UInt64, fastNetwork: Bool = false, wire: EngineWire = .sdk,
+        v2Edges: Bool = false
     ) -> FuzzWorld {
         var w = FuzzWorld()
         w.fastNetwork = fastNetwork
@@ -233,8 +234,43 @@ struct FuzzWorld {
             }
             w.add(line, .requestor(decl))
         }
+        if v2Edges { w.addRESTv2Edges(seed: seed) }
         return w
     }
+
+    /// What only REST API v2 has, for `passim fuzz --wire v2` (the invariant and differential fuzzers;
+    /// not `--parity`, whose worlds must mean the same on both wires): OAuth2 MVPDs, profiles that end
+    /// before the requestor's authN TTL (the clock-step motif lands on them, as on every authN token's
+    /// end), sessions (a tvOS code) that end sooner, and the MVPDs' own faults. Drawn from
+    /// a generator of their own, after every other draw: the steps a seed generates stay those it
+    /// generated before, on either wire, and the SDK wire's worlds are untouched.
+    private mutating func addRESTv2Edges(seed: UInt64) {
+        var rng = SeededRandom(seed: seed ^ 0x9E37_79B9_7F4A_7C15)
+        func chance(_ p: Double) -> Bool { Double(rng.next() % 1000) < p * 1000 }
+        func pick<T>(_ xs: [T]) -> T { xs[Int(rng.next() % UInt64(xs.count))] }
+        for (id, kind) in mvpds where kind != .tempPass && kind != .promo {
+            // An OAuth2 IdP for a browser login (the SAML one's callbacks are the same; its requests are not).
+            if kind == .plain, chance(0.3) { add("rest-v2 oauth2 \(id)", .restV2(.oauth2(mvpd: id))) }
+            if chance(0.3) {
+                let ttl = pick([(text: "1m", value: Millis.minutes(1)), (text: "10m", value: Millis.minutes(10))])
+                add("rest-v2 profile-ttl \(id) \(ttl.text)", .restV2(.profileTTL(mvpd: id, ttl: ttl.value)))
+            }
+            // No degradation: it permits what the user's lists deny, which the oracle's invariant 6 (a
+            // preauthorization names only what the token's user may watch) does not know of.
+            if chance(0.06) {
+                let code = pick(["authorization_denied_by_hba_policies", "network_connection_timeout"])
+                add("rest-v2 fault \(id) \(code)", .restV2(.fault(mvpd: id, code: code)))
+            }
+        }
+        if chance(platform == .tvos ? 0.4 : 0.1) {
+            let ttl = pick([(text: "1m", value: Millis.minutes(1)), (text: "3m", value: Millis.minutes(3))])
+            add("rest-v2 session-ttl \(ttl.text)", .restV2(.sessionTTL(ttl.value)))
+            sessionTTL = ttl.value
+        }
+    }
+
+    /// The world's `rest-v2 session-ttl`, when it sets one (the step generator's session expiry).
+    var sessionTTL: Millis?
 
     func user(for mvpd: String) -> User? { users.first { $0.mvpd == mvpd } }
 }

@@ -109,12 +109,16 @@ public struct Fuzzer: Sendable {
 
     /// Explores one run; returns its program, its result and how many steps ran.
     /// `fastNetwork`: latencies of at most 10 ms (`FuzzWorld.fastNetwork`).
-    static func explore(seed: UInt64, maxSteps: Int, fastNetwork: Bool = false, wire: EngineWire = .sdk) -> (
+    /// `v2Edges`: worlds with what only REST API v2 has (`FuzzWorld.addRESTv2Edges`; default on v2, off
+    /// for `--parity`, which runs each world on both wires).
+    static func explore(
+        seed: UInt64, maxSteps: Int, fastNetwork: Bool = false, wire: EngineWire = .sdk, v2Edges: Bool? = nil
+    ) -> (
         FuzzProgram, ExploratoryRunner.Failure?, Int
     ) {
         let (run, failure, steps, _) = exploreCounting(
             seed: seed, maxSteps: maxSteps, typed: !goesThroughBytes(seed),
-            fastNetwork: fastNetwork, wire: wire)
+            fastNetwork: fastNetwork, wire: wire, v2Edges: v2Edges)
         return (run.program, failure, steps)
     }
 
@@ -123,10 +127,11 @@ public struct Fuzzer: Sendable {
     /// `typed`: the mock's answers reach the engine as values (`FuzzRun.typedResponses`).
     static func exploreCounting(
         seed: UInt64, maxSteps: Int, typed: Bool,
-        fastNetwork: Bool = false, wire: EngineWire = .sdk
+        fastNetwork: Bool = false, wire: EngineWire = .sdk, v2Edges: Bool? = nil
     ) -> (FuzzRun, ExploratoryRunner.Failure?, Int, Int) {
         var rng = SeededRandom(seed: seed)
-        let world = FuzzWorld.random(&rng, seed: seed, fastNetwork: fastNetwork, wire: wire)
+        let world = FuzzWorld.random(
+            &rng, seed: seed, fastNetwork: fastNetwork, wire: wire, v2Edges: v2Edges ?? (wire == .restV2))
         // The world is made typed along with its lines, and the steps are typed: nothing is parsed.
         var run = FuzzRun(world: world.lines, file: world.file, typedResponses: typed)
         let session = ExplorationSession(file: run.file, writesLines: false, typedResponses: typed)

@@ -233,7 +233,7 @@ public struct ParityFuzzer: Sendable {
                 let seed = Fuzzer.runSeed(options.seed, i)
                 CrashReport.running(seed, worker: worker)
                 let (program, failure, _) = Fuzzer.explore(
-                    seed: seed, maxSteps: options.maxSteps, wire: options.generateOn)
+                    seed: seed, maxSteps: options.maxSteps, wire: options.generateOn, v2Edges: false)
                 let (outcome, lane) = failure == nil ? self.compared(program) : (.skipped, program)
                 shared.add(outcome)
                 guard case .differs(let difference) = outcome else { continue }

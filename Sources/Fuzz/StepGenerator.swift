@@ -188,7 +188,7 @@ struct StepGenerator {
         if let session = answered.last(where: {
             if case .createSession = route($0) { return true } else { return false }
         }) {
-            out.append(session.time + options.sessionTTL)
+            out.append(session.time + (world.sessionTTL ?? options.sessionTTL))
         }
         if let decision = answered.last(where: {
             if case .authorize = route($0) { return true } else { return false }
