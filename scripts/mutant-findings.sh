@@ -6,7 +6,8 @@
 # aside, and the reference (the unpatched build) runs
 #   passim fuzz --against MUTANT [--compare mock] --seed 1 --time BUDGET --max-findings 1 [--jobs JOBS]
 # (`--compare mock` for the patches whose first line says `Mutant (mock)`: the mutant serves the
-# worlds). The time is from the fuzzer's start to the line reporting the first difference; the
+# worlds; `--wire v2` for those whose first line names REST API v2 or OAuth2: the programs' engines speak
+# REST API v2, their worlds with v2's own settings). The time is from the fuzzer's start to the line reporting the first difference; the
 # fuzzer is stopped there (shrinking is not timed). A patch not found within BUDGET is a miss.
 #
 # Usage: scripts/mutant-findings.sh [-i] [-c debug|release] [-b SECONDS] [-j JOBS] [-o TABLE] [SCRATCH] [PATCH...]
@@ -79,12 +80,14 @@ for p in "${patches[@]}"; do
   restore
   compare=engine
   head -1 "$p" | grep -q '^Mutant (mock)' && compare=mock
+  wire=()
+  head -1 "$p" | grep -q 'REST API v2\|OAuth2' && wire=(--wire v2)
   log="$scratch/fuzz-$name.log"
   # Each line of the fuzzer's stderr stamped with the seconds since its start; stopped at the first difference.
   start=$(date +%s.%N)
   found=""
   exec 3< <(exec nice -n 10 timeout $((budget + 60)) "$reference" fuzz --against "$root/$scratch/bin/passim-$name" \
-              --compare "$compare" --seed 1 --time "${budget}s" --max-findings 1 --jobs "$jobs" \
+              --compare "$compare" "${wire[@]}" --seed 1 --time "${budget}s" --max-findings 1 --jobs "$jobs" \
               --out "$scratch/out-$name" 2>&1 >/dev/null)
   fuzzer=$!
   : >"$log"
