@@ -105,7 +105,7 @@ lint-cards: build
 test: setup
 	scripts/test.sh
 
-# The mutation check: every patch of Tests/Mutants/ (a realistic engine bug) must fail the suite.
+# The mutation check: every patch of Tests/Mutants/ (a realistic engine, mock or lint bug) must fail the suite on one wire or the other.
 mutants: build
 	scripts/mutants.sh .build
 
