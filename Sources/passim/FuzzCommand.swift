@@ -309,7 +309,9 @@ struct FuzzCommand: ParsableCommand {
             seed: seed, runs: range.map(\.count) ?? runs ?? (budget == nil ? 100 : Int.max),
             firstRun: range?.lowerBound ?? 0, maxSteps: steps,
             outDir: out,
-            port: PortCommand(command: command, constants: expectations?.constants ?? ConstantMap(), pool: pool),
+            port: PortCommand(
+                command: command, timeout: port.timeout, constants: expectations?.constants ?? ConstantMap(),
+                pool: pool),
             live: live.isOn, expectations: expectations, maxFindings: maxFindings, time: budget)
         options.compare = comparison
         options.wire = wire
