@@ -26,6 +26,15 @@ public struct DifferentialFuzzer: Sendable {
 
     /// How much wall time one program may take against a served mock (`fuzz-mock-run-wall`, LIMITS.md).
     public static let mockRunWall: Duration = .seconds(20)
+    /// How much wall time one program may take of a port on the harness network (`fuzz-port-run-wall`,
+    /// LIMITS.md), where a suite's scenario has `port-scenario-wall`: a program through a sound port
+    /// takes well under a second, and a port that answers each message in time but never lets the
+    /// program end must not cost a campaign minutes per program, nor its shrink minutes per try. On
+    /// the live network latencies are waited for in real time, and the suite's wall stays.
+    public static let portRunWall: Duration = .seconds(20)
+    /// How much wall time shrinking one finding may take (`fuzz-shrink-wall`, LIMITS.md), and never
+    /// past the campaign's `--time`: a try against a port that stops answering costs `--port-timeout`.
+    public static let shrinkWall: Duration = .seconds(60)
 
     public struct Options: Sendable {
         public var seed: UInt64
@@ -56,6 +65,10 @@ public struct DifferentialFuzzer: Sendable {
         /// The wire both engines speak (`--wire v2`): each program's world says it, and the port is
         /// asked for it in `hello`.
         public var wire: EngineWire = .sdk
+        /// The most wall time shrinking one finding may take (the campaign's `--time` ends it sooner).
+        public var shrinkTime: Duration = DifferentialFuzzer.shrinkWall
+        /// The most wall time one program may take of a port on the harness network.
+        public var portWall: Duration = DifferentialFuzzer.portRunWall
 
         public init(
             seed: UInt64 = 1, runs: Int = 100, firstRun: Int = 0, maxSteps: Int = 30,
@@ -88,6 +101,11 @@ public struct DifferentialFuzzer: Sendable {
         public var file: String?
         /// Found by the mock comparison: the other build's mock differs, not its engine.
         public var inMock = false
+        /// The port broke down (a livelock, silence, an exit, …) rather than gave another transcript:
+        /// the kind, as the scenario's `# Reason:` line says it; nil for a transcript difference.
+        public var breakdown: String?
+        /// Shrinking stopped at its wall budget (`fuzz-shrink-wall`, or the campaign's `--time`).
+        public var shrinkCut = false
     }
 
     public struct Report: Sendable {
@@ -97,13 +115,26 @@ public struct DifferentialFuzzer: Sendable {
         /// Programs the reference itself failed (an invariant), or the port left unimplemented: not compared.
         public var skipped: Int
         public var findings: [Finding]
+        /// Findings claimed, each by the worker shrinking it: `--max-findings` counts these, so no
+        /// worker starts a shrink (up to `fuzz-shrink-wall`) for a finding the campaign will not keep.
+        var claimedFindings = 0
     }
 
     public let options: Options
     public init(options: Options) { self.options = options }
 
-    var runtime: ScenarioRunner.Runtime {
-        ScenarioRunner.Runtime(network: options.live ? .live : .simulated, port: options.port)
+    var runtime: ScenarioRunner.Runtime { runtime(wall: nil) }
+
+    /// The port's runtime, each program's wall at most `wall` (a shrink's time left): on the harness
+    /// network `fuzz-port-run-wall`, on the live one the suite's.
+    func runtime(wall: Duration?) -> ScenarioRunner.Runtime {
+        var port = options.port
+        if !options.live {
+            port.wall = options.portWall
+            port.wallLimit = "fuzz-port-run-wall"
+        }
+        if let wall, wall < port.wall { port.wall = wall }
+        return ScenarioRunner.Runtime(network: options.live ? .live : .simulated, port: port)
     }
 
     /// Where a difference was found: the other build's engine or its mock.
@@ -116,13 +147,17 @@ public struct DifferentialFuzzer: Sendable {
         var unimplemented = false
         /// The difference as data (what a `differ` rule reads); nil for a failure of another kind.
         var mismatch: Mismatch?
+
+        /// What kind of difference `failure` is.
+        var kind: FindingKind? { failure.map { FindingKind(failure: $0, hasMismatch: mismatch != nil) } }
     }
 
-    /// How `file` fares on `side`; `worker` chooses the served mock.
-    func compared(_ reference: Reference, on side: Side, worker: Int = 0) -> Compared {
+    /// How `file` fares on `side`; `worker` chooses the served mock; `wall` shortens a program's wall
+    /// time against a port (a shrink's time left).
+    func compared(_ reference: Reference, on side: Side, worker: Int = 0, wall: Duration? = nil) -> Compared {
         switch side {
         case .engine:
-            let result = ScenarioRunner(runtime: runtime).run(reference.file)
+            let result = ScenarioRunner(runtime: runtime(wall: wall)).run(reference.file)
             if result.status == .unimplemented { return Compared(unimplemented: true) }
             guard result.status == .failed else { return Compared() }
             return Compared(failure: result.failure?.message, mismatch: result.mismatch)
@@ -193,10 +228,19 @@ public struct DifferentialFuzzer: Sendable {
     /// How the port differs on `program` in a way not already known: nil when it agrees, cannot be
     /// compared, or differs only as the expectations file says.
     func difference(_ program: FuzzProgram, on side: Side = .engine, worker: Int = 0) -> String? {
+        differing(program, on: side, worker: worker)?.failure
+    }
+
+    /// `difference`, with its kind; `wall` as for `compared`.
+    func differing(_ program: FuzzProgram, on side: Side = .engine, worker: Int = 0, wall: Duration? = nil) -> (
+        failure: String, kind: FindingKind
+    )? {
         guard let reference = DifferentialFuzzer.reference(program) else { return nil }
-        let compared = compared(reference, on: side, worker: worker)
-        guard let failure = compared.failure, known(compared, in: reference) == nil else { return nil }
-        return failure
+        let compared = compared(reference, on: side, worker: worker, wall: wall)
+        guard let failure = compared.failure, let kind = compared.kind, known(compared, in: reference) == nil else {
+            return nil
+        }
+        return (failure, kind)
     }
 
     /// The expectations file's `differ` rule that explains how `compared` differs, if any.
@@ -211,12 +255,12 @@ public struct DifferentialFuzzer: Sendable {
         let deadline = options.time.map { ContinuousClock.now + $0 }
         let work: @Sendable (Int) -> Void = { worker in
             while true {
-                if let most = options.maxFindings, shared.findingCount >= most { return }
+                if let most = options.maxFindings, shared.claimedFindingCount >= most { return }
                 let claimed = shared.claim()
                 if claimed >= options.runs { return }
                 if let deadline, ContinuousClock.now >= deadline { return }
                 let i = options.firstRun + claimed
-                self.runOne(i, worker: worker, into: shared, progress: progress)
+                self.runOne(i, worker: worker, into: shared, deadline: deadline, progress: progress)
             }
         }
         onThreads(max(1, options.jobs), work)
@@ -227,7 +271,8 @@ public struct DifferentialFuzzer: Sendable {
 
     /// Run `i` of the campaign: its program, compared on each side, a finding shrunk on `worker`'s mock.
     private func runOne(
-        _ i: Int, worker: Int, into shared: DifferentialResults, progress: @Sendable (String) -> Void
+        _ i: Int, worker: Int, into shared: DifferentialResults, deadline: ContinuousClock.Instant?,
+        progress: @Sendable (String) -> Void
     ) {
         let seed = Fuzzer.runSeed(options.seed, i)
         // Against a served mock latencies are waited for: the worlds' are capped (FuzzWorld.fastNetwork).
@@ -253,21 +298,46 @@ public struct DifferentialFuzzer: Sendable {
             }
             let who = side == .engine ? "the port" : "the other build's mock"
             progress("run \(i) (seed \(seed)): \(who) differs: \(first)")
-            shared.add(finding(run: i, seed: seed, program: program, difference: first, on: side, worker: worker))
+            guard shared.claimFinding(most: options.maxFindings) else {
+                progress("run \(i): not shrunk, --max-findings was reached meanwhile")
+                return
+            }
+            let kind = result.kind ?? .transcript
+            if kind != .transcript {
+                progress("run \(i): shrinking, at most \(options.shrinkTime.components.seconds) s of wall time")
+            }
+            shared.add(
+                finding(
+                    run: i, seed: seed, program: program, difference: first, kind: kind, on: side, worker: worker,
+                    campaignDeadline: deadline))
             return
         }
     }
 
-    /// Shrinks while the port still differs, then writes the reference's transcript as a scenario.
+    /// Shrinks while the port still differs the same way (its `kind`), within `options.shrinkTime`
+    /// and the campaign's deadline, then writes the reference's transcript as a scenario.
     func finding(
-        run: Int, seed: UInt64, program: FuzzProgram, difference first: String, on side: Side = .engine, worker: Int = 0
+        run: Int, seed: UInt64, program: FuzzProgram, difference first: String, kind: FindingKind = .transcript,
+        on side: Side = .engine, worker: Int = 0, campaignDeadline: ContinuousClock.Instant? = nil
     ) -> Finding {
         // A served mock that stalled or crashed is not shrunk: each try could cost the whole wall
         // budget again (or a restart), and the program as found already says what happened.
         let stalled = first.contains("(limit: fuzz-mock-run-wall)") || first.contains("exited (crashed?)")
-        var shrinker = Shrinker { self.difference($0, on: side, worker: worker) != nil }
+        let deadline = min(ContinuousClock.now + options.shrinkTime, campaignDeadline ?? .now + options.shrinkTime)
+        // Each failing try's message, so the finding says the shrunk program's own without running it again.
+        var failures: [FuzzProgram: String] = [program: first]
+        var shrinker = Shrinker(
+            stillFails: { candidate in
+                // No try outlasts the budget: a port's program gets at most the time left.
+                let left = deadline - ContinuousClock.now
+                guard left > .zero,
+                    let found = self.differing(candidate, on: side, worker: worker, wall: left), found.kind == kind
+                else { return false }
+                failures[candidate] = found.failure
+                return true
+            }, deadline: deadline)
         let small = stalled ? program : shrinker.shrink(program)
-        let final = difference(small, on: side, worker: worker) ?? first
+        let final = failures[small] ?? first
         let reference = DifferentialFuzzer.referenceScenario(small)
         let body = reference.map { $0.steps.map(\.text) } ?? small.steps
         var againFlag = options.live ? " --live" : ""
@@ -277,7 +347,10 @@ public struct DifferentialFuzzer: Sendable {
         switch side {
         case .engine:
             lines = [
-                "# Differential fuzz: the port differs from the reference: \(final.split(separator: "\n").first ?? "")",
+                "# Differential fuzz: the port differs from the reference: \(final.split(separator: "\n").first ?? "")"
+            ]
+            if let reason = kind.reason { lines.append("# Reason: \(reason)") }
+            lines += [
                 "# Found by: passim fuzz\(fuzzFlags) --seed \(seed) --runs 1 (shrunk from \(program.steps.count) to \(small.steps.count) steps)",
                 "# The `<` lines are the reference engine's; replay: passim run\(againFlag) FILE",
             ]
@@ -292,6 +365,11 @@ public struct DifferentialFuzzer: Sendable {
                 "# then PASSIM_ADMIN_TOKEN=TOKEN passim run --live --server ADMIN-URL FILE",
             ]
         }
+        if shrinker.cut {
+            lines.append(
+                "# Shrinking stopped at its wall-time budget (fuzz-shrink-wall, or the campaign's --time): "
+                    + "the program is smaller, maybe not the smallest")
+        }
         lines += small.world.map { $0.hasPrefix("scenario ") ? "scenario \"differential fuzz: seed \(seed)\"" : $0 }
         lines.append("")
         lines += body
@@ -299,7 +377,7 @@ public struct DifferentialFuzzer: Sendable {
         let path = Fuzzer.writeCase(text, named: "differential-\(seed).scenario", in: options.outDir)
         return Finding(
             run: run, seed: seed, difference: final, steps: program.steps.count, shrunkSteps: small.steps.count,
-            scenario: text, file: path, inMock: side == .mock)
+            scenario: text, file: path, inMock: side == .mock, breakdown: kind.reason, shrinkCut: shrinker.cut)
     }
 }
 
@@ -307,7 +385,16 @@ public struct DifferentialFuzzer: Sendable {
 typealias DifferentialResults = CampaignTally<DifferentialFuzzer.Report>
 
 extension CampaignTally where Report == DifferentialFuzzer.Report {
-    var findingCount: Int { report.findings.count }
+    var claimedFindingCount: Int { report.claimedFindings }
+
+    /// Claims a place for one more finding; false once `most` are claimed.
+    func claimFinding(most: Int?) -> Bool {
+        update { state in
+            if let most, state.claimedFindings >= most { return false }
+            state.claimedFindings += 1
+            return true
+        }
+    }
 
     func count(skipped: Bool, known: Bool = false) {
         update { state in

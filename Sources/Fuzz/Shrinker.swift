@@ -8,8 +8,16 @@ struct Shrinker {
     /// Runs tried, a bound so that a shrink always ends.
     private(set) var attempts = 0
     static let maxAttempts = 2_000
+    /// When shrinking must stop, in real time (nil: never). A try against a port may cost the whole
+    /// of `--port-timeout`, or a program's wall, so counting tries alone does not bound a shrink.
+    var deadline: ContinuousClock.Instant?
+    /// Shrinking stopped at `deadline`: the program is smaller, maybe not the smallest.
+    private(set) var cut = false
 
-    init(stillFails: @escaping (FuzzProgram) -> Bool) { self.stillFails = stillFails }
+    init(stillFails: @escaping (FuzzProgram) -> Bool, deadline: ContinuousClock.Instant? = nil) {
+        self.stillFails = stillFails
+        self.deadline = deadline
+    }
 
     /// Same failure key when explored from scratch.
     init(key: String) {
@@ -17,17 +25,28 @@ struct Shrinker {
     }
 
     mutating func fails(_ p: FuzzProgram) -> Bool {
+        guard more else { return false }
         attempts += 1
-        return stillFails(p)
+        let failed = stillFails(p)
+        // A try that ran past the deadline does not count, failed or not: it may have been cut short
+        // by the budget itself (a program's wall shortened to what is left of it).
+        if let deadline, ContinuousClock.now >= deadline {
+            cut = true
+            return false
+        }
+        return failed
     }
+
+    /// Whether another try may run: tries are left, and time.
+    var more: Bool { attempts < Shrinker.maxAttempts && !cut }
 
     mutating func shrink(_ program: FuzzProgram) -> FuzzProgram {
         var best = program
         var chunk = max(1, best.steps.count / 2)
-        while chunk >= 1 && attempts < Shrinker.maxAttempts {
+        while chunk >= 1 && more {
             var removed = false
             var start = 0
-            while start < best.steps.count && attempts < Shrinker.maxAttempts {
+            while start < best.steps.count && more {
                 var candidate = best
                 candidate.steps.removeSubrange(start..<min(start + chunk, best.steps.count))
                 if fails(candidate) {
@@ -41,7 +60,7 @@ struct Shrinker {
         }
         // World lines: whole lines (the parser refuses a candidate whose names dangle), then options.
         var i = 0
-        while i < best.world.count && attempts < Shrinker.maxAttempts {
+        while i < best.world.count && more {
             let line = best.world[i]
             if line.hasPrefix("scenario ") || line.hasPrefix("seed ") {
                 i += 1
@@ -54,9 +73,9 @@ struct Shrinker {
             } else {
                 // Drop options one at a time until none can go.
                 var changed = true
-                while changed && attempts < Shrinker.maxAttempts {
+                while changed && more {
                     changed = false
-                    for simpler in Shrinker.simplerVersions(of: best.world[i]) where attempts < Shrinker.maxAttempts {
+                    for simpler in Shrinker.simplerVersions(of: best.world[i]) where more {
                         var c = best
                         c.world[i] = simpler
                         if fails(c) {

@@ -7,8 +7,9 @@ import PassModel
 #endif
 
 /// A port's process: `/bin/sh -c COMMAND` with its standard input and output as line pipes and the
-/// tail of its standard error kept (shown when a scenario fails). Every read has a deadline, so a
-/// silent or stuck port never hangs the harness.
+/// tail of its standard error kept (shown when a scenario fails). Every read and every write has a
+/// deadline (the harness's end of the input pipe is non-blocking), so a silent port, or one spinning
+/// where it never reads its input, never hangs the harness: `stop` then kills it at once.
 ///
 /// Spawned with `posix_spawn` in a session of its own rather than with Foundation's `Process`: the
 /// shell may fork the port instead of exec'ing it, and a port may start helpers or daemons; `close`
@@ -28,6 +29,9 @@ final class PortProcess: PortTransport {
     private var exitStatus: Int32?
     /// Scenarios this process has served (protocol 1.1 resets; see `PortPool`).
     var scenariosServed = 0
+    /// The watchdog that kills the port's process group if this process dies without closing it
+    /// (see `startWatchdog`), and the write end of the pipe it waits on; nil if it could not start.
+    private var watchdog: (pid: pid_t, fd: Int32)?
 
     private static let spawning = NSLock()
 
@@ -99,7 +103,48 @@ final class PortProcess: PortTransport {
         pid = child
         inputFD = input[1]
         outputFD = output[0]
+        // Non-blocking on the harness's side only (the port's end is another open file description):
+        // a port that stops reading fills the pipe, and a write must then wait with a deadline.
+        _ = fcntl(inputFD, F_SETFL, fcntl(inputFD, F_GETFL) | O_NONBLOCK)
         stderrTail = StderrTail(fd: error[0])
+        watchdog = PortProcess.startWatchdog(group: child)
+    }
+
+    /// A `/bin/sh` in a session of its own, blocked reading a pipe whose write end only this process
+    /// holds (close-on-exec). However this process ends (Ctrl-C, SIGKILL, a crash), the pipe closes,
+    /// the read returns and the watchdog kills the port's process group: a port that never reads its
+    /// input would not notice the harness has gone, and would spin on for ever. A session of its own,
+    /// and the signals a terminal sends ignored, so that it outlives a Ctrl-C of the harness. Called
+    /// under `spawning`.
+    private static func startWatchdog(group: pid_t) -> (pid: pid_t, fd: Int32)? {
+        var lifeline: [Int32] = [-1, -1]
+        guard pipe(&lifeline) == 0 else { return nil }
+        for fd in lifeline { _ = fcntl(fd, F_SETFD, FD_CLOEXEC) }
+        defer { Glibc.close(lifeline[0]) }
+        var actions = posix_spawn_file_actions_t()
+        posix_spawn_file_actions_init(&actions)
+        defer { posix_spawn_file_actions_destroy(&actions) }
+        posix_spawn_file_actions_adddup2(&actions, lifeline[0], 0)
+        posix_spawn_file_actions_addopen(&actions, 1, "/dev/null", O_WRONLY, 0)
+        posix_spawn_file_actions_addopen(&actions, 2, "/dev/null", O_WRONLY, 0)
+        _ = PortProcess.closeFrom?(&actions, 3)
+        var attributes = posix_spawnattr_t()
+        posix_spawnattr_init(&attributes)
+        defer { posix_spawnattr_destroy(&attributes) }
+        posix_spawnattr_setflags(&attributes, PortProcess.spawnSetSID)
+        let script = "trap '' INT TERM HUP QUIT PIPE; read line; kill -9 -$1 2>/dev/null"
+        let arguments = ["/bin/sh", "-c", script, "passim-port-watchdog", String(group)].map {
+            (text: String) -> UnsafeMutablePointer<CChar>? in strdup(text)
+        }
+        let environment: [UnsafeMutablePointer<CChar>?] = [strdup("PATH=/usr/bin:/bin")]
+        defer { (arguments + environment).forEach { free($0) } }
+        var argv = arguments + [nil], envp = environment + [nil]
+        var child: pid_t = 0
+        guard posix_spawn(&child, "/bin/sh", &actions, &attributes, &argv, &envp) == 0 else {
+            Glibc.close(lifeline[1])
+            return nil
+        }
+        return (child, lifeline[1])
     }
 
     /// Waits up to a second for the shell to exit (polling: the harness has no child-exit events).
@@ -122,8 +167,9 @@ final class PortProcess: PortTransport {
     /// it wrote for the scenario at hand.
     func forgetErrorTail() { stderrTail.clear() }
 
-    /// Writes one line (a newline is added).
-    func write(_ line: String) throws(PortError) {
+    /// Writes one line (a newline is added), by `deadline`: a port that does not read its input
+    /// within it (spinning, or blocked on something else) fails with a timeout.
+    func write(_ line: String, before deadline: ContinuousClock.Instant) throws(PortError) {
         var bytes = Array(line.utf8)
         bytes.append(0x0A)
         let fd = inputFD
@@ -132,6 +178,15 @@ final class PortProcess: PortTransport {
             let n = bytes[offset...].withUnsafeBytes { Glibc.write(fd, $0.baseAddress, $0.count) }
             if n < 0 {
                 if errno == EINTR { continue }
+                if errno == EAGAIN || errno == EWOULDBLOCK {
+                    // The pipe is full: wait until the port reads, or the deadline.
+                    guard let left = PortProcess.millisecondsLeft(until: deadline) else {
+                        throw PortError.timedOut("the port did not read its input")
+                    }
+                    var poller = pollfd(fd: fd, events: Int16(POLLOUT), revents: 0)
+                    _ = poll(&poller, 1, left)
+                    continue
+                }
                 let reason = String(cString: strerror(errno))
                 // EPIPE: the port closed its input, most likely exiting; say how it ended if it does.
                 waitForExit()
@@ -141,9 +196,18 @@ final class PortProcess: PortTransport {
         }
     }
 
-    /// Reads one line, waiting at most `timeout`.
-    func readLine(timeout: Millis) throws(PortError) -> String {
-        let deadline = DispatchTime.now().uptimeNanoseconds + UInt64(max(timeout.value, 0)) * 1_000_000
+    /// Milliseconds left until `deadline` for `poll` (at least 1, so a wait never spins), nil once it
+    /// has passed.
+    private static func millisecondsLeft(until deadline: ContinuousClock.Instant) -> Int32? {
+        let left = deadline - ContinuousClock.now
+        guard left > .zero else { return nil }
+        let (seconds, attoseconds) = left.components
+        return Int32(clamping: max(1, seconds * 1000 + attoseconds / 1_000_000_000_000_000 + 1))
+    }
+
+    /// Reads one line, waiting until `deadline` at most: a line's bytes trickled forever do not
+    /// move it, so a port that keeps writing without ending its line still times out.
+    func readLine(before deadline: ContinuousClock.Instant) throws(PortError) -> String {
         let fd = outputFD
         while true {
             if let newline = buffer.firstIndex(of: 0x0A) {
@@ -151,10 +215,11 @@ final class PortProcess: PortTransport {
                 buffer.removeSubrange(...newline)
                 return line.hasSuffix("\r") ? String(line.dropLast()) : line
             }
-            let left = Int64(deadline) - Int64(DispatchTime.now().uptimeNanoseconds)
-            guard left > 0 else { throw PortError("the port did not answer within \(timeout)") }
+            guard let left = PortProcess.millisecondsLeft(until: deadline) else {
+                throw PortError.timedOut("the port did not answer")
+            }
             var poller = pollfd(fd: fd, events: Int16(POLLIN), revents: 0)
-            let ready = poll(&poller, 1, Int32(min(left / 1_000_000 + 1, Int64(Int32.max))))
+            let ready = poll(&poller, 1, left)
             if ready < 0 {
                 if errno == EINTR { continue }
                 throw PortError("cannot read from the port: \(String(cString: strerror(errno)))")
@@ -184,7 +249,7 @@ final class PortProcess: PortTransport {
             var poller = pollfd(fd: outputFD, events: Int16(POLLIN), revents: 0)
             guard poll(&poller, 1, Int32(wait.value)) > 0, poller.revents & Int16(POLLIN) != 0 else { return nil }
         }
-        return try? readLine(timeout: Millis(100))
+        return try? readLine(before: ContinuousClock.now + .milliseconds(100))
     }
 
     private var exitText: String {
@@ -204,11 +269,17 @@ final class PortProcess: PortTransport {
     var errorBytesKept: Int { stderrTail.count }
 
     /// Closes its input, gives it a second to exit, then ends everything it started.
-    func close() {
+    func close() { end(grace: true) }
+
+    /// Ends everything the port started now, without the second to exit: a port that did not answer
+    /// in time may be spinning where it never reads its input, and would only burn that second.
+    func stop() { end(grace: false) }
+
+    private func end(grace: Bool) {
         guard !closed else { return }
         closed = true
         Glibc.close(inputFD)
-        waitForExit()
+        if grace { waitForExit() }
         endEverything()
         if isRunning {
             var status: Int32 = 0
@@ -226,6 +297,15 @@ final class PortProcess: PortTransport {
     /// only list of them Linux offers; the scan repeats while it finds some, since one may fork
     /// while its siblings are being killed.
     private func endEverything() {
+        // The watchdog first: once the group is gone its id may be reused, and the watchdog must
+        // never kill a group that is no longer the port's.
+        if let watchdog {
+            kill(watchdog.pid, SIGKILL)
+            var status: Int32 = 0
+            _ = waitpid(watchdog.pid, &status, 0)
+            Glibc.close(watchdog.fd)
+            self.watchdog = nil
+        }
         kill(-pid, SIGKILL)
         for _ in 0..<10 {
             let left = PortProcess.processes(inSession: pid, orCarrying: marker)

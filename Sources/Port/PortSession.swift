@@ -1,4 +1,3 @@
-import Dispatch
 import Entitlement
 import Lint
 import PassModel
@@ -20,6 +19,11 @@ public struct PortCommand: Sendable {
     /// or writes them and the harness carries them over HTTP, as it does for passim's own engine.
     /// A process sends its own; a port in this process (`AccessEnablerPort`) has its HTTP done for it.
     public var sendsOwnRequests = true
+    /// The wall time one scenario may take of the port, all its answers together, and the limit's
+    /// name in the message (docs/LIMITS.md): `port-scenario-wall` for a suite, shorter in a fuzz
+    /// campaign, which runs thousands of programs and must also shrink its findings.
+    public var wall: Duration = .seconds(PortLimits.scenarioWallSeconds)
+    public var wallLimit = "port-scenario-wall"
 
     public init(
         command: String, timeout: Millis = .seconds(5), constants: ConstantMap = ConstantMap(), pool: PortPool? = nil
@@ -89,8 +93,8 @@ public final class PortSession {
     private var liveness: [String: LivenessMonitor] = [:]
     /// The failure is the liveness rules' (not a broken protocol): the process may serve another scenario.
     private var failedOnLiveness = false
-    /// When the scenario began, for `PortLimits.scenarioWallSeconds`.
-    private let began = DispatchTime.now().uptimeNanoseconds
+    /// When the scenario must end (`PortCommand.wall`): every wait on the port ends by then too.
+    private let wallDeadline: ContinuousClock.Instant
 
     /// Starts the process and says hello; the port must answer `ready` with protocol 1.
     /// A port that answers with `unimplemented` (one without the live network) gets its session, with
@@ -102,6 +106,7 @@ public final class PortSession {
         network live: LiveNetwork? = nil, at now: Instant
     ) throws(PortError) {
         self.settings = settings
+        wallDeadline = ContinuousClock.now + settings.wall
         // On the live network an answer may wait on one of the port's own fetches, which the port
         // gives up to `fetchTimeout` (a world's latency is waited for in real time).
         if let live { self.settings.timeout = settings.timeout + live.fetchTimeout }
@@ -168,7 +173,9 @@ public final class PortSession {
         if let pool = settings.pool, let kept = pool.take() {
             if kept.alive, kept.unaskedLine() == nil {
                 kept.forgetErrorTail()
-                if let greeting = try? greet(kept, hello, settings) { return (kept, greeting) }
+                // A kept process has started already: its hello gets `--port-timeout`, not the start's
+                // grace, or a port that went deaf after its last answer would cost every scenario that.
+                if let greeting = try? greet(kept, hello, settings, started: true) { return (kept, greeting) }
             }
             kept.close()
         }
@@ -179,15 +186,28 @@ public final class PortSession {
         } catch {
             let tail = process.errorTail()
             process.close()
-            throw PortError(error.message + (tail.isEmpty ? "" : "\nport stderr:\n" + tail))
+            var failed = PortError(error.message + PortSession.stderrSection(tail))
+            failed.timedOut = error.timedOut
+            throw failed
         }
     }
 
-    private static func greet(_ process: any PortTransport, _ hello: String, _ settings: PortCommand) throws(PortError)
-        -> Greeting
-    {
-        try process.write(hello)
-        let line = try process.readLine(timeout: max(settings.timeout, .seconds(PortLimits.startupSeconds)))
+    private static func greet(
+        _ process: any PortTransport, _ hello: String, _ settings: PortCommand, started: Bool = false
+    ) throws(PortError) -> Greeting {
+        let within = started ? settings.timeout : max(settings.timeout, .seconds(PortLimits.startupSeconds))
+        let deadline = ContinuousClock.now + .milliseconds(within.value)
+        let line: String
+        do throws(PortError) {
+            try process.write(hello, before: deadline)
+            line = try process.readLine(before: deadline)
+        } catch  where error.timedOut {
+            // Stopped at once: a port that never answers its hello may be spinning, deaf to its input.
+            process.stop()
+            let limit = within > settings.timeout ? "limit: port-startup" : "--port-timeout"
+            throw PortError.timedOut(
+                PortSession.silence(error, within: within, limit: limit, waitingFor: "ready", after: 0, hello))
+        }
         let output: PortOutput
         do {
             output = try PortOutput.parse(line)
@@ -224,77 +244,147 @@ public final class PortSession {
         liveness[app, default: LivenessMonitor()].called(call, at: now)
     }
 
-    /// Sends one message for `app` at `now` and returns what the port did, up to its `idle`.
+    /// Sends one message for `app` at `now` and returns what the port did, up to its `idle`. The
+    /// whole answer, the write included, has `--port-timeout` (a port writing line after line
+    /// without its `idle` is no more answering than a silent one), and none goes past the scenario's
+    /// wall. A port that misses either is stopped at once, its process group killed. On the live
+    /// network each `fetched` line starts the time again: an input may send several requests, each
+    /// of which may take the whole `fetchTimeout` (docs/PORTING.md).
     func exchange(_ message: String, app: String, at now: Instant) -> [PortOutput] {
         guard failure == nil else { return [] }
         var outputs: [PortOutput] = []
         // The callback whose delivery an `app-call` is made from: the last one of this answer.
         var delivering: Callback?
+        let started = ContinuousClock.now
+        var answerDeadline = started + .milliseconds(settings.timeout.value)
+        var deadline = min(answerDeadline, wallDeadline)
+        var lines = 0
         do throws(PortError) {
             if let late = process.unaskedLine() {
                 throw PortError("the port wrote after its idle, without new input\n  in the port's line: \(late)")
             }
-            if DispatchTime.now().uptimeNanoseconds - began > UInt64(PortLimits.scenarioWallSeconds) * 1_000_000_000 {
-                throw PortError(
-                    "the port has taken more than \(PortLimits.scenarioWallSeconds) s of wall time on this scenario "
-                        + "(limit: port-scenario-wall)")
-            }
+            guard started < wallDeadline else { throw wallError(message, answering: false) }
             try live?.hold(now)
-            try process.write(message)
-            while true {
-                let line = try process.readLine(timeout: settings.timeout)
-                let output: PortOutput
-                do {
-                    output = try PortOutput.parse(line, constants: settings.constants)
-                } catch {
-                    throw PortError("\(error.message)\n  in the port's line: \(line)")
-                }
-                switch output {
-                case .idle:
-                    failOnLiveness()
-                    return outputs
-                case .unimplemented(let what):
-                    failure = .unimplemented(what)
-                    return []
-                case .error(let message):
-                    throw PortError("the port reported an error: \(message)")
-                case .ready:
-                    throw PortError("ready is only an answer to hello")
-                case .request where live != nil:
-                    throw PortError(
-                        "request on the live network: send it yourself and report fetched\n  in the port's line: \(line)"
-                    )
-                case .fetched where live == nil:
-                    throw PortError(
-                        "fetched on the harness network: write request and the harness sends it\n  in the port's line: \(line)"
-                    )
-                case .appCall(let a, let call):
-                    guard a == app else {
-                        throw PortError(
-                            "an app-call of app \(a) while answering a message for app \(app)\n  in the port's line: \(line)"
-                        )
+            do throws(PortError) {
+                try process.write(message, before: deadline)
+                while true {
+                    let line = try process.readLine(before: deadline)
+                    lines += 1
+                    let before = outputs.count
+                    if try take(line, app: app, at: now, into: &outputs, delivering: &delivering) { return outputs }
+                    if outputs.count > before, case .fetched? = outputs.last, live != nil {
+                        answerDeadline = ContinuousClock.now + .milliseconds(settings.timeout.value)
+                        deadline = min(answerDeadline, wallDeadline)
                     }
-                    var monitor = liveness[app] ?? LivenessMonitor()
-                    if let delivering { monitor.willDeliver(delivering) }
-                    monitor.called(call, at: now)
-                    if delivering != nil { monitor.didDeliver() }
-                    liveness[app] = monitor
-                case .callback(let a, _), .present(let a, _), .request(let a, _, _), .fetched(let a, _, _, _),
-                    .timer(let a, _, _), .cancelTimer(let a, _):
-                    guard a == app else {
-                        throw PortError(
-                            "an answer for app \(a) to a message for app \(app)\n  in the port's line: \(line)")
-                    }
-                    if case .callback(_, let callback) = output { delivering = callback }
-                    outputs.append(output)
                 }
+            } catch  where error.timedOut {
+                // Stopped now, before its standard error is read (what it wrote is still in the pipe):
+                // a port that spins where it never reads its input would go on burning a core.
+                let tail = process.errorTail()
+                process.stop()
+                throw PortError(
+                    (answerDeadline <= wallDeadline
+                        ? PortSession.silence(
+                            error, within: settings.timeout, limit: "--port-timeout", waitingFor: "idle", after: lines,
+                            message)
+                        : wallError(message, answering: true).message + "; its processes were killed")
+                        + PortSession.stderrSection(tail))
             }
         } catch {
-            let tail = process.errorTail()
-            failure = .broken("port: " + error.message + (tail.isEmpty ? "" : "\nport stderr:\n" + tail))
+            let tail = error.message.contains(PortSession.stderrHeading) ? "" : process.errorTail()
+            failure = .broken("port: " + error.message + PortSession.stderrSection(tail))
             return []
         }
     }
+
+    /// One line of the port's answer: true once it is the last (`idle`, `unimplemented`).
+    private func take(
+        _ line: String, app: String, at now: Instant, into outputs: inout [PortOutput], delivering: inout Callback?
+    ) throws(PortError) -> Bool {
+        let output: PortOutput
+        do {
+            output = try PortOutput.parse(line, constants: settings.constants)
+        } catch {
+            throw PortError("\(error.message)\n  in the port's line: \(line)")
+        }
+        switch output {
+        case .idle:
+            failOnLiveness()
+            return true
+        case .unimplemented(let what):
+            failure = .unimplemented(what)
+            outputs = []
+            return true
+        case .error(let message):
+            throw PortError("the port reported an error: \(message)")
+        case .ready:
+            throw PortError("ready is only an answer to hello")
+        case .request where live != nil:
+            throw PortError(
+                "request on the live network: send it yourself and report fetched\n  in the port's line: \(line)")
+        case .fetched where live == nil:
+            throw PortError(
+                "fetched on the harness network: write request and the harness sends it\n  in the port's line: \(line)")
+        case .appCall(let a, let call):
+            guard a == app else {
+                throw PortError(
+                    "an app-call of app \(a) while answering a message for app \(app)\n  in the port's line: \(line)")
+            }
+            var monitor = liveness[app] ?? LivenessMonitor()
+            if let delivering { monitor.willDeliver(delivering) }
+            monitor.called(call, at: now)
+            if delivering != nil { monitor.didDeliver() }
+            liveness[app] = monitor
+        case .callback(let a, _), .present(let a, _), .request(let a, _, _), .fetched(let a, _, _, _),
+            .timer(let a, _, _), .cancelTimer(let a, _):
+            guard a == app else {
+                throw PortError("an answer for app \(a) to a message for app \(app)\n  in the port's line: \(line)")
+            }
+            if case .callback(_, let callback) = output { delivering = callback }
+            outputs.append(output)
+        }
+        return false
+    }
+
+    /// The scenario's wall time is spent (`PortCommand.wall`), before the port was sent `message` or
+    /// while it answered. Only the message's type is named: how far a program got in its wall time
+    /// depends on the machine, and a finding's text should not.
+    private func wallError(_ message: String, answering: Bool) -> PortError {
+        let type = (try? Value(jsonText: message))?["type"]?.stringValue ?? "harness"
+        return PortError.timedOut(
+            "the port has taken more than \(PortSession.text(settings.wall)) of wall time on this scenario "
+                + "(limit: \(settings.wallLimit)); stopped \(answering ? "while answering" : "before") a \(type) message"
+        )
+    }
+
+    /// What a port that said nothing in time was asked, and what the harness was waiting for:
+    /// `the port did not answer within 5s (--port-timeout): no idle after 2 lines in answer to {…}; its
+    /// processes were killed`. The harness's message is quoted (its `now` is virtual time, so the text
+    /// is the same from run to run) and cut, a `response` body being any size.
+    static func silence(
+        _ error: PortError, within: Millis, limit: String, waitingFor expected: String, after lines: Int,
+        _ message: String
+    ) -> String {
+        let what = error.message.hasSuffix("did not read its input") ? "did not read its input" : "did not answer"
+        let after = lines == 0 ? "" : lines == 1 ? " after 1 line" : " after \(lines) lines"
+        return "the port \(what) within \(within) (\(limit)): no \(expected)\(after) in answer to "
+            + "\(quoted(message)); its processes were killed"
+    }
+
+    /// A harness line as a message quotes it: at most 200 characters.
+    static func quoted(_ line: String) -> String {
+        line.count <= 200 ? line : String(line.prefix(200)) + "…"
+    }
+
+    static func text(_ duration: Duration) -> String {
+        let (seconds, attoseconds) = duration.components
+        return attoseconds == 0 ? "\(seconds) s" : "\(Millis(seconds * 1000 + attoseconds / 1_000_000_000_000_000))"
+    }
+
+    static let stderrHeading = "\nport stderr:\n"
+
+    /// The port's last lines of standard error, under their heading; nothing when it wrote none.
+    static func stderrSection(_ tail: String) -> String { tail.isEmpty ? "" : stderrHeading + tail }
 
     /// A port must say nothing unasked: a line written after its last `idle` becomes the failure.
     /// Called when a scenario ends; `wait` gives a line on its way the time to arrive (a failed

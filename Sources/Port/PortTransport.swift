@@ -7,18 +7,26 @@ protocol PortTransport: AnyObject {
     /// Whether the port can take another scenario (protocol 1.1 resets).
     var alive: Bool { get }
     var scenariosServed: Int { get set }
-    func write(_ line: String) throws(PortError)
-    func readLine(timeout: Millis) throws(PortError) -> String
+    /// Writes one line; a port that does not take it by `deadline` fails with a timeout.
+    func write(_ line: String, before deadline: ContinuousClock.Instant) throws(PortError)
+    /// The next line the port writes, if it comes by `deadline` (else a timeout).
+    func readLine(before deadline: ContinuousClock.Instant) throws(PortError) -> String
     /// A line the port wrote without being asked (after its `idle`), if one comes within `wait`.
     func unaskedLine(wait: Millis) -> String?
     func errorTail(lines: Int) -> String
     func forgetErrorTail()
+    /// Ends the conversation, the port given a moment to exit on its own.
     func close()
+    /// Ends the port at once (it did not answer in time: it may never read its input again).
+    func stop()
 }
 
 extension PortTransport {
     func unaskedLine() -> String? { unaskedLine(wait: .zero) }
     func errorTail() -> String { errorTail(lines: 10) }
+    func readLine(timeout: Millis) throws(PortError) -> String {
+        try readLine(before: ContinuousClock.now + .milliseconds(max(timeout.value, 0)))
+    }
 }
 
 /// A port that lives in the harness's process: it takes one driver-protocol line and returns every
@@ -42,12 +50,14 @@ final class InProcessTransport: PortTransport {
 
     var alive: Bool { !closed }
 
-    func write(_ line: String) throws(PortError) {
+    /// An in-process port answers within the write itself: it has no deadline to miss (a Swift
+    /// adapter that never returns hangs its caller, as any function does).
+    func write(_ line: String, before deadline: ContinuousClock.Instant) throws(PortError) {
         guard !closed else { throw PortError("the in-process port was closed") }
         pending += port.handle(line)
     }
 
-    func readLine(timeout: Millis) throws(PortError) -> String {
+    func readLine(before deadline: ContinuousClock.Instant) throws(PortError) -> String {
         guard !pending.isEmpty else { throw PortError("the in-process port returned without idle") }
         return pending.removeFirst()
     }
@@ -59,4 +69,5 @@ final class InProcessTransport: PortTransport {
     func errorTail(lines: Int) -> String { "" }
     func forgetErrorTail() {}
     func close() { closed = true }
+    func stop() { closed = true }
 }

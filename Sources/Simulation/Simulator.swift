@@ -293,9 +293,18 @@ public final class Simulator {
     /// suite runs a few thousand.
     public static let defaultEventBudget = 2_000_000
     public var eventBudget = Simulator.defaultEventBudget
+    /// At most this many timers re-armed at the instant they fired (a timer's firing starting a timer
+    /// due at once), at one instant: the commonest livelock, told apart long before
+    /// `eventsPerInstant`. Through a port every event is a round trip, and a port whose work grows
+    /// with what it holds (each re-arm also sent a request) took hours to reach 10,000.
+    public static let rearmsPerInstant = 100
     /// Why the run was stopped, once a budget ran out: no event runs after that.
     public private(set) var livelock: String?
     private var eventsAtInstant = 0
+    /// Timers re-armed at the instant they fired, since time last moved (`rearmsPerInstant`).
+    private var rearmsAtInstant = 0
+    /// A timer's firing is being carried out: a timer it starts due now is a re-arm.
+    private var firingTimer = false
     private var lastEventInstant: Instant?
     private var eventsRun = 0
 
@@ -304,6 +313,7 @@ public final class Simulator {
         if instant != lastEventInstant {
             lastEventInstant = instant
             eventsAtInstant = 0
+            rearmsAtInstant = 0
         }
         eventsAtInstant += 1
         eventsRun += 1
@@ -313,6 +323,16 @@ public final class Simulator {
                 + "without time moving (a timer re-armed at the same instant?)"
         } else if eventsRun > eventBudget {
             livelock = "livelock: more than \(eventBudget) events in one run, the last at \(instant - .simulationStart)"
+        }
+    }
+
+    /// Counts a timer re-armed at the instant it fired against `rearmsPerInstant`.
+    private func countRearm() {
+        rearmsAtInstant += 1
+        if rearmsAtInstant > Simulator.rearmsPerInstant, livelock == nil {
+            livelock =
+                "livelock: a timer re-armed at the instant it fired, more than \(Simulator.rearmsPerInstant) times at "
+                + "\(now - .simulationStart) without time moving"
         }
     }
 
@@ -364,7 +384,9 @@ public final class Simulator {
         case .engineResult(let app, let id, let result, _):
             drive(app, .response(id, result))
         case .engineTimer(let app, let id):
+            firingTimer = true
             drive(app, .timer(id))
+            firingTimer = false
         case .pageResult(let screen, let loadID, let result, _):
             if case .response(let r) = result, case .loading(let url, _) = self[screen].browser.state {
                 withCookies(of: screen) { $0.store(from: r, url: url) }
@@ -431,6 +453,7 @@ public final class Simulator {
                 }
             case .startTimer(let id, let at):
                 events.schedule(.engineTimer(app: app, id), at: max(at, now))
+                if firingTimer, at <= now { countRearm() }
             case .cancelTimer(let id):
                 events.removeAll { if case .engineTimer(app, id) = $0 { return true } else { return false } }
             case .writeSharedStore(let shared):

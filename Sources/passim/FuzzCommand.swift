@@ -12,8 +12,10 @@ struct FuzzCommand: ParsableCommand {
         abstract: "Explore random worlds and flows; shrink failures into .scenario files.",
         discussion: """
             The oracle: the invariants of BEHAVIOR.md after every step, no hang or unbounded growth, the same
-            transcript twice, and every flow ended once faults heal and time passes. Exit status 0 when
-            nothing failed, 1 when something did (the files are in --out), 2 for bad input.
+            transcript twice, and every flow ended once faults heal and time passes. With --port or
+            --against, a port that differs from the reference, stops answering within --port-timeout,
+            exits or livelocks is a finding, shrunk within 60 s of wall time (and --time). Exit status 0
+            when nothing failed, 1 when something did (the files are in --out), 2 for bad input.
             """)
 
     @Option(help: "The seed of run 0; run i derives its own. `--seed S --runs 1` replays a reported run.")
@@ -66,7 +68,11 @@ struct FuzzCommand: ParsableCommand {
 
     @OptionGroup var live: LiveOption
 
-    @Option(name: .customLong("max-findings"), help: "With --port or --against: stop after this many differences.")
+    @Option(
+        name: .customLong("max-findings"),
+        help:
+            "With --port or --against: end the campaign once this many differences are found (no further program run or shrunk)."
+    )
     var maxFindings: Int?
 
     @OptionGroup var expectOption: ExpectOption
@@ -305,11 +311,23 @@ struct FuzzCommand: ParsableCommand {
             }
         }
         let budget = time.flatMap { Millis(text: $0) }.map { Duration.milliseconds($0.value) }
+        let portCommand = PortCommand(
+            command: command, timeout: port.timeout, constants: expectations?.constants ?? ConstantMap(), pool: pool)
+        // A port that cannot start or answer its hello is one message before any run (exit 2), not a
+        // finding on every program.
+        if comparison != .mock {
+            do {
+                try ScenarioRunner.Runtime(port: portCommand).preflight()
+            } catch {
+                FileHandle.standardError.write(Data("passim fuzz: \(error.message)\n".utf8))
+                throw ExitCode(2)
+            }
+        }
         var options = DifferentialFuzzer.Options(
             seed: seed, runs: range.map(\.count) ?? runs ?? (budget == nil ? 100 : Int.max),
             firstRun: range?.lowerBound ?? 0, maxSteps: steps,
             outDir: out,
-            port: PortCommand(command: command, constants: expectations?.constants ?? ConstantMap(), pool: pool),
+            port: portCommand,
             live: live.isOn, expectations: expectations, maxFindings: maxFindings, time: budget)
         options.compare = comparison
         options.wire = wire
@@ -326,7 +344,10 @@ struct FuzzCommand: ParsableCommand {
             print(
                 "DIFF\(f.inMock ? " (mock)" : "") run \(f.run) seed \(f.seed): \(f.difference.split(separator: "\n").first ?? "")"
             )
-            print("  shrunk from \(f.steps) to \(f.shrunkSteps) steps: \(f.file ?? "(could not write the file)")")
+            print(
+                "  shrunk from \(f.steps) to \(f.shrunkSteps) steps\(f.shrinkCut ? " (stopped at its time budget)" : ""): \(f.file ?? "(could not write the file)")"
+            )
+            if let breakdown = f.breakdown { print("  reason: \(breakdown)") }
         }
         let ran =
             range.map { "runs \($0.lowerBound)..\($0.lowerBound + report.runs - 1) of seed \(seed)" } ?? "seed \(seed)"

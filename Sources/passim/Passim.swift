@@ -72,9 +72,6 @@ struct Run: ParsableCommand {
 
     @OptionGroup var expect: ExpectOption
 
-    @Option(help: ArgumentHelp("How long the port may take to answer one message.", valueName: "DURATION"))
-    var portTimeout: String = "5s"
-
     @Option(help: ArgumentHelp("Also write a JUnit XML report to FILE.", valueName: "FILE"))
     var junit: String?
 
@@ -133,9 +130,6 @@ struct Run: ParsableCommand {
         if expect.file != nil, port.command == nil, wire.value != .restV2 {
             throw ValidationError("--expect describes a port or a wire: give --port COMMAND or --wire v2 too")
         }
-        guard let timeout = Millis(text: portTimeout), timeout.value > 0 else {
-            throw ValidationError("--port-timeout takes a duration like 5s or 500ms")
-        }
         if let shard {
             do { _ = try Shard(parsing: shard) } catch { throw ValidationError(error.description) }
         }
@@ -164,8 +158,7 @@ struct Run: ParsableCommand {
         }
         if let port = port.command {
             // Ports that speak protocol 1.1 serve scenario after scenario from one process per job.
-            var command = PortCommand(
-                command: port, timeout: Millis(text: portTimeout) ?? .seconds(5), pool: PortPool())
+            var command = PortCommand(command: port, timeout: self.port.timeout, pool: PortPool())
             if let expect = expect.file {
                 do {
                     let expectations = try Expectations.load(expect)
