@@ -60,8 +60,11 @@ public final class MockPassServer: Sendable {
         /// Adobe's edge names the client's (its throttle counts by it, rest-api-v2.md 1.10): set by
         /// `passim run --live`, whose world is one device whatever process sends its requests (a
         /// port's own HTTP included); nil (`passim serve`, many clients on one address): requests
-        /// reach the mock as they came.
+        /// reach the mock as they came, but for an `X-Forwarded-For` no trusted proxy sent.
         public var forwardedFor: String?
+        /// The peers whose `X-Forwarded-For` reaches the mock (`passim serve --trusted-proxy`); from
+        /// any other the header is dropped, so a client cannot pick its own throttle bucket. Default: none.
+        public var trustedProxies: TrustedProxies = .none
         /// `GET /admin/lint`'s answer: a report on the request log and how many entries it dropped
         /// (`passim serve --lint`: Live does not know the rules); nil: that path is 404.
         public var lintReport: (@Sendable (_ log: [LoggedRequest], _ dropped: Int, _ json: Bool) -> String)?

@@ -66,6 +66,7 @@ final class ServerCore: Sendable {
     let worldLoader: MockPassServer.WorldLoader?
     let lintReport: (@Sendable ([LoggedRequest], Int, Bool) -> String)?
     let forwardedFor: String?
+    let trustedProxies: TrustedProxies
     let state = NIOLockedValueBox(State())
     /// The CA and whether the hosts' own ports speak TLS (`--tls`); nil: plain HTTP, no proxy tunnels.
     let tls: MockPassServer.TLS?
@@ -81,6 +82,7 @@ final class ServerCore: Sendable {
         self.worldLoader = options.worldLoader
         self.lintReport = options.lintReport
         self.forwardedFor = options.forwardedFor
+        self.trustedProxies = options.trustedProxies
         self.group = group
         self.bindHost = options.host
         let publicHost = options.publicHost ?? PublicHost.defaultName(bound: options.host)
@@ -111,7 +113,8 @@ final class ServerCore: Sendable {
     ) -> EventLoopFuture<any Channel> {
         bind(host: bindHost, port: port, hold: hold, origin: origin) { [self] channel in
             register(channel, for: host)
-            return { request, loop in self.answer(request, host: host, basePath: basePath, on: loop) }
+            let peer = channel.remoteAddress
+            return { request, loop in self.answer(request, host: host, basePath: basePath, from: peer, on: loop) }
         }
     }
 
@@ -232,12 +235,16 @@ final class ServerCore: Sendable {
     /// The lock is held only to read the host's conditions and to run the mock's state transitions:
     /// the request is prepared (URL, form, every XML it carries) outside it, and a large body on a
     /// thread pool, so a slow parse delays only its own answer, never another host's.
+    ///
+    /// `peer`: the connection's remote address; its `X-Forwarded-For` reaches the mock only when it
+    /// is a trusted proxy (`TrustedProxies`).
     func answer(
-        _ received: HTTPRequest, host: LoggedRequest.Host, basePath: String,
+        _ received: HTTPRequest, host: LoggedRequest.Host, basePath: String, from peer: SocketAddress?,
         on loop: any EventLoop
     ) -> EventLoopFuture<HTTPResponse?> {
         let now = clock.now()
-        let request = forwardedFor.map { received.forwarded(for: $0) } ?? received
+        let edged = trustedProxies.edge(received, from: peer)
+        let request = forwardedFor.map { edged.forwarded(for: $0) } ?? edged
         let step = state.withLockedValue { s -> Step in
             var conditions = s.conditions[host] ?? HostConditions()
             // A request that slipped in as the host went down gets no answer; its connection is being closed.

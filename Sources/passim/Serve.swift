@@ -79,6 +79,15 @@ struct Serve: ParsableCommand {
     @Option(help: ArgumentHelp("The address the admin endpoint listens on.", valueName: "ADDR"))
     var adminHost = "127.0.0.1"
 
+    // Adobe's throttle counts by X-Forwarded-For: believed from anyone, it let a client pick a new
+    // bucket for every call. Only a front the operator names may set it.
+    @Option(
+        name: .customLong("trusted-proxy"),
+        help: ArgumentHelp(
+            "Believe X-Forwarded-For (the throttle's key, a session's connectionIp) only from this address, a front that sets it; repeatable (default: none, the header is dropped).",
+            valueName: "ADDR"))
+    var trustedProxy: [String] = []
+
     @Option(
         help: ArgumentHelp(
             "The admin token (default: $PASSIM_ADMIN_TOKEN, else a random one, printed at start).",
@@ -138,6 +147,9 @@ struct Serve: ParsableCommand {
             throw ValidationError("--admin-token: \(problem)")
         }
         if publicHost?.isEmpty == true { throw ValidationError("--public-host takes a name") }
+        if let bad = trustedProxy.first(where: { TrustedProxies.canonical($0) == nil }) {
+            throw ValidationError("--trusted-proxy takes an IP address, not \(bad)")
+        }
         if adminPort == nil, port == 1 {
             throw ValidationError("\(portFlag) 1 leaves no port below it for the admin endpoint: give --admin-port")
         }
@@ -179,6 +191,7 @@ struct Serve: ParsableCommand {
             publicHost: publicHost, adminHost: adminHost, adminToken: adminToken ?? Serve.environmentToken,
             tls: tlsOptions, proxyPort: proxy, log: { line in logWriter.write(line) })
         if lint { options.lintReport = Serve.lintReport }
+        options.trustedProxies = TrustedProxies(trustedProxy) ?? .none
         // Through the proxy a client keeps the world's own URLs, so the mock writes those, not loopback ones.
         if proxy != nil { options.urls = .asWritten }
 

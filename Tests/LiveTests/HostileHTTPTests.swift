@@ -29,8 +29,12 @@ import Testing
     func hostileRequest(_ name: String) async throws {
         let parts = name.split(separator: "-")
         let target = String(parts[0])
-        let expected = parts[1].split(separator: "x").map { Int($0) ?? 0 }
-        let status = expected[0], count = expected.count > 1 ? expected[1] : 1
+        // `200x11+429`: 11 answers 200, then one 429.
+        let expected = parts[1].split(separator: "+").flatMap { group -> [Int] in
+            let n = group.split(separator: "x").map { Int($0) ?? 0 }
+            return Array(repeating: n[0], count: n.count > 1 ? n[1] : 1)
+        }
+        let status = expected[0]
         let text = try String(contentsOfFile: HostileHTTPTests.folder + "/" + name, encoding: .utf8)
 
         // The world's default latency on the target, as in `passim serve`: answers take a while, so
@@ -42,7 +46,7 @@ import Testing
             let trickle: Duration? = name.contains("trickled") ? .milliseconds(20) : nil
             let raw = try rawExchange(port: port, bytes, timeout: 5, trickle: trickle)
             let statuses = raw.components(separatedBy: "HTTP/1.1 ").dropFirst().compactMap { Int($0.prefix(3)) }
-            #expect(statuses == Array(repeating: status, count: count), "\(name): \(raw.prefix(300))")
+            #expect(statuses == expected, "\(name): \(raw.prefix(300))")
             if name.contains("head") && status == 200 {
                 #expect(raw.hasSuffix("\r\n\r\n"), "HEAD is answered without a body")
                 #expect(raw.contains("Content-Length: "), "with the GET's Content-Length")

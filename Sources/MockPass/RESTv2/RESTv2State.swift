@@ -9,7 +9,8 @@ struct RESTv2State: Sendable {
     var sessions: ExpiringStore<String, V2AuthSession>
     var profiles: ExpiringStore<V2ProfileKey, V2Profile>
     var tempPassUses: ExpiringStore<V2TempPassKey, V2TempPassUse>
-    var buckets: ExpiringStore<String, V2Bucket>
+    /// Throttle buckets, bounded in count; each key short whatever a client sends (`HTTPHeaders.throttleKey`).
+    var buckets: V2BucketTable
     /// Authorization codes the OAuth2 IdPs issued (`V2OAuth`), until redeemed or expired.
     var oauthCodes: ExpiringStore<String, V2OAuthGrant>
     /// Profiles shared through a service token or a platform identity (`V2SSO`), by identity and MVPD.
@@ -25,7 +26,7 @@ struct RESTv2State: Sendable {
         sessions = ExpiringStore(capacity: V2Limits.sessions, maxBytes: bytes)
         profiles = ExpiringStore(capacity: V2Limits.profiles, maxBytes: bytes)
         tempPassUses = ExpiringStore(capacity: V2Limits.tempPassUses, maxBytes: bytes)
-        buckets = ExpiringStore(capacity: V2Limits.throttleDevices, maxBytes: bytes)
+        buckets = V2BucketTable(capacity: V2Limits.throttleDevices)
         oauthCodes = ExpiringStore(capacity: V2Limits.oauthCodes, maxBytes: bytes)
         ssoGrants = ExpiringStore(capacity: V2Limits.profiles, maxBytes: bytes)
         ssoLogouts = ExpiringStore(capacity: V2Limits.sessions, maxBytes: bytes)
