@@ -11,6 +11,13 @@ import Testing
     static let token = "hostile-fixture-token"
     static let limits = ServerLimits(idleTimeout: .seconds(5), headerTimeout: .milliseconds(300))
 
+    /// The live world, with Dish's IdP speaking OAuth2 (its logout is a target, `idp`).
+    static var world: World {
+        var w = liveWorld()
+        w.restV2.oauth2MVPDs = ["Dish"]
+        return w
+    }
+
     static var files: [String] {
         ((try? FileManager.default.contentsOfDirectory(atPath: folder)) ?? []).filter { $0.hasSuffix(".http") }.sorted()
     }
@@ -40,8 +47,15 @@ import Testing
         // The world's default latency on the target, as in `passim serve`: answers take a while, so
         // pipelined requests really queue up behind each other.
         let latency: [LoggedRequest.Host: HostConditions] = [.sp("main"): HostConditions(latency: Millis(10))]
-        try await withServer(latency, limits: HostileHTTPTests.limits, adminToken: HostileHTTPTests.token) { server in
-            let port = target == "admin" ? server.adminPort : try server.port(.sp("main"))
+        try await withServer(
+            latency, limits: HostileHTTPTests.limits, adminToken: HostileHTTPTests.token, world: HostileHTTPTests.world
+        ) { server in
+            let port =
+                switch target {
+                case "admin": server.adminPort
+                case "idp": try server.port(.idp("Dish"))
+                default: try server.port(.sp("main"))
+                }
             let bytes = HostileHTTPTests.expand(text, adminPort: server.adminPort)
             let trickle: Duration? = name.contains("trickled") ? .milliseconds(20) : nil
             let raw = try rawExchange(port: port, bytes, timeout: 5, trickle: trickle)

@@ -13,6 +13,8 @@ struct RESTv2State: Sendable {
     var buckets: V2BucketTable
     /// Authorization codes the OAuth2 IdPs issued (`V2OAuth`), until redeemed or expired.
     var oauthCodes: ExpiringStore<String, V2OAuthGrant>
+    /// The app's `redirectUrl` of each OAuth2 logout whose user agent is at the IdP, by its `state`.
+    var oauthLogouts: ExpiringStore<String, String>
     /// Profiles shared through a service token or a platform identity (`V2SSO`), by identity and MVPD.
     var ssoGrants: ExpiringStore<V2SSOKey, V2SSOGrant>
     /// Single logouts of SSO profiles whose user agent has not reached the SP yet, by `pt_device_id`.
@@ -28,6 +30,7 @@ struct RESTv2State: Sendable {
         tempPassUses = ExpiringStore(capacity: V2Limits.tempPassUses, maxBytes: bytes)
         buckets = V2BucketTable(capacity: V2Limits.throttleDevices)
         oauthCodes = ExpiringStore(capacity: V2Limits.oauthCodes, maxBytes: bytes)
+        oauthLogouts = ExpiringStore(capacity: V2Limits.sessions, maxBytes: bytes)
         ssoGrants = ExpiringStore(capacity: V2Limits.profiles, maxBytes: bytes)
         ssoLogouts = ExpiringStore(capacity: V2Limits.sessions, maxBytes: bytes)
         browserLogins = ExpiringStore(capacity: V2Limits.sessions, maxBytes: bytes)
@@ -38,6 +41,7 @@ struct RESTv2State: Sendable {
         profiles.expire(at: now)
         buckets.expire(at: now)
         oauthCodes.expire(at: now)
+        oauthLogouts.expire(at: now)
         ssoGrants.expire(at: now)
         ssoLogouts.expire(at: now)
         browserLogins.expire(at: now)
