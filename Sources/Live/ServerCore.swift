@@ -93,7 +93,9 @@ final class ServerCore: Sendable {
             ? PublicHost.inURL(publicHost) : PublicHost.inURL(options.adminHost)
         self.adminToken = adminToken
         self.limits = options.limits
-        self.openConnections = OpenConnections(cap: options.limits.connectionCap)
+        self.openConnections = OpenConnections(
+            cap: options.limits.connectionCap, peerCap: options.limits.peerConnectionCap,
+            evictionGrace: TimeAmount(options.limits.lingerTimeout) + .seconds(1))
         self.clock = options.clock
         self.tls = options.tls
         // Every line is made safe here, whatever the sink: its values came from the network.
@@ -168,8 +170,9 @@ final class ServerCore: Sendable {
 
     static let backlog: CInt = 256
 
-    /// A listener whose every accepted connection passes the connection cap before `initialize` sets
-    /// it up; one over the cap is refused (a failed initializer makes NIO close the socket at once).
+    /// A listener whose every accepted connection passes the connection caps before `initialize` sets
+    /// it up; one refused (`OpenConnections.admit`) is closed at once (a failed initializer makes NIO
+    /// close the socket).
     func admittingBootstrap(_ initialize: @escaping @Sendable (any Channel) -> EventLoopFuture<Void>) -> ServerBootstrap
     {
         let core = self
@@ -177,9 +180,8 @@ final class ServerCore: Sendable {
             .serverChannelOption(.backlog, value: ServerCore.backlog)
             .serverChannelOption(.socketOption(.so_reuseaddr), value: 1)
             .childChannelInitializer { channel in
-                guard core.openConnections.admit(channel) else {
-                    return channel.eventLoop.makeFailedFuture(
-                        LiveError("\(core.openConnections.cap) connections open, none idle (limit: connections)"))
+                if let refusal = core.openConnections.admit(channel) {
+                    return channel.eventLoop.makeFailedFuture(LiveError(refusal.message))
                 }
                 return initialize(channel)
             }
@@ -195,8 +197,8 @@ final class ServerCore: Sendable {
             leftOverBytesStrategy: .dropBytes, informationalResponseStrategy: .drop,
             limitConfiguration: decoderLimits)
         let core = self
-        let connection = HTTPConnectionHandler(origin: origin, limits: limits, respond: respond) { idle in
-            core.openConnections.setIdle(idle, channel)
+        let connection = HTTPConnectionHandler(origin: origin, limits: limits, respond: respond) { activity in
+            core.openConnections.report(activity, channel)
         }
         let sync = channel.pipeline.syncOperations
         try sync.addHandler(ByteWatcher(connection))

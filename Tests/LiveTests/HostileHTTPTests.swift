@@ -58,7 +58,9 @@ import Testing
                 }
             let bytes = HostileHTTPTests.expand(text, adminPort: server.adminPort)
             let trickle: Duration? = name.contains("trickled") ? .milliseconds(20) : nil
-            let raw = try rawExchange(port: port, bytes, timeout: 5, trickle: trickle)
+            // `trickled-body`: the head at once, then the body a byte at a time.
+            let headEnd = name.contains("trickled-body") ? HostileHTTPTests.headEnd(bytes) : 0
+            let raw = try rawExchange(port: port, bytes, timeout: 5, trickle: trickle, trickleFrom: headEnd)
             let statuses = raw.components(separatedBy: "HTTP/1.1 ").dropFirst().compactMap { Int($0.prefix(3)) }
             #expect(statuses == expected, "\(name): \(raw.prefix(300))")
             if name.contains("head") && status == 200 {
@@ -75,6 +77,14 @@ import Testing
             #expect(server.clock.offset == .zero, "\(name): a refused admin request moved the clock")
             #expect(server.conditions(of: .sp("alt"))?.mode == .up)
         }
+    }
+
+    /// Where the first head ends (after its blank line), or 0.
+    static func headEnd(_ bytes: [UInt8]) -> Int {
+        let blank: [UInt8] = [13, 10, 13, 10]
+        guard bytes.count >= 4 else { return 0 }
+        for i in 0...(bytes.count - 4) where Array(bytes[i..<i + 4]) == blank { return i + 4 }
+        return 0
     }
 
     /// LF to CRLF, then the placeholders of the README.
