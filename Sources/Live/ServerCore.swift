@@ -64,7 +64,7 @@ final class ServerCore: Sendable {
     let basePort: Int
     let logLimit: Int
     let worldLoader: MockPassServer.WorldLoader?
-    let lintReport: (@Sendable ([LoggedRequest], Int, Bool) -> String)?
+    let lintReport: MockPassServer.LintReporter?
     let forwardedFor: String?
     let trustedProxies: TrustedProxies
     let state = NIOLockedValueBox(State())

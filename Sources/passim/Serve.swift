@@ -323,9 +323,11 @@ struct Serve: ParsableCommand {
         path.hasPrefix("/") ? path : FileManager.default.currentDirectoryPath + "/" + path
     }
 
-    /// `GET /admin/lint`'s answer (`--lint`).
-    @Sendable static func lintReport(_ log: [LoggedRequest], dropped: Int, json: Bool) -> String {
-        let report = LintReport(Journal(log, dropped: dropped))
+    /// `GET /admin/lint`'s answer (`--lint`); nil when the server began shutting down meanwhile.
+    @Sendable static func lintReport(
+        _ log: [LoggedRequest], dropped: Int, json: Bool, stopping: @Sendable () -> Bool
+    ) -> String? {
+        guard let report = LintReport(Journal(log, dropped: dropped), stopping: stopping) else { return nil }
         return json ? report.json.jsonText + "\n" : report.text
     }
 
