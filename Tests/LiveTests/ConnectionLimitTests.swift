@@ -116,7 +116,7 @@ import Testing
     @Test func onePeerHoldsAtMostItsCap() async throws {
         let limits = ServerLimits(
             connections: 8, peerConnections: 3, idleTimeout: .seconds(10), headerTimeout: .seconds(10),
-            bodyRateGrace: .seconds(10))
+            bodyRateGrace: .seconds(30))
         try await withServer(limits: limits) { server in
             let port = try server.port(.sp("main"))
             var slow: [RawSocket] = []
@@ -124,8 +124,9 @@ import Testing
                 let s = try RawSocket(port: port, timeout: 5, from: "127.0.0.2")
                 try ConnectionLimitTests.slowBody(s)
                 slow.append(s)
-                // In order: each new one pushes out the peer's slowest, the one that began first.
-                try await Task.sleep(for: .milliseconds(30))
+                // In order, each read before the next comes (a loaded machine may take a while): each
+                // new one pushes out the peer's slowest, the one that began first.
+                try await Task.sleep(for: .milliseconds(100))
             }
             try await ConnectionLimitTests.eventually { slow.filter { !$0.isAnsweredOrClosed() }.count <= 3 }
             #expect(slow.filter { !$0.isAnsweredOrClosed() }.count == 3)
@@ -142,17 +143,23 @@ import Testing
     /// At the server's cap with no idle connection, the one that has waited longest on its client
     /// makes room (408); a connection the server owes an answer is never taken.
     @Test func theSlowestReaderMakesRoomAtTheCap() async throws {
-        let limits = ServerLimits(connections: 4, idleTimeout: .seconds(10), headerTimeout: .seconds(10))
+        // A grace longer than the test: on a loaded machine `body-rate` must not end the slow ones first.
+        let limits = ServerLimits(
+            connections: 4, idleTimeout: .seconds(10), headerTimeout: .seconds(10), bodyRateGrace: .seconds(30))
         try await withServer([.sp("main"): HostConditions(latency: Millis(3_000))], limits: limits) { server in
             let port = try server.port(.sp("main"))
             let owed = try RawSocket(port: port, timeout: 10)
             try owed.send(ConnectionLimitTests.request)
+            // Owed an answer once the mock has it (its answer waits out the latency); before that it
+            // is idle, and would be the one to go.
+            try await ConnectionLimitTests.eventually { server.requestLog().count == 1 }
             var slow: [RawSocket] = []
             for _ in 0..<3 {
                 let s = try RawSocket(port: port, timeout: 5, from: "127.0.0.2")
                 try ConnectionLimitTests.slowBody(s)
                 slow.append(s)
-                try await Task.sleep(for: .milliseconds(50))
+                // Read (waiting on its client) before the next comes, on a loaded machine too.
+                try await Task.sleep(for: .milliseconds(200))
             }
             let client = try RawSocket(port: port, timeout: 10)
             try client.send(ConnectionLimitTests.request)
