@@ -224,23 +224,41 @@ struct Serve: ParsableCommand {
         signal(SIGPIPE, SIG_IGN)
         signal(SIGINT, SIG_IGN)
         signal(SIGTERM, SIG_IGN)
+        let once = Once()
+        let stop: @Sendable () -> Void = { [lint] in
+            guard once.claim() else { return }
+            // Read before shutting down: the log goes with the mock.
+            let report = lint ? LintReport(Journal(server.requestLog(), dropped: server.requestLogDropped())) : nil
+            try? server.shutdownAndWait()
+            if let report {
+                FileHandle.standardError.write(Data(("passim serve --lint:\n" + report.text).utf8))
+                Foundation.exit(report.exitStatus)
+            }
+            Foundation.exit(0)
+        }
         let sources = [SIGINT, SIGTERM].map { number in
             let source = DispatchSource.makeSignalSource(signal: number, queue: .main)
-            source.setEventHandler { [lint] in
-                // Read before shutting down: the log goes with the mock.
-                let report = lint ? LintReport(Journal(server.requestLog(), dropped: server.requestLogDropped())) : nil
-                try? server.shutdownAndWait()
-                if let report {
-                    FileHandle.standardError.write(Data(("passim serve --lint:\n" + report.text).utf8))
-                    Foundation.exit(report.exitStatus)
-                }
-                Foundation.exit(0)
-            }
+            source.setEventHandler(handler: stop)
             source.resume()
             return source
         }
-        if ProcessInfo.processInfo.environment[Serve.untilStdinCloses] == "1" { Serve.stopWhenStandardInputCloses() }
+        if ProcessInfo.processInfo.environment[Serve.untilStdinCloses] == "1" {
+            Serve.stopWhenStandardInputCloses(then: stop)
+        }
         withExtendedLifetime(sources) { dispatchMain() }
+    }
+
+    /// True for the first caller only: a signal and the end of standard input may both stop the server.
+    final class Once: @unchecked Sendable {
+        private let lock = NSLock()
+        private var done = false
+
+        func claim() -> Bool {
+            lock.withLock {
+                defer { done = true }
+                return !done
+            }
+        }
     }
 
     /// Set by a process that starts `serve` for itself (`passim fuzz --against BIN --compare mock`):
@@ -248,11 +266,14 @@ struct Serve: ParsableCommand {
     /// output, SIGKILL), the server reads end of file and stops as on SIGTERM, leaving nothing behind.
     static let untilStdinCloses = "PASSIM_SERVE_UNTIL_STDIN_CLOSES"
 
-    static func stopWhenStandardInputCloses() {
+    /// Stops by calling `stop` itself, not by a SIGTERM to this process: SIGTERM's disposition is
+    /// SIG_IGN (the dispatch source reads it), and one sent while the source was not yet armed was
+    /// lost, so a served mock outlived its campaign (FuzzTests found one still running minutes later).
+    static func stopWhenStandardInputCloses(then stop: @escaping @Sendable () -> Void) {
         let reader = Thread {
             // Whatever comes is ignored; only the end matters (nothing more to read, or an error).
             while let chunk = try? FileHandle.standardInput.read(upToCount: 512), !chunk.isEmpty {}
-            kill(getpid(), SIGTERM)
+            stop()
         }
         reader.name = "serve-stdin-watch"
         reader.start()
