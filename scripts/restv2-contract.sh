@@ -24,7 +24,9 @@ tool=restv2-contract
 [ -x "$passim" ] || { echo "$tool: $passim is not an executable" >&2; exit 2; }
 need_contract
 pinned_venv "$venv" "$dir/requirements.txt"
-serve_start --world "$dir/world.scenario" --listen-port 0 --proxy 0 --ca-out "$work/ca.pem" || exit 2
+# The checker names each device's address in X-Forwarded-For, as a programmer's server would.
+serve_start --world "$dir/world.scenario" --listen-port 0 --proxy 0 --ca-out "$work/ca.pem" \
+  --trusted-proxy 127.0.0.1 || exit 2
 [ -n "$admin" ] && [ -n "$token" ] && [ -n "$proxy" ] || { echo "$tool: passim serve printed no proxy" >&2; exit 2; }
 statement() { sed -n "s/^requestor $1 software-statement \"\([^\"]*\)\".*/\1/p" "$dir/world.scenario"; }
 

@@ -34,7 +34,9 @@ if [ ! -d "$docs/rest-apis/rest-api-v2/apis" ]; then
 fi
 [ -x "$passim" ] || { echo "$tool: $passim is not an executable" >&2; exit 2; }
 # `--seed`: the same codes and tokens on every run, so docs/REST-V2-DOCS.md is rewritten the same.
-serve_start --world "$dir/docs-world.scenario" --listen-port 0 --proxy 0 --ca-out "$work/ca.pem" --seed 24301 || exit 2
+# A documented session's address is sent in X-Forwarded-For, as a programmer's server would.
+serve_start --world "$dir/docs-world.scenario" --listen-port 0 --proxy 0 --ca-out "$work/ca.pem" --seed 24301 \
+  --trusted-proxy 127.0.0.1 || exit 2
 [ -n "$admin" ] && [ -n "$token" ] && [ -n "$proxy" ] || { echo "$tool: passim serve printed no proxy" >&2; exit 2; }
 PASSIM_ADOBE_DOCS_DIR=$docs "${PYTHON:-python3}" "$root/scripts/restv2-docs.py" --proxy "$proxy" --ca "$work/ca.pem" \
   --admin "$admin" --admin-token "$token" "$@"

@@ -13,7 +13,8 @@ shift || true
 arguments=("${@:-Scenarios}")
 
 out="$(mktemp /tmp/passim-serve.XXXXXX)"
-"$passim" serve --world Fixtures/worlds/starter.scenario --listen-port 0 >"$out" 2>&1 &
+# The run on loopback plays Adobe's edge: its X-Forwarded-For names the simulated device or second screen.
+"$passim" serve --world Fixtures/worlds/starter.scenario --listen-port 0 --trusted-proxy 127.0.0.1 >"$out" 2>&1 &
 server=$!
 trap 'kill -TERM "$server" 2>/dev/null || true; wait "$server" 2>/dev/null || true; rm -f "$out"' EXIT
 

@@ -19,6 +19,10 @@ public final class ServedMock: @unchecked Sendable {
     /// How the other build spells serve's listening port: `--listen-port`, else (a build older than that
     /// name, which answers it with "Unknown option") `--port`, the old name a newer build warns about.
     public private(set) var listenPortFlag = "--listen-port"
+    /// Whether the other build is told to believe loopback's `X-Forwarded-For`: the runs' harness plays
+    /// Adobe's edge there (it names the device and the second screen), as `passim run --live` trusts
+    /// it in-process. A build older than `--trusted-proxy` believes every peer's and is not told.
+    public private(set) var trustsLoopback = true
     private var process: Process?
     /// The write end of the server's standard input, held only here (see `start`).
     private var lifeline: FileHandle?
@@ -57,7 +61,9 @@ public final class ServedMock: @unchecked Sendable {
         _ = FileManager.default.createFile(atPath: err.path, contents: nil)
         let p = Process()
         p.executableURL = URL(fileURLWithPath: binary)
-        p.arguments = ["serve", "--adobe", listenPortFlag, "0", "--host", "127.0.0.1", "--admin-host", "127.0.0.1"]
+        p.arguments =
+            ["serve", "--adobe", listenPortFlag, "0", "--host", "127.0.0.1", "--admin-host", "127.0.0.1"]
+            + (trustsLoopback ? ["--trusted-proxy", "127.0.0.1"] : [])
         // The token is the server's own (printed on its admin-token line), never on a command line.
         var environment = ProcessInfo.processInfo.environment
         environment["PASSIM_ADMIN_TOKEN"] = nil
@@ -100,6 +106,10 @@ public final class ServedMock: @unchecked Sendable {
         stop()
         if exited != nil, listenPortFlag == "--listen-port", said.contains("Unknown option '--listen-port'") {
             listenPortFlag = "--port"
+            return try start()
+        }
+        if exited != nil, trustsLoopback, said.contains("Unknown option '--trusted-proxy'") {
+            trustsLoopback = false
             return try start()
         }
         let what =

@@ -32,6 +32,9 @@ final class InProcessServer: LiveServerControl {
             urls: .asWritten)
         // The scenario's world is one device: every request the server gets is that device's.
         options.forwardedFor = SimulationSetup.deviceAddress
+        // The harness on loopback is the edge: it names the device and the second screen in
+        // X-Forwarded-For, as Adobe's edge names a client's address.
+        options.trustedProxies = .loopback
         let authority = RunAuthority.shared
         if let authority {
             options.tls = MockPassServer.TLS(authority: authority.authority, direct: false)

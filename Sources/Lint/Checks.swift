@@ -5,9 +5,9 @@ extension Rules {
 
     /// A token request while the client's previous token (same `client_id`) may still be valid: no
     /// 401 answered since, and less than the shortest lifetime gone.
-    static func accessTokenRefetches(_ j: Journal) -> [Violation] {
+    static func accessTokenRefetches(_ j: Journal) -> Findings {
         var last: [String: JournalEntry] = [:]
-        var found: [Violation] = []
+        var found = Findings()
         for e in j.entries {
             if e.status == 401 { last = [:]; continue }
             guard e.route == .clientToken else { continue }
@@ -29,9 +29,9 @@ extension Rules {
 
     /// A configuration fetched by a device that holds an authorization (a permitted decision less
     /// than 30 minutes before, no logout since).
-    static func configurationWhileAuthenticated(_ j: Journal) -> [Violation] {
+    static func configurationWhileAuthenticated(_ j: Journal) -> Findings {
         var authorized: [String: JournalEntry] = [:]
-        var found: [Violation] = []
+        var found = Findings()
         for e in j.entries {
             guard let op = e.v2?.operation else { continue }
             switch op {
@@ -53,16 +53,20 @@ extension Rules {
     /// Polls of a code after polling should have stopped: after the code was refused (REST v2: a 4xx
     /// but 429), after a REST v1 check answered 200 (success), after the device polled a newer code,
     /// after the device was granted an authorization.
-    static func pollingAfterStop(_ j: Journal) -> [Violation] {
+    ///
+    /// Linear in the journal: only a device's newest code can still be polled without a stop (every
+    /// older one was stopped when a newer one was first polled), so a grant stops that one code, not
+    /// every code the device ever polled (which made a journal of one device's codes quadratic).
+    static func pollingAfterStop(_ j: Journal) -> Findings {
         struct Code { var first: JournalEntry; var stop: (JournalEntry, String)? }
         var codes: [String: [String: Code]] = [:]
         var newest: [String: String] = [:]
-        var found: [Violation] = []
+        var found = Findings()
         var reported: Set<String> = []
         for e in j.entries {
             let device = e.device
             if e.v2?.operation == .authorize, e.succeeded == true {
-                for (name, var c) in codes[device] ?? [:] where c.stop == nil {
+                if let name = newest[device], var c = codes[device]?[name], c.stop == nil {
                     c.stop = (e, "after the device was granted an authorization (success)")
                     codes[device]?[name] = c
                 }
@@ -93,35 +97,84 @@ extension Rules {
         return found
     }
 
+    /// The calls of a run of one key that a violation shows: the first five (the call and four
+    /// repeats), however long the run. Kept in place, so a run of a million refusals costs what five do;
+    /// copying the run out of its dictionary and back made each call cost the run's length.
+    struct Streak {
+        var first: [JournalEntry] = []
+        var length = 0
+
+        mutating func add(_ e: JournalEntry) {
+            length += 1
+            if first.count < 5 { first.append(e) }
+        }
+    }
+
     /// More than 3 repeats of a decision call in a row after refusals (non-2xx answers).
-    static func retries(_ calls: [JournalEntry]) -> [Violation] {
-        var streak: [String: [JournalEntry]] = [:]
-        var found: [Violation] = []
+    static func retries(_ calls: [JournalEntry]) -> Findings {
+        var streak: [String: Streak] = [:]
+        var found = Findings()
         for c in calls {
             let key = c.device + " " + c.path
             if c.succeeded == true { streak[key] = nil; continue }
-            var s = streak[key] ?? []
-            s.append(c)
-            streak[key] = s
+            streak[key, default: Streak()].add(c)
             // The first call and 3 retries are allowed; the 4th retry is reported, once per streak.
-            if s.count == 5 { found.append(Violation("retried a refused decision more than 3 times", s)) }
+            if let s = streak[key], s.length == 5 {
+                found.append(Violation("retried a refused decision more than 3 times", s.first))
+            }
         }
         return found
     }
 
     /// Refusals (`JournalEntry.refused`: 4xx but 401 and 429, or every decision refused) of the same
     /// call, repeated more than 3 times in a row by one device.
-    static func refusalLoops(_ calls: [JournalEntry]) -> [Violation] {
-        var streak: [String: [JournalEntry]] = [:]
-        var found: [Violation] = []
+    static func refusalLoops(_ calls: [JournalEntry]) -> Findings {
+        var streak: [String: Streak] = [:]
+        var found = Findings()
         for c in calls {
             let key = c.device + " " + c.method + " " + c.path
             guard c.refused, let s = c.status else { streak[key] = nil; continue }
-            var run = streak[key] ?? []
-            run.append(c)
-            streak[key] = run
+            streak[key, default: Streak()].add(c)
             let why = c.refusedInside ? "\(s), \(c.errorCode ?? "")" : "\(s)"
-            if run.count == 5 { found.append(Violation("repeated a refused call (\(why)) more than 3 times", run)) }
+            if let run = streak[key], run.length == 5 {
+                found.append(Violation("repeated a refused call (\(why)) more than 3 times", run.first))
+            }
+        }
+        return found
+    }
+
+    /// More than 3 new authentication sessions within a minute from one device, reported once per
+    /// device. Each device keeps a window of its opens of the last minute, oldest first, trimmed from
+    /// the front (each open enters and leaves once), and nothing once it is reported: filtering the
+    /// whole window on every open made a journal of one device's sessions quadratic.
+    static func sessionStorms(_ opens: [JournalEntry]) -> Findings {
+        struct Window {
+            var opens: [JournalEntry] = []
+            var head = 0
+        }
+        var windows: [String: Window] = [:]
+        var reported: Set<String> = []
+        var found = Findings()
+        for o in opens {
+            let device = o.device
+            guard !reported.contains(device) else { continue }
+            var w = windows.removeValue(forKey: device) ?? Window()
+            while w.head < w.opens.count, o.time - w.opens[w.head].time >= 60_000 { w.head += 1 }
+            // Compacted once half is behind the head: amortized O(1) an open.
+            if w.head > 64, w.head * 2 > w.opens.count {
+                w.opens.removeFirst(w.head)
+                w.head = 0
+            }
+            w.opens.append(o)
+            let recent = w.opens[w.head...]
+            if recent.count > 3 {
+                reported.insert(device)
+                found.append(
+                    Violation(
+                        "\(recent.count) new authentication sessions within a minute, from one device", Array(recent)))
+                continue
+            }
+            windows[device] = w
         }
         return found
     }

@@ -4,7 +4,7 @@ extension JournalEntry {
     /// The REST v2 operation and its last path argument (code, MVPD or partner), or nil.
     /// Read through `PassModel.V2Route`, the one definition of REST v2's paths and operations.
     public var v2: (operation: V2Route.Operation, argument: String)? {
-        V2Route(method: method, path: path).map { ($0.operation, $0.argument) }
+        v2Route.map { ($0.operation, $0.argument) }
     }
 
     /// A REST v2 call a client makes with its access token: every operation but the user agent's
@@ -19,7 +19,7 @@ extension JournalEntry {
 
     /// The endpoint of `PassModel.Route` this request is, when its path is exactly one under its SP
     /// (or origin): the one definition of the legacy endpoints the engine calls.
-    var route: Route? { Route.route(atSPPath: path)?.route }
+    var route: Route? { spRoute }
 
     /// The families this request belongs to (DCR serves both REST APIs).
     var families: Set<Family> {

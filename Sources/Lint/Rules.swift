@@ -29,15 +29,16 @@ public enum Rules {
             citation: mandatory("1", "Registered Application Scoping"), severity: .mandatory, families: [.restV2]
         ) { j in
             judge(j, over: { $0.isV2ClientCall }, needsStatus: true) { calls in
-                calls.filter {
-                    $0.errorCode == "invalid_access_token_service_provider"
-                        || $0.errorCode == "invalid_access_token_client_application"
-                }
-                .map {
-                    Violation(
-                        "a call was refused: its access token's application is not registered for this service provider (\($0.errorCode ?? ""))",
-                        [$0])
-                }
+                Findings(
+                    calls.lazy.filter {
+                        $0.errorCode == "invalid_access_token_service_provider"
+                            || $0.errorCode == "invalid_access_token_client_application"
+                    }
+                    .map {
+                        Violation(
+                            "a call was refused: its access token's application is not registered for this service provider (\($0.errorCode ?? ""))",
+                            [$0])
+                    })
             }
         },
         Rule(
@@ -50,11 +51,12 @@ public enum Rules {
                 none: "the journal holds no client registration"
             ) { regs in
                 let ok = regs.filter { $0.succeeded == true }
-                return ok.count > 1
-                    ? [
-                        Violation(
-                            "the client registered \(ok.count) times instead of reusing its client credentials", ok)
-                    ] : []
+                return Findings(
+                    ok.count > 1
+                        ? [
+                            Violation(
+                                "the client registered \(ok.count) times instead of reusing its client credentials", ok)
+                        ] : [])
             }
         },
         Rule(
@@ -114,7 +116,7 @@ public enum Rules {
                 j, over: { $0.polledCode != nil }, needsStatus: false, none: "the client polled no authentication code"
             ) { polls in
                 var last: [String: JournalEntry] = [:]
-                var found: [Violation] = []
+                var found = Findings()
                 for p in polls {
                     let key = p.device + " " + (p.polledCode ?? "")
                     if let prev = last[key], p.time - prev.time < 3000 {
@@ -195,8 +197,9 @@ public enum Rules {
             citation: mandatory("7", "Send Authorization Header"), severity: .mandatory, families: [.restV2]
         ) { j in
             judge(j, over: { $0.isV2ClientCall }, needsStatus: false) { calls in
-                calls.filter { !($0.header("Authorization")?.hasPrefix("Bearer ") ?? false) }
-                    .map { Violation("a call without Authorization: Bearer", [$0]) }
+                Findings(
+                    calls.lazy.filter { !($0.header("Authorization")?.hasPrefix("Bearer ") ?? false) }
+                        .map { Violation("a call without Authorization: Bearer", [$0]) })
             }
         },
         Rule(
@@ -204,8 +207,9 @@ public enum Rules {
             citation: mandatory("7", "Send AP-Device-Identifier Header"), severity: .mandatory, families: [.restV2]
         ) { j in
             judge(j, over: { $0.isV2ClientCall }, needsStatus: false) { calls in
-                calls.filter { !($0.header("AP-Device-Identifier")?.hasPrefix("fingerprint ") ?? false) }
-                    .map { Violation("a call without AP-Device-Identifier: fingerprint …", [$0]) }
+                Findings(
+                    calls.lazy.filter { !($0.header("AP-Device-Identifier")?.hasPrefix("fingerprint ") ?? false) }
+                        .map { Violation("a call without AP-Device-Identifier: fingerprint …", [$0]) })
             }
         },
         Rule(
@@ -213,9 +217,10 @@ public enum Rules {
             citation: mandatory("7", "Send X-Device-Info Header"), severity: .mandatory, families: [.restV2]
         ) { j in
             judge(j, over: { $0.isV2ClientCall }, needsStatus: false) { calls in
-                calls.filter { ($0.header("X-Device-Info") ?? "").isEmpty }.map {
-                    Violation("a call without X-Device-Info", [$0])
-                }
+                Findings(
+                    calls.lazy.filter { ($0.header("X-Device-Info") ?? "").isEmpty }.map {
+                        Violation("a call without X-Device-Info", [$0])
+                    })
             }
         },
         Rule(
@@ -226,7 +231,7 @@ public enum Rules {
                 calls in
                 // One client: the same access token (or forwarded address) must keep one device identifier.
                 var first: [String: JournalEntry] = [:]
-                var found: [Violation] = []
+                var found = Findings()
                 for c in calls {
                     let client =
                         c.header("X-Forwarded-For").map { "ip " + $0 } ?? c.header("Authorization") ?? "anonymous"
@@ -244,7 +249,7 @@ public enum Rules {
             citation: mandatory("7", "Follow APIs References"), severity: .mandatory, families: [.restV2]
         ) { j in
             judge(j, over: { $0.isV2ClientCall }, needsStatus: false) { calls in
-                var found: [Violation] = []
+                var found = Findings()
                 for c in calls {
                     guard let op = c.v2?.operation else { continue }
                     let expected = expectedParameters[op] ?? []
@@ -267,7 +272,7 @@ public enum Rules {
             citation: mandatory("8", "Enhanced Error Code Handling Support"), severity: .mandatory, families: [.restV2]
         ) { j in
             judge(j, over: { $0.isV2ClientCall }, needsStatus: true) { calls in
-                var found: [Violation] = []
+                var found = Findings()
                 var previous: [String: JournalEntry] = [:]
                 for c in calls {
                     // Unchanged: the same operation with the same parameters and token. A client that fixes
@@ -310,7 +315,7 @@ public enum Rules {
         ) { j in
             guard j.hasV2Calls else { return .notApplicable(dcrWithoutV2) }
             return judge(j, over: { $0.isV2ClientCall || $0.isDCR }, needsStatus: true) { calls in
-                var found: [Violation] = []
+                var found = Findings()
                 var refused: [String: JournalEntry] = [:]
                 for c in calls {
                     if c.route == .clientToken { refused = [:]; continue }
@@ -335,7 +340,7 @@ public enum Rules {
                 none: "the client never fetched the configuration"
             ) { calls in
                 var last: [String: JournalEntry] = [:]
-                var found: [Violation] = []
+                var found = Findings()
                 for c in calls {
                     if let prev = last[c.device + c.path], c.time - prev.time < 180_000 {
                         found.append(
@@ -355,7 +360,7 @@ public enum Rules {
             severity: .recommended, families: [.restV2]
         ) { j in
             judge(j, over: { $0.isV2ClientCall }, needsStatus: true) { calls in
-                var found: [Violation] = []
+                var found = Findings()
                 var deny: [String: JournalEntry] = [:]
                 for c in calls {
                     guard let op = c.v2?.operation else { continue }
@@ -381,7 +386,7 @@ public enum Rules {
         ) { j in
             judge(j, over: { $0.isThrottled }, needsStatus: true, none: "the journal holds no throttled call") {
                 calls in
-                var found: [Violation] = []
+                var found = Findings()
                 var throttled: [String: JournalEntry] = [:]
                 for c in calls {
                     if let t = throttled[c.device], c.time - t.time < 1000, c.sequence != t.sequence {
@@ -401,7 +406,7 @@ public enum Rules {
         ) { j in
             judge(j, over: { $0.isThrottled }, needsStatus: true, none: "the journal holds no throttled call") {
                 calls in
-                calls.filter { $0.status == 429 }.map { Violation("throttled: answered 429", [$0]) }
+                Findings(calls.lazy.filter { $0.status == 429 }.map { Violation("throttled: answered 429", [$0]) })
             }
         },
         // Liveness
@@ -413,21 +418,7 @@ public enum Rules {
         ) { j in
             judge(j, over: { $0.opensSession }, needsStatus: false, none: "the client opened no authentication session")
             { opens in
-                var byDevice: [String: [JournalEntry]] = [:]
-                var found: [Violation] = []
-                var reported: Set<String> = []
-                for o in opens {
-                    var recent = (byDevice[o.device] ?? []).filter { o.time - $0.time < 60_000 }
-                    recent.append(o)
-                    byDevice[o.device] = recent
-                    if recent.count > 3, !reported.contains(o.device) {
-                        reported.insert(o.device)
-                        found.append(
-                            Violation(
-                                "\(recent.count) new authentication sessions within a minute, from one device", recent))
-                    }
-                }
-                return found
+                sessionStorms(opens)
             }
         },
     ]
@@ -447,12 +438,12 @@ public enum Rules {
     /// rule needs answers and the journal does not record them.
     static func judge(
         _ j: Journal, over select: (JournalEntry) -> Bool, needsStatus: Bool, none: String = noV2,
-        _ find: ([JournalEntry]) -> [Violation]
+        _ find: ([JournalEntry]) -> Findings
     ) -> Verdict {
         let selected = j.entries.filter(select)
         guard !selected.isEmpty else { return .notApplicable(none) }
         if needsStatus, !j.hasStatuses { return .notApplicable(noStatus) }
         let found = find(selected)
-        return found.isEmpty ? .passed(checked: selected.count) : .broken(found)
+        return found.isEmpty ? .passed(checked: selected.count) : .broken(found.violations)
     }
 }

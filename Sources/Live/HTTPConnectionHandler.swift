@@ -15,9 +15,10 @@ typealias Responder = @Sendable (HTTPRequest, any EventLoop) -> EventLoopFuture<
 /// run as a GET and answered without the body (same head, same Content-Length).
 ///
 /// Timeouts: a request head not complete `headerTimeout` after its first byte is answered 408, and so
-/// is a body not complete `bodyTimeout` after its head; a connection owed nothing that sends nothing
-/// for `idleTimeout` is closed. The first byte of a head
-/// is seen by `ByteWatcher`, in front of the decoder.
+/// is a body not complete `bodyTimeout` after its head, or arriving slower than `bodyRate` once
+/// `bodyRateGrace` has passed; a connection owed nothing that sends nothing for `idleTimeout` is
+/// closed. The first byte of a head is seen by `ByteWatcher`, in front of the decoder. A connection
+/// `OpenConnections` evicts while its request arrives is answered 408 too.
 ///
 /// NIO's `HTTPServerPipelineHandler` is not used: it asserts (in debug builds) when a response is
 /// written for an error it did not classify, and these refusals must never take the process down.
@@ -42,9 +43,13 @@ final class HTTPConnectionHandler: ChannelDuplexHandler, RemovableChannelHandler
     private let origin: String?
     private let limits: ServerLimits
     private let respond: Responder
-    /// Tells `OpenConnections` when this connection turns idle or busy.
-    private let reportIdle: (Bool) -> Void
-    private var reportedIdle = true
+    /// Tells `OpenConnections` what this connection is doing (`OpenConnections.Activity`).
+    private let report: (OpenConnections.Activity) -> Void
+    private var reported = OpenConnections.Activity.idle
+    /// When the first byte of the request now arriving came, until its end does.
+    private var requestStarted: NIODeadline?
+    /// Since when the channel has not been writable: the client is not reading its answers.
+    private var unwritableSince: NIODeadline?
 
     private var incoming: Incoming?
     /// After a refusal nothing more is read from this connection.
@@ -60,6 +65,8 @@ final class HTTPConnectionHandler: ChannelDuplexHandler, RemovableChannelHandler
     /// When the head of the request being read arrived, until its end does.
     private var bodyStarted: NIODeadline?
     private var timer: Scheduled<Void>?
+    /// When `timer` fires.
+    private var timerDeadline: NIODeadline?
     /// The last body sent and its buffer. The mock hands out the same body storage again for a
     /// cached answer (`/config`), so under load the copy into a new buffer is made once, not per request.
     private var lastBody: (bytes: [UInt8], buffer: ByteBuffer)?
@@ -77,9 +84,9 @@ final class HTTPConnectionHandler: ChannelDuplexHandler, RemovableChannelHandler
     /// whatever `Host` header the client sends (nil: a proxy's connection, see `origin`).
     init(
         origin: String?, limits: ServerLimits, respond: @escaping Responder,
-        reportIdle: @escaping (Bool) -> Void = { _ in }
+        report: @escaping (OpenConnections.Activity) -> Void = { _ in }
     ) {
-        self.reportIdle = reportIdle
+        self.report = report
         self.origin = origin
         self.limits = limits
         self.respond = respond
@@ -93,17 +100,65 @@ final class HTTPConnectionHandler: ChannelDuplexHandler, RemovableChannelHandler
     /// Called by `ByteWatcher` for every read from the socket, before the decoder sees the bytes.
     func bytesArrived() {
         lastByte = .now()
-        if incoming == nil, headStarted == nil { headStarted = lastByte }
-        updateIdle()
+        if incoming == nil, headStarted == nil {
+            headStarted = lastByte
+            if requestStarted == nil { requestStarted = lastByte }
+        }
     }
 
-    /// Idle: owed nothing and no request begun. Reported on a change only, so a connection under
-    /// load takes the connections' lock twice a request at most.
-    private func updateIdle() {
-        let idle = !answering && queue.isEmpty && incoming == nil && headStarted == nil
-        if idle != reportedIdle {
-            reportedIdle = idle
-            reportIdle(idle)
+    private var activity: OpenConnections.Activity {
+        if answering || !queue.isEmpty {
+            return unwritableSince.map { .awaitingClient(since: $0) } ?? .serving
+        }
+        return requestStarted.map { .awaitingClient(since: $0) } ?? .idle
+    }
+
+    /// Reported on a change only, and for what was read at the end of each read (not per byte
+    /// batch inside it), so a request that arrives whole and is answered at once takes the
+    /// connections' lock at most twice.
+    private func updateActivity() {
+        let now = activity
+        if now != reported {
+            reported = now
+            report(now)
+        }
+    }
+
+    func channelReadComplete(context: ChannelHandlerContext) {
+        updateActivity()
+        // A body still arriving after this read: its rate is looked at when its grace ends, not at
+        // the next periodic check (up to `headerTimeout` away). Only such a request pays for it.
+        if let bodyStarted, limits.bodyRate > 0, let deadline = timerDeadline,
+            deadline > bodyStarted + TimeAmount(limits.bodyRateGrace)
+        {
+            timer?.cancel()
+            scheduleCheck(context: context)
+        }
+        context.fireChannelReadComplete()
+    }
+
+    func channelWritabilityChanged(context: ChannelHandlerContext) {
+        unwritableSince = context.channel.isWritable ? nil : .now()
+        updateActivity()
+        context.fireChannelWritabilityChanged()
+    }
+
+    /// `OpenConnections` gave this connection's place to another while it waited on its client.
+    func userInboundEventTriggered(context: ChannelHandlerContext, event: Any) {
+        guard event is OpenConnections.Evicted else {
+            context.fireUserInboundEventTriggered(event)
+            return
+        }
+        guard !refused, active else { return }
+        if requestStarted != nil, !answering, queue.isEmpty {
+            refuse(
+                408,
+                "request not complete when the server, at its connection cap, needed its place for another (limit: connections)",
+                context: context)
+        } else {
+            refused = true
+            active = false
+            context.close(promise: nil)
         }
     }
 
@@ -150,6 +205,7 @@ final class HTTPConnectionHandler: ChannelDuplexHandler, RemovableChannelHandler
             guard let current = incoming else { return }
             incoming = nil
             bodyStarted = nil
+            requestStarted = nil
             let isHead = current.head.method == .HEAD
             let request = HTTPRequest(
                 method: isHead ? "GET" : current.head.method.rawValue, url: requestURL(current.head.uri),
@@ -201,14 +257,24 @@ final class HTTPConnectionHandler: ChannelDuplexHandler, RemovableChannelHandler
         var next = now + TimeAmount(min(limits.headerTimeout, limits.bodyTimeout))
         if !answering, queue.isEmpty { next = min(next, lastByte + TimeAmount(limits.idleTimeout)) }
         if let headStarted { next = headStarted + TimeAmount(limits.headerTimeout) }
-        if let bodyStarted { next = min(next, bodyStarted + TimeAmount(limits.bodyTimeout)) }
-        timer = context.eventLoop.assumeIsolated().scheduleTask(deadline: max(next, now + .milliseconds(1))) {
+        if let bodyStarted {
+            next = min(next, bodyStarted + TimeAmount(limits.bodyTimeout))
+            // The rate is looked at from the end of the grace, then twice a second until the body ends.
+            if limits.bodyRate > 0 {
+                let graceEnds = bodyStarted + TimeAmount(limits.bodyRateGrace)
+                next = min(next, now < graceEnds ? graceEnds : now + ServerLimits.bodyRateEvery)
+            }
+        }
+        let deadline = max(next, now + .milliseconds(1))
+        timerDeadline = deadline
+        timer = context.eventLoop.assumeIsolated().scheduleTask(deadline: deadline) {
             self.check(context: context)
         }
     }
 
     private func check(context: ChannelHandlerContext) {
         timer = nil
+        timerDeadline = nil
         guard active, !refused else { return }
         let now = NIODeadline.now()
         if let started = headStarted, now - started >= TimeAmount(limits.headerTimeout) {
@@ -226,6 +292,18 @@ final class HTTPConnectionHandler: ChannelDuplexHandler, RemovableChannelHandler
                 context: context)
             return
         }
+        if let started = bodyStarted, limits.bodyRate > 0,
+            ServerLimits.bodyTooSlow(
+                received: incoming?.body.count ?? 0, elapsed: now - started, rate: limits.bodyRate,
+                grace: limits.bodyRateGrace)
+        {
+            bodyStarted = nil
+            refuse(
+                408,
+                "request body slower than \(limits.bodyRate) bytes/s after \(ServerLimits.text(limits.bodyRateGrace)) (limit: body-rate)",
+                context: context)
+            return
+        }
         if !answering, queue.isEmpty, now - lastByte >= TimeAmount(limits.idleTimeout) {
             active = false
             context.close(promise: nil)
@@ -240,6 +318,7 @@ final class HTTPConnectionHandler: ChannelDuplexHandler, RemovableChannelHandler
         refused = true
         incoming = nil
         bodyStarted = nil
+        requestStarted = nil
         let reason = HTTPResponseStatus(statusCode: status).reasonPhrase
         let response = HTTPResponse(
             status: status, contentType: "text/plain; charset=utf-8",
@@ -336,7 +415,7 @@ final class HTTPConnectionHandler: ChannelDuplexHandler, RemovableChannelHandler
                 context.close(promise: nil)
             } else {
                 self.answerNext(context: context)
-                self.updateIdle()
+                self.updateActivity()
             }
         }
     }

@@ -60,11 +60,16 @@ public final class MockPassServer: Sendable {
         /// Adobe's edge names the client's (its throttle counts by it, rest-api-v2.md 1.10): set by
         /// `passim run --live`, whose world is one device whatever process sends its requests (a
         /// port's own HTTP included); nil (`passim serve`, many clients on one address): requests
-        /// reach the mock as they came.
+        /// reach the mock as they came, but for an `X-Forwarded-For` no trusted proxy sent.
         public var forwardedFor: String?
+        /// The peers whose `X-Forwarded-For` reaches the mock (`passim serve --trusted-proxy`); from
+        /// any other the header is dropped, so a client cannot pick its own throttle bucket. Default: none.
+        public var trustedProxies: TrustedProxies = .none
         /// `GET /admin/lint`'s answer: a report on the request log and how many entries it dropped
-        /// (`passim serve --lint`: Live does not know the rules); nil: that path is 404.
-        public var lintReport: (@Sendable (_ log: [LoggedRequest], _ dropped: Int, _ json: Bool) -> String)?
+        /// (`passim serve --lint`: Live does not know the rules); nil: that path is 404. It runs on a
+        /// thread of its own, never an event loop, and gives up (nil) once `stopping` says the server
+        /// is shutting down, so neither another host nor an exit waits for it.
+        public var lintReport: LintReporter?
 
         public init(
             host: String = "127.0.0.1", basePort: Int = 0, adminPort: Int? = nil, seed: UInt64? = 0x5EED,
@@ -93,6 +98,12 @@ public final class MockPassServer: Sendable {
             self.threads = threads
         }
     }
+
+    /// `Options.lintReport`: the log, how many entries it dropped, JSON or text, and whether to give up.
+    public typealias LintReporter =
+        @Sendable (
+            _ log: [LoggedRequest], _ dropped: Int, _ json: Bool, _ stopping: @Sendable () -> Bool
+        ) -> String?
 
     /// TLS for `passim serve --proxy/--tls`.
     public struct TLS: Sendable {

@@ -117,9 +117,10 @@ final class ProxyFrontHandler: ChannelInboundHandler, RemovableChannelHandler {
     private func becomePlainProxy(_ bytes: ByteBuffer, context: ChannelHandlerContext) {
         let core = self.core
         let peer = self.peer
+        let address = context.channel.remoteAddress
         do {
             try core.addHTTPHandlers(to: context.channel, origin: nil) { request, loop in
-                core.proxyAnswer(request, peer: peer, on: loop)
+                core.proxyAnswer(request, peer: peer, address: address, on: loop)
             }
         } catch {
             context.close(promise: nil)
@@ -145,6 +146,7 @@ final class ProxyFrontHandler: ChannelInboundHandler, RemovableChannelHandler {
         }
         let core = self.core
         let peer = self.peer
+        let address = context.channel.remoteAddress
         do {
             let tls = try core.tlsContext(for: [name], requireSNI: true)
             // The 200 goes out in the clear, from in front of the TLS handler; all after it is the tunnel.
@@ -152,7 +154,7 @@ final class ProxyFrontHandler: ChannelInboundHandler, RemovableChannelHandler {
                 wrapOutboundOut(ByteBuffer(string: "HTTP/1.1 200 Connection Established\r\n\r\n")), promise: nil)
             try core.addTLS(to: context.channel, context: tls, peer: "\(peer) in a tunnel to \(name)")
             try core.addHTTPHandlers(to: context.channel, origin: route.origin) { request, loop in
-                core.proxyAnswer(request, peer: peer, on: loop)
+                core.proxyAnswer(request, peer: peer, address: address, on: loop)
             }
         } catch {
             core.log("proxy: \(peer) CONNECT \(name): the tunnel could not be set up: \(error)")

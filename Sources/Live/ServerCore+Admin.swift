@@ -1,5 +1,6 @@
 import MockPass
 import NIOCore
+import NIOPosix
 import PassModel
 
 /// The admin endpoint (its own port): drives the clock and the network the way a scenario's
@@ -19,7 +20,8 @@ import PassModel
 ///   Every request to a host is there, those an injected failure answered too, with `"fault":"injected
 ///   failure S"` (the field is absent on a request the mock answered).
 /// - `GET /admin/lint[?format=json]`: with `passim serve --lint`, the client rules judged on the request
-///   log so far (`passim lint`'s report); 404 without it.
+///   log so far (`passim lint`'s report), on a thread pool; 503 if the server shuts down meanwhile;
+///   404 without `--lint`.
 /// - `GET /admin/hosts`: each host with its original and live URL and its conditions, one JSON object a line.
 /// - `POST /admin/clock` `{"hold":MILLISECONDS}`: stop the clock at that instant (the live runtime of
 ///   `passim run --live --server` holds it at each request's virtual instant).
@@ -117,11 +119,22 @@ extension ServerCore {
             }
             let asJSON = URLParts(request.url)?.parameter("format") == "json"
             let (log, dropped) = state.withLockedValue { ($0.mock?.log ?? [], $0.mock?.logDropped ?? 0) }
-            // Judged outside the lock, like a log page.
-            return loop.makeSucceededFuture(
-                HTTPResponse(
-                    status: 200, contentType: asJSON ? "application/json" : ServerCore.text,
-                    text: report(log, dropped, asJSON)))
+            // Judged outside the lock, like a log page, and off the event loop: judging 10,000
+            // requests held every host served by this loop until it was done (and an exit after it).
+            let stopping: @Sendable () -> Bool = { [state] in state.withLockedValue { $0.shuttingDown } }
+            return NIOThreadPool.singleton.runIfActive(eventLoop: loop) { report(log, dropped, asJSON, stopping) }
+                .map { text -> HTTPResponse? in
+                    guard let text else {
+                        return HTTPResponse(
+                            status: 503, contentType: ServerCore.text,
+                            text: "503 Service Unavailable: the server is shutting down\n")
+                    }
+                    return HTTPResponse(
+                        status: 200, contentType: asJSON ? "application/json" : ServerCore.text, text: text)
+                }
+                .flatMapErrorThrowing { error in
+                    HTTPResponse(status: 503, contentType: ServerCore.text, text: "503 Service Unavailable: \(error)\n")
+                }
         case .hosts:
             if let refusal = only(["GET"]) { return refusal }
             let (mapping, conditions) = state.withLockedValue { ($0.mapping, $0.conditions) }

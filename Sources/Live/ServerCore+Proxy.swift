@@ -73,7 +73,10 @@ extension ServerCore {
 
     /// Answers a request that came through the proxy (in a tunnel or in absolute form) as the host
     /// its URL names. In a tunnel `request.url` is already absolute: the tunnel's origin + the target.
-    func proxyAnswer(_ request: HTTPRequest, peer: String, on loop: any EventLoop) -> EventLoopFuture<HTTPResponse?> {
+    /// `peer` names the client in log lines; `address` is its address, for `TrustedProxies`.
+    func proxyAnswer(_ request: HTTPRequest, peer: String, address: SocketAddress?, on loop: any EventLoop)
+        -> EventLoopFuture<HTTPResponse?>
+    {
         guard let parts = URLParts(request.url), parts.isHTTP, let name = ServerCore.hostName(of: parts.authority)
         else {
             log("proxy: \(peer) sent \(request.method) \(Self.shown(request.url)): refused (400, not an absolute URL)")
@@ -103,7 +106,7 @@ extension ServerCore {
             let host = s.mock?.host(for: served.url) ?? route.host
             return (host, s.bindings[host]?.basePath ?? "")
         }
-        return answer(served, host: host, basePath: basePath, on: loop)
+        return answer(served, host: host, basePath: basePath, from: address, on: loop)
     }
 
     /// The names a direct TLS listener's certificate covers: where clients reach it, and the world

@@ -64,8 +64,9 @@ final class ServerCore: Sendable {
     let basePort: Int
     let logLimit: Int
     let worldLoader: MockPassServer.WorldLoader?
-    let lintReport: (@Sendable ([LoggedRequest], Int, Bool) -> String)?
+    let lintReport: MockPassServer.LintReporter?
     let forwardedFor: String?
+    let trustedProxies: TrustedProxies
     let state = NIOLockedValueBox(State())
     /// The CA and whether the hosts' own ports speak TLS (`--tls`); nil: plain HTTP, no proxy tunnels.
     let tls: MockPassServer.TLS?
@@ -81,6 +82,7 @@ final class ServerCore: Sendable {
         self.worldLoader = options.worldLoader
         self.lintReport = options.lintReport
         self.forwardedFor = options.forwardedFor
+        self.trustedProxies = options.trustedProxies
         self.group = group
         self.bindHost = options.host
         let publicHost = options.publicHost ?? PublicHost.defaultName(bound: options.host)
@@ -91,7 +93,9 @@ final class ServerCore: Sendable {
             ? PublicHost.inURL(publicHost) : PublicHost.inURL(options.adminHost)
         self.adminToken = adminToken
         self.limits = options.limits
-        self.openConnections = OpenConnections(cap: options.limits.connectionCap)
+        self.openConnections = OpenConnections(
+            cap: options.limits.connectionCap, peerCap: options.limits.peerConnectionCap,
+            evictionGrace: TimeAmount(options.limits.lingerTimeout) + .seconds(1))
         self.clock = options.clock
         self.tls = options.tls
         // Every line is made safe here, whatever the sink: its values came from the network.
@@ -111,7 +115,8 @@ final class ServerCore: Sendable {
     ) -> EventLoopFuture<any Channel> {
         bind(host: bindHost, port: port, hold: hold, origin: origin) { [self] channel in
             register(channel, for: host)
-            return { request, loop in self.answer(request, host: host, basePath: basePath, on: loop) }
+            let peer = channel.remoteAddress
+            return { request, loop in self.answer(request, host: host, basePath: basePath, from: peer, on: loop) }
         }
     }
 
@@ -165,8 +170,9 @@ final class ServerCore: Sendable {
 
     static let backlog: CInt = 256
 
-    /// A listener whose every accepted connection passes the connection cap before `initialize` sets
-    /// it up; one over the cap is refused (a failed initializer makes NIO close the socket at once).
+    /// A listener whose every accepted connection passes the connection caps before `initialize` sets
+    /// it up; one refused (`OpenConnections.admit`) is closed at once (a failed initializer makes NIO
+    /// close the socket).
     func admittingBootstrap(_ initialize: @escaping @Sendable (any Channel) -> EventLoopFuture<Void>) -> ServerBootstrap
     {
         let core = self
@@ -174,9 +180,8 @@ final class ServerCore: Sendable {
             .serverChannelOption(.backlog, value: ServerCore.backlog)
             .serverChannelOption(.socketOption(.so_reuseaddr), value: 1)
             .childChannelInitializer { channel in
-                guard core.openConnections.admit(channel) else {
-                    return channel.eventLoop.makeFailedFuture(
-                        LiveError("\(core.openConnections.cap) connections open, none idle (limit: connections)"))
+                if let refusal = core.openConnections.admit(channel) {
+                    return channel.eventLoop.makeFailedFuture(LiveError(refusal.message))
                 }
                 return initialize(channel)
             }
@@ -192,8 +197,8 @@ final class ServerCore: Sendable {
             leftOverBytesStrategy: .dropBytes, informationalResponseStrategy: .drop,
             limitConfiguration: decoderLimits)
         let core = self
-        let connection = HTTPConnectionHandler(origin: origin, limits: limits, respond: respond) { idle in
-            core.openConnections.setIdle(idle, channel)
+        let connection = HTTPConnectionHandler(origin: origin, limits: limits, respond: respond) { activity in
+            core.openConnections.report(activity, channel)
         }
         let sync = channel.pipeline.syncOperations
         try sync.addHandler(ByteWatcher(connection))
@@ -232,12 +237,16 @@ final class ServerCore: Sendable {
     /// The lock is held only to read the host's conditions and to run the mock's state transitions:
     /// the request is prepared (URL, form, every XML it carries) outside it, and a large body on a
     /// thread pool, so a slow parse delays only its own answer, never another host's.
+    ///
+    /// `peer`: the connection's remote address; its `X-Forwarded-For` reaches the mock only when it
+    /// is a trusted proxy (`TrustedProxies`).
     func answer(
-        _ received: HTTPRequest, host: LoggedRequest.Host, basePath: String,
+        _ received: HTTPRequest, host: LoggedRequest.Host, basePath: String, from peer: SocketAddress?,
         on loop: any EventLoop
     ) -> EventLoopFuture<HTTPResponse?> {
         let now = clock.now()
-        let request = forwardedFor.map { received.forwarded(for: $0) } ?? received
+        let edged = trustedProxies.edge(received, from: peer)
+        let request = forwardedFor.map { edged.forwarded(for: $0) } ?? edged
         let step = state.withLockedValue { s -> Step in
             var conditions = s.conditions[host] ?? HostConditions()
             // A request that slipped in as the host went down gets no answer; its connection is being closed.

@@ -79,6 +79,15 @@ struct Serve: ParsableCommand {
     @Option(help: ArgumentHelp("The address the admin endpoint listens on.", valueName: "ADDR"))
     var adminHost = "127.0.0.1"
 
+    // Adobe's throttle counts by X-Forwarded-For: believed from anyone, it let a client pick a new
+    // bucket for every call. Only a front the operator names may set it.
+    @Option(
+        name: .customLong("trusted-proxy"),
+        help: ArgumentHelp(
+            "Believe X-Forwarded-For (the throttle's key, a session's connectionIp) only from this address, a front that sets it; repeatable (default: none, the header is dropped).",
+            valueName: "ADDR"))
+    var trustedProxy: [String] = []
+
     @Option(
         help: ArgumentHelp(
             "The admin token (default: $PASSIM_ADMIN_TOKEN, else a random one, printed at start).",
@@ -138,6 +147,9 @@ struct Serve: ParsableCommand {
             throw ValidationError("--admin-token: \(problem)")
         }
         if publicHost?.isEmpty == true { throw ValidationError("--public-host takes a name") }
+        if let bad = trustedProxy.first(where: { TrustedProxies.canonical($0) == nil }) {
+            throw ValidationError("--trusted-proxy takes an IP address, not \(bad)")
+        }
         if adminPort == nil, port == 1 {
             throw ValidationError("\(portFlag) 1 leaves no port below it for the admin endpoint: give --admin-port")
         }
@@ -179,6 +191,7 @@ struct Serve: ParsableCommand {
             publicHost: publicHost, adminHost: adminHost, adminToken: adminToken ?? Serve.environmentToken,
             tls: tlsOptions, proxyPort: proxy, log: { line in logWriter.write(line) })
         if lint { options.lintReport = Serve.lintReport }
+        options.trustedProxies = TrustedProxies(trustedProxy) ?? .none
         // Through the proxy a client keeps the world's own URLs, so the mock writes those, not loopback ones.
         if proxy != nil { options.urls = .asWritten }
 
@@ -211,23 +224,41 @@ struct Serve: ParsableCommand {
         signal(SIGPIPE, SIG_IGN)
         signal(SIGINT, SIG_IGN)
         signal(SIGTERM, SIG_IGN)
+        let once = Once()
+        let stop: @Sendable () -> Void = { [lint] in
+            guard once.claim() else { return }
+            // Read before shutting down: the log goes with the mock.
+            let report = lint ? LintReport(Journal(server.requestLog(), dropped: server.requestLogDropped())) : nil
+            try? server.shutdownAndWait()
+            if let report {
+                FileHandle.standardError.write(Data(("passim serve --lint:\n" + report.text).utf8))
+                Foundation.exit(report.exitStatus)
+            }
+            Foundation.exit(0)
+        }
         let sources = [SIGINT, SIGTERM].map { number in
             let source = DispatchSource.makeSignalSource(signal: number, queue: .main)
-            source.setEventHandler { [lint] in
-                // Read before shutting down: the log goes with the mock.
-                let report = lint ? LintReport(Journal(server.requestLog(), dropped: server.requestLogDropped())) : nil
-                try? server.shutdownAndWait()
-                if let report {
-                    FileHandle.standardError.write(Data(("passim serve --lint:\n" + report.text).utf8))
-                    Foundation.exit(report.exitStatus)
-                }
-                Foundation.exit(0)
-            }
+            source.setEventHandler(handler: stop)
             source.resume()
             return source
         }
-        if ProcessInfo.processInfo.environment[Serve.untilStdinCloses] == "1" { Serve.stopWhenStandardInputCloses() }
+        if ProcessInfo.processInfo.environment[Serve.untilStdinCloses] == "1" {
+            Serve.stopWhenStandardInputCloses(then: stop)
+        }
         withExtendedLifetime(sources) { dispatchMain() }
+    }
+
+    /// True for the first caller only: a signal and the end of standard input may both stop the server.
+    final class Once: @unchecked Sendable {
+        private let lock = NSLock()
+        private var done = false
+
+        func claim() -> Bool {
+            lock.withLock {
+                defer { done = true }
+                return !done
+            }
+        }
     }
 
     /// Set by a process that starts `serve` for itself (`passim fuzz --against BIN --compare mock`):
@@ -235,11 +266,14 @@ struct Serve: ParsableCommand {
     /// output, SIGKILL), the server reads end of file and stops as on SIGTERM, leaving nothing behind.
     static let untilStdinCloses = "PASSIM_SERVE_UNTIL_STDIN_CLOSES"
 
-    static func stopWhenStandardInputCloses() {
+    /// Stops by calling `stop` itself, not by a SIGTERM to this process: SIGTERM's disposition is
+    /// SIG_IGN (the dispatch source reads it), and one sent while the source was not yet armed was
+    /// lost, so a served mock outlived its campaign (FuzzTests found one still running minutes later).
+    static func stopWhenStandardInputCloses(then stop: @escaping @Sendable () -> Void) {
         let reader = Thread {
             // Whatever comes is ignored; only the end matters (nothing more to read, or an error).
             while let chunk = try? FileHandle.standardInput.read(upToCount: 512), !chunk.isEmpty {}
-            kill(getpid(), SIGTERM)
+            stop()
         }
         reader.name = "serve-stdin-watch"
         reader.start()
@@ -310,9 +344,11 @@ struct Serve: ParsableCommand {
         path.hasPrefix("/") ? path : FileManager.default.currentDirectoryPath + "/" + path
     }
 
-    /// `GET /admin/lint`'s answer (`--lint`).
-    @Sendable static func lintReport(_ log: [LoggedRequest], dropped: Int, json: Bool) -> String {
-        let report = LintReport(Journal(log, dropped: dropped))
+    /// `GET /admin/lint`'s answer (`--lint`); nil when the server began shutting down meanwhile.
+    @Sendable static func lintReport(
+        _ log: [LoggedRequest], dropped: Int, json: Bool, stopping: @Sendable () -> Bool
+    ) -> String? {
+        guard let report = LintReport(Journal(log, dropped: dropped), stopping: stopping) else { return nil }
         return json ? report.json.jsonText + "\n" : report.text
     }
 

@@ -97,11 +97,116 @@ import Testing
         }
     }
 
+    /// A POST whose body has begun and will not end soon: the connection waits on its client.
+    static func slowBody(_ socket: RawSocket) throws {
+        try socket.send(
+            Array(
+                "POST /sessionDevice HTTP/1.1\r\nHost: x\r\nContent-Type: application/x-www-form-urlencoded\r\nContent-Length: 100\r\n\r\na"
+                    .utf8))
+    }
+
+    /// Polls until `condition` holds (a loaded machine may take a while to accept and read), at most 2 s.
+    static func eventually(_ condition: () -> Bool) async throws {
+        for _ in 0..<100 where !condition() { try await Task.sleep(for: .milliseconds(20)) }
+    }
+
+    /// One address trickling bodies on many connections holds at most `peer-connections` of them
+    /// (each new one takes the place of its own slowest), so another client still gets in at once.
+    /// Before, 1,100 such connections filled the server's cap and every new connection was closed.
+    @Test func onePeerHoldsAtMostItsCap() async throws {
+        let limits = ServerLimits(
+            connections: 8, peerConnections: 3, idleTimeout: .seconds(10), headerTimeout: .seconds(10),
+            bodyRateGrace: .seconds(30))
+        try await withServer(limits: limits) { server in
+            let port = try server.port(.sp("main"))
+            var slow: [RawSocket] = []
+            for _ in 0..<12 {
+                let s = try RawSocket(port: port, timeout: 5, from: "127.0.0.2")
+                try ConnectionLimitTests.slowBody(s)
+                slow.append(s)
+                // In order, each read before the next comes (a loaded machine may take a while): each
+                // new one pushes out the peer's slowest, the one that began first.
+                try await Task.sleep(for: .milliseconds(100))
+            }
+            try await ConnectionLimitTests.eventually { slow.filter { !$0.isAnsweredOrClosed() }.count <= 3 }
+            #expect(slow.filter { !$0.isAnsweredOrClosed() }.count == 3)
+            // The first, pushed out while its body arrived, was told why.
+            let told = try slow[0].readAnswer()
+            #expect(told.hasPrefix("HTTP/1.1 408"), "\(told)")
+            #expect(told.contains("(limit: connections)"))
+            let client = try RawSocket(port: port)
+            try client.send(ConnectionLimitTests.request)
+            #expect(try client.readAnswer().hasPrefix("HTTP/1.1 200"))
+        }
+    }
+
+    /// At the server's cap with no idle connection, the one that has waited longest on its client
+    /// makes room (408); a connection the server owes an answer is never taken.
+    @Test func theSlowestReaderMakesRoomAtTheCap() async throws {
+        // A grace longer than the test: on a loaded machine `body-rate` must not end the slow ones first.
+        let limits = ServerLimits(
+            connections: 4, idleTimeout: .seconds(10), headerTimeout: .seconds(10), bodyRateGrace: .seconds(30))
+        try await withServer([.sp("main"): HostConditions(latency: Millis(3_000))], limits: limits) { server in
+            let port = try server.port(.sp("main"))
+            let owed = try RawSocket(port: port, timeout: 10)
+            try owed.send(ConnectionLimitTests.request)
+            // Owed an answer once the mock has it (its answer waits out the latency); before that it
+            // is idle, and would be the one to go.
+            try await ConnectionLimitTests.eventually { server.requestLog().count == 1 }
+            var slow: [RawSocket] = []
+            for _ in 0..<3 {
+                let s = try RawSocket(port: port, timeout: 5, from: "127.0.0.2")
+                try ConnectionLimitTests.slowBody(s)
+                slow.append(s)
+                // Read (waiting on its client) before the next comes, on a loaded machine too.
+                try await Task.sleep(for: .milliseconds(200))
+            }
+            let client = try RawSocket(port: port, timeout: 10)
+            try client.send(ConnectionLimitTests.request)
+            try await ConnectionLimitTests.eventually { slow[0].isAnsweredOrClosed() }
+            #expect(slow.map { $0.isAnsweredOrClosed() } == [true, false, false])
+            #expect(try slow[0].readAnswer().hasPrefix("HTTP/1.1 408"))
+            #expect(try client.readAnswer().hasPrefix("HTTP/1.1 200"))
+            #expect(try owed.readAnswer().hasPrefix("HTTP/1.1 200"))
+        }
+    }
+
+    /// A body slower than `body-rate` once its grace has passed: 408 naming the limit, long before
+    /// `body-timeout`; one that keeps up with the rate is read to its end.
+    @Test func aBodyBelowTheRateIsRefusedAfterItsGrace() async throws {
+        let limits = ServerLimits(
+            idleTimeout: .seconds(10), headerTimeout: .seconds(10), bodyTimeout: .seconds(30), bodyRate: 100,
+            bodyRateGrace: .milliseconds(300))
+        try await withServer(limits: limits) { server in
+            let port = try server.port(.sp("main"))
+            let slow = try RawSocket(port: port, timeout: 5)
+            try ConnectionLimitTests.slowBody(slow)
+            var answer = ""
+            let took = try elapsed { answer = try slow.readAnswer() }
+            #expect(answer.hasPrefix("HTTP/1.1 408"), "\(answer)")
+            #expect(answer.contains("request body slower than 100 bytes/s after 300ms (limit: body-rate)"))
+            #expect(took < .seconds(3), "refused after \(took)")
+            // 20 bytes every 50 ms is 400 a second, four times the rate: read to its end, answered.
+            let steady = try RawSocket(port: port, timeout: 5)
+            try steady.send(
+                Array(
+                    "POST /sessionDevice HTTP/1.1\r\nHost: x\r\nContent-Type: application/x-www-form-urlencoded\r\nContent-Length: 400\r\n\r\n"
+                        .utf8))
+            for _ in 0..<20 {
+                try steady.send(Array(repeating: UInt8(ascii: "a"), count: 20))
+                try await Task.sleep(for: .milliseconds(50))
+            }
+            #expect(!(try steady.readAnswer().hasPrefix("HTTP/1.1 408")))
+        }
+    }
+
     @Test func theCapStaysBelowTheDescriptorLimit() {
         var limit = rlimit()
         #expect(getrlimit(Int32(RLIMIT_NOFILE.rawValue), &limit) == 0)
         let cap = ServerLimits(connections: Int.max, descriptorMargin: 64).connectionCap
         #expect(cap == Int(clamping: limit.rlim_cur) - 64)
         #expect(ServerLimits(connections: 5).connectionCap == 5)
+        #expect(ServerLimits(connections: 5, peerConnections: 512).peerConnectionCap == 5)
+        #expect(ServerLimits(peerConnections: 3).peerConnectionCap == 3)
     }
 }

@@ -11,6 +11,13 @@ import Testing
     static let token = "hostile-fixture-token"
     static let limits = ServerLimits(idleTimeout: .seconds(5), headerTimeout: .milliseconds(300))
 
+    /// The live world, with Dish's IdP speaking OAuth2 (its logout is a target, `idp`).
+    static var world: World {
+        var w = liveWorld()
+        w.restV2.oauth2MVPDs = ["Dish"]
+        return w
+    }
+
     static var files: [String] {
         ((try? FileManager.default.contentsOfDirectory(atPath: folder)) ?? []).filter { $0.hasSuffix(".http") }.sorted()
     }
@@ -29,20 +36,33 @@ import Testing
     func hostileRequest(_ name: String) async throws {
         let parts = name.split(separator: "-")
         let target = String(parts[0])
-        let expected = parts[1].split(separator: "x").map { Int($0) ?? 0 }
-        let status = expected[0], count = expected.count > 1 ? expected[1] : 1
+        // `200x11+429`: 11 answers 200, then one 429.
+        let expected = parts[1].split(separator: "+").flatMap { group -> [Int] in
+            let n = group.split(separator: "x").map { Int($0) ?? 0 }
+            return Array(repeating: n[0], count: n.count > 1 ? n[1] : 1)
+        }
+        let status = expected[0]
         let text = try String(contentsOfFile: HostileHTTPTests.folder + "/" + name, encoding: .utf8)
 
         // The world's default latency on the target, as in `passim serve`: answers take a while, so
         // pipelined requests really queue up behind each other.
         let latency: [LoggedRequest.Host: HostConditions] = [.sp("main"): HostConditions(latency: Millis(10))]
-        try await withServer(latency, limits: HostileHTTPTests.limits, adminToken: HostileHTTPTests.token) { server in
-            let port = target == "admin" ? server.adminPort : try server.port(.sp("main"))
+        try await withServer(
+            latency, limits: HostileHTTPTests.limits, adminToken: HostileHTTPTests.token, world: HostileHTTPTests.world
+        ) { server in
+            let port =
+                switch target {
+                case "admin": server.adminPort
+                case "idp": try server.port(.idp("Dish"))
+                default: try server.port(.sp("main"))
+                }
             let bytes = HostileHTTPTests.expand(text, adminPort: server.adminPort)
             let trickle: Duration? = name.contains("trickled") ? .milliseconds(20) : nil
-            let raw = try rawExchange(port: port, bytes, timeout: 5, trickle: trickle)
+            // `trickled-body`: the head at once, then the body a byte at a time.
+            let headEnd = name.contains("trickled-body") ? HostileHTTPTests.headEnd(bytes) : 0
+            let raw = try rawExchange(port: port, bytes, timeout: 5, trickle: trickle, trickleFrom: headEnd)
             let statuses = raw.components(separatedBy: "HTTP/1.1 ").dropFirst().compactMap { Int($0.prefix(3)) }
-            #expect(statuses == Array(repeating: status, count: count), "\(name): \(raw.prefix(300))")
+            #expect(statuses == expected, "\(name): \(raw.prefix(300))")
             if name.contains("head") && status == 200 {
                 #expect(raw.hasSuffix("\r\n\r\n"), "HEAD is answered without a body")
                 #expect(raw.contains("Content-Length: "), "with the GET's Content-Length")
@@ -57,6 +77,14 @@ import Testing
             #expect(server.clock.offset == .zero, "\(name): a refused admin request moved the clock")
             #expect(server.conditions(of: .sp("alt"))?.mode == .up)
         }
+    }
+
+    /// Where the first head ends (after its blank line), or 0.
+    static func headEnd(_ bytes: [UInt8]) -> Int {
+        let blank: [UInt8] = [13, 10, 13, 10]
+        guard bytes.count >= 4 else { return 0 }
+        for i in 0...(bytes.count - 4) where Array(bytes[i..<i + 4]) == blank { return i + 4 }
+        return 0
     }
 
     /// LF to CRLF, then the placeholders of the README.

@@ -110,14 +110,17 @@ func elapsed(_ body: () throws -> Void) rethrows -> Duration {
 }
 
 /// Sends raw bytes to a loopback port on a plain socket and reads until the server closes (or
-/// `timeout` seconds pass): for what no HTTP client would send. `trickle`: one byte at a time, this far apart.
-func rawExchange(port: Int, _ bytes: [UInt8], timeout: Int = 3, trickle: Duration? = nil) throws -> String {
+/// `timeout` seconds pass): for what no HTTP client would send. `trickle`: one byte at a time, this far
+/// apart, from byte `trickleFrom` on (what comes before it is sent at once).
+func rawExchange(
+    port: Int, _ bytes: [UInt8], timeout: Int = 3, trickle: Duration? = nil, trickleFrom: Int = 0
+) throws -> String {
     let socket = try RawSocket(port: port, timeout: timeout)
     let fd = socket.fd
     defer { withExtendedLifetime(socket) {} }  // it closes the descriptor when it goes
     var sent = 0
     while sent < bytes.count {
-        let end = trickle == nil ? bytes.count : sent + 1
+        let end = trickle == nil ? bytes.count : sent < trickleFrom ? trickleFrom : sent + 1
         #if canImport(Glibc)
             let n = bytes[sent..<end].withUnsafeBytes { send(fd, $0.baseAddress, $0.count, Int32(MSG_NOSIGNAL)) }
         #else
@@ -125,7 +128,7 @@ func rawExchange(port: Int, _ bytes: [UInt8], timeout: Int = 3, trickle: Duratio
         #endif
         if n <= 0 { break }  // the server may refuse before reading everything
         sent += n
-        if let trickle {
+        if let trickle, sent > trickleFrom {
             Thread.sleep(
                 forTimeInterval: Double(trickle.components.attoseconds) / 1e18 + Double(trickle.components.seconds))
         }
@@ -162,7 +165,9 @@ extension MockPassServer {
 final class RawSocket {
     let fd: Int32
 
-    init(port: Int, timeout: Int = 2) throws {
+    /// `from`: the local address to connect from (another loopback address, 127.0.0.2, is another
+    /// peer to the server).
+    init(port: Int, timeout: Int = 2, from source: String? = nil) throws {
         #if canImport(Glibc)
             fd = socket(AF_INET, Int32(SOCK_STREAM.rawValue), 0)
         #else
@@ -171,6 +176,20 @@ final class RawSocket {
         guard fd >= 0 else { throw TestFailure("socket() failed") }
         var tv = timeval(tv_sec: timeout, tv_usec: 0)
         setsockopt(fd, SOL_SOCKET, SO_RCVTIMEO, &tv, socklen_t(MemoryLayout<timeval>.size))
+        if let source {
+            var local = sockaddr_in()
+            local.sin_family = sa_family_t(AF_INET)
+            local.sin_addr.s_addr = inet_addr(source)
+            let bound = withUnsafePointer(to: &local) {
+                $0.withMemoryRebound(to: sockaddr.self, capacity: 1) {
+                    bind(fd, $0, socklen_t(MemoryLayout<sockaddr_in>.size))
+                }
+            }
+            guard bound == 0 else {
+                close(fd)
+                throw TestFailure("bind(\(source)) failed")
+            }
+        }
         var address = sockaddr_in()
         address.sin_family = sa_family_t(AF_INET)
         address.sin_port = in_port_t(UInt16(port).bigEndian)
@@ -214,6 +233,13 @@ final class RawSocket {
             guard n > 0 else { throw TestFailure("the connection closed or timed out mid-answer: \(text)") }
             received += buffer[..<n]
         }
+    }
+
+    /// True when the server has answered or closed the connection; nothing is consumed (a peek).
+    func isAnsweredOrClosed() -> Bool {
+        var byte: UInt8 = 0
+        let n = recv(fd, &byte, 1, Int32(MSG_DONTWAIT) | Int32(MSG_PEEK))
+        return n >= 0 || (errno != EAGAIN && errno != EWOULDBLOCK)
     }
 
     /// True when the server has closed the connection (reading gives end of file or a reset).

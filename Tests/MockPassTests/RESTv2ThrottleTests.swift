@@ -43,6 +43,89 @@ import Testing
         #expect(c.get("/configuration").status == 200)
     }
 
+    /// The bucket is the device's, as sessions know it: `fingerprint` and spaces around the id are
+    /// not part of it, so respelling the header is no new device (docs/CONFORMANCE.md, choice 94).
+    @Test func aRespelledDeviceIdentifierIsTheSameDevice() throws {
+        var c = try V2Client(world: v2World(throttling: true))
+        let spellings = ["fingerprint ", "fingerprint  ", "fingerprint   "]
+        var statuses: [Int] = []
+        for i in 0..<12 {
+            var h = c.headers
+            h.fields.removeAll { $0.name == "AP-Device-Identifier" }
+            h.add("AP-Device-Identifier", spellings[i % spellings.count] + c.device + String(repeating: " ", count: i))
+            statuses.append(c.get("/configuration", headers: h).status)
+        }
+        #expect(statuses == Array(repeating: 200, count: 11) + [429])
+        // A header that names no device shares one bucket with every other such call.
+        var h = c.headers
+        h.fields.removeAll { $0.name == "AP-Device-Identifier" }
+        let anonymous = (0..<12).map { i -> Int in
+            var bad = h
+            bad.add("AP-Device-Identifier", "fingerprint not*base64 \(i)")
+            return c.get("/configuration", headers: bad).status
+        }
+        #expect(anonymous.last == 429, "\(anonymous)")
+    }
+
+    /// 20,100 calls under other keys never give a spent bucket its burst back: at the cap a new key
+    /// takes the place of a bucket whose burst is whole and whose call is a second behind, or of one
+    /// idle for ten minutes, else it is refused (docs/CONFORMANCE.md, choice 95). Before, the oldest
+    /// bucket went, and the device that spent its burst first had it again.
+    @Test func otherKeysNeverRefillALiveBucket() throws {
+        var c = try V2Client(world: v2World(throttling: true))
+        let start = c.b.now
+        let spent = (0..<12).map { _ in c.get("/configuration").status }
+        #expect(spent == Array(repeating: 200, count: 11) + [429])
+        var h = c.headers
+        h.fields.removeAll { $0.name == "AP-Device-Identifier" }
+        var refused = 0
+        for i in 0..<(V2Limits.throttleDevices + 100) {
+            var other = h
+            other.add("AP-Device-Identifier", "fingerprint " + base64("other-\(i)"))
+            // A path no operation has: the throttle counts it (a 404 after it), and it costs little.
+            if c.get("/no-such-operation", headers: other).status == 429 { refused += 1 }
+        }
+        // The table held the device and 19,999 others; the last 101 found it full of live buckets.
+        #expect(refused == 101)
+        #expect(c.get("/configuration").status == 429, "the device's burst came back")
+        // A second on, the others' whole buckets make room; the device has its one call a second only.
+        c.b.now = start + .seconds(1)
+        var late = h
+        late.add("AP-Device-Identifier", "fingerprint " + base64("late"))
+        #expect(c.get("/configuration", headers: late).status == 200)
+        #expect(c.get("/configuration").status == 200)
+        #expect(c.get("/configuration").status == 429)
+    }
+
+    @Test func theBucketTableEvictsOnlyWholeOrIdleBuckets() {
+        var table = V2BucketTable(capacity: 2)
+        let t0 = Instant.simulationStart
+        let idle = V2Limits.throttleIdle.value
+        func take(_ key: String, _ ms: Int64) -> Bool { table.take(key, at: t0 + Millis(ms)) }
+        func spend(_ key: String, _ ms: Int64) -> Bool { (0..<11).map { _ in take(key, ms) }.allSatisfy { $0 } }
+        // "a" spends its burst; "b" makes one call.
+        #expect(spend("a", 0))
+        #expect(!take("a", 0))
+        #expect(take("b", 0))
+        // Full, both live this second: a new key is refused and nothing is kept for it.
+        #expect(!take("c", 999))
+        #expect(table.count == 2)
+        // A second after b's call, b's whole bucket makes room; a keeps its spent one.
+        #expect(take("c", 1000))
+        #expect(take("a", 1000))
+        #expect(!take("a", 1000))
+        // c spends its burst too: a and c live and spent, nothing to evict.
+        #expect(spend("c", 2000))
+        #expect(!take("d", 2000))
+        // Ten minutes idle, a makes room (the least recently used).
+        #expect(take("d", 1000 + idle))
+        #expect(take("c", 1500 + idle))
+        #expect(table.count == 2)
+        // A day without a call forgets every bucket.
+        table.expire(at: t0 + Millis(2000 + idle) + V2Limits.throttleMemory)
+        #expect(table.count == 0)
+    }
+
     @Test func theWorldCanTurnItOff() throws {
         var c = try V2Client(world: v2World(throttling: false))
         #expect((0..<50).map { _ in c.get("/configuration").status }.allSatisfy { $0 == 200 })

@@ -199,9 +199,59 @@ import Testing
         #expect(bigState.status == 400)
         #expect(bigState.bodyText.contains("mock-v2-value-bytes"))
         #expect(b.mock.v2.oauthCodes.count == 0)
-        // The logout sends the user agent back only to a web or app URL.
-        #expect(b.get(idp + "/oauth2/logout?redirect_uri=javascript%3Aalert(1)").status == 400)
-        #expect(b.get(idp + "/oauth2/logout?redirect_uri=https%3A%2F%2Fapp.test%2Fbye").status == 302)
+        // The logout sends the user agent back only to a registered client's callback
+        // (docs/CONFORMANCE.md, choice 96): never to a page of the request's choosing.
+        for (id, uri) in [
+            (client, "javascript:alert(1)"), (client, "https://app.test/bye"), (client, callback + "/x"),
+            ("https://evil.test", "https://evil.test/cb"), ("", callback), ("https://evil.test", callback),
+        ] {
+            let out = b.get(
+                idp + "/oauth2/logout?"
+                    + FormCoding.encode([("client_id", id), ("redirect_uri", uri), ("state", "s1")]))
+            #expect(out.status == 400, "\(id) \(uri)")
+            #expect(out.headers["Location"] == nil)
+        }
+        let back = b.get(
+            idp + "/oauth2/logout?"
+                + FormCoding.encode([
+                    ("client_id", client), ("redirect_uri", callback), ("state", "s1"),
+                ]))
+        #expect(back.status == 302)
+        #expect(back.headers["Location"] == callback + "?state=s1")
+    }
+
+    /// A logout's way back: the IdP returns the user agent to the SP's callback with the logout's
+    /// state, and only then does the SP send it to the app's redirectUrl, once; a state it did not
+    /// give out goes nowhere.
+    @Test func anOAuth2LogoutReturnsThroughTheSPsCallbackOnly() throws {
+        var w = v2World()
+        w.restV2.oauth2MVPDs = ["Dish"]
+        w.users.append(World.User(name: "bob", password: "hunter2", mvpdID: "Dish"))
+        var c = try V2Client(world: w)
+        let session = try json(
+            c.form(
+                "/sessions",
+                [("mvpd", "Dish"), ("domainName", "passim.test"), ("redirectUrl", "https://app.test/done")]))
+        let hop = c.b.get(v2Host + (session["url"]?.stringValue ?? ""))
+        let form = try onlyForm(c.b.get(try #require(hop.headers["Location"])))
+        let back = c.b.submit(form, ["username": "bob", "password": "hunter2"])
+        #expect(c.b.get(try #require(back.headers["Location"])).headers["Location"] == "https://app.test/done")
+        let out = try json(c.get("/logout/Dish?redirectUrl=https%3A%2F%2Fapp.test%2Fbye"))["logouts"]?["Dish"]
+        let url = try #require(out?["url"]?.stringValue)
+        let query = try #require(URLParts(url)?.query)
+        #expect(query.first { $0.0 == "redirect_uri" }?.1 == "https://sp.auth.test/api/v2/oauth2/callback")
+        #expect(query.first { $0.0 == "client_id" }?.1 == "https://sp.auth.test")
+        #expect(!url.contains("app.test"), "the app's URL never goes to the IdP")
+        let atIdP = c.b.get(url)
+        #expect(atIdP.status == 302)
+        let callback = try #require(atIdP.headers["Location"])
+        #expect(callback.hasPrefix("https://sp.auth.test/api/v2/oauth2/callback?state=logout-"))
+        #expect(c.b.get(callback).headers["Location"] == "https://app.test/bye")
+        // Once: a replay, or a state the SP never gave, is refused on the browser's page.
+        #expect(errorCode(c.b.get(callback)) == "invalid_authentication_session")
+        #expect(
+            errorCode(c.b.get(v2Host + "/api/v2/oauth2/callback?state=logout-0000")) == "invalid_authentication_session"
+        )
     }
 
     /// Docs/CONFORMANCE.md, choice 93: JSON that is not UTF-8 is refused, not read as U+FFFD.

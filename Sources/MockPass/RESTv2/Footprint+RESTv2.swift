@@ -53,10 +53,6 @@ extension V2TempPassUse: Footprint {
     var footprint: Int { 32 + resourceBytes }
 }
 
-extension V2Bucket: Footprint {
-    var footprint: Int { 48 }
-}
-
 extension V2OAuthGrant: Footprint {
     var footprint: Int {
         mvpdID.footprint + userName.footprint + clientID.footprint + redirectURI.footprint + challenge.footprint

@@ -53,13 +53,10 @@ extension MockPass {
         }
     }
 
-    /// A 429 when the device's bucket is empty (`V2Bucket`), else nil. The bucket is kept either way.
+    /// A 429 when the device's bucket is empty (`V2Bucket`), or when it has none and the table is
+    /// full of live buckets (`V2BucketTable`), else nil.
     mutating func v2Throttle(_ r: IncomingRequest, at now: Instant) -> HTTPResponse? {
-        let key = r.request.headers.throttleKey
-        var bucket = v2.buckets.value(key, at: now) ?? V2Bucket(first: now)
-        let allowed = bucket.take(at: now)
-        v2.buckets.set(key, bucket, until: now + V2Limits.throttleMemory)
-        guard !allowed else { return nil }
+        guard !v2.buckets.take(r.request.headers.throttleKey, at: now) else { return nil }
         var response = MockPass.v2Plain(429, "too many requests: wait at least one second")
         response.headers.add("Retry-After", "1")
         return response

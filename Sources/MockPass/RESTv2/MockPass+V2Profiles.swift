@@ -148,12 +148,7 @@ extension MockPass {
             guard let idp else { break }
             var e = MockPass.v2LogoutAction("logout", "interactive", mvpdID)
             if world.restV2.oauth2MVPDs.contains(mvpdID) {
-                e.append(
-                    Value.Entry(
-                        "url",
-                        .string(
-                            joinURL(idp.url, IdPRoute.oauth2Logout.path) + "?"
-                                + FormCoding.encode([("redirect_uri", redirect)]))))
+                e.append(Value.Entry("url", .string(v2OAuthLogoutURL(sp, idp, redirect: redirect, at: now))))
             } else if !shared.isEmpty {
                 let deviceRef = MockPass.v2Digest([device.id, requestor.id])
                 v2.ssoLogouts.set(

@@ -9,9 +9,12 @@ struct RESTv2State: Sendable {
     var sessions: ExpiringStore<String, V2AuthSession>
     var profiles: ExpiringStore<V2ProfileKey, V2Profile>
     var tempPassUses: ExpiringStore<V2TempPassKey, V2TempPassUse>
-    var buckets: ExpiringStore<String, V2Bucket>
+    /// Throttle buckets, bounded in count; each key short whatever a client sends (`HTTPHeaders.throttleKey`).
+    var buckets: V2BucketTable
     /// Authorization codes the OAuth2 IdPs issued (`V2OAuth`), until redeemed or expired.
     var oauthCodes: ExpiringStore<String, V2OAuthGrant>
+    /// The app's `redirectUrl` of each OAuth2 logout whose user agent is at the IdP, by its `state`.
+    var oauthLogouts: ExpiringStore<String, String>
     /// Profiles shared through a service token or a platform identity (`V2SSO`), by identity and MVPD.
     var ssoGrants: ExpiringStore<V2SSOKey, V2SSOGrant>
     /// Single logouts of SSO profiles whose user agent has not reached the SP yet, by `pt_device_id`.
@@ -25,8 +28,9 @@ struct RESTv2State: Sendable {
         sessions = ExpiringStore(capacity: V2Limits.sessions, maxBytes: bytes)
         profiles = ExpiringStore(capacity: V2Limits.profiles, maxBytes: bytes)
         tempPassUses = ExpiringStore(capacity: V2Limits.tempPassUses, maxBytes: bytes)
-        buckets = ExpiringStore(capacity: V2Limits.throttleDevices, maxBytes: bytes)
+        buckets = V2BucketTable(capacity: V2Limits.throttleDevices)
         oauthCodes = ExpiringStore(capacity: V2Limits.oauthCodes, maxBytes: bytes)
+        oauthLogouts = ExpiringStore(capacity: V2Limits.sessions, maxBytes: bytes)
         ssoGrants = ExpiringStore(capacity: V2Limits.profiles, maxBytes: bytes)
         ssoLogouts = ExpiringStore(capacity: V2Limits.sessions, maxBytes: bytes)
         browserLogins = ExpiringStore(capacity: V2Limits.sessions, maxBytes: bytes)
@@ -37,6 +41,7 @@ struct RESTv2State: Sendable {
         profiles.expire(at: now)
         buckets.expire(at: now)
         oauthCodes.expire(at: now)
+        oauthLogouts.expire(at: now)
         ssoGrants.expire(at: now)
         ssoLogouts.expire(at: now)
         browserLogins.expire(at: now)

@@ -295,14 +295,17 @@ extension HTTPHeaders {
         return Value.dict(entries.sorted { $0.key < $1.key }).jsonText
     }
 
-    /// Whom the throttle counts a call against: the first `X-Forwarded-For` address (Adobe's key),
-    /// else the device identifier, else one shared bucket (a mock request carries no peer address).
+    /// Whom the throttle counts a call against: the first `X-Forwarded-For` address (Adobe's key; the
+    /// live server hands the mock one only from a proxy it trusts, docs/SERVE.md), else the device as
+    /// sessions and profiles know it (`V2Device.deviceIdentifier`: `fingerprint` and the spaces
+    /// around the id are not part of it, so respelling the header is no new device), else one shared
+    /// bucket (docs/CONFORMANCE.md, choice 94). An id over 64 bytes is keyed by its digest (an address is
+    /// cut to 64 characters), so a key stays short whatever a client sends.
     var throttleKey: String {
-        if let forwarded = first(lowercased: "x-forwarded-for") {
-            let first = forwarded.split(separator: ",", maxSplits: 1).first.map { String($0).trimmingSpaces } ?? ""
-            if !first.isEmpty { return "ip " + String(first.prefix(64)) }
+        if let address = V2Device.forwardedAddress(self) { return "ip " + address }
+        if let id = try? V2Device.deviceIdentifier(self) {
+            return "device " + (id.utf8.count <= 64 ? id : MockPass.v2Digest([id]))
         }
-        if let device = first(lowercased: "ap-device-identifier") { return "device " + String(device.prefix(256)) }
         return "anonymous"
     }
 }

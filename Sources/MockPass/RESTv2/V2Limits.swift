@@ -11,8 +11,13 @@ enum V2Limits {
     /// `mock-v2-temppass-uses`: TempPass uses per (device, MVPD, identity); never expire but by the cap.
     static let tempPassUses = 20_000
     /// `mock-v2-throttle-devices`: token buckets, each forgotten a day after the device's last call.
+    /// At the cap a new key takes the place of an idle or whole bucket, else is refused (`V2BucketTable`).
     static let throttleDevices = 20_000
     static let throttleMemory = Millis.hours(24)
+    /// `mock-v2-throttle-idle`: a bucket not called for this long may make room for a new key at the
+    /// cap. Its device then gets its burst again, but only after waiting ten minutes, in which it could
+    /// have made 600 calls anyway.
+    static let throttleIdle = Millis.minutes(10)
     /// `mock-v2-header-bytes`: the longest AP-Partner-Framework-Status or SSO token read (neither is
     /// kept whole); a longer one is refused as invalid. The headers a session or profile keeps are
     /// held to `valueBytes` instead.

@@ -11,6 +11,8 @@ enum V2OAuth {
     static let callbackPath = V2Route.oauthCallback.path
     /// How long an authorization code may wait to be redeemed (RFC 6749 recommends at most 10 minutes).
     static let codeTTL = Millis.minutes(5)
+    /// What a logout's `state` starts with, so the callback tells it from a login's (`CODE.RANDOM`).
+    static let logoutStatePrefix = "logout-"
 
     /// BASE64URL(SHA-256(verifier)), no padding (RFC 7636 4.2).
     static func challenge(_ verifier: String) -> String {
@@ -84,6 +86,7 @@ extension MockPass {
         -> HTTPResponse
     {
         let state = r.parameter("state") ?? ""
+        if state.hasPrefix(V2OAuth.logoutStatePrefix) { return try v2OAuthLogoutReturn(state: state, at: now) }
         let code = String(state.prefix { $0 != "." })
         guard var session = v2.sessions.value(code, at: now), now < session.notAfter, session.spName == sp.name,
             case .loggingIn(let login) = session.state, let pending = login.oauth, pending.state == state,
@@ -112,10 +115,38 @@ extension MockPass {
         return .redirect(redirect)
     }
 
+    /// The SP's side of a logout: the user agent back from the IdP's `/oauth2/logout` at the same
+    /// callback, with the `state` the logout answer gave it, goes on to the app's `redirectUrl` the
+    /// SP kept for that state (once). The IdP only ever returns to this callback, so an app's URL
+    /// never passes through the IdP (docs/CONFORMANCE.md, choice 96).
+    mutating func v2OAuthLogoutReturn(state: String, at now: Instant) throws(V2Failure) -> HTTPResponse {
+        guard let redirect = v2.oauthLogouts.value(state, at: now) else {
+            throw V2Failure(.invalidAuthenticationSession, "no OAuth2 logout is waiting for this state")
+        }
+        v2.oauthLogouts.remove(state)
+        return .redirect(redirect)
+    }
+
+    /// The IdP logout URL a v2 logout answers for an OAuth2 MVPD: back to the SP's one registered
+    /// callback, with a `state` under which the SP keeps the app's `redirectUrl` until the user
+    /// agent returns (`mock-logout-session-ttl`).
+    mutating func v2OAuthLogoutURL(
+        _ sp: World.ServiceProvider, _ idp: World.IdentityProvider, redirect: String, at now: Instant
+    ) -> String {
+        let state = V2OAuth.logoutStatePrefix + random.hex(16)
+        v2.oauthLogouts.set(state, redirect, until: now + limits.logoutSessionTTL)
+        return joinURL(idp.url, IdPRoute.oauth2Logout.path) + "?"
+            + FormCoding.encode([
+                ("client_id", sp.url.withoutTrailingSlashes),
+                ("redirect_uri", MockPass.v2Origin(sp) + V2OAuth.callbackPath), ("state", state),
+            ])
+    }
+
     // MARK: - The IdP's side
 
     /// `/oauth2/authorize` (GET: the login page), `/oauth2/login` (POST: the credentials), `/oauth2/token`
-    /// (POST: a code and its verifier for an access token), `/oauth2/logout` (GET: back to `redirect_uri`).
+    /// (POST: a code and its verifier for an access token), `/oauth2/logout` (GET: back to a registered
+    /// client's `redirect_uri`).
     mutating func handleOAuthIdP(
         _ route: IdPRoute, _ idp: World.IdentityProvider, _ r: IncomingRequest, at now: Instant
     ) throws(HandlerFailure) -> HTTPResponse {
@@ -138,15 +169,15 @@ extension MockPass {
                     Value.Entry("sub", .string(nameID(mvpdID: idp.mvpdID, userName: user.userName))),
                 ]).jsonText)
         case .oauth2Logout:
-            // Where the SP's logout answer sends the user agent back: the app's `redirectUrl`, held
-            // to what a session's redirect may be (no `javascript:` or `data:` Location).
+            // Back only to a registered client's callback, as a code goes (RFC 6749 4.1.2.1; OpenID
+            // Connect RP-Initiated Logout's registered post-logout URI): an open redirect let any page
+            // send a user from the MVPD's own domain anywhere (docs/CONFORMANCE.md, choice 96).
             let redirect = try r.required("redirect_uri")
-            do throws(V2Failure) {
-                try MockPass.v2CheckRedirect(redirect)
-            } catch {
-                throw .badRequest("redirect_uri: " + error.explanation)
+            guard oauthIsRegistered(idp, clientID: r.parameter("client_id") ?? "", redirectURI: redirect) else {
+                throw .badRequest("client_id and redirect_uri are not a client registered with this IdP")
             }
-            return .redirect(redirect)
+            guard let state = r.parameter("state") else { return .redirect(redirect) }
+            return .redirect(redirect + (redirect.contains("?") ? "&" : "?") + FormCoding.encode([("state", state)]))
         case .sso, .login, .slo, .platformSSO:
             throw .notFound()  // SAML's, not handed over
         }
