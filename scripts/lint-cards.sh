@@ -32,7 +32,7 @@ out=$cards
 # passim serve --lint on a world (more options go to serve): scripts/serve-lib.sh sets hosts, token,
 # admin, proxy, ca. `--seed`: the cards are committed, so the mock's codes and tokens are reproducible
 # (without it `serve` draws them from the system's secure source); 24301 is the simulated runs' default.
-start() { serve_start --lint --world "$@" --listen-port 0 --seed 24301 || exit 2; }
+start() { serve_start --lint --world "$@" --listen-port 0 --seed 24301 --trusted-proxy 127.0.0.1 || exit 2; }
 
 # Judges the running server's log and writes the card: card NAME CLIENT SOURCE HOW.
 card() {
