@@ -95,7 +95,7 @@ final class RemoteServer: LiveServerControl {
         var origins: [LoggedRequest.Host: String] = [:]
         for line in answer.bodyText.split(separator: "\n") {
             guard let v = try? Value(jsonText: String(line)), let name = v["host"]?.stringValue,
-                let host = LiveHost.host(named: name), let live = v["live"]?.stringValue,
+                let host = LoggedRequest.Host(name), let live = v["live"]?.stringValue,
                 let origin = URLParts(live)?.origin
             else {
                 throw LiveError("the server's /admin/world answer is not host lines: \(line)")
@@ -138,7 +138,7 @@ final class RemoteServer: LiveServerControl {
     }
 
     func apply(_ command: NetCommand, to host: LoggedRequest.Host) throws(LiveError) {
-        var fields: [(String, Value)] = [("host", .string(LiveHost.name(of: host)))]
+        var fields: [(String, Value)] = [("host", .string(host.description))]
         switch command {
         case .mode(let m): fields.append(("mode", .string(m.rawValue)))
         case .latency(let d): fields.append(("latency", .string("\(d.value)ms")))
@@ -161,7 +161,7 @@ final class RemoteServer: LiveServerControl {
             let request = HTTPRequest(method: "GET", url: url, headers: authorization)
             guard let answer = try? call(request, what: "the log") else { return entries }
             let lines = answer.bodyText.split(separator: "\n")
-            entries += lines.compactMap { RemoteServer.logged(String($0)) }
+            entries += lines.compactMap { try? LoggedRequest(jsonLine: String($0)) }
             guard lines.count == RemoteServer.logPage,
                 let next = answer.headers["X-Passim-Next-After"].flatMap({ Int($0) }), next > after
             else { return entries }
@@ -172,26 +172,6 @@ final class RemoteServer: LiveServerControl {
     static let logPage = 1000
 
     func close() {}
-
-    static func logged(_ line: String) -> LoggedRequest? {
-        guard let v = try? Value(jsonText: line), let host = v["host"]?.stringValue.flatMap(LiveHost.host(named:)),
-            let time = v["time"]?.intValue, let method = v["method"]?.stringValue, let path = v["path"]?.stringValue
-        else { return nil }
-        func pairs(_ key: String) -> [(String, String)] {
-            (v[key]?.listValue ?? []).compactMap { p in
-                guard let n = p["name"]?.stringValue, let value = p["value"]?.stringValue else { return nil }
-                return (n, value)
-            }
-        }
-        return LoggedRequest(
-            host: host, time: Instant(milliseconds: Int64(time)), method: method, path: path,
-            parameters: pairs("parameters").map { LoggedRequest.Parameter(name: $0.0, value: $0.1) },
-            headers: HTTPHeaders(pairs("headers").map { HTTPHeader($0.0, $0.1) }),
-            fault: v["fault"]?.stringValue,
-            status: v["status"]?.intValue, errorCode: v["errorCode"]?.stringValue,
-            errorAction: v["errorAction"]?.stringValue,
-            resources: (v["resources"]?.listValue ?? []).compactMap(\.stringValue))
-    }
 
     private var authorization: HTTPHeaders { RemoteServer.authorization(token) }
 

@@ -6,7 +6,7 @@ extension Rules {
     /// A token request while the client's previous token (same `client_id`) may still be valid: no
     /// 401 answered since, and less than the shortest lifetime gone.
     static func accessTokenRefetches(_ j: Journal) -> Findings {
-        var last: [String: JournalEntry] = [:]
+        var last: [String: ClassifiedRequest] = [:]
         var found = Findings()
         for e in j.entries {
             if e.status == 401 { last = [:]; continue }
@@ -30,7 +30,7 @@ extension Rules {
     /// A configuration fetched by a device that holds an authorization (a permitted decision less
     /// than 30 minutes before, no logout since).
     static func configurationWhileAuthenticated(_ j: Journal) -> Findings {
-        var authorized: [String: JournalEntry] = [:]
+        var authorized: [String: ClassifiedRequest] = [:]
         var found = Findings()
         for e in j.entries {
             guard let op = e.v2?.operation else { continue }
@@ -58,7 +58,7 @@ extension Rules {
     /// older one was stopped when a newer one was first polled), so a grant stops that one code, not
     /// every code the device ever polled (which made a journal of one device's codes quadratic).
     static func pollingAfterStop(_ j: Journal) -> Findings {
-        struct Code { var first: JournalEntry; var stop: (JournalEntry, String)? }
+        struct Code { var first: ClassifiedRequest; var stop: (ClassifiedRequest, String)? }
         var codes: [String: [String: Code]] = [:]
         var newest: [String: String] = [:]
         var found = Findings()
@@ -101,17 +101,17 @@ extension Rules {
     /// repeats), however long the run. Kept in place, so a run of a million refusals costs what five do;
     /// copying the run out of its dictionary and back made each call cost the run's length.
     struct Streak {
-        var first: [JournalEntry] = []
+        var first: [ClassifiedRequest] = []
         var length = 0
 
-        mutating func add(_ e: JournalEntry) {
+        mutating func add(_ e: ClassifiedRequest) {
             length += 1
             if first.count < 5 { first.append(e) }
         }
     }
 
     /// More than 3 repeats of a decision call in a row after refusals (non-2xx answers).
-    static func retries(_ calls: [JournalEntry]) -> Findings {
+    static func retries(_ calls: [ClassifiedRequest]) -> Findings {
         var streak: [String: Streak] = [:]
         var found = Findings()
         for c in calls {
@@ -126,9 +126,9 @@ extension Rules {
         return found
     }
 
-    /// Refusals (`JournalEntry.refused`: 4xx but 401 and 429, or every decision refused) of the same
+    /// Refusals (`ClassifiedRequest.refused`: 4xx but 401 and 429, or every decision refused) of the same
     /// call, repeated more than 3 times in a row by one device.
-    static func refusalLoops(_ calls: [JournalEntry]) -> Findings {
+    static func refusalLoops(_ calls: [ClassifiedRequest]) -> Findings {
         var streak: [String: Streak] = [:]
         var found = Findings()
         for c in calls {
@@ -147,9 +147,9 @@ extension Rules {
     /// device. Each device keeps a window of its opens of the last minute, oldest first, trimmed from
     /// the front (each open enters and leaves once), and nothing once it is reported: filtering the
     /// whole window on every open made a journal of one device's sessions quadratic.
-    static func sessionStorms(_ opens: [JournalEntry]) -> Findings {
+    static func sessionStorms(_ opens: [ClassifiedRequest]) -> Findings {
         struct Window {
-            var opens: [JournalEntry] = []
+            var opens: [ClassifiedRequest] = []
             var head = 0
         }
         var windows: [String: Window] = [:]

@@ -1,6 +1,6 @@
 import PassModel
 
-extension JournalEntry {
+extension ClassifiedRequest {
     /// The REST v2 operation and its last path argument (code, MVPD or partner), or nil.
     /// Read through `PassModel.V2Route`, the one definition of REST v2's paths and operations.
     public var v2: (operation: V2Route.Operation, argument: String)? {
@@ -15,7 +15,7 @@ extension JournalEntry {
     }
 
     /// Dynamic Client Registration (`/o/client/...`).
-    var isDCR: Bool { path.hasPrefix(RoutePrefix.clientRegistration) }
+    var isDCR: Bool { request.path.hasPrefix(RoutePrefix.clientRegistration) }
 
     /// The endpoint of `PassModel.Route` this request is, when its path is exactly one under its SP
     /// (or origin): the one definition of the legacy endpoints the engine calls.
@@ -23,16 +23,20 @@ extension JournalEntry {
 
     /// The families this request belongs to (DCR serves both REST APIs).
     var families: Set<Family> {
-        if path.hasPrefix(RoutePrefix.restV2) { return [.restV2] }
+        if request.path.hasPrefix(RoutePrefix.restV2) { return [.restV2] }
         if isDCR { return [.restV2, .restV1] }
-        if path.hasPrefix(RoutePrefix.restV1) || path.hasPrefix(RoutePrefix.registrationServiceV1) { return [.restV1] }
+        if request.path.hasPrefix(RoutePrefix.restV1) || request.path.hasPrefix(RoutePrefix.registrationServiceV1) {
+            return [.restV1]
+        }
         // The SDK's and the web flow's endpoints share the SP's base URL; an IdP's pages are the user agent's.
-        return host.hasPrefix("sp:") ? [.sdkWire, .legacyWeb] : []
+        if case .sp = request.host { return [.sdkWire, .legacyWeb] }
+        return []
     }
 
     /// Adobe throttles these (rest-api-v2.md 1.10): DCR, REST v2 and v1, the SDK's config, the regcode service.
     var isThrottled: Bool {
-        path.hasPrefix(RoutePrefix.restV2) || isDCR || path.hasPrefix(RoutePrefix.restV1) || route == .config
+        request.path.hasPrefix(RoutePrefix.restV2) || isDCR || request.path.hasPrefix(RoutePrefix.restV1)
+            || route == .config
             || route == .registrationCode
     }
 
@@ -40,18 +44,20 @@ extension JournalEntry {
     /// REST v1's regcode, the SDK's and the web flow's SAML authentication start.
     var opensSession: Bool {
         if v2?.operation == .createSession || v2?.operation == .partnerSession { return true }
-        if method == "POST", route == .registrationCode { return true }
+        if request.method == "POST", route == .registrationCode { return true }
         // The login page a v2 session's user agent is sent to (its code in `V2Route.loginCookie`)
         // continues the session POST sessions opened: counting it too would count every v2 login
         // twice on one device.
         if route == .authenticateSAML { return !(header("cookie") ?? "").contains(V2Route.loginCookie + "=") }
-        return ServiceRoute.route(atSPPath: path)?.route == .secondScreenLogin
+        return ServiceRoute.route(atSPPath: request.path)?.route == .secondScreenLogin
     }
 
     /// A poll of an authentication code: REST v2 `profiles/code/{code}`, REST v1 `checkauthn/{code}`.
     var polledCode: String? {
         if let v2, v2.operation == .profileForCode { return v2.argument }
-        if method == "GET", let (route, code) = Route.route(atSPPath: path), route == .checkAuthentication {
+        if request.method == "GET", let (route, code) = Route.route(atSPPath: request.path),
+            route == .checkAuthentication
+        {
             return code
         }
         return nil

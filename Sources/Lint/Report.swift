@@ -69,7 +69,7 @@ public struct LintReport: Sendable {
     }
 
     public var json: Value {
-        func evidence(_ e: JournalEntry) -> Value {
+        func evidence(_ e: ClassifiedRequest) -> Value {
             var fields = [
                 Value.Entry("sequence", .int(e.sequence)), Value.Entry("at", .string(Journal.seconds(e.time - start))),
                 Value.Entry("method", .string(e.method)), Value.Entry("path", .string(e.path)),

@@ -14,8 +14,8 @@ public enum Family: String, Hashable, Sendable, CaseIterable {
 /// One finding: what a rule saw, and the requests that show it.
 public struct Violation: Hashable, Sendable {
     public var message: String
-    public var evidence: [JournalEntry]
-    public init(_ message: String, _ evidence: [JournalEntry]) {
+    public var evidence: [ClassifiedRequest]
+    public init(_ message: String, _ evidence: [ClassifiedRequest]) {
         self.message = message
         self.evidence = evidence
     }

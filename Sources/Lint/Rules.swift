@@ -115,7 +115,7 @@ public enum Rules {
             judge(
                 j, over: { $0.polledCode != nil }, needsStatus: false, none: "the client polled no authentication code"
             ) { polls in
-                var last: [String: JournalEntry] = [:]
+                var last: [String: ClassifiedRequest] = [:]
                 var found = Findings()
                 for p in polls {
                     let key = p.device + " " + (p.polledCode ?? "")
@@ -230,7 +230,7 @@ public enum Rules {
             judge(j, over: { $0.isV2ClientCall && $0.header("AP-Device-Identifier") != nil }, needsStatus: false) {
                 calls in
                 // One client: the same access token (or forwarded address) must keep one device identifier.
-                var first: [String: JournalEntry] = [:]
+                var first: [String: ClassifiedRequest] = [:]
                 var found = Findings()
                 for c in calls {
                     let client =
@@ -273,7 +273,7 @@ public enum Rules {
         ) { j in
             judge(j, over: { $0.isV2ClientCall }, needsStatus: true) { calls in
                 var found = Findings()
-                var previous: [String: JournalEntry] = [:]
+                var previous: [String: ClassifiedRequest] = [:]
                 for c in calls {
                     // Unchanged: the same operation with the same parameters and token. A client that fixes
                     // a parameter after action none, or calls with a new token after application-registration,
@@ -316,7 +316,7 @@ public enum Rules {
             guard j.hasV2Calls else { return .notApplicable(dcrWithoutV2) }
             return judge(j, over: { $0.isV2ClientCall || $0.isDCR }, needsStatus: true) { calls in
                 var found = Findings()
-                var refused: [String: JournalEntry] = [:]
+                var refused: [String: ClassifiedRequest] = [:]
                 for c in calls {
                     if c.route == .clientToken { refused = [:]; continue }
                     guard c.isV2ClientCall else { continue }
@@ -339,7 +339,7 @@ public enum Rules {
                 j, over: { $0.v2?.operation == .configuration }, needsStatus: false,
                 none: "the client never fetched the configuration"
             ) { calls in
-                var last: [String: JournalEntry] = [:]
+                var last: [String: ClassifiedRequest] = [:]
                 var found = Findings()
                 for c in calls {
                     if let prev = last[c.device + c.path], c.time - prev.time < 180_000 {
@@ -361,7 +361,7 @@ public enum Rules {
         ) { j in
             judge(j, over: { $0.isV2ClientCall }, needsStatus: true) { calls in
                 var found = Findings()
-                var deny: [String: JournalEntry] = [:]
+                var deny: [String: ClassifiedRequest] = [:]
                 for c in calls {
                     guard let op = c.v2?.operation else { continue }
                     if op == .authorize || op == .preauthorize {
@@ -387,7 +387,7 @@ public enum Rules {
             judge(j, over: { $0.isThrottled }, needsStatus: true, none: "the journal holds no throttled call") {
                 calls in
                 var found = Findings()
-                var throttled: [String: JournalEntry] = [:]
+                var throttled: [String: ClassifiedRequest] = [:]
                 for c in calls {
                     if let t = throttled[c.device], c.time - t.time < 1000, c.sequence != t.sequence {
                         found.append(
@@ -437,8 +437,8 @@ public enum Rules {
     /// Runs `find` over the entries `select` keeps; not applicable when there are none, or when the
     /// rule needs answers and the journal does not record them.
     static func judge(
-        _ j: Journal, over select: (JournalEntry) -> Bool, needsStatus: Bool, none: String = noV2,
-        _ find: ([JournalEntry]) -> Findings
+        _ j: Journal, over select: (ClassifiedRequest) -> Bool, needsStatus: Bool, none: String = noV2,
+        _ find: ([ClassifiedRequest]) -> Findings
     ) -> Verdict {
         let selected = j.entries.filter(select)
         guard !selected.isEmpty else { return .notApplicable(none) }

@@ -4,29 +4,6 @@ import PassModel
 /// The admin endpoint's JSON lines. `Value` keeps dictionary keys in order, so the lines read the same
 /// every time.
 enum JSONLine {
-    static func logged(_ r: LoggedRequest) -> String {
-        func pairs(_ xs: [(String, String)]) -> Value {
-            .list(xs.map { .dict([Value.Entry("name", .string($0.0)), Value.Entry("value", .string($0.1))]) })
-        }
-        var fields = [
-            Value.Entry("host", .string(LiveHost.name(of: r.host))),
-            Value.Entry("time", .int(Int(r.time.milliseconds))),
-            Value.Entry("method", .string(r.method)),
-            Value.Entry("path", .string(r.path)),
-            Value.Entry("parameters", pairs(r.parameters.map { ($0.name, $0.value) })),
-            Value.Entry("headers", pairs(r.headers.fields.map { ($0.name, $0.value) })),
-        ]
-        // Only on a faulted request's line, so the lines of answered requests read as before.
-        if let fault = r.fault { fields.append(Value.Entry("fault", .string(fault))) }
-        // The answer, once given (what `passim lint` judges).
-        if let status = r.status { fields.append(Value.Entry("status", .int(status))) }
-        if let code = r.errorCode { fields.append(Value.Entry("errorCode", .string(code))) }
-        if let action = r.errorAction { fields.append(Value.Entry("errorAction", .string(action))) }
-        // Only on a REST v2 decisions request's line.
-        if !r.resources.isEmpty { fields.append(Value.Entry("resources", .list(r.resources.map(Value.string)))) }
-        return Value.dict(fields).jsonText + "\n"
-    }
-
     static func host(_ h: LiveHost, _ c: HostConditions) -> String {
         Value.dict([
             Value.Entry("host", .string(h.name)),

@@ -19,21 +19,7 @@ public struct LiveHost: Hashable, Sendable {
     }
 
     /// `sp:NAME` or `idp:ID`, as the admin endpoint names hosts.
-    public var name: String { LiveHost.name(of: host) }
-
-    public static func name(of host: LoggedRequest.Host) -> String {
-        switch host {
-        case .sp(let n): return "sp:" + n
-        case .idp(let id): return "idp:" + id
-        }
-    }
-
-    /// Parses `sp:NAME` or `idp:ID`.
-    public static func host(named text: String) -> LoggedRequest.Host? {
-        if text.hasPrefix("sp:"), text.count > 3 { return .sp(String(text.dropFirst(3))) }
-        if text.hasPrefix("idp:"), text.count > 4 { return .idp(String(text.dropFirst(4))) }
-        return nil
-    }
+    public var name: String { host.description }
 }
 
 /// Both directions between the world's URLs and the live ones, so a live transcript can be written

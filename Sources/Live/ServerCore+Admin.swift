@@ -110,7 +110,7 @@ extension ServerCore {
             // Serialized outside the lock: a page can be megabytes of JSON.
             return loop.makeSucceededFuture(
                 HTTPResponse(
-                    status: 200, contentType: ServerCore.jsonLines, text: entries.map(JSONLine.logged).joined(),
+                    status: 200, contentType: ServerCore.jsonLines, text: entries.map(\.jsonLine).joined(),
                     headers: [("X-Passim-Next-After", String(last))]))
         case .lint:
             if let refusal = only(["GET"]) { return refusal }
@@ -186,7 +186,7 @@ extension ServerCore {
 
     static func netCommand(_ r: [String: String]) -> Result<(LoggedRequest.Host, NetCommand), LiveError> {
         guard let hostText = r["host"] else { return .failure(LiveError("missing \"host\": sp:NAME or idp:ID")) }
-        guard let host = LiveHost.host(named: hostText) else {
+        guard let host = LoggedRequest.Host(hostText) else {
             return .failure(LiveError("host must be sp:NAME or idp:ID, not \(hostText)"))
         }
         let given = ["mode", "latency", "fail"].filter { r[$0] != nil }

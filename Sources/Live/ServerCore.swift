@@ -306,7 +306,7 @@ final class ServerCore: Sendable {
 
     func apply(_ command: NetCommand, to host: LoggedRequest.Host) -> EventLoopFuture<Void> {
         let loop = group.next()
-        let name = LiveHost.name(of: host)
+        let name = host.description
         guard state.withLockedValue({ $0.bindings[host] != nil }) else {
             return loop.makeFailedFuture(LiveError("unknown host \(name)"))
         }

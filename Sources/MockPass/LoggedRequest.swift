@@ -126,6 +126,11 @@ public struct LoggedRequest: Hashable, Sendable {
         return kept + "…[truncated \(value.utf8.count - kept.utf8.count) bytes]"
     }
 
+    /// The device the request came from, as the throttle keys it (`HTTPHeaders.throttleKey`):
+    /// `ip ADDRESS` from `X-Forwarded-For`, else `device ID` from `AP-Device-Identifier`, else
+    /// `anonymous`. What `passim lint` counts per device, so the lint and the throttle agree.
+    public var device: String { headers.throttleKey }
+
     /// The first parameter with this name.
     public func parameter(_ name: String) -> String? {
         parameters.first { $0.name == name }?.value

@@ -10,7 +10,7 @@ import Testing
         #expect(j.entries.count == 2)
         #expect(j.entries[1].sequence == 2)
         #expect(j.entries[0].status == 200)
-        #expect(j.entries[0].device == "device fingerprint eA==")
+        #expect(j.entries[0].device == "device eA==")
     }
 
     @Test(arguments: [

@@ -1,26 +1,41 @@
+import MockPass
+import PassModel
 import Testing
+
 @testable import Lint
 
 /// A journal written as (milliseconds, method, path, answer) rows; every REST v2 call carries the
 /// three headers of a good client unless told otherwise.
 private struct J {
-    var entries: [JournalEntry] = []
-    static let good: [JournalEntry.Pair] = [
+    /// A header or a parameter, as a row writes it.
+    struct Pair {
+        var name: String
+        var value: String
+        init(_ name: String, _ value: String) {
+            self.name = name
+            self.value = value
+        }
+    }
+
+    var entries: [LoggedRequest] = []
+    static let good: [Pair] = [
         .init("Authorization", "Bearer T1"), .init("AP-Device-Identifier", "fingerprint ZGV2aWNl"),
         .init("X-Device-Info", "eyJtb2RlbCI6IngifQ=="),
     ]
 
     mutating func add(
-        _ t: Int64, _ method: String, _ path: String, _ status: Int? = 200, headers: [JournalEntry.Pair] = J.good,
-        params: [JournalEntry.Pair] = [], code: String? = nil, action: String? = nil, host: String = "sp:SP"
+        _ t: Int64, _ method: String, _ path: String, _ status: Int? = 200, headers: [Pair] = J.good,
+        params: [Pair] = [], code: String? = nil, action: String? = nil, host: LoggedRequest.Host = .sp("SP")
     ) {
         entries.append(
-            JournalEntry(
-                sequence: entries.count + 1, host: host, time: 1_767_225_600_000 + t, method: method, path: path,
-                parameters: params, headers: headers, status: status, errorCode: code, errorAction: action))
+            LoggedRequest(
+                host: host, time: Instant(milliseconds: 1_767_225_600_000 + t), method: method, path: path,
+                parameters: params.map { .init(name: $0.name, value: $0.value) },
+                headers: HTTPHeaders(headers.map { HTTPHeader($0.name, $0.value) }), status: status,
+                errorCode: code, errorAction: action))
     }
 
-    var journal: Journal { Journal(entries: entries) }
+    var journal: Journal { Journal(entries) }
 }
 
 private let sessions = "/api/v2/REQ/sessions"
@@ -94,7 +109,7 @@ private let cases: [(rule: String, pass: J, breaks: J)] = {
         j.add(5_000, "GET", "/api/v2/REQ/profiles", headers: other)
     }
     pair("v2.follow-api-references") { j, bad in
-        var params: [JournalEntry.Pair] = [.init("mvpd", "M"), .init("domainName", "d"), .init("redirectUrl", "u")]
+        var params: [J.Pair] = [.init("mvpd", "M"), .init("domainName", "d"), .init("redirectUrl", "u")]
         if bad { params.append(.init("resource", "R")) }
         j.add(0, "POST", sessions, params: params)
     }

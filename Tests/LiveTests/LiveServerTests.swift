@@ -91,7 +91,7 @@ import Testing
             #expect(token.requestorID == "REQ1")
             #expect(token.deviceID == "dev-1")
             #expect(
-                server.requestLog().map { "\(LiveHost.name(of: $0.host)) \($0.method) \($0.path)" } == [
+                server.requestLog().map { "\($0.host) \($0.method) \($0.path)" } == [
                     "sp:main GET /authenticate/saml", "idp:Comcast POST /sso", "idp:Comcast POST /login",
                     "sp:main POST /sp/saml/SAMLAssertionConsumer", "sp:main POST /sessionDevice",
                 ])

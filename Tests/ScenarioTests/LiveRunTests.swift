@@ -162,14 +162,4 @@ import Testing
             #expect(server.mapping == before)
         }
     }
-
-    @Test func logLinesComeBackAsTheyWereLogged() {
-        let line =
-            #"{"host":"sp:main","time":1767225600010,"method":"POST","path":"/sessionDevice","parameters":[{"name":"requestor_id","value":"REQ1"}],"headers":[{"name":"Host","value":"sp.test"}]}"#
-        let logged = RemoteServer.logged(line)
-        #expect(logged?.host == .sp("main"))
-        #expect(logged?.parameter("requestor_id") == "REQ1")
-        #expect(logged?.headers["Host"] == "sp.test")
-        #expect(RemoteServer.logged("{}") == nil)
-    }
 }
