@@ -1,8 +1,9 @@
 #!/usr/bin/env bash
 # Report cards for the real and replayed clients CI runs (docs/LINT.md, docs/clients/): each
 # client runs against its own `passim serve --lint`, the server's request log is judged by `passim
-# lint --json`, and scripts/lint_card.py writes docs/clients/NAME.md and NAME.json. A broken rule in a
-# card is a finding about the client, not a failure.
+# lint`: `--format md` writes docs/clients/NAME.md, and scripts/lint_card.py turns `--format json` into
+# NAME.json (the verdicts without the wall clock's times). A broken rule in a card is a finding about
+# the client, not a failure.
 #
 #   scripts/lint-cards.sh PASSIM_BINARY            # write the cards
 #   scripts/lint-cards.sh PASSIM_BINARY --check    # CI: fail (1) when a committed card is stale
@@ -43,6 +44,11 @@ card() {
   "$passim" lint --json "$work/$1.jsonl" >"$work/$1.lint.json" || rc=$?
   [ "$rc" -le 1 ] || { echo "lint-cards: passim lint refused the journal of $1" >&2; exit 2; }
   "$python" "$root/scripts/lint_card.py" --name "$1" --client "$2" --source "$3" --how "$4" "$work/$1.lint.json" "$out"
+  rc=0
+  "$passim" lint --format md --title "Report card: $2" \
+    --about "Made by passim lint --format md from the request journal of passim serve --lint (scripts/lint-cards.sh); do not edit. Source: $3. Run: $4." \
+    "$work/$1.jsonl" >"$out/$1.md" || rc=$?
+  [ "$rc" -le 1 ] || { echo "lint-cards: passim lint --format md refused the journal of $1" >&2; exit 2; }
   echo "lint-cards: $1: $(grep -c '"verdict": "broken"' "$out/$1.json") broken, $(grep -c '"verdict": "passed"' "$out/$1.json") passed"
 }
 

@@ -51,8 +51,8 @@ extension Rules {
     }
 
     /// Polls of a code after polling should have stopped: after the code was refused (REST v2: a 4xx
-    /// but 429), after a REST v1 check answered 200 (success), after the device polled a newer code,
-    /// after the device was granted an authorization.
+    /// but 429), after a REST v2 poll found the profile or a REST v1 check answered 200 (success),
+    /// after the device polled a newer code, after the device was granted an authorization.
     ///
     /// Linear in the journal: only a device's newest code can still be polled without a stop (every
     /// older one was stopped when a newer one was first polled), so a grant stops that one code, not
@@ -90,6 +90,10 @@ extension Rules {
                 if e.v2 != nil, (400..<500).contains(s), s != 429 {
                     c.stop = (e, "after it was refused (expired or unknown)")
                 }
+                // A v2 poll answers 200 every time; the one whose profiles are not empty is the success.
+                if e.v2 != nil, s == 200, let found = e.profiles, !found.isEmpty {
+                    c.stop = (e, "after it found the profile (success)")
+                }
                 if e.v2 == nil, s == 200 { c.stop = (e, "after it succeeded") }
             }
             codes[device, default: [:]][code] = c
@@ -115,7 +119,7 @@ extension Rules {
         var streak: [String: Streak] = [:]
         var found = Findings()
         for c in calls {
-            let key = c.device + " " + c.path
+            let key = c.device + " " + c.call
             if c.succeeded == true { streak[key] = nil; continue }
             streak[key, default: Streak()].add(c)
             // The first call and 3 retries are allowed; the 4th retry is reported, once per streak.
@@ -132,7 +136,7 @@ extension Rules {
         var streak: [String: Streak] = [:]
         var found = Findings()
         for c in calls {
-            let key = c.device + " " + c.method + " " + c.path
+            let key = c.device + " " + c.call
             guard c.refused, let s = c.status else { streak[key] = nil; continue }
             streak[key, default: Streak()].add(c)
             let why = c.refusedInside ? "\(s), \(c.errorCode ?? "")" : "\(s)"

@@ -1,14 +1,16 @@
-/// A rule's violations as it finds them: the first `kept` in full, the rest only counted. A journal
-/// of a million bad calls is a million violations of one rule; holding each (and printing each) made
-/// the report, not the judging, what grew with the journal. Past the limit the report ends the
-/// rule's list with one line saying how many more there were (docs/LIMITS.md, `lint-violations`).
+/// A rule's violations as it finds them: the first `kept` in full and the last, the rest only
+/// counted. A journal of a million bad calls is a million violations of one rule; holding each (and
+/// printing each) made the report, not the judging, what grew with the journal. Past the limit the
+/// rule's list says how many it left out, then shows the last one, so a report still shows the
+/// first and the last request of every broken rule (docs/LIMITS.md, `lint-violations`).
 struct Findings {
-    /// `lint-violations`: the violations of one rule a report shows.
+    /// `lint-violations`: the violations of one rule a report shows, before its last.
     static let kept = 100
 
     private(set) var shown: [Violation] = []
-    /// Violations found past `kept`.
+    /// Violations found past `kept`, the last one included.
     private(set) var more = 0
+    private var last: Violation?
 
     init() {}
 
@@ -19,15 +21,25 @@ struct Findings {
     var isEmpty: Bool { shown.isEmpty }
 
     mutating func append(_ v: Violation) {
-        if shown.count < Findings.kept { shown.append(v) } else { more += 1 }
+        if shown.count < Findings.kept {
+            shown.append(v)
+        } else {
+            more += 1
+            last = v
+        }
     }
 
-    /// What the verdict lists: the shown ones, then one that counts the rest (with no requests).
+    /// What the verdict lists: the shown ones, one that counts those left out (with no requests),
+    /// then the last.
     var violations: [Violation] {
-        guard more > 0 else { return shown }
+        guard let last else { return shown }
+        guard more > 1 else { return shown + [last] }
+        let left = more - 1
         return shown + [
             Violation(
-                "… and \(more) more like these (a report shows \(Findings.kept) a rule; limit: lint-violations)", [])
+                "… and \(left) more like these (a report shows \(Findings.kept) a rule and its last; limit: lint-violations)",
+                [], represents: left),
+            last,
         ]
     }
 }

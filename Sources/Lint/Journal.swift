@@ -26,6 +26,13 @@ public struct ClassifiedRequest: Hashable, Sendable {
 
     public subscript<T>(dynamicMember field: KeyPath<LoggedRequest, T>) -> T { request[keyPath: field] }
 
+    /// The call as a repeat is counted: its method and path, and the resources a decision names (a
+    /// decision for another resource after a deny is another call, not a repeat).
+    public var call: String {
+        let head = request.method + " " + request.path
+        return request.resources.isEmpty ? head : head + " " + request.resources.joined(separator: ",")
+    }
+
     /// Milliseconds since the epoch, on the mock's (virtual) clock.
     public var time: Int64 { request.time.milliseconds }
 

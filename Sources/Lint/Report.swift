@@ -35,37 +35,66 @@ public struct LintReport: Sendable {
 
     public var broken: [RuleResult] { results.filter { if case .broken = $0.verdict { true } else { false } } }
     public var brokenMandatory: Bool { broken.contains { $0.rule.severity == .mandatory } }
+    /// How many rules judged the journal (passed or broken).
+    public var judged: Int { results.filter { if case .notApplicable = $0.verdict { false } else { true } }.count }
+
+    /// Why the journal is no client's: it is empty, or no rule could judge any of its requests (a
+    /// client pointed elsewhere, a journal of another server). nil for a client's journal.
+    public var emptyReason: String? {
+        if entries == 0 { return "the journal is empty: no request reached passim (is the client pointed at it?)" }
+        if judged == 0 {
+            return
+                "no rule applies to any of its \(entries) requests: none is a call of a REST v2, REST v1 or SDK client"
+        }
+        return nil
+    }
 
     public func verdict(_ id: String) -> Verdict? { results.first { $0.rule.id == id }?.verdict }
 
     /// Exit status of `passim lint`: 1 when a mandatory rule is broken, else 0.
     public var exitStatus: Int32 { brokenMandatory ? 1 : 0 }
 
-    /// Violations first (rule, citation, requests), then a summary line.
+    /// How many requests of each shown violation a block lists.
+    static let shownRequests = 4
+
+    /// One block per broken rule (its count, its first and last violation with their requests), then
+    /// the summary, which names the broken rules: a screen for a journal of any size (every violation
+    /// is in `json` and `junit`).
     public var text: String {
         var out = ""
         for r in broken {
             guard case .broken(let violations) = r.verdict else { continue }
-            for v in violations {
-                out += "\(r.rule.severity == .mandatory ? "error" : "warning"): \(r.rule.id): \(v.message)\n"
-                out += "  rule: \(r.rule.title)\n  cites: \(r.rule.citation)\n"
-                for e in v.evidence.prefix(10) { out += "  \(e.evidence(since: start))\n" }
-                if v.evidence.count > 10 { out += "  … \(v.evidence.count - 10) more\n" }
+            let count = violations.map(\.represents).reduce(0, +)
+            let shown = violations.filter { !$0.evidence.isEmpty }
+            out += "\(r.rule.severity == .mandatory ? "error" : "warning"): \(r.rule.id), broken \(count) time"
+            out += (count == 1 ? "" : "s") + ": \(r.rule.title)\n  cites: \(r.rule.citation)\n"
+            func block(_ label: String, _ v: Violation) {
+                out += "  \(label): \(v.message)\n"
+                for e in v.evidence.prefix(LintReport.shownRequests) { out += "    \(e.evidence(since: start))\n" }
+                if v.evidence.count > LintReport.shownRequests {
+                    out += "    … \(v.evidence.count - LintReport.shownRequests) more\n"
+                }
             }
+            if let first = shown.first { block(shown.count == 1 ? "seen" : "first", first) }
+            if shown.count > 1, let last = shown.last { block("last", last) }
         }
         if dropped > 0 {
             out += "note: the journal's source dropped its \(dropped) oldest requests; rules saw only the rest\n"
         }
+        if let emptyReason { out += "note: \(emptyReason)\n" }
         out += summary + "\n"
         return out
     }
 
+    /// `N requests, R rules: P passed, B broken (M mandatory), A not applicable`, then the broken
+    /// rules by id.
     public var summary: String {
         let passed = results.filter { if case .passed = $0.verdict { true } else { false } }.count
         let na = results.filter { if case .notApplicable = $0.verdict { true } else { false } }.count
         let mandatory = broken.filter { $0.rule.severity == .mandatory }.count
+        let names = broken.isEmpty ? "" : ": " + broken.map(\.rule.id).joined(separator: ", ")
         return
-            "\(entries) requests, \(results.count) rules: \(passed) passed, \(broken.count) broken (\(mandatory) mandatory), \(na) not applicable"
+            "\(entries) requests, \(results.count) rules: \(passed) passed, \(broken.count) broken (\(mandatory) mandatory)\(names); \(na) not applicable"
     }
 
     public var json: Value {
@@ -90,6 +119,7 @@ public struct LintReport: Sendable {
             case .passed(let n): fields.append(Value.Entry("checked", .int(n)))
             case .notApplicable(let why): fields.append(Value.Entry("reason", .string(why)))
             case .broken(let vs):
+                fields.append(Value.Entry("count", .int(vs.map(\.represents).reduce(0, +))))
                 fields.append(
                     Value.Entry(
                         "violations",
@@ -103,10 +133,12 @@ public struct LintReport: Sendable {
             }
             return .dict(fields)
         }
-        return .dict([
+        var top = [
             Value.Entry("requests", .int(entries)), Value.Entry("dropped", .int(dropped)),
-            Value.Entry("brokenMandatory", .bool(brokenMandatory)), Value.Entry("rules", .list(rules)),
-        ])
+            Value.Entry("brokenMandatory", .bool(brokenMandatory)),
+        ]
+        if let emptyReason { top.append(Value.Entry("notAClient", .string(emptyReason))) }
+        return .dict(top + [Value.Entry("rules", .list(rules))])
     }
 
     /// JUnit XML: a test case per rule; broken is a failure, not applicable is skipped.

@@ -15,9 +15,13 @@ public enum Family: String, Hashable, Sendable, CaseIterable {
 public struct Violation: Hashable, Sendable {
     public var message: String
     public var evidence: [ClassifiedRequest]
-    public init(_ message: String, _ evidence: [ClassifiedRequest]) {
+    /// How many violations this one stands for: 1, or the count of those a report leaves out
+    /// (`Findings`), whose line has no requests.
+    public var represents: Int
+    public init(_ message: String, _ evidence: [ClassifiedRequest], represents: Int = 1) {
         self.message = message
         self.evidence = evidence
+        self.represents = represents
     }
 }
 

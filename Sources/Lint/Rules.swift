@@ -275,11 +275,11 @@ public enum Rules {
                 var found = Findings()
                 var previous: [String: ClassifiedRequest] = [:]
                 for c in calls {
-                    // Unchanged: the same operation with the same parameters and token. A client that fixes
-                    // a parameter after action none, or calls with a new token after application-registration,
-                    // follows the action.
+                    // Unchanged: the same operation with the same parameters, resources and token. A client
+                    // that fixes a parameter after action none, asks for another resource after a deny, or
+                    // calls with a new token after application-registration, follows the action.
                     if let prev = previous[c.device], let action = prev.errorAction, action != "retry",
-                        prev.method == c.method, prev.path == c.path, prev.parameters == c.parameters,
+                        prev.call == c.call, prev.parameters == c.parameters,
                         prev.header("Authorization") == c.header("Authorization")
                     {
                         found.append(
@@ -365,7 +365,7 @@ public enum Rules {
                 for c in calls {
                     guard let op = c.v2?.operation else { continue }
                     if op == .authorize || op == .preauthorize {
-                        deny[c.device] = c.status == 403 || c.refusedInside ? c : nil
+                        deny[c.device] = c.status == 403 || c.refusedInside || !c.deniedResources.isEmpty ? c : nil
                     }
                     if op == .logout, let d = deny[c.device], c.time - d.time < 10_000 {
                         found.append(
@@ -381,7 +381,7 @@ public enum Rules {
         },
         // Throttling
         Rule(
-            id: "throttle.wait-after-429", title: "Wait at least 1 s after a 429",
+            id: "throttle.wait-after-429", title: "Wait after a 429: at least 1 s, or as long as its Retry-After says",
             citation: throttling, severity: .mandatory, families: [.restV2, .restV1, .sdkWire]
         ) { j in
             judge(j, over: { $0.isThrottled }, needsStatus: true, none: "the journal holds no throttled call") {
@@ -389,11 +389,15 @@ public enum Rules {
                 var found = Findings()
                 var throttled: [String: ClassifiedRequest] = [:]
                 for c in calls {
-                    if let t = throttled[c.device], c.time - t.time < 1000, c.sequence != t.sequence {
-                        found.append(
-                            Violation(
-                                "called again \(Journal.seconds(c.time - t.time)) after a 429 (wait at least 1 s)",
-                                [t, c]))
+                    // At least 1 s, longer when the 429's Retry-After says so.
+                    if let t = throttled[c.device], c.sequence != t.sequence {
+                        let wait = Int64(max(1, t.retryAfter ?? 1)) * 1000
+                        if c.time - t.time < wait {
+                            found.append(
+                                Violation(
+                                    "called again \(Journal.seconds(c.time - t.time)) after a 429 (wait at least \(wait / 1000) s\(t.retryAfter == nil ? "" : ", its Retry-After"))",
+                                    [t, c]))
+                        }
                     }
                     if c.status == 429 { throttled[c.device] = c }
                 }

@@ -4,7 +4,8 @@ import PassModel
 /// server's `seen` and the tests read back: the one text form of the one journal type. `Value` keeps
 /// keys in order, so a line reads the same every time.
 extension LoggedRequest {
-    /// The entry's line, with its newline. Optional fields (`fault`, the answer, `resources`) appear
+    /// The entry's line, with its newline. Optional fields (`fault`, the answer and what the rules
+    /// read of it, `resources`) appear
     /// only when set, so an answered request's line reads as it always has.
     public var jsonLine: String {
         func pairs(_ xs: [(String, String)]) -> Value {
@@ -23,6 +24,11 @@ extension LoggedRequest {
         if let errorCode { fields.append(Value.Entry("errorCode", .string(errorCode))) }
         if let errorAction { fields.append(Value.Entry("errorAction", .string(errorAction))) }
         if !resources.isEmpty { fields.append(Value.Entry("resources", .list(resources.map(Value.string)))) }
+        if !deniedResources.isEmpty {
+            fields.append(Value.Entry("deniedResources", .list(deniedResources.map(Value.string))))
+        }
+        if let profiles { fields.append(Value.Entry("profiles", .list(profiles.map(Value.string)))) }
+        if let retryAfter { fields.append(Value.Entry("retryAfter", .int(retryAfter))) }
         return Value.dict(fields).jsonText + "\n"
     }
 
@@ -72,6 +78,9 @@ extension LoggedRequest {
             fault: value["fault"]?.stringValue, status: status, errorCode: value["errorCode"]?.stringValue,
             errorAction: value["errorAction"]?.stringValue,
             resources: (value["resources"]?.listValue ?? []).compactMap(\.stringValue))
+        deniedResources = (value["deniedResources"]?.listValue ?? []).compactMap(\.stringValue)
+        profiles = value["profiles"]?.listValue?.compactMap(\.stringValue)
+        retryAfter = value["retryAfter"]?.intValue
     }
 }
 

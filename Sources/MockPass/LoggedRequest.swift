@@ -42,6 +42,15 @@ public struct LoggedRequest: Hashable, Sendable {
     /// 1.3), in order: where v2 puts what the SDK's authorize and preauthorize sent as `resource_id`.
     /// Empty for any other request (no other JSON body is journaled).
     public var resources: [String]
+    /// The resources a REST v2 decisions answer refused, in its order: a client that asks again for
+    /// another resource after a deny changed the call (the lint's rules read it). Empty otherwise.
+    public var deniedResources: [String] = []
+    /// The MVPDs of the profiles a REST v2 profiles answer (a 200 of `profiles`, `profiles/{mvpd}`,
+    /// `profiles/code/{code}`) held, in order: an empty list is a poll that found no profile yet, a
+    /// non-empty one the poll that ends polling. nil for every other answer.
+    public var profiles: [String]?
+    /// A 429's or a 503's `Retry-After`, in seconds (how long the client must wait); nil without one.
+    public var retryAfter: Int?
 
     public init(
         host: Host, time: Instant, method: String, path: String, parameters: [Parameter],
@@ -68,18 +77,35 @@ public struct LoggedRequest: Hashable, Sendable {
     /// shows the call refused as an HTTP refusal would be.
     public mutating func record(_ response: HTTPResponse) {
         status = response.status
-        // Only a decisions answer has refusals inside a 2xx: no other success is parsed (the log is
-        // written under the server's lock).
-        let decisions = (200..<300).contains(response.status) && path.contains("/decisions/")
-        guard response.status >= 400 || decisions, response.body.count <= 65_536,
+        // Only the statuses that ask a client to wait carry one (RFC 9110, 10.2.3); no other answer's
+        // headers are searched.
+        if response.status == 429 || response.status == 503 {
+            retryAfter = response.headers["Retry-After"].flatMap { Int($0.trimmingSpaces) }.flatMap {
+                $0 >= 0 ? $0 : nil
+            }
+        }
+        // Only a decisions or a profiles answer is read inside a 2xx: no other success is parsed (the
+        // log is written under the server's lock).
+        let success = (200..<300).contains(response.status)
+        let decisions = success && path.contains("/decisions/")
+        let profilesAnswer = success && path.hasPrefix(V2Route.prefix) && path.contains("/profiles")
+        guard response.status >= 400 || decisions || profilesAnswer, response.body.count <= 65_536,
             response.body.first == UInt8(ascii: "{"),
             let value = try? Value(jsonText: response.bodyText, maxDepth: 5)
         else { return }
+        if profilesAnswer {
+            guard case .dict(let found)? = value["profiles"] else { return }
+            profiles = found.map { LoggedRequest.truncated($0.key, limit: 128) }
+            return
+        }
         var refusal = value
         if decisions {
-            guard let all = value["decisions"]?.listValue, let first = all.first,
-                all.allSatisfy({ $0["authorized"]?.boolValue == false }), let error = first["error"]
-            else { return }
+            guard let all = value["decisions"]?.listValue, let first = all.first else { return }
+            deniedResources = all.compactMap { d in
+                d["authorized"]?.boolValue == false
+                    ? d["resource"]?.stringValue.map { LoggedRequest.truncated($0, limit: 128) } : nil
+            }
+            guard all.allSatisfy({ $0["authorized"]?.boolValue == false }), let error = first["error"] else { return }
             refusal = error
         }
         errorCode = refusal["code"]?.stringValue.map { LoggedRequest.truncated($0, limit: 128) }
@@ -90,6 +116,7 @@ public struct LoggedRequest: Hashable, Sendable {
     /// and for each field (an estimate of the memory it holds, not an exact count).
     public var size: Int {
         var total = 64 + method.utf8.count + path.utf8.count + (fault?.utf8.count ?? 0)
+        for r in resources + deniedResources + (profiles ?? []) { total += 32 + r.utf8.count }
         for p in parameters { total += 32 + p.name.utf8.count + p.value.utf8.count }
         for h in headers.fields { total += 32 + h.name.utf8.count + h.value.utf8.count }
         return total

@@ -423,8 +423,31 @@ struct RunState {
         }
     }
 
-    /// `lint passes|breaks RULE`: the rule judged on every request so far (docs/LINT.md).
+    /// `lint passes|breaks RULE`: the rule judged on every request so far (docs/LINT.md). `lint
+    /// passes all`: no rule broken, and at least one judged (a journal no rule can judge keeps none).
     func lint(breaks: Bool, rule id: String, _ step: Located<Step>) throws(StepError) {
+        if id == "all" {
+            guard !breaks else {
+                throw StepError(
+                    message: "lint breaks all: name the rule the client breaks (passim lint --rules)",
+                    location: step.location)
+            }
+            let report = LintReport(Journal(simulator.requestLog))
+            guard report.broken.isEmpty else {
+                throw StepError(
+                    message: "expected the client to pass every rule, it broke "
+                        + report.broken.map(\.rule.id).joined(separator: ", ") + ": "
+                        + report.text.split(separator: "\n").prefix(6).joined(separator: " / "),
+                    location: step.location)
+            }
+            guard report.judged > 0 else {
+                throw StepError(
+                    message: "expected the client to pass every rule, no rule could judge it: "
+                        + (report.emptyReason ?? "no rule applies to its requests"),
+                    location: step.location)
+            }
+            return
+        }
         guard let rule = Rules.rule(id) else {
             throw StepError(message: "no rule \(id) (passim lint --rules lists them)", location: step.location)
         }

@@ -24,6 +24,9 @@ public struct SuiteRun {
         public var runtime: ScenarioRunner.Runtime = .simulated
         /// `--expect FILE`: the port's expected failures and skips.
         public var expectations: Runtime.Expectations?
+        /// Warn of expectation rules no scenario of the run matched: off when the file is the suite's
+        /// default, whose rules cover the whole suite, not the part a run picked.
+        public var warnsUnusedExpectations = true
         /// ANSI colours in the human output.
         public var color = false
         /// `--allow-empty`: a folder holding no scenario is not an error.
@@ -161,7 +164,7 @@ public struct SuiteRun {
                 break
             }
         }
-        if let expectations = options.expectations {
+        if let expectations = options.expectations, options.warnsUnusedExpectations {
             for rule in expectations.unused(among: files) {
                 report.errors +=
                     "passim: warning: \(expectations.path):\(rule.line): \(rule.kind.rawValue) \(rule.pattern) matches no scenario of this run\n"

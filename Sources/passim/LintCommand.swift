@@ -9,16 +9,35 @@ struct LintCommand: ParsableCommand {
         abstract: "Check a client's requests against Adobe's rules (a journal from GET /admin/log).",
         discussion: """
             JOURNAL is JSON lines as `GET /admin/log` writes them (a saved file, or - for standard input).
-            Each violation is printed with its rule, its citation and the requests that show it
-            (sequence number, seconds since the first request, method, path, answer).
-            Exit status: 0 no mandatory rule broken, 1 a mandatory rule broken, 2 not a journal.
+            The text report has one block per broken rule: how many times, its citation, the first and
+            the last violation with the requests that show it (sequence number, seconds since the first
+            request, method, path, answer); its last line names the broken rules. --format json and junit
+            list every violation (up to 100 a rule, and the last); md and html are pages to publish
+            (a client's report card), without request times, with no link leaving the page.
+            Exit status: 0 no mandatory rule broken, 1 a mandatory rule broken, 2 not a journal, or
+            a journal no rule applies to (empty: a client pointed elsewhere must not pass).
             """)
+
+    enum Format: String, ExpressibleByArgument, CaseIterable {
+        case text, json, junit, md, html
+    }
 
     @Argument(help: "The journal file (- for standard input).")
     var journal: String?
 
-    @Flag(help: "Print the report as JSON.")
+    @Option(help: "How to print the report: text, json, junit, md or html.")
+    var format: Format = .text
+
+    @Flag(help: "Print the report as JSON (the same as --format json).")
     var json = false
+
+    @Option(help: ArgumentHelp("The heading of an md or html report.", valueName: "TEXT"))
+    var title = "passim lint report"
+
+    @Option(
+        help: ArgumentHelp(
+            "A paragraph under the heading of an md or html report (where the journal comes from).", valueName: "TEXT"))
+    var about: String?
 
     @Option(help: ArgumentHelp("Also write a JUnit XML report to FILE.", valueName: "FILE"))
     var junit: String?
@@ -50,7 +69,14 @@ struct LintCommand: ParsableCommand {
             throw ExitCode(2)
         }
         let report = LintReport(parsed)
-        let out = json ? report.json.jsonText + "\n" : report.text
+        let out =
+            switch json ? .json : format {
+            case .text: report.text
+            case .json: report.json.jsonText + "\n"
+            case .junit: report.junit
+            case .md: report.markdown(title: title, about: about)
+            case .html: report.html(title: title, about: about)
+            }
         FileHandle.standardOutput.write(Data(out.utf8))
         if let junit {
             do { try Data(report.junit.utf8).write(to: URL(fileURLWithPath: junit)) } catch {
@@ -58,6 +84,10 @@ struct LintCommand: ParsableCommand {
                     Data("passim lint: cannot write \(junit): \(error.localizedDescription)\n".utf8))
                 throw ExitCode(2)
             }
+        }
+        if let reason = report.emptyReason {
+            FileHandle.standardError.write(Data("passim lint: \(journal): \(reason)\n".utf8))
+            throw ExitCode(2)
         }
         if report.exitStatus != 0 { throw ExitCode(report.exitStatus) }
     }

@@ -149,7 +149,19 @@ struct Run: ParsableCommand {
         if live.isOn {
             options.runtime.network = server.adminURL.map { .server(adminURL: $0, adminToken: server.token) } ?? .live
         }
-        if let expect = expect.file, port.command == nil {
+        var expectFile = expect.file
+        if expectFile == nil, port.command == nil, wire.value == .restV2,
+            let found = ExpectOption.suiteDefault(for: paths)
+        {
+            // The suite's own differences between the wires: without them a v2 run of the bundled
+            // suite fails every scenario whose difference is documented.
+            expectFile = found
+            options.warnsUnusedExpectations = false
+            Terminal.write(
+                "expectations: \(found) (the suite's own for --wire v2; --expect FILE names another, --expect /dev/null none)\n",
+                to: json ? FileHandle.standardError : FileHandle.standardOutput)
+        }
+        if let expect = expectFile, port.command == nil {
             do {
                 options.expectations = try Expectations.load(expect)
             } catch {

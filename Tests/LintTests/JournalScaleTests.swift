@@ -61,10 +61,15 @@ import Testing
             Issue.record("the rule is not broken")
             return
         }
-        #expect(violations.count == Findings.kept + 1)
-        #expect(violations.last?.message.contains("and 150 more like these") == true)
-        #expect(violations.last?.evidence.isEmpty == true)
-        #expect(LintReport(journal).text.contains("limit: lint-violations)"))
+        // The first hundred, a line counting 149 left out, and the last: 250 in all, the last shown.
+        #expect(violations.count == Findings.kept + 2)
+        #expect(violations.map(\.represents).reduce(0, +) == 250)
+        #expect(violations[Findings.kept].message.contains("and 149 more like these") == true)
+        #expect(violations[Findings.kept].evidence.isEmpty)
+        #expect(violations.last?.evidence.first?.sequence == 250)
+        let text = LintReport(journal).text
+        #expect(text.contains("broken 250 times"))
+        #expect(text.contains("#250 "))
     }
 
     /// A report in progress gives up when asked, between two rules.

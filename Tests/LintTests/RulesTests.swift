@@ -25,14 +25,18 @@ private struct J {
 
     mutating func add(
         _ t: Int64, _ method: String, _ path: String, _ status: Int? = 200, headers: [Pair] = J.good,
-        params: [Pair] = [], code: String? = nil, action: String? = nil, host: LoggedRequest.Host = .sp("SP")
+        params: [Pair] = [], code: String? = nil, action: String? = nil, host: LoggedRequest.Host = .sp("SP"),
+        resources: [String] = [], denied: [String] = [], profiles: [String]? = nil, retryAfter: Int? = nil
     ) {
-        entries.append(
-            LoggedRequest(
-                host: host, time: Instant(milliseconds: 1_767_225_600_000 + t), method: method, path: path,
-                parameters: params.map { .init(name: $0.name, value: $0.value) },
-                headers: HTTPHeaders(headers.map { HTTPHeader($0.name, $0.value) }), status: status,
-                errorCode: code, errorAction: action))
+        var r = LoggedRequest(
+            host: host, time: Instant(milliseconds: 1_767_225_600_000 + t), method: method, path: path,
+            parameters: params.map { .init(name: $0.name, value: $0.value) },
+            headers: HTTPHeaders(headers.map { HTTPHeader($0.name, $0.value) }), status: status,
+            errorCode: code, errorAction: action, resources: resources)
+        r.deniedResources = denied
+        r.profiles = profiles
+        r.retryAfter = retryAfter
+        entries.append(r)
     }
 
     var journal: Journal { Journal(entries) }
@@ -83,6 +87,12 @@ private let cases: [(rule: String, pass: J, breaks: J)] = {
         j.add(10_000, "POST", authorize)
         if bad { j.add(15_000, "GET", poll) }
     }
+    // A v2 poll answers 200 each time: the one that found the profile is the success.
+    pair("v2.polling-stopping") { j, bad in
+        j.add(0, "GET", poll, profiles: [])
+        j.add(5_000, "GET", poll, profiles: ["M"])
+        if bad { j.add(10_000, "GET", poll, profiles: ["M"]) }
+    }
     pair("v2.polling-configuring") { j, bad in
         j.add(0, "GET", poll)
         j.add(bad ? 1_000 : 3_000, "GET", poll)
@@ -117,6 +127,13 @@ private let cases: [(rule: String, pass: J, breaks: J)] = {
         j.add(0, "POST", authorize, 403, code: "authenticated_profile_missing", action: "authentication")
         j.add(2_000, "POST", bad ? authorize : sessions)
     }
+    // A decision for another resource after a deny is another call, not a repeat.
+    pair("v2.enhanced-error-handling") { j, bad in
+        j.add(
+            0, "POST", authorize, code: "authorization_denied_by_mvpd", action: "none", resources: ["HBO"],
+            denied: ["HBO"])
+        j.add(2_000, "POST", authorize, resources: [bad ? "HBO" : "CNN"], denied: bad ? ["HBO"] : [])
+    }
     pair("live.refusal-loop") { j, bad in
         for i in 0..<(bad ? 5 : 4) { j.add(Int64(i) * 10_000, "GET", "/authorize", 403, headers: []) }
     }
@@ -136,6 +153,16 @@ private let cases: [(rule: String, pass: J, breaks: J)] = {
     pair("throttle.wait-after-429") { j, bad in
         j.add(0, "GET", "/api/v2/REQ/profiles", 429)
         j.add(bad ? 300 : 1_200, "GET", "/api/v2/REQ/profiles")
+    }
+    // Longer than 1 s when the 429's Retry-After says so.
+    pair("throttle.wait-after-429") { j, bad in
+        j.add(0, "GET", "/api/v2/REQ/profiles", 429, retryAfter: 3)
+        j.add(bad ? 2_000 : 3_000, "GET", "/api/v2/REQ/profiles")
+    }
+    // A deny among several decisions is a deny.
+    pair("v2.no-automatic-logout") { j, bad in
+        j.add(0, "POST", authorize, resources: ["CNN", "HBO"], denied: ["HBO"])
+        j.add(bad ? 2_000 : 60_000, "GET", logout)
     }
     pair("throttle.within-bucket") { j, bad in
         j.add(0, "GET", "/api/v2/REQ/profiles", bad ? 429 : 200)
