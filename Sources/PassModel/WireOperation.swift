@@ -108,6 +108,12 @@ public struct WireOperation: Sendable {
 
     public func binding(on wire: EngineWire) -> Binding? { wire == .sdk ? sdk : restV2 }
 
+    /// Whether a request (its method, and its path relative to the SP's URL, as the journal keeps
+    /// it) is this operation on any wire.
+    public func matches(method: String, path: String) -> Bool {
+        sdk.matches(method: method, path: path) || restV2?.matches(method: method, path: path) == true
+    }
+
     public static func named(_ id: ID) -> WireOperation {
         all.first { $0.id == id }!  // the table has every ID (a test checks it)
     }

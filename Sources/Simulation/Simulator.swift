@@ -420,13 +420,10 @@ public final class Simulator {
                     lastRegistrationCode = code
                     let registration = apps[app].registration
                     user.sees(code: code, madeBy: registration?.request, at: registration?.host) { [wire] in
-                        // Only the SP saw that body: its log has the request as it arrived.
-                        wire.log.last {
-                            $0.method == Route.registrationCode.method
-                                && (Route.recognise(path: $0.path)?.route == .registrationCode
-                                    || V2Route(method: $0.method, path: $0.path).map(SimulatedUser.isSession) == true)
-                        }?
-                        .parameter("mvpd")
+                        // Only the SP saw that body: its journal has the request as it arrived, found by
+                        // its operation (a code's request on either wire).
+                        let opening = WireOperation.named(.registrationCode)
+                        return wire.log.last { opening.matches(method: $0.method, path: $0.path) }?.parameter("mvpd")
                     }
                 }
                 // The app's delegate opens the browser on navigateToUrl, as a real app does.
