@@ -143,25 +143,7 @@ public struct LintReport: Sendable {
 
     /// JUnit XML: a test case per rule; broken is a failure, not applicable is skipped.
     public var junit: String {
-        func esc(_ s: String) -> String {
-            var out = ""
-            for ch in s.unicodeScalars {
-                switch ch {
-                case "&": out += "&amp;"
-                case "<": out += "&lt;"
-                case ">": out += "&gt;"
-                case "\"": out += "&quot;"
-                default:
-                    // XML 1.0 refuses most control characters.
-                    if ch.value < 0x20, ch != "\n", ch != "\t", ch != "\r" {
-                        out += "?"
-                    } else {
-                        out.unicodeScalars.append(ch)
-                    }
-                }
-            }
-            return out
-        }
+        let esc = LintReport.escaped
         let failures = broken.count
         let skipped =
             results.count - failures - results.filter { if case .passed = $0.verdict { true } else { false } }.count
@@ -184,6 +166,27 @@ public struct LintReport: Sendable {
             out += "</testcase>\n"
         }
         out += "</testsuite>\n"
+        return out
+    }
+
+    /// Text as XML and HTML take it between tags and in attribute values: `&`, `<`, `>` and `"`
+    /// escaped, the control characters XML 1.0 refuses replaced by `?`.
+    static func escaped(_ s: String) -> String {
+        var out = ""
+        for ch in s.unicodeScalars {
+            switch ch {
+            case "&": out += "&amp;"
+            case "<": out += "&lt;"
+            case ">": out += "&gt;"
+            case "\"": out += "&quot;"
+            default:
+                if ch.value < 0x20, ch != "\n", ch != "\t", ch != "\r" {
+                    out += "?"
+                } else {
+                    out.unicodeScalars.append(ch)
+                }
+            }
+        }
         return out
     }
 }

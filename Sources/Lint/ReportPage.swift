@@ -60,19 +60,7 @@ extension LintReport {
 
     /// A self-contained HTML page of the same content as `markdown`.
     public func html(title: String = "passim lint report", about: String? = nil) -> String {
-        func esc(_ s: String) -> String {
-            var out = ""
-            for ch in s.unicodeScalars {
-                switch ch {
-                case "&": out += "&amp;"
-                case "<": out += "&lt;"
-                case ">": out += "&gt;"
-                case "\"": out += "&quot;"
-                default: out.unicodeScalars.append(ch)
-                }
-            }
-            return out
-        }
+        let esc = LintReport.escaped
         var h = """
             <!DOCTYPE html>
             <html lang="en"><head><meta charset="utf-8">
