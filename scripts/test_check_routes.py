@@ -48,11 +48,11 @@ class RoutesCheckTests(unittest.TestCase):
         with tempfile.TemporaryDirectory() as tmp:
             shutil.copytree(os.path.join(ROOT, "Sources"), os.path.join(tmp, "Sources"))
             self.assertEqual(check.check(tmp), [])
-            with open(os.path.join(tmp, "Sources/MockPass/SDK/WebEndpoints.swift"), "a", encoding="utf-8") as f:
+            with open(os.path.join(tmp, "Sources/MockPass/SDK/SDKFamily+Web.swift"), "a", encoding="utf-8") as f:
                 f.write('let session = "/session"\n')
             found = check.check(tmp)
             self.assertEqual([(rel, literal) for rel, _, literal in found],
-                             [("Sources/MockPass/SDK/WebEndpoints.swift", "/session")])
+                             [("Sources/MockPass/SDK/SDKFamily+Web.swift", "/session")])
 
 
 if __name__ == "__main__":

@@ -110,8 +110,8 @@ struct StepGenerator {
 
     /// The expiries the run has reached so far, in a fixed order: each app's authN token (read from
     /// its engine); and, read from the mock's request log and the world's TTLs as the mock computes
-    /// them (AuthorizationHandler, RegistrationCodeHandler), the latest registration code's
-    /// `notAfter`, the latest authZ token's and the latest short media token's.
+    /// them (`SDKFamily.authorizeDevice`, `SDKFamily.createRegistrationCode`), the latest registration
+    /// code's `notAfter`, the latest authZ token's and the latest short media token's.
     func expiries(_ sim: Simulator) -> [Instant] {
         var out: [Instant] = []
         var authn: Instant?

@@ -39,7 +39,7 @@ extension AuthzToken: Footprint {
     }
 }
 
-extension IdPState.UserKey: Footprint {
+extension IdPFamily.UserKey: Footprint {
     var footprint: Int { mvpdID.footprint + userName.footprint }
 }
 

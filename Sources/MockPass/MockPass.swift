@@ -3,12 +3,12 @@ import PassXML
 
 /// The mock Adobe Pass SP(s) and MVPD identity providers: a pure `HTTPRequest -> HTTPResponse`
 /// function over a `World` and the sessions the requests created. A value type: copying it forks
-/// the whole server. All randomness comes from a `SeededRandom` it owns (seeded, or the system's
-/// secure source when no seed is given: `passim serve` without `--seed`); the clock is passed in.
-/// Sessions live in dictionaries for lookup only: no answer depends on their iteration order.
+/// the whole server. All randomness comes from the `SeededRandom` streams of its `MockContext`
+/// (seeded, or the system's secure source when no seed is given: `passim serve` without `--seed`);
+/// the clock is passed in. Sessions live in dictionaries for lookup only: no answer depends on
+/// their iteration order. It keeps the journal and the host table, routes each request to its
+/// family (`MockPass+Routing.swift`) and lets go of what expired; the families answer.
 public struct MockPass: Sendable {
-    public let world: World
-    public let limits: MockLimits
     /// The requests received, bounded by `limits` (see `RequestLog`).
     public private(set) var requestLog: RequestLog
     /// Every request the log keeps, oldest first.
@@ -16,29 +16,26 @@ public struct MockPass: Sendable {
     /// How many requests the log has dropped (so `log` indices stay meaningful to a reader).
     public var logDropped: Int { requestLog.dropped }
 
-    var random: SeededRandom
-    /// Client registration's own stream (client ids, secrets, access tokens): a client's credentials
-    /// do not move when another flow draws a value first, so a Bearer token a scenario pins is the
-    /// same on the SDK's wire and on REST API v2, where sessions draw codes and ids the SDK's does not.
-    var registrationRandom: SeededRandom
-    /// Picks the IdPs' signing keys (`IdPSigningKey.key(seed:mvpdID:)`); never advances `random`.
-    let seed: UInt64
+    /// What the families share (the world, limits, random streams, typed SAML): lent to each handler.
+    var context: MockContext
+    public var world: World { context.world }
+    public var limits: MockLimits { context.limits }
     let hosts: HostTable
     /// Whether some requestor needs registered or signed clients (else the gate is skipped).
     let gatesClients: Bool
 
-    // Each family's state is its own type, in the family's folder; a handler reaching into another
-    // family's state says so by the property's name (`idps.usersByNameID` in an SP handler, say).
+    // Each family is its own type, in its own folder, holding its state and its handlers; what one
+    // needs of another is a parameter of the handler (`MockPass+Routing.swift` passes it).
     /// The SDK's device and web families: SP login and logout sessions, issued tokens, device sessions.
-    var sdk: SDKState
-    /// The MVPDs' identity providers: their sessions and the users' NameIDs.
-    var idps: IdPState
+    var sdk: SDKFamily
+    /// The MVPDs' identity providers (SAML and OAuth2): their sessions, codes and the users' NameIDs.
+    var idps: IdPFamily
     /// Client admission: DCR's clients and access tokens, the nonces of signed calls.
-    var clients: ClientState
+    var clients: ClientAdmission
     /// REST API v1's authorizations.
-    var restV1: RESTv1State
-    /// REST API v2's sessions, profiles, TempPass uses, throttle and OAuth2 codes (`RESTv2/`).
-    var v2: RESTv2State
+    var restV1: RESTv1Family
+    /// REST API v2's sessions, profiles, TempPass uses, throttle and SSO grants (`RESTv2/`).
+    var v2: RESTv2Family
 
     /// A typed simulated run (the fuzzer's; only `MockWire` sets it, for `typedResponses`): the mock
     /// hands over as values what only this process reads, and skips the bytes and the signing.
@@ -53,9 +50,10 @@ public struct MockPass: Sendable {
     ///   value, its body empty: only passim's own engine runs typed, and it reads `decoded` first.
     ///
     /// Off (the default: `passim serve`, live and byte runs), every answer is bytes as without this.
-    public var typedRun = false
-    /// The messages behind the handles of a typed run (`typedRun`).
-    var typedMessages: TypedSAMLStore
+    public var typedRun: Bool {
+        get { context.typedRun }
+        set { context.typedRun = newValue }
+    }
 
     /// `logLimit` set: a server's log (`MockLimits.standard` with that many entries); nil: a simulated
     /// run's, which keeps every request whole. `seed` nil: see `init(world:seed:limits:)`.
@@ -69,27 +67,15 @@ public struct MockPass: Sendable {
     /// source (`SeededRandom.secure()`), as a server shared by clients that must not read each
     /// other's secrets needs; the same seed gives the same values, byte for byte.
     public init(world: World, seed: UInt64?, limits: MockLimits) {
-        self.world = world
-        self.limits = limits
         requestLog = RequestLog(maxEntries: limits.logEntries, maxBytes: limits.logBytes)
-        if let seed {
-            random = SeededRandom(seed: seed)
-            registrationRandom = SeededRandom(seed: seed, stream: "client-registration")
-            self.seed = seed
-        } else {
-            random = .secure()
-            registrationRandom = .secure()
-            // Only picks an IdP's signing key from the committed pool: any value will do.
-            self.seed = random.next()
-        }
+        context = MockContext(world: world, seed: seed, limits: limits)
         hosts = HostTable(world: world)
         gatesClients = world.requestors.contains { $0.softwareStatement != nil || $0.key != nil }
-        sdk = SDKState(limits: limits)
-        idps = IdPState(limits: limits)
-        clients = ClientState(limits: limits)
-        restV1 = RESTv1State(limits: limits)
-        v2 = RESTv2State(limits: limits)
-        typedMessages = TypedSAMLStore(capacity: limits.typedSAMLMessages)
+        sdk = SDKFamily(limits: limits)
+        idps = IdPFamily(limits: limits)
+        clients = ClientAdmission(limits: limits)
+        restV1 = RESTv1Family(limits: limits)
+        v2 = RESTv2Family(limits: limits)
     }
 
     /// Which host serves this URL (longest base-URL prefix on scheme, authority and path), or nil.
@@ -115,7 +101,7 @@ public struct MockPass: Sendable {
 
     /// Handles one prepared request at `now`. Never traps: an unknown host or path is 404, a wrong method 405,
     /// malformed parameters, SAML or XML 400, each with a short text body, except on the endpoints the
-    /// engine calls itself (`DeviceEndpoints.swift`), whose refusals are `ErrorXML` bodies. Every request that reaches
+    /// engine calls itself (`handleRoute`), whose refusals are `ErrorXML` bodies. Every request that reaches
     /// a known host is logged first, even when it is then refused. Form fields are read only from
     /// `application/x-www-form-urlencoded` bodies (as `HTTPRequest.parameters` does); methods are
     /// case-sensitive, as HTTP says.
@@ -141,7 +127,7 @@ public struct MockPass: Sendable {
                 return try handleServiceProviderHost(sp, incoming, at: now)
             case .idp(let mvpdID):
                 guard let idp = world.identityProvider(for: mvpdID) else { throw .notFound() }
-                return try handleIdentityProvider(idp, incoming, at: now)
+                return try idps.handle(idp, incoming, in: &context, at: now)
             }
         } catch {
             return error.response
@@ -165,16 +151,6 @@ public struct MockPass: Sendable {
         clients.expire(at: now)
         restV1.expire(at: now)
         v2.expire(at: now)
-    }
-
-    // MARK: - Shared helpers
-
-    /// A SAML ID: must not start with a digit (xs:ID), hence the underscore.
-    mutating func samlID() -> String { "_" + random.hex(32) }
-
-    /// The IdP's NameID for a user: random on first login, then the same for that user.
-    mutating func nameID(mvpdID: String, userName: String) -> String {
-        idps.nameID(mvpdID: mvpdID, userName: userName, random: &random)
     }
 }
 

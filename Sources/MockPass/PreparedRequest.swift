@@ -81,7 +81,7 @@ struct PreparedXML: Sendable {
     /// By the request's endpoint (`IncomingRequest.endpoint`, which its host chose).
     init(_ r: IncomingRequest) {
         func present(_ name: String) -> String? { r.parameter(name).flatMap { $0.isEmpty ? nil : $0 } }
-        // A typed run's handle is no XML: the handler looks it up (`MockPass.typedMessage`), or,
+        // A typed run's handle is no XML: the handler looks it up (`MockContext.typedMessage`), or,
         // in a mock not in typed mode, decodes it itself and refuses it as malformed.
         func saml(_ name: String) -> String? { present(name).flatMap { TypedSAMLStore.isHandle($0) ? nil : $0 } }
         switch r.endpoint {
@@ -160,7 +160,7 @@ struct PreparedXML: Sendable {
     }
 
     static func resourceName(_ resource: String) -> Result<String, HandlerFailure> {
-        Result { () throws(HandlerFailure) in try MockPass.resourceName(resource) }
+        Result { () throws(HandlerFailure) in try MockContext.resourceName(resource) }
     }
 
     /// Decodes a posted SAML message (base64 of XML); any failure is a 400 with PassXML's reason.

@@ -36,8 +36,8 @@ import Testing
         let r = b.post(spURL + "/sessionDevice", [("_method", "GET"), ("requestor_id", "REQ1")])
         #expect(r.status == 200)
         guard case .token(let token) = try SessionDeviceXML.parse(r.body) else { throw TestFailure("no token") }
-        #expect(token.deviceID.hasPrefix(MockPass.webDevicePrefix))
-        #expect(token.deviceID.count > MockPass.webDevicePrefix.count)
+        #expect(token.deviceID.hasPrefix(SDKFamily.webDevicePrefix))
+        #expect(token.deviceID.count > SDKFamily.webDevicePrefix.count)
         // The token is made once: a later call with a device id hands out the same one.
         #expect(try b.sessionDevice() == .token(token))
     }
@@ -61,8 +61,8 @@ import Testing
         #expect(
             try errorBody(r) == ErrorBody(status: 403, message: "User not authorized", details: "Upgrade your package.")
         )
-        #expect(r.headers["Authzf-Error-Code"] == MockPass.authzfErrorCode)
-        #expect(r.headers["Authzf-Sub-Error-Code"] == MockPass.authzfSubErrorCode)
+        #expect(r.headers["Authzf-Error-Code"] == SDKFamily.authzfErrorCode)
+        #expect(r.headers["Authzf-Sub-Error-Code"] == SDKFamily.authzfSubErrorCode)
     }
 
     /// Two device clients send a random `session_guid`: it is required, not compared.

@@ -106,7 +106,7 @@ struct HardeningTests {
             #expect(answer.bodyText.contains("limit: mock-value-bytes"), "\(what): \(answer.bodyText.prefix(200))")
         }
         let title = #"<rss><channel><title>"# + huge + #"</title></channel></rss>"#
-        #expect(throws: HandlerFailure.self) { try MockPass.resourceName(title) }
+        #expect(throws: HandlerFailure.self) { try MockContext.resourceName(title) }
         let signed = b.signed("GET", "/api/v1/checkauthn", query: "?requestor=SIGNED&deviceId=d", nonce: huge)
         #expect(signed.status == 401)
         #expect(signed.bodyText.contains("limit: mock-value-bytes"), "\(signed.bodyText.prefix(200))")

@@ -96,7 +96,7 @@ import Testing
         var unknown = parsed
         unknown.assertion?.nameID = "someone-else"
         // Signed with the IdP's own key, so only the NameID is wrong.
-        let key = try #require(IdPSigningKey.key(seed: b.mock.seed, mvpdID: "Comcast"))
+        let key = try #require(IdPSigningKey.key(seed: b.mock.context.seed, mvpdID: "Comcast"))
         #expect(
             try errorBody(Self.exchange(&b, SAML.encodeForPost(try SAML.build(unknown, signedBy: key.signer)))).message
                 == "unknown NameID")

@@ -266,7 +266,7 @@ import Testing
         #expect(session["authenticationRequest"]?["type"] == .string("saml"))
         let request = try #require(session["authenticationRequest"]?["request"]?.stringValue)
         let xml = try #require(Data(base64Encoded: request))
-        #expect(try SAML.parseAuthnRequest(Array(xml)).issuer == MockPass.platformAudience)
+        #expect(try SAML.parseAuthnRequest(Array(xml)).issuer == SDKFamily.platformAudience)
 
         #expect(
             errorCode(c.form("/profiles/sso/Apple", [("SAMLResponse", "bm90IFNBTUw=")]))
@@ -402,7 +402,7 @@ import Testing
         #expect(form.action == "https://dish.idp.test/oauth2/login")
         #expect(
             try page(screen.submit(form, ["username": "bob", "password": "wrong"])).message
-                == MockPass.invalidCredentials)
+                == IdPFamily.invalidCredentials)
         let back = screen.submit(form, ["username": "bob", "password": "hunter2"])
         #expect(back.status == 302)
         let callback = try #require(back.headers["Location"])

@@ -198,7 +198,7 @@ import Testing
                 + [("username", "bob"), ("password", "hunter2")])
         #expect(bigState.status == 400)
         #expect(bigState.bodyText.contains("mock-v2-value-bytes"))
-        #expect(b.mock.v2.oauthCodes.count == 0)
+        #expect(b.mock.idps.oauthCodes.count == 0)
         // The logout sends the user agent back only to a registered client's callback
         // (docs/CONFORMANCE.md, choice 96): never to a page of the request's choosing.
         for (id, uri) in [

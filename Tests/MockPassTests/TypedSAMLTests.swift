@@ -16,7 +16,7 @@ import Testing
             // Not base64 of anything, let alone of signed XML.
             #expect((try? SAML.decodeFromPost(handle)) == nil)
         }
-        guard case .response(let value, let verdict)? = b.mock.typedMessages.message(response, at: b.now) else {
+        guard case .response(let value, let verdict)? = b.mock.context.typedMessages.message(response, at: b.now) else {
             throw TestFailure("the handle names no Response")
         }
         #expect(value.assertion?.signature == nil)

@@ -20,8 +20,8 @@ import Testing
         let a = try Self.firstValues(seed: nil), b = try Self.firstValues(seed: nil)
         #expect(a[0] != b[0])
         #expect(a[1] != b[1])
-        #expect(MockPass(world: rootServiceWorld(), seed: nil).random.isSecure)
-        #expect(MockPass(world: rootServiceWorld(), seed: nil).registrationRandom.isSecure)
+        #expect(MockPass(world: rootServiceWorld(), seed: nil).context.random.isSecure)
+        #expect(MockPass(world: rootServiceWorld(), seed: nil).context.registrationRandom.isSecure)
     }
 
     @Test func aSeedStillGivesTheSameValues() throws {

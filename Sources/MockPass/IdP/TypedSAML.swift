@@ -33,7 +33,7 @@ enum TypedSAML: Sendable {
 }
 
 /// The outcome of checking an assertion's enveloped signature, recorded by the IdP that would have
-/// signed it; `MockPass.assertionProblem` turns it into the same refusal the bytes would get.
+/// signed it; `MockContext.assertionProblem` turns it into the same refusal the bytes would get.
 enum SignatureVerdict: Hashable, Sendable {
     /// No `<Signature>`: `saml unsigned`.
     case unsigned

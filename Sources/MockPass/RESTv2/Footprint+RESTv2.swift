@@ -1,6 +1,6 @@
 import PassModel
 
-// What REST v2's entries cost their stores (`RESTv2State`, `mock-store-bytes`), counted as
+// What REST v2's entries cost their stores (`RESTv2Family`, `mock-store-bytes`), counted as
 // `Footprint.swift` counts the other families': the text a request put there plus 32 a field.
 
 extension Value: Footprint {

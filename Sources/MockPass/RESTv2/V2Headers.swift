@@ -304,7 +304,7 @@ extension HTTPHeaders {
     var throttleKey: String {
         if let address = V2Device.forwardedAddress(self) { return "ip " + address }
         if let id = try? V2Device.deviceIdentifier(self) {
-            return "device " + (id.utf8.count <= 64 ? id : MockPass.v2Digest([id]))
+            return "device " + (id.utf8.count <= 64 ? id : RESTv2Family.v2Digest([id]))
         }
         return "anonymous"
     }

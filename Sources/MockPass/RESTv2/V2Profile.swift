@@ -26,7 +26,7 @@ struct V2Profile: Sendable {
 
     /// The subscriber behind a profile, and the IdP session a logout must end.
     struct Subscriber: Sendable {
-        var user: IdPState.UserKey
+        var user: IdPFamily.UserKey
         var nameID: String
         var sessionIndex: String
     }

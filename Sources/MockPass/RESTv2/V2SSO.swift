@@ -32,7 +32,7 @@ struct V2SSOGrant: Sendable {
     var notAfter: Instant
 }
 
-/// A v2 login's subscriber, remembered by the browser it went through (`RESTv2State.browserLogins`).
+/// A v2 login's subscriber, remembered by the browser it went through (`RESTv2Family.browserLogins`).
 struct V2BrowserLogin: Sendable {
     var mvpdID: String
     var subscriber: V2Profile.Subscriber

@@ -3,7 +3,7 @@ import PassXML
 
 /// Whom an authN token speaks for: a subscriber of an MVPD, or a device using a TempPass.
 enum TokenSubject: Hashable, Sendable {
-    case user(IdPState.UserKey)
+    case user(IdPFamily.UserKey)
     case tempPass(TempPassKey)
 }
 

@@ -1,9 +1,11 @@
 import PassModel
 
-/// What client admission keeps (Dynamic Client Registration, and the signed calls of the clientless
-/// families): the registered clients, their access tokens, and the nonces already used. REST v2 and
-/// REST v1 admit their callers through it; nothing else reads it.
-struct ClientState: Sendable {
+/// Client admission (Dynamic Client Registration, and the signed calls of the clientless families):
+/// the registered clients, their access tokens and the nonces already used, and the handlers over
+/// them (`ClientAdmission+Handlers.swift`). The SP's gate admits the SDK's and REST v1's callers
+/// through it; REST v2 checks its own callers' tokens against it (`RESTv2Family.v2Admit`, which
+/// takes it as a parameter); nothing else reads it.
+struct ClientAdmission: Sendable {
     /// Clients registered through DCR, by `client_id`.
     var registeredClients: ExpiringStore<String, RegisteredClient>
     /// Bearer access tokens, by token.

@@ -5,9 +5,9 @@ import PassXML
 /// host, sharing the device-bound sessions of the tvOS and TempPass flows: a device is authenticated
 /// for a requestor when `deviceSessions` holds (deviceId, requestor). Endpoints the engine already
 /// calls (`checkauthn/{code}`, `tokens/authn` POST, `authenticate`, the regcode) keep their routes in
-/// `DeviceEndpoints.swift`/`ServiceProviderHandler.swift`; this takes the others, `logout` included.
-extension MockPass {
-    private enum RestRoute {
+/// `MockPass+Routing.swift`; this takes the others, `logout` included.
+extension RESTv1Family {
+    enum RestRoute {
         case checkAuthn, authnToken, authorize, authzToken, mediaToken, preauthorize, logout, userMetadata
         case freePreview, config(requestorID: String)
 
@@ -23,7 +23,7 @@ extension MockPass {
     /// The REST v1 route of an endpoint (recognised on the path without its format suffix), nil
     /// when another handler serves it. `tokens/authn` is ours only for GET: its POST is Apple SSO's
     /// token exchange.
-    private static func restRoute(_ method: String, _ endpoint: Endpoint) -> RestRoute? {
+    static func route(_ method: String, _ endpoint: Endpoint) -> RestRoute? {
         switch endpoint {
         case .service(let service, let parameter):
             switch service {
@@ -45,76 +45,37 @@ extension MockPass {
         }
     }
 
-    /// The SP host's families in order: REST API v2, the throttle, the client gate, REST API v1, then
-    /// the one switch over every other endpoint (`handleServiceProvider`).
-    mutating func handleServiceProviderHost(
-        _ sp: World.ServiceProvider, _ r: IncomingRequest,
-        at now: Instant
-    ) throws(HandlerFailure) -> HTTPResponse {
-        // REST API v2 has its own client check, errors and throttle (RESTv2/).
-        if case .restV2(let route) = r.endpoint { return handleRESTv2(route, sp, r, at: now) }
-        if world.restV2.throttleLegacy, MockPass.isThrottledLegacyPath(r.path), let refusal = v2Throttle(r, at: now) {
-            return refusal
-        }
-        do throws(HandlerFailure) {
-            // The /config hot path pays for the gate only when some requestor is gated; the check
-            // that the request names one requestor is a scan of its parameters, and runs always.
-            try MockLimits.admitParameters(r)
-            if gatesClients {
-                try admitClient(r, at: now)
-            } else {
-                _ = try MockPass.requestorNamed(by: r)
-            }
-        } catch {
-            if r.endpoint.isClientRegistration { throw error.inDCRForm }
-            throw MockPass.isSecondScreenPath(r.path) ? error.rest(RestFormat.of(r).format) : error
-        }
-        if r.path.hasPrefix(RoutePrefix.restV1) {
-            // REST v1 may name its format in a path suffix: its family is recognised without it.
-            let (format, restPath) = RestFormat.of(r)
-            let endpoint = restPath == r.path ? r.endpoint : Endpoint(spMethod: r.method, path: restPath)
-            if let route = MockPass.restRoute(r.method, endpoint) {
-                do throws(HandlerFailure) {
-                    // `tokens/authn` also takes POST (Apple SSO's exchange, routed elsewhere).
-                    if case .authnToken = route, r.method != "GET" { throw .methodNotAllowed("GET, POST") }
-                    try r.expect(route.method)
-                    return try handleREST(route, sp, r, format: format, at: now)
-                } catch {
-                    throw error.rest(format)
-                }
-            }
-        }
-        return try handleServiceProvider(sp, r, at: now)
-    }
-
-    private mutating func handleREST(
+    /// `sdk`: the family whose device-bound sessions authenticate a v1 device (its login, TempPass
+    /// and logout are the SDK's, at v1's paths; the configuration too).
+    mutating func handle(
         _ route: RestRoute, _ sp: World.ServiceProvider, _ r: IncomingRequest,
-        format: RestFormat, at now: Instant
+        format: RestFormat, in context: inout MockContext, sdk: inout SDKFamily, at now: Instant
     ) throws(HandlerFailure) -> HTTPResponse {
         switch route {
-        case .config(let id): return try config(sp, requestorID: id)
+        case .config(let id): return try sdk.config(sp, requestorID: id, in: context)
         case .freePreview:
             // REST v1 spells the device `deviceId`; the SDK endpoint `device_id`.
-            var sdk = r
-            sdk.parameters.append(("device_id", try r.required("deviceId")))
-            return try freePreview(sp, sdk, at: now)
+            var asSDK = r
+            asSDK.parameters.append(("device_id", try r.required("deviceId")))
+            return try sdk.freePreview(sp, asSDK, in: &context, at: now)
         case .logout:
             let deviceID = try r.required("deviceId")
-            let response = try deviceLogout(r)
-            restV1.authorizations.removeAll { key, _ in key.deviceID == deviceID }
+            let response = try sdk.deviceLogout(r)
+            authorizations.removeAll { key, _ in key.deviceID == deviceID }
             return response
         default: break
         }
-        guard let requestorID = try MockPass.requestorNamed(by: r) else {
+        guard let requestorID = try ClientAdmission.requestorNamed(by: r) else {
             throw .badRequest("missing parameter requestor")
         }
         let deviceID = try r.required("deviceId")
-        let requestor = try knownRequestor(requestorID, at: sp)
+        let requestor = try context.knownRequestor(requestorID, at: sp)
         let device = DeviceKey(deviceID: deviceID, requestorID: requestorID)
+        let sessions = sdk.deviceSessions
         switch route {
         case .checkAuthn:
-            guard let session = sdk.deviceSessions.value(device, at: now), now < session.token.expires else {
-                throw .xml(403, MockPass.notAuthenticated)
+            guard let session = sessions.value(device, at: now), now < session.token.expires else {
+                throw .xml(403, SDKFamily.notAuthenticated)
             }
             return RestRecord(
                 root: "authentication",
@@ -124,69 +85,69 @@ extension MockPass {
                 ]
             ).response(format)
         case .authnToken:
-            guard let session = sdk.deviceSessions.value(device, at: now) else { throw .xml(404, "Not found") }
+            guard let session = sessions.value(device, at: now) else { throw .xml(404, "Not found") }
             guard now < session.token.expires else { throw .xml(410, "Gone", details: "authentication token expired") }
             return RestRecord(
                 root: "authentication",
                 fields: [
                     ("expires", .string(String(session.token.expires.milliseconds))),
-                    ("userId", .string(MockPass.userID(session))), ("mvpd", .string(session.token.mvpdID)),
+                    ("userId", .string(RESTv1Family.userID(session))), ("mvpd", .string(session.token.mvpdID)),
                     ("requestor", .string(requestorID)),
                 ]
             ).response(format)
         case .authorize:
-            let session = try liveSession(device, at: now)
+            let session = try RESTv1Family.liveSession(device, in: sessions, at: now)
             let resource = try r.required("resource")
-            let authz = try authorizeREST(session, requestor: requestor, resource: resource, at: now)
+            let authz = try authorize(session, requestor: requestor, resource: resource, in: context, at: now)
             return authzRecord(authz, requestorID: requestorID, resource: resource).response(format)
         case .authzToken:
-            let session = try liveSession(device, at: now)
+            let session = try RESTv1Family.liveSession(device, in: sessions, at: now)
             let resource = try r.required("resource")
             let key = RestAuthzKey(deviceID: deviceID, requestorID: requestorID, resource: resource)
-            guard let authz = restV1.authorizations.value(key, at: now), authz.sessionGUID == session.token.guid else {
+            guard let authz = authorizations.value(key, at: now), authz.sessionGUID == session.token.guid else {
                 throw .xml(404, "Not found")
             }
             guard now < authz.expires else { throw .xml(410, "Gone", details: "authorization token expired") }
             return authzRecord(authz, requestorID: requestorID, resource: resource).response(format)
         case .mediaToken:
-            let session = try liveSession(device, at: now)
+            let session = try RESTv1Family.liveSession(device, in: sessions, at: now)
             let resource = try r.required("resource")
             let key = RestAuthzKey(deviceID: deviceID, requestorID: requestorID, resource: resource)
             let live: RestAuthz
-            if let a = restV1.authorizations.value(key, at: now), now < a.expires, a.sessionGUID == session.token.guid {
+            if let a = authorizations.value(key, at: now), now < a.expires, a.sessionGUID == session.token.guid {
                 live = a
             } else {
-                live = try authorizeREST(session, requestor: requestor, resource: resource, at: now)
+                live = try authorize(session, requestor: requestor, resource: resource, in: context, at: now)
             }
             let media = ShortMediaToken(
                 sessionGUID: live.sessionGUID, requestorID: requestorID, resourceID: resource,
-                ttl: MockPass.mediaTokenTTL, issueTime: now, mvpdID: live.mvpdID)
+                ttl: SDKFamily.mediaTokenTTL, issueTime: now, mvpdID: live.mvpdID)
             return RestRecord(
                 root: "play",
                 fields: [
-                    ("expires", .string(String((now + MockPass.mediaTokenTTL).milliseconds))),
+                    ("expires", .string(String((now + SDKFamily.mediaTokenTTL).milliseconds))),
                     ("mvpdId", .string(live.mvpdID)), ("requestor", .string(requestorID)),
                     ("resource", .string(resource)), ("serializedToken", .string(ShortMediaTokenXML.serialize(media))),
-                    ("userId", .string(MockPass.userID(session))),
+                    ("userId", .string(RESTv1Family.userID(session))),
                 ]
             ).response(format)
         case .preauthorize:
-            let session = try liveSession(device, at: now)
+            let session = try RESTv1Family.liveSession(device, in: sessions, at: now)
             let resources = try r.required("resource").split(separator: ",", omittingEmptySubsequences: false).map(
                 String.init)
             var entries: [Value] = []
             for resource in resources {
                 guard !resource.isEmpty else { throw .badRequest("empty resource in the resource list") }
-                let name = try MockPass.resourceName(resource)
+                let name = try MockContext.resourceName(resource)
                 var fields = [Value.Entry("id", .string(resource))]
-                if let refusal = decision(for: session.subject, resource: name) {
+                if let refusal = context.decision(for: session.subject, resource: name) {
                     fields.append(Value.Entry("authorized", .bool(false)))
                     fields.append(
                         Value.Entry(
                             "error",
                             .dict([
-                                Value.Entry("status", .int(403)), Value.Entry("code", .string(MockPass.deniedByMVPD)),
-                                Value.Entry("message", .string(MockPass.notAuthorized)),
+                                Value.Entry("status", .int(403)), Value.Entry("code", .string(SDKFamily.deniedByMVPD)),
+                                Value.Entry("message", .string(SDKFamily.notAuthorized)),
                                 Value.Entry("details", .string(refusal)),
                             ])))
                 } else {
@@ -196,35 +157,38 @@ extension MockPass {
             }
             return RestRecord(root: "preauthorization", fields: [("resources", .list(entries))]).response(format)
         case .userMetadata:
-            let session = try liveSession(device, at: now)
-            guard case .user(let key) = session.subject, let user = world.user(mvpdID: key.mvpdID, name: key.userName)
+            let session = try RESTv1Family.liveSession(device, in: sessions, at: now)
+            guard case .user(let key) = session.subject,
+                let user = context.world.user(mvpdID: key.mvpdID, name: key.userName)
             else {
                 throw .xml(404, "Not found", details: "no user metadata for this authentication")
             }
             // Always JSON: the documented answer is a JSON document (`data` holds JSON values).
             return HTTPResponse(
-                status: 200, contentType: Reply.json, text: MockPass.userMetadata(of: user, at: now).jsonText)
+                status: 200, contentType: Reply.json, text: SDKFamily.userMetadata(of: user, at: now).jsonText)
         case .config, .freePreview, .logout:
             throw .notFound()
         }
     }
 
     /// The device's live authentication for the requestor, else 412 (facts: "User not authenticated").
-    private func liveSession(_ device: DeviceKey, at now: Instant) throws(HandlerFailure) -> DeviceSession {
-        guard let session = sdk.deviceSessions.value(device, at: now), now < session.token.expires else {
-            throw .xml(412, MockPass.notAuthenticated)
+    private static func liveSession(
+        _ device: DeviceKey, in sessions: ExpiringStore<DeviceKey, DeviceSession>, at now: Instant
+    ) throws(HandlerFailure) -> DeviceSession {
+        guard let session = sessions.value(device, at: now), now < session.token.expires else {
+            throw .xml(412, SDKFamily.notAuthenticated)
         }
         return session
     }
 
     /// The MVPD's decision, kept when it allows; 403 with the MVPD's message as details when not.
-    private mutating func authorizeREST(
-        _ session: DeviceSession, requestor: World.Requestor, resource: String,
+    private mutating func authorize(
+        _ session: DeviceSession, requestor: World.Requestor, resource: String, in context: MockContext,
         at now: Instant
     ) throws(HandlerFailure) -> RestAuthz {
-        let name = try MockPass.resourceName(resource)
-        if let refusal = decision(for: session.subject, resource: name) {
-            throw .xml(403, MockPass.notAuthorized, details: refusal)
+        let name = try MockContext.resourceName(resource)
+        if let refusal = context.decision(for: session.subject, resource: name) {
+            throw .xml(403, SDKFamily.notAuthorized, details: refusal)
         }
         let expires: Instant
         switch session.subject {
@@ -233,9 +197,9 @@ extension MockPass {
         }
         let authz = RestAuthz(
             mvpdID: session.token.mvpdID, sessionGUID: session.token.guid, expires: expires.wholeSeconds)
-        restV1.authorizations.set(
+        authorizations.set(
             RestAuthzKey(deviceID: session.token.deviceID, requestorID: requestor.id, resource: resource),
-            authz, until: authz.expires + limits.expiredMemory)
+            authz, until: authz.expires + context.limits.expiredMemory)
         return authz
     }
 

@@ -3,8 +3,9 @@ import PassXML
 
 /// The SAML form fields of the mock's browser flows, written and read either way: base64 XML, or in
 /// a typed run (`typedRun`) a handle to the value (`TypedSAMLStore`). Each receiving handler reads
-/// its message through these, so the checks after it are the same code on either.
-extension MockPass {
+/// its message through these, so the checks after it are the same code on either; and the SP's
+/// check of an assertion, which the SDK's and REST v2's SPs share (`assertionProblem`).
+extension MockContext {
     /// The field for `message`: a handle in a typed run when the value reads back exactly from its
     /// bytes (`SAML.readsBack`), else base64 of the XML `bytes` writes (called only then).
     mutating func samlField(_ message: TypedSAML, bytes: () throws(HandlerFailure) -> String) throws(HandlerFailure)
@@ -51,5 +52,37 @@ extension MockPass {
     {
         if case .logoutResponse(let response)? = try typedMessage(field, "LogoutResponse", at: now) { return response }
         return try r.logoutResponse(field)
+    }
+
+    /// Why an SP refuses `assertion` from `idp` (nil: it accepts it), checked in this order: signed
+    /// with the IdP's key (digest, then signature; the key is the one the SP knows for that IdP,
+    /// never one the message carries), meant for `audience`, not expired at `now`. `verdict`: a
+    /// typed run's, standing for the parsed signature's check (the same refusals, in the same order).
+    func assertionProblem(
+        _ assertion: Assertion, verdict: SignatureVerdict? = nil, from idp: World.IdentityProvider,
+        audience: String, at now: Instant
+    ) -> String? {
+        if verdict == .unsigned || (verdict == nil && assertion.signature == nil) {
+            return "the assertion is not signed"
+        }
+        guard let index = IdPSigningKey.index(seed: seed, mvpdID: idp.mvpdID) else {
+            return "no signing key is known for the identity provider of \(idp.mvpdID)"
+        }
+        switch verdict {
+        case .signed(let signer)?:
+            // The digest holds whoever signed; the signature only with the SP's key for this IdP.
+            if signer != index { return IdPSigningKey.signatureMismatch }
+        case .altered?:
+            return IdPSigningKey.digestMismatch
+        case .unsigned?, nil:
+            if let signed = assertion.signature, let problem = IdPSigningKey.pool[index].problem(with: signed) {
+                return problem
+            }
+        }
+        guard assertion.audience == audience else {
+            return "the assertion is for the audience \(assertion.audience), not \(audience)"
+        }
+        guard now < assertion.notOnOrAfter else { return "the assertion has expired" }
+        return nil
     }
 }

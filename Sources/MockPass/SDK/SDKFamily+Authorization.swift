@@ -2,7 +2,7 @@ import PassModel
 import PassXML
 
 /// `authorizeDevice`, `deviceShortAuthorize`, `preauthorize` and `getMetadataDevice` (facts §4).
-extension MockPass {
+extension SDKFamily {
     static let notAuthenticated = "User not authenticated"
     static let notAuthorized = "User not authorized"
     static let deniedByMVPD = "authorization_denied_by_mvpd"
@@ -14,20 +14,20 @@ extension MockPass {
     /// `Authzf-Error-Code`/`Authzf-Sub-Error-Code` headers the JS SDK reads. Without `device_id` (web
     /// clients, and SDKs that take it as optional) the token carries the authN token's device id.
     mutating func authorizeDevice(
-        _ sp: World.ServiceProvider, _ r: IncomingRequest,
+        _ sp: World.ServiceProvider, _ r: IncomingRequest, in context: MockContext,
         at now: Instant
     ) throws(HandlerFailure) -> HTTPResponse {
         let resource = try r.required("resource_id")
         let requestorID = try r.required("requestor_id")
         let mvpdID = try r.required("mso_id")
         let resourceName = try r.resourceNames([resource])[0]
-        let requestor = try knownRequestor(requestorID, at: sp)
+        let requestor = try context.knownRequestor(requestorID, at: sp)
         let issued = try verifiedAuthentication(r, at: now)
         guard mvpdID == issued.token.mvpdID else {
             throw .badRequest("mso_id \(mvpdID) does not match the authentication token's MVPD \(issued.token.mvpdID)")
         }
-        if let refusal = decision(for: issued.subject, resource: resourceName) {
-            throw MockPass.authorizationRefused(refusal)
+        if let refusal = context.decision(for: issued.subject, resource: resourceName) {
+            throw SDKFamily.authorizationRefused(refusal)
         }
         let deviceID = r.parameter("device_id").flatMap { $0.isEmpty ? nil : $0 } ?? issued.token.deviceID
         let expires: Instant
@@ -38,7 +38,7 @@ extension MockPass {
         let token = AuthzToken(
             sessionGUID: issued.token.guid, requestorID: requestorID, resourceID: resource,
             mvpdID: issued.token.mvpdID, deviceID: deviceID, expires: expires.wholeSeconds)
-        sdk.issuedAuthz.set(token, true, until: token.expires + limits.expiredMemory)
+        issuedAuthz.set(token, true, until: token.expires + context.limits.expiredMemory)
         return Reply.xml(
             AuthorizeDeviceXML.build(.token(token), issuedAt: now), decoded: AuthorizeDeviceXML.Content.token(token))
     }
@@ -46,49 +46,49 @@ extension MockPass {
     /// The short media token for an authZ token this mock issued and still valid. `session_guid` is
     /// required but not compared with the token's: two device clients send a random one
     /// (CONFORMANCE.md, "No session_guid check"). `hashed_guid=true` is refused.
-    mutating func deviceShortAuthorize(_ r: IncomingRequest, at now: Instant) throws(HandlerFailure) -> HTTPResponse {
+    func deviceShortAuthorize(_ r: IncomingRequest, at now: Instant) throws(HandlerFailure) -> HTTPResponse {
         _ = try r.required("session_guid")
         let text = try r.required("authz_token")
         if r.parameter("hashed_guid")?.lowercased() == "true" { throw .badRequest("hashed_guid=true is not supported") }
         let token = try r.authzToken(text)
-        guard sdk.issuedAuthz.value(token, at: now) != nil else { throw .xml(403, "Unknown authorization token") }
+        guard issuedAuthz.value(token, at: now) != nil else { throw .xml(403, "Unknown authorization token") }
         guard now < token.expires else { throw .xml(403, "Authorization token expired") }
         let media = ShortMediaToken(
             sessionGUID: token.sessionGUID, requestorID: token.requestorID,
-            resourceID: token.resourceID, ttl: MockPass.mediaTokenTTL, issueTime: now,
+            resourceID: token.resourceID, ttl: SDKFamily.mediaTokenTTL, issueTime: now,
             mvpdID: token.mvpdID)
         return HTTPResponse(status: 200, contentType: Reply.plainToken, text: ShortMediaTokenXML.serialize(media))
     }
 
     /// One decision per `resource_id`, in request order (repeats included).
-    func preauthorize(_ sp: World.ServiceProvider, _ r: IncomingRequest, at now: Instant) throws(HandlerFailure)
-        -> HTTPResponse
+    func preauthorize(_ sp: World.ServiceProvider, _ r: IncomingRequest, in context: MockContext, at now: Instant)
+        throws(HandlerFailure) -> HTTPResponse
     {
         let requestorID = try r.required("requestor_id")
         let resources = r.parameters.filter { $0.0 == "resource_id" }.map(\.1)
         let names = try r.resourceNames(resources)
-        _ = try knownRequestor(requestorID, at: sp)
+        _ = try context.knownRequestor(requestorID, at: sp)
         let issued = try verifiedAuthentication(r, at: now)
         let decisions = zip(resources, names).map { resource, name in
-            let refusal = decision(for: issued.subject, resource: name)
+            let refusal = context.decision(for: issued.subject, resource: name)
             return PreauthorizeXML.Decision(
                 resourceID: resource, authorized: refusal == nil,
-                error: refusal.map { ErrorBody(status: 403, message: MockPass.deniedByMVPD, details: $0) })
+                error: refusal.map { ErrorBody(status: 403, message: SDKFamily.deniedByMVPD, details: $0) })
         }
         return Reply.xml(PreauthorizeXML.build(decisions), decoded: decisions)
     }
 
     /// `getMetadataDevice`: the device id in `<metadata><deviceID>`.
-    func metadataDevice(_ sp: World.ServiceProvider, _ r: IncomingRequest, at now: Instant) throws(HandlerFailure)
-        -> HTTPResponse
+    func metadataDevice(_ sp: World.ServiceProvider, _ r: IncomingRequest, in context: MockContext, at now: Instant)
+        throws(HandlerFailure) -> HTTPResponse
     {
-        Reply.xml(MetadataXML.build(deviceID: try metadataDeviceID(sp, r, at: now)))
+        Reply.xml(MetadataXML.build(deviceID: try metadataDeviceID(sp, r, in: context, at: now)))
     }
 
     /// The device id the request sent, when the requestor enables that metadata. A web client may send
     /// none: then the device id of its `authentication_token` (a 400 names `device_id` when neither came).
-    func metadataDeviceID(_ sp: World.ServiceProvider, _ r: IncomingRequest, at now: Instant) throws(HandlerFailure)
-        -> String
+    func metadataDeviceID(_ sp: World.ServiceProvider, _ r: IncomingRequest, in context: MockContext, at now: Instant)
+        throws(HandlerFailure) -> String
     {
         let requestorID = try r.required("requestor_id")
         let deviceID: String
@@ -99,7 +99,7 @@ extension MockPass {
         } else {
             throw .badRequest("missing parameter device_id")
         }
-        guard let requestor = world.requestor(requestorID), requestor.isAt(sp), requestor.deviceID else {
+        guard let requestor = context.world.requestor(requestorID), requestor.isAt(sp), requestor.deviceID else {
             throw .xml(403, "Device ID metadata is not available to requestor \(requestorID)")
         }
         return deviceID
@@ -123,48 +123,9 @@ extension MockPass {
     func verifiedAuthentication(_ r: IncomingRequest, at now: Instant) throws(HandlerFailure) -> IssuedAuthn {
         let text = try r.required("authentication_token")
         let token = try r.authnToken(text)
-        guard let issued = sdk.issuedAuthn.value(token.guid, at: now), issued.token == token, now < token.expires else {
-            throw .xml(401, MockPass.notAuthenticated)
+        guard let issued = issuedAuthn.value(token.guid, at: now), issued.token == token, now < token.expires else {
+            throw .xml(401, SDKFamily.notAuthenticated)
         }
         return issued
-    }
-
-    func knownRequestor(_ id: String, at sp: World.ServiceProvider) throws(HandlerFailure) -> World.Requestor {
-        guard let requestor = world.requestor(id), requestor.isAt(sp) else {
-            throw .badRequest("unknown requestor \(id)")
-        }
-        return requestor
-    }
-
-    /// nil when authorized, else the details of the refusal: the user's deny message for a resource in
-    /// `deny`, "" for one in neither list. A TempPass authorizes every resource.
-    func decision(for subject: TokenSubject, resource: String) -> String? {
-        guard case .user(let key) = subject else { return nil }
-        guard let user = world.user(mvpdID: key.mvpdID, name: key.userName) else { return "" }
-        if user.allow.contains(resource) { return nil }
-        if user.deny.contains(resource) { return user.denyMessage ?? "" }
-        return ""
-    }
-
-    /// A resource is a plain id or an MRSS document (`<rss><channel><title>ID</title>…`), whose
-    /// channel title is the id the MVPD decides on. A document that is not such MRSS is a 400.
-    static func resourceName(_ resource: String) throws(HandlerFailure) -> String {
-        let isSpace: (Unicode.Scalar) -> Bool = { $0 == " " || $0 == "\t" || $0 == "\r" || $0 == "\n" }
-        guard resource.unicodeScalars.first(where: { !isSpace($0) }) == "<" else {
-            try MockLimits.admit(resource, as: "resource")
-            return resource
-        }
-        let root: XMLElement
-        do {
-            root = try SafeXML.parse(resource)
-        } catch {
-            throw .badRequest("malformed MRSS resource: \(error.message)")
-        }
-        guard root.name == "rss", let title = root.child("channel")?.child("title")?.trimmedText, !title.isEmpty else {
-            throw .badRequest("MRSS resource without <rss><channel><title>")
-        }
-        // The name, not the document, is what tokens and authorizations keep.
-        try MockLimits.admit(title, as: "resource title")
-        return title
     }
 }

@@ -1,10 +1,14 @@
 import PassModel
 import PassXML
 
-/// What the SDK's families keep (the device and web endpoints of an SP, the tvOS registration codes,
-/// TempPass, the Apple SSO token exchange): the SP's login and logout sessions, the tokens it issued,
-/// the device-bound sessions. REST v1 reads the tokens; REST v2 keeps none of it (`RESTv2State`).
-struct SDKState: Sendable {
+/// The SDK's families (the device and web endpoints of an SP, the tvOS registration codes, TempPass,
+/// the Apple SSO token exchange): the SP's login and logout sessions, the tokens it issued, the
+/// device-bound sessions, and the handlers over them (`SDKFamily+*.swift`). REST v1 reads the
+/// device-bound sessions and ends them (`RESTv1Family`); REST v2 keeps none of it (`RESTv2Family`).
+/// A login a REST v2 session started, and a logout of one, go through this family's SAML pages:
+/// those handlers take `RESTv2Family` as a parameter, as the assertion consumer and the Apple SSO
+/// exchange take `IdPFamily` (whose NameIDs name the users).
+struct SDKFamily: Sendable {
     /// SP login sessions by `JSESSIONID`.
     var loginSessions: ExpiringStore<String, LoginSession>
     /// SP logout sessions by RelayState.
@@ -22,7 +26,7 @@ struct SDKState: Sendable {
     var tempPassExpiry: ExpiringStore<TempPassKey, Instant>
     /// tvOS registration codes by code.
     var registrationCodes: ExpiringStore<String, RegistrationCode>
-    /// `/config` answers already built (see `config(_:requestorID:)`); a cache, never part of an answer's logic.
+    /// `/config` answers already built (see `config(_:requestorID:in:)`); a cache, never part of an answer's logic.
     var configResponses: [ConfigKey: HTTPResponse] = [:]
 
     struct ConfigKey: Hashable, Sendable {

@@ -1,15 +1,16 @@
 import PassModel
 
 /// `GET /{sp}/configuration`.
-extension MockPass {
+extension RESTv2Family {
     /// `GET /{sp}/configuration`: the client as Adobe sees it (`device`, `clientType`, `os`), the
     /// programmer (`id`, `name`, `domains`) and the MVPDs the SP offers it, in the SP's order, each
     /// with the fields Adobe's configuration page defines. An optional flag is there when the world
     /// sets it (true or false) or when it is true by nature (`isTempPass` of a TempPass,
     /// `enablePlatformServices` of an Apple SSO MVPD), as Adobe's sample shows them; otherwise absent.
-    func v2Configuration(_ sp: World.ServiceProvider, _ requestor: World.Requestor, _ r: IncomingRequest)
-        -> HTTPResponse
-    {
+    static func v2Configuration(
+        _ sp: World.ServiceProvider, _ requestor: World.Requestor, _ r: IncomingRequest, in context: MockContext
+    ) -> HTTPResponse {
+        let world = context.world
         let mvpds: [Value] = world.mvpds(offeredBy: sp, to: requestor).map { m in
             var e = [Value.Entry("id", .string(m.id)), Value.Entry("displayName", .string(m.displayName))]
             if let logo = m.logoURL { e.append(Value.Entry("logoUrl", .string(logo))) }
@@ -34,7 +35,7 @@ extension MockPass {
             .dict([Value.Entry("name", .string(d.name)), Value.Entry("mvpdInitiated", .bool(d.mvpdInitiated))])
         }
         let client = V2ClientKind(r.request.headers)
-        return MockPass.v2JSON([
+        return RESTv2Family.v2JSON([
             Value.Entry("device", .string(client.deviceType)),
             Value.Entry("clientType", .string(V2ClientKind.clientType)),
             Value.Entry("os", .string(client.os)),

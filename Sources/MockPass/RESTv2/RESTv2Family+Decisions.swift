@@ -2,7 +2,7 @@ import PassModel
 import PassXML
 
 /// `POST decisions/authorize/{mvpd}` and `decisions/preauthorize/{mvpd}`.
-extension MockPass {
+extension RESTv2Family {
     enum V2DecisionKind: Sendable {
         /// Before playback: a permit carries a media token.
         case authorize
@@ -13,7 +13,10 @@ extension MockPass {
     /// The JSON body `{"resources": [...]}`: a list of non-empty strings, at most `maxResources`
     /// (`too_many_resources`); anything else, an MRSS resource that does not parse included, is
     /// `invalid_parameter_resources`. Checked whole before any decision, so a refusal keeps nothing.
-    func v2Resources(_ r: IncomingRequest) throws(V2Failure) -> [(resource: String, name: String)] {
+    func v2Resources(_ r: IncomingRequest, in context: MockContext) throws(V2Failure)
+        -> [(resource: String, name: String)]
+    {
+        let world = context.world
         let body: Value
         // Bytes that are not UTF-8 are refused, not read as U+FFFD (docs/CONFORMANCE.md, choice 93):
         // a resource with a replaced character is not the one the client named.
@@ -41,7 +44,7 @@ extension MockPass {
                     "each resource must be a non-empty string of at most \(V2Limits.resourceBytes) bytes")
             }
             do throws(HandlerFailure) {
-                out.append((resource, try MockPass.resourceName(resource)))
+                out.append((resource, try MockContext.resourceName(resource)))
             } catch {
                 throw V2Failure(.invalidParameterResources, error.message)
             }
@@ -58,25 +61,25 @@ extension MockPass {
     /// each decision. The answer is 200 whatever the decisions say.
     mutating func v2Decisions(
         _ kind: V2DecisionKind, _ sp: World.ServiceProvider, _ requestor: World.Requestor,
-        mvpdID: String, _ r: IncomingRequest, at now: Instant
+        mvpdID: String, _ r: IncomingRequest, in context: inout MockContext, at now: Instant
     ) throws(V2Failure) -> HTTPResponse {
         let device = try V2Device.from(r.request.headers)
-        _ = try v2MVPD(mvpdID, sp, requestor)
-        let tempPass = world.tempPass(for: mvpdID)
+        _ = try v2MVPD(mvpdID, sp, requestor, in: context)
+        let tempPass = context.world.tempPass(for: mvpdID)
         // A TempPass's identity is judged inside its decisions (below); any other MVPD's call with
         // a malformed one is refused whole.
         if tempPass == nil { _ = try r.request.headers.tempPassIdentity() }
-        let resources = try v2Resources(r)
-        let options = world.restV2
+        let resources = try v2Resources(r, in: context)
+        let options = context.world.restV2
         let key = V2ProfileKey(deviceID: device.id, requestorID: requestor.id, mvpdID: mvpdID)
-        var profile = v2Profile(key, r, at: now)
+        var profile = v2Profile(key, r, in: context, at: now)
         // A TempPass needs no session: the decision starts it on first use, and what ends it (its
         // duration, a missing or malformed identity, its configuration) is each decision's error,
         // source `temppass`, as Adobe's decisions samples show.
         var tempPassRefusal: V2Failure?
         if let tempPass {
             do throws(V2Failure) {
-                profile = try v2TempPassProfile(tempPass, key, r, at: now)
+                profile = try v2TempPassProfile(tempPass, key, r, in: &context, at: now)
             } catch {
                 profile = nil
                 tempPassRefusal = error
@@ -107,9 +110,10 @@ extension MockPass {
             } else if let tempPassRefusal {
                 outcome = .refused(.temppass, tempPassRefusal)
             } else if let profile {
-                outcome = v2Outcome(kind, profile: profile, key: key, resource: name, requestor: requestor, at: now)
+                outcome = v2Outcome(
+                    kind, profile: profile, key: key, resource: name, requestor: requestor, in: context, at: now)
             } else {
-                let expired = v2.profiles.value(key, at: now) != nil
+                let expired = profiles.value(key, at: now) != nil
                 outcome = .refused(
                     .mvpd,
                     V2Failure(
@@ -118,11 +122,11 @@ extension MockPass {
                             ? "the device's profile for \(mvpdID) expired" : "the device has no profile for \(mvpdID)"))
             }
             decisions.append(
-                v2Decision(
+                RESTv2Family.v2Decision(
                     kind, outcome, resource: resource, requestor: requestor, mvpdID: mvpdID,
-                    sessionID: profile?.sessionID ?? "", at: now))
+                    sessionID: profile?.sessionID ?? "", in: &context, at: now))
         }
-        return MockPass.v2JSON([Value.Entry("decisions", .list(decisions))])
+        return Self.v2JSON([Value.Entry("decisions", .list(decisions))])
     }
 
     enum V2Source: String, Sendable {
@@ -139,12 +143,12 @@ extension MockPass {
     /// The decision for a device with a live profile.
     private mutating func v2Outcome(
         _ kind: V2DecisionKind, profile: V2Profile, key: V2ProfileKey, resource: String,
-        requestor: World.Requestor, at now: Instant
+        requestor: World.Requestor, in context: MockContext, at now: Instant
     ) -> V2Outcome {
-        let options = world.restV2
+        let options = context.world.restV2
         switch profile.origin {
         case .tempPass(let useKey):
-            guard var use = v2.tempPassUses.value(useKey, at: now), now < use.expires else {
+            guard var use = tempPassUses.value(useKey, at: now), now < use.expires else {
                 return .refused(.temppass, V2Failure(.temporaryAccessDurationLimitExceeded, "the TempPass ended"))
             }
             // Only a pass with a resource limit counts its resources: one without reads none, so
@@ -165,7 +169,7 @@ extension MockPass {
                 // Only an authorization uses up a resource; a preauthorization only asks.
                 if kind == .authorize {
                     use.remember(resource)
-                    v2.tempPassUses.set(useKey, use, until: ExpiringStore<V2TempPassKey, V2TempPassUse>.forever)
+                    tempPassUses.set(useKey, use, until: ExpiringStore<V2TempPassKey, V2TempPassUse>.forever)
                 }
             }
             return .permitted(.temppass, until: use.expires)
@@ -186,7 +190,7 @@ extension MockPass {
             return .refused(
                 .mvpd, V2Failure(.authorizationDeniedByParentalControls, "parental controls deny \(resource)"))
         }
-        if let refusal = decision(for: .user(subscriber.user), resource: resource) {
+        if let refusal = context.decision(for: .user(subscriber.user), resource: resource) {
             let code: V2ErrorCode = kind == .authorize ? .authorizationDeniedByMVPD : .preauthorizationDeniedByMVPD
             // The MVPD's message is an authorization's `details`; a preauthorization shows none (Adobe's samples).
             let details = kind == .authorize ? refusal : nil
@@ -196,10 +200,10 @@ extension MockPass {
     }
 
     /// One `DecisionResponse`, keys in a fixed order; a permitted authorization carries the media token.
-    private mutating func v2Decision(
+    private static func v2Decision(
         _ kind: V2DecisionKind, _ outcome: V2Outcome, resource: String,
         requestor: World.Requestor, mvpdID: String, sessionID: String,
-        at now: Instant
+        in context: inout MockContext, at now: Instant
     ) -> Value {
         var e = [
             Value.Entry("resource", .string(resource)), Value.Entry("serviceProvider", .string(requestor.id)),
@@ -210,31 +214,31 @@ extension MockPass {
             e.append(Value.Entry("source", .string(source.rawValue)))
             e.append(Value.Entry("authorized", .bool(true)))
             if kind == .authorize {
-                let ttl = world.restV2.mediaTokenTTL
+                let ttl = context.world.restV2.mediaTokenTTL
                 let media = ShortMediaToken(
-                    sessionGUID: sessionID.isEmpty ? random.guid() : sessionID, requestorID: requestor.id,
+                    sessionGUID: sessionID.isEmpty ? context.random.guid() : sessionID, requestorID: requestor.id,
                     resourceID: resource, ttl: ttl, issueTime: now, mvpdID: mvpdID)
                 e.append(
                     Value.Entry(
                         "token",
                         .dict([
-                            Value.Entry("notBefore", MockPass.v2Millis(now)),
-                            Value.Entry("notAfter", MockPass.v2Millis(now + ttl)),
+                            Value.Entry("notBefore", Self.v2Millis(now)),
+                            Value.Entry("notAfter", Self.v2Millis(now + ttl)),
                             Value.Entry("serializedToken", .string(ShortMediaTokenXML.serialize(media))),
                         ])))
             }
             // A preauthorization is for the UI only: its decisions carry no validity (Adobe's samples).
             if kind == .authorize, let until {
-                e.append(Value.Entry("notBefore", MockPass.v2Millis(now)))
-                e.append(Value.Entry("notAfter", MockPass.v2Millis(until)))
+                e.append(Value.Entry("notBefore", Self.v2Millis(now)))
+                e.append(Value.Entry("notAfter", Self.v2Millis(until)))
             }
         case .refused(let source, let failure, let until):
             e.append(Value.Entry("source", .string(source.rawValue)))
             e.append(Value.Entry("authorized", .bool(false)))
-            e.append(Value.Entry("error", failure.object(trace: random.guid())))
+            e.append(Value.Entry("error", failure.object(trace: context.random.guid())))
             if kind == .authorize, let until {
-                e.append(Value.Entry("notBefore", MockPass.v2Millis(now)))
-                e.append(Value.Entry("notAfter", MockPass.v2Millis(until)))
+                e.append(Value.Entry("notBefore", Self.v2Millis(now)))
+                e.append(Value.Entry("notAfter", Self.v2Millis(until)))
             }
         }
         return .dict(e)

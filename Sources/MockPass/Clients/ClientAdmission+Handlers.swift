@@ -5,7 +5,7 @@ import PassXML
 /// Root services of an SP host (real-clients.md "yt-dlp's flow"; facts §1 "Registration"): Dynamic
 /// Client Registration and device individualisation, plus the gate that makes a requestor declared
 /// with a software statement or a key pair accept only registered or signed clients.
-extension MockPass {
+extension ClientAdmission {
     /// The answer header a device sends back on later requests (with `Ap_21: deviceId`).
     static let fingerprintHeader = "pass_sfp"
 
@@ -29,7 +29,10 @@ extension MockPass {
         }
     }
 
-    mutating func registerClient(_ r: IncomingRequest, at now: Instant) throws(HandlerFailure) -> HTTPResponse {
+    /// Draws only from `context.registrationRandom`.
+    mutating func registerClient(_ r: IncomingRequest, in context: inout MockContext, at now: Instant)
+        throws(HandlerFailure) -> HTTPResponse
+    {
         try Self.checkDeviceInfo(r)
         let body: Value
         do throws(HandlerFailure) {
@@ -45,7 +48,7 @@ extension MockPass {
             statement = s
         case _?: throw .dcr(.invalidRequest, "software_statement is not a string")
         }
-        guard world.requestors.contains(where: { $0.softwareStatement == statement }) else {
+        guard context.world.requestors.contains(where: { $0.softwareStatement == statement }) else {
             throw .dcr(.invalidSoftwareStatement, "no requestor is registered with this software statement")
         }
         var redirectURIs: [Value] = []
@@ -56,11 +59,11 @@ extension MockPass {
             redirectURIs = [.string(uri)]
         case _?: throw .dcr(.invalidRedirectURI, "redirect_uri is not a string")
         }
-        let clientID = registrationRandom.hex(32)
-        let secret = registrationRandom.hex(48)
-        clients.registeredClients.set(
+        let clientID = context.registrationRandom.hex(32)
+        let secret = context.registrationRandom.hex(48)
+        registeredClients.set(
             clientID, RegisteredClient(secret: secret, softwareStatement: statement),
-            until: now + limits.registeredClientTTL)
+            until: now + context.limits.registeredClientTTL)
         let answer = Value.dict([
             Value.Entry("client_id", .string(clientID)),
             Value.Entry("client_secret", .string(secret)),
@@ -81,7 +84,9 @@ extension MockPass {
     /// `client_credentials` and `refresh_token` → `unsupported_grant_type`; an unknown or expired
     /// client or a wrong secret → `invalid_client`; `refresh_token`, which no client of the mock
     /// holds → `unauthorized_client`.
-    mutating func issueAccessToken(_ r: IncomingRequest, at now: Instant) throws(HandlerFailure) -> HTTPResponse {
+    mutating func issueAccessToken(_ r: IncomingRequest, in context: inout MockContext, at now: Instant)
+        throws(HandlerFailure) -> HTTPResponse
+    {
         try Self.checkDeviceInfo(r)
         func single(_ name: String) throws(HandlerFailure) -> String {
             let values = r.parameters.filter { $0.0 == name }
@@ -98,15 +103,16 @@ extension MockPass {
         guard DCRWire.knownGrantTypes.contains(grant) else {
             throw .dcr(.unsupportedGrantType, "grant_type must be client_credentials")
         }
-        guard let client = clients.registeredClients.value(clientID, at: now), client.secret == secret else {
+        guard let client = registeredClients.value(clientID, at: now), client.secret == secret else {
             throw .dcr(.invalidClient, "unknown client or wrong secret")
         }
         guard grant == DCRWire.grantType else {
             throw .dcr(.unauthorizedClient, "the client's grant_types hold only client_credentials")
         }
-        let ttl = world.requestors.first { $0.softwareStatement == client.softwareStatement }?.tokenTTL ?? .hours(6)
-        let token = registrationRandom.hex(64)
-        clients.accessTokens.set(
+        let ttl =
+            context.world.requestors.first { $0.softwareStatement == client.softwareStatement }?.tokenTTL ?? .hours(6)
+        let token = context.registrationRandom.hex(64)
+        accessTokens.set(
             token, AccessToken(softwareStatement: client.softwareStatement, expires: now + ttl),
             until: now + ttl)
         let answer = Value.dict([
@@ -122,7 +128,7 @@ extension MockPass {
     /// `POST /indiv/devices`, JSON `{"fingerprint": F}` → `{"deviceId": D}` and a `pass_sfp` header.
     /// Both derive from the fingerprint alone (SHA-256), so the mock keeps nothing and the same
     /// device always gets the same id; neither is checked on later requests.
-    func individualiseDevice(_ r: IncomingRequest) throws(HandlerFailure) -> HTTPResponse {
+    static func individualiseDevice(_ r: IncomingRequest) throws(HandlerFailure) -> HTTPResponse {
         let body = try r.jsonObject()
         guard let fingerprint = body["fingerprint"]?.stringValue, !fingerprint.isEmpty else {
             throw .json(400, "missing fingerprint")
@@ -133,7 +139,7 @@ extension MockPass {
         let answer = Value.dict([Value.Entry("deviceId", .string(deviceID))])
         return HTTPResponse(
             status: 200, contentType: Reply.json, text: answer.jsonText,
-            headers: [(MockPass.fingerprintHeader, String(digest.suffix(24)))])
+            headers: [(ClientAdmission.fingerprintHeader, String(digest.suffix(24)))])
     }
 
     // MARK: - The gate
@@ -142,25 +148,26 @@ extension MockPass {
     /// statement but carries no live Bearer token of a client registered with it, and a second-screen
     /// call (`/reggie/v1`, `/api/v1`) of a requestor declared with a key pair whose signature does not
     /// verify. Browser pages (the login and logout redirects) carry neither, so they pass.
-    mutating func admitClient(_ r: IncomingRequest, at now: Instant) throws(HandlerFailure) {
+    mutating func admit(_ r: IncomingRequest, in context: MockContext, at now: Instant) throws(HandlerFailure) {
         // DCR is how a client gets its token: it names no requestor and is never gated.
         guard !r.endpoint.isClientRegistration else { return }
-        guard let requestorID = try MockPass.requestorNamed(by: r), let requestor = world.requestor(requestorID) else {
+        guard let requestorID = try ClientAdmission.requestorNamed(by: r),
+            let requestor = context.world.requestor(requestorID)
+        else {
             return
         }
         let browserPage = r.endpoint.isBrowserPage
         if let statement = requestor.softwareStatement, !browserPage, !r.endpoint.isWebOnly {
             try requireBearer(r, statement: statement, at: now)
         }
-        if let key = requestor.key, !browserPage, MockPass.isSecondScreenPath(r.path) {
-            let signature = try RequestSignature.verify(
-                r, requestorID: requestorID, key: key, at: now,
-                window: limits.signatureWindow)
+        if let key = requestor.key, !browserPage, ClientAdmission.isSecondScreenPath(r.path) {
+            let window = context.limits.signatureWindow
+            let signature = try RequestSignature.verify(r, requestorID: requestorID, key: key, at: now, window: window)
             let nonceKey = key.publicKey + " " + signature.nonce
-            guard clients.nonces.value(nonceKey, at: now) == nil else {
+            guard nonces.value(nonceKey, at: now) == nil else {
                 throw .unauthorized("nonce \(signature.nonce) was already used")
             }
-            clients.nonces.set(nonceKey, true, until: now + limits.signatureWindow + limits.signatureWindow)
+            nonces.set(nonceKey, true, until: now + window + window)
         }
     }
 
@@ -171,7 +178,7 @@ extension MockPass {
         let token: String
         let parameter = r.parameter("access_token").flatMap { $0.isEmpty ? nil : $0 }
         if let header = r.request.headers.first(lowercased: "authorization"),
-            parameter == nil || MockPass.isBearer(header)
+            parameter == nil || ClientAdmission.isBearer(header)
         {
             let parts = header.split(separator: " ", maxSplits: 1)
             guard parts.count == 2, parts[0].lowercased() == "bearer" else {
@@ -183,7 +190,7 @@ extension MockPass {
         } else {
             throw .unauthorized("missing Authorization: Bearer access token")
         }
-        guard let access = clients.accessTokens.value(token, at: now) else {
+        guard let access = accessTokens.value(token, at: now) else {
             throw .unauthorized("unknown or expired access token")
         }
         guard access.softwareStatement == statement else {
@@ -236,7 +243,7 @@ extension MockPass {
     }
 }
 
-extension MockPass {
+extension ClientAdmission {
     /// The `requestor_id=` field of a signed `Authorization` header: Kodi's `checkauthn` names its
     /// requestor only there.
     static func signedRequestorID(_ r: IncomingRequest) -> String? {

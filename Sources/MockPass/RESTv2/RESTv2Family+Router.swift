@@ -1,63 +1,75 @@
 import PassModel
 import PassXML
 
-/// REST API v2 (rest-api-v2.md): `/api/v2/...` at the root of every SP host, answered
-/// from `v2` (its own sessions and profiles) and the world's users, MVPDs and clock. Every refusal
-/// is an enhanced error code (`V2ErrorCode`) as JSON; a path it does not know is a JSON 404.
-extension MockPass {
+/// REST API v2 (rest-api-v2.md): `/api/v2/...` at the root of every SP host, answered from this
+/// family's own sessions and profiles and the world's users, MVPDs and clock. Every refusal is an
+/// enhanced error code (`V2ErrorCode`) as JSON; a path it does not know is a JSON 404.
+extension RESTv2Family {
     /// Throttle first (Adobe counts every call, good or bad), then the route, the method, the
     /// programmer and its client, then the operation.
     /// `route`: what `prepare` recognised (`Endpoint.restV2`), nil when no operation has the path.
-    mutating func handleRESTv2(_ route: V2Route?, _ sp: World.ServiceProvider, _ r: IncomingRequest, at now: Instant)
-        -> HTTPResponse
-    {
-        if world.restV2.throttling, let refusal = v2Throttle(r, at: now) { return refusal }
+    /// `clients`: whose access tokens admit a programmer's callers (`v2Admit`); `idps`: the OAuth2
+    /// IdPs the SP's callback redeems a code at, and the SAML IdPs whose NameIDs Apple's assertion names.
+    mutating func handle(
+        _ route: V2Route?, _ sp: World.ServiceProvider, _ r: IncomingRequest, in context: inout MockContext,
+        clients: ClientAdmission, idps: inout IdPFamily, at now: Instant
+    ) -> HTTPResponse {
+        if context.world.restV2.throttling, let refusal = throttle(r, at: now) { return refusal }
         guard let route else {
-            return MockPass.v2Plain(404, "no REST API v2 operation has this path (docs/WIRE.md, \"REST API v2\")")
+            return Self.v2Plain(404, "no REST API v2 operation has this path (docs/WIRE.md, \"REST API v2\")")
         }
         guard route.allowed.contains(r.method) else {
-            var response = MockPass.v2Plain(405, "use " + route.allowed.joined(separator: ", "))
+            var response = Self.v2Plain(405, "use " + route.allowed.joined(separator: ", "))
             response.headers.add("Allow", route.allowed.joined(separator: ", "))
             return response
         }
         do throws(V2Failure) {
-            return try handleV2(route, sp, r, at: now)
+            return try handleV2(route, sp, r, in: &context, clients: clients, idps: &idps, at: now)
         } catch {
-            return error.response(trace: random.guid())
+            return error.response(trace: context.random.guid())
         }
     }
 
     private mutating func handleV2(
-        _ route: V2Route, _ sp: World.ServiceProvider, _ r: IncomingRequest,
-        at now: Instant
+        _ route: V2Route, _ sp: World.ServiceProvider, _ r: IncomingRequest, in context: inout MockContext,
+        clients: ClientAdmission, idps: inout IdPFamily, at now: Instant
     ) throws(V2Failure) -> HTTPResponse {
-        if case .oauthCallback = route { return try v2OAuthCallback(sp, r, at: now) }
-        let requestor = try v2Requestor(route.serviceProvider, at: sp)
+        if case .oauthCallback = route { return try v2OAuthCallback(sp, r, in: &context, idps: &idps, at: now) }
+        let requestor = try v2Requestor(route.serviceProvider, at: sp, in: context)
         // The user agent's page is the one call without a client: a browser opens it.
-        if case .authenticate(_, let code) = route { return try v2Authenticate(sp, requestor, code: code, r, at: now) }
-        try v2Admit(r, requestor: requestor, at: now)
+        if case .authenticate(_, let code) = route {
+            return try v2Authenticate(sp, requestor, code: code, r, in: &context, at: now)
+        }
+        try RESTv2Family.v2Admit(r, requestor: requestor, clients: clients, at: now)
         switch route {
-        case .configuration: return v2Configuration(sp, requestor, r)
-        case .createSession: return try v2CreateSession(sp, requestor, r, at: now)
-        case .resumeSession(_, let code): return try v2ResumeSession(sp, requestor, code: code, r, at: now)
+        case .configuration: return RESTv2Family.v2Configuration(sp, requestor, r, in: context)
+        case .createSession: return try v2CreateSession(sp, requestor, r, in: &context, at: now)
+        case .resumeSession(_, let code):
+            return try v2ResumeSession(sp, requestor, code: code, r, in: &context, at: now)
         case .sessionStatus(_, let code): return try v2SessionStatus(requestor, code: code, at: now)
         case .authenticate, .oauthCallback: throw V2Failure(.internalServerError)
-        case .profiles: return try v2Profiles(sp, requestor, mvpd: nil, r, at: now)
-        case .profile(_, let mvpd): return try v2Profiles(sp, requestor, mvpd: mvpd, r, at: now)
-        case .profileForCode(_, let code): return try v2ProfileForCode(sp, requestor, code: code, r, at: now)
-        case .authorize(_, let mvpd): return try v2Decisions(.authorize, sp, requestor, mvpdID: mvpd, r, at: now)
-        case .preauthorize(_, let mvpd): return try v2Decisions(.preauthorize, sp, requestor, mvpdID: mvpd, r, at: now)
-        case .logout(_, let mvpd): return try v2Logout(sp, requestor, mvpdID: mvpd, r, at: now)
-        case .partnerSession(_, let partner): return try v2PartnerSession(sp, requestor, partner: partner, r, at: now)
-        case .partnerProfile(_, let partner): return try v2PartnerProfile(sp, requestor, partner: partner, r, at: now)
+        case .profiles: return try v2Profiles(sp, requestor, mvpd: nil, r, in: &context, at: now)
+        case .profile(_, let mvpd): return try v2Profiles(sp, requestor, mvpd: mvpd, r, in: &context, at: now)
+        case .profileForCode(_, let code):
+            return try v2ProfileForCode(sp, requestor, code: code, r, in: &context, at: now)
+        case .authorize(_, let mvpd):
+            return try v2Decisions(.authorize, sp, requestor, mvpdID: mvpd, r, in: &context, at: now)
+        case .preauthorize(_, let mvpd):
+            return try v2Decisions(.preauthorize, sp, requestor, mvpdID: mvpd, r, in: &context, at: now)
+        case .logout(_, let mvpd): return try v2Logout(sp, requestor, mvpdID: mvpd, r, in: &context, at: now)
+        case .partnerSession(_, let partner):
+            return try v2PartnerSession(sp, requestor, partner: partner, r, in: &context, at: now)
+        case .partnerProfile(_, let partner):
+            return try v2PartnerProfile(sp, requestor, partner: partner, r, in: &context, idps: idps, at: now)
         }
     }
 
     /// A 429 when the device's bucket is empty (`V2Bucket`), or when it has none and the table is
-    /// full of live buckets (`V2BucketTable`), else nil.
-    mutating func v2Throttle(_ r: IncomingRequest, at now: Instant) -> HTTPResponse? {
-        guard !v2.buckets.take(r.request.headers.throttleKey, at: now) else { return nil }
-        var response = MockPass.v2Plain(429, "too many requests: wait at least one second")
+    /// full of live buckets (`V2BucketTable`), else nil. Also the legacy paths' throttle
+    /// (`isThrottledLegacyPath`), which `MockPass` asks before the other families answer.
+    mutating func throttle(_ r: IncomingRequest, at now: Instant) -> HTTPResponse? {
+        guard !buckets.take(r.request.headers.throttleKey, at: now) else { return nil }
+        var response = Self.v2Plain(429, "too many requests: wait at least one second")
         response.headers.add("Retry-After", "1")
         return response
     }
@@ -80,19 +92,23 @@ extension MockPass {
     }
 
     /// REST v2's `{serviceProvider}` is the programmer's id (Adobe calls the requestor a service provider).
-    func v2Requestor(_ id: String, at sp: World.ServiceProvider) throws(V2Failure) -> World.Requestor {
-        guard let requestor = world.requestor(id), requestor.isAt(sp) else {
+    func v2Requestor(_ id: String, at sp: World.ServiceProvider, in context: MockContext) throws(V2Failure)
+        -> World.Requestor
+    {
+        guard let requestor = context.world.requestor(id), requestor.isAt(sp) else {
             throw V2Failure(.invalidParameterServiceProvider, "unknown service provider \(id.prefix(64))")
         }
         return requestor
     }
 
-    /// The Bearer token of a client registered through DCR (`ClientRegistrationHandler`), for a
+    /// The Bearer token of a client registered through DCR (`ClientAdmission`), for a
     /// programmer declared with a software statement: missing, unknown or expired →
     /// `invalid_access_token_client_application`; a client of another programmer's statement →
     /// `invalid_access_token_service_provider` (the token's scope). A programmer without a
     /// statement takes calls without a token, as the v1 families do (docs/WIRE.md).
-    func v2Admit(_ r: IncomingRequest, requestor: World.Requestor, at now: Instant) throws(V2Failure) {
+    static func v2Admit(_ r: IncomingRequest, requestor: World.Requestor, clients: ClientAdmission, at now: Instant)
+        throws(V2Failure)
+    {
         guard let statement = requestor.softwareStatement else { return }
         guard let header = r.request.headers.first(lowercased: "authorization") else {
             throw V2Failure(.accessTokenClientApplication, "missing Authorization: Bearer access token")
@@ -114,7 +130,10 @@ extension MockPass {
     /// platform faults for it (`configuration` class and 500s fail the whole call).
     /// A TempPass's own configuration fault is not the integration's: it surfaces where the
     /// temporary profile is read (`v2TempPassProfile`).
-    func v2MVPD(_ id: String, _ sp: World.ServiceProvider, _ requestor: World.Requestor) throws(V2Failure) -> MVPD {
+    func v2MVPD(_ id: String, _ sp: World.ServiceProvider, _ requestor: World.Requestor, in context: MockContext)
+        throws(V2Failure) -> MVPD
+    {
+        let world = context.world
         guard let mvpd = world.mvpds(offeredBy: sp, to: requestor).first(where: { $0.id == id }) else {
             throw V2Failure(.invalidParameterMVPD, "MVPD \(id.prefix(64)) is not integrated with \(requestor.id)")
         }
@@ -177,10 +196,10 @@ extension MockPass {
     /// The live profile of (device, programmer, MVPD), or nil.
     /// The device's live profile, else one shared with it through an SSO identity the request
     /// carries (`V2SSO`): another app's login, with the type of its method.
-    func v2Profile(_ key: V2ProfileKey, _ r: IncomingRequest, at now: Instant) -> V2Profile? {
+    func v2Profile(_ key: V2ProfileKey, _ r: IncomingRequest, in context: MockContext, at now: Instant) -> V2Profile? {
         if let own = v2LiveProfile(key, at: now) { return own }
-        for identity in r.request.headers.ssoIdentities(world.restV2, at: now) {
-            if let grant = v2.ssoGrants.value(V2SSOKey(identity: identity, mvpdID: key.mvpdID), at: now),
+        for identity in r.request.headers.ssoIdentities(context.world.restV2, at: now) {
+            if let grant = ssoGrants.value(V2SSOKey(identity: identity, mvpdID: key.mvpdID), at: now),
                 now < grant.notAfter
             {
                 return V2Profile(
@@ -192,17 +211,17 @@ extension MockPass {
     }
 
     func v2LiveProfile(_ key: V2ProfileKey, at now: Instant) -> V2Profile? {
-        guard let profile = v2.profiles.value(key, at: now), now < profile.notAfter else { return nil }
+        guard let profile = profiles.value(key, at: now), now < profile.notAfter else { return nil }
         return profile
     }
 
     /// Stores a profile, kept `expiredMemory` past its end so it answers "expired" rather than "missing".
-    mutating func v2Store(_ profile: V2Profile, _ key: V2ProfileKey) {
-        v2.profiles.set(key, profile, until: profile.notAfter + limits.expiredMemory)
+    mutating func v2Store(_ profile: V2Profile, _ key: V2ProfileKey, limits: MockLimits) {
+        profiles.set(key, profile, until: profile.notAfter + limits.expiredMemory)
     }
 
     /// A profile's lifetime: the world's for that MVPD, else the programmer's `authn-ttl`.
-    func v2ProfileTTL(_ requestor: World.Requestor, mvpdID: String) -> Millis {
-        world.restV2.profileTTLs.first { $0.mvpdID == mvpdID }?.ttl ?? requestor.authnTTL
+    func v2ProfileTTL(_ requestor: World.Requestor, mvpdID: String, in context: MockContext) -> Millis {
+        context.world.restV2.profileTTLs.first { $0.mvpdID == mvpdID }?.ttl ?? requestor.authnTTL
     }
 }

@@ -3,7 +3,7 @@ import PassXML
 
 /// tvOS registration codes (facts §1 "REST API v1", KB-REGCODE): the device asks for a code, polls
 /// `checkauthn`, and a second screen logs in through `/api/v1/authenticate` with that code.
-extension MockPass {
+extension SDKFamily {
     static let regCodeLength = 7
 
     /// `POST /reggie/v1/{requestor}/regcode` → 201 with `id`, `code`, `requestor`, `mvpd` (null when
@@ -12,13 +12,13 @@ extension MockPass {
     /// at most 36000) overrides the requestor's `regcode-ttl`. Codes never repeat within one run (even
     /// expired ones), so an old code stays "expired" rather than becoming someone else's.
     mutating func createRegistrationCode(
-        _ sp: World.ServiceProvider, _ r: IncomingRequest, requestorID: String,
+        _ sp: World.ServiceProvider, _ r: IncomingRequest, requestorID: String, in context: inout MockContext,
         at now: Instant
     ) throws(HandlerFailure) -> HTTPResponse {
         let deviceID = try r.required("deviceId")
         let mvpdID = r.parameter("mvpd") ?? ""
-        let requestor = try knownRequestor(requestorID, at: sp)
-        if !mvpdID.isEmpty, !world.mvpds(offeredBy: sp, to: requestor).contains(where: { $0.id == mvpdID }) {
+        let requestor = try context.knownRequestor(requestorID, at: sp)
+        if !mvpdID.isEmpty, !context.world.mvpds(offeredBy: sp, to: requestor).contains(where: { $0.id == mvpdID }) {
             throw .badRequest("MVPD \(mvpdID) is not offered to \(requestorID)")
         }
         var ttl = requestor.regcodeTTL
@@ -30,12 +30,12 @@ extension MockPass {
             }
             ttl = .seconds(seconds)
         }
-        var code = random.code(MockPass.regCodeLength)
-        while sdk.registrationCodes.value(code, at: now) != nil { code = random.code(MockPass.regCodeLength) }
+        var code = context.random.code(SDKFamily.regCodeLength)
+        while registrationCodes.value(code, at: now) != nil { code = context.random.code(SDKFamily.regCodeLength) }
         let rc = RegistrationCode(
-            id: random.guid(), code: code, requestorID: requestorID, mvpdID: mvpdID,
+            id: context.random.guid(), code: code, requestorID: requestorID, mvpdID: mvpdID,
             deviceID: deviceID, generated: now, expires: now + ttl)
-        sdk.registrationCodes.set(code, rc, until: rc.expires + limits.expiredMemory)
+        registrationCodes.set(code, rc, until: rc.expires + context.limits.expiredMemory)
         let headers = r.request.headers
         let deviceInfo = r.parameter("device_info") ?? headers.first(lowercased: "x-device-info")
         let optional: (String?) -> Value = { $0.map(Value.string) ?? .null }
@@ -70,7 +70,7 @@ extension MockPass {
     {
         let requestorID = try r.required("requestor")
         let deviceID = try r.required("deviceId")
-        guard let rc = sdk.registrationCodes.value(code, at: now), rc.requestorID == requestorID,
+        guard let rc = registrationCodes.value(code, at: now), rc.requestorID == requestorID,
             rc.deviceID == deviceID
         else {
             throw .xml(410, "Unknown registration code")
@@ -88,7 +88,7 @@ extension MockPass {
     /// The second screen's login: as `authenticate/saml`, for a code that is live, unused and the
     /// requestor's. Refusals are text pages (a browser shows them).
     mutating func authenticateWithCode(
-        _ sp: World.ServiceProvider, _ r: IncomingRequest,
+        _ sp: World.ServiceProvider, _ r: IncomingRequest, in context: inout MockContext,
         at now: Instant
     ) throws(HandlerFailure) -> HTTPResponse {
         let requestorID = try r.required("requestor_id")
@@ -98,30 +98,30 @@ extension MockPass {
         try requireLiveCode(code, requestorID: requestorID, at: now)
         return try startLogin(
             sp, r, requestorID: requestorID, mvpdID: mvpdID, redirectURL: redirectURL,
-            regCode: code, at: now)
+            regCode: code, in: &context, at: now)
     }
 
     /// Called by the assertion consumer once a second-screen login succeeded: uses up the code and
     /// binds the user to the code's device and requestor.
     mutating func completeCodeLogin(
-        _ code: String, user: IdPState.UserKey, assertion: Assertion, mvpdID: String,
+        _ code: String, user: IdPFamily.UserKey, assertion: Assertion, mvpdID: String, in context: inout MockContext,
         at now: Instant
     ) throws(HandlerFailure) {
-        guard var rc = sdk.registrationCodes.value(code, at: now) else {
+        guard var rc = registrationCodes.value(code, at: now) else {
             throw .badRequest("unknown registration code \(code)")
         }
         try requireLiveCode(code, requestorID: rc.requestorID, at: now)
         rc.usedWithMVPD = mvpdID
         // The device polls `checkauthn` after the login: a used code answers for another TTL.
-        let ttl = world.requestor(rc.requestorID)?.regcodeTTL ?? .minutes(30)
-        sdk.registrationCodes.set(code, rc, until: max(rc.expires, now + ttl) + limits.expiredMemory)
+        let ttl = context.world.requestor(rc.requestorID)?.regcodeTTL ?? .minutes(30)
+        registrationCodes.set(code, rc, until: max(rc.expires, now + ttl) + context.limits.expiredMemory)
         bindUser(
             user, deviceID: rc.deviceID, requestorID: rc.requestorID, nameID: assertion.nameID,
-            sessionIndex: assertion.sessionIndex, at: now)
+            sessionIndex: assertion.sessionIndex, in: &context, at: now)
     }
 
     func requireLiveCode(_ code: String, requestorID: String, at now: Instant) throws(HandlerFailure) {
-        guard let rc = sdk.registrationCodes.value(code, at: now), rc.requestorID == requestorID else {
+        guard let rc = registrationCodes.value(code, at: now), rc.requestorID == requestorID else {
             throw .badRequest("unknown registration code \(code)")
         }
         guard rc.usedWithMVPD == nil else { throw .badRequest("registration code \(code) was already used") }

@@ -2,39 +2,42 @@ import PassModel
 import PassXML
 
 /// Authentication sessions and the user agent's way to the MVPD.
-extension MockPass {
+extension RESTv2Family {
     /// `POST /{sp}/sessions` (form `mvpd`, `domainName`, `redirectUrl`, each optional). A device that
     /// already has a live profile for the MVPD, a TempPass and an `authenticate-all` degraded MVPD
     /// answer `authorize` at once; otherwise a session code, `resume` while parameters are missing,
     /// `authenticate` with the user agent's URL when none is.
     mutating func v2CreateSession(
-        _ sp: World.ServiceProvider, _ requestor: World.Requestor, _ r: IncomingRequest,
+        _ sp: World.ServiceProvider, _ requestor: World.Requestor, _ r: IncomingRequest, in context: inout MockContext,
         at now: Instant
     ) throws(V2Failure) -> HTTPResponse {
         let device = try V2Device.from(r.request.headers)
         let parameters = V2SessionParameters.from(r)
-        if let redirect = parameters.redirectUrl { try MockPass.v2CheckRedirect(redirect) }
+        if let redirect = parameters.redirectUrl { try Self.v2CheckRedirect(redirect) }
         if let mvpdID = parameters.mvpd {
-            let mvpd = try v2MVPD(mvpdID, sp, requestor)
-            if let direct = try v2DirectAccess(mvpd, requestor, deviceID: device.id, r, at: now) { return direct }
+            let mvpd = try v2MVPD(mvpdID, sp, requestor, in: context)
+            if let direct = try v2DirectAccess(mvpd, requestor, deviceID: device.id, r, in: &context, at: now) {
+                return direct
+            }
         }
-        let sso = r.request.headers.ssoIdentities(world.restV2, at: now)
+        let sso = r.request.headers.ssoIdentities(context.world.restV2, at: now)
         return v2SessionAnswer(
-            v2NewSession(sp, requestor, device, parameters, sso: sso, at: now), missingAction: "resume")
+            v2NewSession(sp, requestor, device, parameters, sso: sso, in: &context, at: now), missingAction: "resume")
     }
 
     /// A new authentication session under a fresh code, stored.
     mutating func v2NewSession(
         _ sp: World.ServiceProvider, _ requestor: World.Requestor, _ device: V2Device,
-        _ parameters: V2SessionParameters, sso: [V2SSOIdentity] = [], at now: Instant
+        _ parameters: V2SessionParameters, sso: [V2SSOIdentity] = [], in context: inout MockContext, at now: Instant
     ) -> V2AuthSession {
-        var code = random.code(V2Limits.codeLength)
-        while v2.sessions.value(code, at: now) != nil { code = random.code(V2Limits.codeLength) }
+        var code = context.random.code(V2Limits.codeLength)
+        while sessions.value(code, at: now) != nil { code = context.random.code(V2Limits.codeLength) }
         let session = V2AuthSession(
-            code: code, sessionID: random.guid(), requestorID: requestor.id, spName: sp.name, deviceID: device.id,
-            deviceInfo: device.info, parameters: parameters, notBefore: now, notAfter: now + world.restV2.sessionTTL,
-            state: parameters.missing.isEmpty ? .ready : .collecting, sso: sso)
-        v2.sessions.set(code, session, until: session.notAfter + limits.expiredMemory)
+            code: code, sessionID: context.random.guid(), requestorID: requestor.id, spName: sp.name,
+            deviceID: device.id, deviceInfo: device.info, parameters: parameters, notBefore: now,
+            notAfter: now + context.world.restV2.sessionTTL, state: parameters.missing.isEmpty ? .ready : .collecting,
+            sso: sso)
+        sessions.set(code, session, until: session.notAfter + context.limits.expiredMemory)
         return session
     }
 
@@ -43,21 +46,21 @@ extension MockPass {
     /// `retry` with what is missing; complete → as a new session would answer.
     mutating func v2ResumeSession(
         _ sp: World.ServiceProvider, _ requestor: World.Requestor, code: String,
-        _ r: IncomingRequest, at now: Instant
+        _ r: IncomingRequest, in context: inout MockContext, at now: Instant
     ) throws(V2Failure) -> HTTPResponse {
         var session = try v2Session(code, requestor, at: now)
         let given = V2SessionParameters.from(r)
-        if let redirect = given.redirectUrl { try MockPass.v2CheckRedirect(redirect) }
+        if let redirect = given.redirectUrl { try Self.v2CheckRedirect(redirect) }
         if let conflict = session.parameters.conflict(with: given) { throw conflict }
         let merged = session.parameters.merged(with: given)
         if let mvpdID = merged.mvpd {
-            let mvpd = try v2MVPD(mvpdID, sp, requestor)
-            if let direct = try v2DirectAccess(mvpd, requestor, deviceID: session.deviceID, r, at: now) {
+            let mvpd = try v2MVPD(mvpdID, sp, requestor, in: context)
+            if let direct = try v2DirectAccess(mvpd, requestor, deviceID: session.deviceID, r, in: &context, at: now) {
                 // The code lives on: `profiles/code/{code}` answers the profile it ended with, as a
                 // login's does (Adobe's profiles-by-code samples for TempPass and degradation).
                 session.parameters = merged
                 session.state = .authenticated(V2AuthSession.Authenticated(mvpdID: mvpdID, at: now))
-                v2.sessions.set(code, session, until: session.notAfter + limits.expiredMemory)
+                sessions.set(code, session, until: session.notAfter + context.limits.expiredMemory)
                 return direct
             }
         }
@@ -65,10 +68,11 @@ extension MockPass {
             session.state = merged.missing.isEmpty ? .ready : .collecting
         }
         session.parameters = merged
-        for identity in r.request.headers.ssoIdentities(world.restV2, at: now) where !session.sso.contains(identity) {
+        for identity in r.request.headers.ssoIdentities(context.world.restV2, at: now)
+        where !session.sso.contains(identity) {
             session.sso.append(identity)
         }
-        v2.sessions.set(code, session, until: session.notAfter + limits.expiredMemory)
+        sessions.set(code, session, until: session.notAfter + context.limits.expiredMemory)
         return v2SessionAnswer(session, missingAction: "retry")
     }
 
@@ -83,16 +87,16 @@ extension MockPass {
         let missing = session.parameters.missing
         if !missing.isEmpty { entries.append(Value.Entry("missingParameters", .list(missing.map(Value.string)))) }
         entries.append(Value.Entry("device", V2Device(id: session.deviceID, info: session.deviceInfo).described))
-        entries.append(Value.Entry("notBefore", MockPass.v2MillisText(session.notBefore)))
-        entries.append(Value.Entry("notAfter", MockPass.v2MillisText(session.notAfter)))
-        return MockPass.v2JSON(entries)
+        entries.append(Value.Entry("notBefore", Self.v2MillisText(session.notBefore)))
+        entries.append(Value.Entry("notAfter", Self.v2MillisText(session.notAfter)))
+        return Self.v2JSON(entries)
     }
 
     /// A session of this programmer by its code, while it lives (sessions are kept `expiredMemory`
     /// past `notAfter` for this answer); an unknown code →
     /// `invalid_parameter_code`, one past `notAfter` → `invalid_authentication_session`.
     func v2Session(_ code: String, _ requestor: World.Requestor, at now: Instant) throws(V2Failure) -> V2AuthSession {
-        guard let session = v2.sessions.value(code, at: now),
+        guard let session = sessions.value(code, at: now),
             session.requestorID == requestor.id
         else {
             throw V2Failure(.invalidParameterCode, "unknown authentication code")
@@ -127,42 +131,42 @@ extension MockPass {
         e.append(Value.Entry("sessionId", .string(s.sessionID)))
         if let mvpd = s.parameters.mvpd { e.append(Value.Entry("mvpd", .string(mvpd))) }
         e.append(Value.Entry("serviceProvider", .string(s.requestorID)))
-        e.append(Value.Entry("notBefore", MockPass.v2MillisText(s.notBefore)))
-        e.append(Value.Entry("notAfter", MockPass.v2MillisText(s.notAfter)))
-        return MockPass.v2JSON(e)
+        e.append(Value.Entry("notBefore", Self.v2MillisText(s.notBefore)))
+        e.append(Value.Entry("notAfter", Self.v2MillisText(s.notAfter)))
+        return Self.v2JSON(e)
     }
 
     /// The answers that need no login: a live profile (`authenticated`), a TempPass (`temporary`,
     /// its profile made now) or an `authenticate-all` degradation (`degraded`). nil: a login is needed.
     mutating func v2DirectAccess(
         _ mvpd: MVPD, _ requestor: World.Requestor, deviceID: String, _ r: IncomingRequest,
-        at now: Instant
+        in context: inout MockContext, at now: Instant
     ) throws(V2Failure) -> HTTPResponse? {
         let key = V2ProfileKey(deviceID: deviceID, requestorID: requestor.id, mvpdID: mvpd.id)
         let reason: String
         let sessionID: String
-        if let live = v2Profile(key, r, at: now) {
+        if let live = v2Profile(key, r, in: context, at: now) {
             switch live.origin {
             case .appleSSO, .sso: reason = "authenticatedSSO"
             case .login, .tempPass, .degraded: reason = "authenticated"
             }
             sessionID = live.sessionID
-        } else if let tempPass = world.tempPass(for: mvpd.id) {
+        } else if let tempPass = context.world.tempPass(for: mvpd.id) {
             reason = "temporary"
-            if world.restV2.fault(of: mvpd.id) == .configurationTemporaryAccess {
+            if context.world.restV2.fault(of: mvpd.id) == .configurationTemporaryAccess {
                 // Sessions do not check a TempPass's configuration (no sample shows it): the
                 // session says `authorize`, and the profile and decisions then answer the fault.
-                sessionID = random.guid()
+                sessionID = context.random.guid()
             } else {
-                sessionID = try v2TempPassProfile(tempPass, key, r, at: now).sessionID
+                sessionID = try v2TempPassProfile(tempPass, key, r, in: &context, at: now).sessionID
             }
-        } else if world.restV2.degradation(of: mvpd.id) == .authenticateAll {
-            sessionID = v2DegradedProfile(requestor, key, at: now).sessionID
+        } else if context.world.restV2.degradation(of: mvpd.id) == .authenticateAll {
+            sessionID = v2DegradedProfile(requestor, key, in: &context, at: now).sessionID
             reason = "degraded"
         } else {
             return nil
         }
-        return MockPass.v2JSON([
+        return Self.v2JSON([
             Value.Entry("actionName", .string("authorize")), Value.Entry("actionType", .string("direct")),
             Value.Entry("reasonType", .string(reason)),
             Value.Entry("url", .string(V2Route.authorize(serviceProvider: requestor.id, mvpd: mvpd.id).path)),
@@ -172,11 +176,13 @@ extension MockPass {
     }
 
     /// An AuthNAll degradation's profile for the device, made now and stored (no user, no IdP).
-    mutating func v2DegradedProfile(_ requestor: World.Requestor, _ key: V2ProfileKey, at now: Instant) -> V2Profile {
+    mutating func v2DegradedProfile(
+        _ requestor: World.Requestor, _ key: V2ProfileKey, in context: inout MockContext, at now: Instant
+    ) -> V2Profile {
         let profile = V2Profile(
-            origin: .degraded, sessionID: random.guid(), notBefore: now,
-            notAfter: now + v2ProfileTTL(requestor, mvpdID: key.mvpdID))
-        v2Store(profile, key)
+            origin: .degraded, sessionID: context.random.guid(), notBefore: now,
+            notAfter: now + v2ProfileTTL(requestor, mvpdID: key.mvpdID, in: context))
+        v2Store(profile, key, limits: context.limits)
         return profile
     }
 
@@ -184,13 +190,13 @@ extension MockPass {
     /// is sent on, as Adobe's is, to the SP's `authenticate/saml` with the session's parameters in
     /// Adobe's order and its code in a cookie for that page (`V2Route.loginCookie`, until the
     /// session ends); that page starts an SP login bound to the session and posts it to the
-    /// MVPD's IdP, whose answer gives the session's device its profile (`completeV2Login`) and sends
+    /// MVPD's IdP, whose answer gives the session's device its profile (`completeLogin`) and sends
     /// the browser to `redirectUrl`. An OAuth2 MVPD's user agent goes to its IdP instead (`V2OAuth`).
     /// The 302 carries the JSON body the contract declares for it (an `ErrorInformation`, here with
     /// no fields: nothing went wrong).
     mutating func v2Authenticate(
         _ sp: World.ServiceProvider, _ requestor: World.Requestor, code: String,
-        _ r: IncomingRequest, at now: Instant
+        _ r: IncomingRequest, in context: inout MockContext, at now: Instant
     ) throws(V2Failure) -> HTTPResponse {
         var session = try v2Session(code, requestor, at: now)
         guard let mvpdID = session.parameters.mvpd, let redirect = session.parameters.redirectUrl,
@@ -203,17 +209,17 @@ extension MockPass {
         if session.isAuthenticated {
             throw V2Failure(.invalidAuthenticationSession, "the session's login already completed")
         }
-        _ = try v2MVPD(mvpdID, sp, requestor)
-        guard let idp = world.identityProvider(for: mvpdID) else {
+        _ = try v2MVPD(mvpdID, sp, requestor, in: context)
+        guard let idp = context.world.identityProvider(for: mvpdID) else {
             throw V2Failure(.invalidIntegration, "MVPD \(mvpdID) has no login page")
         }
-        if world.restV2.oauth2MVPDs.contains(mvpdID) {
-            let answer = v2OAuthStart(sp, idp, session: &session, at: now)
-            v2.sessions.set(code, session, until: session.notAfter + limits.expiredMemory)
+        if context.world.restV2.oauth2MVPDs.contains(mvpdID) {
+            let answer = RESTv2Family.v2OAuthStart(sp, idp, session: &session, in: &context, at: now)
+            sessions.set(code, session, until: session.notAfter + context.limits.expiredMemory)
             return answer
         }
         session.state = .loggingIn(V2AuthSession.LoggingIn(started: now))
-        v2.sessions.set(code, session, until: session.notAfter + limits.expiredMemory)
+        sessions.set(code, session, until: session.notAfter + context.limits.expiredMemory)
         let page = joinURL(sp.url, Route.authenticateSAML.path())
         let location =
             page + "?"
@@ -237,9 +243,10 @@ extension MockPass {
     /// The v2 session an `authenticate/saml` logs in for, by the login cookie: one of this programmer
     /// and MVPD whose user agent was sent there and whose login has not completed. nil otherwise: a
     /// cookie left from another login does not stop the browser's own SDK login.
-    func v2LoginLink(_ cookies: Cookies, requestorID: String, mvpdID: String, at now: Instant) -> V2LoginLink? {
+    /// The SDK family's `authenticate/saml` asks this (`SDKFamily.authenticate`).
+    func loginLink(_ cookies: Cookies, requestorID: String, mvpdID: String, at now: Instant) -> V2LoginLink? {
         for code in cookies.values(V2Route.loginCookie).reversed() where !code.isEmpty {
-            if let session = v2.sessions.value(code, at: now), now < session.notAfter,
+            if let session = sessions.value(code, at: now), now < session.notAfter,
                 session.requestorID == requestorID,
                 session.parameters.mvpd == mvpdID, case .loggingIn(let login) = session.state, login.oauth == nil
             {
@@ -253,37 +260,38 @@ extension MockPass {
     /// device gets its profile for the MVPD. A session gone by then (expired, or taken by the cap)
     /// fails the login with a 400 page, as an expired SP login does.
     /// `browser`: the SP cookie of the user agent that logged in, for a later logout in it.
-    mutating func completeV2Login(
-        _ link: V2LoginLink, user: IdPState.UserKey, assertion: Assertion, mvpdID: String, browser: String,
-        at now: Instant
+    /// The SDK family's assertion consumer calls this (`SDKFamily.assertionConsumer`).
+    mutating func completeLogin(
+        _ link: V2LoginLink, user: IdPFamily.UserKey, assertion: Assertion, mvpdID: String, browser: String,
+        in context: MockContext, at now: Instant
     ) throws(HandlerFailure) {
-        guard var session = v2.sessions.value(link.code, at: now), now < session.notAfter,
-            session.parameters.mvpd == mvpdID, let requestor = world.requestor(session.requestorID)
+        guard var session = sessions.value(link.code, at: now), now < session.notAfter,
+            session.parameters.mvpd == mvpdID, let requestor = context.world.requestor(session.requestorID)
         else {
             throw .badRequest("the REST API v2 authentication session has expired")
         }
         let subscriber = V2Profile.Subscriber(
             user: user, nameID: assertion.nameID, sessionIndex: assertion.sessionIndex)
-        v2LoggedIn(&session, subscriber, requestor, mvpdID: mvpdID, at: now)
-        v2.sessions.set(link.code, session, until: session.notAfter + limits.expiredMemory)
-        v2.browserLogins.set(
+        v2LoggedIn(&session, subscriber, requestor, mvpdID: mvpdID, in: context, at: now)
+        sessions.set(link.code, session, until: session.notAfter + context.limits.expiredMemory)
+        browserLogins.set(
             browser, V2BrowserLogin(mvpdID: mvpdID, subscriber: subscriber),
-            until: now + v2ProfileTTL(requestor, mvpdID: mvpdID))
+            until: now + v2ProfileTTL(requestor, mvpdID: mvpdID, in: context))
     }
 
     /// A login at the MVPD completed for `session`: its device's profile, shared with every SSO
     /// identity the session was made with (`V2SSO`), until the profile's end.
     mutating func v2LoggedIn(
         _ session: inout V2AuthSession, _ subscriber: V2Profile.Subscriber, _ requestor: World.Requestor,
-        mvpdID: String, at now: Instant
+        mvpdID: String, in context: MockContext, at now: Instant
     ) {
         let key = V2ProfileKey(deviceID: session.deviceID, requestorID: session.requestorID, mvpdID: mvpdID)
         let profile = V2Profile(
             origin: .login(subscriber), sessionID: session.sessionID, notBefore: now,
-            notAfter: now + v2ProfileTTL(requestor, mvpdID: mvpdID))
-        v2Store(profile, key)
+            notAfter: now + v2ProfileTTL(requestor, mvpdID: mvpdID, in: context))
+        v2Store(profile, key, limits: context.limits)
         for identity in session.sso {
-            v2.ssoGrants.set(
+            ssoGrants.set(
                 V2SSOKey(identity: identity, mvpdID: mvpdID),
                 V2SSOGrant(
                     subscriber: subscriber, sessionID: session.sessionID, notBefore: profile.notBefore,
