@@ -258,6 +258,23 @@ import Testing
         }
     }
 
+    @Test func anIdPThatIsDownIsA502AndTheLoginWorksOnceItIsUp() async throws {
+        try await withServer { server in
+            let curl = try CurlTransport()
+            let origin = try Self.origin(server)
+            let created = try #require(
+                curl.perform(Self.session(at: origin, mvpd: "X"), timeout: .seconds(10)).response)
+            let code = try #require(Self.field(created, "code"))
+            try server.applyAndWait(.mode(.down), to: .idp("X"))
+            let down = try Self.login(server, [("code", code), ("user", "u")])
+            #expect(down.status == 502, "\(down.text)")
+            #expect(down.text.contains("u could not log in for code \(code)"), "\(down.text)")
+            try server.applyAndWait(.mode(.up), to: .idp("X"))
+            let up = try Self.login(server, [("code", code), ("user", "u")])
+            #expect(up.status == 200, "\(up.text)")
+        }
+    }
+
     @Test func withSeveralRequestorsTheLogNamesTheSessionsOne() async throws {
         try await withServer(world: Self.world(requestors: ["R", "S"])) { server in
             let curl = try CurlTransport()
