@@ -165,9 +165,36 @@ import Testing
         try await server.shutdown()
     }
 
-    static func origin(_ server: MockPassServer) throws -> String {
-        let live = try #require(server.hosts.first { $0.host == .sp("main") }?.liveURL)
-        return try #require(URLParts(live)?.origin)
+    /// The TV: its HTTP client on the server's SP, which makes sessions and polls their codes.
+    struct Device {
+        let curl: CurlTransport
+        let origin: String
+
+        init(_ server: MockPassServer) throws {
+            curl = try CurlTransport()
+            let live = try #require(server.hosts.first { $0.host == .sp("main") }?.liveURL)
+            origin = try #require(URLParts(live)?.origin)
+        }
+
+        func send(_ request: HTTPRequest) throws -> HTTPResponse {
+            try #require(curl.perform(request, timeout: .seconds(10)).response)
+        }
+
+        /// A new session's answer.
+        func session(requestor: String = "R", mvpd: String) throws -> HTTPResponse {
+            try send(HeadlessLoginTests.session(at: origin, requestor: requestor, mvpd: mvpd))
+        }
+
+        /// A new session's code.
+        func code(requestor: String = "R", mvpd: String) throws -> String {
+            let answer = try session(requestor: requestor, mvpd: mvpd)
+            return try #require(HeadlessLoginTests.field(answer, "code"), "\(answer.bodyText)")
+        }
+
+        /// The MVPDs of the profiles a poll of `code` finds.
+        func poll(_ code: String) throws -> [String] {
+            HeadlessLoginTests.profiles(try send(HeadlessLoginTests.poll(at: origin, code: code)))
+        }
     }
 
     static func login(_ server: MockPassServer, _ fields: [(String, String)], token: String? = nil) throws
@@ -178,21 +205,16 @@ import Testing
 
     @Test func theAdminCallLogsAUserInAndTheNextPollFindsTheProfile() async throws {
         try await withServer { server in
-            let curl = try CurlTransport()
-            let origin = try Self.origin(server)
-            let created = try #require(
-                curl.perform(Self.session(at: origin, mvpd: "X"), timeout: .seconds(10)).response)
-            let code = try #require(Self.field(created, "code"), "\(created.bodyText)")
-            let before = try #require(curl.perform(Self.poll(at: origin, code: code), timeout: .seconds(10)).response)
-            #expect(Self.profiles(before) == [])
+            let tv = try Device(server)
+            let code = try tv.code(mvpd: "X")
+            #expect(try tv.poll(code) == [])
             let answer = try Self.login(server, [("code", code), ("user", "u")])
             #expect(answer.status == 200, "\(answer.text)")
             let json = try Value(jsonText: answer.text)
             #expect(json["user"]?.stringValue == "u" && json["mvpd"]?.stringValue == "X")
             #expect(json["requestor"]?.stringValue == "R" && json["code"]?.stringValue == code)
             #expect(json["at"]?.stringValue == Self.done)
-            let after = try #require(curl.perform(Self.poll(at: origin, code: code), timeout: .seconds(10)).response)
-            #expect(Self.profiles(after) == ["X"])
+            #expect(try tv.poll(code) == ["X"])
             // The login's pages are in the log, as a browser's are.
             #expect(server.requestLog().contains { $0.path == "/api/v2/authenticate/R/\(code)" })
         }
@@ -200,27 +222,20 @@ import Testing
 
     @Test func theSessionAnswersUrlServesAsWellForOAuth2() async throws {
         try await withServer { server in
-            let curl = try CurlTransport()
-            let origin = try Self.origin(server)
-            let created = try #require(
-                curl.perform(Self.session(at: origin, mvpd: "O"), timeout: .seconds(10)).response)
+            let tv = try Device(server)
+            let created = try tv.session(mvpd: "O")
             let url = try #require(Self.field(created, "url"), "\(created.bodyText)")
             #expect(url.hasPrefix("/api/v2/authenticate/R/"))
             let answer = try Self.login(server, [("url", url), ("user", "o")])
             #expect(answer.status == 200, "\(answer.text)")
-            let code = String(url.split(separator: "/").last ?? "")
-            let after = try #require(curl.perform(Self.poll(at: origin, code: code), timeout: .seconds(10)).response)
-            #expect(Self.profiles(after) == ["O"])
+            #expect(try tv.poll(String(url.split(separator: "/").last ?? "")) == ["O"])
         }
     }
 
     @Test func badCallsAre4xxWithAMessageAndTheServerKeepsServing() async throws {
         try await withServer { server in
-            let curl = try CurlTransport()
-            let origin = try Self.origin(server)
-            let created = try #require(
-                curl.perform(Self.session(at: origin, mvpd: "X"), timeout: .seconds(10)).response)
-            let code = try #require(Self.field(created, "code"))
+            let tv = try Device(server)
+            let code = try tv.code(mvpd: "X")
             let cases: [([(String, String)], Int, String)] = [
                 ([("code", "NOSUCHCODE"), ("user", "u")], 404, "invalid_parameter_code"),
                 ([("code", code), ("user", "nobody")], 404, "no user nobody in this world (its users: u, o)"),
@@ -244,27 +259,21 @@ import Testing
             #expect(anonymous.status == 401)
             #expect(try Self.login(server, [("code", code), ("user", "u")], token: "wrong").status == 401)
             // A GET is not a login.
-            let get = try #require(
-                curl.perform(
-                    HTTPRequest(
-                        method: "GET", url: AdminRoute.login.url(server.adminURL),
-                        headers: [("Authorization", "Bearer " + server.adminToken)]), timeout: .seconds(10)
-                ).response)
+            let get = try tv.send(
+                HTTPRequest(
+                    method: "GET", url: AdminRoute.login.url(server.adminURL),
+                    headers: [("Authorization", "Bearer " + server.adminToken)]))
             #expect(get.status == 405)
             // The session is untouched by the refusals: the user still logs in with it.
             #expect(try Self.login(server, [("code", code), ("user", "u")]).status == 200)
-            let after = try #require(curl.perform(Self.poll(at: origin, code: code), timeout: .seconds(10)).response)
-            #expect(Self.profiles(after) == ["X"])
+            #expect(try tv.poll(code) == ["X"])
         }
     }
 
     @Test func anIdPThatIsDownIsA502AndTheLoginWorksOnceItIsUp() async throws {
         try await withServer { server in
-            let curl = try CurlTransport()
-            let origin = try Self.origin(server)
-            let created = try #require(
-                curl.perform(Self.session(at: origin, mvpd: "X"), timeout: .seconds(10)).response)
-            let code = try #require(Self.field(created, "code"))
+            let tv = try Device(server)
+            let code = try tv.code(mvpd: "X")
             try server.applyAndWait(.mode(.down), to: .idp("X"))
             let down = try Self.login(server, [("code", code), ("user", "u")])
             #expect(down.status == 502, "\(down.text)")
@@ -277,15 +286,12 @@ import Testing
 
     @Test func withSeveralRequestorsTheLogNamesTheSessionsOne() async throws {
         try await withServer(world: Self.world(requestors: ["R", "S"])) { server in
-            let curl = try CurlTransport()
-            let origin = try Self.origin(server)
+            let tv = try Device(server)
             let before = try Self.login(server, [("code", "ANY"), ("user", "u")])
             #expect(before.status == 400)
             #expect(
                 before.text.contains("give \"requestor\", the session's {serviceProvider}: no session was created yet"))
-            let created = try #require(
-                curl.perform(Self.session(at: origin, requestor: "S", mvpd: "X"), timeout: .seconds(10)).response)
-            let code = try #require(Self.field(created, "code"), "\(created.bodyText)")
+            let code = try tv.code(requestor: "S", mvpd: "X")
             let answer = try Self.login(server, [("code", code), ("user", "u")])
             #expect(answer.status == 200, "\(answer.text)")
             #expect((try Value(jsonText: answer.text))["requestor"]?.stringValue == "S")
