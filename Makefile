@@ -1,7 +1,7 @@
 # Two entry points for a fresh machine (README.md): `make suite` and `make test`.
 # Each installs the system libraries first when they are missing.
 
-.PHONY: example docc format format-check layers routes-check links provenance tracking-wildcards mutants differential-mutants mutant-findings setup build suite suite-live suite-live-server suite-shim suite-shim-live suite-v2 port-python port-python-v2 clients rest-v2-contract rest-v2-schemathesis rest-v2-docs rest-v2-hostile lint-cards test release docs docs-check bench fuzz-smoke clean
+.PHONY: example docc format format-check layers routes-check links provenance tracking-wildcards mutants differential-mutants mutant-findings setup build suite suite-live suite-live-server suite-shim suite-shim-live suite-v2 port-python port-python-v2 clients v2-reference-client rest-v2-contract rest-v2-schemathesis rest-v2-docs rest-v2-hostile lint-cards test release docs docs-check bench fuzz-smoke clean
 
 setup:
 	@missing=""; for p in libxml2-dev libcurl4-openssl-dev pkg-config xmlsec1 curl openssl; do \
@@ -67,6 +67,13 @@ clients: build
 	python3 -m unittest discover -s Fixtures/clients -p 'test_*.py'
 	scripts/clients.sh $(PASSIM)
 	scripts/saml-clients.sh $(PASSIM)
+
+# The reference REST API v2 client (Examples/restv2-client, docs/V2-CLIENTS.md) through the proxy against
+# `passim serve --lint`, once per MVPD (SAML, OAuth2 with PKCE), the second screen logged in by `passim
+# login`: its own tests, then each journal must break no lint rule. Installs requests (pinned) in
+# .venv-v2client on first use.
+v2-reference-client: build
+	scripts/v2-reference-client.sh $(PASSIM)
 
 # REST API v2 and DCR validated against Adobe's OpenAPI contract by openapi-core (pinned in
 # Fixtures/clients/restv2/requirements.txt). Adobe's files stay outside the repository:

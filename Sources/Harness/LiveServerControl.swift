@@ -175,7 +175,7 @@ final class RemoteServer: LiveServerControl {
 
     private var authorization: HTTPHeaders { RemoteServer.authorization(token) }
 
-    private static func authorization(_ token: String?) -> HTTPHeaders {
+    static func authorization(_ token: String?) -> HTTPHeaders {
         token.map { [("Authorization", "Bearer " + $0)] } ?? []
     }
 
@@ -188,7 +188,7 @@ final class RemoteServer: LiveServerControl {
     }
 
     /// The admin endpoint takes its parameters as a JSON object, never as a form or a query.
-    private static func post(_ adminURL: String, _ path: String, _ fields: [(String, Value)], token: String?)
+    static func post(_ adminURL: String, _ path: String, _ fields: [(String, Value)], token: String?)
         -> HTTPRequest
     {
         var headers = authorization(token)

@@ -70,6 +70,12 @@ public final class MockPassServer: Sendable {
         /// thread of its own, never an event loop, and gives up (nil) once `stopping` says the server
         /// is shutting down, so neither another host nor an exit waits for it.
         public var lintReport: LintReporter?
+        /// `POST /admin/login`'s browser (`passim serve`: Harness's `RunningServer.login`, since Live
+        /// has none): it walks a user's login from a REST API v2 session's
+        /// `/api/v2/authenticate/{sp}/{code}`, each page load answered in-process by this server's
+        /// hosts through `fetch` (nil: the URL is on no host it serves), and says how it ended. nil:
+        /// that path is 404.
+        public var login: LoginDriver?
 
         public init(
             host: String = "127.0.0.1", basePort: Int = 0, adminPort: Int? = nil, seed: UInt64? = 0x5EED,
@@ -104,6 +110,20 @@ public final class MockPassServer: Sendable {
         @Sendable (
             _ log: [LoggedRequest], _ dropped: Int, _ json: Bool, _ stopping: @Sendable () -> Bool
         ) -> String?
+
+    /// `Options.login`: the URL to open, the user name and password to type, and each load's answer.
+    public typealias LoginDriver =
+        @Sendable (
+            _ url: String, _ user: String, _ password: String, _ fetch: (HTTPRequest) -> HTTPResult?
+        ) -> LoginOutcome
+
+    /// How `POST /admin/login`'s browser walk ended.
+    public enum LoginOutcome: Sendable, Equatable {
+        /// The login completed: the browser left the server's hosts at this URL (the session's `redirectUrl`).
+        case completed(at: String)
+        /// It did not: the admin answer's status (4xx, or 502 when a host did not answer) and why.
+        case refused(status: Int, reason: String)
+    }
 
     /// TLS for `passim serve --proxy/--tls`.
     public struct TLS: Sendable {

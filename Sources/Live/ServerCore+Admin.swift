@@ -27,6 +27,9 @@ import PassModel
 ///   `passim run --live --server` holds it at each request's virtual instant).
 /// - `POST /admin/world` `{"world":"a world file's text","urls":"live|as-written"}`: serve that world
 ///   instead (new listeners, a fresh mock and log); answers its hosts as `GET /admin/hosts` does.
+/// - `POST /admin/login` `{"code":"CODE","user":"NAME"}`: that user logs in for the REST API v2
+///   session's code as a scenario's `user authenticate` does (`ServerCore+Login`); answers where the
+///   browser ended, as JSON, or a 4xx that says why.
 extension ServerCore {
     static let text = "text/plain; charset=utf-8"
     static let jsonLines = "application/x-ndjson"
@@ -170,6 +173,9 @@ extension ServerCore {
                     HTTPResponse(
                         status: 500, contentType: ServerCore.text, text: "500 Internal Server Error: \(error)\n")
                 }
+        case .login:
+            if let refusal = only(["POST"], keys: ServerCore.loginFields) { return refusal }
+            return adminLogin(parameters, on: loop)
         case nil:
             return plain(
                 404, "404 Not Found: admin paths are \(AdminRoute.allCases.map(\.path).joined(separator: ", "))\n")

@@ -65,6 +65,7 @@ final class ServerCore: Sendable {
     let logLimit: Int
     let worldLoader: MockPassServer.WorldLoader?
     let lintReport: MockPassServer.LintReporter?
+    let login: MockPassServer.LoginDriver?
     let forwardedFor: String?
     let trustedProxies: TrustedProxies
     let state = NIOLockedValueBox(State())
@@ -81,6 +82,7 @@ final class ServerCore: Sendable {
         self.logLimit = options.logLimit
         self.worldLoader = options.worldLoader
         self.lintReport = options.lintReport
+        self.login = options.login
         self.forwardedFor = options.forwardedFor
         self.trustedProxies = options.trustedProxies
         self.group = group

@@ -14,6 +14,8 @@ public enum AdminRoute: String, Hashable, Sendable, CaseIterable {
     case hosts = "/admin/hosts"
     /// `POST /admin/world`
     case world = "/admin/world"
+    /// `POST /admin/login`
+    case login = "/admin/login"
 
     public var path: String { rawValue }
 

@@ -88,6 +88,12 @@ struct SimulatedUser {
 
     /// The login form's fields for a user and password.
     func login(user: String, password: String) -> [String: String] {
+        SimulatedUser.loginFields(user: user, password: password)
+    }
+
+    /// What a user types into an MVPD's login page, SAML's or OAuth2's: the fields the browser fills
+    /// (`Browser.fill`) in whichever shown form has them.
+    static func loginFields(user: String, password: String) -> [String: String] {
         ["username": user, "password": password]
     }
 

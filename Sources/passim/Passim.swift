@@ -30,7 +30,7 @@ struct Passim: ParsableCommand {
         abstract: "Deterministic simulator and conformance suite for the Adobe Pass AccessEnabler SDK.",
         subcommands: [
             Run.self, Record.self, Doc.self, Serve.self, FuzzCommand.self, Shim.self, SAMLSamplesCommand.self,
-            LintCommand.self,
+            LintCommand.self, LoginCommand.self,
         ])
 }
 
