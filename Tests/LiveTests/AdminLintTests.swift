@@ -47,7 +47,7 @@ import Testing
             started.set()
             // As long as a judge of a huge log, unless the server stops it.
             let clock = ContinuousClock()
-            let end = clock.now + .seconds(20)
+            let end = clock.now + .seconds(60)
             while clock.now < end {
                 if stopping() { return nil }
                 Thread.sleep(forTimeInterval: 0.01)
@@ -61,7 +61,7 @@ import Testing
             _ = curl?.perform(
                 HTTPRequest(
                     method: "GET", url: adminURL + "/admin/lint", headers: [("Authorization", "Bearer " + token)]),
-                timeout: .seconds(30))
+                timeout: .seconds(90))
         }
         lint.start()
         for _ in 0..<200 where !started.isSet { try await Task.sleep(for: .milliseconds(10)) }
@@ -71,10 +71,11 @@ import Testing
         var answer: HTTPResponse?
         let took = try elapsed { answer = try get(curl, other) }
         #expect(answer?.status == 200)
-        #expect(took < .milliseconds(500), "another host answered after \(took)")
+        // Blocked, it would answer after the report's 60 s; the bounds leave a loaded machine room.
+        #expect(took < .seconds(10), "another host answered after \(took)")
         let stop = ContinuousClock().now
         try await server.shutdown()
-        #expect(ContinuousClock().now - stop < .seconds(5), "the shutdown waited for the report")
+        #expect(ContinuousClock().now - stop < .seconds(30), "the shutdown waited for the report")
     }
 
     @Test func withoutLintThePathIsNotFound() async throws {

@@ -49,7 +49,14 @@ import Testing
         let marker = "PASSIM_HANG_TEST=\(UUID().uuidString)"
         let settings = PortCommand(command: "export \(marker); " + command, timeout: Millis(300))
         let session = try PortSession(settings, apps: ["app"], engine: EngineConfiguration(), at: .simulationStart)
-        let group = try #require(Self.groups(carrying: marker).first, "the port runs")
+        // The marker is in the environment of the port's helper (`sleep 3600 &`) once it has exec'd,
+        // which a loaded machine may not have done yet when `ready` arrives: look again for a while.
+        var found = Self.groups(carrying: marker).first
+        for _ in 0..<250 where found == nil {
+            Thread.sleep(forTimeInterval: 0.02)
+            found = Self.groups(carrying: marker).first
+        }
+        let group = try #require(found, "the port runs")
         let started = ContinuousClock.now
         _ = session.exchange(message, app: "app", at: .simulationStart)
         let took = (ContinuousClock.now - started).components
@@ -60,7 +67,7 @@ import Testing
         return (session.failure?.description ?? "", seconds, leftover)
     }
 
-    /// Bound: the answer's 300 ms, the kill, the stderr read (at most 200 ms): under 5 s on a loaded machine.
+    /// Bound: the answer's 300 ms, the kill, the stderr read (at most 200 ms): under 30 s however loaded the machine (without it: never).
     @Test func aPortSpinningAfterItsHelloIsKilledAtTheTimeoutWithItsGroup() throws {
         let result = try hang(Self.port(then: "while :; do :; done"))
         #expect(
@@ -70,11 +77,11 @@ import Testing
         #expect(
             result.failure.contains("; its processes were killed\nport stderr:\ngoing to hang: while :; do :; done"))
         #expect(result.leftover.isEmpty, "the port's group outlived its timeout: \(result.leftover)")
-        #expect(result.seconds < 5, "\(result.seconds) s")
+        #expect(result.seconds < 30, "\(result.seconds) s")
     }
 
     /// A port that writes without end and never says `idle` is not answering: the deadline is the
-    /// answer's, not each line's. Bound: 5 s.
+    /// answer's, not each line's. Bound: 30 s (without the deadline: never).
     @Test func linesWithoutIdleDoNotMoveTheDeadline() throws {
         let timer = #"{"type":"timer","app":"app","id":1,"at":0}"#
         let result = try hang(Self.port(then: "read call; while :; do echo '\(timer)'; sleep 0.01; done"))
@@ -83,11 +90,11 @@ import Testing
         )
         #expect(result.failure.contains(" lines in answer to {\"type\":\"call\""))
         #expect(result.leftover.isEmpty)
-        #expect(result.seconds < 5, "\(result.seconds) s")
+        #expect(result.seconds < 30, "\(result.seconds) s")
     }
 
     /// A port that never reads its input fills the pipe; the harness's write has the same deadline
-    /// (a blocking write hung for ever). The message is cut in the report. Bound: 5 s.
+    /// (a blocking write hung for ever). The message is cut in the report. Bound: 30 s (without the deadline: never).
     @Test func aPortThatStopsReadingFailsTheWriteAtTheTimeout() throws {
         let body = String(repeating: "x", count: 300_000)
         let big = PortMessage.line(
@@ -104,12 +111,12 @@ import Testing
         #expect(result.failure.contains("…; its processes were killed"), "the 300 KB line is cut")
         #expect(result.failure.utf8.count < 1_000)
         #expect(result.leftover.isEmpty)
-        #expect(result.seconds < 5, "\(result.seconds) s")
+        #expect(result.seconds < 30, "\(result.seconds) s")
     }
 
     /// A process kept for the next scenario (protocol 1.1) that went deaf after its last `idle`: its
     /// next `hello` has `--port-timeout`, not the start's 10 s, and a fresh process takes its place.
-    /// Bound: 5 s.
+    /// Bound: 8 s, under the start's 10 s, with room for a loaded machine.
     @Test func aKeptProcessThatNoLongerAnswersHelloIsReplacedAtTheTimeout() throws {
         let marker = "PASSIM_HANG_TEST=\(UUID().uuidString)"
         let pool = PortPool()
@@ -123,7 +130,7 @@ import Testing
         first.close()  // sound: back to the pool, spinning
         let started = ContinuousClock.now
         let second = try PortSession(settings, apps: ["app"], engine: EngineConfiguration(), at: .simulationStart)
-        #expect(ContinuousClock.now - started < .seconds(5))
+        #expect(ContinuousClock.now - started < .seconds(8))
         #expect(pool.processesStarted == 2, "the deaf process was replaced")
         #expect(second.failure == nil)
         second.close()
