@@ -38,7 +38,8 @@ def build(tree, scratch):
     done = subprocess.run(["swift", "build", "-c", "release", "--product", "passim", "--scratch-path", scratch],
                           cwd=tree, stdout=subprocess.DEVNULL, stderr=subprocess.PIPE, text=True)
     if done.returncode != 0:
-        die(f"the release build of {tree} failed:\n{done.stderr[-2000:]}")
+        errors = [line for line in done.stderr.splitlines() if "error:" in line]
+        die(f"the release build of {tree} failed:\n" + ("\n".join(errors[:20]) if errors else done.stderr[-2000:]))
     return binary
 
 
