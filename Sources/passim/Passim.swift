@@ -2,8 +2,9 @@ import ArgumentParser
 import Entitlement
 import Foundation
 import Live
-import Port
+import Passim
 import PassModel
+import Port
 import Scenario
 
 @main
@@ -28,6 +29,8 @@ struct Passim: ParsableCommand {
     static let configuration = CommandConfiguration(
         commandName: "passim",
         abstract: "Deterministic simulator and conformance suite for the Adobe Pass AccessEnabler SDK.",
+        // `passim --version`: the library's version, stated once (PassimRelease.library, CHANGELOG.md).
+        version: PassimRelease.library,
         subcommands: [
             Run.self, Record.self, Doc.self, Serve.self, FuzzCommand.self, Shim.self, SAMLSamplesCommand.self,
             LintCommand.self,
