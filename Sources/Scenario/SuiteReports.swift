@@ -25,7 +25,7 @@ public enum SuiteReports {
                         head
                         + ">\n      <skipped message=\"expected failure: \(xml(r.expectedToFail ?? ""))\"/>\n    </testcase>\n"
                 } else {
-                    let text = r.failureReport
+                    let text = r.failureReport(whole: true)  // a report for machines: no line cut
                     cases +=
                         head
                         + ">\n      <failure message=\"\(xml(text))\" type=\"failure\">\(xml(text, attribute: false))</failure>\n    </testcase>\n"
@@ -75,7 +75,7 @@ public enum SuiteReports {
                                 Value.Entry("line", .int(f.location.line)),
                                 Value.Entry("column", .int(f.location.column)),
                                 Value.Entry("message", .string(f.message)),
-                                Value.Entry("report", .string(r.failureReport)),
+                                Value.Entry("report", .string(r.failureReport(whole: true))),
                             ])))
                 }
                 out += Value.dict(entries).jsonText + "\n"

@@ -191,7 +191,7 @@ public struct SuiteRun {
             var text: String
             switch result.verdict {
             case .passed: text = paint.green("ok") + "   \(result.path)\n"
-            case .failed: text = paint.failureReport(result.failureReport)
+            case .failed: text = paint.failureReport(result.failureReport(whole: options.verbose))
             case .unimplemented:
                 text = paint.red("UNIMPLEMENTED") + " \(result.path): \(result.failure?.message ?? "")\n"
             case .expectedFailure: text = "XFAIL \(result.path) (\(result.expectedToFail ?? ""))\n"
