@@ -45,6 +45,9 @@ public struct ScenarioResult: Sendable {
     public var runtimeFlags = ""
     /// The reason of the expectations file's `fail` rule for this scenario, if one matches.
     public var expectedToFail: String?
+    /// Why the failure came, when the file's steps say otherwise than the author meant (`SameInstant`:
+    /// calls written together ran at once), with what to write; printed under the table.
+    public var hint: String?
 
     public var verdict: Verdict {
         switch (status, expectedToFail) {
@@ -96,6 +99,7 @@ extension ScenarioResult {
             out += mark + cell(e).padding(width) + " | " + cell(a) + "\n"
         }
         if cut { out += "(lines cut at \(width) characters: passim run -v prints them whole)\n" }
+        if let hint { out += "hint: \(hint)\n" }
         out += "replay: passim run \(runtimeFlags)\(path)\n"
         return out
     }

@@ -283,6 +283,15 @@ public struct SuiteRun {
         let runner = ScenarioRunner(runtime: options.runtime, expectations: options.expectations)
         var result = runner.run(file)
         result.expectedToFail = rule?.reason
+        if result.verdict == .failed, let failure = result.failure {
+            result.hint =
+                file.isDraft
+                ? "the file has no `<` line yet: `passim record \(path)` writes what each step brings, each step "
+                    + "made once the answers to the one before came (docs/RUNNING.md, \"Recording\")"
+                : SameInstant.hint(
+                    file, failedAt: failure.location, trace: result.trace, runtime: options.runtime,
+                    mismatch: result.mismatch)
+        }
         var steps = result.steps
         for _ in 1..<max(options.repeatCount, 1) where result.status == .passed {
             let again = runner.run(file)

@@ -232,9 +232,12 @@ struct Record: ParsableCommand {
             An existing < line is where time runs, as in `passim run`: it is kept as written when its pattern
             still matches what comes there, else the callback that came is written there. Callbacks no < line
             took (found before a > step of their app, or at the end) become new < lines after the step they
-            came in; a < line that found nothing is removed. A file with no < line at all: after each > and
-            user step, time runs until no HTTP request of the engine awaits its answer, and what came is
-            written after that step. Volatile values are written
+            came in; a < line that found nothing is removed; two > steps written together happen at the same
+            instant, and a failure that comes from that names the < lines to add. A file with no < line at all
+            is a draft, recorded as an app that waits would run it: after each > and user step, time runs until
+            no HTTP request of the engine awaits its answer, and what came is written after that step; a
+            `clock +D` line right after a step says itself how much time passes there (clock +0ms: the next
+            step comes at the same instant). Volatile values are written
             as patterns: media tokens $token1..., tracking GUIDs $guid..., registration codes $code...,
             URLs with a query /scheme:\\/\\/host\\/path\\?.*/. Every other line stays byte for byte, and the
             recorded file is run before it is written. Never writes when the CI environment variable is set.

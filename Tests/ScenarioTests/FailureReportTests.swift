@@ -5,7 +5,7 @@ import Testing
 @testable import Scenario
 
 /// What a failure says: both columns of the table cut alike with an ellipsis (whole with `-v`), the
-/// requests a failing `seen` came nearest to.
+/// requests a failing `seen` came nearest to, and why steps written together failed.
 @Suite struct FailureReportTests {
     static let world = """
         scenario "t"
@@ -113,26 +113,111 @@ import Testing
     /// Nearest first: the line's request with other fields, then the same method, then the fields that
     /// match; the earlier on a tie.
     @Test func nearnessRanksRequestThenMethodThenFields() throws {
-        let report = run(
-            """
-            > setRequestor("REQ1")
-            < setRequestorComplete(1)
-            > getAuthentication()
-            < displayProviderDialog([Comcast])
-            > setSelectedProvider(Comcast)
-            < sendTrackingData(TRACKING_GET_SELECTED_PROVIDER, ["Comcast", "mobile", "ios", "iOS"])
-            < navigateToUrl(_)
-            user login "alice" "secret"
-            > handleExternalURL("adobepass://ios.app")
-            < setAuthenticationStatus(1, "")
-            < sendTrackingData(TRACKING_AUTHENTICATION, _)
-            seen main authentication with requestor="REQ9"
-
-            """)
+        let report = run(loginSteps() + "\nseen main authentication with requestor=\"REQ9\"\n")
         let message = try #require(report.results.first?.failure?.message)
         let nearest = try #require(message.components(separatedBy: "the nearest: ").last)
         let first = nearest.components(separatedBy: "; ")[0]
         #expect(first.contains("(requestor=\"REQ1\")"), "\(message)")
         #expect(nearest.components(separatedBy: "; ").count == RunState.nearestShown, "\(message)")
+    }
+
+    // MARK: Steps written together
+
+    /// Three calls written together ran at 0 ms: the selection came before its picker. The failure
+    /// names the lines and the `<` lines to add, the callbacks time brings there.
+    @Test func aSelectionBeforeItsPickerSaysWhatToAdd() throws {
+        let body = """
+            > setRequestor("REQ1")
+            > getAuthentication()
+            > setSelectedProvider(Comcast)
+            < setRequestorComplete(1)
+            user login "alice" "secret"
+
+            """
+        let report = run(body)
+        let result = try #require(report.results.first)
+        #expect(
+            result.hint == """
+                lines 6, 7 and 8 ran at the same instant (0ms): steps written together happen at once, each \
+                before any answer to the one before came. A `<` line is where time runs; to let the answers \
+                come first, add
+                    after line 6: < setRequestorComplete(1)
+                    after line 7: < displayProviderDialog([Comcast])
+                """, "\(result.hint ?? "no hint")")
+        #expect(report.output.contains("\nhint: lines 6, 7 and 8 ran at the same instant (0ms)"))
+
+        // Recording says the same where the login finds no page.
+        do {
+            _ = try Recorder().record(text: Self.world + body, path: "t.scenario")
+            Issue.record("recorded")
+        } catch {
+            #expect(
+                "\(error)".hasPrefix(
+                    "cannot record t.scenario:10:1: no login form to fill: browser closed\nhint: lines 6, 7 and 8"),
+                "\(error)")
+        }
+
+        // With the lines the hint gives (and the stale `<` line moved), it passes.
+        let fixed = run(loginSteps())
+        #expect(fixed.status == .passed, "\(fixed.output)")
+    }
+
+    /// A call made at the instant of the one before, whose callback is still queued, names it too.
+    @Test func aCallOnAQueuedCallbackSaysWhatToAdd() throws {
+        let result = try #require(
+            run(
+                """
+                > setRequestor("REQ1")
+                < setRequestorComplete(1)
+                > getAuthentication()
+                > setSelectedProvider(Comcast)
+
+                """
+            ).results.first)
+        #expect(result.failure?.message == "unexpected callback displayProviderDialog([Comcast]) before this step")
+        #expect(result.hint?.hasPrefix("lines 8 and 9 ran at the same instant (") == true, "\(result.hint ?? "")")
+        #expect(result.hint?.hasSuffix("after line 8: < displayProviderDialog([Comcast])") == true)
+    }
+
+    /// No hint where calls at one instant are not the cause: a wrong `<` line after time ran, a race
+    /// the file means (its `<` lines as they come), a single call.
+    @Test func noHintWhereTheInstantIsNotTheCause() throws {
+        for body in [
+            "> setRequestor(\"REQ1\")\n< setRequestorComplete(0)\n",
+            "> setRequestor(\"REQ1\")\n> getSelectedProvider()\n< selectedProvider(Comcast)\n< setRequestorComplete(1)\n",
+        ] {
+            let result = try #require(run(body).results.first)
+            #expect(result.status == .failed)
+            #expect(result.hint == nil, "\(body): \(result.hint ?? "")")
+        }
+    }
+
+    /// A draft (no `<` line) fails at its first callback and says to record it.
+    @Test func aDraftSaysToRecordIt() throws {
+        let report = run("> setRequestor(\"REQ1\")\n")
+        let result = try #require(report.results.first)
+        #expect(result.hint?.hasPrefix("the file has no `<` line yet: `passim record ") == true, "\(result.hint ?? "")")
+    }
+
+    /// A draft whose `clock +0ms` lines held time still gets the lines to remove.
+    @Test func aDraftsClockLineIsNamed() throws {
+        do {
+            _ = try Recorder().record(
+                text: Self.world + """
+                    > setRequestor("REQ1")
+                    clock +0ms
+                    > getAuthentication()
+                    clock +0ms
+                    > setSelectedProvider(Comcast)
+                    user login "alice" "secret"
+
+                    """, path: "t.scenario")
+            Issue.record("recorded")
+        } catch {
+            #expect(
+                "\(error)".hasSuffix(
+                    "A `clock` line right after a call says how much time passes there: remove lines 7 and 9 to let the answers come first"
+                ), "\(error)")
+        }
     }
 }
