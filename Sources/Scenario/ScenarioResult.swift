@@ -45,6 +45,12 @@ public struct ScenarioResult: Sendable {
     public var runtimeFlags = ""
     /// The reason of the expectations file's `fail` rule for this scenario, if one matches.
     public var expectedToFail: String?
+    /// The lines exchanged with a port (`passim run --port-log`): `0ms > {…}` the harness's, `0ms < {…}`
+    /// the port's; empty without a port or unless its command keeps them.
+    public var portConversation: [String] = []
+    /// How many messages the port was sent after `hello`: 0 when the scenario never asked it anything
+    /// (its steps were all the harness's own); nil without a port.
+    public var portAsked: Int?
     /// Why the failure came, when the file's steps say otherwise than the author meant (`SameInstant`:
     /// calls written together ran at once), with what to write; printed under the table.
     public var hint: String?

@@ -58,10 +58,17 @@ public struct ScenarioRunner: Sendable {
             return result
         }
         defer { running.close() }
+        // What the port was told and said, read before it is closed, on every way out.
+        func noted(_ result: ScenarioResult) -> ScenarioResult {
+            var result = result
+            result.portConversation = running.portConversation
+            result.portAsked = running.portAsked
+            return result
+        }
         if let unimplemented = running.unimplemented {
             result.status = .unimplemented
             result.failure = (unimplemented, top)
-            return result
+            return noted(result)
         }
         var state = RunState(file: file, simulator: running.simulator)
         state.expectations = expectations
@@ -80,7 +87,7 @@ public struct ScenarioRunner: Sendable {
                 result.mismatch = error.mismatch
                 running.checkNothingUnasked(wait: Millis(100))
                 state.blamePort(&result, at: error.location)
-                return result
+                return noted(result)
             }
         }
         state.stepIndex = file.steps.count
@@ -98,7 +105,7 @@ public struct ScenarioRunner: Sendable {
         }
         result.actual = state.actual
         result.trace = state.simulator.trace
-        return result
+        return noted(result)
     }
 }
 

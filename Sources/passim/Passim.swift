@@ -78,6 +78,13 @@ struct Run: ParsableCommand {
     @Option(help: ArgumentHelp("Also write a JUnit XML report to FILE.", valueName: "FILE"))
     var junit: String?
 
+    @Option(
+        name: .customLong("port-log"),
+        help: ArgumentHelp(
+            "With --port: write every line exchanged with the port, after its virtual time and > (to the port) or < (from it), to FILE, each scenario under a # PATH line; or, to a folder (an existing one, or a path ending in /), one file per scenario.",
+            valueName: "FILE|DIR"))
+    var portLog: String?
+
     @Flag(
         help: "Write JSON lines to standard output instead of the text report: one object per scenario, then a summary."
     )
@@ -130,6 +137,9 @@ struct Run: ParsableCommand {
         if server.adminURL != nil, jobs > 1 {
             throw ValidationError("--server serves one world at a time: drop --jobs")
         }
+        if portLog != nil, port.command == nil {
+            throw ValidationError("--port-log writes what a port is told and says: give --port COMMAND too")
+        }
         if expect.file != nil, port.command == nil, wire.value != .restV2 {
             throw ValidationError("--expect describes a port or a wire: give --port COMMAND or --wire v2 too")
         }
@@ -162,6 +172,8 @@ struct Run: ParsableCommand {
         if let port = port.command {
             // Ports that speak protocol 1.1 serve scenario after scenario from one process per job.
             var command = PortCommand(command: port, timeout: self.port.timeout, pool: PortPool())
+            command.log = portLog != nil
+            options.portLog = portLog
             if let expect = expect.file {
                 do {
                     let expectations = try Expectations.load(expect)
