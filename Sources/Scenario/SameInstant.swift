@@ -19,7 +19,9 @@ enum SameInstant {
         _ file: ScenarioFile, failedAt location: SourceLocation, trace: [TraceEvent], runtime: ScenarioRunner.Runtime,
         mismatch: ScenarioRunner.Runtime.Mismatch?
     ) -> String? {
-        guard runtime.port == nil, mismatch?.kind != .instant,
+        // Only a simulated run is compared with the simulated probe: a port or a live network may fail
+        // for its own reasons where the reference passes the file as written.
+        guard runtime.port == nil, runtime.network == .simulated, mismatch?.kind != .instant,
             let failing = file.steps.lastIndex(where: { $0.location.line <= location.line })
         else { return nil }
         let group = calls(file, upTo: failing, trace: trace)
@@ -27,7 +29,7 @@ enum SameInstant {
         // The recording again, time let run after each call of the group but the last.
         var probe = RecordingSession(file: file, fresh: false)
         probe.waitsAfter = Set(group.dropLast())
-        let result = ScenarioRunner(runtime: ScenarioRunner.Runtime(wire: runtime.wire)).run(file, &probe)
+        let result = ScenarioRunner(runtime: runtime).run(file, &probe)
         if let failure = result.failure, failure.location.line <= location.line { return nil }
         // A `<` line that took another callback (or one left at the end): the instant is the cause only
         // if that callback never comes once time runs between the calls (a race the file means, its

@@ -1,4 +1,5 @@
 import Foundation
+import Port
 import ScenarioSyntax
 import Testing
 
@@ -160,6 +161,24 @@ import Testing
         // With the lines the hint gives (and the stale `<` line moved), it passes.
         let fixed = run(loginSteps())
         #expect(fixed.status == .passed, "\(fixed.output)")
+    }
+
+    /// Only a simulated run gets a hint: with a port or on a live network the reference would be probed
+    /// for another runtime's failure.
+    @Test func onlyASimulatedRunIsProbed() throws {
+        let text =
+            Self.world + "> setRequestor(\"REQ1\")\n> getAuthentication()\n> setSelectedProvider(Comcast)\n"
+            + "< setRequestorComplete(1)\n"
+        let file = try ScenarioParser.parse(text, path: "t.scenario")
+        let result = ScenarioRunner().run(file)
+        let failure = try #require(result.failure)
+        func hint(_ runtime: ScenarioRunner.Runtime) -> String? {
+            SameInstant.hint(
+                file, failedAt: failure.location, trace: result.trace, runtime: runtime, mismatch: result.mismatch)
+        }
+        #expect(hint(.simulated) != nil)
+        #expect(hint(.live) == nil)
+        #expect(hint(.port(PortCommand(inProcess: "shim") { PortShim() })) == nil)
     }
 
     /// A call made at the instant of the one before, whose callback is still queued, names it too.
