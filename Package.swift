@@ -100,7 +100,7 @@ let package = Package(
         .executableTarget(
             name: "passim",
             dependencies: [
-                "Scenario", "Harness", "ScenarioSyntax", "Live", "Port", "Fuzz", "MockPass", "Lint",
+                "Scenario", "Harness", "ScenarioSyntax", "Live", "Port", "Fuzz", "MockPass", "Lint", "Passim",
                 .product(name: "ArgumentParser", package: "swift-argument-parser"),
             ]),
 

@@ -6,7 +6,7 @@ let package = Package(
     platforms: [.macOS(.v13)],
     dependencies: [
         // passim, by the path of a checkout (here: this repository, two folders up), or by the URL you
-        // cloned it from: .package(url: "https://…/passim.git", from: "0.16.0"). Either way it is "passim".
+        // cloned it from: .package(url: "https://…/passim.git", branch: "main"). Either way it is "passim".
         .package(name: "passim", path: "../.."),
     ],
     targets: [

@@ -267,7 +267,10 @@ struct StepGenerator {
                 [featuredFilter(&rng)],
             ]
             return syntax(.getAuthentication, pick(all))
-        case .setSelectedProvider: return syntax(.setSelectedProvider, [T.arg(T.word(mvpd))])
+        case .setSelectedProvider:
+            // An id the world does not declare is a string: a bare name must be one it declares.
+            let declared = world.mvpds.contains { $0.id == mvpd }
+            return syntax(.setSelectedProvider, [T.arg(declared || mvpd == "nil" ? T.word(mvpd) : .string(mvpd))])
         case .handleExternalURL: return syntax(.handleExternalURL, [T.arg(.string("adobepass://ios.app"))])
         case .checkAuthentication: return syntax(.checkAuthentication)
         case .checkAuthorization, .getAuthorization:

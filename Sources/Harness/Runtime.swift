@@ -165,6 +165,12 @@ public final class RunningRuntime {
         self.port = port
     }
 
+    /// The lines exchanged with the port so far, when its command keeps them (`PortCommand.log`).
+    public var portConversation: [String] { port?.conversation ?? [] }
+
+    /// How many messages the port was sent after `hello`; nil without a port.
+    public var portAsked: Int? { port?.asked }
+
     /// The port answered `hello` with `unimplemented`: its scenarios are unimplemented, not broken.
     public var unimplemented: String? {
         guard let failure = port?.failure, case .unimplemented = failure else { return nil }

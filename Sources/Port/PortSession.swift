@@ -24,6 +24,8 @@ public struct PortCommand: Sendable {
     /// campaign, which runs thousands of programs and must also shrink its findings.
     public var wall: Duration = .seconds(PortLimits.scenarioWallSeconds)
     public var wallLimit = "port-scenario-wall"
+    /// Keep every line exchanged, with its virtual instant (`passim run --port-log`): `PortSession.conversation`.
+    public var log = false
 
     public init(
         command: String, timeout: Millis = .seconds(5), constants: ConstantMap = ConstantMap(), pool: PortPool? = nil
@@ -95,6 +97,12 @@ public final class PortSession {
     private var failedOnLiveness = false
     /// When the scenario must end (`PortCommand.wall`): every wait on the port ends by then too.
     private let wallDeadline: ContinuousClock.Instant
+    /// Every line exchanged, when `PortCommand.log` is on: `0ms > {…}` for the harness's (at the
+    /// virtual instant it carries), `0ms < {…}` for the port's, in order (`passim run --port-log`).
+    public private(set) var conversation: [String] = []
+    /// The messages the harness sent after `hello`: 0 when the scenario never asked the port anything
+    /// (its steps were the harness's own: `http`, `seen`, `lint`).
+    public private(set) var asked = 0
 
     /// Starts the process and says hello; the port must answer `ready` with protocol 1.
     /// A port that answers with `unimplemented` (one without the live network) gets its session, with
@@ -144,6 +152,8 @@ public final class PortSession {
         let (process, greeting) = try PortSession.greeted(settings, hello)
         self.process = process
         process.scenariosServed += 1
+        note(">", hello, at: now)
+        note("<", greeting.line, at: now)
         implementation = greeting.implementation
         resettable = greeting.reset
         if let what = greeting.unimplemented { failure = .unimplemented(what) }
@@ -160,6 +170,14 @@ public final class PortSession {
         var implementation = ""
         var reset = false
         var unimplemented: String?
+        /// The port's answer as it wrote it.
+        var line = ""
+    }
+
+    /// Keeps a line of the conversation (`conversation`), when asked to.
+    private func note(_ direction: String, _ line: String, at now: Instant) {
+        guard settings.log else { return }
+        conversation.append("\(now - .simulationStart) \(direction) \(line)")
     }
 
     /// A process that has answered `hello`: a kept one when the pool has a sound one, else a new one.
@@ -226,9 +244,9 @@ public final class PortSession {
                     "the port speaks protocol \(version), \(which); this passim speaks protocol \(PortMessage.versionText)"
                 )
             }
-            return Greeting(implementation: name, reset: reset)
+            return Greeting(implementation: name, reset: reset, line: line)
         case .unimplemented(let what):
-            return Greeting(unimplemented: what)
+            return Greeting(unimplemented: what, line: line)
         default:
             throw PortError("the port must answer hello with ready, got: \(line)")
         }
@@ -252,6 +270,7 @@ public final class PortSession {
     /// of which may take the whole `fetchTimeout` (docs/PORTING.md).
     func exchange(_ message: String, app: String, at now: Instant) -> [PortOutput] {
         guard failure == nil else { return [] }
+        asked += 1
         var outputs: [PortOutput] = []
         // The callback whose delivery an `app-call` is made from: the last one of this answer.
         var delivering: Callback?
@@ -266,9 +285,11 @@ public final class PortSession {
             guard started < wallDeadline else { throw wallError(message, answering: false) }
             try live?.hold(now)
             do throws(PortError) {
+                note(">", message, at: now)
                 try process.write(message, before: deadline)
                 while true {
                     let line = try process.readLine(before: deadline)
+                    note("<", line, at: now)
                     lines += 1
                     let before = outputs.count
                     if try take(line, app: app, at: now, into: &outputs, delivering: &delivering) { return outputs }

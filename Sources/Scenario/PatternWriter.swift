@@ -18,10 +18,14 @@ struct PatternWriter {
     let taken: Set<String>
     /// `$names` used by steps other than `<` (calls, `browser at`): their values keep their name.
     let reserved: Set<String>
+    /// The MVPD ids the world declares: another id (a configuration an `answer` injected) is written
+    /// as a string, since a bare name must be one the world declares.
+    let declaredMVPDs: Set<String>
     private var generated: [Value: String] = [:]
     private var generatedNames: Set<String> = []
 
     init(file: ScenarioFile) {
+        declaredMVPDs = Set(file.mvpds.map(\.id))
         var taken: Set<String> = []
         var reserved: Set<String> = []
         for step in file.steps {
@@ -102,6 +106,8 @@ struct PatternWriter {
                 out.append(Value.key(entry.key) + ": " + render(entry.value, nil, bindings: bindings))
             }
             return "{" + out.joined(separator: ", ") + "}"
+        case .mvpd(let m) where !declaredMVPDs.contains(m.id):
+            return Value.quote(m.id)
         case .null, .bool, .int, .mvpd:
             return value.description
         }

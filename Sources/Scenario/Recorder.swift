@@ -10,12 +10,13 @@ import ScenarioSyntax
 ///   `<` lines (`NAME<` for a second app) right after the step they arrived in, but never above that
 ///   app's last `<` line: there they replay already queued, so time runs exactly where it ran.
 /// - A `<` line that found nothing (the engine went idle) is removed.
-/// - A file with no `<` line at all: after each `>` and `user` step time runs until none of the
-///   engine's HTTP requests awaits its answer, or nothing is pending; but not before a `>` step that
-///   comes right after: two steps written together happen at the same instant, as `passim run` runs
-///   them (write `clock +0ms` between two calls to let the first one's answers come first). ("Until a callback comes" is
-///   not enough: on tvOS the selection tracking comes at once and the registration code a round trip
-///   later, and `user enter-code` needs the code.)
+/// - A file with no `<` line at all (a draft): the app waits for what it asked before each next step.
+///   After each `>` and `user` step time runs until none of the engine's HTTP requests awaits its
+///   answer, or nothing is pending, and what came is written after that step; unless a `clock +D`
+///   line comes right after the step, which says itself how much time passes there (`clock +0ms`:
+///   none, the next step comes at the same instant, as two `>` steps written together do in a file
+///   with `<` lines). ("Until a callback comes" is not enough: on tvOS the selection tracking comes at
+///   once and the registration code a round trip later, and `user enter-code` needs the code.)
 /// Comments, blank lines, world and every other step stay byte for byte. The recorded text is run
 /// before it is returned: a recording that would not pass is an error, never a file.
 public struct Recorder: Sendable {
@@ -74,7 +75,10 @@ public struct Recorder: Sendable {
         var session = RecordingSession(file: file, fresh: fresh)
         var result = runner.run(file, &session)
         if let failure = result.failure {
-            throw .failed("cannot record \(failure.location): \(failure.message)")
+            let hint = SameInstant.hint(
+                file, failedAt: failure.location, trace: result.trace, runtime: .simulated, mismatch: result.mismatch)
+            throw .failed(
+                "cannot record \(failure.location): \(failure.message)" + (hint.map { "\nhint: " + $0 } ?? ""))
         }
         result.actual = session.transcript(file, actual: result.actual)
         let newText = session.isEmpty ? text : ScenarioRewriter.rewrite(text, file: file, session: session)

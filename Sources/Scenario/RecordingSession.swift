@@ -3,6 +3,12 @@ import PassModel
 import ScenarioSyntax
 import Simulation
 
+extension ScenarioFile {
+    /// A file with no `<` line at all: `passim record` writes it as an app that waits for each step's
+    /// answers before its next step would run it (`Recorder`).
+    var isDraft: Bool { !steps.contains { if case .expect = $0.value { return true } else { return false } } }
+}
+
 /// What a recording run decides about the file's `<` lines, step by step (see `Recorder`).
 struct RecordingSession {
     /// A new `<` line: what the file will say, and the callback's canonical text for the transcript.
@@ -13,9 +19,12 @@ struct RecordingSession {
 
     /// Rewrite a `<` line even when its pattern still matches what came.
     let fresh: Bool
-    /// The file has no `<` line at all: after each `>` step time runs until the engine awaits no
-    /// HTTP answer (see `Recorder`).
+    /// The file has no `<` line at all (a draft): after each `>` and `user` step time runs until the
+    /// engine awaits no HTTP answer, unless a `clock` line follows (see `Recorder`).
     let runsTimeAfterCalls: Bool
+    /// Steps after which time runs until the engine awaits no answer, whatever the file says: how
+    /// `SameInstant` proves that calls written together failed for being made at once.
+    var waitsAfter: Set<Int> = []
     var writer: PatternWriter
     /// Per step index: the new text of a `<` step, or nil when it is removed. A step not listed
     /// is kept byte for byte.
@@ -29,7 +38,7 @@ struct RecordingSession {
 
     init(file: ScenarioFile, fresh: Bool) {
         self.fresh = fresh
-        runsTimeAfterCalls = !file.steps.contains { if case .expect = $0.value { return true } else { return false } }
+        runsTimeAfterCalls = file.isDraft
         writer = PatternWriter(file: file)
         deliveredAt = Array(repeating: [], count: file.appNames.count)
         lastTaken = Array(repeating: -1, count: file.appNames.count)
@@ -96,16 +105,19 @@ extension RecordingSession: ExpectationPolicy {
 
     /// After each step: the rule for files without `<` lines, then which callbacks arrived during the step.
     mutating func after(_ step: Located<Step>, _ run: inout RunState) {
-        if runsTimeAfterCalls {
-            switch step.value {
-            case .call, .userLogin, .userBack, .userPick, .userPickOther, .userCancel, .userEnterCode,
-                .userAuthenticate:
-                // Two steps written one after the other happen at the same instant, as `passim run`
-                // runs them: no time runs before a `>` step that follows at once.
-                if !RecordingSession.nextStepIsACall(run) { RecordingSession.runUntilAnswered(run) }
-            case .expect, .browserAt, .clock, .net, .seen, .lint, .http:
-                break
+        switch step.value {
+        case .call, .userLogin, .userBack, .userPick, .userPickOther, .userCancel, .userEnterCode,
+            .userAuthenticate:
+            // In a draft the app waits for what it asked before its next step, unless a `clock` line
+            // right after says how much time passes there (`clock +0ms`: none, the next step comes at
+            // the same instant).
+            if waitsAfter.contains(run.stepIndex)
+                || (runsTimeAfterCalls && !RecordingSession.nextStepIsAClock(run))
+            {
+                RecordingSession.runUntilAnswered(run)
             }
+        case .expect, .browserAt, .clock, .net, .seen, .lint, .http:
+            break
         }
         noteDeliveries(run)
     }
@@ -133,10 +145,10 @@ extension RecordingSession: ExpectationPolicy {
         }
     }
 
-    /// The step after the current one is a `>` call: it is written at the same instant.
-    static func nextStepIsACall(_ run: RunState) -> Bool {
+    /// The step after the current one is a `clock` line: it says itself how much time passes.
+    static func nextStepIsAClock(_ run: RunState) -> Bool {
         let next = run.stepIndex + 1
-        guard next < run.file.steps.count, case .call = run.file.steps[next].value else { return false }
+        guard next < run.file.steps.count, case .clock = run.file.steps[next].value else { return false }
         return true
     }
 

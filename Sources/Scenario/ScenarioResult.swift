@@ -45,6 +45,15 @@ public struct ScenarioResult: Sendable {
     public var runtimeFlags = ""
     /// The reason of the expectations file's `fail` rule for this scenario, if one matches.
     public var expectedToFail: String?
+    /// The lines exchanged with a port (`passim run --port-log`): `0ms > {…}` the harness's, `0ms < {…}`
+    /// the port's; empty without a port or unless its command keeps them.
+    public var portConversation: [String] = []
+    /// How many messages the port was sent after `hello`: 0 when the scenario never asked it anything
+    /// (its steps were all the harness's own); nil without a port.
+    public var portAsked: Int?
+    /// Why the failure came, when the file's steps say otherwise than the author meant (`SameInstant`:
+    /// calls written together ran at once), with what to write; printed under the table.
+    public var hint: String?
 
     public var verdict: Verdict {
         switch (status, expectedToFail) {
@@ -64,13 +73,28 @@ public struct ScenarioResult: Sendable {
 }
 
 extension ScenarioResult {
+    /// The widest a cell of the failure report's table is (both columns, so the two fit in 120
+    /// columns beside the marks): a longer line is cut to it, its last character an ellipsis.
+    public static let cellWidth = 56
+
     /// The failure report of SCENARIO-FORMAT.md: file and line, the expected and actual transcripts
-    /// side by side with the first difference marked, and the command that replays it.
-    public var failureReport: String {
+    /// side by side with the first difference marked, and the command that replays it. Both columns are
+    /// cut at `cellWidth`, each cut line ending in `…` (`passim run -v`: `failureReport(whole: true)`).
+    public var failureReport: String { failureReport(whole: false) }
+
+    /// `whole`: every line as it is, the expected column as wide as its longest line (`passim run -v`).
+    public func failureReport(whole: Bool) -> String {
         guard let failure else { return "" }
         var out = "FAIL \(failure.location): \(failure.message)\n"
         let count = max(expected.count, actual.count)
-        let width = min(max(expected.map(\.text.count).max() ?? 0, 8), 70)
+        let longest = whole ? expected.map(\.text.count).max() ?? 0 : (expected + actual).map(\.text.count).max() ?? 0
+        let width = whole ? max(longest, 8) : min(max(longest, 8), ScenarioResult.cellWidth)
+        var cut = false
+        func cell(_ text: String) -> String {
+            guard !whole, text.count > width else { return text }
+            cut = true
+            return String(text.prefix(width - 1)) + "…"
+        }
         // The first difference is the failing step (a matching pattern line differs in text, not in meaning).
         let firstDiff = actual.indices.last
         out += "    " + "expected".padding(width) + " | actual\n"
@@ -78,8 +102,10 @@ extension ScenarioResult {
             let e = i < expected.count ? expected[i].text : ""
             let a = i < actual.count ? actual[i].text : ""
             let mark = i == firstDiff ? ">>> " : "    "
-            out += mark + String(e.prefix(width)).padding(width) + " | " + a + "\n"
+            out += mark + cell(e).padding(width) + " | " + cell(a) + "\n"
         }
+        if cut { out += "(lines cut at \(width) characters: passim run -v prints them whole)\n" }
+        if let hint { out += "hint: \(hint)\n" }
         out += "replay: passim run \(runtimeFlags)\(path)\n"
         return out
     }

@@ -58,10 +58,17 @@ public struct ScenarioRunner: Sendable {
             return result
         }
         defer { running.close() }
+        // What the port was told and said, read before it is closed, on every way out.
+        func noted(_ result: ScenarioResult) -> ScenarioResult {
+            var result = result
+            result.portConversation = running.portConversation
+            result.portAsked = running.portAsked
+            return result
+        }
         if let unimplemented = running.unimplemented {
             result.status = .unimplemented
             result.failure = (unimplemented, top)
-            return result
+            return noted(result)
         }
         var state = RunState(file: file, simulator: running.simulator)
         state.expectations = expectations
@@ -80,7 +87,7 @@ public struct ScenarioRunner: Sendable {
                 result.mismatch = error.mismatch
                 running.checkNothingUnasked(wait: Millis(100))
                 state.blamePort(&result, at: error.location)
-                return result
+                return noted(result)
             }
         }
         state.stepIndex = file.steps.count
@@ -98,7 +105,7 @@ public struct ScenarioRunner: Sendable {
         }
         result.actual = state.actual
         result.trace = state.simulator.trace
-        return result
+        return noted(result)
     }
 }
 
@@ -489,11 +496,82 @@ struct RunState {
             seenCursor[sp] = i + 1
             return
         }
-        record(step)
-        let got = log[start...].filter { $0.host == .sp(sp) && $0.fault == nil }.map { "\($0.method) \($0.path)" }
+        let received = log[start...].filter { $0.host == .sp(sp) && $0.fault == nil }
+        let nearest = RunState.nearest(Array(received), to: request, params: params)
+        // The actual column shows what came nearest, written as a `seen` line would say it.
+        record(
+            step,
+            nearest.first.map { RunState.seenText(sp: sp, $0, request: request, params: params) }
+                ?? "seen \(sp): no request since the previous seen")
+        let shown = nearest.prefix(RunState.nearestShown).map {
+            RunState.requestText($0, request: request, params: params)
+        }
         throw StepError(
-            message: "\(sp) received no such request since the previous seen; it received: "
-                + (got.isEmpty ? "nothing" : got.joined(separator: ", ")), location: step.location)
+            message: "\(sp) received no such request since the previous seen; "
+                + (received.isEmpty
+                    ? "it received nothing"
+                    : "of the \(received.count) it received, the nearest: " + shown.joined(separator: "; ")),
+            location: step.location)
+    }
+
+    /// How many of the nearest requests a failing `seen` names.
+    static let nearestShown = 3
+
+    /// The requests a failing `seen` line came nearest to, nearest first: its request (method and path,
+    /// or the operation's) with fewer of the fields named, then the same method, then by how many fields
+    /// match and how much of the path is the same; the earlier first on a tie.
+    static func nearest(_ received: [LoggedRequest], to request: SeenRequest, params: [SeenParameter])
+        -> [LoggedRequest]
+    {
+        let wanted: String? = if case .literal(let p) = request.path { p } else { nil }
+        func score(_ entry: LoggedRequest) -> [Int] {
+            let binding = request.matching(entry)
+            let fields = params.filter { RunState.carries(entry, $0, binding ?? nil) == true }.count
+            let prefix =
+                wanted.map { w in zip(w.unicodeScalars, entry.path.unicodeScalars).prefix { $0 == $1 }.count } ?? 0
+            return [binding != nil ? 1 : 0, entry.method == request.method ? 1 : 0, fields, prefix]
+        }
+        let scored = received.enumerated().map { (offset: $0.offset, entry: $0.element, score: score($0.element)) }
+        return scored.sorted { a, b in
+            a.score != b.score ? b.score.lexicographicallyPrecedes(a.score) : a.offset < b.offset
+        }.map(\.entry)
+    }
+
+    /// `GET /config/REQ1 (requestor="REQ1", resource: none)`: a request with the fields a `seen` line names.
+    static func requestText(_ entry: LoggedRequest, request: SeenRequest, params: [SeenParameter]) -> String {
+        let fields = fieldTexts(entry, request: request, params: params)
+        return "\(entry.method) \(entry.path)" + (fields.isEmpty ? "" : " (" + fields.joined(separator: ", ") + ")")
+    }
+
+    /// `seen main GET /config/REQ1 with requestor="REQ1"`: a request as a `seen` line would name it.
+    static func seenText(sp: String, _ entry: LoggedRequest, request: SeenRequest, params: [SeenParameter]) -> String {
+        let fields = fieldTexts(entry, request: request, params: params)
+        return "seen \(sp) \(entry.method) \(entry.path)"
+            + (fields.isEmpty ? "" : " with " + fields.joined(separator: " "))
+    }
+
+    /// Each field the line names, as the request carries it: `key="value"`, or `key: none`.
+    static func fieldTexts(_ entry: LoggedRequest, request: SeenRequest, params: [SeenParameter]) -> [String] {
+        let binding = request.matching(entry) ?? nil
+        return params.map { p in
+            RunState.fieldValue(entry, p.key, binding).map { "\(p.key)=" + Value.quote($0) } ?? "\(p.key): none"
+        }
+    }
+
+    /// The value of a field a `seen` line names, read where `carries` reads it; nil when absent.
+    static func fieldValue(_ entry: LoggedRequest, _ key: String, _ binding: WireOperation.Binding?) -> String? {
+        guard let binding, let field = WireOperation.Field(rawValue: key) else {
+            return entry.parameter(key) ?? entry.headers[key]
+        }
+        switch binding.fields[field] {
+        case nil: return nil
+        case .parameter(let name): return entry.parameter(name)
+        case .pathSegment(let i):
+            let segments = entry.path.split(separator: "/")
+            return segments.indices.contains(i) ? String(segments[i]) : nil
+        case .resources: return entry.resources.isEmpty ? nil : entry.resources.joined(separator: ",")
+        case .jsonHeader(let name): return entry.headers[name]
+        }
     }
 
     /// `unseen`: no request of the SP since the previous `seen` on it matches (the cursor stays, so

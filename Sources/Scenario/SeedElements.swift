@@ -103,7 +103,7 @@ public enum SeedElements {
             "api#getAuthN_filter", "getAuthentication:filter:", "FEATURED_TV_PROVIDERS",
             call(#"getAuthentication\(.*FEATURED_TV_PROVIDERS.*\)"#)),
         e("api#dispProvDialog", "displayProviderDialog:", "", callback(#"displayProviderDialog\(.*\).*"#)),
-        e("api#setSelProv", "setSelectedProvider:", "an MVPD", call(#"setSelectedProvider\([A-Za-z_$].*\)"#)),
+        e("api#setSelProv", "setSelectedProvider:", "an MVPD", call(#"setSelectedProvider\([A-Za-z_$"].*\)"#)),
         e("api#setSelProv", "setSelectedProvider:", "nil (cancel)", call(#"setSelectedProvider\(nil\)"#)),
         e("api#nav2url", "navigateToUrl:", "", callback(#"navigateToUrl\([^,]*\).*"#)),
         e("api#nav2urlSVC", "navigateToUrl:useSVC:", "", callback(#"navigateToUrl\(.*, true\).*"#)),

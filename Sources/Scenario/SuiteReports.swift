@@ -25,7 +25,7 @@ public enum SuiteReports {
                         head
                         + ">\n      <skipped message=\"expected failure: \(xml(r.expectedToFail ?? ""))\"/>\n    </testcase>\n"
                 } else {
-                    let text = r.failureReport
+                    let text = r.failureReport(whole: true)  // a report for machines: no line cut
                     cases +=
                         head
                         + ">\n      <failure message=\"\(xml(text))\" type=\"failure\">\(xml(text, attribute: false))</failure>\n    </testcase>\n"
@@ -67,6 +67,8 @@ public enum SuiteReports {
                     Value.Entry("steps", .int(r.steps)),
                     Value.Entry("transcript", .string(r.transcript)),
                 ]
+                // With a port: how many messages it was sent after hello (0: never asked anything).
+                if let asked = r.portAsked { entries.append(Value.Entry("portMessages", .int(asked))) }
                 if let f = r.failure {
                     entries.append(
                         Value.Entry(
@@ -75,7 +77,7 @@ public enum SuiteReports {
                                 Value.Entry("line", .int(f.location.line)),
                                 Value.Entry("column", .int(f.location.column)),
                                 Value.Entry("message", .string(f.message)),
-                                Value.Entry("report", .string(r.failureReport)),
+                                Value.Entry("report", .string(r.failureReport(whole: true))),
                             ])))
                 }
                 out += Value.dict(entries).jsonText + "\n"
@@ -107,19 +109,30 @@ public enum SuiteReports {
             Value.dict([
                 Value.Entry(
                     "summary",
-                    .dict([
-                        Value.Entry("passed", .int(report.passed)), Value.Entry("failed", .int(report.failed)),
-                        Value.Entry("unusable", .int(report.unusable)),
-                        Value.Entry("notSelected", .int(report.skipped)),
-                        Value.Entry("unimplemented", .int(report.unimplemented)),
-                        Value.Entry("expectedFailures", .int(report.expectedFailures)),
-                        Value.Entry("unexpectedPasses", .int(report.unexpectedPasses)),
-                        Value.Entry("skipped", .int(report.excluded)),
-                        Value.Entry("notRun", .int(report.notRun)),
-                        Value.Entry("exitStatus", .int(Int(report.status.rawValue))),
-                    ]))
+                    .dict(
+                        [
+                            Value.Entry("passed", .int(report.passed)), Value.Entry("failed", .int(report.failed)),
+                            Value.Entry("unusable", .int(report.unusable)),
+                            Value.Entry("notSelected", .int(report.skipped)),
+                            Value.Entry("unimplemented", .int(report.unimplemented)),
+                            Value.Entry("expectedFailures", .int(report.expectedFailures)),
+                            Value.Entry("unexpectedPasses", .int(report.unexpectedPasses)),
+                            Value.Entry("skipped", .int(report.excluded)),
+                            Value.Entry("notRun", .int(report.notRun)),
+                        ] + SuiteReports.portCounts(report) + [
+                            Value.Entry("exitStatus", .int(Int(report.status.rawValue)))
+                        ]))
             ]).jsonText + "\n"
         return out
+    }
+
+    /// With a port: the scenarios it took part in (sent a message after hello) and those that never
+    /// asked it anything, their steps all the harness's own.
+    static func portCounts(_ report: SuiteRun.Report) -> [Value.Entry] {
+        guard let counts = report.portCounts else { return [] }
+        return [
+            Value.Entry("portTookPart", .int(counts.tookPart)), Value.Entry("portNeverAsked", .int(counts.neverAsked)),
+        ]
     }
 
     /// XML text: the five entities, newlines kept in bodies and written `&#10;` in attributes, and

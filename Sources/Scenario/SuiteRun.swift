@@ -41,6 +41,10 @@ public struct SuiteRun {
         public var failFast = false
         /// `--durations N`: list the N slowest scenarios (0: every one) before the summary.
         public var durations: Int?
+        /// `--port-log FILE|DIR`: every line exchanged with the port, with virtual times; in FILE each
+        /// scenario's under a `# PATH` line, in the files' order; in DIR (an existing folder, or a path
+        /// ending in `/`) one file per scenario (`SuiteRun.portLogName`). Needs `runtime.port?.log`.
+        public var portLog: String?
         /// Takes the report's text piece by piece, each as soon as its scenario and every earlier
         /// file have ended (in the files' order: the bytes are those of `output`). nil: only `output`.
         public var stream: (@Sendable (String) -> Void)?
@@ -102,6 +106,51 @@ public struct SuiteRun {
         public var selectedBy: String = ""
         /// Steps run in all (every repetition counted), for throughput figures.
         public var steps = 0
+        /// `--port-log` could not be written (the message is in `errors`).
+        public var portLogFailed = false
+
+        /// With a port: the scenarios it took part in (it was sent a message after `hello`) and those
+        /// that never asked it anything (steps the harness carries out itself: `http`, `seen`, `lint`).
+        public var portCounts: (tookPart: Int, neverAsked: Int)? {
+            let asked = results.compactMap(\.portAsked)
+            guard !asked.isEmpty else { return nil }
+            let tookPart = asked.filter { $0 > 0 }.count
+            return (tookPart, asked.count - tookPart)
+        }
+    }
+
+    /// Writes each result's conversation with the port (`Options.portLog`); a message when it cannot.
+    static func writePortLog(_ results: [ScenarioResult], to target: String) -> String? {
+        var isDirectory: ObjCBool = false
+        let exists = FileManager.default.fileExists(atPath: target, isDirectory: &isDirectory)
+        do {
+            if target.hasSuffix("/") || (exists && isDirectory.boolValue) {
+                for result in results {
+                    let url = URL(fileURLWithPath: target).appendingPathComponent(portLogName(result.path))
+                    try FileManager.default.createDirectory(
+                        at: url.deletingLastPathComponent(), withIntermediateDirectories: true)
+                    try Data(result.portConversation.map { $0 + "\n" }.joined().utf8).write(to: url, options: .atomic)
+                }
+            } else {
+                let text = results.map { "# \($0.path)\n" + $0.portConversation.map { $0 + "\n" }.joined() }.joined()
+                try Data(text.utf8).write(to: URL(fileURLWithPath: target), options: .atomic)
+            }
+        } catch {
+            return "cannot write the port log to \(target): \(error.localizedDescription)"
+        }
+        return nil
+    }
+
+    /// The file of a scenario in a `--port-log` folder: its path, relative to the current folder when
+    /// under it, with `.log` for `.scenario` (`Scenarios/authn/classic-login.log`).
+    static func portLogName(_ path: String) -> String {
+        var relative = path
+        let here = FileManager.default.currentDirectoryPath + "/"
+        if relative.hasPrefix(here) { relative = String(relative.dropFirst(here.count)) }
+        let parts = relative.split(separator: "/").filter { $0 != "." && $0 != ".." }
+        relative = parts.joined(separator: "/")
+        if relative.hasSuffix(".scenario") { relative = String(relative.dropLast(".scenario".count)) }
+        return relative + ".log"
     }
 
     public var options: Options
@@ -164,13 +213,18 @@ public struct SuiteRun {
                 break
             }
         }
+        if let portLog = options.portLog, let problem = SuiteRun.writePortLog(report.results, to: portLog) {
+            report.errors += "passim: \(problem)\n"
+            report.portLogFailed = true
+        }
         if let expectations = options.expectations, options.warnsUnusedExpectations {
             for rule in expectations.unused(among: files) {
                 report.errors +=
                     "passim: warning: \(expectations.path):\(rule.line): \(rule.kind.rawValue) \(rule.pattern) matches no scenario of this run\n"
             }
         }
-        report.status = report.unusable > 0 ? .unusable : report.failed > 0 ? .failed : .passed
+        report.status =
+            report.unusable > 0 || report.portLogFailed ? .unusable : report.failed > 0 ? .failed : .passed
         let trailer = SuiteRun.trailer(report, options: options, paint: paint)
         report.output += trailer
         options.stream?(trailer)
@@ -194,7 +248,7 @@ public struct SuiteRun {
             var text: String
             switch result.verdict {
             case .passed: text = paint.green("ok") + "   \(result.path)\n"
-            case .failed: text = paint.failureReport(result.failureReport)
+            case .failed: text = paint.failureReport(result.failureReport(whole: options.verbose))
             case .unimplemented:
                 text = paint.red("UNIMPLEMENTED") + " \(result.path): \(result.failure?.message ?? "")\n"
             case .expectedFailure: text = "XFAIL \(result.path) (\(result.expectedToFail ?? ""))\n"
@@ -286,6 +340,15 @@ public struct SuiteRun {
         let runner = ScenarioRunner(runtime: options.runtime, expectations: options.expectations)
         var result = runner.run(file)
         result.expectedToFail = rule?.reason
+        if result.verdict == .failed, let failure = result.failure {
+            result.hint =
+                file.isDraft
+                ? "the file has no `<` line yet: `passim record \(path)` writes what each step brings, each step "
+                    + "made once the answers to the one before came (docs/RUNNING.md, \"Recording\")"
+                : SameInstant.hint(
+                    file, failedAt: failure.location, trace: result.trace, runtime: options.runtime,
+                    mismatch: result.mismatch)
+        }
         var steps = result.steps
         for _ in 1..<max(options.repeatCount, 1) where result.status == .passed {
             let again = runner.run(file)
@@ -313,6 +376,8 @@ extension SuiteRun.Report {
             + (excluded > 0 ? ", \(excluded) skipped" : "")
             + (skipped > 0 ? ", \(skipped) not selected" + (selectedBy.isEmpty ? "" : " by \(selectedBy)") : "")
             + (notRun > 0 ? ", \(notRun) not run (--fail-fast)" : "")
+            + (portCounts.map { " (the port took part in \($0.tookPart); \($0.neverAsked) never asked it anything)" }
+                ?? "")
     }
 }
 

@@ -24,6 +24,18 @@ package enum Suggestion {
         closest(to: word, among: candidates).map { " (did you mean '\($0)'?)" } ?? ""
     }
 
+    /// The constant a misspelt one most likely means: one within edit distance 2, else the shortest
+    /// that holds `word` (`PROVIDER_NOT_SELECTED` → `PROVIDER_NOT_SELECTED_ERROR`), or that `word` begins
+    /// with; the first of `Constants.all` on a tie.
+    static func closestConstant(to word: String) -> String? {
+        let symbols = Constants.all.map(\.symbol)
+        if let near = closest(to: word, among: symbols) { return near }
+        // Only a word written as constants are (capitals): `auth` is no constant cut short.
+        guard word.unicodeScalars.count >= 3, word == word.uppercased() else { return nil }
+        let holding = symbols.filter { $0.contains(word) || word.hasPrefix($0) }
+        return holding.min { $0.count < $1.count }
+    }
+
     static func editDistance(_ a: [Unicode.Scalar], _ b: [Unicode.Scalar]) -> Int {
         if a.isEmpty { return b.count }
         if b.isEmpty { return a.count }

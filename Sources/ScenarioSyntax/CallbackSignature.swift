@@ -45,8 +45,60 @@ struct CallbackSignature {
                     argument
                 )
             }
+            if let message = outsideVocabulary(argument.value, p) { return (message, argument) }
         }
         return nil
+    }
+
+    /// The constants a parameter's value is always one of, where the vocabulary closes it
+    /// (BEHAVIOR.md, "Constants"): statuses, error codes, tracking events, status codes. Other
+    /// parameters (resources, URLs, details, MVPDs, and a metadata opcode, which the SDK echoes as the
+    /// app gave it) take any value.
+    static func closedValues(_ callback: Callback.Name, _ parameter: String) -> [String]? {
+        switch (callback, parameter) {
+        case (.setRequestorComplete, "status"), (.setAuthenticationStatus, "status"):
+            return ["ACCESS_ENABLER_STATUS_SUCCESS", "ACCESS_ENABLER_STATUS_ERROR"]
+        case (.setAuthenticationStatus, "errorCode"): return ["USER_AUTHENTICATED"] + Constants.authenticationErrors
+        case (.tokenRequestFailed, "errorCode"): return Constants.authorizationErrors
+        case (.sendTrackingData, "forEventType"): return Constants.trackingEvents
+        case (.status, "code"): return Constants.statusCodes
+        default: return nil
+        }
+    }
+
+    /// Why a literal argument can never come (a status of 2, an error code the SDK never sends), or nil:
+    /// patterns, `$names` and values of open parameters always may.
+    func outsideVocabulary(_ written: ValueSyntax, _ p: Callback.Parameter) -> String? {
+        guard let symbols = CallbackSignature.closedValues(name, p.name) else { return nil }
+        let literal: Value
+        switch written {
+        case .int(let i): literal = .int(i)
+        case .string(let s): literal = .string(s)
+        case .name(let n): literal = .string(n)
+        case .constant(_, let v): literal = v
+        default: return nil
+        }
+        let values = symbols.compactMap { symbol in Constants.value(of: symbol).map { (symbol, $0) } }
+        if values.contains(where: { $0.1 == literal }) { return nil }
+        let listed = values.map { symbol, value in
+            if case .int(let i) = value { return "\(symbol) (\(i))" }
+            return symbol
+        }
+        let choices = listed.dropLast().joined(separator: ", ") + (listed.count > 1 ? " or " : "") + (listed.last ?? "")
+        var hint = ""
+        if case .string(let text) = literal {
+            // A text near a constant's is most likely that constant, written out.
+            let near = values.compactMap { symbol, value -> (String, Int)? in
+                guard case .string(let v) = value else { return nil }
+                return (
+                    symbol,
+                    Suggestion.editDistance(
+                        Array(text.lowercased().unicodeScalars), Array(v.lowercased().unicodeScalars))
+                )
+            }.filter { $0.1 <= max(2, text.count / 3) }.min { $0.1 < $1.1 }
+            if let near { hint = " (did you mean '\(near.0)'?)" }
+        }
+        return "\(name.rawValue)'s \(p.name) is \(choices), never \(CallSignature.brief(written))" + hint
     }
 
     /// Whether `pattern` can match some value of `kind` (false only where it never can).

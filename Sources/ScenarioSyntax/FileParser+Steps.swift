@@ -67,7 +67,10 @@ extension FileParser {
         switch action.text {
         case "authenticate": return .userAuthenticate(try v2Login(&c))
         case "login", "enter-code":
-            let user = try c.requireString("the user's name in quotes").text
+            // The name is a user the world declares (a wrong password is how a refused login is written).
+            let name = try c.requireString("the user's name in quotes")
+            try users.check(name, in: c)
+            let user = name.text
             let password = try c.requireString("the password in quotes").text
             return action.text == "login"
                 ? .userLogin(user: user, password: password) : .userEnterCode(user: user, password: password)
@@ -76,8 +79,13 @@ extension FileParser {
         case "pick":
             let mvpd = try c.requireWord("an MVPD id or 'other'")
             if mvpd.text == "other" { return .userPickOther }
+            try mvpds.check(mvpd, in: c)
             var asUser: String?
-            if c.keyword("as") { asUser = try c.requireString("the user's name in quotes").text }
+            if c.keyword("as") {
+                let name = try c.requireString("the user's name in quotes")
+                try users.check(name, in: c)
+                asUser = name.text
+            }
             return .userPick(mvpd: mvpd.text, asUser: asUser)
         default:
             throw c.diagnostic(

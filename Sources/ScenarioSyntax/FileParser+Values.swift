@@ -87,11 +87,46 @@ extension FileParser {
         c.skipSpaces()
         if c.current == "{" {
             try requirePatterns(mode, c, at: w.start)
+            try mvpds.check(w, in: c)
             try enterContainer(c, at: c.pos)
             defer { valueDepth -= 1 }
             return .mvpd(id: w.text, fields: try dictEntries(&c, mode, mvpdFields: true))
         }
+        try checkName(w, c)
         return .name(w.text)
+    }
+
+    /// A bare name in a value is a constant or a name the world declares (an MVPD, an SP, a requestor,
+    /// a user): a misspelt constant or an MVPD no world has is an error of the file, where it would
+    /// otherwise be a string that never matches. A value no world declares is written as a string
+    /// (`setSelectedProvider("Nope")`) (docs/CONFORMANCE.md, choice 110).
+    func checkName(_ w: LineCursor.Token, _ c: LineCursor) throws(Diagnostic) {
+        let name = w.text
+        if mvpds.ids.contains(name) || sps.contains(name) || requestors.contains(name) || users.contains(name) {
+            return
+        }
+        let declared = mvpds.ids.names + sps.names + requestors.names + users.names
+        let constant = Suggestion.closestConstant(to: name)
+        let nearDeclared = Suggestion.closest(to: name, among: declared)
+        if let constant, nearDeclared == nil {
+            throw c.diagnostic("unknown constant '\(name)' (did you mean '\(constant)'?)", at: w.start)
+        }
+        if nearDeclared == nil, FileParser.looksLikeConstant(name) {
+            throw c.diagnostic(
+                "unknown constant '\(name)' (the constants: docs/spec/BEHAVIOR.md, \"Constants\"); "
+                    + "a string is written in quotes: \"\(name)\"", at: w.start)
+        }
+        throw c.diagnostic(
+            "undeclared name '\(name)'" + (nearDeclared.map { " (did you mean '\($0)'?)" } ?? "")
+                + ": no MVPD, SP, requestor or user of the world is called so; a value no world declares is "
+                + "a string: \"\(name)\"", at: w.start)
+    }
+
+    /// `PROVIDER_NOT_SELECTED`: capitals, digits and underscores, with an underscore or a digit.
+    static func looksLikeConstant(_ name: String) -> Bool {
+        let scalars = name.unicodeScalars
+        return scalars.allSatisfy { ("A"..."Z").contains($0) || ("0"..."9").contains($0) || $0 == "_" }
+            && scalars.contains { $0 == "_" || ("0"..."9").contains($0) }
     }
 
     /// Checked before the parser recurses into a container, so the input cannot choose how deep the

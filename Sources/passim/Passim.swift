@@ -2,8 +2,9 @@ import ArgumentParser
 import Entitlement
 import Foundation
 import Live
-import Port
+import Passim
 import PassModel
+import Port
 import Scenario
 
 @main
@@ -28,6 +29,8 @@ struct Passim: ParsableCommand {
     static let configuration = CommandConfiguration(
         commandName: "passim",
         abstract: "Deterministic simulator and conformance suite for the Adobe Pass AccessEnabler SDK.",
+        // `passim --version`: the library's version, stated once (PassimRelease.library, CHANGELOG.md).
+        version: PassimRelease.library,
         subcommands: [
             Run.self, Record.self, Doc.self, Serve.self, FuzzCommand.self, Shim.self, SAMLSamplesCommand.self,
             LintCommand.self, LoginCommand.self,
@@ -74,6 +77,13 @@ struct Run: ParsableCommand {
 
     @Option(help: ArgumentHelp("Also write a JUnit XML report to FILE.", valueName: "FILE"))
     var junit: String?
+
+    @Option(
+        name: .customLong("port-log"),
+        help: ArgumentHelp(
+            "With --port: write every line exchanged with the port, after its virtual time and > (to the port) or < (from it), to FILE, each scenario under a # PATH line; or, to a folder (an existing one, or a path ending in /), one file per scenario.",
+            valueName: "FILE|DIR"))
+    var portLog: String?
 
     @Flag(
         help: "Write JSON lines to standard output instead of the text report: one object per scenario, then a summary."
@@ -127,6 +137,9 @@ struct Run: ParsableCommand {
         if server.adminURL != nil, jobs > 1 {
             throw ValidationError("--server serves one world at a time: drop --jobs")
         }
+        if portLog != nil, port.command == nil {
+            throw ValidationError("--port-log writes what a port is told and says: give --port COMMAND too")
+        }
         if expect.file != nil, port.command == nil, wire.value != .restV2 {
             throw ValidationError("--expect describes a port or a wire: give --port COMMAND or --wire v2 too")
         }
@@ -171,6 +184,8 @@ struct Run: ParsableCommand {
         if let port = port.command {
             // Ports that speak protocol 1.1 serve scenario after scenario from one process per job.
             var command = PortCommand(command: port, timeout: self.port.timeout, pool: PortPool())
+            command.log = portLog != nil
+            options.portLog = portLog
             if let expect = expect.file {
                 do {
                     let expectations = try Expectations.load(expect)
@@ -241,9 +256,12 @@ struct Record: ParsableCommand {
             An existing < line is where time runs, as in `passim run`: it is kept as written when its pattern
             still matches what comes there, else the callback that came is written there. Callbacks no < line
             took (found before a > step of their app, or at the end) become new < lines after the step they
-            came in; a < line that found nothing is removed. A file with no < line at all: after each > and
-            user step, time runs until no HTTP request of the engine awaits its answer, and what came is
-            written after that step. Volatile values are written
+            came in; a < line that found nothing is removed; two > steps written together happen at the same
+            instant, and a failure that comes from that names the < lines to add. A file with no < line at all
+            is a draft, recorded as an app that waits would run it: after each > and user step, time runs until
+            no HTTP request of the engine awaits its answer, and what came is written after that step; a
+            `clock +D` line right after a step says itself how much time passes there (clock +0ms: the next
+            step comes at the same instant). Volatile values are written
             as patterns: media tokens $token1..., tracking GUIDs $guid..., registration codes $code...,
             URLs with a query /scheme:\\/\\/host\\/path\\?.*/. Every other line stays byte for byte, and the
             recorded file is run before it is written. Never writes when the CI environment variable is set.

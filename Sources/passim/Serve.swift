@@ -27,8 +27,11 @@ struct Serve: ParsableCommand {
             as a JSON body (Content-Type: application/json).
             Every SP serves every protocol family real clients speak, sharing one state: the SDK device \
             family (with or without /1.0), the web family (session, authorize, shortAuthorize...), client \
-            registration (/o/client/*), /indiv/devices, the regcode service and the REST API v1 (/api/v1/...). \
-            Each endpoint, its parameters and answers: docs/WIRE.md. Every limit: docs/LIMITS.md.
+            registration (/o/client/*), /indiv/devices, the regcode service, REST API v1 (/api/v1/...) and \
+            REST API v2 (/api/v2/...: configuration, sessions, profiles, decisions, logout, partner SSO, TempPass, \
+            its logins its own); the world's `rest-v2` statements set v2's throttling, degradation, TempPass \
+            limits, OAuth2 MVPDs and faults. Each endpoint, its parameters and answers: docs/WIRE.md. Every \
+            limit: docs/LIMITS.md.
             --adobe serves the production host layout instead of a world file (Fixtures/worlds/adobe.scenario: \
             sp.auth.adobe.com/adobe-services and api.auth.adobe.com).
             --proxy PORT adds a forward proxy (HTTP_PROXY/HTTPS_PROXY, curl --proxy): absolute-form requests and \
@@ -40,7 +43,9 @@ struct Serve: ParsableCommand {
             with --ca and --ca-key; the line `ca PATH` names the certificate clients must trust \
             (curl --cacert, SSL_CERT_FILE, REQUESTS_CA_BUNDLE). Refused proxy requests and failed TLS handshakes \
             are logged on standard error. docs/SERVE.md, "Point a real client at passim".
-            Exit status: 0 after SIGINT/SIGTERM, 1 if a port cannot be bound, 2 if the world file or the CA is unusable.
+            Exit status: 0 after SIGINT/SIGTERM (with --lint, 1 when a mandatory rule is broken); 2 when it cannot \
+            start: the world file or the CA is unusable, or a port cannot be bound (one in use: the message says to \
+            give other ports with --listen-port N, or --listen-port 0 for free ones).
             """)
 
     @Option(help: "The world file (or --adobe).")

@@ -168,7 +168,7 @@ import Testing
         ProgramSummary(
             try ScenarioParser.parse(
                 "scenario \"p\"\nsp main \"https://sp.test\"\nmvpd M1 \"M1\" at main sso picker\n"
-                    + "mvpd M2 \"M2\" at main sso picker\nrequestor REQ1\n\n" + text, path: "p"))
+                    + "mvpd M2 \"M2\" at main sso picker\nuser u \"p\" at M1\nrequestor REQ1\n\n" + text, path: "p"))
     }
 
     @Test func parityDirectivesParse() throws {

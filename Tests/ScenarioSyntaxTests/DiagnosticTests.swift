@@ -434,9 +434,9 @@ import Testing
 
     @Test func otherValueErrors() {
         expectDiagnostic(
-            "scenario \"t\"\n< status(Comcast{colour: 1})",
+            preamble + "\n< status(Comcast{colour: 1})",
             """
-            t.scenario:2:18: unknown MVPD field 'colour'
+            t.scenario:6:18: unknown MVPD field 'colour'
             < status(Comcast{colour: 1})
                              ^
             """)

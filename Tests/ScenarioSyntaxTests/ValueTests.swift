@@ -4,8 +4,12 @@ import Testing
 
 /// The value of the single argument of `< status(VALUE)`.
 func expectationValue(_ text: String) throws -> ValueSyntax? {
-    // setMetadataStatus's first argument takes any value (callbacks' arguments are checked when parsed).
-    let file = try parse("scenario \"t\"\n< setMetadataStatus(\(text), _, _, _)")
+    // setMetadataStatus's first argument takes any value (callbacks' arguments are checked when parsed);
+    // the names the values use are the world's (a bare name must be one it declares).
+    let world =
+        "scenario \"t\"\nsp my-sp.v2 \"https://sp.test\"\nmvpd Comcast \"X\" at my-sp.v2\n"
+        + "user a \"p\" at Comcast\n"
+    let file = try parse(world + "< setMetadataStatus(\(text), _, _, _)")
     guard case .expect(_, let call, _) = file.steps.first?.value else { return nil }
     #expect(call.arguments.count == 4)
     return call.arguments.first?.value

@@ -5,7 +5,11 @@ import Testing
 
 @Suite struct MatcherTests {
     func pattern(_ text: String) throws -> CallSyntax {
-        let file = try ScenarioParser.parse("scenario \"m\"\n< \(text)\n", path: "m.scenario")
+        // The names the patterns use are the world's (a bare name must be one it declares).
+        let world =
+            "scenario \"m\"\nsp main \"https://sp.test\"\nmvpd Comcast \"Xfinity\" at main\n"
+            + "mvpd Dish \"DISH\" at main\n"
+        let file = try ScenarioParser.parse(world + "< \(text)\n", path: "m.scenario")
         guard case .expect(_, let call, _) = file.steps[0].value else { throw Failure() }
         return call
     }

@@ -130,23 +130,22 @@ import Testing
                 """)
     }
 
+    /// A draft (no `<` line) is recorded as the app would run it: after each `>` and `user` step time
+    /// runs until the engine awaits no answer, so the login written the natural way is recorded.
     @Test func aFileWithoutExpectationsGetsWhatEachStepBrings() throws {
         let r = try record(
             """
             > setRequestor("REQ1")
-            clock +0ms
             > getAuthentication()
             > setSelectedProvider(Comcast)
             user login "alice" "secret"
             > handleExternalURL("adobepass://ios.app")
-            clock +0ms
             > checkAuthentication()
             """)
         #expect(
             steps(r) == """
                 > setRequestor("REQ1")
                 < setRequestorComplete(1)
-                clock +0ms
                 > getAuthentication()
                 < displayProviderDialog([Comcast])
                 > setSelectedProvider(Comcast)
@@ -156,7 +155,6 @@ import Testing
                 > handleExternalURL("adobepass://ios.app")
                 < setAuthenticationStatus(1, "")
                 < sendTrackingData(TRACKING_AUTHENTICATION, ["true", "Comcast", $guid, "false", "mobile", "ios", "iOS"])
-                clock +0ms
                 > checkAuthentication()
                 < setAuthenticationStatus(1, "")
                 < sendTrackingData(TRACKING_AUTHENTICATION, ["true", "Comcast", $guid, "true", "mobile", "ios", "iOS"])
@@ -164,10 +162,9 @@ import Testing
         #expect(r.replay.status == .passed)
     }
 
-    /// Two `>` steps written together happen at the same instant, as `passim run` runs them: the
-    /// recorder lets no time run between them (issue 28: it moved this getSelectedProvider from 0 ms,
-    /// before the configuration, to when the configuration had come).
-    @Test func twoCallsWrittenTogetherHappenAtTheSameInstant() throws {
+    /// In a draft two `>` steps written together are two steps of an app that waits: the second
+    /// comes once the first's answers have (here the configuration's).
+    @Test func twoCallsWrittenTogetherInADraftWaitForTheFirstsAnswers() throws {
         let r = try record(
             """
             > setRequestor("REQ1")
@@ -176,6 +173,27 @@ import Testing
         #expect(
             steps(r) == """
                 > setRequestor("REQ1")
+                < setRequestorComplete(1)
+                > getSelectedProvider()
+                < selectedProvider(nil)
+                """)
+        #expect(r.replay.status == .passed)
+    }
+
+    /// A `clock` line right after a step says itself how much time passes there: `clock +0ms` puts the
+    /// next call at the same instant, before the configuration came (the race a file with `<` lines
+    /// writes with two `>` steps together).
+    @Test func aClockLineAfterACallSaysHowMuchTimePasses() throws {
+        let r = try record(
+            """
+            > setRequestor("REQ1")
+            clock +0ms
+            > getSelectedProvider()
+            """)
+        #expect(
+            steps(r) == """
+                > setRequestor("REQ1")
+                clock +0ms
                 > getSelectedProvider()
                 < selectedProvider(nil)
                 < setRequestorComplete(1)
@@ -183,6 +201,12 @@ import Testing
         #expect(r.replay.status == .passed)
         #expect(
             r.replay.transcript == ScenarioRunner().run(try ScenarioParser.parse(r.text, path: "t.scenario")).transcript
+        )
+        // What came during the clock's time is written after it.
+        let later = try record("> setRequestor(\"REQ1\")\nclock +10ms\n> getSelectedProvider()\n")
+        #expect(
+            steps(later)
+                == "> setRequestor(\"REQ1\")\nclock +10ms\n< setRequestorComplete(1)\n> getSelectedProvider()\n< selectedProvider(nil)\n"
         )
     }
 
@@ -358,34 +382,67 @@ import Testing
 
     // MARK: The whole suite, round trip
 
-    /// The file without its `<` lines (the parser says which lines they are). Where `<` lines stood
-    /// between two `>` steps, time ran there: a `clock +0ms` takes their place, since two `>` steps
-    /// written together happen at the same instant (the recorder runs no time between them).
+    /// The file without its `<` lines (the parser says which lines they are), as a draft that means
+    /// what the file meant: a draft waits after each `>` and `user` step, the file only where a `<`
+    /// line is; so where a step is not followed by a `<` (or `clock`) line, a `clock +0ms` says that
+    /// no time passes there.
     static func stripped(_ text: String, _ file: ScenarioFile) -> String {
         var expectLines = Set<Int>()
         var marks = Set<Int>()
         for (i, s) in file.steps.enumerated() {
-            guard case .expect = s.value else { continue }
-            expectLines.insert(s.location.line)
-            let previous = i > 0 ? file.steps[i - 1].value : nil
-            let next = file.steps.dropFirst(i + 1).first {
-                if case .expect = $0.value { return false } else { return true }
+            if case .expect = s.value { expectLines.insert(s.location.line) }
+            guard Self.waitsInADraft(s.value), i + 1 < file.steps.count else { continue }
+            switch file.steps[i + 1].value {
+            case .expect, .clock: break
+            default: marks.insert(s.location.line)
             }
-            if case .call? = next?.value, let previous, !Self.isExpect(previous) { marks.insert(s.location.line) }
         }
-        return text.split(separator: "\n", omittingEmptySubsequences: false).enumerated().compactMap { i, line in
-            if marks.contains(i + 1) { return Substring(Self.marker) }
-            return expectLines.contains(i + 1) ? nil : line
+        return text.split(separator: "\n", omittingEmptySubsequences: false).enumerated().flatMap { i, line in
+            if expectLines.contains(i + 1) { return [Substring]() }
+            return marks.contains(i + 1) ? [line, Substring(Self.marker)] : [line]
         }.joined(separator: "\n")
+    }
+
+    /// The steps after which a draft lets time run until the engine awaits no answer.
+    static func waitsInADraft(_ step: Step) -> Bool {
+        switch step {
+        case .call, .userLogin, .userBack, .userPick, .userPickOther, .userCancel, .userEnterCode, .userAuthenticate:
+            return true
+        default: return false
+        }
     }
 
     static let marker = "clock +0ms"
     static func isExpect(_ step: Step) -> Bool { if case .expect = step { return true } else { return false } }
 
-    /// The transcript's text without the markers `stripped` put in.
+    /// The transcript's text without the markers `stripped` put in, each stretch of `<` lines in the
+    /// order of its apps (the first app's, then the others by name): two apps' queues are apart, so
+    /// the recorder may write what they took at one step in either order.
     static func unmarked(_ transcript: String) -> [String] {
-        transcript.split(separator: "\n", omittingEmptySubsequences: false).map(String.init)
+        let lines = transcript.split(separator: "\n", omittingEmptySubsequences: false).map(String.init)
             .filter { $0.trimmingCharacters(in: .whitespaces) != marker }
+        func app(_ line: String) -> String? {
+            guard let arrow = line.firstIndex(of: "<"),
+                line[..<arrow].allSatisfy({ $0.isLetter || $0.isNumber || $0 == "_" })
+            else { return nil }
+            return String(line[..<arrow])
+        }
+        var out: [String] = []
+        var stretch: [String] = []
+        for line in lines + [""] {
+            if app(line) != nil, !line.isEmpty {
+                stretch.append(line)
+                continue
+            }
+            // A stable sort: each app's own lines keep their order.
+            out += stretch.enumerated().sorted { a, b in
+                let (x, y) = (app(a.element) ?? "", app(b.element) ?? "")
+                return x != y ? x < y : a.offset < b.offset
+            }.map(\.element)
+            stretch = []
+            out.append(line)
+        }
+        return out
     }
 
     /// The file with its `< … at T` pins removed: a recording writes no pin of its own, so the
@@ -416,12 +473,24 @@ import Testing
             .path
         try FileManager.default.createDirectory(atPath: dir, withIntermediateDirectories: true)
         var sameTiming = 0
+        var timingPinned = 0
         for path in paths {
             let text = try String(contentsOfFile: path, encoding: .utf8)
             let pinned = try ScenarioParser.parse(text, path: path)
             let original = try ScenarioParser.parse(Self.unpinned(text, pinned), path: path)
             let originalRun = ScenarioRunner().run(original)
-            let recording = try Recorder().record(text: Self.stripped(text, original), path: path)
+            let recording: Recorder.Recording
+            do {
+                recording = try Recorder().record(text: Self.stripped(text, original), path: path)
+            } catch {
+                // A draft waits after a step until its answers came, or, when a `clock` line follows, lets
+                // exactly that much time pass; a file whose `<` lines ran time before a `clock` line means
+                // an instant a round trip later, which no draft writes. Where the file pins what the
+                // instant decides (a request's signature), the draft records another request.
+                #expect(text.contains("signature="), "\(path): \(error)")
+                timingPinned += 1
+                continue
+            }
             #expect(recording.replay.status == .passed, "\(path)\n\(recording.replay.failureReport)")
             #expect(recording.replay.transcript == recording.result.transcript, "\(path)")
             let recorded = try ScenarioParser.parse(recording.text, path: path)
@@ -437,7 +506,8 @@ import Testing
         // The recorded files pass as `passim run` runs them.
         let rerun = SuiteRun().run(paths: [dir])
         #expect(rerun.status == .passed, "\(rerun.output)")
-        #expect(rerun.results.count == paths.count)
+        #expect(rerun.results.count == paths.count - timingPinned)
+        #expect(timingPinned <= 2, "\(timingPinned) files could not be recorded from their drafts")
         // Most files put time in the same places once recorded (the rest are queued calls and timing races).
         #expect(sameTiming * 10 >= paths.count * 8, "\(sameTiming) of \(paths.count)")
     }

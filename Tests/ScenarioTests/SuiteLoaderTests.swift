@@ -81,6 +81,25 @@ import Testing
         ("catastrophic-pattern.scenario", ":5:21: invalid regex: escape '\\1' is not supported"),
         // Issue 44 row 10: a 1xx is no final answer.
         ("net-1xx-status.scenario", ":5:24: invalid HTTP status '101' (expected an integer from 200 to 599)"),
+        // Names and literals are checked when the file is read, not found at run time as a mismatch.
+        (
+            "unknown-constant.scenario",
+            ":6:30: unknown constant 'PROVIDER_NOT_SELECTED' (did you mean 'PROVIDER_NOT_SELECTED_ERROR'?)"
+        ),
+        ("undeclared-mvpd.scenario", ":9:23: undeclared name 'Comcst' (did you mean 'Comcast'?): no MVPD, SP,"),
+        ("undeclared-sp.scenario", ":5:43: undeclared name 'mian' (did you mean 'main'?)"),
+        ("undeclared-user.scenario", ":9:12: undeclared user 'alcie' (did you mean 'alice'?)"),
+        ("undeclared-pick.scenario", ":9:11: undeclared MVPD 'Dish'"),
+        (
+            "callback-literal.scenario",
+            ":6:30: setAuthenticationStatus's errorCode is USER_AUTHENTICATED, USER_NOT_AUTHENTICATED_ERROR, "
+                + "PROVIDER_NOT_SELECTED_ERROR or GENERIC_AUTHENTICATION_ERROR, never \"Provider Not Selected\" "
+                + "(did you mean 'PROVIDER_NOT_SELECTED_ERROR'?)"
+        ),
+        (
+            "callback-status.scenario",
+            ":5:24: setRequestorComplete's status is ACCESS_ENABLER_STATUS_SUCCESS (1) or ACCESS_ENABLER_STATUS_ERROR (0), never 2"
+        ),
     ])
     func aHostileFileIsAnErrorOfTheFile(_ name: String, _ expected: String) {
         let report = SuiteRun().run(paths: [Self.hostile + name])

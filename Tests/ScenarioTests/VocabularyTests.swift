@@ -10,6 +10,13 @@ import Testing
 /// and fails here until the DSL, the port codec and the typed cases all know it.
 @Suite struct VocabularyTests {
     static let comcast = MVPD(id: "Comcast", displayName: "Xfinity")
+    /// The world the samples' names are declared in (a bare name must be one the world declares).
+    static let world = "scenario \"v\"\nsp main \"https://sp.test\"\nmvpd Comcast \"Xfinity\" at main\n"
+
+    /// A callback parameter's sample: one of its constants where the vocabulary closes its values.
+    static func sample(_ p: Callback.Parameter) -> Value {
+        p.symbols.first.flatMap(Constants.value(of:)) ?? sample(p.kind, unlike: nil)
+    }
 
     /// A value of `kind` that is not its parameter's default, so that the canonical text writes it.
     static func sample(_ kind: ArgumentKind, unlike defaultValue: Value?) -> Value {
@@ -52,7 +59,7 @@ import Testing
             }
             // DSL text → Call, through the parser's checks and the builder.
             let text = call.description
-            let file = try ScenarioParser.parse("scenario \"v\"\n> \(text)\n", path: "v.scenario")
+            let file = try ScenarioParser.parse(VocabularyTests.world + "> \(text)\n", path: "v.scenario")
             guard case .call(_, let syntax) = file.steps.first?.value else {
                 Issue.record("\(text) is not a call step")
                 continue
@@ -70,15 +77,13 @@ import Testing
     @Test func everyCallbackRoundTrips() throws {
         for name in Callback.Name.allCases {
             for full in [true, false] {
-                let values = name.parameters.filter { full || !$0.optional }.map {
-                    VocabularyTests.sample($0.kind, unlike: nil)
-                }
+                let values = name.parameters.filter { full || !$0.optional }.map(VocabularyTests.sample)
                 let callback = try Callback(name, values: values)
                 #expect(callback.kind == name && callback.name == name.rawValue)
                 #expect(callback.values.count == values.count, "\(name): an argument the typed case drops")
                 // Canonical text → a `<` pattern that matches the callback.
                 let text = callback.description
-                let file = try ScenarioParser.parse("scenario \"v\"\n< \(text)\n", path: "v.scenario")
+                let file = try ScenarioParser.parse(VocabularyTests.world + "< \(text)\n", path: "v.scenario")
                 guard case .expect(_, let pattern, _) = file.steps.first?.value else {
                     Issue.record("\(text) is not an expectation")
                     continue
