@@ -14,6 +14,8 @@ public enum AdminRoute: String, Hashable, Sendable, CaseIterable {
     case hosts = "/admin/hosts"
     /// `POST /admin/world`
     case world = "/admin/world"
+    /// `GET /admin/stores`
+    case stores = "/admin/stores"
 
     public var path: String { rawValue }
 
