@@ -5,21 +5,23 @@ import NIOCore
 /// under the cap, and the number from one peer address under the peer cap. A connection reports
 /// what it is doing (`Activity`). At a cap a new connection takes the place of another, so neither
 /// idle connections nor slow ones, however many are opened, keep a client with a request out:
-/// - the oldest idle one (owed nothing, no request begun) goes first;
+/// - the oldest idle one (answered, owed nothing, no request begun since) goes first;
 /// - else the one that has waited longest on its client (a request still arriving, an answer the
-///   client does not read): told `Evicted`, its handler answers 408 and closes;
+///   client does not read, or, on a connection that has not yet sent a whole request, nothing since
+///   it was accepted): told `Evicted`, its handler answers 408 and closes;
 /// - a connection the server owes an answer is never taken; when every one is, the new connection
 ///   is closed at once.
 /// At the peer cap only that peer's connections are candidates: one address cannot push out
 /// another's connections by opening more of its own.
 final class OpenConnections: Sendable {
     enum Activity: Equatable, Sendable {
-        /// Owed nothing, no request begun.
+        /// Answered, owed nothing, no request begun since.
         case idle
         /// The server owes it an answer (being made, delayed, or silent).
         case serving
-        /// Waiting on its client since then: a request head or body still arriving, or an answer
-        /// the client does not read (the channel not writable).
+        /// Waiting on its client since then: a request head or body still arriving, an answer the
+        /// client does not read (the channel not writable), or a first request not yet begun (since
+        /// the connection was accepted: a new client is not the first to go).
         case awaitingClient(since: NIODeadline)
     }
 
@@ -95,7 +97,7 @@ final class OpenConnections: Sendable {
                 if s.perPeer[victim.peer] == 0 { s.perPeer[victim.peer] = nil }
             }
             s.serial += 1
-            s.open[id] = Entry(channel: channel, serial: s.serial, peer: peer, activity: .idle)
+            s.open[id] = Entry(channel: channel, serial: s.serial, peer: peer, activity: .awaitingClient(since: .now()))
             s.perPeer[peer, default: 0] += 1
             return .success(victim)
         }
