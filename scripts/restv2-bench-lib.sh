@@ -1,7 +1,7 @@
 # Sourced by scripts/bench-restv2-authorize.sh, bench-restv2-flow.sh and soak-restv2.sh (BENCHMARKS.md,
 # "REST API v2"): builds passim in release (unless SKIP_BUILD=1 or PASSIM names a binary), writes the bench
 # world, starts `passim serve` on loopback (its hosts and a forward proxy, all on ports the kernel picks) and
-# stops it on exit, whatever happens. Sets: passim, tmp, pid, sp, idp, proxy, ca.
+# stops it on exit, whatever happens. Sets: passim, tmp, pid, sp, idp, proxy, ca, admin, admin_token.
 # Settings (environment): SCRATCH (build folder, .build-release), SKIP_BUILD=1, PASSIM (a binary to measure).
 set -euo pipefail
 cd "$(dirname "$0")/.."
@@ -45,5 +45,7 @@ grep -q '^admin ' "$tmp/out" || { cat "$tmp/out" >&2; die "passim serve did not 
 sp="$(awk '$1 == "sp" && $2 == "main" { print $5 }' "$tmp/out")"
 idp="$(awk '$1 == "idp" && $2 == "Comcast" { print $5 }' "$tmp/out")"
 proxy="$(awk '$1 == "proxy" { print $2 }' "$tmp/out")"
+admin="$(awk '$1 == "admin" { print $2 }' "$tmp/out")"
+admin_token="$(awk '$1 == "admin-token" { print $2 }' "$tmp/out")"
 ca="$tmp/ca.pem"
 [[ -n $sp && -n $idp && -n $proxy ]] || die "cannot read the SP, IdP and proxy URLs from: $(cat "$tmp/out")"
