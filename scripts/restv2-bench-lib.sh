@@ -2,7 +2,8 @@
 # "REST API v2"): builds passim in release (unless SKIP_BUILD=1 or PASSIM names a binary), writes the bench
 # world, starts `passim serve` on loopback (its hosts and a forward proxy, all on ports the kernel picks) and
 # stops it on exit, whatever happens. Sets: passim, tmp, pid, sp, idp, proxy, ca, admin, admin_token.
-# Settings (environment): SCRATCH (build folder, .build-release), SKIP_BUILD=1, PASSIM (a binary to measure).
+# Settings (environment): SCRATCH (build folder, .build-release), SKIP_BUILD=1, PASSIM (a binary to measure),
+# NOFILE (the server's descriptor limit, 4096).
 set -euo pipefail
 cd "$(dirname "$0")/.."
 
@@ -36,8 +37,9 @@ requestor passimv2 software-statement "bench-statement"
 rest-v2 throttling off
 WORLD
 
-# More descriptors than connections: the server's connection cap follows the descriptor limit.
-ulimit -n 4096 2>/dev/null || true
+# More descriptors than connections: the server's connection cap follows the descriptor limit
+# (NOFILE, 4096: the cap is then its 1,024; at 1,024, a common default, the cap is 960).
+ulimit -n "${NOFILE:-4096}" 2>/dev/null || true
 "$passim" serve --world "$tmp/world.scenario" --listen-port 0 --proxy 0 --ca-out "$tmp/ca.pem" >"$tmp/out" 2>&1 &
 pid=$!
 for _ in $(seq 100); do grep -q '^admin ' "$tmp/out" 2>/dev/null && break; sleep 0.1; done

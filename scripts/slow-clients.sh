@@ -6,7 +6,8 @@
 #
 # Usage: scripts/slow-clients.sh
 # Settings (environment): CONNECTIONS (1100), RATE (1 byte/s), DURATION (60), ATTACKERS (127.0.0.1),
-# PROBES (127.0.0.2,127.0.0.1), and those of scripts/restv2-bench-lib.sh (SCRATCH, SKIP_BUILD=1, PASSIM).
+# PROBES (127.0.0.2,127.0.0.1), and those of scripts/restv2-bench-lib.sh (SCRATCH, SKIP_BUILD=1, PASSIM,
+# NOFILE: the server's descriptor limit, 4096).
 # Exits 1 when a probe from an address that is not an attacker's was not answered.
 source "$(dirname "$0")/restv2-bench-lib.sh"
 echo "passim serve pid $pid ($passim), SP $sp; $(ulimit -n) descriptors (connection cap: that less 64, at most 1024)"

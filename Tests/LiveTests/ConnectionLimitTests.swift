@@ -144,8 +144,9 @@ import Testing
     static let plans = packageRoot + "/Fixtures/hostile/connections"
 
     /// The plans of `Fixtures/hostile/connections/` (its README), each played against a server of
-    /// its caps; a grace longer than the test, so `body-rate` does not end the slow bodies first.
-    @Test(arguments: ["new-client-at-a-cap-of-slow-bodies.txt"])
+    /// its caps; a grace longer than the test, so `body-rate` does not end the slow bodies first, and
+    /// a linger long enough that an evicted connection still answers its 408 at the next step.
+    @Test(arguments: ["new-client-at-a-cap-of-slow-bodies.txt", "evictions-past-the-descriptor-margin.txt"])
     func hostilePlan(_ name: String) async throws {
         let text = try String(contentsOfFile: ConnectionLimitTests.plans + "/" + name, encoding: .utf8)
         let steps = text.split(separator: "\n").map {
@@ -159,7 +160,8 @@ import Testing
         }
         let limits = ServerLimits(
             connections: try #require(caps["connections"]), peerConnections: caps["peer-connections"] ?? 512,
-            idleTimeout: .seconds(10), headerTimeout: .seconds(10), bodyRateGrace: .seconds(30))
+            descriptorMargin: caps["descriptor-margin"] ?? 64, idleTimeout: .seconds(10), headerTimeout: .seconds(10),
+            bodyRateGrace: .seconds(30), lingerTimeout: .seconds(5))
         try await withServer(limits: limits) { server in
             let port = try server.port(.sp("main"))
             var slow: [RawSocket] = []
@@ -180,6 +182,10 @@ import Testing
                     let told = try s.readAnswer()
                     #expect(told.hasPrefix("HTTP/1.1 408"), "\(name): slow \(step[1]): \(told)")
                     #expect(told.contains("(limit: connections)"), "\(name): slow \(step[1]): \(told)")
+                case "dropped":
+                    let s = slow[try #require(Int(step[1])) - 1]
+                    try await ConnectionLimitTests.eventually { s.isAnsweredOrClosed() }
+                    #expect(s.isClosedByPeer(), "\(name): slow \(step[1]) was answered")
                 case "request":
                     let client = try #require(named[step[1]])
                     try client.send(ConnectionLimitTests.request)
