@@ -39,7 +39,7 @@ WORLD
 
 # More descriptors than connections: the server's connection cap follows the descriptor limit
 # (NOFILE, 4096: the cap is then its 1,024; at 1,024, a common default, the cap is 960).
-ulimit -n "${NOFILE:-4096}" 2>/dev/null || true
+ulimit -Sn "${NOFILE:-4096}" 2>/dev/null || true
 "$passim" serve --world "$tmp/world.scenario" --listen-port 0 --proxy 0 --ca-out "$tmp/ca.pem" >"$tmp/out" 2>&1 &
 pid=$!
 for _ in $(seq 100); do grep -q '^admin ' "$tmp/out" 2>/dev/null && break; sleep 0.1; done
