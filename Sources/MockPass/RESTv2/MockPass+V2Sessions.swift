@@ -19,8 +19,11 @@ extension MockPass {
             if let direct = try v2DirectAccess(mvpd, requestor, deviceID: device.id, r, at: now) { return direct }
         }
         let sso = r.request.headers.ssoIdentities(world.restV2, at: now)
-        return v2SessionAnswer(
-            v2NewSession(sp, requestor, device, parameters, sso: sso, at: now), missingAction: "resume")
+        // Stored first, then answered: as the argument of a method of `self`, the store's change was
+        // made on a copy of the mock held for that call, and so copied the whole session store (20,000
+        // sessions) on every new session once it was full.
+        let session = v2NewSession(sp, requestor, device, parameters, sso: sso, at: now)
+        return v2SessionAnswer(session, missingAction: "resume")
     }
 
     /// A new authentication session under a fresh code, stored.
