@@ -15,13 +15,19 @@ its user agent send, checked answer by answer, with the server's CPU time and RS
         GET  SP  /api/v2/passimv2/profiles/code/{code}         (the profile the login made)
         POST SP  /api/v2/passimv2/decisions/authorize/Comcast  (authorized, with a media token)
       and prints flows and requests per CPU-second of the server.
-  restv2-load.py soak --proxy URL --ca FILE --pid PID [--connections 256] [--duration 300] [--interval 60]
+  restv2-load.py soak --proxy URL --ca FILE --pid PID [--admin URL --admin-token T] [--connections 256]
+                      [--duration 300] [--interval 60]
       through the forward proxy (CONNECT and TLS, as a real client behind a proxy): half the users loop
       over the v2 flow above, half over the legacy SDK flow (scripts/soak-login.py: config, authenticate/saml,
       the IdP, the assertion consumer, sessionDevice, authorizeDevice, deviceShortAuthorize); one line a
       interval with requests, errors, p50/p99, the server's RSS and its requests per CPU-second over the
-      interval (whether a request costs it more as the run goes on); exit 1 on an error or RSS not flat
-      (the last interval within 10% of the second).
+      interval (whether a request costs it more as the run goes on). With --admin, each interval also reads
+      `GET /admin/stores` and says how many stores are full and which are still filling (below 99% of
+      their count cap, and more entries than an interval before); the run is flat when, from the first
+      interval after which no store is still filling, no later interval's RSS is more than 10% above or
+      below that interval's.
+      Without --admin (or if a store is still filling at the end), flat is the last interval within 10%
+      of the second, which says nothing of the steady state. Exit 1 on an error or RSS not flat.
 
 Every run stops by itself after its duration. The world is the one scripts/bench-restv2.sh writes (requestor
 `passimv2` with software statement `bench-statement`, REQ1 without, MVPD Comcast, user alice/secret allowed
@@ -37,6 +43,7 @@ import ssl
 import sys
 import time
 import urllib.parse
+import urllib.request
 
 import http1  # scripts/http1.py, beside this file
 
@@ -161,7 +168,10 @@ class Client:
         client = json.loads(body)
         query = urllib.parse.urlencode({"client_id": client["client_id"], "client_secret": client["client_secret"],
                                         "grant_type": "client_credentials"})
-        _, _, body = await self.send("POST", SP_ORIGIN + "/o/client/token?" + query)
+        # 201 as Adobe's DCR page answers it (200 before the mock followed the page).
+        status, _, body = await self.send("POST", SP_ORIGIN + "/o/client/token?" + query, expect=None)
+        if status not in (200, 201):
+            raise Failure(f"POST /o/client/token: {status} {body[:160]!r}")
         return json.loads(body)["access_token"]
 
     @staticmethod
@@ -290,6 +300,22 @@ def rss_mb(pid):
     return 0.0
 
 
+def stores(admin, token):
+    """`GET /admin/stores`: {store: its line} (count, capacity, bytes, maxBytes, full)."""
+    request = urllib.request.Request(admin.rstrip("/") + "/admin/stores",
+                                     headers={"Authorization": "Bearer " + token})
+    with urllib.request.urlopen(request, timeout=30) as answer:
+        return {line["store"]: line for line in map(json.loads, answer.read().decode().splitlines())}
+
+
+def occupancy(row):
+    """A store as `count/capacity`, with its bytes when it is capped in bytes."""
+    text = f"{row['count']}/{row['capacity']}"
+    if "maxBytes" in row:
+        text += f" ({row['bytes'] / 1048576:.1f}/{row['maxBytes'] / 1048576:.0f} MiB)"
+    return text
+
+
 def pct(values, p):
     if not values:
         return 0.0
@@ -379,6 +405,46 @@ async def flow(args):
     return 1 if stats.errors else 0
 
 
+def at_cap(r):
+    """Full, or within 1% of its count: a store whose entries also end or are taken (an SP login
+    session once its login completes) stays just under its cap once it has reached it."""
+    return r["full"] or r["count"] >= 0.99 * r["capacity"]
+
+
+def filling(rows, i):
+    """The stores in use below their cap at interval `i` that grew in it: the ones still filling."""
+    now, before = rows[i]["stores"], rows[i - 1]["stores"] if i else {}
+    return [name for name, r in sorted(now.items())
+            if r["count"] and not at_cap(r) and r["count"] > before.get(name, {"count": 0})["count"]]
+
+
+def filled_flat(rows):
+    """Whether RSS stays within 10% of its value at the interval the stores filled (the first interval
+    from which no store in use is still filling: each is full, or no longer grows), every interval
+    after it; None (no verdict) when the admin could not be read, or no interval follows the filling."""
+    if not rows or any(r.get("stores") is None for r in rows):
+        return None
+    final = rows[-1]["stores"]
+    used = sorted(name for name, r in final.items() if r["count"])
+    print("stores at the end: " + ", ".join(
+        f"{name} {occupancy(final[name])}{' full' if final[name]['full'] else ''}" for name in used))
+    still = filling(rows, len(rows) - 1)
+    if still:
+        print(f"RSS: stores still filling in the last interval ({', '.join(still)}): run longer")
+        return None
+    filled = next(i for i in range(len(rows)) if all(not filling(rows, j) for j in range(i, len(rows))))
+    after = rows[filled + 1:]
+    if not after:
+        print(f"RSS: the stores filled only in the last interval ({rows[filled]['interval']}): run longer")
+        return None
+    base = rows[filled]["rss_mb"]
+    low, high = min(r["rss_mb"] for r in after), max(r["rss_mb"] for r in after)
+    flat = base * 0.9 <= low and high <= base * 1.1
+    print(f"RSS: the stores filled by interval {rows[filled]['interval']} ({base:.1f} MB); the {len(after)} "
+          f"intervals after it {low:.1f}-{high:.1f} MB: {'flat (within 10%)' if flat else 'NOT flat'}")
+    return flat
+
+
 async def soak(args):
     network, stats = Network(args), Stats()
     first = Client(network, Stats())
@@ -400,7 +466,7 @@ async def soak(args):
     tasks = [asyncio.create_task(run(k)) for k in range(len(users))]
     rows = []
     print(f"{'minute':>6} {'requests':>9} {'req/s':>7} {'errors':>6} {'p50 ms':>7} {'p99 ms':>7} {'RSS MB':>7} "
-          f"{'req/CPU-s':>9}", flush=True)
+          f"{'req/CPU-s':>9}" + (" stores: how many full; those still filling, with their count" if args.admin else ""), flush=True)
     cpu_mark = cpu0
     while time.monotonic() < deadline - 1:
         await asyncio.sleep(min(args.interval, max(0.0, deadline - time.monotonic())))
@@ -415,14 +481,26 @@ async def soak(args):
         row = {"interval": len(rows) + 1, "requests": requests, "rps": requests / elapsed, "errors": errors,
                "p50_ms": pct(latencies, .5), "p99_ms": pct(latencies, .99), "rss_mb": rss_mb(args.pid),
                "per_cpu": requests / interval_cpu if interval_cpu else 0}
+        fill = ""
+        if args.admin:
+            try:
+                row["stores"] = await asyncio.to_thread(stores, args.admin, args.admin_token)
+            except (OSError, ValueError, KeyError) as e:
+                row["stores"] = None
+                fill = f"  (GET /admin/stores: {e})"
         rows.append(row)
+        if row["stores"] is not None and all(r.get("stores") is not None for r in rows):
+            current = row["stores"]
+            full = sum(1 for r in current.values() if r["count"] and r["full"])
+            growing = [f"{name} {current[name]['count']}" for name in filling(rows, len(rows) - 1)]
+            fill = f" {full:>2} full; filling: " + (", ".join(growing) or "none")
         print(f"{row['interval']:>6} {requests:>9} {row['rps']:>7.0f} {errors:>6} {row['p50_ms']:>7.2f} "
-              f"{row['p99_ms']:>7.2f} {row['rss_mb']:>7.1f} {row['per_cpu']:>9.0f}", flush=True)
+              f"{row['p99_ms']:>7.2f} {row['rss_mb']:>7.1f} {row['per_cpu']:>9.0f}{fill}", flush=True)
     await asyncio.gather(*tasks)
     cpu = cpu_seconds(args.pid) - cpu0
     total, errors = sum(r["requests"] for r in rows), sum(r["errors"] for r in rows)
-    flat = None
-    if len(rows) >= 3:
+    flat = filled_flat(rows) if args.admin else None
+    if flat is None and len(rows) >= 3:
         second, last = rows[1]["rss_mb"], rows[-1]["rss_mb"]
         flat = abs(last - second) <= 0.10 * second
         print(f"RSS: second interval {second:.1f} MB, last {last:.1f} MB: {'flat (within 10%)' if flat else 'NOT flat'}")
@@ -449,6 +527,8 @@ def main():
     s.add_argument("--proxy", required=True)
     s.add_argument("--ca", required=True)
     s.add_argument("--pid", type=int, required=True)
+    s.add_argument("--admin", help="the admin URL passim serve prints (reads GET /admin/stores)")
+    s.add_argument("--admin-token", help="the admin-token passim serve prints")
     s.add_argument("--connections", type=int, default=256)
     s.add_argument("--duration", type=float, default=300)
     s.add_argument("--interval", type=float, default=60)

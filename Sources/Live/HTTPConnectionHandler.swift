@@ -48,6 +48,11 @@ final class HTTPConnectionHandler: ChannelDuplexHandler, RemovableChannelHandler
     private var reported = OpenConnections.Activity.idle
     /// When the first byte of the request now arriving came, until its end does.
     private var requestStarted: NIODeadline?
+    /// When the connection was set up: until its first request has arrived whole, it waits on its
+    /// client from then (`activity`).
+    private let accepted = NIODeadline.now()
+    /// Whether a whole request has arrived on this connection: only then is it idle between requests.
+    private var served = false
     /// Since when the channel has not been writable: the client is not reading its answers.
     private var unwritableSince: NIODeadline?
 
@@ -110,7 +115,11 @@ final class HTTPConnectionHandler: ChannelDuplexHandler, RemovableChannelHandler
         if answering || !queue.isEmpty {
             return unwritableSince.map { .awaitingClient(since: $0) } ?? .serving
         }
-        return requestStarted.map { .awaitingClient(since: $0) } ?? .idle
+        if let requestStarted { return .awaitingClient(since: requestStarted) }
+        // A new connection whose request has not come yet is not idle: at a cap full of slow bodies
+        // a stream of new connections, each taking the place of the one before as the oldest idle,
+        // left a new client no time to send its request while the slow ones kept their places.
+        return served ? .idle : .awaitingClient(since: accepted)
     }
 
     /// Reported on a change only, and for what was read at the end of each read (not per byte
@@ -206,6 +215,7 @@ final class HTTPConnectionHandler: ChannelDuplexHandler, RemovableChannelHandler
             incoming = nil
             bodyStarted = nil
             requestStarted = nil
+            served = true
             let isHead = current.head.method == .HEAD
             let request = HTTPRequest(
                 method: isHead ? "GET" : current.head.method.rawValue, url: requestURL(current.head.uri),

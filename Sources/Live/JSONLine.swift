@@ -15,4 +15,17 @@ enum JSONLine {
             Value.Entry("pendingFailures", .int(c.failures.reduce(0) { $0 + $1.remaining })),
         ]).jsonText + "\n"
     }
+
+    static func store(_ o: StoreOccupancy) -> String {
+        var fields = [
+            Value.Entry("store", .string(o.store)),
+            Value.Entry("limit", .string(o.limit)),
+            Value.Entry("count", .int(o.count)),
+            Value.Entry("capacity", .int(o.capacity)),
+        ]
+        if let bytes = o.bytes { fields.append(Value.Entry("bytes", .int(bytes))) }
+        if let maxBytes = o.maxBytes { fields.append(Value.Entry("maxBytes", .int(maxBytes))) }
+        fields.append(Value.Entry("full", .bool(o.full)))
+        return Value.dict(fields).jsonText + "\n"
+    }
 }

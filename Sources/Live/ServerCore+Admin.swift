@@ -23,6 +23,8 @@ import PassModel
 ///   log so far (`passim lint`'s report), on a thread pool; 503 if the server shuts down meanwhile;
 ///   404 without `--lint`.
 /// - `GET /admin/hosts`: each host with its original and live URL and its conditions, one JSON object a line.
+/// - `GET /admin/stores`: how full each of the mock's bounded stores is (`MockPass.storeOccupancy`), one
+///   JSON object a line: a soak reads when its stores have filled.
 /// - `POST /admin/clock` `{"hold":MILLISECONDS}`: stop the clock at that instant (the live runtime of
 ///   `passim run --live --server` holds it at each request's virtual instant).
 /// - `POST /admin/world` `{"world":"a world file's text","urls":"live|as-written"}`: serve that world
@@ -144,6 +146,11 @@ extension ServerCore {
             let lines = mapping.hosts.map { JSONLine.host($0, conditions[$0.host] ?? HostConditions()) }
             return loop.makeSucceededFuture(
                 HTTPResponse(status: 200, contentType: ServerCore.jsonLines, text: lines.joined()))
+        case .stores:
+            if let refusal = only(["GET"]) { return refusal }
+            let stores = state.withLockedValue { $0.mock?.storeOccupancy ?? [] }
+            return loop.makeSucceededFuture(
+                HTTPResponse(status: 200, contentType: ServerCore.jsonLines, text: stores.map(JSONLine.store).joined()))
         case .world:
             if let refusal = only(["POST"], keys: ["world", "urls"]) { return refusal }
             guard let loader = worldLoader else {

@@ -97,7 +97,8 @@ final class ServerCore: Sendable {
         self.limits = options.limits
         self.openConnections = OpenConnections(
             cap: options.limits.connectionCap, peerCap: options.limits.peerConnectionCap,
-            evictionGrace: TimeAmount(options.limits.lingerTimeout) + .seconds(1))
+            evictionGrace: TimeAmount(options.limits.lingerTimeout) + .seconds(1),
+            maxLingering: max(1, options.limits.descriptorMargin / 2))
         self.clock = options.clock
         self.tls = options.tls
         // Every line is made safe here, whatever the sink: its values came from the network.

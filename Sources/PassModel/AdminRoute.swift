@@ -16,6 +16,8 @@ public enum AdminRoute: String, Hashable, Sendable, CaseIterable {
     case world = "/admin/world"
     /// `POST /admin/login`
     case login = "/admin/login"
+    /// `GET /admin/stores`
+    case stores = "/admin/stores"
 
     public var path: String { rawValue }
 

@@ -20,7 +20,7 @@ struct Serve: ParsableCommand {
             listens on its own port (PORT, PORT+1, ... in declaration order, SPs first) and its base URL is \
             rewritten to that port (on --public-host), so redirects and forms point at the server. One line per \
             host is printed, then `admin-token TOKEN` and `admin URL` (POST /admin/clock, POST /admin/net, \
-            GET /admin/log, GET /admin/hosts, POST /admin/world to serve another world file's text, POST \
+            GET /admin/log, GET /admin/hosts, GET /admin/stores, POST /admin/world to serve another world file's text, POST \
             /admin/login to log a user in for a REST API v2 session's code: `passim login`). The admin \
             endpoint listens on 127.0.0.1 unless --admin-host says otherwise; every admin request carries \
             `Authorization: Bearer TOKEN`, names the admin's own address in Host, and sends its parameters \

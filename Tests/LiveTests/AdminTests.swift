@@ -171,4 +171,33 @@ import Testing
             #expect(first["mode"] as? String == "up")
         }
     }
+
+    /// `GET /admin/stores`: each bounded store with its count, its cap and, when capped in bytes, its
+    /// bytes: what a soak reads to know its stores have filled.
+    @Test func storesAsJSONLines() async throws {
+        try await withServer { server in
+            let curl = try CurlTransport()
+            _ = try get(curl, try server.url(.sp("main")) + "/config/REQ1")
+            let stores = try admin(curl, server, "GET", "/admin/stores")
+            #expect(stores.status == 200)
+            #expect(stores.headers["Content-Type"] == "application/x-ndjson")
+            var byName: [String: [String: Any]] = [:]
+            for line in stores.bodyText.split(separator: "\n") {
+                let entry = try #require(try JSONSerialization.jsonObject(with: Data(line.utf8)) as? [String: Any])
+                byName[try #require(entry["store"] as? String)] = entry
+            }
+            let log = try #require(byName["request-log"])
+            #expect(log["count"] as? Int == 1)
+            #expect(log["capacity"] as? Int == 10_000)
+            #expect(log["full"] as? Bool == false)
+            let sessions = try #require(byName["v2-sessions"])
+            #expect(sessions["limit"] as? String == "mock-v2-sessions")
+            #expect(sessions["count"] as? Int == 0)
+            #expect(sessions["capacity"] as? Int == 20_000)
+            #expect(sessions["maxBytes"] as? Int == 32 << 20)
+            #expect(byName["v2-throttle-buckets"]?["bytes"] == nil)
+            #expect(byName.count == 23)
+            #expect(try admin(curl, server, "POST", "/admin/stores").status == 405)
+        }
+    }
 }

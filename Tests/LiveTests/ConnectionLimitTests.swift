@@ -11,9 +11,10 @@ import Testing
 #endif
 
 /// Idle connections cannot take the server: at the connection cap a new connection takes the place
-/// of the oldest idle one, so a client with a request is answered at once however many idle
-/// connections are open; the idle ones are closed after the idle timeout; a connection owed an
-/// answer is never taken.
+/// of the oldest idle one, or else of the one that has waited longest on its client (silent since it
+/// was accepted, or trickling its request), so a client with a request is answered at once however
+/// many idle or slow connections are open; the idle ones are closed after the idle timeout; a
+/// connection owed an answer is never taken.
 @Suite(.serialized) struct ConnectionLimitTests {
     /// An idle timeout well past the time it takes a loaded machine (the whole test suite running
     /// beside it) to open 40 connections and see which were closed: at 1 s the latest 8 were sometimes
@@ -140,6 +141,63 @@ import Testing
         }
     }
 
+    static let plans = packageRoot + "/Fixtures/hostile/connections"
+
+    /// The plans of `Fixtures/hostile/connections/` (its README), each played against a server of
+    /// its caps; a grace longer than the test, so `body-rate` does not end the slow bodies first, and
+    /// a linger long enough that an evicted connection still answers its 408 at the next step.
+    @Test(arguments: ["new-client-at-a-cap-of-slow-bodies.txt", "evictions-past-the-descriptor-margin.txt"])
+    func hostilePlan(_ name: String) async throws {
+        let text = try String(contentsOfFile: ConnectionLimitTests.plans + "/" + name, encoding: .utf8)
+        let steps = text.split(separator: "\n").map {
+            $0.split(separator: "#", maxSplits: 1, omittingEmptySubsequences: false)[0]
+        }
+        .map { $0.split(separator: " ").map(String.init) }.filter { !$0.isEmpty }
+        var caps: [String: Int] = [:]
+        for word in try #require(steps.first { $0[0] == "limits" }).dropFirst() {
+            let pair = word.split(separator: "=")
+            caps[String(pair[0])] = Int(pair[1])
+        }
+        let limits = ServerLimits(
+            connections: try #require(caps["connections"]), peerConnections: caps["peer-connections"] ?? 512,
+            descriptorMargin: caps["descriptor-margin"] ?? 64, idleTimeout: .seconds(10), headerTimeout: .seconds(10),
+            bodyRateGrace: .seconds(30), lingerTimeout: .seconds(5))
+        try await withServer(limits: limits) { server in
+            let port = try server.port(.sp("main"))
+            var slow: [RawSocket] = []
+            var named: [String: RawSocket] = [:]
+            for step in steps {
+                switch step[0] {
+                case "slow":
+                    let s = try RawSocket(port: port, timeout: 5, from: step[1])
+                    try ConnectionLimitTests.slowBody(s)
+                    slow.append(s)
+                    // Read (waiting on its client) before the next comes, on a loaded machine too.
+                    try await Task.sleep(for: .milliseconds(200))
+                case "open":
+                    named[step[1]] = try RawSocket(port: port, timeout: 5, from: step[2])
+                case "evicted":
+                    let s = slow[try #require(Int(step[1])) - 1]
+                    try await ConnectionLimitTests.eventually { s.isAnsweredOrClosed() }
+                    let told = try s.readAnswer()
+                    #expect(told.hasPrefix("HTTP/1.1 408"), "\(name): slow \(step[1]): \(told)")
+                    #expect(told.contains("(limit: connections)"), "\(name): slow \(step[1]): \(told)")
+                case "dropped":
+                    let s = slow[try #require(Int(step[1])) - 1]
+                    try await ConnectionLimitTests.eventually { s.isAnsweredOrClosed() }
+                    #expect(s.isClosedByPeer(), "\(name): slow \(step[1]) was answered")
+                case "request":
+                    let client = try #require(named[step[1]])
+                    try client.send(ConnectionLimitTests.request)
+                    let answer = try client.readAnswer()
+                    #expect(answer.hasPrefix("HTTP/1.1 \(step[2])"), "\(name): \(step[1]): \(answer)")
+                default:
+                    #expect(step[0] == "limits", "\(name): unknown step \(step[0])")
+                }
+            }
+        }
+    }
+
     /// At the server's cap with no idle connection, the one that has waited longest on its client
     /// makes room (408); a connection the server owes an answer is never taken.
     @Test func theSlowestReaderMakesRoomAtTheCap() async throws {
@@ -151,7 +209,7 @@ import Testing
             let owed = try RawSocket(port: port, timeout: 10)
             try owed.send(ConnectionLimitTests.request)
             // Owed an answer once the mock has it (its answer waits out the latency); before that it
-            // is idle, and would be the one to go.
+            // waits on its client, longer than any other, and would be the one to go.
             try await ConnectionLimitTests.eventually { server.requestLog().count == 1 }
             var slow: [RawSocket] = []
             for _ in 0..<3 {

@@ -21,8 +21,11 @@ extension RESTv2Family {
             }
         }
         let sso = r.request.headers.ssoIdentities(context.world.restV2, at: now)
-        return v2SessionAnswer(
-            v2NewSession(sp, requestor, device, parameters, sso: sso, in: &context, at: now), missingAction: "resume")
+        // Stored first, then answered: as the argument of a method of `self`, the store's change was
+        // made on a copy of the family held for that call, and so copied the whole session store
+        // (20,000 sessions) on every new session once it was full.
+        let session = v2NewSession(sp, requestor, device, parameters, sso: sso, in: &context, at: now)
+        return v2SessionAnswer(session, missingAction: "resume")
     }
 
     /// A new authentication session under a fresh code, stored.
