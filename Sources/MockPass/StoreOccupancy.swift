@@ -50,7 +50,7 @@ extension MockPass {
             v2.sessions.occupancy("v2-sessions", limit: "mock-v2-sessions"),
             v2.profiles.occupancy("v2-profiles", limit: "mock-v2-profiles"),
             v2.tempPassUses.occupancy("v2-temppass-uses", limit: "mock-v2-temppass-uses"),
-            v2.oauthCodes.occupancy("v2-oauth-codes", limit: "mock-v2-oauth-codes"),
+            idps.oauthCodes.occupancy("v2-oauth-codes", limit: "mock-v2-oauth-codes"),
             v2.oauthLogouts.occupancy("v2-oauth-logouts", limit: "mock-v2-sessions"),
             v2.ssoGrants.occupancy("v2-sso-grants", limit: "mock-v2-profiles"),
             v2.ssoLogouts.occupancy("v2-sso-logouts", limit: "mock-v2-sessions"),
