@@ -55,7 +55,8 @@ import Testing
     @Test func theAdminPaths() {
         #expect(
             AdminRoute.allCases.map(\.path).joined(separator: ", ")
-                == "/admin/clock, /admin/net, /admin/log, /admin/lint, /admin/hosts, /admin/world, /admin/login, /admin/stores")
+                == "/admin/clock, /admin/net, /admin/log, /admin/lint, /admin/hosts, /admin/world, /admin/login, /admin/stores"
+        )
         #expect(AdminRoute(path: "/admin/log") == .log)
         #expect(AdminRoute(path: "/admin/log/") == nil)
         #expect(
