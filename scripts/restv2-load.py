@@ -46,6 +46,7 @@ import urllib.parse
 import urllib.request
 
 import http1  # scripts/http1.py, beside this file
+from procstat import cpu_seconds, pct, rss_mb  # scripts/procstat.py
 
 SP_ORIGIN = "https://sp.auth.adobe.com"
 IDP_ORIGIN = "https://comcast.idp.test"
@@ -284,22 +285,6 @@ def element(xml, name):
     return m and html.unescape(m.group(1))
 
 
-def cpu_seconds(pid):
-    """The process's user+system time (/proc/PID/stat fields 14 and 15, in clock ticks)."""
-    with open(f"/proc/{pid}/stat") as f:
-        fields = f.read().rsplit(")", 1)[1].split()
-    import os
-    return (int(fields[11]) + int(fields[12])) / os.sysconf("SC_CLK_TCK")
-
-
-def rss_mb(pid):
-    with open(f"/proc/{pid}/status") as f:
-        for line in f:
-            if line.startswith("VmRSS:"):
-                return int(line.split()[1]) / 1024
-    return 0.0
-
-
 def stores(admin, token):
     """`GET /admin/stores`: {store: its line} (count, capacity, bytes, maxBytes, full)."""
     request = urllib.request.Request(admin.rstrip("/") + "/admin/stores",
@@ -314,13 +299,6 @@ def occupancy(row):
     if "maxBytes" in row:
         text += f" ({row['bytes'] / 1048576:.1f}/{row['maxBytes'] / 1048576:.0f} MiB)"
     return text
-
-
-def pct(values, p):
-    if not values:
-        return 0.0
-    values = sorted(values)
-    return values[min(len(values) - 1, int(len(values) * p))] * 1000
 
 
 RECOVERABLE = (Failure, OSError, asyncio.IncompleteReadError, ValueError, KeyError, IndexError, ssl.SSLError)

@@ -23,13 +23,14 @@ Exit 1 when a probe from an address outside --attackers failed, or none ran. Sta
 import argparse
 import asyncio
 import multiprocessing
-import os
 import queue
 import resource
 import statistics
 import sys
 import time
 import urllib.parse
+
+from procstat import cpu_seconds, descriptors, pct, rss_mb  # scripts/procstat.py, beside this file
 
 # How the server ended an attacking connection: an answer naming its limit, or a close without one
 # (within 0.5 s of the connect, or later: an idle connection evicted to make room is closed silently).
@@ -158,33 +159,6 @@ def probe_process(sources, host, port, path, every, start, deadline, events):
         await asyncio.gather(*(Probe(a, host, port, path, events).run(every, deadline) for a in sources))
     asyncio.run(run())
     events.put(None)
-
-
-def pct(values, p):
-    values = sorted(values)
-    return values[min(len(values) - 1, int(len(values) * p))] * 1000 if values else 0.0
-
-
-def rss_mb(pid):
-    with open(f"/proc/{pid}/status") as f:
-        for line in f:
-            if line.startswith("VmRSS:"):
-                return int(line.split()[1]) / 1024
-    return 0.0
-
-
-def descriptors(pid):
-    """The server's open descriptors: its accepted connections, plus a few dozen of its own."""
-    try:
-        return len(os.listdir(f"/proc/{pid}/fd"))
-    except OSError:
-        return 0
-
-
-def cpu_seconds(pid):
-    with open(f"/proc/{pid}/stat") as f:
-        fields = f.read().rsplit(")", 1)[1].split()
-    return (int(fields[11]) + int(fields[12])) / os.sysconf("SC_CLK_TCK")
 
 
 async def main(args):

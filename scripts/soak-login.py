@@ -38,6 +38,7 @@ import time
 import urllib.parse
 
 import http1  # scripts/http1.py, beside this file
+from procstat import pct  # scripts/procstat.py
 
 FIELD = re.compile(r'<input type="hidden" name="([^"]*)" value="([^"]*)"/>')
 ACTION = re.compile(r'<form action="([^"]*)"')
@@ -159,13 +160,6 @@ def rss_kb(pid):
             if line.startswith("VmRSS:"):
                 return int(line.split()[1])
     return 0
-
-
-def pct(values, p):
-    if not values:
-        return 0.0
-    values = sorted(values)
-    return values[min(len(values) - 1, int(len(values) * p))] * 1000
 
 
 async def soak(args):
