@@ -1,4 +1,4 @@
-// An app team's test of its own delegate against passim's AccessEnabler (issue 31): a delegate that
+// An app team's test of its own delegate against passim's AccessEnabler: a delegate that
 // starts a new login from any failed status reopens the provider picker after every cancel, and the
 // enabler's liveness rules report it (docs/LINT.md, "The AccessEnabler facade").
 
