@@ -1,14 +1,21 @@
 # Two entry points for a fresh machine (README.md): `make suite` and `make test`.
 # Each installs the system libraries first when they are missing.
 
-.PHONY: example docc format format-check layers routes-check links provenance tracking-wildcards mutants differential-mutants mutant-findings setup build suite suite-live suite-live-server suite-shim suite-shim-live suite-v2 port-python port-python-v2 clients v2-reference-client rest-v2-contract rest-v2-schemathesis rest-v2-docs rest-v2-hostile lint-cards test release docs docs-check bench fuzz-smoke clean
+.PHONY: setup-check example docc format format-check layers routes-check links provenance tracking-wildcards mutants differential-mutants mutant-findings setup build suite suite-live suite-live-server suite-shim suite-shim-live suite-v2 port-python port-python-v2 clients v2-reference-client rest-v2-contract rest-v2-schemathesis rest-v2-docs rest-v2-hostile lint-cards test release docs docs-check bench fuzz-smoke clean
+
+# On Linux the missing apt packages; on macOS a check of Xcode's toolchain, naming what to install
+# (scripts/setup.sh). Xcode's SDK has libxml2 with no pkg-config file: setup writes one, put here on
+# PKG_CONFIG_PATH for SwiftPM.
+ifeq ($(shell uname -s),Darwin)
+export PKG_CONFIG_PATH := $(CURDIR)/.build-setup/pkgconfig$(if $(PKG_CONFIG_PATH),:$(PKG_CONFIG_PATH))
+endif
 
 setup:
-	@missing=""; for p in libxml2-dev libcurl4-openssl-dev pkg-config xmlsec1 curl openssl; do \
-	  dpkg -s $$p >/dev/null 2>&1 || missing="$$missing $$p"; done; \
-	if [ -n "$$missing" ]; then \
-	  echo "installing$$missing"; \
-	  export DEBIAN_FRONTEND=noninteractive; apt-get update -qq && apt-get install -y -qq $$missing; fi
+	@scripts/setup.sh
+
+# setup.sh's own tests: both systems' branches, on stubs (any system).
+setup-check:
+	python3 -m unittest discover -s scripts -p 'test_setup.py'
 
 build: setup
 	swift build
@@ -109,8 +116,9 @@ lint-cards: build
 	scripts/lint-cards.sh $(PASSIM) --check
 
 # swift test, quiet: failures and summaries, no line per passing test (scripts/test.sh).
+# TEST_BUNDLE=FILE runs that built copy of the test bundle instead, without SwiftPM (CI, .ci/run).
 test: setup
-	scripts/test.sh
+	scripts/test.sh $(if $(TEST_BUNDLE),--bundle $(TEST_BUNDLE))
 
 # The mutation check: every patch of Tests/Mutants/ (a realistic engine, mock or lint bug) must fail the suite on one wire or the other.
 mutants: build

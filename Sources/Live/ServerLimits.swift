@@ -86,7 +86,12 @@ public struct ServerLimits: Hashable, Sendable {
     /// (at least 1): the cap the server enforces.
     public var connectionCap: Int {
         var limit = rlimit()
-        guard getrlimit(Int32(RLIMIT_NOFILE.rawValue), &limit) == 0 else { return max(1, connections) }
+        #if canImport(Glibc)
+            let resource = Int32(RLIMIT_NOFILE.rawValue)  // an enum in glibc's header, an Int32 in Darwin's
+        #else
+            let resource = RLIMIT_NOFILE
+        #endif
+        guard getrlimit(resource, &limit) == 0 else { return max(1, connections) }
         // Unlimited (RLIM_INFINITY, all ones) clamps to Int.max.
         let available = Int(clamping: limit.rlim_cur) - descriptorMargin
         return max(1, min(connections, available))

@@ -47,8 +47,18 @@ final class PortProcess: PortTransport {
         return unsafeBitCast(symbol, to: CloseFrom.self)
     }()
 
-    /// glibc's `POSIX_SPAWN_SETSID` (2.26+), declared only under `_GNU_SOURCE`.
-    private static let spawnSetSID: Int16 = 0x80
+    #if canImport(Glibc)
+        /// glibc's `POSIX_SPAWN_SETSID` (2.26+), declared only under `_GNU_SOURCE`.
+        private static let spawnSetSID: Int16 = 0x80
+        // glibc's spawn types are structs, Darwin's pointers that init sets.
+        private static func emptySpawnActions() -> posix_spawn_file_actions_t { posix_spawn_file_actions_t() }
+        private static func emptySpawnAttributes() -> posix_spawnattr_t { posix_spawnattr_t() }
+    #else
+        /// Darwin's `POSIX_SPAWN_SETSID` (macOS 10.15+).
+        private static let spawnSetSID: Int16 = 0x0400
+        private static func emptySpawnActions() -> posix_spawn_file_actions_t { nil }
+        private static func emptySpawnAttributes() -> posix_spawnattr_t { nil }
+    #endif
 
     init(command: String) throws(PortError) {
         _ = PortProcess.ignorePipeSignal
@@ -60,16 +70,16 @@ final class PortProcess: PortTransport {
         var input: [Int32] = [-1, -1], output: [Int32] = [-1, -1], error: [Int32] = [-1, -1]
         guard pipe(&input) == 0 else { throw PortError("cannot make a pipe: \(String(cString: strerror(errno)))") }
         guard pipe(&output) == 0 else {
-            Glibc.close(input[0]); Glibc.close(input[1])
+            closeDescriptor(input[0]); closeDescriptor(input[1])
             throw PortError("cannot make a pipe: \(String(cString: strerror(errno)))")
         }
         guard pipe(&error) == 0 else {
-            (input + output).forEach { _ = Glibc.close($0) }
+            (input + output).forEach { _ = closeDescriptor($0) }
             throw PortError("cannot make a pipe: \(String(cString: strerror(errno)))")
         }
         for fd in input + output + error { _ = fcntl(fd, F_SETFD, FD_CLOEXEC) }
-        defer { Glibc.close(input[0]); Glibc.close(output[1]); Glibc.close(error[1]) }
-        var actions = posix_spawn_file_actions_t()
+        defer { closeDescriptor(input[0]); closeDescriptor(output[1]); closeDescriptor(error[1]) }
+        var actions = PortProcess.emptySpawnActions()
         posix_spawn_file_actions_init(&actions)
         defer { posix_spawn_file_actions_destroy(&actions) }
         posix_spawn_file_actions_adddup2(&actions, input[0], 0)
@@ -79,7 +89,7 @@ final class PortProcess: PortTransport {
         // close-on-exec (SwiftNIO's are not): a port holding a copy of a live server's listener would
         // keep a host "down" listening, and stop it from listening again once "up".
         _ = PortProcess.closeFrom?(&actions, 3)
-        var attributes = posix_spawnattr_t()
+        var attributes = PortProcess.emptySpawnAttributes()
         posix_spawnattr_init(&attributes)
         defer { posix_spawnattr_destroy(&attributes) }
         // A session of its own (whose id is the shell's pid, also its process group): what the port
@@ -97,7 +107,7 @@ final class PortProcess: PortTransport {
         var child: pid_t = 0
         let spawned = posix_spawn(&child, "/bin/sh", &actions, &attributes, &argv, &envp)
         guard spawned == 0 else {
-            Glibc.close(input[1]); Glibc.close(output[0]); Glibc.close(error[0])
+            closeDescriptor(input[1]); closeDescriptor(output[0]); closeDescriptor(error[0])
             throw PortError("cannot start the port (\(command)): \(String(cString: strerror(spawned)))")
         }
         pid = child
@@ -120,15 +130,15 @@ final class PortProcess: PortTransport {
         var lifeline: [Int32] = [-1, -1]
         guard pipe(&lifeline) == 0 else { return nil }
         for fd in lifeline { _ = fcntl(fd, F_SETFD, FD_CLOEXEC) }
-        defer { Glibc.close(lifeline[0]) }
-        var actions = posix_spawn_file_actions_t()
+        defer { closeDescriptor(lifeline[0]) }
+        var actions = PortProcess.emptySpawnActions()
         posix_spawn_file_actions_init(&actions)
         defer { posix_spawn_file_actions_destroy(&actions) }
         posix_spawn_file_actions_adddup2(&actions, lifeline[0], 0)
         posix_spawn_file_actions_addopen(&actions, 1, "/dev/null", O_WRONLY, 0)
         posix_spawn_file_actions_addopen(&actions, 2, "/dev/null", O_WRONLY, 0)
         _ = PortProcess.closeFrom?(&actions, 3)
-        var attributes = posix_spawnattr_t()
+        var attributes = PortProcess.emptySpawnAttributes()
         posix_spawnattr_init(&attributes)
         defer { posix_spawnattr_destroy(&attributes) }
         posix_spawnattr_setflags(&attributes, PortProcess.spawnSetSID)
@@ -141,7 +151,7 @@ final class PortProcess: PortTransport {
         var argv = arguments + [nil], envp = environment + [nil]
         var child: pid_t = 0
         guard posix_spawn(&child, "/bin/sh", &actions, &attributes, &argv, &envp) == 0 else {
-            Glibc.close(lifeline[1])
+            closeDescriptor(lifeline[1])
             return nil
         }
         return (child, lifeline[1])
@@ -175,7 +185,7 @@ final class PortProcess: PortTransport {
         let fd = inputFD
         var offset = 0
         while offset < bytes.count {
-            let n = bytes[offset...].withUnsafeBytes { Glibc.write(fd, $0.baseAddress, $0.count) }
+            let n = bytes[offset...].withUnsafeBytes { writeDescriptor(fd, $0.baseAddress, $0.count) }
             if n < 0 {
                 if errno == EINTR { continue }
                 if errno == EAGAIN || errno == EWOULDBLOCK {
@@ -278,14 +288,14 @@ final class PortProcess: PortTransport {
     private func end(grace: Bool) {
         guard !closed else { return }
         closed = true
-        Glibc.close(inputFD)
+        closeDescriptor(inputFD)
         if grace { waitForExit() }
         endEverything()
         if isRunning {
             var status: Int32 = 0
             if waitpid(pid, &status, 0) == pid { exitStatus = status }
         }
-        Glibc.close(outputFD)
+        closeDescriptor(outputFD)
         stderrTail.stop()
     }
 
@@ -294,8 +304,8 @@ final class PortProcess: PortTransport {
     /// catches those, but a daemon that double-forks with `setsid` leaves the session too, and only
     /// the marker it inherited in its environment still ties it to this port (a process that clears
     /// its environment is beyond reach without cgroups). Processes are found by scanning /proc, the
-    /// only list of them Linux offers; the scan repeats while it finds some, since one may fork
-    /// while its siblings are being killed.
+    /// only list of them Linux offers (macOS has none: there the group is all this kills); the scan
+    /// repeats while it finds some, since one may fork while its siblings are being killed.
     private func endEverything() {
         // The watchdog first: once the group is gone its id may be reused, and the watchdog must
         // never kill a group that is no longer the port's.
@@ -303,7 +313,7 @@ final class PortProcess: PortTransport {
             kill(watchdog.pid, SIGKILL)
             var status: Int32 = 0
             _ = waitpid(watchdog.pid, &status, 0)
-            Glibc.close(watchdog.fd)
+            closeDescriptor(watchdog.fd)
             self.watchdog = nil
         }
         kill(-pid, SIGKILL)
@@ -347,7 +357,7 @@ final class PortProcess: PortTransport {
     private static func readProcFile(_ path: String, limit: Int) -> [UInt8]? {
         let fd = open(path, O_RDONLY | O_CLOEXEC)
         guard fd >= 0 else { return nil }
-        defer { Glibc.close(fd) }
+        defer { closeDescriptor(fd) }
         var out: [UInt8] = []
         var chunk = [UInt8](repeating: 0, count: 4096)
         while out.count < limit {
@@ -360,4 +370,23 @@ final class PortProcess: PortTransport {
     }
 
     deinit { close() }
+}
+
+// The C library's `close` and `write`, by other names: PortProcess's own `close()` and `write(_:before:)`
+// hide the C functions inside the class, and the module that holds them differs by platform.
+@discardableResult
+private func closeDescriptor(_ fd: Int32) -> Int32 {
+    #if canImport(Glibc)
+        Glibc.close(fd)
+    #else
+        Darwin.close(fd)
+    #endif
+}
+
+private func writeDescriptor(_ fd: Int32, _ bytes: UnsafeRawPointer?, _ count: Int) -> Int {
+    #if canImport(Glibc)
+        Glibc.write(fd, bytes, count)
+    #else
+        Darwin.write(fd, bytes, count)
+    #endif
 }

@@ -305,7 +305,7 @@ private final class Counter: @unchecked Sendable {
     @Test func aServedMockEndsWithItsCampaignHoweverTheCampaignEnds() throws {
         let root = URL(fileURLWithPath: #filePath).deletingLastPathComponent().deletingLastPathComponent()
             .deletingLastPathComponent().path
-        let binary = root + "/.build/debug/passim"
+        let binary = ProcessInfo.processInfo.environment["PASSIM_BINARY"] ?? root + "/.build/debug/passim"
         try #require(FileManager.default.isExecutableFile(atPath: binary), "swift test builds \(binary)")
         let out = FileManager.default.temporaryDirectory.appendingPathComponent("passim-lifeline-\(UUID())").path
         defer { try? FileManager.default.removeItem(atPath: out) }

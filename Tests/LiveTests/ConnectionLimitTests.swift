@@ -31,7 +31,7 @@ import Testing
             // for: on a loaded machine the server may take a while to accept them all.
             let expected = Array(repeating: true, count: 32) + Array(repeating: false, count: 8)
             var closed = idle.map { $0.isClosedByPeer() }
-            for _ in 0..<40 where closed != expected {
+            for _ in 0..<100 where closed != expected {
                 try await Task.sleep(for: .milliseconds(20))
                 closed = idle.map { $0.isClosedByPeer() }
             }
@@ -44,7 +44,9 @@ import Testing
                 answer = try client.readAnswer()
             }
             #expect(answer.hasPrefix("HTTP/1.1 200"))
-            #expect(took < .milliseconds(100), "answered after \(took)")
+            // At once, not after an idle connection's timeout (3 s): the bound leaves room for a machine
+            // loaded by CI's other lanes, and still tells the two apart.
+            #expect(took < .milliseconds(1_000), "answered after \(took)")
 
             // Idle past the timeout: every connection is closed.
             try await Task.sleep(for: .milliseconds(3_300))

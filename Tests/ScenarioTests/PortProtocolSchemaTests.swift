@@ -64,7 +64,7 @@ import Testing
 
     /// The live network's lines (`hosts`, `cookies`, `fetched`, `deliver`) from the binary's shim.
     @Test func theLiveNetworksLinesAreValid() throws {
-        let binary = packageRoot + "/.build/debug/passim"
+        let binary = passimBinary
         try #require(FileManager.default.isExecutableFile(atPath: binary), "swift build makes \(binary)")
         let log = FileManager.default.temporaryDirectory.appendingPathComponent("passim-\(UUID()).log").path
         defer { try? FileManager.default.removeItem(atPath: log) }

@@ -202,7 +202,7 @@ import Testing
     @Test func thePythonPortAndTheShimAreReset() throws {
         let folder = packageRoot + "/Scenarios/authz"
         // The shim when the debug binary is built (`swift build`; `make test` builds it first).
-        let shim = packageRoot + "/.build/debug/passim"
+        let shim = passimBinary
         let shimCommand = FileManager.default.isExecutableFile(atPath: shim) ? [shim + " shim"] : []
         for command in [PortRunTests.pythonPort] + shimCommand {
             let pool = PortPool()

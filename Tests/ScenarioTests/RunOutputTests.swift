@@ -155,13 +155,13 @@ final class Pieces: @unchecked Sendable {
     /// A reader that goes away (`| head -1`) ends the run quietly, as a closed pipe ends a shell
     /// tool, instead of a trap in FileHandle.write (SIGPIPE is ignored for NIO).
     @Test func aClosedPipeEndsTheRunQuietly() throws {
-        let (status, stderr) = try shell(".build/debug/passim run --jobs 2 Scenarios | head -1")
+        let (status, stderr) = try shell(passimBinary + " run --jobs 2 Scenarios | head -1")
         #expect(status == 141, "\(stderr.prefix(500))")
         #expect(!stderr.contains("Fatal error") && !stderr.contains("crashed"), "\(stderr.prefix(500))")
     }
 
     @Test func aBadKExpressionIsAUsageErrorWithExit2() throws {
-        let (status, stderr) = try shell(".build/debug/passim run -k 'tvos and' Scenarios")
+        let (status, stderr) = try shell(passimBinary + " run -k 'tvos and' Scenarios")
         #expect(status == 2)
         #expect(stderr.contains("-k 'tvos and': the expression ends too soon"), "\(stderr)")
     }
@@ -217,7 +217,7 @@ extension RunCommandTests {
         }
         try #require(bound)
         let port = Int(UInt16(bigEndian: address.sin_port))
-        let (status, stderr) = try shell(".build/debug/passim serve --adobe --listen-port \(port) --admin-port 0")
+        let (status, stderr) = try shell(passimBinary + " serve --adobe --listen-port \(port) --admin-port 0")
         #expect(status == 2)
         #expect(
             stderr == "passim serve: cannot listen on 127.0.0.1:\(port): the port is in use (another passim serve?): "

@@ -12,6 +12,11 @@ let packageRoot: String = {
     return FileManager.default.currentDirectoryPath
 }()
 
+/// The passim executable the tests run: `PASSIM_BINARY` when set (CI runs the tests beside its
+/// mutation check, which relinks .build/debug/passim with each mutant, and gives a copy), else the one
+/// `swift build` makes.
+let passimBinary: String = ProcessInfo.processInfo.environment["PASSIM_BINARY"] ?? packageRoot + "/.build/debug/passim"
+
 /// The steps of an iOS login: `requestor REQ1`, the user alice (password secret) at Comcast, through
 /// its tracking. `authenticated`: the instant the status line pins (`at 60ms`), if any.
 func loginSteps(authenticated: String? = nil) -> String {
