@@ -178,7 +178,8 @@ release: setup
 	swift build -c release
 
 # The callback-order pages (docs/callbacks/) and the migration pages (docs/migration/: each SDK call and
-# cookbook flow on the SDK's wire and on REST API v2's), generated from the scenarios; commit the result.
+# cookbook flow on the SDK's wire and on REST API v2's), generated from the scenarios, their sequence
+# diagrams as SVG files beside them (diagrams/); commit the result.
 docs: build
 	$(PASSIM) doc Scenarios --out docs/callbacks --migration-out docs/migration --expect Scenarios/wire-v2.expect
 
@@ -195,6 +196,22 @@ docs-check: build
 	  grep '\*\*none\*\*' docs/callbacks/seed-elements.md; \
 	  echo "seed elements above have no scenario (docs/callbacks/seed-elements.md)"; exit 1; fi; \
 	echo "every seed element has a scenario"
+
+# Chromium from the distribution's packages, for report-check (Linux; elsewhere it says so and skips).
+.PHONY: browser-setup report-check
+browser-setup:
+	@if [ "$$(uname -s)" != Linux ]; then echo "browser-setup: Linux only (Debian's chromium package); skipped"; exit 0; fi; \
+	if ! command -v chromium >/dev/null 2>&1; then \
+	  echo "installing chromium"; \
+	  export DEBIAN_FRONTEND=noninteractive; apt-get update -qq && apt-get install -y -qq chromium; fi
+
+# The pages people look at, in headless Chromium: a run's HTML report with a failure, the SVG sequence
+# diagrams of `passim doc` and a lint report card load with no console error and no request leaving the
+# page, and show their elements (scripts/report-check.sh; Playwright pinned in Fixtures/reports/,
+# installed in .venv-browser on first use). Linux only, as browser-setup.
+report-check: build browser-setup
+	@if [ "$$(uname -s)" != Linux ]; then echo "report-check: Linux only (needs browser-setup's Chromium); skipped"; exit 0; fi; \
+	scripts/report-check.sh $(PASSIM)
 
 # The fuzzing checks CI runs: the libFuzzer targets' seed corpora replayed through their entry
 # points, and a short state-machine fuzz (docs/FUZZING.md).

@@ -92,7 +92,8 @@ public enum MigrationDocs {
     /// the scenarios or the expectations file were named by absolute paths: the pages link files
     /// relative to it (`docs/migration/` is two folders below it).
     public static func pages(
-        _ entries: [CallbackDocs.Entry], expectations: Expectations, jobs: Int = 1, root: String? = nil
+        _ entries: [CallbackDocs.Entry], expectations: Expectations, jobs: Int = 1, root: String? = nil,
+        diagrams: CallbackDocs.DiagramFormat = .mermaid
     ) -> [CallbackDocs.Page] {
         var expectations = expectations
         var entries = entries
@@ -119,7 +120,9 @@ public enum MigrationDocs {
             guard let e = s.entry, let r = v2[e.file.path] else { continue }
             let c = comparisons[e.file.path] ?? Comparison(e, r, expectations)
             comparisons[e.file.path] = c
-            pages.append(CallbackDocs.Page(name: s.page, text: page(s, e, c, expectations)))
+            let made = page(s, e, c, expectations, diagrams: diagrams)
+            pages.append(CallbackDocs.Page(name: s.page, text: made.text))
+            pages += made.files
         }
         pages.append(CallbackDocs.Page(name: "index.md", text: index(subjects, comparisons, expectations)))
         return pages.sorted { $0.name < $1.name }
@@ -341,7 +344,10 @@ public enum MigrationDocs {
         return out
     }
 
-    static func page(_ s: Subject, _ e: CallbackDocs.Entry, _ c: Comparison, _ expectations: Expectations) -> String {
+    static func page(
+        _ s: Subject, _ e: CallbackDocs.Entry, _ c: Comparison, _ expectations: Expectations,
+        diagrams: CallbackDocs.DiagramFormat
+    ) -> (text: String, files: [CallbackDocs.Page]) {
         var out = CallbackDocs.header
         out += s.kind == .call ? "# `\(s.name)` on both wires\n\n" : "# \(e.file.title): on both wires\n\n"
         out +=
@@ -408,13 +414,19 @@ public enum MigrationDocs {
         }
         if c.rows.isEmpty { out += "| — | (no `<` line) | | |\n" }
 
-        out += "\n## Sequence diagrams\n\n### SDK wire\n\n```mermaid\n" + CallbackDocs.diagram(e) + "```\n"
+        let stem = String(s.page.dropLast(".md".count))
+        let sdk = CallbackDocs.diagramBlock(
+            CallbackDocs.sequence(e), title: e.file.title + " (SDK wire)", name: "diagrams/\(stem).sdk.svg", diagrams)
+        let v2 = CallbackDocs.diagramBlock(
+            CallbackDocs.sequence(c.v2), title: e.file.title + " (REST API v2)", name: "diagrams/\(stem).v2.svg",
+            diagrams)
+        out += "\n## Sequence diagrams\n\n### SDK wire\n\n" + sdk.markdown
         out += "\n### REST API v2\n\n"
         if let stop = c.stop {
             out += "The run stops at line \(stop.line) (" + CallbackDocs.shortenStrings(stop.message) + ").\n\n"
         }
-        out += "```mermaid\n" + CallbackDocs.diagram(c.v2) + "```\n"
-        return out
+        out += v2.markdown
+        return (out, [sdk.file, v2.file].compactMap { $0 })
     }
 
     static func index(_ subjects: [Subject], _ comparisons: [String: Comparison], _ expectations: Expectations)

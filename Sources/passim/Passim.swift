@@ -79,6 +79,13 @@ struct Run: ParsableCommand {
     var junit: String?
 
     @Option(
+        name: .customLong("report-html"),
+        help: ArgumentHelp(
+            "Also write the run as a self-contained HTML page, DIR/index.html: each scenario's status and wall time, its failure (expected and actual side by side) and its sequence diagram.",
+            valueName: "DIR"))
+    var reportHTML: String?
+
+    @Option(
         name: .customLong("port-log"),
         help: ArgumentHelp(
             "With --port: write every line exchanged with the port, after its virtual time and > (to the port) or < (from it), to FILE, each scenario under a # PATH line; or, to a folder (an existing one, or a path ending in /), one file per scenario.",
@@ -219,6 +226,10 @@ struct Run: ParsableCommand {
             }
             if let refusal = SuiteUpdate.refusal() { throw Terminal.fail(refusal, status: 1) }
         }
+        // An HTML report that cannot be written is bad input, said before the run rather than after it.
+        if let reportHTML, let problem = Self.reportFolderProblem(reportHTML) {
+            throw Terminal.fail("passim: cannot write the HTML report to \(reportHTML): \(problem)", status: 2)
+        }
         var report = SuiteRun(options: options).run(paths: paths)
         options.runtime.port?.pool?.closeAll()
         progress?.finish()
@@ -243,11 +254,55 @@ struct Run: ParsableCommand {
                     "passim: cannot write the JUnit report to \(junit): \(error.localizedDescription)", status: 2)
             }
         }
+        if let reportHTML {
+            let page = URL(fileURLWithPath: reportHTML).appendingPathComponent("index.html")
+            do {
+                try Data(RunReportPage.html(report).utf8).write(to: page, options: .atomic)
+            } catch {
+                throw Terminal.fail(
+                    "passim: cannot write the HTML report to \(page.path): \(error.localizedDescription)", status: 2)
+            }
+        }
         if report.status != .passed { throw ExitCode(report.status.rawValue) }
+    }
+
+    /// Why `--report-html DIR` cannot be written (nil: DIR exists or was made, and is writable).
+    static func reportFolderProblem(_ dir: String) -> String? {
+        var isDirectory: ObjCBool = false
+        if FileManager.default.fileExists(atPath: dir, isDirectory: &isDirectory), !isDirectory.boolValue {
+            return "it is a file, not a folder"
+        }
+        do {
+            try FileManager.default.createDirectory(atPath: dir, withIntermediateDirectories: true)
+        } catch {
+            return "cannot make the folder (\(error.localizedDescription))"
+        }
+        return FileManager.default.isWritableFile(atPath: dir) ? nil : "the folder is not writable"
+    }
+}
+
+extension Doc {
+    /// Whether the seed-element page links the seeds' description as `../spec/README.md`: where that
+    /// resolves beside --out, or when the whole bundled suite is documented from its checkout (`make
+    /// docs`, and `make docs-check`, which writes to a temporary folder and must get the same bytes).
+    /// Elsewhere (a project's own scenarios) the page names the file without a link that would break.
+    var linksSpec: Bool {
+        let files = FileManager.default
+        if files.fileExists(
+            atPath: URL(fileURLWithPath: out).appendingPathComponent("../spec/README.md").standardized.path)
+        {
+            return true
+        }
+        let here = URL(fileURLWithPath: files.currentDirectoryPath)
+        let suite = here.appendingPathComponent("Scenarios").standardized.path
+        guard files.fileExists(atPath: here.appendingPathComponent("docs/spec/README.md").path) else { return false }
+        return paths.count == 1 && URL(fileURLWithPath: paths[0], relativeTo: here).standardized.path == suite
     }
 }
 
 extension SuiteUpdate.Mode: ExpressibleByArgument {}
+
+extension CallbackDocs.DiagramFormat: ExpressibleByArgument {}
 
 struct Record: ParsableCommand {
     static let configuration = CommandConfiguration(
@@ -298,10 +353,14 @@ struct Record: ParsableCommand {
 
 struct Doc: ParsableCommand {
     static let configuration = CommandConfiguration(
-        abstract: "Generate the callback-order and migration pages (Markdown with Mermaid diagrams) from scenarios.",
+        abstract: "Generate the callback-order and migration pages (Markdown with sequence diagrams) from scenarios.",
         discussion: """
             One page per area folder (authn.md, ...) with each scenario's title, description and sequence diagram,
             and index.md: per API method, every callback order the scenarios show; written to --out.
+            The diagrams are SVG images passim draws itself, written beside the pages (diagrams/AREA/NAME.svg) and
+            shown by any Markdown viewer, the same bytes on every run; --diagrams mermaid writes Mermaid source
+            in the pages instead (for viewers that run Mermaid). seed-elements.md: which scenarios exercise each
+            element of Adobe's API reference.
             With --migration-out DIR, also the migration pages (docs/MIGRATION.md): per SDK call and cookbook flow,
             one scenario run on the SDK's wire and on REST API v2's, the requests and callbacks side by side, with
             the reasons of the v2 wire's expectations file (--expect). They link the callback pages as ../callbacks/
@@ -324,6 +383,12 @@ struct Doc: ParsableCommand {
 
     @OptionGroup var expect: ExpectOption
 
+    @Option(
+        help: ArgumentHelp(
+            "How to draw the sequence diagrams: SVG images beside the pages, or Mermaid source in them.",
+            valueName: "svg|mermaid"))
+    var diagrams: CallbackDocs.DiagramFormat = .svg
+
     func run() throws {
         var expectations: MigrationDocs.Expectations?
         if migrationOut != nil {
@@ -336,7 +401,8 @@ struct Doc: ParsableCommand {
         // Absolute paths under the current folder link as relative ones, so the pages do not depend on where
         // the repository is.
         let generation = CallbackDocs.generate(
-            paths: paths, jobs: 2, migration: expectations, root: FileManager.default.currentDirectoryPath)
+            paths: paths, jobs: 2, migration: expectations, root: FileManager.default.currentDirectoryPath,
+            diagrams: diagrams, specLink: linksSpec ? "../spec/README.md" : nil)
         Terminal.write(generation.errors, to: FileHandle.standardError)
         guard generation.status == .passed else {
             throw Terminal.fail(
@@ -348,15 +414,22 @@ struct Doc: ParsableCommand {
             do {
                 try FileManager.default.createDirectory(atPath: dir, withIntermediateDirectories: true)
                 for page in pages {
-                    try Data(page.text.utf8).write(
-                        to: URL(fileURLWithPath: dir).appendingPathComponent(page.name), options: .atomic)
+                    let url = URL(fileURLWithPath: dir).appendingPathComponent(page.name)
+                    try FileManager.default.createDirectory(
+                        at: url.deletingLastPathComponent(), withIntermediateDirectories: true)
+                    try Data(page.text.utf8).write(to: url, options: .atomic)
                 }
             } catch {
                 throw Terminal.fail("passim doc: cannot write to \(dir): \(error.localizedDescription)", status: 2)
             }
         }
         for (dir, pages) in written {
-            Terminal.write("wrote \(pages.count) pages to \(dir)\n", to: FileHandle.standardOutput)
+            let images = pages.filter { $0.name.hasSuffix(".svg") }.count
+            Terminal.write(
+                "wrote \(pages.count - images) pages"
+                    + (images > 0 ? " and \(images) diagram" + (images == 1 ? "" : "s") : "")
+                    + " to \(dir)\n",
+                to: FileHandle.standardOutput)
         }
     }
 }

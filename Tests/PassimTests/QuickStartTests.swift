@@ -66,9 +66,11 @@ extension CommandLineOptionsTests {
         #expect(
             outputs[3].contains("< displayProviderDialog([Comcast])\n> setSelectedProvider(nil)\n"), "\(outputs[3])")
         let page = try String(contentsOf: folder.appendingPathComponent("mine-docs/mine.md"), encoding: .utf8)
-        #expect(page.contains("sequenceDiagram"))
-        let dialog = try #require(page.range(of: "displayProviderDialog"))
-        let cancel = try #require(page.range(of: "setSelectedProvider(nil)"))
+        #expect(page.contains("](diagrams/mine/cancel.svg)"))
+        let image = try String(
+            contentsOf: folder.appendingPathComponent("mine-docs/diagrams/mine/cancel.svg"), encoding: .utf8)
+        let dialog = try #require(image.range(of: "displayProviderDialog"))
+        let cancel = try #require(image.range(of: "setSelectedProvider(nil)"))
         #expect(dialog.lowerBound < cancel.lowerBound)
     }
 

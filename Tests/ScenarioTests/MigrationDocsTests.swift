@@ -66,11 +66,17 @@ import Testing
     @Test func committedPagesAreUpToDate() throws {
         let expectations = try Expectations.load(packageRoot + "/Scenarios/wire-v2.expect")
         let g = CallbackDocs.generate(
-            paths: [packageRoot + "/Scenarios"], jobs: 2, migration: expectations, root: packageRoot)
+            paths: [packageRoot + "/Scenarios"], jobs: 2, migration: expectations, root: packageRoot, diagrams: .svg)
         #expect(g.status == .passed, "\(g.errors)")
         let folder = packageRoot + "/docs/migration"
-        let committed = try FileManager.default.contentsOfDirectory(atPath: folder).sorted()
-        #expect(committed == g.migration.map(\.name), "run `make docs` and commit docs/migration")
+        // The pages and, under diagrams/, their SVG files (`make docs` draws SVG).
+        let committed = (FileManager.default.subpaths(atPath: folder) ?? []).filter { path in
+            var isDirectory: ObjCBool = false
+            return FileManager.default.fileExists(atPath: folder + "/" + path, isDirectory: &isDirectory)
+                && !isDirectory.boolValue
+        }.sorted()
+        #expect(committed == g.migration.map(\.name).sorted(), "run `make docs` and commit docs/migration")
+        #expect(committed.contains("diagrams/call-getAuthentication.v2.svg"))
         for page in g.migration {
             let text = try String(contentsOfFile: folder + "/" + page.name, encoding: .utf8)
             #expect(text == page.text, "docs/migration/\(page.name) is stale: run `make docs` and commit it")
