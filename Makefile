@@ -200,10 +200,7 @@ docs-check: build
 # Chromium from the distribution's packages, for report-check (Linux; elsewhere it says so and skips).
 .PHONY: browser-setup report-check
 browser-setup:
-	@if [ "$$(uname -s)" != Linux ]; then echo "browser-setup: Linux only (Debian's chromium package); skipped"; exit 0; fi; \
-	if ! command -v chromium >/dev/null 2>&1; then \
-	  echo "installing chromium"; \
-	  export DEBIAN_FRONTEND=noninteractive; apt-get update -qq && apt-get install -y -qq chromium; fi
+	@scripts/setup.sh --browser
 
 # The pages people look at, in headless Chromium: a run's HTML report with a failure, the SVG sequence
 # diagrams of `passim doc` and a lint report card load with no console error and no request leaving the

@@ -8,6 +8,9 @@
 #     pkg-config already knows one (Homebrew's). What is missing is named with how to install it, and
 #     the Linux-only parts (apt, Chromium) are skipped with a message.
 #
+# `scripts/setup.sh --browser` (make browser-setup): Chromium from Debian's packages, for the HTML
+# reports' check (make report-check); skipped with a message elsewhere.
+#
 # POSIX sh, not bash: on a Mac this runs before there is a bash new enough for the other scripts.
 # SETUP_UNAME stands for `uname -s` and SETUP_PKGCONFIG_DIR for the pkg-config folder: the tests
 # (scripts/test_setup.py) run both branches on any system.
@@ -103,6 +106,24 @@ EOF
   echo "setup: this Mac has what make suite and make test need"
 }
 
+browser() {
+  if [ "$system" != Linux ]; then
+    echo "setup: skipped on $system: Chromium (Debian's package) for make report-check, Linux only"
+    exit 0
+  fi
+  command -v chromium >/dev/null 2>&1 && exit 0
+  echo "installing chromium"
+  export DEBIAN_FRONTEND=noninteractive
+  apt-get update -qq && apt-get install -y -qq chromium || {
+    echo "setup: apt-get could not install chromium (as root: apt-get install chromium)"
+    exit 2
+  }
+}
+
+if [ "${1:-}" = --browser ]; then
+  browser
+  exit 0
+fi
 case $system in
   Linux) linux ;;
   Darwin) macos ;;

@@ -51,9 +51,9 @@ class Machine:
         self.stub("xcrun", f'[ "$1" = --show-sdk-path ] && echo "{sdk}"')
         return sdk
 
-    def run(self, system):
+    def run(self, system, *arguments):
         env = {"PATH": self.bin, "SETUP_UNAME": system, "SETUP_PKGCONFIG_DIR": self.pkgconfig}
-        done = subprocess.run([os.path.join(self.bin, "sh"), SCRIPT], env=env, capture_output=True, text=True)
+        done = subprocess.run([os.path.join(self.bin, "sh"), SCRIPT, *arguments], env=env, capture_output=True, text=True)
         return done.returncode, done.stdout + done.stderr
 
     def recorded(self):
@@ -136,6 +136,34 @@ class MacTests(unittest.TestCase):
             mac.stub("bash", f'echo "{version}"')
             status, output = mac.run("Darwin")
             self.assertEqual(status == 0, ok, f"bash {version}: {output}")
+
+
+class BrowserTests(unittest.TestCase):
+    """`--browser` (make browser-setup): Chromium for the HTML reports' check, on Linux only."""
+
+    def machine(self):
+        machine = Machine(self)
+        machine.stub("apt-get", f'echo "apt-get $*" >> "{machine.record}"')
+        return machine
+
+    def test_linux_installs_chromium_when_missing(self):
+        machine = self.machine()
+        status, output = machine.run("Linux", "--browser")
+        self.assertEqual(status, 0, output)
+        self.assertEqual(machine.recorded(), ["apt-get update -qq", "apt-get install -y -qq chromium"])
+
+    def test_linux_with_chromium_installs_nothing(self):
+        machine = self.machine()
+        machine.stub("chromium", "exit 0")
+        self.assertEqual(machine.run("Linux", "--browser"), (0, ""))
+        self.assertEqual(machine.recorded(), [])
+
+    def test_a_mac_skips_it_with_a_message(self):
+        machine = self.machine()
+        status, output = machine.run("Darwin", "--browser")
+        self.assertEqual(status, 0, output)
+        self.assertIn("skipped on Darwin: Chromium", output)
+        self.assertEqual(machine.recorded(), [])
 
 
 class LinuxTests(unittest.TestCase):
