@@ -1,17 +1,21 @@
 #!/usr/bin/env python3
 """Fuzzer throughput, a reference commit against this tree, side by side (BENCHMARKS.md, "Fuzzer").
 
-    scripts/bench-fuzz.py [--ref COMMIT] [--seeds 7,11,23] [--runs 4000] [--rounds 3] [--mode invariant|parity]
+    scripts/bench-fuzz.py [--ref COMMIT] [--prebuilt-ref] [--this-scratch DIR] [--seeds 7,11,23]
+                          [--runs 4000] [--rounds 3] [--mode invariant|parity]
 
 Builds COMMIT (default 68a8bde) in a detached worktree and this tree, both in release (each in its own
-scratch folder, kept between calls: SKIP_BUILD=1 reuses them), then runs `passim fuzz --runs N --jobs 1
---seed S` of each build on every seed, ROUNDS times, the two builds alternated (which goes first swaps
-each round, so the machine's other load falls on both alike). The figure is CPU (user + system, from
-the process's rusage), never wall time. It prints, per seed, each build's programs, steps and engine
-inputs (which must be the same on both: same seed, same programs) and the median CPU, then the ratio
-reference/this of CPU per program, per step and per engine input: above 1, this tree is faster.
-`--mode parity` runs `fuzz --parity` instead (both wires of each build). Exit 1 when the two builds ran
-different programs (steps or engine inputs differ), 2 when a build or a run fails.
+scratch folder, kept between calls: SKIP_BUILD=1 reuses them; `--prebuilt-ref` takes the reference's
+binary from .build-bench/release-ref as it is, without a worktree or a build, e.g. a link to another
+tree's; `--this-scratch DIR` builds this tree in DIR instead of .build-bench/release-this), then runs
+`passim fuzz --runs N --jobs 1 --seed S` of each build on every seed, ROUNDS times, the two builds
+alternated (which goes first swaps each round, so the machine's other load falls on both alike). The
+figure is CPU (user + system, from the process's rusage), never wall time. It prints, per seed, each
+build's programs, steps and engine inputs (which must be the same on both: same seed, same programs) and
+the median CPU, then the ratio reference/this of CPU per program, per step and per engine input: above
+1, this tree is faster. `--mode parity` runs `fuzz --parity` instead (both wires of each build). Exit 1
+when the two builds ran different programs (steps or engine inputs differ), 2 when a build or a run
+fails.
 """
 import argparse
 import os
@@ -78,13 +82,25 @@ def main():
     p.add_argument("--runs", type=int, default=4000)
     p.add_argument("--rounds", type=int, default=3)
     p.add_argument("--mode", choices=["invariant", "parity"], default="invariant")
+    p.add_argument("--prebuilt-ref", action="store_true",
+                   help="use .build-bench/release-ref/release/passim as it is (no worktree, no build)")
+    p.add_argument("--this-scratch", default=os.path.join(ROOT, ".build-bench", "release-this"),
+                   help="the scratch folder of this tree's release build")
     a = p.parse_args()
     seeds = [int(s) for s in a.seeds.split(",") if s]
 
-    ref_tree = reference_tree(a.ref)
+    ref_scratch = os.path.join(ROOT, ".build-bench", "release-ref")
+    if a.prebuilt_ref:
+        # The fuzzer reads no file of its tree: the reference's binary runs from this one.
+        ref_binary, ref_tree = os.path.join(ref_scratch, "release", "passim"), ROOT
+        if not os.access(ref_binary, os.X_OK):
+            die(f"--prebuilt-ref: no binary at {ref_binary}")
+    else:
+        ref_tree = reference_tree(a.ref)
+        ref_binary = build(ref_tree, ref_scratch)
     builds = {
-        "ref": (build(ref_tree, os.path.join(ROOT, ".build-bench", "release-ref")), ref_tree),
-        "this": (build(ROOT, os.path.join(ROOT, ".build-bench", "release-this")), ROOT),
+        "ref": (ref_binary, ref_tree),
+        "this": (build(ROOT, os.path.abspath(a.this_scratch)), ROOT),
     }
     print(f"passim fuzz --runs {a.runs} --jobs 1 ({a.mode}); {a.ref} (ref) against this tree; "
           f"median CPU of {a.rounds} rounds, alternated; {os.cpu_count()} cores")
