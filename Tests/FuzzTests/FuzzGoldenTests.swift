@@ -53,7 +53,8 @@ import Testing
         }
         let result = session.failed || session.stopped ? session.result : session.finish(checkLiveness: true)
         var out = result.lines
-        out.append("failure \(String(describing: result.failure)) inapplicable \(String(describing: result.inapplicable))")
+        out.append(
+            "failure \(String(describing: result.failure)) inapplicable \(String(describing: result.inapplicable))")
         out.append("steps \(result.stepsRun) inputs \(result.engineInputs)")
         out += session.simulator.trace.map { text($0) }
         out += session.simulator.requestLog.map { "\($0)" }
