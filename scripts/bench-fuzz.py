@@ -1,5 +1,5 @@
 #!/usr/bin/env python3
-"""Fuzzer throughput, a reference commit against this tree, side by side (BENCHMARKS.md, "The state-machine fuzzer").
+"""Fuzzer throughput: a reference commit against this tree (BENCHMARKS.md, "The state-machine fuzzer").
 
     scripts/bench-fuzz.py [--ref COMMIT] [--prebuilt-ref] [--this-scratch DIR] [--seeds 7,11,23]
                           [--runs 4000] [--rounds 3] [--mode invariant|parity|differential]
