@@ -87,8 +87,9 @@ public struct LoggedRequest: Hashable, Sendable {
         // Only a decisions or a profiles answer is read inside a 2xx: no other success is parsed (the
         // log is written under the server's lock).
         let success = (200..<300).contains(response.status)
-        let decisions = success && path.contains("/decisions/")
-        let profilesAnswer = success && path.hasPrefix(V2Route.prefix) && path.contains("/profiles")
+        // `literalRange`: the paths are ASCII, and Foundation's search bridged each one per request.
+        let decisions = success && path.literalRange(of: "/decisions/") != nil
+        let profilesAnswer = success && path.hasPrefix(V2Route.prefix) && path.literalRange(of: "/profiles") != nil
         guard response.status >= 400 || decisions || profilesAnswer, response.body.count <= 65_536,
             response.body.first == UInt8(ascii: "{"),
             let value = try? Value(jsonText: response.bodyText, maxDepth: 5)

@@ -23,6 +23,11 @@ public struct RequestPreparer: Sendable {
     let hosts: HostTable
     let logValueBytes: Int?
 
+    /// Which host serves this URL (`MockPass.host(for:)`).
+    public func host(for url: String) -> LoggedRequest.Host? {
+        URLParts(url).flatMap { hosts.match($0)?.host }
+    }
+
     /// Only the log entry (no XML or JSON parsed): what a request answered by an injected failure needs.
     public func prepareForJournal(_ request: HTTPRequest) -> PreparedRequest {
         prepare(request, documents: false)

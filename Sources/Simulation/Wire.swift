@@ -31,9 +31,13 @@ public final class MockWire: Wire {
     /// Whether answers keep the value the mock decoded them from (`SimulationSetup.typedResponses`);
     /// without, they are bytes only, and every reader parses them.
     let typedResponses: Bool
+    /// The mock's host table (it never changes): the runtime asks for every request's host, and
+    /// asking `mock` copied the whole mock out of this class and released it again.
+    private let preparer: RequestPreparer
 
     public init(world: World, seed: UInt64, typedResponses: Bool = false) {
         mock = MockPass(world: world, seed: seed)
+        preparer = mock.preparer
         // Where only this process reads an answer, a typed run's mock hands the value over instead of
         // bytes (its pages, its SAML, the configuration: `MockPass.typedRun`).
         mock.typedRun = typedResponses
@@ -62,7 +66,7 @@ public final class MockWire: Wire {
 
     public func changed(_ command: NetCommand, host: LoggedRequest.Host) {}
 
-    public func host(for url: String) -> LoggedRequest.Host? { mock.host(for: url) }
+    public func host(for url: String) -> LoggedRequest.Host? { preparer.host(for: url) }
 
     public var log: [LoggedRequest] { mock.log }
 }

@@ -231,6 +231,8 @@ extension ClientAdmission {
 
     /// The requestor a path names, if it names one.
     static func pathRequestor(_ path: String) -> String? {
+        // Every path that names one holds `config` or `regcode`: the others (most requests) are not split.
+        guard path.containsBytes("config") || path.containsBytes("regcode") else { return nil }
         let segments = path.split(separator: "/", omittingEmptySubsequences: true)
         if segments.count == 2, segments[0] == "config" { return String(segments[1]) }
         if segments.count == 4, segments[0] == "api", segments[1] == "v1", segments[2] == "config" {
@@ -248,7 +250,7 @@ extension ClientAdmission {
     /// requestor only there.
     static func signedRequestorID(_ r: IncomingRequest) -> String? {
         guard let header = r.request.headers.first(lowercased: "authorization"),
-            let start = header.range(of: "requestor_id=")
+            let start = header.literalRange(of: "requestor_id=")
         else { return nil }
         let id = header[start.upperBound...].prefix { $0 != "," && $0 != " " }
         return id.isEmpty ? nil : String(id)

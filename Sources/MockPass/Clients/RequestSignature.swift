@@ -19,21 +19,21 @@ struct RequestSignature: Sendable {
         guard let header = r.request.headers.first(lowercased: "authorization") else {
             throw .unauthorized("missing signed Authorization header")
         }
-        guard let cut = header.range(of: ", public_key=") else {
+        guard let cut = header.literalRange(of: ", public_key=") else {
             throw .unauthorized("Authorization header has no public_key")
         }
         let signed = String(header[..<cut.lowerBound])
         let tail = header[cut.upperBound...]
-        guard let sigCut = tail.range(of: ", signature=") else {
+        guard let sigCut = tail.literalRange(of: ", signature=") else {
             throw .unauthorized("Authorization header has no signature")
         }
         let publicKey = String(tail[..<sigCut.lowerBound])
         let signature = String(tail[sigCut.upperBound...])
-        let head = signed.split(separator: " ", maxSplits: 1)
+        let head = signed.literalSplit(separator: " ", maxSplits: 1)
         guard head.count == 2 else { throw .unauthorized("malformed Authorization header") }
         let method = String(head[0])
         var fields: [String: String] = [:]
-        for part in head[1].split(separator: ",") {
+        for part in head[1].literalSplit(separator: ",") {
             let trimmed = part.drop { $0 == " " }
             guard let eq = trimmed.firstIndex(of: "=") else {
                 throw .unauthorized("malformed Authorization field '\(trimmed)'")
