@@ -131,28 +131,43 @@ struct StepGenerator {
                 return nil
             }.first
         }
-        let answered = sim.requestLog.filter { $0.fault == nil && ($0.status ?? 200) / 100 == 2 }
+        // The latest answered request of each kind, in one pass from the newest back, each path
+        // recognised once: the log grows with the run, and this is read at many steps.
+        var authz, media, token, session, decision: LoggedRequest?
+        let v2 = world.wire == .restV2
+        for r in sim.requestLog.reversed() where r.fault == nil && (r.status ?? 200) / 100 == 2 {
+            switch Route.recognise(path: r.path)?.route {
+            case .authorizeDevice?: authz = authz ?? r
+            case .deviceShortAuthorize?: media = media ?? r
+            case .clientToken? where r.method == "POST": token = token ?? r
+            default: break
+            }
+            if v2 {
+                switch V2Route(method: r.method, path: r.path) {
+                case .createSession?: session = session ?? r
+                case .authorize?: decision = decision ?? r
+                default: break
+                }
+            }
+            if authz != nil, media != nil, token != nil, !v2 || (session != nil && decision != nil) { break }
+        }
         if let code = registrationCodeExpiry(sim) { out.append(code) }
-        if let authz = answered.last(where: { Route.recognise(path: $0.path)?.route == .authorizeDevice }) {
+        if let authz {
             let ttl = requestor(authz)?.authzTTL ?? .hours(24)
             let capped = authn.map { min(authz.time + ttl, $0) } ?? authz.time + ttl
             out.append(capped.wholeSeconds)
         }
-        if let media = answered.last(where: { Route.recognise(path: $0.path)?.route == .deviceShortAuthorize }) {
-            out.append(media.time + .minutes(5))
-        }
+        if let media { out.append(media.time + .minutes(5)) }
         // The SDK 3.x access token (the mock's `expires_in`: the requestor's token-ttl, else 6 h):
         // the instant the engine must fetch a new one before its next request.
-        if let token = answered.last(where: {
-            $0.method == "POST" && Route.recognise(path: $0.path)?.route == .clientToken
-        }) {
+        if let token {
             let ttl = world.file.world.lazy.compactMap { s -> Millis? in
                 if case .requestor(let d) = s.value, d.softwareStatement != nil { return d.tokenTTL }
                 return nil
             }.first
             out.append(token.time + (ttl ?? .hours(6)))
         }
-        if world.wire == .restV2 { out += v2Expiries(answered, authn: authn, requestor: requestor) }
+        if v2 { out += v2Expiries(session: session, decision: decision, authn: authn, requestor: requestor) }
         return out
     }
 
@@ -180,19 +195,12 @@ struct StepGenerator {
     /// authorization decision's (the requestor's authZ TTL capped at the profile's end) and its media
     /// token's (RESTv2Options.mediaTokenTTL, the expiry getMetadata reports on v2).
     private func v2Expiries(
-        _ answered: [LoggedRequest], authn: Instant?, requestor: (LoggedRequest) -> Requestor?
+        session: LoggedRequest?, decision: LoggedRequest?, authn: Instant?, requestor: (LoggedRequest) -> Requestor?
     ) -> [Instant] {
         let options = RESTv2Options()
-        func route(_ r: LoggedRequest) -> V2Route? { V2Route(method: r.method, path: r.path) }
         var out: [Instant] = []
-        if let session = answered.last(where: {
-            if case .createSession = route($0) { return true } else { return false }
-        }) {
-            out.append(session.time + (world.sessionTTL ?? options.sessionTTL))
-        }
-        if let decision = answered.last(where: {
-            if case .authorize = route($0) { return true } else { return false }
-        }) {
+        if let session { out.append(session.time + (world.sessionTTL ?? options.sessionTTL)) }
+        if let decision {
             let ttl = requestor(decision)?.authzTTL ?? .hours(24)
             out.append(authn.map { min(decision.time + ttl, $0) } ?? decision.time + ttl)
             out.append(decision.time + options.mediaTokenTTL)
@@ -477,7 +485,7 @@ struct StepGenerator {
 
     /// The resource of the latest authorization the SP answered, if any.
     func lastAuthorized(_ sim: Simulator) -> String? {
-        sim.requestLog.last { Route.recognise(path: $0.path)?.route == .authorizeDevice && $0.fault == nil }?
+        sim.requestLog.last { $0.fault == nil && Route.recognise(path: $0.path)?.route == .authorizeDevice }?
             .parameters.first { $0.name == "resource_id" }?.value
     }
 

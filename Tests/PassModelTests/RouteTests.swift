@@ -17,6 +17,22 @@ import Testing
         }
     }
 
+    /// An ASCII path is matched on its bytes, any other by Characters: the two agree on ASCII
+    /// paths, those of every route and paths that are none of them.
+    @Test(arguments: Route.allCases)
+    func bytesAndCharactersAgree(_ route: Route) {
+        let paths = [
+            route.path("REQ1"), route.path(), "/x" + route.path("a/b"), route.path("") + "/", route.pathEnding,
+            String(route.path("R").dropFirst(2)), "/", "",
+        ]
+        for path in paths {
+            let bytes = Route.recognise(asciiPath: path), characters = Route.recognise(characters: path)
+            #expect(bytes?.route == characters?.route, "\(path)")
+            #expect(bytes?.parameter == characters?.parameter, "\(path)")
+        }
+        #expect(Route.recognise(path: "/é" + route.path("R"))?.route == route)
+    }
+
     @Test func theLongerPathWins() {
         #expect(Route.recognise(path: "/adobe-services/api/v1/logout")?.route == .restLogout)
         #expect(Route.recognise(path: "/adobe-services/logout")?.route == .logout)
