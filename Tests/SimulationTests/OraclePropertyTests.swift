@@ -1,6 +1,7 @@
 import Entitlement
 import MockPass
 import PassModel
+import PassXML
 import Testing
 @testable import Simulation
 
@@ -123,6 +124,23 @@ import Testing
         #expect(Self.run(LogoutTokenProperty.self, steps).allSatisfy { $0.isEmpty })
         let tvos = OracleContext(world: CallbackOracleTests.world, configuration: EngineConfiguration(platform: .tvos))
         #expect(Self.run(LogoutTokenProperty.self, steps, context: tvos).last?.isEmpty == false)
+    }
+
+    /// A token the SP issued again after the logout that retired it (a TempPass still running) may
+    /// be sent again; another retired one may not; an issue the oracle could not read excuses all.
+    @Test func aTokenIssuedAgainMayBeSentAgain() {
+        let token = AuthnToken(
+            guid: "g", requestorID: "REQ1", domainName: "adobe.com", expires: Self.t0 + .hours(1),
+            mvpdID: "TempPass", deviceID: "d", nameID: "", sessionIndex: "")
+        let issued = AuthnTokenXML.build(token)
+        let before = [
+            Self.sent(Self.preauthorize(issued)), Self.sent(Self.preauthorize("<other/>")), Step(observation: .logout),
+        ]
+        let again = [Self.sent(Self.preauthorize(issued)), Self.sent(Self.preauthorize("<other/>"))]
+        let found = Self.run(LogoutTokenProperty.self, before + [Step(observation: .tokenIssued(token))] + again)
+        #expect(found.map(\.isEmpty) == [true, true, true, true, true, false])
+        let unread = Self.run(LogoutTokenProperty.self, before + [Step(observation: .tokenIssued(nil))] + again)
+        #expect(unread.allSatisfy { $0.isEmpty })
     }
 
     /// An authorization asked with a token adopted through the shared store at an iOS `setRequestor`

@@ -77,7 +77,7 @@ extension CallbackOracle {
             observed(.tokenIssued(nil))
             return nil
         }
-        observed(.tokenIssued(AuthnTokenXML.build(token)))
+        observed(.tokenIssued(token))
         return token
     }
 

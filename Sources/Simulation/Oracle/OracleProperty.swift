@@ -1,6 +1,7 @@
 import Entitlement
 import MockPass
 import PassModel
+import PassXML
 
 /// A property of docs/ORACLE.md: a value with its own state, judging the observations the oracle's
 /// flow model derives from each input (never the engine's state). Adding one is a type conforming
@@ -49,8 +50,8 @@ enum Observation: Sendable {
     /// the last `logout` and still open (sent in a later input than its call's: it waited for an
     /// access token, or goes once more after a 401).
     case sent(HTTPRequest, authnToken: String, askedBeforeLogout: Bool)
-    /// A response made a fresh success; its token as the SP serialised it (nil: not readable).
-    case tokenIssued(String?)
+    /// A response made a fresh success; its token (nil: not readable).
+    case tokenIssued(AuthnToken?)
     /// A `checkAuthentication` answered `status`.
     case checkAnswered(status: Int)
     case timerStarted(TimerID, at: Instant)

@@ -1,5 +1,6 @@
 import Entitlement
 import PassModel
+import PassXML
 
 /// No request after `logout` carries, as `authentication_token`, a token the app sent before it,
 /// unless the SP has issued that very token again since (a TempPass still running does), or the
@@ -33,8 +34,13 @@ struct LogoutTokenProperty: OracleProperty {
         case .reconfigured where context.platform == .ios:
             retiredTokens = []
         case .tokenIssued(let issued):
-            // The SP may issue again a token the app logged out of: that one may be sent again.
-            if let issued { retiredTokens.remove(issued) } else { retiredTokens = [] }
+            // The SP may issue again a token the app logged out of: that one may be sent again. It is
+            // written out (as the SP serialises it) only when some token is retired: rarely.
+            if let issued {
+                if !retiredTokens.isEmpty { retiredTokens.remove(AuthnTokenXML.build(issued)) }
+            } else {
+                retiredTokens = []
+            }
         default:
             return  // not routed here (`observes`)
         }
