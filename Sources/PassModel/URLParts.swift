@@ -132,13 +132,29 @@ public struct URLParts: Hashable, Sendable {
 /// `application/x-www-form-urlencoded`, as browsers and the SDK write it.
 public enum FormCoding {
     public static func encode(_ fields: [(String, String)]) -> String {
-        fields.map { escape($0.0) + "=" + escape($0.1) }.joined(separator: "&")
+        // Into one buffer: every request the engine sends is encoded here, and a string per escaped
+        // name, value and pair, then joined, was a visible share of a fuzz run.
+        var out: [UInt8] = []
+        var capacity = 0
+        for (name, value) in fields { capacity += name.utf8.count + value.utf8.count + 2 }
+        out.reserveCapacity(capacity + capacity / 4)
+        for (i, (name, value)) in fields.enumerated() {
+            if i > 0 { out.append(UInt8(ascii: "&")) }
+            appendEscaped(name, to: &out)
+            out.append(UInt8(ascii: "="))
+            appendEscaped(value, to: &out)
+        }
+        return String(decoding: out, as: UTF8.self)
     }
 
     public static func decode(_ s: String) -> [(String, String)] {
         // ASCII text (every form and query the simulation builds) is split by bytes, where a byte is
         // a character: the same pairs as by characters, without the grapheme breaking that was a
         // tenth of a fuzz run (BENCHMARKS.md). Other text keeps the split by characters.
+        let ascii = s.utf8.withContiguousStorageIfAvailable { b in
+            b.contains(where: { $0 >= 0x80 }) ? nil : decodeASCII(b)
+        }
+        if let fields = ascii ?? nil { return fields }
         if s.utf8.allSatisfy({ $0 < 0x80 }) { return decodeASCII(Array(s.utf8)) }
         return s.split(separator: "&", omittingEmptySubsequences: true).map { pair in
             if let eq = pair.firstIndex(of: "=") {
@@ -159,10 +175,22 @@ public enum FormCoding {
     /// Percent-encodes every byte but the unreserved ones. Works on bytes: forms are built on every
     /// simulated request, and this was a visible share of a fuzz run (BENCHMARKS.md).
     public static func escape(_ s: String) -> String {
+        // Most values (ids, tokens, codes) are unreserved throughout: returned as they are, shared.
+        let table = unreserved
+        let plain =
+            s.utf8.withContiguousStorageIfAvailable { b in b.allSatisfy { table[Int($0)] } }
+            ?? s.utf8.allSatisfy { table[Int($0)] }
+        guard !plain else { return s }
         var out: [UInt8] = []
         out.reserveCapacity(s.utf8.count + s.utf8.count / 2)
+        appendEscaped(s, to: &out)
+        return String(decoding: out, as: UTF8.self)
+    }
+
+    private static func appendEscaped(_ s: String, to out: inout [UInt8]) {
+        let table = unreserved
         for b in s.utf8 {
-            if unreserved[Int(b)] {
+            if table[Int(b)] {
                 out.append(b)
             } else {
                 out.append(UInt8(ascii: "%"))
@@ -170,7 +198,6 @@ public enum FormCoding {
                 out.append(hexDigits[Int(b & 0x0F)])
             }
         }
-        return String(decoding: out, as: UTF8.self)
     }
 
     public static func unescape<S: StringProtocol>(_ s: S) -> String {
@@ -178,12 +205,40 @@ public enum FormCoding {
     }
 
     private static func decodeASCII(_ bytes: [UInt8]) -> [(String, String)] {
-        bytes.split(separator: UInt8(ascii: "&"), omittingEmptySubsequences: true).map { pair in
-            if let eq = pair.firstIndex(of: UInt8(ascii: "=")) {
-                return (unescape(bytes: pair[..<eq]), unescape(bytes: pair[(eq + 1)...]))
+        bytes.withUnsafeBufferPointer(decodeASCII)
+    }
+
+    /// The split of `decode` over ASCII bytes, in one pass: no array of pieces, and a piece with no
+    /// `+` or `%` becomes its string directly.
+    private static func decodeASCII(_ bytes: UnsafeBufferPointer<UInt8>) -> [(String, String)] {
+        var fields: [(String, String)] = []
+        var start = 0
+        let end = bytes.count
+        while start < end {
+            var stop = start
+            var eq = -1
+            while stop < end, bytes[stop] != UInt8(ascii: "&") {
+                if eq < 0, bytes[stop] == UInt8(ascii: "=") { eq = stop }
+                stop += 1
             }
-            return (unescape(bytes: pair), "")
+            if stop > start {
+                let pair = bytes[start..<stop]
+                if eq >= 0 {
+                    fields.append((unescape(bytes: pair[..<eq]), unescape(bytes: pair[(eq + 1)...])))
+                } else {
+                    fields.append((unescape(bytes: pair), ""))
+                }
+            }
+            start = stop + 1
         }
+        return fields
+    }
+
+    private static func unescape(bytes s: Slice<UnsafeBufferPointer<UInt8>>) -> String {
+        guard s.contains(where: { $0 == UInt8(ascii: "+") || $0 == UInt8(ascii: "%") }) else {
+            return String(decoding: UnsafeBufferPointer(rebasing: s), as: UTF8.self)
+        }
+        return unescape(bytes: Array(s)[...])
     }
 
     /// `+` is a space, `%XY` the byte XY; anything else stays as it is.
