@@ -35,7 +35,7 @@ struct HostTable: Sendable {
     /// `//adobe-services/1.0/…`), and an SP path loses a leading `/1.0` version segment, which the
     /// SDKs put before every SDK endpoint (facts §1): handlers see one spelling of each path.
     func match(_ url: URLParts) -> (host: LoggedRequest.Host, path: String)? {
-        let authority = url.authority.lowercased()
+        let authority = HostTable.lowercased(url.authority)
         let path = HostTable.collapsingSlashes(url.path)
         var best: Entry?
         for e in entries where e.scheme == url.scheme && e.authority == authority {
@@ -49,6 +49,13 @@ struct HostTable: Sendable {
             rest = String(rest.dropFirst(HostTable.versionSegment.count))
         }
         return (best.host, rest.isEmpty ? "/" : rest)
+    }
+
+    /// `text.lowercased()`, and `text` itself when that is the same: an ASCII text without an
+    /// uppercase letter (every authority the simulation sends) is not copied per request.
+    static func lowercased(_ text: String) -> String {
+        let unchanged = text.utf8.allSatisfy { $0 < 0x80 && !($0 >= UInt8(ascii: "A") && $0 <= UInt8(ascii: "Z")) }
+        return unchanged ? text : text.lowercased()
     }
 
     /// The SDK family's version segment (AND-1.8 `/1.0/config/…`, iOS 1.9 `/adobe-services/1.0/…`).

@@ -19,12 +19,25 @@ struct IncomingRequest: Sendable {
         self.path = path
         endpoint = Endpoint(host: host, method: request.method, path: path)
         parameters = query
-        if request.headers.first(lowercased: "content-type")?.lowercased().hasPrefix(
-            "application/x-www-form-urlencoded") == true
-        {
+        if let type = request.headers.first(lowercased: "content-type"), IncomingRequest.isForm(type) {
             parameters += FormCoding.decode(request.bodyText)
         }
         cookies = Cookies(request.headers)
+    }
+
+    /// Whether a `Content-Type` names a urlencoded form (its lowercase starts with the type). An
+    /// ASCII value is compared by bytes, ignoring ASCII case, without a lowercased copy; any other
+    /// goes through `lowercased()` (a non-ASCII character may lowercase to ASCII).
+    static func isForm(_ contentType: String) -> Bool {
+        let form = "application/x-www-form-urlencoded".utf8
+        let type = contentType.utf8
+        guard type.allSatisfy({ $0 < 0x80 }) else {
+            return contentType.lowercased().hasPrefix("application/x-www-form-urlencoded")
+        }
+        return type.count >= form.count
+            && type.prefix(form.count).elementsEqual(form) { a, b in
+                (a >= UInt8(ascii: "A") && a <= UInt8(ascii: "Z") ? a | 0x20 : a) == b
+            }
     }
 
     var method: String { request.method }

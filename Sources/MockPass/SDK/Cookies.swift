@@ -8,8 +8,8 @@ struct Cookies: Sendable {
     var pairs: [(name: String, value: String)]
 
     init(_ headers: HTTPHeaders) {
-        pairs = []
-        for header in headers.all(lowercased: "cookie") {
+        var pairs: [(name: String, value: String)] = []
+        headers.forEach(lowercased: "cookie") { header in
             for piece in header.split(separator: ";") {
                 let item = piece.trimmingSpaces
                 guard !item.isEmpty else { continue }
@@ -21,6 +21,7 @@ struct Cookies: Sendable {
                 }
             }
         }
+        self.pairs = pairs
     }
 
     func values(_ name: String) -> [String] { pairs.filter { $0.name == name }.map(\.value) }
