@@ -38,15 +38,50 @@ struct CanonicalTokenReader {
 
     /// `<name/>` (""), or `<name>value</name>` (the value); nil when the bytes are not that.
     mutating func leaf(_ name: String) -> String? {
+        guard let range = leafRange(name) else { return nil }
+        return String(decoding: bytes[range], as: UTF8.self)
+    }
+
+    /// The token date of a `<name>value</name>` leaf: `Instant(tokenDate:)` of its text, read
+    /// straight from the bytes when they are the form `Instant.tokenDate` writes
+    /// (`yyyy/MM/dd HH:mm:ss GMT ±hhmm`, digits only), the same fields and the same arithmetic.
+    mutating func dateLeaf(_ name: String) -> Instant? {
+        guard let range = leafRange(name), !range.isEmpty else { return nil }
+        let b = bytes[range]
+        func digits(_ at: Int, _ count: Int) -> Int64? {
+            var v: Int64 = 0
+            for k in at..<(at + count) {
+                let c = b[b.startIndex + k]
+                guard c >= UInt8(ascii: "0"), c <= UInt8(ascii: "9") else { return nil }
+                v = v * 10 + Int64(c - UInt8(ascii: "0"))
+            }
+            return v
+        }
+        func byte(_ at: Int) -> UInt8 { b[b.startIndex + at] }
+        guard b.count == 29, byte(4) == UInt8(ascii: "/"), byte(7) == UInt8(ascii: "/"), byte(10) == 0x20,
+            byte(13) == UInt8(ascii: ":"), byte(16) == UInt8(ascii: ":"),
+            b[(b.startIndex + 19)..<(b.startIndex + 24)].elementsEqual(" GMT ".utf8),
+            byte(24) == UInt8(ascii: "+") || byte(24) == UInt8(ascii: "-"),
+            let y = digits(0, 4), let m = digits(5, 2), let d = digits(8, 2),
+            let hour = digits(11, 2), let minute = digits(14, 2), let second = digits(17, 2),
+            let hh = digits(25, 2), let mm = digits(27, 2)
+        else { return Instant(tokenDate: String(decoding: b, as: UTF8.self)) }
+        let days = Instant.days(fromCivil: y, m, d)
+        let offset = (hh * 3600 + mm * 60) * (byte(24) == UInt8(ascii: "+") ? 1 : -1)
+        return Instant(milliseconds: (days * 86_400 + hour * 3600 + minute * 60 + second - offset) * 1000)
+    }
+
+    /// Where the text of `<name/>` (empty) or `<name>value</name>` is; nil when the bytes are not that.
+    private mutating func leafRange(_ name: String) -> Range<Int>? {
         guard expect("<"), expect(name) else { return nil }
-        if expect("/>") { return "" }
+        if expect("/>") { return i..<i }
         guard expect(">") else { return nil }
         let start = i
         while i < bytes.count, CanonicalTokenReader.isPlain(bytes[i]) { i += 1 }
         let end = i
         guard end > start, bytes[start] != 0x20, bytes[end - 1] != 0x20 else { return nil }
         guard expect("</"), expect(name), expect(">") else { return nil }
-        return String(decoding: bytes[start..<end], as: UTF8.self)
+        return start..<end
     }
 
     /// Whether a leaf's text may hold `b` as itself.
@@ -63,7 +98,7 @@ extension AuthnTokenXML {
             let guid = r.leaf("simpleTokenAuthenticationGuid"), !guid.isEmpty,
             let requestorID = r.leaf("simpleTokenRequestorID"), !requestorID.isEmpty,
             let domainName = r.leaf("simpleTokenDomainName"),
-            let expiresText = r.leaf("simpleTokenExpires"), let expires = Instant(tokenDate: expiresText),
+            let expires = r.dateLeaf("simpleTokenExpires"),
             let mvpdID = r.leaf("simpleTokenMsoID"), !mvpdID.isEmpty,
             let deviceID = r.leaf("simpleTokenDeviceID"), !deviceID.isEmpty,
             let nameID = r.leaf("simpleSamlNameID"),
@@ -86,7 +121,7 @@ extension AuthzTokenXML {
             let resourceID = r.leaf("simpleTokenResourceID"), !resourceID.isEmpty,
             let mvpdID = r.leaf("simpleTokenMsoID"), !mvpdID.isEmpty,
             let deviceID = r.leaf("simpleTokenDeviceID"),
-            let expiresText = r.leaf("simpleTokenExpires"), let expires = Instant(tokenDate: expiresText)
+            let expires = r.dateLeaf("simpleTokenExpires")
         else { return nil }
         if !r.expect("</simpleAuthorizationToken>") {
             // The TTL `parse` reads only to refuse one that is not milliseconds.
