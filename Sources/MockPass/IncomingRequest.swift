@@ -29,15 +29,17 @@ struct IncomingRequest: Sendable {
     /// ASCII value is compared by bytes, ignoring ASCII case, without a lowercased copy; any other
     /// goes through `lowercased()` (a non-ASCII character may lowercase to ASCII).
     static func isForm(_ contentType: String) -> Bool {
-        let form = "application/x-www-form-urlencoded".utf8
-        let type = contentType.utf8
-        guard type.allSatisfy({ $0 < 0x80 }) else {
-            return contentType.lowercased().hasPrefix("application/x-www-form-urlencoded")
+        let ascii = contentType.utf8.withContiguousStorageIfAvailable { type -> Bool? in
+            guard !type.contains(where: { $0 >= 0x80 }) else { return nil }
+            let form: StaticString = "application/x-www-form-urlencoded"
+            let f = UnsafeBufferPointer(start: form.utf8Start, count: form.utf8CodeUnitCount)
+            return type.count >= f.count
+                && type.prefix(f.count).elementsEqual(f) { a, b in
+                    (a >= UInt8(ascii: "A") && a <= UInt8(ascii: "Z") ? a | 0x20 : a) == b
+                }
         }
-        return type.count >= form.count
-            && type.prefix(form.count).elementsEqual(form) { a, b in
-                (a >= UInt8(ascii: "A") && a <= UInt8(ascii: "Z") ? a | 0x20 : a) == b
-            }
+        if let ascii, let answer = ascii { return answer }
+        return contentType.lowercased().hasPrefix("application/x-www-form-urlencoded")
     }
 
     var method: String { request.method }

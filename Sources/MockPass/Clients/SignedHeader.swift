@@ -36,15 +36,19 @@ struct SignedHeader {
         /// `set` for an ASCII name, compared by bytes (an ASCII name equals one of these exactly
         /// when its bytes do).
         mutating func set(ascii name: Slice<UnsafeBufferPointer<UInt8>>, _ value: @autoclosure () -> String) {
-            if name.elementsEqual("requestor_id".utf8) {
+            func named(_ text: StaticString) -> Bool {
+                text.utf8CodeUnitCount == name.count
+                    && name.elementsEqual(UnsafeBufferPointer(start: text.utf8Start, count: text.utf8CodeUnitCount))
+            }
+            if named("requestor_id") {
                 requestorID = value()
-            } else if name.elementsEqual("signature_method".utf8) {
+            } else if named("signature_method") {
                 signatureMethod = value()
-            } else if name.elementsEqual("nonce".utf8) {
+            } else if named("nonce") {
                 nonce = value()
-            } else if name.elementsEqual("request_uri".utf8) {
+            } else if named("request_uri") {
                 requestURI = value()
-            } else if name.elementsEqual("request_time".utf8) {
+            } else if named("request_time") {
                 requestTime = value()
             }
         }
