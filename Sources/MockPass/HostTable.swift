@@ -54,7 +54,9 @@ struct HostTable: Sendable {
     /// `text.lowercased()`, and `text` itself when that is the same: an ASCII text without an
     /// uppercase letter (every authority the simulation sends) is not copied per request.
     static func lowercased(_ text: String) -> String {
-        let unchanged = text.utf8.allSatisfy { $0 < 0x80 && !($0 >= UInt8(ascii: "A") && $0 <= UInt8(ascii: "Z")) }
+        func plain(_ c: UInt8) -> Bool { c < 0x80 && !(c >= UInt8(ascii: "A") && c <= UInt8(ascii: "Z")) }
+        let unchanged =
+            text.utf8.withContiguousStorageIfAvailable { $0.allSatisfy(plain) } ?? text.utf8.allSatisfy(plain)
         return unchanged ? text : text.lowercased()
     }
 
@@ -64,12 +66,15 @@ struct HostTable: Sendable {
     /// `path` with every run of `/` made one; the same string when it has none (the usual case).
     static func collapsingSlashes(_ path: String) -> String {
         var previousSlash = false
-        guard
-            path.utf8.contains(where: { c in
+        let doubled =
+            path.utf8.withContiguousStorageIfAvailable { b in
+                b.indices.dropFirst().contains { b[$0] == UInt8(ascii: "/") && b[$0 - 1] == UInt8(ascii: "/") }
+            }
+            ?? path.utf8.contains(where: { c in
                 defer { previousSlash = c == UInt8(ascii: "/") }
                 return previousSlash && c == UInt8(ascii: "/")
             })
-        else { return path }
+        guard doubled else { return path }
         var out = ""
         out.reserveCapacity(path.utf8.count)
         previousSlash = false
