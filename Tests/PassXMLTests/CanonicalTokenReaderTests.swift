@@ -17,14 +17,18 @@ import PassModel
 
     static func fullAuthn(_ text: String) -> AuthnToken? {
         let bytes = Array(text.utf8)
-        guard let inner = try? TokenEnvelope.unwrap(bytes) else { return try? AuthnTokenXML.parse(element: SafeXML.parse(bytes)) }
+        guard let inner = try? TokenEnvelope.unwrap(bytes) else {
+            return try? AuthnTokenXML.parse(element: SafeXML.parse(bytes))
+        }
         guard let root = try? SafeXML.parse(Array(inner)), root.name == "simpleAuthenticationToken" else { return nil }
         return try? AuthnTokenXML.parse(element: root)
     }
 
     static func fullAuthz(_ text: String) -> AuthzToken? {
         let bytes = Array(text.utf8)
-        guard let inner = try? TokenEnvelope.unwrap(bytes) else { return try? AuthzTokenXML.parse(element: SafeXML.parse(bytes)) }
+        guard let inner = try? TokenEnvelope.unwrap(bytes) else {
+            return try? AuthzTokenXML.parse(element: SafeXML.parse(bytes))
+        }
         guard let root = try? SafeXML.parse(Array(inner)), root.name == "simpleAuthorizationToken" else { return nil }
         return try? AuthzTokenXML.parse(element: root)
     }
@@ -68,7 +72,8 @@ import PassModel
 
     @Test func authzShortcutReadsWhatTheFullParseReads() {
         for built in [
-            AuthzTokenXML.build(Self.authz), AuthzTokenXML.build(Self.authz, issuedAt: Instant(milliseconds: 1_767_225_600_000)),
+            AuthzTokenXML.build(Self.authz),
+            AuthzTokenXML.build(Self.authz, issuedAt: Instant(milliseconds: 1_767_225_600_000)),
         ] {
             #expect(AuthzTokenXML.parseCanonical(Array(built.utf8)) == Self.authz)
             for text in Self.variants(built) + Self.variants(built.replacingOccurrences(of: ">59000<", with: ">x<")) {

@@ -269,7 +269,9 @@ extension ClientAdmission {
             let bytes = UnsafeBufferPointer(start: text.utf8Start, count: text.utf8CodeUnitCount)
             return b[segments[k]].elementsEqual(bytes)
         }
-        func string(_ k: Int) -> String { String(decoding: UnsafeBufferPointer(rebasing: b[segments[k]]), as: UTF8.self) }
+        func string(_ k: Int) -> String {
+            String(decoding: UnsafeBufferPointer(rebasing: b[segments[k]]), as: UTF8.self)
+        }
         if segments.count == 2, segment(0, is: "config") { return .some(string(1)) }
         if segments.count == 4, segment(0, is: "api"), segment(1, is: "v1"), segment(2, is: "config") {
             return .some(string(3))
