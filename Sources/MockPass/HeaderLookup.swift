@@ -15,12 +15,23 @@ extension HTTPHeaders {
         fields.filter { HTTPHeaders.matches($0.name, lowercased: name) }.map(\.value)
     }
 
+    /// Bytes first: a field whose bytes equal `name`'s but for ASCII case is ASCII (as `name` is),
+    /// so it matches; one that does not matches only if it is not ASCII and lowercases to `name`.
+    /// Most fields differ in length and are decided without a scan.
     private static func matches(_ field: String, lowercased name: String) -> Bool {
-        guard field.utf8.allSatisfy({ $0 < 0x80 }) else { return field.lowercased() == name }
-        return field.utf8.count == name.utf8.count
-            && field.utf8.elementsEqual(name.utf8) { a, b in
-                (a >= UInt8(ascii: "A") && a <= UInt8(ascii: "Z") ? a | 0x20 : a) == b
-            }
+        let f = field.utf8, n = name.utf8
+        if f.count == n.count,
+            f.elementsEqual(n, by: { a, b in (a >= UInt8(ascii: "A") && a <= UInt8(ascii: "Z") ? a | 0x20 : a) == b })
+        {
+            return true
+        }
+        return !f.allSatisfy({ $0 < 0x80 }) && field.lowercased() == name
+    }
+
+    /// Calls `body` with the value of each field named `name` (lowercase ASCII), in order: `all`
+    /// without the array.
+    func forEach(lowercased name: String, _ body: (String) -> Void) {
+        for field in fields where HTTPHeaders.matches(field.name, lowercased: name) { body(field.value) }
     }
 }
 

@@ -35,7 +35,7 @@ struct HostTable: Sendable {
     /// `//adobe-services/1.0/…`), and an SP path loses a leading `/1.0` version segment, which the
     /// SDKs put before every SDK endpoint (facts §1): handlers see one spelling of each path.
     func match(_ url: URLParts) -> (host: LoggedRequest.Host, path: String)? {
-        let authority = url.authority.lowercased()
+        let authority = HostTable.lowercased(url.authority)
         let path = HostTable.collapsingSlashes(url.path)
         var best: Entry?
         for e in entries where e.scheme == url.scheme && e.authority == authority {
@@ -51,18 +51,30 @@ struct HostTable: Sendable {
         return (best.host, rest.isEmpty ? "/" : rest)
     }
 
+    /// `text.lowercased()`, and `text` itself when that is the same: an ASCII text without an
+    /// uppercase letter (every authority the simulation sends) is not copied per request.
+    static func lowercased(_ text: String) -> String {
+        func plain(_ c: UInt8) -> Bool { c < 0x80 && !(c >= UInt8(ascii: "A") && c <= UInt8(ascii: "Z")) }
+        let unchanged =
+            text.utf8.withContiguousStorageIfAvailable { $0.allSatisfy(plain) } ?? text.utf8.allSatisfy(plain)
+        return unchanged ? text : text.lowercased()
+    }
+
     /// The SDK family's version segment (AND-1.8 `/1.0/config/…`, iOS 1.9 `/adobe-services/1.0/…`).
     static let versionSegment = RoutePrefix.versionSegment
 
     /// `path` with every run of `/` made one; the same string when it has none (the usual case).
     static func collapsingSlashes(_ path: String) -> String {
         var previousSlash = false
-        guard
-            path.utf8.contains(where: { c in
+        let doubled =
+            path.utf8.withContiguousStorageIfAvailable { b in
+                b.indices.dropFirst().contains { b[$0] == UInt8(ascii: "/") && b[$0 - 1] == UInt8(ascii: "/") }
+            }
+            ?? path.utf8.contains(where: { c in
                 defer { previousSlash = c == UInt8(ascii: "/") }
                 return previousSlash && c == UInt8(ascii: "/")
             })
-        else { return path }
+        guard doubled else { return path }
         var out = ""
         out.reserveCapacity(path.utf8.count)
         previousSlash = false

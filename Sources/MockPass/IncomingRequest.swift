@@ -19,12 +19,27 @@ struct IncomingRequest: Sendable {
         self.path = path
         endpoint = Endpoint(host: host, method: request.method, path: path)
         parameters = query
-        if request.headers.first(lowercased: "content-type")?.lowercased().hasPrefix(
-            "application/x-www-form-urlencoded") == true
-        {
+        if let type = request.headers.first(lowercased: "content-type"), IncomingRequest.isForm(type) {
             parameters += FormCoding.decode(request.bodyText)
         }
         cookies = Cookies(request.headers)
+    }
+
+    /// Whether a `Content-Type` names a urlencoded form (its lowercase starts with the type). An
+    /// ASCII value is compared by bytes, ignoring ASCII case, without a lowercased copy; any other
+    /// goes through `lowercased()` (a non-ASCII character may lowercase to ASCII).
+    static func isForm(_ contentType: String) -> Bool {
+        let ascii = contentType.utf8.withContiguousStorageIfAvailable { type -> Bool? in
+            guard !type.contains(where: { $0 >= 0x80 }) else { return nil }
+            let form: StaticString = "application/x-www-form-urlencoded"
+            let f = UnsafeBufferPointer(start: form.utf8Start, count: form.utf8CodeUnitCount)
+            return type.count >= f.count
+                && type.prefix(f.count).elementsEqual(f) { a, b in
+                    (a >= UInt8(ascii: "A") && a <= UInt8(ascii: "Z") ? a | 0x20 : a) == b
+                }
+        }
+        if let ascii, let answer = ascii { return answer }
+        return contentType.lowercased().hasPrefix("application/x-www-form-urlencoded")
     }
 
     var method: String { request.method }

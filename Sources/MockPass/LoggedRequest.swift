@@ -117,7 +117,10 @@ public struct LoggedRequest: Hashable, Sendable {
     /// and for each field (an estimate of the memory it holds, not an exact count).
     public var size: Int {
         var total = 64 + method.utf8.count + path.utf8.count + (fault?.utf8.count ?? 0)
-        for r in resources + deniedResources + (profiles ?? []) { total += 32 + r.utf8.count }
+        // Each list on its own: a concatenated copy of them for every request logged is not needed.
+        for r in resources { total += 32 + r.utf8.count }
+        for r in deniedResources { total += 32 + r.utf8.count }
+        for r in profiles ?? [] { total += 32 + r.utf8.count }
         for p in parameters { total += 32 + p.name.utf8.count + p.value.utf8.count }
         for h in headers.fields { total += 32 + h.name.utf8.count + h.value.utf8.count }
         return total

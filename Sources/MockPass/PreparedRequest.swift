@@ -40,7 +40,11 @@ public struct RequestPreparer: Sendable {
             return PreparedRequest(request: request, incoming: nil, host: nil, logged: nil)
         }
         var incoming = IncomingRequest(request, host: host, path: path, query: url.query)
-        if documents { incoming.xml = PreparedXML(incoming) }
+        if documents {
+            // Made first, then stored: no copy of the request to read it while it is written.
+            let xml = PreparedXML(incoming)
+            incoming.xml = xml
+        }
         let limit = logValueBytes
         var headers = request.headers
         if let limit {

@@ -132,13 +132,36 @@ public struct URLParts: Hashable, Sendable {
 /// `application/x-www-form-urlencoded`, as browsers and the SDK write it.
 public enum FormCoding {
     public static func encode(_ fields: [(String, String)]) -> String {
-        fields.map { escape($0.0) + "=" + escape($0.1) }.joined(separator: "&")
+        // Written once, at its exact size: every request the engine sends is encoded here, and a
+        // string per escaped name, value and pair, then joined (later a byte array appended to
+        // byte by byte), was a visible share of a fuzz run.
+        let table = unreserved
+        var size = max(fields.count - 1, 0)
+        for (name, value) in fields { size += escapedCount(name, table) + 1 + escapedCount(value, table) }
+        return String(unsafeUninitializedCapacity: size) { out in
+            var j = 0
+            for (i, (name, value)) in fields.enumerated() {
+                if i > 0 {
+                    out[j] = UInt8(ascii: "&")
+                    j += 1
+                }
+                write(name, table, into: out, at: &j)
+                out[j] = UInt8(ascii: "=")
+                j += 1
+                write(value, table, into: out, at: &j)
+            }
+            return j
+        }
     }
 
     public static func decode(_ s: String) -> [(String, String)] {
         // ASCII text (every form and query the simulation builds) is split by bytes, where a byte is
         // a character: the same pairs as by characters, without the grapheme breaking that was a
         // tenth of a fuzz run (BENCHMARKS.md). Other text keeps the split by characters.
+        let ascii = s.utf8.withContiguousStorageIfAvailable { b in
+            b.contains(where: { $0 >= 0x80 }) ? nil : decodeASCII(b)
+        }
+        if let fields = ascii ?? nil { return fields }
         if s.utf8.allSatisfy({ $0 < 0x80 }) { return decodeASCII(Array(s.utf8)) }
         return s.split(separator: "&", omittingEmptySubsequences: true).map { pair in
             if let eq = pair.firstIndex(of: "=") {
@@ -159,18 +182,54 @@ public enum FormCoding {
     /// Percent-encodes every byte but the unreserved ones. Works on bytes: forms are built on every
     /// simulated request, and this was a visible share of a fuzz run (BENCHMARKS.md).
     public static func escape(_ s: String) -> String {
-        var out: [UInt8] = []
-        out.reserveCapacity(s.utf8.count + s.utf8.count / 2)
-        for b in s.utf8 {
-            if unreserved[Int(b)] {
-                out.append(b)
-            } else {
-                out.append(UInt8(ascii: "%"))
-                out.append(hexDigits[Int(b >> 4)])
-                out.append(hexDigits[Int(b & 0x0F)])
+        // Most values (ids, tokens, codes) are unreserved throughout: returned as they are, shared.
+        let table = unreserved
+        let plain =
+            s.utf8.withContiguousStorageIfAvailable { b in b.allSatisfy { table[Int($0)] } }
+            ?? s.utf8.allSatisfy { table[Int($0)] }
+        guard !plain else { return s }
+        return String(unsafeUninitializedCapacity: escapedCount(s, table)) { out in
+            var j = 0
+            write(s, table, into: out, at: &j)
+            return j
+        }
+    }
+
+    /// `body` on the UTF-8 of `s`: a native string's own bytes, a bridged one's copied.
+    private static func withBytes<R>(_ s: String, _ body: (UnsafeBufferPointer<UInt8>) -> R) -> R {
+        if let r = s.utf8.withContiguousStorageIfAvailable(body) { return r }
+        return Array(s.utf8).withUnsafeBufferPointer(body)
+    }
+
+    /// How many bytes `s` takes escaped: three for each reserved byte.
+    private static func escapedCount(_ s: String, _ table: [Bool]) -> Int {
+        withBytes(s) { b in
+            var n = 0
+            for c in b { n += table[Int(c)] ? 1 : 3 }
+            return n
+        }
+    }
+
+    /// Writes `s` escaped into `out` from `j` on (`escapedCount` bytes), advancing `j`.
+    private static func write(
+        _ s: String, _ table: [Bool], into out: UnsafeMutableBufferPointer<UInt8>, at j: inout Int
+    ) {
+        let hex = hexDigits
+        var k = j
+        withBytes(s) { b in
+            for c in b {
+                if table[Int(c)] {
+                    out[k] = c
+                    k += 1
+                } else {
+                    out[k] = UInt8(ascii: "%")
+                    out[k + 1] = hex[Int(c >> 4)]
+                    out[k + 2] = hex[Int(c & 0x0F)]
+                    k += 3
+                }
             }
         }
-        return String(decoding: out, as: UTF8.self)
+        j = k
     }
 
     public static func unescape<S: StringProtocol>(_ s: S) -> String {
@@ -178,12 +237,40 @@ public enum FormCoding {
     }
 
     private static func decodeASCII(_ bytes: [UInt8]) -> [(String, String)] {
-        bytes.split(separator: UInt8(ascii: "&"), omittingEmptySubsequences: true).map { pair in
-            if let eq = pair.firstIndex(of: UInt8(ascii: "=")) {
-                return (unescape(bytes: pair[..<eq]), unescape(bytes: pair[(eq + 1)...]))
+        bytes.withUnsafeBufferPointer(decodeASCII)
+    }
+
+    /// The split of `decode` over ASCII bytes, in one pass: no array of pieces, and a piece with no
+    /// `+` or `%` becomes its string directly.
+    private static func decodeASCII(_ bytes: UnsafeBufferPointer<UInt8>) -> [(String, String)] {
+        var fields: [(String, String)] = []
+        var start = 0
+        let end = bytes.count
+        while start < end {
+            var stop = start
+            var eq = -1
+            while stop < end, bytes[stop] != UInt8(ascii: "&") {
+                if eq < 0, bytes[stop] == UInt8(ascii: "=") { eq = stop }
+                stop += 1
             }
-            return (unescape(bytes: pair), "")
+            if stop > start {
+                let pair = bytes[start..<stop]
+                if eq >= 0 {
+                    fields.append((unescape(bytes: pair[..<eq]), unescape(bytes: pair[(eq + 1)...])))
+                } else {
+                    fields.append((unescape(bytes: pair), ""))
+                }
+            }
+            start = stop + 1
         }
+        return fields
+    }
+
+    private static func unescape(bytes s: Slice<UnsafeBufferPointer<UInt8>>) -> String {
+        guard s.contains(where: { $0 == UInt8(ascii: "+") || $0 == UInt8(ascii: "%") }) else {
+            return String(decoding: UnsafeBufferPointer(rebasing: s), as: UTF8.self)
+        }
+        return unescape(bytes: Array(s)[...])
     }
 
     /// `+` is a space, `%XY` the byte XY; anything else stays as it is.

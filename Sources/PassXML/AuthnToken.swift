@@ -49,6 +49,7 @@ public enum AuthnTokenXML {
     /// `<simpleAuthenticationToken>`). Every field is required; the domain name, NameID and
     /// SessionIndex may be empty (a TempPass token has no SAML session).
     public static func parse(_ bytes: [UInt8]) throws(PassXMLError) -> AuthnToken {
+        if let token = parseCanonical(bytes) { return token }
         if let inner = try TokenEnvelope.unwrap(bytes) {
             let root = try SafeXML.parse(Array(inner))
             guard root.name == "simpleAuthenticationToken" else {

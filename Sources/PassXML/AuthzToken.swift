@@ -47,6 +47,7 @@ public enum AuthzTokenXML {
     /// `<simpleAuthorizationToken>`). Every field is required and non-empty except the device id;
     /// `simpleTokenTTL` is optional.
     public static func parse(_ bytes: [UInt8]) throws(PassXMLError) -> AuthzToken {
+        if let token = parseCanonical(bytes) { return token }
         if let inner = try TokenEnvelope.unwrap(bytes) {
             let root = try SafeXML.parse(Array(inner))
             guard root.name == "simpleAuthorizationToken" else {

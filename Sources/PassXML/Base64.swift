@@ -21,6 +21,8 @@ enum Base64 {
 
     static func decode(_ text: String) throws(PassXMLError) -> [UInt8] {
         var values: [UInt8] = []
+        // Reserved whole: a SAML message is kilobytes, grown append by append otherwise.
+        values.reserveCapacity(text.utf8.count)
         var padding = 0
         for (offset, c) in text.utf8.enumerated() {
             switch c {

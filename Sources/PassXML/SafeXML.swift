@@ -84,6 +84,12 @@ public enum SafeXML {
     /// Escapes `& < > " '` so the result is safe both as text and inside a quoted attribute.
     public static func escape(_ s: String) -> String {
         // On bytes: every XML document the mock writes goes through here (a visible share of a fuzz run).
+        // Most values (ids, tokens, dates) hold none of the five: they are returned as they are,
+        // shared rather than copied.
+        let plain =
+            s.utf8.withContiguousStorageIfAvailable { b in !b.contains(where: needsEscape) }
+            ?? !s.utf8.contains(where: needsEscape)
+        guard !plain else { return s }
         var out: [UInt8] = []
         out.reserveCapacity(s.utf8.count + 16)
         for b in s.utf8 {
@@ -91,6 +97,13 @@ public enum SafeXML {
             if b < 0x80, let entity = entity(for: Unicode.Scalar(b)) { out += entity.utf8 } else { out.append(b) }
         }
         return String(decoding: out, as: UTF8.self)
+    }
+
+    /// Whether `b` is one of the five bytes `escape` replaces.
+    @inline(__always)
+    static func needsEscape(_ b: UInt8) -> Bool {
+        b == UInt8(ascii: "&") || b == UInt8(ascii: "<") || b == UInt8(ascii: ">") || b == UInt8(ascii: "\"")
+            || b == UInt8(ascii: "'")
     }
 
     /// The entity of one of `& < > " '`; nil for any other character. Every XML text passim writes

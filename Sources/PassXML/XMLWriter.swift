@@ -1,5 +1,7 @@
 /// Builds XML text by hand: the documents are small and fixed in shape, and writing them directly
-/// keeps attribute order (and so every transcript) deterministic.
+/// keeps attribute order (and so every transcript) deterministic. Each piece is appended to `text`
+/// in place: every token and error body the mock answers is written here, and building each tag
+/// as an interpolated string of its own first was a visible share of a fuzz run.
 struct XMLWriter {
     private(set) var text = ""
 
@@ -8,10 +10,17 @@ struct XMLWriter {
     }
 
     mutating func open(_ name: String, _ attributes: [(String, String)] = []) {
-        text += "<\(name)\(Self.attributes(attributes))>"
+        text += "<"
+        text += name
+        appendAttributes(attributes)
+        text += ">"
     }
 
-    mutating func close(_ name: String) { text += "</\(name)>" }
+    mutating func close(_ name: String) {
+        text += "</"
+        text += name
+        text += ">"
+    }
 
     mutating func appendEscaped(_ value: String) { text += SafeXML.escape(value) }
 
@@ -20,10 +29,15 @@ struct XMLWriter {
 
     /// `<name attrs>escaped text</name>`, or `<name attrs/>` when the text is empty.
     mutating func leaf(_ name: String, _ value: String = "", _ attributes: [(String, String)] = []) {
+        text += "<"
+        text += name
+        appendAttributes(attributes)
         if value.isEmpty {
-            text += "<\(name)\(Self.attributes(attributes))/>"
+            text += "/>"
         } else {
-            text += "<\(name)\(Self.attributes(attributes))>\(SafeXML.escape(value))</\(name)>"
+            text += ">"
+            text += SafeXML.escape(value)
+            close(name)
         }
     }
 
@@ -33,7 +47,14 @@ struct XMLWriter {
         close(name)
     }
 
-    private static func attributes(_ list: [(String, String)]) -> String {
-        list.map { " \($0.0)=\"\(SafeXML.escape($0.1))\"" }.joined()
+    /// ` name="escaped value"` for each attribute, in order.
+    private mutating func appendAttributes(_ list: [(String, String)]) {
+        for (name, value) in list {
+            text += " "
+            text += name
+            text += "=\""
+            text += SafeXML.escape(value)
+            text += "\""
+        }
     }
 }

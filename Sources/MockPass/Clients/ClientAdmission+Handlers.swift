@@ -233,6 +233,10 @@ extension ClientAdmission {
     static func pathRequestor(_ path: String) -> String? {
         // Every path that names one holds `config` or `regcode`: the others (most requests) are not split.
         guard path.containsBytes("config") || path.containsBytes("regcode") else { return nil }
+        // Outer optionals: a bridged text (no contiguous bytes), a path that is not ASCII.
+        if let ascii = path.utf8.withContiguousStorageIfAvailable(asciiPathRequestor), let requestor = ascii {
+            return requestor
+        }
         let segments = path.split(separator: "/", omittingEmptySubsequences: true)
         if segments.count == 2, segments[0] == "config" { return String(segments[1]) }
         if segments.count == 4, segments[0] == "api", segments[1] == "v1", segments[2] == "config" {
@@ -246,6 +250,38 @@ extension ClientAdmission {
 }
 
 extension ClientAdmission {
+    /// `pathRequestor` of an ASCII path, over its bytes (where a byte is a character, so the
+    /// segments are the same), without splitting the text; nil when the path is not ASCII, else
+    /// what `pathRequestor` answers.
+    private static func asciiPathRequestor(_ b: UnsafeBufferPointer<UInt8>) -> String?? {
+        guard !b.contains(where: { $0 >= 0x80 }) else { return nil }
+        // The first four non-empty segments, and how many there are (counted to five at most).
+        var segments: [Range<Int>] = []
+        segments.reserveCapacity(5)
+        var i = 0
+        while i < b.count, segments.count < 5 {
+            while i < b.count, b[i] == UInt8(ascii: "/") { i += 1 }
+            let start = i
+            while i < b.count, b[i] != UInt8(ascii: "/") { i += 1 }
+            if i > start { segments.append(start..<i) }
+        }
+        func segment(_ k: Int, is text: StaticString) -> Bool {
+            let bytes = UnsafeBufferPointer(start: text.utf8Start, count: text.utf8CodeUnitCount)
+            return b[segments[k]].elementsEqual(bytes)
+        }
+        func string(_ k: Int) -> String {
+            String(decoding: UnsafeBufferPointer(rebasing: b[segments[k]]), as: UTF8.self)
+        }
+        if segments.count == 2, segment(0, is: "config") { return .some(string(1)) }
+        if segments.count == 4, segment(0, is: "api"), segment(1, is: "v1"), segment(2, is: "config") {
+            return .some(string(3))
+        }
+        if segments.count == 4, segment(0, is: "reggie"), segment(1, is: "v1"), segment(3, is: "regcode") {
+            return .some(string(2))
+        }
+        return .some(nil)
+    }
+
     /// The `requestor_id=` field of a signed `Authorization` header: Kodi's `checkauthn` names its
     /// requestor only there.
     static func signedRequestorID(_ r: IncomingRequest) -> String? {

@@ -19,45 +19,28 @@ struct RequestSignature: Sendable {
         guard let header = r.request.headers.first(lowercased: "authorization") else {
             throw .unauthorized("missing signed Authorization header")
         }
-        guard let cut = header.literalRange(of: ", public_key=") else {
-            throw .unauthorized("Authorization header has no public_key")
-        }
-        let signed = String(header[..<cut.lowerBound])
-        let tail = header[cut.upperBound...]
-        guard let sigCut = tail.literalRange(of: ", signature=") else {
-            throw .unauthorized("Authorization header has no signature")
-        }
-        let publicKey = String(tail[..<sigCut.lowerBound])
-        let signature = String(tail[sigCut.upperBound...])
-        let head = signed.literalSplit(separator: " ", maxSplits: 1)
-        guard head.count == 2 else { throw .unauthorized("malformed Authorization header") }
-        let method = String(head[0])
-        var fields: [String: String] = [:]
-        for part in head[1].literalSplit(separator: ",") {
-            let trimmed = part.drop { $0 == " " }
-            guard let eq = trimmed.firstIndex(of: "=") else {
-                throw .unauthorized("malformed Authorization field '\(trimmed)'")
-            }
-            fields[String(trimmed[..<eq])] = String(trimmed[trimmed.index(after: eq)...])
-        }
+        let parts = try SignedHeader(header)
+        let signed = parts.signed, publicKey = parts.publicKey, signature = parts.signature
+        let method = parts.method
+        let fields = parts.fields
         guard method == r.method else { throw .unauthorized("signed method \(method) is not \(r.method)") }
-        guard fields["requestor_id"] == requestorID else {
+        guard fields.requestorID == requestorID else {
             throw .unauthorized("signed requestor_id is not \(requestorID)")
         }
-        guard fields["signature_method"] == "HMAC-SHA1" else {
+        guard fields.signatureMethod == "HMAC-SHA1" else {
             throw .unauthorized("signature_method must be HMAC-SHA1")
         }
-        guard let nonce = fields["nonce"], !nonce.isEmpty else { throw .unauthorized("missing nonce") }
+        guard let nonce = fields.nonce, !nonce.isEmpty else { throw .unauthorized("missing nonce") }
         // Remembered (`nonces`) until the window ends: held to the door's limit like any kept value.
         guard nonce.utf8.count <= MockLimits.valueBytes else {
             throw .unauthorized(
                 "nonce is \(nonce.utf8.count) bytes, over the limit of \(MockLimits.valueBytes) (limit: mock-value-bytes)"
             )
         }
-        guard let uri = fields["request_uri"], uri == r.path || uri == URLParts(r.request.url)?.path else {
+        guard let uri = fields.requestURI, uri == r.path || uri == URLParts(r.request.url)?.path else {
             throw .unauthorized("signed request_uri is not \(r.path)")
         }
-        guard let timeText = fields["request_time"], let time = Int64(timeText) else {
+        guard let timeText = fields.requestTime, let time = Int64(timeText) else {
             throw .unauthorized("missing or malformed request_time")
         }
         // Written as a difference: a hostile request_time near Int64's ends must not overflow.

@@ -15,6 +15,8 @@ enum RestFormat: Sendable, Equatable {
         default: break
         }
         let accept = r.request.headers.first(lowercased: "accept")?.lowercased() ?? ""
-        return (accept.contains("application/json") && !accept.contains("xml") ? .json : .xml, r.path)
+        // `literalRange`: what Foundation's `contains` finds, without bridging the text per request.
+        let json = accept.literalRange(of: "application/json") != nil && accept.literalRange(of: "xml") == nil
+        return (json ? .json : .xml, r.path)
     }
 }

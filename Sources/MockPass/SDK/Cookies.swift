@@ -8,8 +8,12 @@ struct Cookies: Sendable {
     var pairs: [(name: String, value: String)]
 
     init(_ headers: HTTPHeaders) {
-        pairs = []
-        for header in headers.all(lowercased: "cookie") {
+        var pairs: [(name: String, value: String)] = []
+        headers.forEach(lowercased: "cookie") { header in
+            if let ascii = header.utf8.withContiguousStorageIfAvailable({ Cookies.asciiPairs($0) }), let ascii {
+                pairs += ascii
+                return
+            }
             for piece in header.split(separator: ";") {
                 let item = piece.trimmingSpaces
                 guard !item.isEmpty else { continue }
@@ -21,6 +25,41 @@ struct Cookies: Sendable {
                 }
             }
         }
+        self.pairs = pairs
+    }
+
+    /// The pairs of one ASCII header, over its bytes: in ASCII a space, a tab, `;` and `=` are each
+    /// a character of their own, so the pieces, their trimming and their split are the same as by
+    /// characters, without walking the text by grapheme. nil when the header is not ASCII.
+    private static func asciiPairs(_ b: UnsafeBufferPointer<UInt8>) -> [(name: String, value: String)]? {
+        guard !b.contains(where: { $0 >= 0x80 }) else { return nil }
+        func isSpace(_ c: UInt8) -> Bool { c == UInt8(ascii: " ") || c == UInt8(ascii: "\t") }
+        /// The text of `b[from..<to]` without its leading and trailing spaces and tabs.
+        func trimmed(_ from: Int, _ to: Int) -> String {
+            var from = from, to = to
+            while from < to, isSpace(b[from]) { from += 1 }
+            while to > from, isSpace(b[to - 1]) { to -= 1 }
+            return String(decoding: UnsafeBufferPointer(rebasing: b[from..<to]), as: UTF8.self)
+        }
+        var pairs: [(name: String, value: String)] = []
+        var i = 0
+        while i < b.count {
+            var stop = i
+            while stop < b.count, b[stop] != UInt8(ascii: ";") { stop += 1 }
+            // A piece empty once trimmed (or empty: `split` drops those) is skipped.
+            var from = i, to = stop
+            while from < to, isSpace(b[from]) { from += 1 }
+            while to > from, isSpace(b[to - 1]) { to -= 1 }
+            if from < to {
+                if let eq = b[from..<to].firstIndex(of: UInt8(ascii: "=")) {
+                    pairs.append((trimmed(from, eq), trimmed(eq + 1, to)))
+                } else {
+                    pairs.append((trimmed(from, to), ""))
+                }
+            }
+            i = stop + 1
+        }
+        return pairs
     }
 
     func values(_ name: String) -> [String] { pairs.filter { $0.name == name }.map(\.value) }

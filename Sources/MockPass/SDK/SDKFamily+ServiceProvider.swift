@@ -14,7 +14,8 @@ extension SDKFamily {
     {
         let key = SDKFamily.ConfigKey(spName: sp.name, requestorID: requestorID)
         if let cached = configResponses[key] { return cached }
-        guard !requestorID.isEmpty, !requestorID.contains("/") else { throw .notFound() }
+        // `literalRange`: what Foundation's `contains` finds, without bridging the text per request.
+        guard !requestorID.isEmpty, requestorID.literalRange(of: "/") == nil else { throw .notFound() }
         guard let requestor = context.world.requestor(requestorID), requestor.isAt(sp) else {
             throw .notFound("unknown requestor \(requestorID)")
         }
