@@ -157,6 +157,15 @@ struct AuthenticationFlow: Sendable, RequestHolder {
         return []
     }
 
+    var load: (requests: Int, timers: Int) {
+        switch state {
+        case .starting(let s): (1, s.request.deadline == nil ? 0 : 1)
+        case .fetchingToken(let s): (1, s.request.deadline == nil ? 0 : 1)
+        case .awaitingCode(let s): (s.polls.count, s.polls.count { $0.deadline != nil } + 1)
+        case .idle, .selecting, .picking, .browsing, .awaitingPromotionData: (0, 0)
+        }
+    }
+
     mutating func rearm(_ id: RequestID, deadline: TimerID) {
         switch state {
         case .starting(var s):
