@@ -110,7 +110,7 @@ extension Engine {
         guard case .response(let r) = result, (200..<300).contains(r.status) else {
             return registrationFailed(result, refused: Engine.isAnswer(result), waiting: waiting, at: now)
         }
-        guard let json = try? Value(jsonText: r.bodyText), let clientID = json["client_id"]?.stringValue,
+        guard let json = try? Value(jsonBytes: r.body), let clientID = json["client_id"]?.stringValue,
             !clientID.isEmpty,
             let secret = json["client_secret"]?.stringValue, !secret.isEmpty
         else {
@@ -140,7 +140,7 @@ extension Engine {
             return registrationFailed(
                 result, refused: !t.renewal && Engine.isAnswer(result), waiting: t.waiting, at: now)
         }
-        guard let json = try? Value(jsonText: r.bodyText), let token = json["access_token"]?.stringValue, !token.isEmpty
+        guard let json = try? Value(jsonBytes: r.body), let token = json["access_token"]?.stringValue, !token.isEmpty
         else {
             return registrationFailed(
                 .failure("unusable access token answer"), refused: !t.renewal, waiting: t.waiting, at: now)

@@ -23,7 +23,15 @@ extension Value {
     /// numbers with a fraction or exponent, integers outside `Int`, duplicate keys in one object,
     /// invalid escapes and unpaired surrogates are refused.
     public init(jsonText: String, maxDepth: Int = JSONLimits.depth) throws(JSONError) {
-        var parser = JSONParser(Array(jsonText.utf8), maxDepth: min(maxDepth, JSONLimits.depth))
+        try self.init(jsonBytes: Array(jsonText.utf8), maxDepth: maxDepth)
+    }
+
+    /// `init(jsonText:)` on a body's bytes as they came, without making a String of them first.
+    /// Ill-formed UTF-8 gives the same value as `String(decoding:as:)` then `init(jsonText:)`: outside a
+    /// string either form is refused, and inside one a string is decoded as a whole with the same repair
+    /// (a replacement never swallows the ASCII `"` or `\` that bound a token or start an escape).
+    public init(jsonBytes: [UInt8], maxDepth: Int = JSONLimits.depth) throws(JSONError) {
+        var parser = JSONParser(jsonBytes, maxDepth: min(maxDepth, JSONLimits.depth))
         self = try parser.parseDocument()
     }
 
@@ -213,7 +221,15 @@ private struct JSONParser {
     private mutating func parseString() throws(JSONError) -> String {
         let start = i
         i += 1  // opening quote
-        var out: [UInt8] = []
+        // A string without escapes (nearly all) is decoded straight from the input.
+        while i < bytes.count, bytes[i] != UInt8(ascii: "\""), bytes[i] != UInt8(ascii: "\\"), bytes[i] >= 0x20 {
+            i += 1
+        }
+        if i < bytes.count, bytes[i] == UInt8(ascii: "\"") {
+            i += 1
+            return String(decoding: bytes[(start + 1)..<(i - 1)], as: UTF8.self)
+        }
+        var out = Array(bytes[(start + 1)..<i])
         while true {
             guard i < bytes.count else { throw JSONError("unterminated string starting at offset \(start)") }
             let b = bytes[i]
@@ -329,8 +345,9 @@ private struct JSONParser {
     }
 
     private mutating func literal(_ word: String) throws(JSONError) {
-        let w = Array(word.utf8)
-        guard i + w.count <= bytes.count, Array(bytes[i..<i + w.count]) == w else {
+        // Compared in place: no array made for each `true`, `false` or `null`.
+        let w = word.utf8
+        guard i + w.count <= bytes.count, bytes[i..<i + w.count].elementsEqual(w) else {
             throw error("invalid literal, expected '\(word)'")
         }
         i += w.count
