@@ -12,8 +12,12 @@ public struct JSONError: Error, Hashable, Sendable, CustomStringConvertible {
 /// fraction, and refusing one beats silently rounding it.
 extension Value {
     /// Compact JSON: no insignificant whitespace, dictionary keys in order, an MVPD as its id string.
-    public var jsonText: String {
-        var out = ""
+    public var jsonText: String { String(decoding: jsonUTF8, as: UTF8.self) }
+
+    /// `jsonText`'s UTF-8, as a body or a Base64 header wants it. Written as bytes: appending to a
+    /// String checks every piece, and most of the text is runs that need no escape.
+    public var jsonUTF8: [UInt8] {
+        var out: [UInt8] = []
         Value.writeJSON(self, into: &out)
         return out
     }
@@ -35,52 +39,59 @@ extension Value {
         self = try parser.parseDocument()
     }
 
-    private static func writeJSON(_ v: Value, into out: inout String) {
+    private static func writeJSON(_ v: Value, into out: inout [UInt8]) {
         switch v {
-        case .null: out += "null"
-        case .bool(let b): out += b ? "true" : "false"
-        case .int(let i): out += String(i)
+        case .null: out.append(contentsOf: "null".utf8)
+        case .bool(let b): out.append(contentsOf: (b ? "true" : "false").utf8)
+        case .int(let i): out.append(contentsOf: String(i).utf8)
         case .string(let s): writeJSONString(s, into: &out)
         case .mvpd(let m): writeJSONString(m.id, into: &out)
         case .list(let items):
-            out += "["
+            out.append(UInt8(ascii: "["))
             for (i, item) in items.enumerated() {
-                if i > 0 { out += "," }
+                if i > 0 { out.append(UInt8(ascii: ",")) }
                 writeJSON(item, into: &out)
             }
-            out += "]"
+            out.append(UInt8(ascii: "]"))
         case .dict(let entries):
-            out += "{"
+            out.append(UInt8(ascii: "{"))
             for (i, entry) in entries.enumerated() {
-                if i > 0 { out += "," }
+                if i > 0 { out.append(UInt8(ascii: ",")) }
                 writeJSONString(entry.key, into: &out)
-                out += ":"
+                out.append(UInt8(ascii: ":"))
                 writeJSON(entry.value, into: &out)
             }
-            out += "}"
+            out.append(UInt8(ascii: "}"))
         }
     }
 
-    private static func writeJSONString(_ s: String, into out: inout String) {
-        out += "\""
-        for c in s.unicodeScalars {
-            switch c {
-            case "\"": out += "\\\""
-            case "\\": out += "\\\\"
-            case "\n": out += "\\n"
-            case "\r": out += "\\r"
-            case "\t": out += "\\t"
-            case "\u{08}": out += "\\b"
-            case "\u{0C}": out += "\\f"
-            default:
-                if c.value < 0x20 {
-                    out += "\\u" + String(c.value, radix: 16).leftPad(4)
-                } else {
-                    out.unicodeScalars.append(c)
-                }
+    private static func writeJSONString(_ s: String, into out: inout [UInt8]) {
+        out.append(UInt8(ascii: "\""))
+        var s = s
+        s.withUTF8 { writeEscaped($0, into: &out) }
+        out.append(UInt8(ascii: "\""))
+    }
+
+    /// A string's UTF-8 with `"`, `\` and the C0 controls escaped, the runs between them appended
+    /// whole. Only ASCII is ever escaped: a multi-byte scalar's bytes are all 0x80 or above, so they
+    /// go out as they are, as the scalar would.
+    private static func writeEscaped(_ bytes: UnsafeBufferPointer<UInt8>, into out: inout [UInt8]) {
+        var run = 0
+        for (j, b) in bytes.enumerated() where b < 0x20 || b == UInt8(ascii: "\"") || b == UInt8(ascii: "\\") {
+            out.append(contentsOf: bytes[run..<j])
+            run = j + 1
+            switch b {
+            case UInt8(ascii: "\""): out.append(contentsOf: #"\""#.utf8)
+            case UInt8(ascii: "\\"): out.append(contentsOf: #"\\"#.utf8)
+            case 0x0A: out.append(contentsOf: #"\n"#.utf8)
+            case 0x0D: out.append(contentsOf: #"\r"#.utf8)
+            case 0x09: out.append(contentsOf: #"\t"#.utf8)
+            case 0x08: out.append(contentsOf: #"\b"#.utf8)
+            case 0x0C: out.append(contentsOf: #"\f"#.utf8)
+            default: out.append(contentsOf: ("\\u" + String(b, radix: 16).leftPad(4)).utf8)
             }
         }
-        out += "\""
+        out.append(contentsOf: bytes[run...])
     }
 }
 
