@@ -98,13 +98,25 @@ extension Value {
 /// An iterative parser: containers live on an explicit stack, so parsing itself never recurses.
 /// Linear in the input: each open container is mutated in place on the stack (an enum payload taken
 /// out and put back would hold a second reference, so every append would copy the container: one
-/// object of n keys cost O(n²), 40,000 keys 20 s), and each key is checked against a set.
+/// object of n keys cost O(n²), 40,000 keys 20 s), and each key of a large object is checked against
+/// a set (a small one's against its few keys: hashing them cost more than the rest of the parse).
 private struct JSONParser {
     private struct Frame {
         var isList: Bool
         var items: [Value] = []
         var entries: [Value.Entry] = []
+        /// The keys so far, made once the object has `Frame.scanLimit` of them; until then they are
+        /// compared with `entries`' keys one by one.
         var keys: Set<String> = []
+
+        static let scanLimit = 16
+
+        /// Records `key`; false if the object already has it.
+        mutating func insert(key: String) -> Bool {
+            if entries.count < Frame.scanLimit { return !entries.contains { $0.key == key } }
+            if keys.isEmpty { keys = Set(entries.lazy.map(\.key)) }
+            return keys.insert(key).inserted
+        }
         var pendingKey = ""
     }
 
@@ -153,7 +165,7 @@ private struct JSONParser {
                         value = .dict([])
                     } else {
                         let key = try parseKey()
-                        stack.append(Frame(isList: false, keys: [key], pendingKey: key))
+                        stack.append(Frame(isList: false, pendingKey: key))
                         continue
                     }
                 }
@@ -194,7 +206,7 @@ private struct JSONParser {
                         skipSpace()
                         let keyOffset = i
                         let key = try parseKey()
-                        guard stack[top].keys.insert(key).inserted else {
+                        guard stack[top].insert(key: key) else {
                             throw JSONError("duplicate key \(Value.quote(key)) at offset \(keyOffset)")
                         }
                         stack[top].pendingKey = key

@@ -154,6 +154,27 @@ import PassModel
         }
     }
 
+    /// A small object's keys are compared one by one, a large one's through a set: a duplicate is
+    /// refused at its offset either way, on both sides of the switch.
+    @Test func duplicateKeysAreRefusedInSmallAndLargeObjects() {
+        for count in [2, 15, 16, 17, 40] {
+            for duplicate in [0, count / 2, count - 1] {
+                var text = "{"
+                for k in 0..<count { text += "\"k\(k)\":\(k)," }
+                let offset = text.utf8.count
+                text += "\"k\(duplicate)\":0}"
+                #expect(
+                    throws: JSONError("duplicate key \"k\(duplicate)\" at offset \(offset)"), "\(count) \(duplicate)"
+                ) {
+                    try Value(jsonText: text)
+                }
+                #expect(throws: Never.self) {
+                    try Value(jsonText: text.replacingOccurrences(of: "\"k\(duplicate)\":0}", with: "\"new\":0}"))
+                }
+            }
+        }
+    }
+
     @Test func depthIsLimited() throws {
         let ok = String(repeating: "[", count: 64) + String(repeating: "]", count: 64)
         #expect(try Value(jsonText: ok).jsonText == ok)
