@@ -103,6 +103,10 @@ struct AuthenticationFlow: Sendable, RequestHolder {
         var polls: [PendingRequest] = []
         /// The SP's session of the code (REST API v2): the token takes its id.
         var sessionID: String? = nil
+        /// The poll, built at the first and sent as it is by the others (each signed anew): its
+        /// code, MVPD, requestor and SP stay as they are while the code is shown, since whatever
+        /// changes them (`setRequestor`, another provider, `logout`) ends the login first.
+        var check: WireRequest? = nil
     }
 
     struct FetchingToken: Hashable, Sendable {
@@ -155,6 +159,15 @@ struct AuthenticationFlow: Sendable, RequestHolder {
     var ownTimers: [(TimerID, TimerKind)] {
         if case .awaitingCode(let s) = state { return [(s.timer, .codePoll)] }
         return []
+    }
+
+    var load: (requests: Int, timers: Int) {
+        switch state {
+        case .starting(let s): (1, s.request.deadline == nil ? 0 : 1)
+        case .fetchingToken(let s): (1, s.request.deadline == nil ? 0 : 1)
+        case .awaitingCode(let s): (s.polls.count, s.polls.count { $0.deadline != nil } + 1)
+        case .idle, .selecting, .picking, .browsing, .awaitingPromotionData: (0, 0)
+        }
     }
 
     mutating func rearm(_ id: RequestID, deadline: TimerID) {
@@ -448,13 +461,16 @@ struct AuthenticationFlow: Sendable, RequestHolder {
         guard case .awaitingCode(var s) = state else {
             return []  // no code: the timer is not the login's (the owner check makes this unreachable)
         }
+        // Idle until `s` goes back: the state holds no second reference to its polls to copy on append.
+        state = .idle
         guard now < s.code.expires else {
             // Polls still out are given up with the login: their answers, if any come, are stale.
-            state = .idle
             return s.polls.flatMap(Engine.cancelDeadline(of:))
                 + core.authenticationFailure(Constants.genericAuthenticationError)
         }
-        let (request, actions) = core.send(core.dialect.codeCheckRequest(s.code, mvpd: s.mvpd, core), at: now)
+        let check = s.check ?? core.dialect.codeCheckRequest(s.code, mvpd: s.mvpd, core)
+        s.check = check
+        let (request, actions) = core.send(check, at: now)
         let (timer, start) = core.startTimer(at: Self.nextPoll(after: now, s.code, core))
         s.polls.append(request)
         s.timer = timer

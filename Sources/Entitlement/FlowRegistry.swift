@@ -48,6 +48,10 @@ struct PendingRequest: Hashable, Sendable {
 /// (the resend after a refused Bearer token).
 protocol RequestHolder {
     var outstanding: [PendingRequest] { get }
+    /// How many requests are out and how many timers run (each request's deadline and the flow's
+    /// own): `outstanding` and `ownTimers` counted. A flow may count without building them: the
+    /// fuzzer asks after every step (`Engine.footprint`).
+    var load: (requests: Int, timers: Int) { get }
     /// The request `match` picks among those the flow waits on, with the owner its answer goes to.
     func claim(where match: (PendingRequest) -> Bool) -> (RequestOwner, PendingRequest)?
     /// The timers the flow runs that are not a request's deadline.
@@ -57,6 +61,11 @@ protocol RequestHolder {
 
 extension RequestHolder {
     var ownTimers: [(TimerID, TimerKind)] { [] }
+
+    var load: (requests: Int, timers: Int) {
+        let requests = outstanding
+        return (requests.count, requests.count { $0.deadline != nil } + ownTimers.count)
+    }
 }
 
 /// A question put to each flow in turn (`Engine.ask`): generic, so every flow is asked by static
@@ -163,8 +172,5 @@ private struct OwnTimer: FlowQuestion {
 
 /// A flow's requests out, and its timers: each request's deadline and its own.
 private struct Load: FlowQuestion {
-    func ask(_ flow: some RequestHolder) -> (Int, Int) {
-        let requests = flow.outstanding
-        return (requests.count, requests.count { $0.deadline != nil } + flow.ownTimers.count)
-    }
+    func ask(_ flow: some RequestHolder) -> (requests: Int, timers: Int) { flow.load }
 }

@@ -20,6 +20,12 @@ extension FlowTable {
     // call, and the fuzzer reads every flow's footprint after every step.
     var outstanding: [PendingRequest] { flows.values.map { $0.request } }
 
+    var load: (requests: Int, timers: Int) {
+        var timers = 0
+        for flow in flows.values where flow.request.deadline != nil { timers += 1 }
+        return (flows.count, timers)
+    }
+
     func claim(where match: (PendingRequest) -> Bool) -> (RequestOwner, PendingRequest)? {
         flows.first { match($0.value.request) }.map { (Self.owner($0.key), $0.value.request) }
     }

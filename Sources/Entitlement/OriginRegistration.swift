@@ -96,6 +96,16 @@ struct Registration: Sendable, RequestHolder {
 
     var outstanding: [PendingRequest] { origins.keys.sorted().compactMap { origins[$0]?.request } }
 
+    var load: (requests: Int, timers: Int) {
+        var requests = 0, timers = 0
+        for registration in origins.values {
+            guard let request = registration.request else { continue }
+            requests += 1
+            if request.deadline != nil { timers += 1 }
+        }
+        return (requests, timers)
+    }
+
     func claim(where match: (PendingRequest) -> Bool) -> (RequestOwner, PendingRequest)? {
         for (origin, registration) in origins {
             if let request = registration.request, match(request) { return (.registration(origin: origin), request) }

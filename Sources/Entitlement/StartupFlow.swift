@@ -76,6 +76,12 @@ struct StartupFlow: Sendable, RequestHolder {
         return nil
     }
 
+    /// The fetch's requests, none with a deadline of its own, and the fetch's deadline.
+    var load: (requests: Int, timers: Int) {
+        guard case .fetching(let f) = state else { return (0, 0) }
+        return (f.outstanding.count, 1)
+    }
+
     /// The fetch's requests share its deadline; none has its own to rearm.
     mutating func rearm(_ id: RequestID, deadline: TimerID) {}
 

@@ -12,8 +12,12 @@ public struct JSONError: Error, Hashable, Sendable, CustomStringConvertible {
 /// fraction, and refusing one beats silently rounding it.
 extension Value {
     /// Compact JSON: no insignificant whitespace, dictionary keys in order, an MVPD as its id string.
-    public var jsonText: String {
-        var out = ""
+    public var jsonText: String { String(decoding: jsonUTF8, as: UTF8.self) }
+
+    /// `jsonText`'s UTF-8, as a body or a Base64 header wants it. Written as bytes: appending to a
+    /// String checks every piece, and most of the text is runs that need no escape.
+    public var jsonUTF8: [UInt8] {
+        var out: [UInt8] = []
         Value.writeJSON(self, into: &out)
         return out
     }
@@ -23,69 +27,96 @@ extension Value {
     /// numbers with a fraction or exponent, integers outside `Int`, duplicate keys in one object,
     /// invalid escapes and unpaired surrogates are refused.
     public init(jsonText: String, maxDepth: Int = JSONLimits.depth) throws(JSONError) {
-        var parser = JSONParser(Array(jsonText.utf8), maxDepth: min(maxDepth, JSONLimits.depth))
+        try self.init(jsonBytes: Array(jsonText.utf8), maxDepth: maxDepth)
+    }
+
+    /// `init(jsonText:)` on a body's bytes as they came, without making a String of them first.
+    /// Ill-formed UTF-8 gives the same value as `String(decoding:as:)` then `init(jsonText:)`: outside a
+    /// string either form is refused, and inside one a string is decoded as a whole with the same repair
+    /// (a replacement never swallows the ASCII `"` or `\` that bound a token or start an escape).
+    public init(jsonBytes: [UInt8], maxDepth: Int = JSONLimits.depth) throws(JSONError) {
+        var parser = JSONParser(jsonBytes, maxDepth: min(maxDepth, JSONLimits.depth))
         self = try parser.parseDocument()
     }
 
-    private static func writeJSON(_ v: Value, into out: inout String) {
+    private static func writeJSON(_ v: Value, into out: inout [UInt8]) {
         switch v {
-        case .null: out += "null"
-        case .bool(let b): out += b ? "true" : "false"
-        case .int(let i): out += String(i)
+        case .null: out.append(contentsOf: "null".utf8)
+        case .bool(let b): out.append(contentsOf: (b ? "true" : "false").utf8)
+        case .int(let i): out.append(contentsOf: String(i).utf8)
         case .string(let s): writeJSONString(s, into: &out)
         case .mvpd(let m): writeJSONString(m.id, into: &out)
         case .list(let items):
-            out += "["
+            out.append(UInt8(ascii: "["))
             for (i, item) in items.enumerated() {
-                if i > 0 { out += "," }
+                if i > 0 { out.append(UInt8(ascii: ",")) }
                 writeJSON(item, into: &out)
             }
-            out += "]"
+            out.append(UInt8(ascii: "]"))
         case .dict(let entries):
-            out += "{"
+            out.append(UInt8(ascii: "{"))
             for (i, entry) in entries.enumerated() {
-                if i > 0 { out += "," }
+                if i > 0 { out.append(UInt8(ascii: ",")) }
                 writeJSONString(entry.key, into: &out)
-                out += ":"
+                out.append(UInt8(ascii: ":"))
                 writeJSON(entry.value, into: &out)
             }
-            out += "}"
+            out.append(UInt8(ascii: "}"))
         }
     }
 
-    private static func writeJSONString(_ s: String, into out: inout String) {
-        out += "\""
-        for c in s.unicodeScalars {
-            switch c {
-            case "\"": out += "\\\""
-            case "\\": out += "\\\\"
-            case "\n": out += "\\n"
-            case "\r": out += "\\r"
-            case "\t": out += "\\t"
-            case "\u{08}": out += "\\b"
-            case "\u{0C}": out += "\\f"
-            default:
-                if c.value < 0x20 {
-                    out += "\\u" + String(c.value, radix: 16).leftPad(4)
-                } else {
-                    out.unicodeScalars.append(c)
-                }
+    private static func writeJSONString(_ s: String, into out: inout [UInt8]) {
+        out.append(UInt8(ascii: "\""))
+        var s = s
+        s.withUTF8 { writeEscaped($0, into: &out) }
+        out.append(UInt8(ascii: "\""))
+    }
+
+    /// A string's UTF-8 with `"`, `\` and the C0 controls escaped, the runs between them appended
+    /// whole. Only ASCII is ever escaped: a multi-byte scalar's bytes are all 0x80 or above, so they
+    /// go out as they are, as the scalar would.
+    private static func writeEscaped(_ bytes: UnsafeBufferPointer<UInt8>, into out: inout [UInt8]) {
+        var run = 0
+        for (j, b) in bytes.enumerated() where b < 0x20 || b == UInt8(ascii: "\"") || b == UInt8(ascii: "\\") {
+            out.append(contentsOf: bytes[run..<j])
+            run = j + 1
+            switch b {
+            case UInt8(ascii: "\""): out.append(contentsOf: #"\""#.utf8)
+            case UInt8(ascii: "\\"): out.append(contentsOf: #"\\"#.utf8)
+            case 0x0A: out.append(contentsOf: #"\n"#.utf8)
+            case 0x0D: out.append(contentsOf: #"\r"#.utf8)
+            case 0x09: out.append(contentsOf: #"\t"#.utf8)
+            case 0x08: out.append(contentsOf: #"\b"#.utf8)
+            case 0x0C: out.append(contentsOf: #"\f"#.utf8)
+            default: out.append(contentsOf: ("\\u" + String(b, radix: 16).leftPad(4)).utf8)
             }
         }
-        out += "\""
+        out.append(contentsOf: bytes[run...])
     }
 }
 
 /// An iterative parser: containers live on an explicit stack, so parsing itself never recurses.
 /// Linear in the input: each open container is mutated in place on the stack (an enum payload taken
 /// out and put back would hold a second reference, so every append would copy the container: one
-/// object of n keys cost O(n²), 40,000 keys 20 s), and each key is checked against a set.
+/// object of n keys cost O(n²), 40,000 keys 20 s), and each key of a large object is checked against
+/// a set (a small one's against its few keys: hashing them cost more than the rest of the parse).
 private struct JSONParser {
     private struct Frame {
         var isList: Bool
         var items: [Value] = []
         var entries: [Value.Entry] = []
+        /// The keys so far, made once the object has `Frame.scanLimit` of them; until then they are
+        /// compared with `entries`' keys one by one.
         var keys: Set<String> = []
+
+        static let scanLimit = 16
+
+        /// Records `key`; false if the object already has it.
+        mutating func insert(key: String) -> Bool {
+            if entries.count < Frame.scanLimit { return !entries.contains { $0.key == key } }
+            if keys.isEmpty { keys = Set(entries.lazy.map(\.key)) }
+            return keys.insert(key).inserted
+        }
         var pendingKey = ""
     }
 
@@ -134,7 +165,7 @@ private struct JSONParser {
                         value = .dict([])
                     } else {
                         let key = try parseKey()
-                        stack.append(Frame(isList: false, keys: [key], pendingKey: key))
+                        stack.append(Frame(isList: false, pendingKey: key))
                         continue
                     }
                 }
@@ -175,7 +206,7 @@ private struct JSONParser {
                         skipSpace()
                         let keyOffset = i
                         let key = try parseKey()
-                        guard stack[top].keys.insert(key).inserted else {
+                        guard stack[top].insert(key: key) else {
                             throw JSONError("duplicate key \(Value.quote(key)) at offset \(keyOffset)")
                         }
                         stack[top].pendingKey = key
@@ -213,7 +244,15 @@ private struct JSONParser {
     private mutating func parseString() throws(JSONError) -> String {
         let start = i
         i += 1  // opening quote
-        var out: [UInt8] = []
+        // A string without escapes (nearly all) is decoded straight from the input.
+        while i < bytes.count, bytes[i] != UInt8(ascii: "\""), bytes[i] != UInt8(ascii: "\\"), bytes[i] >= 0x20 {
+            i += 1
+        }
+        if i < bytes.count, bytes[i] == UInt8(ascii: "\"") {
+            i += 1
+            return String(decoding: bytes[(start + 1)..<(i - 1)], as: UTF8.self)
+        }
+        var out = Array(bytes[(start + 1)..<i])
         while true {
             guard i < bytes.count else { throw JSONError("unterminated string starting at offset \(start)") }
             let b = bytes[i]
@@ -329,8 +368,9 @@ private struct JSONParser {
     }
 
     private mutating func literal(_ word: String) throws(JSONError) {
-        let w = Array(word.utf8)
-        guard i + w.count <= bytes.count, Array(bytes[i..<i + w.count]) == w else {
+        // Compared in place: no array made for each `true`, `false` or `null`.
+        let w = word.utf8
+        guard i + w.count <= bytes.count, bytes[i..<i + w.count].elementsEqual(w) else {
             throw error("invalid literal, expected '\(word)'")
         }
         i += w.count

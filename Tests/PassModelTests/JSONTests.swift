@@ -82,6 +82,99 @@ import PassModel
         }
     }
 
+    /// The writer appends runs of bytes; this is the one scalar at a time it replaced, which every
+    /// string, escapes and non-ASCII among plain runs, must still match.
+    @Test func writesStringsAsTheScalarWriterDid() {
+        func reference(_ s: String) -> String {
+            var out = "\""
+            for c in s.unicodeScalars {
+                switch c {
+                case "\"": out += "\\\""
+                case "\\": out += "\\\\"
+                case "\n": out += "\\n"
+                case "\r": out += "\\r"
+                case "\t": out += "\\t"
+                case "\u{08}": out += "\\b"
+                case "\u{0C}": out += "\\f"
+                default:
+                    if c.value < 0x20 {
+                        let hex = String(c.value, radix: 16)
+                        out += "\\u" + String(repeating: "0", count: 4 - hex.count) + hex
+                    } else {
+                        out.unicodeScalars.append(c)
+                    }
+                }
+            }
+            return out + "\""
+        }
+        let pieces = [
+            "a", "plain text ", "\"", "\\", "/", "\n", "\u{0}", "\u{1F}", "\u{7F}", "é", "😀", "\u{2028}", "\r\n",
+        ]
+        var rng = SplitMix(seed: 42)
+        for _ in 0..<2000 {
+            var s = ""
+            for _ in 0..<rng.next(upTo: 12) { s += pieces[rng.next(upTo: pieces.count)] }
+            #expect(Value.string(s).jsonText == reference(s), "\(s.debugDescription)")
+            #expect(Value.string(s).jsonUTF8 == Array(reference(s).utf8))
+        }
+    }
+
+    /// A body's bytes parse as its text did (`String(decoding:as:)`, then `init(jsonText:)`): the same
+    /// value, or a refusal either way (the offset of ill-formed UTF-8 differs, so only valid UTF-8's
+    /// messages are compared).
+    @Test func bytesParseAsTheirDecodedText() {
+        let pieces: [[UInt8]] = [
+            Array(#"{"a":"#.utf8), Array(#""x""#.utf8), [0x22], [0x5C], Array(#"\u00e9"#.utf8),
+            Array(#"\uD83D\uDE00"#.utf8),
+            [0xE2], [0xE2, 0x82], [0xE2, 0x82, 0xAC], [0x80], [0xFF], [0xF0, 0x9F], [0xC0, 0xAF], [0xED, 0xA0, 0x80],
+            Array("é".utf8), Array(",".utf8), Array("}".utf8), Array("[".utf8), Array("]".utf8), Array("1".utf8),
+            Array("true".utf8), Array(" ".utf8), [0x01], Array(":".utf8), Array(#"\n"#.utf8),
+        ]
+        var rng = SplitMix(seed: 7)
+        var cases: [[UInt8]] = []
+        for _ in 0..<5000 {
+            var b: [UInt8] = []
+            for _ in 0..<rng.next(upTo: 10) { b += pieces[rng.next(upTo: pieces.count)] }
+            cases.append(b)
+            // Inside a string, where ill-formed UTF-8 is kept (repaired) rather than refused.
+            var inString: [UInt8] = Array(#"{"k":""#.utf8)
+            for _ in 0..<rng.next(upTo: 6) { inString += pieces[rng.next(upTo: pieces.count)] }
+            cases.append(inString + Array(#""}"#.utf8))
+        }
+        for bytes in cases {
+            let text = String(decoding: bytes, as: UTF8.self)
+            let fromText = Result { () throws(JSONError) in try Value(jsonText: text) }
+            let fromBytes = Result { () throws(JSONError) in try Value(jsonBytes: bytes) }
+            switch (fromText, fromBytes) {
+            case (.success(let a), .success(let b)): #expect(a.jsonUTF8 == b.jsonUTF8, "\(bytes)")
+            case (.failure(let a), .failure(let b)):
+                if Array(text.utf8) == bytes { #expect(a == b, "\(bytes)") }
+            default: Issue.record("\(bytes): \(fromText) from the text, \(fromBytes) from the bytes")
+            }
+        }
+    }
+
+    /// A small object's keys are compared one by one, a large one's through a set: a duplicate is
+    /// refused at its offset either way, on both sides of the switch.
+    @Test func duplicateKeysAreRefusedInSmallAndLargeObjects() {
+        for count in [2, 15, 16, 17, 40] {
+            for duplicate in [0, count / 2, count - 1] {
+                var text = "{"
+                for k in 0..<count { text += "\"k\(k)\":\(k)," }
+                let offset = text.utf8.count
+                text += "\"k\(duplicate)\":0}"
+                #expect(
+                    throws: JSONError("duplicate key \"k\(duplicate)\" at offset \(offset)"), "\(count) \(duplicate)"
+                ) {
+                    try Value(jsonText: text)
+                }
+                #expect(throws: Never.self) {
+                    try Value(jsonText: text.replacingOccurrences(of: "\"k\(duplicate)\":0}", with: "\"new\":0}"))
+                }
+            }
+        }
+    }
+
     @Test func depthIsLimited() throws {
         let ok = String(repeating: "[", count: 64) + String(repeating: "]", count: 64)
         #expect(try Value(jsonText: ok).jsonText == ok)
@@ -125,4 +218,17 @@ func hostileFixture(_ name: String) -> String {
         if FileManager.default.fileExists(atPath: candidate.path) { return candidate.path }
     }
     return name
+}
+
+/// A small deterministic generator (SplitMix64), so the comparisons above see the same inputs every run.
+private struct SplitMix {
+    var state: UInt64
+    init(seed: UInt64) { state = seed }
+    mutating func next(upTo n: Int) -> Int {
+        state &+= 0x9E37_79B9_7F4A_7C15
+        var z = state
+        z = (z ^ (z >> 30)) &* 0xBF58_476D_1CE4_E5B9
+        z = (z ^ (z >> 27)) &* 0x94D0_49BB_1331_11EB
+        return Int((z ^ (z >> 31)) % UInt64(n))
+    }
 }

@@ -34,7 +34,7 @@ struct RESTv2Dialect: WireDialect {
         guard let json else { return WireRequest(http: HTTPRequest(method: route.method, url: url, headers: h)) }
         h.add("Content-Type", "application/json")
         return WireRequest(
-            http: HTTPRequest(method: route.method, url: url, headers: h, body: Array(json.jsonText.utf8)))
+            http: HTTPRequest(method: route.method, url: url, headers: h, body: json.jsonUTF8))
     }
 
     /// `fingerprint` and the SHA-256 of the device id, as Adobe recommends for the IDFV (rest-api-v2.md
@@ -63,12 +63,12 @@ struct RESTv2Dialect: WireDialect {
             Value.Entry("osVersion", .string("17.0")),
             Value.Entry("connectionType", .string("WiFi")),
         ])
-        return ClientlessSignature.base64(Array(info.jsonText.utf8))
+        return ClientlessSignature.base64(info.jsonUTF8)
     }
 
     /// A promotional TempPass's identity header: its data as Base64 JSON (rest-api-v2.md 1.4).
     static func tempPassIdentity(_ identity: Value) -> (String, String) {
-        ("AP-TempPass-Identity", ClientlessSignature.base64(Array(identity.jsonText.utf8)))
+        ("AP-TempPass-Identity", ClientlessSignature.base64(identity.jsonUTF8))
     }
 
     /// A decision about a promotional TempPass names its identity, as its session did.
@@ -141,7 +141,7 @@ struct RESTv2Dialect: WireDialect {
         return request(
             .partnerProfile(serviceProvider: core.requestorID, partner: "Apple"), sp: core.spURL(forMVPD: mvpd.id),
             form: [("SAMLResponse", appleToken)],
-            headers: [("AP-Partner-Framework-Status", ClientlessSignature.base64(Array(status.jsonText.utf8)))])
+            headers: [("AP-Partner-Framework-Status", ClientlessSignature.base64(status.jsonUTF8))])
     }
 
     /// `POST sessions` answers what to do next; `POST profiles/sso/Apple` answers the profile itself.

@@ -74,7 +74,7 @@ struct SDKDialect: WireDialect {
             return .failed(codeRefused: refused)
         }
         if start.kind == .registrationCode {
-            guard let json = try? Value(jsonText: r.bodyText), let code = json["code"]?.stringValue,
+            guard let json = try? Value(jsonBytes: r.body), let code = json["code"]?.stringValue,
                 let expires = json["expires"]?.intValue
             else { return .failed(codeRefused: false) }
             return .showCode(RegistrationCode(code: code, expires: Instant(milliseconds: Int64(expires))), session: nil)

@@ -9,7 +9,7 @@ enum V2Answer {
     /// The JSON object of a response with a status in `statuses`; nil for anything else.
     static func object(_ result: HTTPResult, statuses: ClosedRange<Int> = 200...299) -> Value? {
         guard case .response(let r) = result, statuses.contains(r.status),
-            let json = try? Value(jsonText: r.bodyText), case .dict = json
+            let json = try? Value(jsonBytes: r.body), case .dict = json
         else { return nil }
         return json
     }

@@ -2,7 +2,7 @@ import PassModel
 import PassXML
 
 /// A request a flow asks for, encoded on the engine's wire.
-struct WireRequest {
+struct WireRequest: Hashable, Sendable {
     var http: HTTPRequest
     /// A call of the SDK's registration-code flow, which the deprecated tvOS key pair signs.
     var signed = false
