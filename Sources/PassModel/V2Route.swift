@@ -213,8 +213,15 @@ public enum V2Route: Hashable, Sendable {
     /// method; `method` tells a session code's status (GET) from its resumption (anything else).
     public init?(method: String, path: String) {
         guard path.hasPrefix(V2Route.prefix) else { return nil }
-        let s = path.dropFirst(V2Route.prefix.count).split(separator: "/", omittingEmptySubsequences: false).map(
-            String.init)
+        let rest = path.dropFirst(V2Route.prefix.count)
+        // An ASCII path (every one a client sends) is split by bytes, where a byte is a character:
+        // the same pieces, without the walk by grapheme that was a twentieth of a REST v2 fuzz run.
+        let s =
+            rest.utf8.allSatisfy({ $0 < 0x80 })
+            ? rest.utf8.split(separator: UInt8(ascii: "/"), omittingEmptySubsequences: false).map {
+                String(Substring($0))
+            }
+            : rest.split(separator: "/", omittingEmptySubsequences: false).map(String.init)
         guard !s.isEmpty, !s.contains(where: \.isEmpty) else { return nil }
         switch s.count {
         case 2 where s[0] == "oauth2" && s[1] == "callback": self = .oauthCallback

@@ -226,4 +226,17 @@ import Testing
         #expect(tablet.hardwareType == "Tablet" && tablet.os?.family == "Android" && tablet.browserName == "Firefox")
         #expect(V2UserAgent("curl/8.5.0") == V2UserAgent(""))
     }
+
+    /// An ASCII user agent is searched by bytes, any other by Characters: the same tokens read alike.
+    @Test func aUserAgentReadsAlikeWithATextThatIsNotASCII() {
+        for agent in [
+            "Mozilla/5.0 (iPad; CPU OS 17_4 like Mac OS X) Version/17.4 Safari/604.1",
+            "Mozilla/5.0 (Macintosh; Intel Mac OS X 10_15_7) Firefox/125.0",
+            "Mozilla/5.0 (X11; CrOS x86_64) Chrome/120.0",
+            "Mozilla/5.0 (Linux; Android 14; Pixel 8) Mobile OPR/80.1",
+        ] {
+            #expect(V2UserAgent(agent) == V2UserAgent(agent + " é"), "\(agent)")
+            #expect(V2UserAgent(agent) != V2UserAgent(""), "\(agent)")
+        }
+    }
 }

@@ -58,6 +58,16 @@ import Testing
             V2Route(method: "POST", path: "/api/v2/R/sessions/C") == .resumeSession(serviceProvider: "R", code: "C"))
     }
 
+    /// An ASCII path is split by bytes, any other by Characters: the same pieces.
+    @Test func aPathThatIsNotASCIIIsReadAlike() {
+        #expect(V2Route(method: "GET", path: "/api/v2/Ré/configuration") == .configuration(serviceProvider: "Ré"))
+        #expect(
+            V2Route(method: "POST", path: "/api/v2/R/decisions/authorize/Cé")
+                == .authorize(serviceProvider: "R", mvpd: "Cé"))
+        #expect(V2Route(method: "GET", path: "/api/v2/é//configuration") == nil)
+        #expect(V2Route(method: "GET", path: "/api/v2/R/profiles/code/") == nil)
+    }
+
     @Test func pathsThatAreNoOperationAreNotRecognised() {
         for path in [
             "/api/v2/", "/api/v2/R", "/api/v2/R/", "/api/v2/R//configuration", "/api/v2/R/configurations",

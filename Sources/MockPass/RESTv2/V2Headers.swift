@@ -33,7 +33,7 @@ struct V2Device: Sendable {
     /// The first address of `X-Forwarded-For`, if it names one.
     static func forwardedAddress(_ headers: HTTPHeaders) -> String? {
         guard let forwarded = headers.first(lowercased: "x-forwarded-for") else { return nil }
-        let first = forwarded.split(separator: ",", maxSplits: 1).first.map { String($0).trimmingSpaces } ?? ""
+        let first = forwarded.literalSplit(separator: ",", maxSplits: 1).first.map { String($0).trimmingSpaces } ?? ""
         return first.isEmpty ? nil : String(first.prefix(64))
     }
 
