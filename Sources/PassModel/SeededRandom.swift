@@ -49,18 +49,31 @@ public struct SeededRandom: RandomNumberGenerator, Sendable {
     }
 
     /// `n` lowercase hex digits.
-    public mutating func hex(_ n: Int) -> String {
-        var out = ""
-        while out.count < n { out += String(next(), radix: 16).leftPad(16) }
-        return String(out.prefix(n))
-    }
+    public mutating func hex(_ n: Int) -> String { String(decoding: hexDigits(n), as: UTF8.self) }
 
     /// A GUID-shaped string (8-4-4-4-12 hex).
     public mutating func guid() -> String {
-        let h = hex(32)
-        let c = Array(h)
-        return [0..<8, 8..<12, 12..<16, 16..<20, 20..<32].map { String(c[$0]) }.joined(separator: "-")
+        var h = hexDigits(32)
+        for at in [20, 16, 12, 8] { h.insert(UInt8(ascii: "-"), at: at) }
+        return String(decoding: h, as: UTF8.self)
     }
+
+    /// `n` lowercase hex digits: each draw written as 16 digits, zero-padded, the last cut to fit.
+    /// Bytes, not strings: every session, token and request id of a run is drawn here.
+    private mutating func hexDigits(_ n: Int) -> [UInt8] {
+        var out: [UInt8] = []
+        out.reserveCapacity(n + 16)
+        while out.count < n {
+            let value = next()
+            for shift in stride(from: 60, through: 0, by: -4) {
+                out.append(SeededRandom.lowercaseHex[Int((value >> UInt64(shift)) & 0xF)])
+            }
+        }
+        out.removeLast(out.count - max(n, 0))
+        return out
+    }
+
+    private static let lowercaseHex = Array("0123456789abcdef".utf8)
 
     /// `n` characters from `alphabet` (registration codes, cookies).
     public mutating func code(_ n: Int, alphabet: String = "ABCDEFGHJKLMNPQRSTUVWXYZ23456789") -> String {

@@ -42,6 +42,25 @@ import Testing
         #expect(guid.count == 36 && guid.split(separator: "-").map(\.count) == [8, 4, 4, 4, 12])
     }
 
+    /// `hex` and `guid` are written as bytes: the same text as each draw's `String(radix: 16)`,
+    /// zero-padded to 16 and cut, as they were written before (every id of a seeded run is one).
+    @Test func hexAndGUIDAreEachDrawInRadix16() {
+        func hex(_ r: inout SeededRandom, _ n: Int) -> String {
+            var out = ""
+            while out.count < n { out += String(r.next(), radix: 16).leftPad(16) }
+            return String(out.prefix(n))
+        }
+        for seed: UInt64 in [0, 1, 7, 42, .max] {
+            var a = SeededRandom(seed: seed), b = SeededRandom(seed: seed)
+            for n in [0, 1, 8, 15, 16, 17, 32, 33, 40] { #expect(a.hex(n) == hex(&b, n), "\(seed) \(n)") }
+            let h = hex(&b, 32)
+            let c = Array(h)
+            let dashed = [0..<8, 8..<12, 12..<16, 16..<20, 20..<32].map { String(c[$0]) }.joined(separator: "-")
+            #expect(a.guid() == dashed)
+            #expect(a.next() == b.next())
+        }
+    }
+
     /// Issue 44: a seeded stream gives its state away (SplitMix64 is invertible: one value and the
     /// next follows); the secure one draws each value from the system, so two never agree, and a
     /// value seen is no inverse of the next.
