@@ -62,7 +62,11 @@ protocol RequestHolder {
 extension RequestHolder {
     var ownTimers: [(TimerID, TimerKind)] { [] }
 
-    var load: (requests: Int, timers: Int) {
+    var load: (requests: Int, timers: Int) { countedLoad }
+
+    /// `load` from `outstanding` and `ownTimers`: what a flow's own `load` must equal (asserted in
+    /// debug builds, where the tests and the fuzzer's golden runs hold every flow to it).
+    var countedLoad: (requests: Int, timers: Int) {
         let requests = outstanding
         return (requests.count, requests.count { $0.deadline != nil } + ownTimers.count)
     }
@@ -172,5 +176,9 @@ private struct OwnTimer: FlowQuestion {
 
 /// A flow's requests out, and its timers: each request's deadline and its own.
 private struct Load: FlowQuestion {
-    func ask(_ flow: some RequestHolder) -> (requests: Int, timers: Int) { flow.load }
+    func ask(_ flow: some RequestHolder) -> (requests: Int, timers: Int) {
+        let load = flow.load
+        assert(load == flow.countedLoad, "\(type(of: flow)).load is not its requests and timers")
+        return load
+    }
 }

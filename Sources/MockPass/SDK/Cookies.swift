@@ -34,27 +34,26 @@ struct Cookies: Sendable {
     private static func asciiPairs(_ b: UnsafeBufferPointer<UInt8>) -> [(name: String, value: String)]? {
         guard !b.contains(where: { $0 >= 0x80 }) else { return nil }
         func isSpace(_ c: UInt8) -> Bool { c == UInt8(ascii: " ") || c == UInt8(ascii: "\t") }
-        /// The text of `b[from..<to]` without its leading and trailing spaces and tabs.
-        func trimmed(_ from: Int, _ to: Int) -> String {
+        /// `from..<to` without its leading and trailing spaces and tabs.
+        func trimmed(_ from: Int, _ to: Int) -> Range<Int> {
             var from = from, to = to
             while from < to, isSpace(b[from]) { from += 1 }
             while to > from, isSpace(b[to - 1]) { to -= 1 }
-            return String(decoding: UnsafeBufferPointer(rebasing: b[from..<to]), as: UTF8.self)
+            return from..<to
         }
+        func text(_ r: Range<Int>) -> String { String(decoding: UnsafeBufferPointer(rebasing: b[r]), as: UTF8.self) }
         var pairs: [(name: String, value: String)] = []
         var i = 0
         while i < b.count {
             var stop = i
             while stop < b.count, b[stop] != UInt8(ascii: ";") { stop += 1 }
             // A piece empty once trimmed (or empty: `split` drops those) is skipped.
-            var from = i, to = stop
-            while from < to, isSpace(b[from]) { from += 1 }
-            while to > from, isSpace(b[to - 1]) { to -= 1 }
-            if from < to {
-                if let eq = b[from..<to].firstIndex(of: UInt8(ascii: "=")) {
-                    pairs.append((trimmed(from, eq), trimmed(eq + 1, to)))
+            let piece = trimmed(i, stop)
+            if !piece.isEmpty {
+                if let eq = b[piece].firstIndex(of: UInt8(ascii: "=")) {
+                    pairs.append((text(trimmed(piece.lowerBound, eq)), text(trimmed(eq + 1, piece.upperBound))))
                 } else {
-                    pairs.append((trimmed(from, to), ""))
+                    pairs.append((text(piece), ""))
                 }
             }
             i = stop + 1
