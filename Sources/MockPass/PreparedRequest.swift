@@ -24,8 +24,23 @@ public struct RequestPreparer: Sendable {
     let logValueBytes: Int?
 
     /// Which host serves this URL (`MockPass.host(for:)`).
-    public func host(for url: String) -> LoggedRequest.Host? {
-        URLParts(url).flatMap { hosts.match($0)?.host }
+    public func host(for url: String) -> LoggedRequest.Host? { target(of: url)?.host }
+
+    /// The URL split and matched to the host that serves it: what `prepare` starts with. A caller
+    /// that asked for the host first hands it back to `prepare(_:target:)`, so the URL of a request
+    /// is split and matched once (the simulation asks for every request's host before sending it).
+    public func target(of url: String) -> Target? {
+        guard let parts = URLParts(url), let (host, path) = hosts.match(parts) else { return nil }
+        return Target(url: url, parts: parts, host: host, path: path)
+    }
+
+    /// Where a URL goes, as `target(of:)` found it.
+    public struct Target: Sendable {
+        /// The URL it was found for: `prepare(_:target:)` uses it only for a request to that URL.
+        public let url: String
+        let parts: URLParts
+        public let host: LoggedRequest.Host
+        let path: String
     }
 
     /// Only the log entry (no XML or JSON parsed): what a request answered by an injected failure needs.
@@ -35,11 +50,17 @@ public struct RequestPreparer: Sendable {
 
     public func prepare(_ request: HTTPRequest) -> PreparedRequest { prepare(request, documents: true) }
 
-    private func prepare(_ request: HTTPRequest, documents: Bool) -> PreparedRequest {
-        guard let url = URLParts(request.url), let (host, path) = hosts.match(url) else {
+    /// `prepare(request)`, from the target `target(of:)` found for its URL (any other is not used).
+    public func prepare(_ request: HTTPRequest, target: Target?) -> PreparedRequest {
+        prepare(request, documents: true, target: target)
+    }
+
+    private func prepare(_ request: HTTPRequest, documents: Bool, target known: Target? = nil) -> PreparedRequest {
+        guard let target = known?.url == request.url ? known : target(of: request.url) else {
             return PreparedRequest(request: request, incoming: nil, host: nil, logged: nil)
         }
-        var incoming = IncomingRequest(request, host: host, path: path, query: url.query)
+        let (host, path) = (target.host, target.path)
+        var incoming = IncomingRequest(request, host: host, path: path, query: target.parts.query)
         if documents {
             // Made first, then stored: no copy of the request to read it while it is written.
             let xml = PreparedXML(incoming)

@@ -233,7 +233,8 @@ public enum FormCoding {
     }
 
     public static func unescape<S: StringProtocol>(_ s: S) -> String {
-        unescape(bytes: Array(s.utf8)[...])
+        var text = String(s)
+        return text.withUTF8 { unescape(bytes: $0[...]) }
     }
 
     private static func decodeASCII(_ bytes: [UInt8]) -> [(String, String)] {
@@ -266,32 +267,32 @@ public enum FormCoding {
         return fields
     }
 
+    /// `+` is a space, `%XY` the byte XY; anything else stays as it is. Written in one pass into the
+    /// string's own storage (an authN token, some 5 KB escaped, is decoded from every authorization's
+    /// form); invalid UTF-8 is repaired as `String(decoding:as:)` repairs it.
     private static func unescape(bytes s: Slice<UnsafeBufferPointer<UInt8>>) -> String {
+        let s = UnsafeBufferPointer(rebasing: s)
         guard s.contains(where: { $0 == UInt8(ascii: "+") || $0 == UInt8(ascii: "%") }) else {
-            return String(decoding: UnsafeBufferPointer(rebasing: s), as: UTF8.self)
+            return String(decoding: s, as: UTF8.self)
         }
-        return unescape(bytes: Array(s)[...])
-    }
-
-    /// `+` is a space, `%XY` the byte XY; anything else stays as it is.
-    private static func unescape(bytes s: ArraySlice<UInt8>) -> String {
-        var out: [UInt8] = []
-        out.reserveCapacity(s.count)
-        var i = s.startIndex
-        while i < s.endIndex {
-            let b = s[i]
-            if b == UInt8(ascii: "+") {
-                out.append(UInt8(ascii: " "))
-            } else if b == UInt8(ascii: "%"), s.endIndex - i > 2, let v = escapedByte(s[i + 1], s[i + 2]) {
-                out.append(v)
-                i += 3
-                continue
-            } else {
-                out.append(b)
+        return String(unsafeUninitializedCapacity: s.count) { out in
+            var i = 0
+            var j = 0
+            while i < s.count {
+                let b = s[i]
+                if b == UInt8(ascii: "+") {
+                    out[j] = UInt8(ascii: " ")
+                } else if b == UInt8(ascii: "%"), s.count - i > 2, let v = escapedByte(s[i + 1], s[i + 2]) {
+                    out[j] = v
+                    i += 2
+                } else {
+                    out[j] = b
+                }
+                i += 1
+                j += 1
             }
-            i += 1
+            return j
         }
-        return String(decoding: out, as: UTF8.self)
     }
 
     /// The byte `%ab` stands for: what `UInt8("ab", radix: 16)` reads, which `unescape` used, sign

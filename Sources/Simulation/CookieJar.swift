@@ -38,7 +38,8 @@ struct CookieJar: Sendable {
 
     /// The request with this host's cookies in a `Cookie` header.
     func apply(to request: HTTPRequest) -> HTTPRequest {
-        guard let host = URLParts(request.url)?.authority else { return request }
+        // Most of the engine's requests meet an empty jar: their URL is then not split at all.
+        guard !cookies.isEmpty, let host = URLParts(request.url)?.authority else { return request }
         let matching = cookies.filter { $0.host == host }
         guard !matching.isEmpty else { return request }
         var r = request

@@ -54,7 +54,7 @@ public final class MockWire: Wire {
                 mock.journal(mock.preparer.prepareForJournal(request), fault: failure, at: now)
             }
         ) { request in
-            var response = mock.handle(request, at: now)
+            var response = mock.handle(preparer.prepare(request, target: lastTarget), at: now)
             if !typedResponses { response.decoded = nil }
             return response
         }
@@ -66,7 +66,14 @@ public final class MockWire: Wire {
 
     public func changed(_ command: NetCommand, host: LoggedRequest.Host) {}
 
-    public func host(for url: String) -> LoggedRequest.Host? { preparer.host(for: url) }
+    /// The runtime asks for every request's host right before sending it: what was found is kept
+    /// for `exchange`, so the URL is split and matched once.
+    public func host(for url: String) -> LoggedRequest.Host? {
+        if let last = lastTarget, last.url == url { return last.host }
+        lastTarget = preparer.target(of: url)
+        return lastTarget?.host
+    }
+    private var lastTarget: RequestPreparer.Target?
 
     public var log: [LoggedRequest] { mock.log }
 }

@@ -90,24 +90,24 @@ import Testing
     /// `FormCoding.decode` works on bytes (ASCII) and reads `%XY` without building strings: the
     /// pairs are the ones the character-by-character version (kept here) gave, on any text.
     @Test func formDecodingIsWhatItWas() {
-        func reference(_ s: String) -> [(String, String)] {
-            func unescape<S: StringProtocol>(_ s: S) -> String {
-                var bytes: [UInt8] = []
-                var it = Array(s.utf8)[...]
-                while let b = it.popFirst() {
-                    if b == UInt8(ascii: "+") {
-                        bytes.append(UInt8(ascii: " "))
-                    } else if b == UInt8(ascii: "%"), it.count >= 2,
-                        let v = UInt8(String(decoding: it.prefix(2), as: UTF8.self), radix: 16)
-                    {
-                        bytes.append(v)
-                        it = it.dropFirst(2)
-                    } else {
-                        bytes.append(b)
-                    }
+        func unescape<S: StringProtocol>(_ s: S) -> String {
+            var bytes: [UInt8] = []
+            var it = Array(s.utf8)[...]
+            while let b = it.popFirst() {
+                if b == UInt8(ascii: "+") {
+                    bytes.append(UInt8(ascii: " "))
+                } else if b == UInt8(ascii: "%"), it.count >= 2,
+                    let v = UInt8(String(decoding: it.prefix(2), as: UTF8.self), radix: 16)
+                {
+                    bytes.append(v)
+                    it = it.dropFirst(2)
+                } else {
+                    bytes.append(b)
                 }
-                return String(decoding: bytes, as: UTF8.self)
             }
+            return String(decoding: bytes, as: UTF8.self)
+        }
+        func reference(_ s: String) -> [(String, String)] {
             return s.split(separator: "&", omittingEmptySubsequences: true).map { pair in
                 if let eq = pair.firstIndex(of: "=") {
                     return (unescape(pair[..<eq]), unescape(pair[pair.index(after: eq)...]))
@@ -117,12 +117,15 @@ import Testing
         }
         let alphabet: [String] = [
             "%", "+", "-", "&", "=", "a", "F", "0", "9", "g", "x", " ", "\r", "\n", "é", "\u{301}", "%2", "%C3%A9",
+            // Escapes of bytes that are not UTF-8 on their own: repaired as the reference repairs them.
+            "%FF", "%C3", "%E2%82", "%80",
         ]
         var rng = SeededRandom(seed: 17)
         for _ in 0..<5_000 {
             let s = (0..<Int(rng.next() % 14)).map { _ in alphabet[Int(rng.next() % UInt64(alphabet.count))] }.joined()
             let (got, want) = (FormCoding.decode(s), reference(s))
             #expect(got.map(\.0) == want.map(\.0) && got.map(\.1) == want.map(\.1), "\(s.debugDescription)")
+            #expect(FormCoding.unescape(s) == unescape(s), "\(s.debugDescription)")
         }
         for s in ["a=%+A", "a=%-0", "a=%-1", "%", "%4", "%41", "=&=", "&&a&"] {
             #expect(
