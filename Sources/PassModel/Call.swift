@@ -171,21 +171,32 @@ extension Call {
     /// The call of `name` with these arguments by port field (absent or `.null`: not given), each
     /// checked against its parameter's kind; absent ones take their default.
     public init(_ name: Name, fields given: [String: Value]) throws(ArgumentError) {
-        var values: [String: Value] = [:]
+        try self.init(name, field: { given[$0] })
+    }
+
+    /// `init(_:fields:)` with the fields as pairs, the first of a field counting: what the DSL's
+    /// calls build (a fuzz run builds one per call: a small list is searched faster than a
+    /// dictionary hashes its keys).
+    public init(_ name: Name, fieldList given: [(String, Value)]) throws(ArgumentError) {
+        try self.init(name, field: { f in given.first { $0.0 == f }?.1 })
+    }
+
+    private init(_ name: Name, field given: (String) -> Value?) throws(ArgumentError) {
+        var values = Fields()
         for p in name.parameters where p.aliasOf == nil {
-            let raw = given[p.field].flatMap { $0 == .null ? nil : $0 }
+            let raw = given(p.field).flatMap { $0 == .null ? nil : $0 }
             guard let v = raw else {
                 if let d = p.defaultValue {
-                    values[p.field] = d
+                    values.set(p.field, d)
                 } else if p.required && !p.kind.takesNil {
                     throw ArgumentError(parameter: p.field, expected: p.kind.what)
                 }
                 continue
             }
             guard let c = p.kind.canonical(v) else { throw ArgumentError(parameter: p.field, expected: p.kind.what) }
-            if c != .null { values[p.field] = c }
+            if c != .null { values.set(p.field, c) }
         }
-        let a = Fields(values)
+        let a = values
         switch name {
         case .initialize: self = .initialize(softwareStatement: try a.optionalText("softwareStatement"))
         case .setOptions: self = .setOptions(try a.entries("options"))
@@ -237,37 +248,44 @@ extension Call {
         return out.compactMapValues { $0 }
     }
 
-    /// Typed reads of checked arguments: a miss here is a parameter table that disagrees with the
-    /// cases above, reported like a bad argument rather than trapped.
+    /// The canonical arguments by field (a handful at most, kept in a list), and typed reads of
+    /// them: a miss here is a parameter table that disagrees with the cases above, reported like a
+    /// bad argument rather than trapped.
     private struct Fields {
-        let values: [String: Value]
-        init(_ values: [String: Value]) { self.values = values }
-        subscript(_ field: String) -> Value? { values[field] }
+        private var pairs: [(String, Value)] = []
+        mutating func set(_ field: String, _ value: Value) {
+            if let i = pairs.firstIndex(where: { $0.0 == field }) {
+                pairs[i].1 = value
+            } else {
+                pairs.append((field, value))
+            }
+        }
+        subscript(_ field: String) -> Value? { pairs.first { $0.0 == field }?.1 }
 
         func text(_ f: String) throws(ArgumentError) -> String {
-            guard let s = values[f]?.stringValue else {
+            guard let s = self[f]?.stringValue else {
                 throw ArgumentError(parameter: f, expected: ArgumentKind.text.what)
             }
             return s
         }
         func optionalText(_ f: String) throws(ArgumentError) -> String? {
-            guard values[f] != nil else { return nil }
+            guard self[f] != nil else { return nil }
             return try text(f)
         }
         func bool(_ f: String) throws(ArgumentError) -> Bool {
-            guard let b = values[f]?.boolValue else {
+            guard let b = self[f]?.boolValue else {
                 throw ArgumentError(parameter: f, expected: ArgumentKind.bool.what)
             }
             return b
         }
         func entries(_ f: String) throws(ArgumentError) -> [Value.Entry] {
-            guard case .dict(let e)? = values[f] else {
+            guard case .dict(let e)? = self[f] else {
                 throw ArgumentError(parameter: f, expected: ArgumentKind.dict.what)
             }
             return e
         }
         func texts(_ f: String) throws(ArgumentError) -> [String] {
-            guard let items = values[f]?.listValue else {
+            guard let items = self[f]?.listValue else {
                 throw ArgumentError(parameter: f, expected: ArgumentKind.textList.what)
             }
             var out: [String] = []
@@ -280,7 +298,7 @@ extension Call {
             return out
         }
         func optionalTexts(_ f: String) throws(ArgumentError) -> [String]? {
-            guard values[f] != nil else { return nil }
+            guard self[f] != nil else { return nil }
             return try texts(f)
         }
     }

@@ -23,8 +23,10 @@ struct CallBuilder {
             throw StepError(message: "unknown call '\(syntax.name)'", location: syntax.location)
         }
         var args = Arguments(syntax: syntax, builder: self)
-        let given = Set(syntax.arguments.compactMap(\.label))
-        var fields: [String: Value] = [:]
+        // A handful of labels and fields per call: lists, not a set and a dictionary (every call of
+        // a fuzz run is built here).
+        let given = syntax.arguments.compactMap(\.label)
+        var fields: [(String, Value)] = []
         for p in name.parameters {
             if let primary = p.aliasOf, given.contains(primary) { continue }
             let positional = p.positional && (p.positionalUnlessGiven.map { !given.contains($0) } ?? true)
@@ -33,11 +35,11 @@ struct CallBuilder {
                 v = .list(items.map { item in Matcher.textOf(item).map { Value.string(spURLs[$0] ?? $0) } ?? item })
             }
             guard p.kind.canonical(v) != nil else { throw args.error("\(p.label ?? p.name) takes \(p.kind.what)") }
-            if fields[p.field] == nil { fields[p.field] = v }
+            if !fields.contains(where: { $0.0 == p.field }) { fields.append((p.field, v)) }
         }
         try args.finish()
         do throws(ArgumentError) {
-            return try Call(name, fields: fields)
+            return try Call(name, fieldList: fields)
         } catch {
             throw args.error(error.description)
         }
