@@ -171,6 +171,17 @@ public enum FormCoding {
         }
     }
 
+    /// The fields of `decode(s)` with their values still escaped (`unescape` gives what `decode`
+    /// would): a reader that needs one field of a large form, maybe only later, decodes no value
+    /// it does not read. nil when `s` is not ASCII (`decode` splits that by characters).
+    public static func escapedFields(_ s: String) -> [(name: String, escapedValue: Substring)]? {
+        guard s.utf8.allSatisfy({ $0 < 0x80 }) else { return nil }
+        return s.utf8.split(separator: UInt8(ascii: "&"), omittingEmptySubsequences: true).map { pair in
+            guard let eq = pair.firstIndex(of: UInt8(ascii: "=")) else { return (unescape(Substring(pair)), "") }
+            return (unescape(Substring(pair[..<eq])), Substring(pair[pair.index(after: eq)...]))
+        }
+    }
+
     /// RFC 3986 unreserved characters, by byte: the ones `escape` leaves as they are.
     private static let unreserved: [Bool] = {
         var table = [Bool](repeating: false, count: 256)

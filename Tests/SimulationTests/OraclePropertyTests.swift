@@ -36,7 +36,8 @@ import Testing
     static func sent(_ request: HTTPRequest, askedBeforeLogout: Bool = false) -> Step {
         Step(
             observation: .sent(
-                request, authnToken: OracleRequest(request).authnToken ?? "", askedBeforeLogout: askedBeforeLogout))
+                request, authnToken: OracleRequest(request).authnToken ?? .text(""),
+                askedBeforeLogout: askedBeforeLogout))
     }
 
     static let held = TokenModel(

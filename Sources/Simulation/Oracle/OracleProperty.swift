@@ -49,7 +49,7 @@ enum Observation: Sendable {
     /// A request carrying an authN token went out; `askedBeforeLogout`: it is of a flow asked before
     /// the last `logout` and still open (sent in a later input than its call's: it waited for an
     /// access token, or goes once more after a 401).
-    case sent(HTTPRequest, authnToken: String, askedBeforeLogout: Bool)
+    case sent(HTTPRequest, authnToken: SentToken, askedBeforeLogout: Bool)
     /// A response made a fresh success; its token (nil: not readable).
     case tokenIssued(AuthnToken?)
     /// A `checkAuthentication` answered `status`.

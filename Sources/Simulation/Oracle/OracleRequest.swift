@@ -28,7 +28,7 @@ struct OracleRequest: Equatable, Sendable {
     let kind: Kind
     /// The authN token it carries (`authentication_token`), read only from the kinds that carry one
     /// (the others are not decoded at all: the fuzzer's hot path).
-    let authnToken: String?
+    let authnToken: SentToken?
 
     init(_ request: HTTPRequest) {
         if let v2 = OracleRequest.restV2(request) {
@@ -39,13 +39,19 @@ struct OracleRequest: Equatable, Sendable {
         let kind = OracleRequest.kind(ofPath: request.url)
         switch kind {
         case .authorize, .mediaToken, .preauthorize:
-            let parameters = request.parameters
-            if case .authorize = kind {
-                self.kind = .authorize(resource: parameters.first { $0.0 == "resource_id" }?.1)
+            let resource: String?
+            if let fields = OracleRequest.escapedParameters(request) {
+                // The token, some 5 KB escaped, is decoded only if a check reads its text.
+                resource = fields.first { $0.name == "resource_id" }.map { FormCoding.unescape($0.escapedValue) }
+                authnToken = fields.first { $0.name == "authentication_token" }.map {
+                    .escaped(String($0.escapedValue))
+                }
             } else {
-                self.kind = kind
+                let parameters = request.parameters
+                resource = parameters.first { $0.0 == "resource_id" }?.1
+                authnToken = parameters.first { $0.0 == "authentication_token" }.map { .text($0.1) }
             }
-            authnToken = parameters.first { $0.0 == "authentication_token" }?.1
+            self.kind = if case .authorize = kind { .authorize(resource: resource) } else { kind }
         case .tempPassLogin, .registration, .other:
             self.kind = kind
             authnToken = nil
@@ -109,9 +115,33 @@ struct OracleRequest: Equatable, Sendable {
         return .authorize(resource: body?["resources"]?.listValue?.first?.stringValue)
     }
 
+    /// `request.parameters` with each value still escaped, when that is how they can be read: no
+    /// query in the URL (the engine's requests have none) and a body that is ASCII or not a form.
+    static func escapedParameters(_ request: HTTPRequest) -> [(name: String, escapedValue: Substring)]? {
+        guard !request.url.utf8.contains(UInt8(ascii: "?")) else { return nil }
+        let type = request.headers["Content-Type"]?.lowercased() ?? ""
+        guard type.hasPrefix("application/x-www-form-urlencoded") else { return [] }
+        return FormCoding.escapedFields(request.bodyText)
+    }
+
     /// A hand-built classification (the oracle's unit tests).
     init(kind: Kind, authnToken: String? = nil) {
         self.kind = kind
-        self.authnToken = authnToken
+        self.authnToken = authnToken.map(SentToken.text)
+    }
+}
+
+/// An authN token as a request carries it: still escaped, as read from an ASCII form, or its text.
+/// Most requests' tokens are only remembered, and the same token is sent again and again: it is
+/// decoded when a check reads its text (`LogoutTokenProperty`, after a logout).
+enum SentToken: Hashable, Sendable {
+    case escaped(String)
+    case text(String)
+
+    var text: String {
+        switch self {
+        case .escaped(let value): FormCoding.unescape(value)
+        case .text(let text): text
+        }
     }
 }

@@ -15,7 +15,8 @@ struct LogoutTokenProperty: OracleProperty {
     static let clause = "BEHAVIOR.md, Logout (every token cleared)"
     static let observes: ObservationKinds = [.logout, .sent, .tokenIssued, .reconfigured]
 
-    private var tokensSent: Set<String> = []
+    /// As sent (`SentToken`): decoded only at a logout, each distinct one once.
+    private var tokensSent: Set<SentToken> = []
     private var retiredTokens: Set<String> = []
 
     mutating func check(
@@ -24,10 +25,10 @@ struct LogoutTokenProperty: OracleProperty {
     ) {
         switch observation {
         case .logout:
-            retiredTokens.formUnion(tokensSent)
+            retiredTokens.formUnion(tokensSent.lazy.map(\.text))
             tokensSent = []
         case .sent(let request, let authnToken, let askedBeforeLogout):
-            if retiredTokens.contains(authnToken) && !askedBeforeLogout {
+            if !askedBeforeLogout && !retiredTokens.isEmpty && retiredTokens.contains(authnToken.text) {
                 found.append("\(request.method) \(request.url) after logout carries the authN token logout cleared")
             }
             tokensSent.insert(authnToken)
