@@ -174,11 +174,16 @@ public enum FormCoding {
     /// The fields of `decode(s)` with their values still escaped (`unescape` gives what `decode`
     /// would): a reader that needs one field of a large form, maybe only later, decodes no value
     /// it does not read. nil when `s` is not ASCII (`decode` splits that by characters).
-    public static func escapedFields(_ s: String) -> [(name: String, escapedValue: Substring)]? {
-        guard s.utf8.allSatisfy({ $0 < 0x80 }) else { return nil }
-        return s.utf8.split(separator: UInt8(ascii: "&"), omittingEmptySubsequences: true).map { pair in
-            guard let eq = pair.firstIndex(of: UInt8(ascii: "=")) else { return (unescape(Substring(pair)), "") }
-            return (unescape(Substring(pair[..<eq])), Substring(pair[pair.index(after: eq)...]))
+    public static func escapedFields(_ s: String) -> [(name: String, escapedValue: String)]? {
+        var s = s
+        return s.withUTF8 { bytes in
+            guard !bytes.contains(where: { $0 >= 0x80 }) else { return nil }
+            var fields: [(name: String, escapedValue: String)] = []
+            forEachPair(bytes) { name, value in
+                fields.append(
+                    (unescape(bytes: name), String(decoding: UnsafeBufferPointer(rebasing: value), as: UTF8.self)))
+            }
+            return fields
         }
     }
 
@@ -256,6 +261,16 @@ public enum FormCoding {
     /// `+` or `%` becomes its string directly.
     private static func decodeASCII(_ bytes: UnsafeBufferPointer<UInt8>) -> [(String, String)] {
         var fields: [(String, String)] = []
+        forEachPair(bytes) { name, value in fields.append((unescape(bytes: name), unescape(bytes: value))) }
+        return fields
+    }
+
+    /// The `&`-separated pairs of an ASCII form, empty ones skipped, each split at its first `=`
+    /// (none: the value is empty), in one pass with no array of pieces.
+    private static func forEachPair(
+        _ bytes: UnsafeBufferPointer<UInt8>,
+        _ body: (Slice<UnsafeBufferPointer<UInt8>>, Slice<UnsafeBufferPointer<UInt8>>) -> Void
+    ) {
         var start = 0
         let end = bytes.count
         while start < end {
@@ -267,15 +282,10 @@ public enum FormCoding {
             }
             if stop > start {
                 let pair = bytes[start..<stop]
-                if eq >= 0 {
-                    fields.append((unescape(bytes: pair[..<eq]), unescape(bytes: pair[(eq + 1)...])))
-                } else {
-                    fields.append((unescape(bytes: pair), ""))
-                }
+                if eq >= 0 { body(pair[..<eq], pair[(eq + 1)...]) } else { body(pair, pair[stop...]) }
             }
             start = stop + 1
         }
-        return fields
     }
 
     /// `+` is a space, `%XY` the byte XY; anything else stays as it is. Written in one pass into the

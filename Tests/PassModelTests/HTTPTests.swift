@@ -126,6 +126,12 @@ import Testing
             let (got, want) = (FormCoding.decode(s), reference(s))
             #expect(got.map(\.0) == want.map(\.0) && got.map(\.1) == want.map(\.1), "\(s.debugDescription)")
             #expect(FormCoding.unescape(s) == unescape(s), "\(s.debugDescription)")
+            if let escaped = FormCoding.escapedFields(s) {
+                #expect(escaped.map(\.name) == want.map(\.0), "\(s.debugDescription)")
+                #expect(escaped.map { FormCoding.unescape($0.escapedValue) } == want.map(\.1), "\(s.debugDescription)")
+            } else {
+                #expect(s.utf8.contains { $0 >= 0x80 }, "only text that is not ASCII is left to decode")
+            }
         }
         for s in ["a=%+A", "a=%-0", "a=%-1", "%", "%4", "%41", "=&=", "&&a&"] {
             #expect(

@@ -117,7 +117,7 @@ struct OracleRequest: Equatable, Sendable {
 
     /// `request.parameters` with each value still escaped, when that is how they can be read: no
     /// query in the URL (the engine's requests have none) and a body that is ASCII or not a form.
-    static func escapedParameters(_ request: HTTPRequest) -> [(name: String, escapedValue: Substring)]? {
+    static func escapedParameters(_ request: HTTPRequest) -> [(name: String, escapedValue: String)]? {
         guard !request.url.utf8.contains(UInt8(ascii: "?")) else { return nil }
         let type = request.headers["Content-Type"]?.lowercased() ?? ""
         guard type.hasPrefix("application/x-www-form-urlencoded") else { return [] }
