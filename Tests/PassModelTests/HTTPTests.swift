@@ -87,6 +87,20 @@ import Testing
         #expect(a.hex(64) != b.hex(64))
     }
 
+    /// The word-at-a-time ASCII check agrees with the byte-by-byte one, wherever the high byte is.
+    @Test func asciiIsCheckedEightBytesAtATime() {
+        for count in 0..<40 {
+            for high in [-1] + Array(0..<count) {
+                var bytes = [UInt8](repeating: UInt8(ascii: "a"), count: count)
+                if high >= 0 { bytes[high] = 0x80 | UInt8(high % 0x80) }
+                #expect(bytes.withUnsafeBufferPointer(\.isASCII) == bytes.allSatisfy { $0 < 0x80 }, "\(count) \(high)")
+                // From an address that is not aligned.
+                let tail = bytes.dropFirst()
+                #expect(tail.withUnsafeBufferPointer(\.isASCII) == tail.allSatisfy { $0 < 0x80 }, "\(count) \(high)")
+            }
+        }
+    }
+
     /// `FormCoding.decode` works on bytes (ASCII) and reads `%XY` without building strings: the
     /// pairs are the ones the character-by-character version (kept here) gave, on any text.
     @Test func formDecodingIsWhatItWas() {

@@ -121,7 +121,7 @@ struct OracleRequest: Equatable, Sendable {
         guard !request.url.utf8.contains(UInt8(ascii: "?")) else { return nil }
         let type = request.headers["Content-Type"]?.lowercased() ?? ""
         guard type.hasPrefix("application/x-www-form-urlencoded") else { return [] }
-        return FormCoding.escapedFields(request.bodyText)
+        return request.body.withUnsafeBufferPointer(FormCoding.escapedFields)
     }
 
     /// A hand-built classification (the oracle's unit tests).
