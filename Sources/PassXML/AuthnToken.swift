@@ -32,6 +32,13 @@ public struct AuthnToken: Hashable, Sendable {
 public enum AuthnTokenXML {
     public static func build(_ t: AuthnToken) -> String {
         var w = XMLWriter()
+        write(t, &w)
+        return w.text
+    }
+
+    /// `build`'s text, envelope included, appended to `w` (`sessionDevice` escapes it from there).
+    static func write(_ t: AuthnToken, _ w: inout XMLWriter) {
+        TokenEnvelope.write(&w)
         w.element("simpleAuthenticationToken") { w in
             w.leaf("simpleTokenAuthenticationGuid", t.guid)
             w.leaf("simpleTokenRequestorID", t.requestorID)
@@ -42,7 +49,6 @@ public enum AuthnTokenXML {
             w.leaf("simpleSamlNameID", t.nameID)
             w.leaf("simpleSamlSessionIndex", t.sessionIndex)
         }
-        return TokenEnvelope.wrap(w.text)
     }
 
     /// Reads Adobe's envelope, and the `<authnToken>` root passim wrote before (also a bare

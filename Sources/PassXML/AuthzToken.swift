@@ -31,6 +31,7 @@ public struct AuthzToken: Hashable, Sendable {
 public enum AuthzTokenXML {
     public static func build(_ t: AuthzToken, issuedAt: Instant? = nil) -> String {
         var w = XMLWriter()
+        TokenEnvelope.write(&w)
         w.element("simpleAuthorizationToken") { w in
             w.leaf("simpleTokenAuthenticationGuid", t.sessionGUID)
             w.leaf("simpleTokenRequestorID", t.requestorID)
@@ -40,7 +41,7 @@ public enum AuthzTokenXML {
             w.leaf("simpleTokenExpires", t.expires.tokenDate)
             if let issuedAt { w.leaf("simpleTokenTTL", String(max(0, (t.expires - issuedAt).value))) }
         }
-        return TokenEnvelope.wrap(w.text)
+        return w.text
     }
 
     /// Reads Adobe's envelope, and the `<authzToken>` root passim wrote before (also a bare

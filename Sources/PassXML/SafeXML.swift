@@ -86,10 +86,42 @@ public enum SafeXML {
         // On bytes: every XML document the mock writes goes through here (a visible share of a fuzz run).
         // Most values (ids, tokens, dates) hold none of the five: they are returned as they are,
         // shared rather than copied.
-        let plain =
-            s.utf8.withContiguousStorageIfAvailable { b in !b.contains(where: needsEscape) }
-            ?? !s.utf8.contains(where: needsEscape)
-        guard !plain else { return s }
+        guard
+            let escaped = s.utf8.withContiguousStorageIfAvailable({ b -> String? in
+                guard b.contains(where: needsEscape) else { return nil }
+                var out: [UInt8] = []
+                out.reserveCapacity(b.count + 16)
+                appendEscaped(b, to: &out)
+                return String(decoding: out, as: UTF8.self)
+            })
+        else { return escapeByteByByte(s) }  // a bridged text: no contiguous bytes to scan
+        return escaped ?? s
+    }
+
+    /// Appends `b` escaped as `escape` escapes it: the runs between the five characters are copied
+    /// whole and each of the five becomes its entity. The five are ASCII, so a byte of a multi-byte
+    /// character is never one of them and each run holds whole characters.
+    static func appendEscaped(_ b: UnsafeBufferPointer<UInt8>, to out: inout [UInt8]) {
+        var start = 0
+        for i in 0..<b.count where needsEscape(b[i]) {
+            out.append(contentsOf: UnsafeBufferPointer(rebasing: b[start..<i]))
+            let entity = entityBytes(b[i])
+            out.append(contentsOf: UnsafeBufferPointer(start: entity.utf8Start, count: entity.utf8CodeUnitCount))
+            start = i + 1
+        }
+        out.append(contentsOf: UnsafeBufferPointer(rebasing: b[start...]))
+    }
+
+    /// Appends `s` escaped (`escape`'s bytes) without making a `String` of it first.
+    static func appendEscaped(_ s: String, to out: inout [UInt8]) {
+        let done: Void? = s.utf8.withContiguousStorageIfAvailable { appendEscaped($0, to: &out) }
+        if done == nil { out.append(contentsOf: escapeByteByByte(s).utf8) }
+    }
+
+    /// `escape` one byte at a time, as it was written first: what a text without contiguous bytes
+    /// (bridged) goes through, and what the tests compare the run-copying path against.
+    static func escapeByteByByte(_ s: String) -> String {
+        guard s.utf8.contains(where: needsEscape) else { return s }
         var out: [UInt8] = []
         out.reserveCapacity(s.utf8.count + 16)
         for b in s.utf8 {
@@ -97,6 +129,18 @@ public enum SafeXML {
             if b < 0x80, let entity = entity(for: Unicode.Scalar(b)) { out += entity.utf8 } else { out.append(b) }
         }
         return String(decoding: out, as: UTF8.self)
+    }
+
+    /// `entity(for:)` of one of the five bytes, as static text (no `String` to make or release).
+    @inline(__always)
+    private static func entityBytes(_ b: UInt8) -> StaticString {
+        switch b {
+        case UInt8(ascii: "&"): return "&amp;"
+        case UInt8(ascii: "<"): return "&lt;"
+        case UInt8(ascii: ">"): return "&gt;"
+        case UInt8(ascii: "\""): return "&quot;"
+        default: return "&apos;"  // `needsEscape` holds: the fifth, `'`
+        }
     }
 
     /// Whether `b` is one of the five bytes `escape` replaces.
