@@ -43,7 +43,7 @@ public enum AuthnTokenXML {
             w.leaf("simpleTokenAuthenticationGuid", t.guid)
             w.leaf("simpleTokenRequestorID", t.requestorID)
             w.leaf("simpleTokenDomainName", t.domainName)
-            w.leaf("simpleTokenExpires", t.expires.tokenDate)
+            w.leaf("simpleTokenExpires", tokenDate: t.expires)
             w.leaf("simpleTokenMsoID", t.mvpdID)
             w.leaf("simpleTokenDeviceID", t.deviceID)
             w.leaf("simpleSamlNameID", t.nameID)

@@ -38,7 +38,7 @@ public enum AuthzTokenXML {
             w.leaf("simpleTokenResourceID", t.resourceID)
             w.leaf("simpleTokenMsoID", t.mvpdID)
             w.leaf("simpleTokenDeviceID", t.deviceID)
-            w.leaf("simpleTokenExpires", t.expires.tokenDate)
+            w.leaf("simpleTokenExpires", tokenDate: t.expires)
             if let issuedAt { w.leaf("simpleTokenTTL", String(max(0, (t.expires - issuedAt).value))) }
         }
         return w.text

@@ -124,4 +124,28 @@ import PassModel
                             + Self.interpolated("userMeta", meta.jsonText, []) + "</result>").utf8))
         }
     }
+
+    /// `leaf(_:tokenDate:)` writes the digits itself from 1970 to the end of 9999 and hands any other
+    /// instant to `tokenDate`: both must write `leaf(name, date.tokenDate)`.
+    @Test func tokenDateLeafWritesTokenDate() {
+        var instants: [Int64] = [
+            0, 1, 999, 1000, 59_999, 86_399_999, 86_400_000, 951_782_400_000, 1_767_225_600_000, -1, -1000, -86_400_001,
+            XMLWriter.year10000 - 1, XMLWriter.year10000, XMLWriter.year10000 + 1, -62_135_596_800_000,
+            -62_167_219_200_001, 9_000_000_000_000_000, -9_000_000_000_000_000,
+        ]
+        var state: UInt64 = 7
+        for _ in 0..<5000 {
+            state = state &* 6_364_136_223_846_793_005 &+ 1_442_695_040_888_963_407
+            let r = Int64(bitPattern: state >> 1) % (XMLWriter.year10000 * 2)
+            instants.append(r - XMLWriter.year10000 / 2)
+        }
+        for ms in instants {
+            let date = Instant(milliseconds: ms)
+            var fast = XMLWriter()
+            fast.leaf("d", tokenDate: date)
+            var slow = XMLWriter()
+            slow.leaf("d", date.tokenDate)
+            #expect(fast.bytes == slow.bytes, "\(ms)")
+        }
+    }
 }
