@@ -98,18 +98,31 @@ public enum SafeXML {
         return escaped ?? s
     }
 
-    /// Appends `b` escaped as `escape` escapes it: the runs between the five characters are copied
-    /// whole and each of the five becomes its entity. The five are ASCII, so a byte of a multi-byte
-    /// character is never one of them and each run holds whole characters.
+    /// Appends `b` escaped as `escape` escapes it: each of the five becomes its entity, every other
+    /// byte is copied. The five are ASCII, so a byte of a multi-byte character is never one of them.
     static func appendEscaped(_ b: UnsafeBufferPointer<UInt8>, to out: inout [UInt8]) {
-        var start = 0
-        for i in 0..<b.count where needsEscape(b[i]) {
-            out.append(contentsOf: UnsafeBufferPointer(rebasing: b[start..<i]))
-            let entity = entityBytes(b[i])
-            out.append(contentsOf: UnsafeBufferPointer(start: entity.utf8Start, count: entity.utf8CodeUnitCount))
-            start = i + 1
+        // Most values hold none of the five: copied in one piece.
+        var extra = 0
+        for c in b where needsEscape(c) { extra += entityBytes(c).utf8CodeUnitCount - 1 }
+        guard extra > 0 else { return out.append(contentsOf: b) }
+        // Written byte by byte into a buffer of the escaped length, then copied in one piece: a
+        // document escaped inside another (the token in `sessionDevice`) has a run between every
+        // two tags, and appending each run to `out` on its own cost more than the bytes.
+        let escaped = [UInt8](unsafeUninitializedCapacity: b.count + extra) { buffer, count in
+            for c in b {
+                if needsEscape(c) {
+                    let entity = entityBytes(c)
+                    for k in 0..<entity.utf8CodeUnitCount {
+                        buffer[count] = entity.utf8Start[k]
+                        count += 1
+                    }
+                } else {
+                    buffer[count] = c
+                    count += 1
+                }
+            }
         }
-        out.append(contentsOf: UnsafeBufferPointer(rebasing: b[start...]))
+        out.append(contentsOf: escaped)
     }
 
     /// Appends `s` escaped (`escape`'s bytes) without making a `String` of it first.
