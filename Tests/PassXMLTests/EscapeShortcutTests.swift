@@ -148,4 +148,28 @@ import PassModel
             #expect(fast.bytes == slow.bytes, "\(ms)")
         }
     }
+
+    /// `declarations` finds in one pass what the two searches found: DOCTYPE first wherever it is,
+    /// then ENTITY; near misses, cut words and either order included.
+    @Test func oneDeclarationScanFindsWhatTwoSearchesFound() {
+        let parts = [
+            "<!DOCTYPE", "<!ENTITY", "<!DOCTYP", "<!ENTIT", "<!doctype", "< !DOCTYPE", "<<!ENTITY x", "<!", "<", "!",
+            "DOCTYPE", "ENTITY", "<a>", "</a>", "<!-- c -->", "é", " ", "<!<!DOCTYPE",
+        ]
+        var docs: [String] = [""] + parts
+        var state: UInt64 = 23
+        for _ in 0..<3000 {
+            state = state &* 6_364_136_223_846_793_005 &+ 1_442_695_040_888_963_407
+            let n = Int((state >> 40) % 7)
+            var doc = ""
+            for k in 0..<n { doc += parts[Int((state >> UInt64(k * 5)) % UInt64(parts.count))] }
+            docs.append(doc)
+        }
+        for doc in docs {
+            let bytes = Array(doc.utf8)
+            let expected: SafeXML.Declaration? =
+                SafeXML.contains(bytes, "<!DOCTYPE") ? .doctype : SafeXML.contains(bytes, "<!ENTITY") ? .entity : nil
+            #expect(SafeXML.declarations(in: bytes) == expected, "\(doc)")
+        }
+    }
 }
