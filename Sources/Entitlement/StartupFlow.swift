@@ -105,19 +105,22 @@ struct StartupFlow: Sendable, RequestHolder {
         }
         let urls = (serviceProviders ?? [core.configuration.defaultServiceProvider]).map(
             EngineConfiguration.normalizeSP)
-        var outstanding: [RequestID: String] = [:]
+        // Sized once (every `setRequestor` of a run comes here): only ever read sorted or counted, so
+        // its capacity changes no order.
+        var outstanding = [RequestID: String](minimumCapacity: urls.count)
         for url in urls {
             let request = core.dialect.configurationRequest(requestorID: requestorID, sp: url, core)
             let (pending, sent) = core.send(request, at: now, deadline: false)
             outstanding[pending.id] = url
-            actions += sent
+            actions.append(contentsOf: sent)
         }
         let (deadline, timer) = core.startTimer(at: now + core.configuration.requestTimeout)
         core.requestor = nil
         state = .fetching(
             Fetching(requestorID: requestorID, outstanding: outstanding, arrivals: [], deadline: deadline, queue: queue)
         )
-        return actions + [timer]
+        actions.append(timer)
+        return actions
     }
 
     /// A configuration response (or failure) for one SP of the current fetch (`claim` said it is).

@@ -32,17 +32,23 @@ public struct AuthnToken: Hashable, Sendable {
 public enum AuthnTokenXML {
     public static func build(_ t: AuthnToken) -> String {
         var w = XMLWriter()
+        write(t, &w)
+        return w.text
+    }
+
+    /// `build`'s text, envelope included, appended to `w` (`sessionDevice` escapes it from there).
+    static func write(_ t: AuthnToken, _ w: inout XMLWriter) {
+        TokenEnvelope.write(&w)
         w.element("simpleAuthenticationToken") { w in
             w.leaf("simpleTokenAuthenticationGuid", t.guid)
             w.leaf("simpleTokenRequestorID", t.requestorID)
             w.leaf("simpleTokenDomainName", t.domainName)
-            w.leaf("simpleTokenExpires", t.expires.tokenDate)
+            w.leaf("simpleTokenExpires", tokenDate: t.expires)
             w.leaf("simpleTokenMsoID", t.mvpdID)
             w.leaf("simpleTokenDeviceID", t.deviceID)
             w.leaf("simpleSamlNameID", t.nameID)
             w.leaf("simpleSamlSessionIndex", t.sessionIndex)
         }
-        return TokenEnvelope.wrap(w.text)
     }
 
     /// Reads Adobe's envelope, and the `<authnToken>` root passim wrote before (also a bare

@@ -31,16 +31,17 @@ public struct AuthzToken: Hashable, Sendable {
 public enum AuthzTokenXML {
     public static func build(_ t: AuthzToken, issuedAt: Instant? = nil) -> String {
         var w = XMLWriter()
+        TokenEnvelope.write(&w)
         w.element("simpleAuthorizationToken") { w in
             w.leaf("simpleTokenAuthenticationGuid", t.sessionGUID)
             w.leaf("simpleTokenRequestorID", t.requestorID)
             w.leaf("simpleTokenResourceID", t.resourceID)
             w.leaf("simpleTokenMsoID", t.mvpdID)
             w.leaf("simpleTokenDeviceID", t.deviceID)
-            w.leaf("simpleTokenExpires", t.expires.tokenDate)
+            w.leaf("simpleTokenExpires", tokenDate: t.expires)
             if let issuedAt { w.leaf("simpleTokenTTL", String(max(0, (t.expires - issuedAt).value))) }
         }
-        return TokenEnvelope.wrap(w.text)
+        return w.text
     }
 
     /// Reads Adobe's envelope, and the `<authzToken>` root passim wrote before (also a bare

@@ -20,11 +20,23 @@ enum Base64 {
     }
 
     static func decode(_ text: String) throws(PassXMLError) -> [UInt8] {
+        // Over the text's bytes when they are contiguous (every native String): a SAML message is
+        // kilobytes, and stepping through the UTF-8 view cost most of its decoding. The same code
+        // walks the view of a bridged text.
+        let decoded = text.utf8.withContiguousStorageIfAvailable { bytes in
+            Result { () throws(PassXMLError) -> [UInt8] in try decode(utf8: bytes) }
+        }
+        if let decoded { return try decoded.get() }
+        return try decode(utf8: text.utf8)
+    }
+
+    /// `decode` over the UTF-8 of a text.
+    static func decode<Bytes: Collection<UInt8>>(utf8 text: Bytes) throws(PassXMLError) -> [UInt8] {
         var values: [UInt8] = []
         // Reserved whole: a SAML message is kilobytes, grown append by append otherwise.
-        values.reserveCapacity(text.utf8.count)
+        values.reserveCapacity(text.count)
         var padding = 0
-        for (offset, c) in text.utf8.enumerated() {
+        for (offset, c) in text.enumerated() {
             switch c {
             case 0x20, 0x09, 0x0A, 0x0D: continue
             case 0x3D: padding += 1; continue

@@ -27,13 +27,19 @@ struct CanonicalTokenReader {
 
     /// Consumes `text` if the bytes continue with it.
     mutating func expect(_ text: String) -> Bool {
-        var j = i
-        for b in text.utf8 {
-            guard j < bytes.count, bytes[j] == b else { return false }
-            j += 1
-        }
-        i = j
-        return true
+        // Compared over both buffers (the names are constants, contiguous): a token read takes
+        // some fifty of these, and walking the text's UTF-8 view was most of the reading.
+        let at = i
+        let matched =
+            text.utf8.withContiguousStorageIfAvailable { t in
+                bytes.withUnsafeBufferPointer { b in
+                    guard t.count <= b.count - at else { return false }
+                    for k in 0..<t.count where b[at + k] != t[k] { return false }
+                    return true
+                }
+            } ?? bytes[at...].starts(with: text.utf8)
+        if matched { i = at + text.utf8.count }
+        return matched
     }
 
     /// `<name/>` (""), or `<name>value</name>` (the value); nil when the bytes are not that.

@@ -9,7 +9,7 @@ extension SessionDeviceXML {
         guard case .token(let token) = c, let userMeta else { return build(c) }
         var w = XMLWriter()
         w.element(root) { w in
-            w.leaf("authnToken", AuthnTokenXML.build(token))
+            writeToken(token, &w)
             w.leaf("userMeta", userMeta.jsonText)
         }
         return w.text

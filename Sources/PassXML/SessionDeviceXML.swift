@@ -29,13 +29,20 @@ public enum SessionDeviceXML {
         var w = XMLWriter()
         switch c {
         case .token(let token):
-            w.element(root) { w in w.leaf("authnToken", AuthnTokenXML.build(token)) }
+            w.element(root) { w in writeToken(token, &w) }
         case .pendingLogout:
             w.element(root) { w in w.leaf("pendingLogout", "true") }
         case .none:
             w.leaf(root)
         }
         return w.text
+    }
+
+    /// `<authnToken>` holding `AuthnTokenXML.build(token)` escaped, escaped from the token's bytes.
+    static func writeToken(_ token: AuthnToken, _ w: inout XMLWriter) {
+        var tokenXML = XMLWriter()
+        AuthnTokenXML.write(token, &tokenXML)
+        w.leaf("authnToken", escaping: tokenXML)
     }
 
     public static func parse(_ bytes: [UInt8]) throws(PassXMLError) -> Content {

@@ -34,7 +34,7 @@ public enum ShortMediaTokenXML {
             w.leaf("requestorID", t.requestorID)
             w.leaf("resourceID", t.resourceID)
             w.leaf("ttl", String(t.ttl.value))
-            w.leaf("issueTime", t.issueTime.tokenDate)
+            w.leaf("issueTime", tokenDate: t.issueTime)
             w.leaf("mvpdId", t.mvpdID)
             w.leaf("proxyMvpdId")
         }

@@ -7,7 +7,12 @@ enum TokenEnvelope {
     static let marker = "<signatureInfo>"
     static let signature = "unsigned (passim mock)"
 
-    static func wrap(_ xml: String) -> String { marker + signature + marker + xml }
+    /// `marker + signature + marker`, appended to `w`: a token's XML follows it.
+    static func write(_ w: inout XMLWriter) {
+        w.appendMarkup(marker)
+        w.appendMarkup(signature)
+        w.appendMarkup(marker)
+    }
 
     /// The XML after the envelope; nil when the bytes (after leading whitespace) do not start with the
     /// marker, so callers can still read the older `<authnToken>`-wrapped form. A text that starts

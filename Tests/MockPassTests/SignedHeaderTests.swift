@@ -48,3 +48,26 @@ import Testing
         #expect(Self.split(Self.headers[2]).method == "GET")
     }
 }
+
+/// `RequestSignature.expectedSignature` makes HMAC's key block itself; it must sign as swift-crypto's
+/// `HMAC<Insecure.SHA1>` does, for secrets shorter than, as long as and longer than a block (hashed
+/// first), empty, and not ASCII, over texts of any length.
+@Suite struct ExpectedSignatureTests {
+    static let secrets: [String] = [
+        "", "s", "secret-of-the-requestor", String(repeating: "k", count: 63), String(repeating: "k", count: 64),
+        String(repeating: "k", count: 65), String(repeating: "é", count: 32), String(repeating: "ключ", count: 40),
+        "\0\u{1}\u{7F}", String(decoding: [0xFF, 0x36, 0x5C], as: UTF8.self),
+    ]
+
+    @Test(arguments: secrets)
+    func signsAsHMAC(_ secret: String) {
+        var texts = ["", "GET", SignedHeaderTests.headers[0]]
+        for n in [55, 56, 63, 64, 65, 119, 120, 128, 300] { texts.append(String(repeating: "t", count: n)) }
+        texts.append("POST requestor_id=é, nonce=😀")
+        for text in texts {
+            #expect(
+                RequestSignature.expectedSignature(of: text, secret: secret)
+                    == RequestSignature.hmacSignature(of: text, secret: secret), "\(text.utf8.count) bytes")
+        }
+    }
+}

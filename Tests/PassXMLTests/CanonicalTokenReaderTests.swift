@@ -83,4 +83,30 @@ import PassModel
             }
         }
     }
+
+    /// Every byte of a built token changed in turn (to a letter, a space, markup, or cut): the
+    /// shortcut must give up or read what the full parse reads, so each piece it expects is compared
+    /// whole (its last byte too).
+    @Test func aChangedByteIsNeverMisread() {
+        let tokens = [
+            AuthzTokenXML.build(Self.authz, issuedAt: Instant(milliseconds: 1_767_225_600_000)),
+            AuthnTokenXML.build(Self.authn),
+        ]
+        for (k, built) in tokens.enumerated() {
+            let bytes = Array(built.utf8)
+            for at in bytes.indices {
+                for replacement: [UInt8] in [[0x58], [0x20], [0x3C], []] where [bytes[at]] != replacement {
+                    var changed = bytes
+                    changed.replaceSubrange(at...at, with: replacement)
+                    let text = String(decoding: changed, as: UTF8.self)
+                    if k == 0, let quick = AuthzTokenXML.parseCanonical(changed) {
+                        #expect(quick == Self.fullAuthz(text), "\(text)")
+                    }
+                    if k == 1, let quick = AuthnTokenXML.parseCanonical(changed) {
+                        #expect(quick == Self.fullAuthn(text), "\(text)")
+                    }
+                }
+            }
+        }
+    }
 }
