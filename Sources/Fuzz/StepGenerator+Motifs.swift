@@ -159,7 +159,7 @@ extension StepGenerator {
     /// expired. An app's authN token: a call of that app; another expiry (an authZ or media token's,
     /// a code's, an access token's): most often the authorization of the resource last authorized,
     /// which its cached authZ token serves, or no longer does.
-    func useAfterEdge(_ at: Instant, _ rng: inout SeededRandom, _ sim: Simulator) -> Step {
+    mutating func useAfterEdge(_ at: Instant, _ rng: inout SeededRandom, _ sim: Simulator) -> Step {
         let authn = sim.appNames.indices.filter { i in
             let now = sim.now
             return (sim.reading(app: i) { $0.authnToken(at: now)?.expires } ?? nil) == at
@@ -174,7 +174,7 @@ extension StepGenerator {
 
     /// A call of app `app` that uses its tokens: an authorization of what it played last, a
     /// preauthorization of what it showed last, what the token says, a check, or a logout.
-    func use(app: String, _ rng: inout SeededRandom, _ sim: Simulator) -> Step {
+    mutating func use(app: String, _ rng: inout SeededRandom, _ sim: Simulator) -> Step {
         let resource = lastAuthorized(sim) ?? "R1"
         switch rng.next() % 6 {
         case 0, 1:

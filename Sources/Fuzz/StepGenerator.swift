@@ -37,7 +37,13 @@ struct StepGenerator {
 
     static let loginPatience = 8
 
-    init(world: FuzzWorld) { self.world = world }
+    /// What the generator has read of the mock's request log (`expiries`, `lastAuthorized`).
+    var log: RequestLogDigest
+
+    init(world: FuzzWorld) {
+        self.world = world
+        log = RequestLogDigest(v2: world.wire == .restV2)
+    }
 
     /// The step the generator made last: an interception already handed to the app is not handed
     /// over again (an app that expected none leaves the browser where it is, and the same
@@ -99,7 +105,9 @@ struct StepGenerator {
     /// How long until one of the expiries ahead, drawn among them (or 1 ms less): the instant a token
     /// or code is still valid and the next, when it is gone. nil when none is ahead.
     /// `at`: the expiry drawn.
-    private func expiryEdge(_ sim: Simulator, before: Bool, _ rng: inout SeededRandom) -> (left: Millis, at: Instant)? {
+    private mutating func expiryEdge(
+        _ sim: Simulator, before: Bool, _ rng: inout SeededRandom
+    ) -> (left: Millis, at: Instant)? {
         let ahead = expiries(sim).filter { $0 > sim.now }
         guard let nearest = ahead.min() else { return nil }
         // Half the time the nearest: what expires next is what an app meets first.
@@ -112,7 +120,7 @@ struct StepGenerator {
     /// its engine); and, read from the mock's request log and the world's TTLs as the mock computes
     /// them (`SDKFamily.authorizeDevice`, `SDKFamily.createRegistrationCode`), the latest registration
     /// code's `notAfter`, the latest authZ token's and the latest short media token's.
-    func expiries(_ sim: Simulator) -> [Instant] {
+    mutating func expiries(_ sim: Simulator) -> [Instant] {
         var out: [Instant] = []
         var authn: Instant?
         for i in sim.appNames.indices {
@@ -131,26 +139,11 @@ struct StepGenerator {
                 return nil
             }.first
         }
-        // The latest answered request of each kind, in one pass from the newest back, each path
-        // recognised once: the log grows with the run, and this is read at many steps.
-        var authz, media, token, session, decision: LoggedRequest?
-        let v2 = world.wire == .restV2
-        for r in sim.requestLog.reversed() where r.fault == nil && (r.status ?? 200) / 100 == 2 {
-            switch Route.recognise(path: r.path)?.route {
-            case .authorizeDevice?: authz = authz ?? r
-            case .deviceShortAuthorize?: media = media ?? r
-            case .clientToken? where r.method == "POST": token = token ?? r
-            default: break
-            }
-            if v2 {
-                switch V2Route(method: r.method, path: r.path) {
-                case .createSession?: session = session ?? r
-                case .authorize?: decision = decision ?? r
-                default: break
-                }
-            }
-            if authz != nil, media != nil, token != nil, !v2 || (session != nil && decision != nil) { break }
-        }
+        // The latest answered request of each kind, each entry of the log read once (`log`): the
+        // log grows with the run, and this is read at many steps.
+        log.update(sim)
+        let authz = log.authorized?.request, media = log.media?.request, token = log.token?.request
+        let session = log.session?.request, decision = log.decision?.request
         if let code = registrationCodeExpiry(sim) { out.append(code) }
         if let authz {
             let ttl = requestor(authz)?.authzTTL ?? .hours(24)
@@ -167,19 +160,15 @@ struct StepGenerator {
             }.first
             out.append(token.time + (ttl ?? .hours(6)))
         }
-        if v2 { out += v2Expiries(session: session, decision: decision, authn: authn, requestor: requestor) }
+        if log.v2 { out += v2Expiries(session: session, decision: decision, authn: authn, requestor: requestor) }
         return out
     }
 
     /// The latest registration code's `notAfter` (the requestor's regcode-ttl, else 30 min, from
     /// its request), nil when none was answered.
-    func registrationCodeExpiry(_ sim: Simulator) -> Instant? {
-        guard
-            let code = sim.requestLog.last(where: {
-                $0.fault == nil && ($0.status ?? 200) / 100 == 2 && $0.method == "POST"
-                    && Route.recognise(path: $0.path)?.route == .registrationCode
-            })
-        else { return nil }
+    mutating func registrationCodeExpiry(_ sim: Simulator) -> Instant? {
+        log.update(sim)
+        guard let code = log.code?.request else { return nil }
         let id =
             code.parameters.first { $0.name == "requestor_id" || $0.name == "requestor" }?.value
             ?? code.path.split(separator: "/").dropFirst(2).first.map(String.init)
@@ -484,9 +473,9 @@ struct StepGenerator {
     }
 
     /// The resource of the latest authorization the SP answered, if any.
-    func lastAuthorized(_ sim: Simulator) -> String? {
-        sim.requestLog.last { $0.fault == nil && Route.recognise(path: $0.path)?.route == .authorizeDevice }?
-            .parameters.first { $0.name == "resource_id" }?.value
+    mutating func lastAuthorized(_ sim: Simulator) -> String? {
+        log.update(sim)
+        return log.authorization?.request.parameters.first { $0.name == "resource_id" }?.value
     }
 
     /// `withData:` of an authorization: sent as the authorize request's generic_data.
