@@ -331,11 +331,13 @@ struct StepGenerator {
         // Now and then a wait past the SDK's 30 s request timeout (BEHAVIOR.md, Timeouts), so that a
         // silent SP's requests time out between two steps rather than at the end of the run.
         if !sim.isIdle && rng.next() % 3 == 0 { return .clock(rng.next() % 8 == 0 ? .seconds(31) : .seconds(1)) }
-        if case .intercepted(let url) = sim.browser.state {
-            let handOver = T.call(sim.browser.owner, .handleExternalURL, [T.arg(.string(url))])
+        // Read once: each read copies the browser out of the simulation.
+        let browser = sim.browser
+        if case .intercepted(let url) = browser.state {
+            let handOver = T.call(browser.owner, .handleExternalURL, [T.arg(.string(url))])
             if handOver != last { return handOver }
         }
-        if case .showing(let url, _) = sim.browser.state {
+        if case .showing(let url, _) = browser.state {
             let host = URLParts(url)?.authority ?? ""
             if let u = world.users.first(where: { host.hasPrefix($0.mvpd.lowercased() + ".") }) {
                 return .userLogin(user: u.name, password: u.password)
@@ -504,7 +506,8 @@ struct StepGenerator {
 
     private func userSteps(_ sim: Simulator) -> [Step] {
         var steps: [Step] = []
-        if case .showing(let url, let page) = sim.browser.state {
+        let browser = sim.browser
+        if case .showing(let url, let page) = browser.state {
             if page.forms.contains(where: { f in f.fields.contains { $0.name == "password" } }) {
                 // The user of the IdP shown (or anyone: a wrong login shows the page again).
                 let host = URLParts(url)?.authority ?? ""
@@ -516,16 +519,17 @@ struct StepGenerator {
                 }
             }
         }
-        if sim.browser.isStopped, sim.browser.state != .closed { steps.append(.userBack) }
+        if browser.isStopped, browser.state != .closed { steps.append(.userBack) }
+        // Whether an app waits for the code shown: read with its picker, one read of each engine.
+        var waiting = false
         for i in sim.appNames.indices {
-            guard let shown = sim.reading(app: i, { $0.pickerShown }) ?? nil else { continue }
+            let (shown, code) = sim.reading(app: i, { ($0.pickerShown, $0.awaitingRegistrationCode) }) ?? (nil, nil)
+            if code == sim.lastRegistrationCode { waiting = true }
+            guard let shown else { continue }
             for m in shown where m.boardingStatus != .supported || world.user(for: m.id) != nil {
                 steps.append(.userPick(mvpd: m.id, asUser: nil))
             }
             steps += [.userPickOther, .userCancel]
-        }
-        let waiting = sim.appNames.indices.contains {
-            (sim.reading(app: $0, { $0.awaitingRegistrationCode }) ?? nil) == sim.lastRegistrationCode
         }
         if sim.lastRegistrationCode != nil, waiting, let u = world.users.first {
             steps.append(.userEnterCode(user: u.name, password: u.password))
