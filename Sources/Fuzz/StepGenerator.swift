@@ -40,9 +40,14 @@ struct StepGenerator {
     /// What the generator has read of the mock's request log (`expiries`, `lastAuthorized`).
     var log: RequestLogDigest
 
+    /// The MVPD a random call names: one the world declares, one it does not, or nil (made once,
+    /// not at every random call).
+    let anyMVPDs: [String]
+
     init(world: FuzzWorld) {
         self.world = world
         log = RequestLogDigest(v2: world.wire == .restV2)
+        anyMVPDs = world.mvpds.map(\.id) + ["Nope", "nil"]
     }
 
     /// The step the generator made last: an interception already handed to the app is not handed
@@ -95,10 +100,9 @@ struct StepGenerator {
 
         let app = world.apps.count > 1 && chance(0.3) ? world.apps[1] : nil
         // Drawn before the method, as they were before the vocabulary: seeded runs replay as they did.
-        let anyMVPD = pick(world.mvpds.map(\.id) + ["Nope", "nil"])
+        let anyMVPD = pick(anyMVPDs)
         let resource = pick(FuzzWorld.resources)
-        let slot = Int(rng.next() % UInt64(StepGenerator.slotCount))
-        let name = Call.Name.allCases.first { StepGenerator.slots($0).contains(slot) } ?? .handleExternalURL
+        let name = StepGenerator.slotNames[Int(rng.next() % UInt64(StepGenerator.slotCount))]
         return .call(app: app, call(name, mvpd: anyMVPD, resource: resource, &rng))
     }
 
@@ -230,6 +234,11 @@ struct StepGenerator {
     }
 
     static let slotCount = Set(Call.Name.allCases.flatMap(slots)).count
+
+    /// The method of each slot (`slots`), looked up at every random call.
+    static let slotNames = (0..<slotCount).map { slot in
+        Call.Name.allCases.first { slots($0).contains(slot) } ?? .handleExternalURL
+    }
 
     /// A call of `name` as a step writes it: well-formed or not (nil, unknown ids, missing resources).
     /// `mvpd` and `resource` are drawn for every call, whichever it is.
