@@ -136,6 +136,8 @@ public struct Fuzzer: Sendable {
         var run = FuzzRun(world: world.lines, file: world.file, typedResponses: typed)
         let session = ExplorationSession(file: run.file, writesLines: false, typedResponses: typed)
         var generator = StepGenerator(world: world)
+        // The session's simulation, for the generator to read (the session keeps it for its life).
+        let sim = session.simulator
         let count = 1 + Int(rng.next() % UInt64(max(maxSteps, 1)))
         var diverged = false
         if let statement = world.softwareStatement {
@@ -146,7 +148,7 @@ public struct Fuzzer: Sendable {
             run.steps.append(initialize)
         }
         for _ in 0..<count {
-            let step = generator.next(&rng, session.simulator)
+            let step = generator.next(&rng, sim)
             session.perform(StepText.located(step))
             if session.stopped {
                 // The step could not be carried out, after time may have run inside it: the

@@ -38,11 +38,13 @@ extension StepGenerator {
 
     /// The step that moves a login under way along (any app's), nil when none is.
     func loginStep(_ rng: inout SeededRandom, _ sim: Simulator) -> Step? {
-        if case .intercepted(let url) = sim.browser.state {
-            let handOver = Text.call(sim.browser.owner, .handleExternalURL, [Text.arg(.string(url))])
+        // Read once: each read copies the browser out of the simulation.
+        let browser = sim.browser
+        if case .intercepted(let url) = browser.state {
+            let handOver = Text.call(browser.owner, .handleExternalURL, [Text.arg(.string(url))])
             if handOver != last { return handOver }
         }
-        if case .showing(let url, _) = sim.browser.state {
+        if case .showing(let url, _) = browser.state {
             let host = URLParts(url)?.authority ?? ""
             guard let u = world.users.first(where: { host.hasPrefix($0.mvpd.lowercased() + ".") }) else { return nil }
             return .userLogin(user: u.name, password: u.password)
@@ -66,7 +68,7 @@ extension StepGenerator {
                     if engine.selectedMVPD?.promoTempPass == true {
                         return Text.call(app, .getAuthentication, promoArguments(&rng))
                     }
-                    guard sim.browser.state == .closed, let mvpds = engine.currentConfiguration?.mvpds, !mvpds.isEmpty
+                    guard browser.state == .closed, let mvpds = engine.currentConfiguration?.mvpds, !mvpds.isEmpty
                     else { return nil }
                     let m = mvpds[Int(rng.next() % UInt64(mvpds.count))]
                     return Text.call(app, .setSelectedProvider, [Text.arg(Text.word(m.id))])
@@ -159,7 +161,7 @@ extension StepGenerator {
     /// expired. An app's authN token: a call of that app; another expiry (an authZ or media token's,
     /// a code's, an access token's): most often the authorization of the resource last authorized,
     /// which its cached authZ token serves, or no longer does.
-    func useAfterEdge(_ at: Instant, _ rng: inout SeededRandom, _ sim: Simulator) -> Step {
+    mutating func useAfterEdge(_ at: Instant, _ rng: inout SeededRandom, _ sim: Simulator) -> Step {
         let authn = sim.appNames.indices.filter { i in
             let now = sim.now
             return (sim.reading(app: i) { $0.authnToken(at: now)?.expires } ?? nil) == at
@@ -174,7 +176,7 @@ extension StepGenerator {
 
     /// A call of app `app` that uses its tokens: an authorization of what it played last, a
     /// preauthorization of what it showed last, what the token says, a check, or a logout.
-    func use(app: String, _ rng: inout SeededRandom, _ sim: Simulator) -> Step {
+    mutating func use(app: String, _ rng: inout SeededRandom, _ sim: Simulator) -> Step {
         let resource = lastAuthorized(sim) ?? "R1"
         switch rng.next() % 6 {
         case 0, 1:

@@ -37,7 +37,18 @@ struct StepGenerator {
 
     static let loginPatience = 8
 
-    init(world: FuzzWorld) { self.world = world }
+    /// What the generator has read of the mock's request log (`expiries`, `lastAuthorized`).
+    var log: RequestLogDigest
+
+    /// The MVPD a random call names: one the world declares, one it does not, or nil (made once,
+    /// not at every random call).
+    let anyMVPDs: [String]
+
+    init(world: FuzzWorld) {
+        self.world = world
+        log = RequestLogDigest(v2: world.wire == .restV2)
+        anyMVPDs = world.mvpds.map(\.id) + ["Nope", "nil"]
+    }
 
     /// The step the generator made last: an interception already handed to the app is not handed
     /// over again (an app that expected none leaves the browser where it is, and the same
@@ -89,17 +100,18 @@ struct StepGenerator {
 
         let app = world.apps.count > 1 && chance(0.3) ? world.apps[1] : nil
         // Drawn before the method, as they were before the vocabulary: seeded runs replay as they did.
-        let anyMVPD = pick(world.mvpds.map(\.id) + ["Nope", "nil"])
+        let anyMVPD = pick(anyMVPDs)
         let resource = pick(FuzzWorld.resources)
-        let slot = Int(rng.next() % UInt64(StepGenerator.slotCount))
-        let name = Call.Name.allCases.first { StepGenerator.slots($0).contains(slot) } ?? .handleExternalURL
+        let name = StepGenerator.slotNames[Int(rng.next() % UInt64(StepGenerator.slotCount))]
         return .call(app: app, call(name, mvpd: anyMVPD, resource: resource, &rng))
     }
 
     /// How long until one of the expiries ahead, drawn among them (or 1 ms less): the instant a token
     /// or code is still valid and the next, when it is gone. nil when none is ahead.
     /// `at`: the expiry drawn.
-    private func expiryEdge(_ sim: Simulator, before: Bool, _ rng: inout SeededRandom) -> (left: Millis, at: Instant)? {
+    private mutating func expiryEdge(
+        _ sim: Simulator, before: Bool, _ rng: inout SeededRandom
+    ) -> (left: Millis, at: Instant)? {
         let ahead = expiries(sim).filter { $0 > sim.now }
         guard let nearest = ahead.min() else { return nil }
         // Half the time the nearest: what expires next is what an app meets first.
@@ -112,7 +124,7 @@ struct StepGenerator {
     /// its engine); and, read from the mock's request log and the world's TTLs as the mock computes
     /// them (`SDKFamily.authorizeDevice`, `SDKFamily.createRegistrationCode`), the latest registration
     /// code's `notAfter`, the latest authZ token's and the latest short media token's.
-    func expiries(_ sim: Simulator) -> [Instant] {
+    mutating func expiries(_ sim: Simulator) -> [Instant] {
         var out: [Instant] = []
         var authn: Instant?
         for i in sim.appNames.indices {
@@ -131,26 +143,11 @@ struct StepGenerator {
                 return nil
             }.first
         }
-        // The latest answered request of each kind, in one pass from the newest back, each path
-        // recognised once: the log grows with the run, and this is read at many steps.
-        var authz, media, token, session, decision: LoggedRequest?
-        let v2 = world.wire == .restV2
-        for r in sim.requestLog.reversed() where r.fault == nil && (r.status ?? 200) / 100 == 2 {
-            switch Route.recognise(path: r.path)?.route {
-            case .authorizeDevice?: authz = authz ?? r
-            case .deviceShortAuthorize?: media = media ?? r
-            case .clientToken? where r.method == "POST": token = token ?? r
-            default: break
-            }
-            if v2 {
-                switch V2Route(method: r.method, path: r.path) {
-                case .createSession?: session = session ?? r
-                case .authorize?: decision = decision ?? r
-                default: break
-                }
-            }
-            if authz != nil, media != nil, token != nil, !v2 || (session != nil && decision != nil) { break }
-        }
+        // The latest answered request of each kind, each entry of the log read once (`log`): the
+        // log grows with the run, and this is read at many steps.
+        log.update(sim)
+        let authz = log.authorized?.request, media = log.media?.request, token = log.token?.request
+        let session = log.session?.request, decision = log.decision?.request
         if let code = registrationCodeExpiry(sim) { out.append(code) }
         if let authz {
             let ttl = requestor(authz)?.authzTTL ?? .hours(24)
@@ -167,19 +164,15 @@ struct StepGenerator {
             }.first
             out.append(token.time + (ttl ?? .hours(6)))
         }
-        if v2 { out += v2Expiries(session: session, decision: decision, authn: authn, requestor: requestor) }
+        if log.v2 { out += v2Expiries(session: session, decision: decision, authn: authn, requestor: requestor) }
         return out
     }
 
     /// The latest registration code's `notAfter` (the requestor's regcode-ttl, else 30 min, from
     /// its request), nil when none was answered.
-    func registrationCodeExpiry(_ sim: Simulator) -> Instant? {
-        guard
-            let code = sim.requestLog.last(where: {
-                $0.fault == nil && ($0.status ?? 200) / 100 == 2 && $0.method == "POST"
-                    && Route.recognise(path: $0.path)?.route == .registrationCode
-            })
-        else { return nil }
+    mutating func registrationCodeExpiry(_ sim: Simulator) -> Instant? {
+        log.update(sim)
+        guard let code = log.code?.request else { return nil }
         let id =
             code.parameters.first { $0.name == "requestor_id" || $0.name == "requestor" }?.value
             ?? code.path.split(separator: "/").dropFirst(2).first.map(String.init)
@@ -241,6 +234,11 @@ struct StepGenerator {
     }
 
     static let slotCount = Set(Call.Name.allCases.flatMap(slots)).count
+
+    /// The method of each slot (`slots`), looked up at every random call.
+    static let slotNames = (0..<slotCount).map { slot in
+        Call.Name.allCases.first { slots($0).contains(slot) } ?? .handleExternalURL
+    }
 
     /// A call of `name` as a step writes it: well-formed or not (nil, unknown ids, missing resources).
     /// `mvpd` and `resource` are drawn for every call, whichever it is.
@@ -342,11 +340,13 @@ struct StepGenerator {
         // Now and then a wait past the SDK's 30 s request timeout (BEHAVIOR.md, Timeouts), so that a
         // silent SP's requests time out between two steps rather than at the end of the run.
         if !sim.isIdle && rng.next() % 3 == 0 { return .clock(rng.next() % 8 == 0 ? .seconds(31) : .seconds(1)) }
-        if case .intercepted(let url) = sim.browser.state {
-            let handOver = T.call(sim.browser.owner, .handleExternalURL, [T.arg(.string(url))])
+        // Read once: each read copies the browser out of the simulation.
+        let browser = sim.browser
+        if case .intercepted(let url) = browser.state {
+            let handOver = T.call(browser.owner, .handleExternalURL, [T.arg(.string(url))])
             if handOver != last { return handOver }
         }
-        if case .showing(let url, _) = sim.browser.state {
+        if case .showing(let url, _) = browser.state {
             let host = URLParts(url)?.authority ?? ""
             if let u = world.users.first(where: { host.hasPrefix($0.mvpd.lowercased() + ".") }) {
                 return .userLogin(user: u.name, password: u.password)
@@ -484,9 +484,9 @@ struct StepGenerator {
     }
 
     /// The resource of the latest authorization the SP answered, if any.
-    func lastAuthorized(_ sim: Simulator) -> String? {
-        sim.requestLog.last { $0.fault == nil && Route.recognise(path: $0.path)?.route == .authorizeDevice }?
-            .parameters.first { $0.name == "resource_id" }?.value
+    mutating func lastAuthorized(_ sim: Simulator) -> String? {
+        log.update(sim)
+        return log.authorization?.request.parameters.first { $0.name == "resource_id" }?.value
     }
 
     /// `withData:` of an authorization: sent as the authorize request's generic_data.
@@ -515,7 +515,8 @@ struct StepGenerator {
 
     private func userSteps(_ sim: Simulator) -> [Step] {
         var steps: [Step] = []
-        if case .showing(let url, let page) = sim.browser.state {
+        let browser = sim.browser
+        if case .showing(let url, let page) = browser.state {
             if page.forms.contains(where: { f in f.fields.contains { $0.name == "password" } }) {
                 // The user of the IdP shown (or anyone: a wrong login shows the page again).
                 let host = URLParts(url)?.authority ?? ""
@@ -527,16 +528,17 @@ struct StepGenerator {
                 }
             }
         }
-        if sim.browser.isStopped, sim.browser.state != .closed { steps.append(.userBack) }
+        if browser.isStopped, browser.state != .closed { steps.append(.userBack) }
+        // Whether an app waits for the code shown: read with its picker, one read of each engine.
+        var waiting = false
         for i in sim.appNames.indices {
-            guard let shown = sim.reading(app: i, { $0.pickerShown }) ?? nil else { continue }
+            let (shown, code) = sim.reading(app: i, { ($0.pickerShown, $0.awaitingRegistrationCode) }) ?? (nil, nil)
+            if code == sim.lastRegistrationCode { waiting = true }
+            guard let shown else { continue }
             for m in shown where m.boardingStatus != .supported || world.user(for: m.id) != nil {
                 steps.append(.userPick(mvpd: m.id, asUser: nil))
             }
             steps += [.userPickOther, .userCancel]
-        }
-        let waiting = sim.appNames.indices.contains {
-            (sim.reading(app: $0, { $0.awaitingRegistrationCode }) ?? nil) == sim.lastRegistrationCode
         }
         if sim.lastRegistrationCode != nil, waiting, let u = world.users.first {
             steps.append(.userEnterCode(user: u.name, password: u.password))
