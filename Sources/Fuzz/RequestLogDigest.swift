@@ -42,16 +42,13 @@ struct RequestLogDigest {
 
     /// Reads what the simulation's log gained since the last update.
     mutating func update(_ sim: Simulator) {
-        // The simulated wire's log, read in place: `Simulator.requestLog` copies the whole mock out
-        // of its wire to hand over the entries, and cannot say how many the log dropped.
-        guard let wire = sim.wire as? MockWire else {
+        guard let log = sim.sequencedRequestLog else {
             // Another wire's log has no sequence numbers: read all of it, as a scan would.
             self = RequestLogDigest(v2: v2)
             update(sim.requestLog, dropped: 0)
             return
         }
-        let log = wire.mock.requestLog
-        update(log.all, dropped: log.dropped)
+        update(log.entries, dropped: log.dropped)
     }
 
     /// Reads what a log gained: `entries`, the ones it keeps (oldest first), after the `dropped`

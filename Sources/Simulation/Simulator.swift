@@ -79,6 +79,8 @@ public final class Simulator {
 
     /// The mock's request log (what `seen` reads).
     public var requestLog: [LoggedRequest] { wire.log }
+    /// The log's kept entries and how many it dropped, where the wire numbers them (`Wire.sequencedLog`).
+    public var sequencedRequestLog: (entries: [LoggedRequest], dropped: Int)? { wire.sequencedLog }
 
     /// `wire` nil: the simulated wire (`MockWire`) over `setup.world`. `engines` nil: passim's own
     /// engine for every app; else one engine per app of `setup.apps` (a port's).

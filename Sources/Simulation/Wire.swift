@@ -23,6 +23,13 @@ public protocol Wire: AnyObject {
     func host(for url: String) -> LoggedRequest.Host?
     /// Every request that reached a host, in arrival order.
     var log: [LoggedRequest] { get }
+    /// The log's kept entries (oldest first) and how many older ones it dropped, when the wire's
+    /// log numbers its entries (the simulated mock's); nil when it does not (a live server's).
+    var sequencedLog: (entries: [LoggedRequest], dropped: Int)? { get }
+}
+
+extension Wire {
+    public var sequencedLog: (entries: [LoggedRequest], dropped: Int)? { nil }
 }
 
 /// The simulated wire: the in-process mock behind `SimulatedNetwork`'s model of each link.
@@ -75,5 +82,10 @@ public final class MockWire: Wire {
     }
     private var lastTarget: RequestPreparer.Target?
 
-    public var log: [LoggedRequest] { mock.log }
+    /// Read through `requestLog`, a stored property, so the entries come out of the mock in place:
+    /// `mock.log` is computed on the whole mock, which copied it out of this class on every read.
+    public var log: [LoggedRequest] { mock.requestLog.all }
+    public var sequencedLog: (entries: [LoggedRequest], dropped: Int)? {
+        (mock.requestLog.all, mock.requestLog.dropped)
+    }
 }

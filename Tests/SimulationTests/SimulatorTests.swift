@@ -71,7 +71,7 @@ import Testing
         #expect(silent.isIdle)
     }
 
-    @Test func injectedFailuresMatchThePath() {
+    @Test func injectedFailuresMatchThePath() throws {
         let sim = Simulator(setup())
         sim.network.links[.sp("main")]?.failures = [
             InjectedFailure(remaining: 1, pathPattern: "/config/.*", status: 503)
@@ -84,6 +84,13 @@ import Testing
         sim.call(.setRequestor(requestorID: "R", serviceProviders: nil))
         sim.run { sim.hasCallback() }
         #expect(sim.popCallback() == .setRequestorComplete(status: 1))
+        // The failure was consumed on the link the runtime keeps (the link is changed in place).
+        #expect(sim.network.links[.sp("main")]?.failures.isEmpty == true)
+        // The log read in place is the mock's own, with nothing dropped.
+        let mock = try #require(sim.wire as? MockWire).mock
+        #expect(sim.requestLog == mock.log)
+        #expect(sim.sequencedRequestLog?.entries == mock.log)
+        #expect(sim.sequencedRequestLog?.dropped == mock.requestLog.dropped)
     }
 
     /// The second screen uses the code the TV shows with the programmer and MVPD it was made for,
