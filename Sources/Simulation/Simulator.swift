@@ -524,22 +524,25 @@ public final class Simulator {
         let host = wire.host(for: sent.url)
         trace.append(TraceEvent(time: now, kind: .request(from: party, method: sent.method, url: sent.url, host: host)))
         let request = Simulator.forwarded(sent, from: party)
-        guard let host, var link = network.links[host] else {
+        // The link is found once and used in place: reading it out of the dictionary and writing it
+        // back hashed the host twice and copied the link's conditions on every exchange.
+        guard let host, let index = network.links.index(forKey: host) else {
             return .answer(fetched ?? .failure("could not resolve host"), after: .zero, host: host)
         }
         // Only an injected failure reads the path (which one it matches): most links have none.
         let relative =
-            link.failures.isEmpty
+            network.links.values[index].failures.isEmpty
             ? nil
             : bases.first { $0.host == host }.flatMap { base in
                 URLParts(request.url).map { Simulator.relativePath($0.path, base: base.url) }
             }
         let outcome: SimulatedNetwork.Outcome
         if let fetched {
-            outcome = link.arrival(ofLive: fetched)
+            outcome = network.links.values[index].arrival(ofLive: fetched)
         } else {
-            outcome = wire.exchange(request, host: host, link: &link, relativePath: relative, at: now)
-            network.links[host] = link
+            // The wire never calls back into the runtime, so changing the link in place is safe.
+            outcome = wire.exchange(
+                request, host: host, link: &network.links.values[index], relativePath: relative, at: now)
         }
         switch outcome {
         case .answer(let result, let after): return .answer(result, after: after, host: host)
