@@ -15,10 +15,8 @@ public final class Simulator {
     /// The device's browser (the app that opened it last owns it and lends it its cookies) and the
     /// second screen where a tvOS user enters the registration code (its own cookies), by `Screen`.
     private var sessions = [BrowserSession(.device), BrowserSession(.second)]
-    /// Yielded, not returned: a reader of one field (the state, the page) read it off a copy of the
-    /// whole browser, made on every read.
-    public var browser: Browser { _read { yield sessions[BrowserSession.Screen.device.rawValue].browser } }
-    public var secondScreen: Browser { _read { yield sessions[BrowserSession.Screen.second.rawValue].browser } }
+    public var browser: Browser { sessions[BrowserSession.Screen.device.rawValue].browser }
+    public var secondScreen: Browser { sessions[BrowserSession.Screen.second.rawValue].browser }
     /// The device's shared store of authN tokens (iOS passive SSO), one per wire: an app on REST
     /// API v2 keeps its tokens apart from the SDK's (Adobe: authentication is not carried over from
     /// the SDK to v2, rest-api-v2.md 1.1), so in a world with both faces nothing crosses.
