@@ -74,7 +74,7 @@ public struct HTTPRequest: Hashable, Sendable {
         var out = URLParts(url)?.query ?? []
         let type = headers["Content-Type"]?.lowercased() ?? ""
         if type.hasPrefix("application/x-www-form-urlencoded") {
-            out += FormCoding.decode(bodyText)
+            out += FormCoding.decode(bytes: body)
         }
         return out
     }
