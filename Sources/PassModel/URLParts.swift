@@ -158,8 +158,8 @@ public enum FormCoding {
     /// posts) is split straight from its bytes, where the text would hold the same bytes, without
     /// first copying them into a string; any other body is decoded as that text.
     public static func decode(bytes: [UInt8]) -> [(String, String)] {
-        if bytes.allSatisfy({ $0 < 0x80 }) { return decodeASCII(bytes) }
-        return decode(String(decoding: bytes, as: UTF8.self))
+        let ascii = bytes.withUnsafeBufferPointer { b in b.isASCII ? decodeASCII(b) : nil }
+        return ascii ?? decode(String(decoding: bytes, as: UTF8.self))
     }
 
     public static func decode(_ s: String) -> [(String, String)] {
