@@ -48,8 +48,11 @@ struct HandlerFailure: Error, Sendable {
             return HTTPResponse(status: status, contentType: Reply.json, text: jsonBody.jsonText, headers: all)
         }
         if let errorBody {
-            return HTTPResponse(
-                status: status, contentType: Reply.xml, text: ErrorXML.build(errorBody), headers: headers)
+            // What `HTTPResponse(status:contentType:text:headers:)` makes of `ErrorXML.build`, from
+            // the written bytes without a String between.
+            var all = headers
+            all.add("Content-Type", Reply.xml)
+            return HTTPResponse(status: status, headers: all, body: ErrorXML.buildBytes(errorBody))
         }
         return HTTPResponse(
             status: status, contentType: Reply.text,

@@ -20,7 +20,7 @@ struct IncomingRequest: Sendable {
         endpoint = Endpoint(host: host, method: request.method, path: path)
         parameters = query
         if let type = request.headers.first(lowercased: "content-type"), IncomingRequest.isForm(type) {
-            parameters += FormCoding.decode(request.bodyText)
+            parameters += FormCoding.decode(bytes: request.body)
         }
         cookies = Cookies(request.headers)
     }

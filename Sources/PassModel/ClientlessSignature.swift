@@ -13,18 +13,40 @@ public enum ClientlessSignature {
         method: String, requestorID: String, nonce: String, requestTime: Int64,
         requestURI: String
     ) -> String {
-        "\(method) requestor_id=\(requestorID), nonce=\(nonce), signature_method=HMAC-SHA1, "
-            + "request_time=\(requestTime), request_uri=\(requestURI)"
+        // Appended into one buffer sized up front (the interpolation grew it piece by piece); the
+        // text is the same: `String(requestTime)` is how an Int64 interpolates.
+        let time = String(requestTime)
+        var text = ""
+        text.reserveCapacity(
+            method.utf8.count + requestorID.utf8.count + nonce.utf8.count + time.utf8.count
+                + requestURI.utf8.count + 80)
+        text += method
+        text += " requestor_id="
+        text += requestorID
+        text += ", nonce="
+        text += nonce
+        text += ", signature_method=HMAC-SHA1, request_time="
+        text += time
+        text += ", request_uri="
+        text += requestURI
+        return text
     }
 
     /// The whole header, from the signed text, the public key and the base64 signature.
     public static func header(signedText: String, publicKey: String, signature: String) -> String {
-        signedText + ", public_key=\(publicKey), signature=\(signature)"
+        var text = ""
+        text.reserveCapacity(signedText.utf8.count + publicKey.utf8.count + signature.utf8.count + 25)
+        text += signedText
+        text += ", public_key="
+        text += publicKey
+        text += ", signature="
+        text += signature
+        return text
     }
 
     /// Standard base64 (RFC 4648 §4, with padding), as the signature is sent.
     public static func base64(_ bytes: [UInt8]) -> String {
-        let alphabet = Array("ABCDEFGHIJKLMNOPQRSTUVWXYZabcdefghijklmnopqrstuvwxyz0123456789+/".utf8)
+        let alphabet = base64Alphabet
         var out: [UInt8] = []
         out.reserveCapacity((bytes.count + 2) / 3 * 4)
         var i = 0
@@ -38,4 +60,9 @@ public enum ClientlessSignature {
         }
         return String(decoding: out, as: UTF8.self)
     }
+
+    /// Made once: every signed call encodes a signature, and building the table per call cost more
+    /// than the encoding.
+    private static let base64Alphabet = Array(
+        "ABCDEFGHIJKLMNOPQRSTUVWXYZabcdefghijklmnopqrstuvwxyz0123456789+/".utf8)
 }

@@ -15,12 +15,32 @@ public struct HTTPHeaders: Hashable, Sendable, ExpressibleByArrayLiteral {
     public init(arrayLiteral elements: (String, String)...) { fields = elements.map { HTTPHeader($0.0, $0.1) } }
 
     public subscript(name: String) -> String? {
-        fields.first { $0.name.lowercased() == name.lowercased() }?.value
+        let ascii = HTTPHeaders.isASCII(name)
+        return fields.first { HTTPHeaders.sameName($0.name, name, nameIsASCII: ascii) }?.value
     }
 
     public func all(_ name: String) -> [String] {
-        fields.filter { $0.name.lowercased() == name.lowercased() }.map(\.value)
+        let ascii = HTTPHeaders.isASCII(name)
+        return fields.filter { HTTPHeaders.sameName($0.name, name, nameIsASCII: ascii) }.map(\.value)
     }
+
+    /// `a.lowercased() == b.lowercased()`, without lowercasing (two new strings per field looked at,
+    /// on every lookup of every request) when the bytes decide it: names whose bytes are equal but
+    /// for ASCII case lowercase to the same text, and two ASCII names that are not lowercase to
+    /// different ones (lowercasing ASCII only changes ASCII case). A non-ASCII name that is not
+    /// byte-equal is still compared through `lowercased()`: a KELVIN SIGN lowercases to an ASCII "k".
+    /// `nameIsASCII` is `isASCII(b)`, worked out once per lookup rather than once per field.
+    static func sameName(_ a: String, _ b: String, nameIsASCII: Bool) -> Bool {
+        let x = a.utf8, y = b.utf8
+        func folded(_ c: UInt8) -> UInt8 { c >= UInt8(ascii: "A") && c <= UInt8(ascii: "Z") ? c | 0x20 : c }
+        if x.count == y.count, x.elementsEqual(y, by: { folded($0) == folded($1) }) { return true }
+        if nameIsASCII, isASCII(a) { return false }
+        return a.lowercased() == b.lowercased()
+    }
+
+    static func sameName(_ a: String, _ b: String) -> Bool { sameName(a, b, nameIsASCII: isASCII(b)) }
+
+    static func isASCII(_ s: String) -> Bool { s.utf8.allSatisfy { $0 < 0x80 } }
 
     public mutating func add(_ name: String, _ value: String) { fields.append(HTTPHeader(name, value)) }
 }
@@ -54,7 +74,7 @@ public struct HTTPRequest: Hashable, Sendable {
         var out = URLParts(url)?.query ?? []
         let type = headers["Content-Type"]?.lowercased() ?? ""
         if type.hasPrefix("application/x-www-form-urlencoded") {
-            out += FormCoding.decode(bodyText)
+            out += FormCoding.decode(bytes: body)
         }
         return out
     }

@@ -154,6 +154,14 @@ public enum FormCoding {
         }
     }
 
+    /// `decode(String(decoding: bytes, as: UTF8.self))`: an ASCII body (every form the simulation
+    /// posts) is split straight from its bytes, where the text would hold the same bytes, without
+    /// first copying them into a string; any other body is decoded as that text.
+    public static func decode(bytes: [UInt8]) -> [(String, String)] {
+        let ascii = bytes.withUnsafeBufferPointer { b in b.isASCII ? decodeASCII(b) : nil }
+        return ascii ?? decode(String(decoding: bytes, as: UTF8.self))
+    }
+
     public static func decode(_ s: String) -> [(String, String)] {
         // ASCII text (every form and query the simulation builds) is split by bytes, where a byte is
         // a character: the same pairs as by characters, without the grapheme breaking that was a

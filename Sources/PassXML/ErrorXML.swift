@@ -19,6 +19,14 @@ public enum ErrorXML {
         return w.text
     }
 
+    /// `Array(build(e).utf8)`, the bytes as written: an answer's body is bytes, and making the text
+    /// only to copy it back out was most of what an error answer cost beyond the writing.
+    public static func buildBytes(_ e: ErrorBody) -> [UInt8] {
+        var w = XMLWriter()
+        write(e, &w)
+        return w.bytes
+    }
+
     /// `<status>` must be an integer; `<message>` and `<details>` must be present and may be empty.
     public static func parse(_ bytes: [UInt8]) throws(PassXMLError) -> ErrorBody {
         try parse(element: SafeXML.parse(bytes))

@@ -88,6 +88,22 @@ func compact(_ bytes: [UInt8]) -> String {
         #expect(try ErrorXML.parse(Array(ErrorXML.build(odd).utf8)) == odd)
     }
 
+    /// The bytes an answer carries are the text's: over messages with markup, non-ASCII, control
+    /// characters and combining marks, and the empty message.
+    @Test func buildBytesAreTheTextsBytes() {
+        let texts = [
+            "", "a < b & \"c\"", "x'y", "caf\u{E9} \u{212A}", "\u{0}\u{1}\r\n", "e\u{301}", "]]>", "\u{1F600}",
+        ]
+        for status in [-1, 0, 200, 403, 500] {
+            for message in texts {
+                for details in texts {
+                    let body = ErrorBody(status: status, message: message, details: details)
+                    #expect(ErrorXML.buildBytes(body) == Array(ErrorXML.build(body).utf8))
+                }
+            }
+        }
+    }
+
     @Test func badErrorsAreRejected() {
         #expect(throws: PassXMLError("invalid status 'bad' in <error> (expected an integer)")) {
             try ErrorXML.parse(Array("<error><status>bad</status><message/><details/></error>".utf8))
