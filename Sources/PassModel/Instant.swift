@@ -21,12 +21,19 @@ public struct Instant: Hashable, Comparable, Sendable, CustomStringConvertible {
     /// The token date format `yyyy/MM/dd HH:mm:ss 'GMT' Z` (always GMT +0000 here), computed without
     /// Foundation's formatters so no locale or time-zone setting can change a transcript.
     public var tokenDate: String {
+        let f = civilFields
+        func p(_ v: Int64, _ n: Int = 2) -> String { String(v).leftPad(n) }
+        return "\(p(f.year, 4))/\(p(f.month))/\(p(f.day)) \(p(f.hour)):\(p(f.minute)):\(p(f.second)) GMT +0000"
+    }
+
+    /// The instant's date and time in UTC, as `tokenDate` writes them (and a writer that puts the
+    /// digits in place of the text: `XMLWriter.leaf(_:tokenDate:)`).
+    public var civilFields: (year: Int64, month: Int64, day: Int64, hour: Int64, minute: Int64, second: Int64) {
         let secs = milliseconds >= 0 ? milliseconds / 1000 : (milliseconds - 999) / 1000
         let days = secs >= 0 ? secs / 86_400 : (secs - 86_399) / 86_400
         let rem = secs - days * 86_400
         let (y, m, d) = Instant.civil(fromDays: days)
-        func p(_ v: Int64, _ n: Int = 2) -> String { String(v).leftPad(n) }
-        return "\(p(y, 4))/\(p(m))/\(p(d)) \(p(rem / 3600)):\(p(rem % 3600 / 60)):\(p(rem % 60)) GMT +0000"
+        return (y, m, d, rem / 3600, rem % 3600 / 60, rem % 60)
     }
 
     /// Parses `tokenDate` back (any `+hhmm`/`-hhmm` offset).

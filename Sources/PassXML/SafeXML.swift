@@ -351,21 +351,4 @@ public enum SafeXML {
         }
     }
 
-    /// Whether `needle` occurs in `haystack` (what `declarations` answers in one pass; kept for its test).
-    static func contains(_ haystack: [UInt8], _ needle: String) -> Bool {
-        let n = Array(needle.utf8)
-        guard haystack.count >= n.count, let first = n.first else { return false }
-        return haystack.withUnsafeBufferPointer { h in
-            var i = 0
-            while i <= h.count - n.count {
-                if h[i] == first {
-                    var j = 1
-                    while j < n.count && h[i + j] == n[j] { j += 1 }
-                    if j == n.count { return true }
-                }
-                i += 1
-            }
-            return false
-        }
-    }
 }

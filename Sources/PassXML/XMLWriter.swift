@@ -60,25 +60,21 @@ struct XMLWriter {
     mutating func leaf(_ name: String, tokenDate date: Instant) {
         let ms = date.milliseconds
         guard ms >= 0, ms < XMLWriter.year10000 else { return leaf(name, date.tokenDate) }
-        // `tokenDate`'s arithmetic for a non-negative instant.
-        let secs = ms / 1000
-        let days = secs / 86_400
-        let rem = secs - days * 86_400
-        let (y, m, d) = Instant.civil(fromDays: days)
+        let f = date.civilFields
         bytes.append(UInt8(ascii: "<"))
         append(name)
         bytes.append(UInt8(ascii: ">"))
-        appendDigits(y, 4)
+        appendDigits(f.year, 4)
         bytes.append(UInt8(ascii: "/"))
-        appendDigits(m, 2)
+        appendDigits(f.month, 2)
         bytes.append(UInt8(ascii: "/"))
-        appendDigits(d, 2)
+        appendDigits(f.day, 2)
         bytes.append(UInt8(ascii: " "))
-        appendDigits(rem / 3600, 2)
+        appendDigits(f.hour, 2)
         bytes.append(UInt8(ascii: ":"))
-        appendDigits(rem % 3600 / 60, 2)
+        appendDigits(f.minute, 2)
         bytes.append(UInt8(ascii: ":"))
-        appendDigits(rem % 60, 2)
+        appendDigits(f.second, 2)
         append(" GMT +0000")
         close(name)
     }
