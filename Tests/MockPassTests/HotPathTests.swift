@@ -18,6 +18,31 @@ import Testing
         #expect(headers.all(lowercased: "cookie") == ["a=1", "kelvin=1", "b=2"])
     }
 
+    /// `matches` over bytes against `slowMatches` (the `utf8` views, as first written) and against
+    /// `lowercased()` itself, on ordinary, odd and non-ASCII names: the same answer every time.
+    @Test func headerNameMatchOverBytesIsTheSlowMatch() {
+        let names = [
+            "content-type", "cookie", "authorization", "host", "x-cookie", "k", "",
+            "a-very-long-header-name-past-sixteen",
+        ]
+        var fields = [
+            "Content-Type", "CONTENT-TYPE", "content-type", "Content-Typé", "Content_Type", "content-typ",
+            "content-typee", "Cookie", "COOKIE", "Coo\u{212A}ie", "Coo\u{212A}IE", "\u{212A}", "K", "k", "",
+            "Authorization", "AUTHORIZATION", "Authorizatio\u{0301}n", "X-Cookie", "Host", "HOST\u{0}",
+            "A-Very-Long-Header-Name-Past-Sixteen", "A-VERY-LONG-HEADER-NAME-PAST-SIXTEEN", "\u{130}",
+            "cookie\u{7F}", "Cook\u{0130}e", "ÇOOKIE", "[ookie", "@ookie", "Cookie ",
+        ]
+        // Every byte value at the first position (ASCII case folding is only A-Z).
+        fields += (0x20...0x7E).map { "\(Character(UnicodeScalar(UInt8($0))))ookie" }
+        for name in names {
+            for field in fields {
+                let expected = field.lowercased() == name
+                #expect(HTTPHeaders.matches(field, lowercased: name) == expected, "\(field) \(name)")
+                #expect(HTTPHeaders.slowMatches(field, lowercased: name) == expected, "\(field) \(name)")
+            }
+        }
+    }
+
     @Test func aRepeatedConfigIsTheSameAnswerAndIsLoggedEveryTime() throws {
         var m = MockPass(world: sampleWorld(), seed: 1)
         let url = "https://sp.auth.test/config/REQ1"
