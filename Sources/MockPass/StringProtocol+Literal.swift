@@ -9,8 +9,27 @@ extension StringProtocol {
     /// Whether every byte is ASCII.
     private var isASCII: Bool { utf8.allSatisfy { $0 < 0x80 } }
 
-    /// `range(of:)` for an ASCII `needle`.
+    /// `range(of:)` for an ASCII `needle`. Searched over both texts' bytes when they have them
+    /// contiguous (native strings and their substrings): the log entry of every request, the REST
+    /// formats and the signed header search this way, and walking the `utf8` views (the ASCII
+    /// check, the needle's copy, the search by index) cost more than the search itself.
     func literalRange(of needle: String) -> Range<Index>? {
+        let found = utf8.withContiguousStorageIfAvailable { h in
+            needle.utf8.withContiguousStorageIfAvailable { n in LiteralSearch(h, n) } ?? .undecided
+        }
+        switch found ?? .undecided {
+        case .undecided: return slowLiteralRange(of: needle)
+        case .absent: return nil
+        case .at(let bytes):
+            let u = utf8
+            let start = u.index(u.startIndex, offsetBy: bytes.lowerBound)
+            return start..<u.index(start, offsetBy: bytes.count)
+        }
+    }
+
+    /// `literalRange` as first written, over the `utf8` views: for a text without contiguous bytes,
+    /// and for a text or needle that is not ASCII (`range(of:)` decides).
+    func slowLiteralRange(of needle: String) -> Range<Index>? {
         guard isASCII, needle.utf8.allSatisfy({ $0 < 0x80 }) else { return range(of: needle) }
         let n = Array(needle.utf8)
         // Foundation finds no empty string.
@@ -57,5 +76,42 @@ extension StringProtocol {
         }
         if start != u.endIndex { result.append(self[start..<u.endIndex]) }
         return result
+    }
+}
+
+/// The byte half of `literalRange`: where an ASCII needle first occurs in an ASCII text, by byte
+/// offsets (a byte is a character there); `undecided` when either is not ASCII.
+enum LiteralSearch: Equatable {
+    case undecided
+    case absent
+    case at(Range<Int>)
+
+    init(_ h: UnsafeBufferPointer<UInt8>, _ n: UnsafeBufferPointer<UInt8>) {
+        for b in h where b >= 0x80 {
+            self = .undecided
+            return
+        }
+        for b in n where b >= 0x80 {
+            self = .undecided
+            return
+        }
+        // Foundation finds no empty string.
+        guard let first = n.first, h.count >= n.count else {
+            self = .absent
+            return
+        }
+        var i = 0
+        while i <= h.count - n.count {
+            if h[i] == first {
+                var k = 1
+                while k < n.count, h[i + k] == n[k] { k += 1 }
+                if k == n.count {
+                    self = .at(i..<(i + n.count))
+                    return
+                }
+            }
+            i += 1
+        }
+        self = .absent
     }
 }

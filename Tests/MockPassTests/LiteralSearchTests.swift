@@ -29,6 +29,23 @@ import Testing
         }
     }
 
+    /// The search over contiguous bytes (`LiteralSearch`) against the search over the `utf8` views
+    /// it stands in for (`slowLiteralRange`), on texts, their substrings (a slice's bytes start at
+    /// its own start), an empty needle, a needle longer than the text and one that is not ASCII.
+    @Test(arguments: [true, false]) func theByteSearchIsTheSlowSearch(ascii: Bool) {
+        let needles = [",", ", ", "=", "a,b", "/b/", ", a=", "\r\n", "ab", "", "a b,a b=a b/a b,a b", "é"]
+        for text in Self.texts(ascii: ascii) + ["", "ab", "xab", "/decisions/", "a/profiles/b"] {
+            for needle in needles {
+                #expect(text.literalRange(of: needle) == text.slowLiteralRange(of: needle), "\(text) \(needle)")
+                for sub in [text.dropFirst(), text.dropLast(), text.dropFirst(2).dropLast()] {
+                    let fast = sub.literalRange(of: needle), slow = sub.slowLiteralRange(of: needle)
+                    #expect(fast == slow, "\(Array(sub.utf8)) \(needle)")
+                    #expect(fast.map { sub[$0] } == slow.map { sub[$0] })
+                }
+            }
+        }
+    }
+
     @Test(arguments: [true, false]) func aSplitGivesWhatTheStandardLibraryGives(ascii: Bool) {
         for text in Self.texts(ascii: ascii) {
             for separator: Character in [",", " ", "="] {
