@@ -14,14 +14,23 @@ struct IncomingRequest: Sendable {
 
     /// `query`: the URL's query fields, from the split the host was found with (not parsed again).
     /// `parameters` is what `HTTPRequest.parameters` gives: the query, then a urlencoded body's fields.
-    init(_ request: HTTPRequest, host: LoggedRequest.Host, path: String, query: [(String, String)]) {
-        self.request = request
-        self.path = path
-        endpoint = Endpoint(host: host, method: request.method, path: path)
-        parameters = query
+    /// `documents`: whether to parse the XML and JSON the endpoint reads (`PreparedXML`).
+    init(
+        _ request: HTTPRequest, host: LoggedRequest.Host, path: String, query: [(String, String)],
+        documents: Bool = false
+    ) {
+        // The parts are made as locals and the XML prepared from them, so that no copy of the
+        // whole request is made to read it while it is being written (two copies per request).
+        let endpoint = Endpoint(host: host, method: request.method, path: path)
+        var parameters = query
         if let type = request.headers.first(lowercased: "content-type"), IncomingRequest.isForm(type) {
             parameters += FormCoding.decode(bytes: request.body)
         }
+        if documents { xml = PreparedXML(endpoint: endpoint, parameters: parameters, body: request.body) }
+        self.request = request
+        self.path = path
+        self.endpoint = endpoint
+        self.parameters = parameters
         cookies = Cookies(request.headers)
     }
 

@@ -60,12 +60,8 @@ public struct RequestPreparer: Sendable {
             return PreparedRequest(request: request, incoming: nil, host: nil, logged: nil)
         }
         let (host, path) = (target.host, target.path)
-        var incoming = IncomingRequest(request, host: host, path: path, query: target.parts.query)
-        if documents {
-            // Made first, then stored: no copy of the request to read it while it is written.
-            let xml = PreparedXML(incoming)
-            incoming.xml = xml
-        }
+        let incoming = IncomingRequest(
+            request, host: host, path: path, query: target.parts.query, documents: documents)
         let limit = logValueBytes
         var headers = request.headers
         if let limit {
@@ -108,24 +104,27 @@ struct PreparedXML: Sendable {
 
     init() {}
 
-    /// By the request's endpoint (`IncomingRequest.endpoint`, which its host chose).
-    init(_ r: IncomingRequest) {
-        func present(_ name: String) -> String? { r.parameter(name).flatMap { $0.isEmpty ? nil : $0 } }
+    /// By the request's endpoint (`IncomingRequest.endpoint`, which its host chose), from its
+    /// parameters (`IncomingRequest.parameters`) and body.
+    init(endpoint: Endpoint, parameters: [(String, String)], body: [UInt8]) {
+        func present(_ name: String) -> String? {
+            parameters.first { $0.0 == name }.flatMap { $0.1.isEmpty ? nil : $0.1 }
+        }
         // A typed run's handle is no XML: the handler looks it up (`MockContext.typedMessage`), or,
         // in a mock not in typed mode, decodes it itself and refuses it as malformed.
         func saml(_ name: String) -> String? { present(name).flatMap { TypedSAMLStore.isHandle($0) ? nil : $0 } }
-        switch r.endpoint {
+        switch endpoint {
         case .service(.assertionConsumer, _), .route(.tokenExchange, _):
             samlResponse = saml("SAMLResponse").map(PreparedXML.samlResponse)
         case .service(.logoutResponse, _):
             logoutResponse = saml("SAMLResponse").map(PreparedXML.logoutResponse)
         case .route(.authorizeDevice, _), .service(.webAuthorize, _), .route(.preauthorize, _):
             authnToken = present("authentication_token").map(PreparedXML.authnToken)
-            resourceNames = r.parameters.filter { $0.0 == "resource_id" }.map { PreparedXML.resourceName($0.1) }
+            resourceNames = parameters.filter { $0.0 == "resource_id" }.map { PreparedXML.resourceName($0.1) }
         case .route(.deviceShortAuthorize, _), .service(.webShortAuthorize, _):
             authzToken = present("authz_token").map(PreparedXML.authzToken)
         case .route(.clientRegister, _), .service(.individualisation, _):
-            jsonBody = PreparedXML.jsonObject(r.request.bodyText)
+            jsonBody = PreparedXML.jsonObject(String(decoding: body, as: UTF8.self))
         case .idp(.sso), .idp(.login): authnRequest = saml("SAMLRequest").map(PreparedXML.authnRequest)
         case .idp(.slo): logoutRequest = saml("SAMLRequest").map(PreparedXML.logoutRequest)
         case .route, .service, .restV2, .configFamily, .idp, .unknown: break
