@@ -12,13 +12,17 @@ struct FuzzRun {
     /// Whether the mock's answers reach the engine as values (`SimulationSetup.typedResponses`), or
     /// as bytes only, parsed as over a real wire (a seeded sample of runs: `Fuzzer.goesThroughBytes`).
     var typedResponses = true
+    /// Whether its simulation keeps a trace (`Simulator.keepsTrace`): nothing a fuzz run checks
+    /// reads it, so the fuzzer's runs keep none.
+    var keepsTrace = false
 
     /// The program as text, each step as the generator writes it.
     var program: FuzzProgram { FuzzProgram(world: world, steps: steps.map(StepText.render)) }
 
     /// Runs the steps again from scratch, exploring with liveness, writing typed events, not lines.
     func explore() -> ExploratoryRunner.Result {
-        let session = ExplorationSession(file: file, writesLines: false, typedResponses: typedResponses)
+        let session = ExplorationSession(
+            file: file, writesLines: false, typedResponses: typedResponses, keepsTrace: keepsTrace)
         for step in steps {
             session.perform(StepText.located(step))
             if session.failed || session.stopped { return session.result }

@@ -134,7 +134,9 @@ public struct Fuzzer: Sendable {
             &rng, seed: seed, fastNetwork: fastNetwork, wire: wire, v2Edges: v2Edges ?? (wire == .restV2))
         // The world is made typed along with its lines, and the steps are typed: nothing is parsed.
         var run = FuzzRun(world: world.lines, file: world.file, typedResponses: typed)
-        let session = ExplorationSession(file: run.file, writesLines: false, typedResponses: typed)
+        // Nothing reads the simulation's trace here (the generator reads its state, the oracle sees
+        // every input as it happens): it is not kept.
+        let session = ExplorationSession(file: run.file, writesLines: false, typedResponses: typed, keepsTrace: false)
         var generator = StepGenerator(world: world)
         // The session's simulation, for the generator to read (the session keeps it for its life).
         let sim = session.simulator

@@ -18,8 +18,13 @@ struct CallBuilder {
     var spURLs: [String: String]
     var bindings: Bindings
 
+    /// `Call.Name(rawValue:)` by a table made once: the synthesized initializer compares the text
+    /// with each name in turn, and every call of a fuzz run is built here. A dictionary compares
+    /// keys as `==` does (canonical equivalence), so it finds what the initializer finds.
+    static let callNames = Dictionary(uniqueKeysWithValues: Call.Name.allCases.map { ($0.rawValue, $0) })
+
     func build(_ syntax: CallSyntax) throws(StepError) -> Call {
-        guard let name = Call.Name(rawValue: syntax.name) else {
+        guard let name = CallBuilder.callNames[syntax.name] else {
             throw StepError(message: "unknown call '\(syntax.name)'", location: syntax.location)
         }
         var args = Arguments(syntax: syntax, builder: self)

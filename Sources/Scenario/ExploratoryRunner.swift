@@ -159,11 +159,18 @@ public final class ExplorationSession {
 
     /// `typedResponses`: the simulated wire hands the mock's answers over as values too
     /// (`SimulationSetup.typedResponses`); the transcript is the same either way.
-    public init(file: ScenarioFile, writesLines: Bool = true, typedResponses: Bool = false, pinsTimes: Bool = false) {
+    /// `keepsTrace`: the simulation keeps its trace (`Simulator.keepsTrace`); the session never reads
+    /// it, nor does the fuzzer, which turns it off.
+    public init(
+        file: ScenarioFile, writesLines: Bool = true, typedResponses: Bool = false, pinsTimes: Bool = false,
+        keepsTrace: Bool = true
+    ) {
         self.pinsTimes = pinsTimes
         var setup = WorldBuilder.setup(for: file)
         setup.typedResponses = typedResponses
-        state = RunState(file: file, simulator: RunningRuntime.simulated(setup).simulator)
+        let simulator = RunningRuntime.simulated(setup).simulator
+        simulator.keepsTrace = keepsTrace
+        state = RunState(file: file, simulator: simulator)
         self.writesLines = writesLines
     }
 

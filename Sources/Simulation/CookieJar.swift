@@ -11,19 +11,64 @@ struct CookieJar: Sendable {
     private var cookies: [Cookie] = []
 
     mutating func store(from response: HTTPResponse, url: String) {
-        guard let host = URLParts(url)?.authority else { return }
-        for header in response.headers.all("Set-Cookie") {
-            let pair = header.split(separator: ";", maxSplits: 1).first.map(String.init) ?? ""
-            guard let eq = pair.firstIndex(of: "=") else { continue }
-            let name = pair[..<eq].trimmingSpaces, value = pair[pair.index(after: eq)...].trimmingSpaces
-            guard !name.isEmpty else { continue }
-            cookies.removeAll { $0.host == host && $0.name == name }
-            // `Max-Age=0` deletes the cookie (RFC 6265 5.2.2); paths and other lifetimes are not kept.
-            let deletes = header.split(separator: ";").dropFirst().contains {
-                $0.trimmingSpaces.lowercased() == "max-age=0"
-            }
-            if !deletes { cookies.append(Cookie(host: host, name: name, value: value)) }
+        // Most answers set no cookie: their URL is then not split at all.
+        let headers = response.headers.all("Set-Cookie")
+        guard !headers.isEmpty, let host = URLParts(url)?.authority else { return }
+        for header in headers {
+            guard let set = CookieJar.parse(header) else { continue }
+            cookies.removeAll { $0.host == host && $0.name == set.name }
+            if !set.deletes { cookies.append(Cookie(host: host, name: set.name, value: set.value)) }
         }
+    }
+
+    /// What one `Set-Cookie` header sets: the name and value of its first `;`-separated part, and
+    /// whether a later part is `Max-Age=0`, which deletes the cookie (RFC 6265 5.2.2; paths and
+    /// other lifetimes are not kept). nil: the header sets nothing (no `=`, or an empty name).
+    static func parse(_ header: String) -> SetCookie? {
+        // Every cookie the mock sets is ASCII: read by bytes. Splitting it into characters was most
+        // of the jar's cost (the SP's session cookies run to a hundred characters and more).
+        header.utf8.allSatisfy({ $0 < 0x80 }) ? parseASCII(header) : parseCharacters(header)
+    }
+
+    struct SetCookie: Hashable {
+        var name: String
+        var value: String
+        var deletes: Bool
+    }
+
+    /// `parseCharacters` for an ASCII header, by bytes. The same result: in ASCII text `;`, `=` and
+    /// the space are characters of their own (the one cluster of two ASCII bytes, CR LF, is neither),
+    /// and lowercasing changes only `A`-`Z`.
+    static func parseASCII(_ header: String) -> SetCookie? {
+        // `split` leaves the empty parts out, as the characters' split does.
+        let parts = Array(header.utf8).split(separator: UInt8(ascii: ";"))
+        guard let pair = parts.first, let eq = pair.firstIndex(of: UInt8(ascii: "=")) else { return nil }
+        let name = String(decoding: trimmed(pair[..<eq]), as: UTF8.self)
+        guard !name.isEmpty else { return nil }
+        let value = String(decoding: trimmed(pair[(eq + 1)...]), as: UTF8.self)
+        let maxAgeZero = Array("max-age=0".utf8)
+        let deletes = parts.dropFirst().contains { part in
+            trimmed(part).lazy.map { $0 >= 0x41 && $0 <= 0x5A ? $0 | 0x20 : $0 }.elementsEqual(maxAgeZero)
+        }
+        return SetCookie(name: name, value: value, deletes: deletes)
+    }
+
+    private static func trimmed(_ bytes: ArraySlice<UInt8>) -> ArraySlice<UInt8> {
+        guard let first = bytes.firstIndex(where: { $0 != 0x20 }), let last = bytes.lastIndex(where: { $0 != 0x20 })
+        else { return [] }
+        return bytes[first...last]
+    }
+
+    /// Any header, by characters (what the jar always did; `parseASCII` must agree with it).
+    static func parseCharacters(_ header: String) -> SetCookie? {
+        let pair = header.split(separator: ";", maxSplits: 1).first.map(String.init) ?? ""
+        guard let eq = pair.firstIndex(of: "=") else { return nil }
+        let name = pair[..<eq].trimmingSpaces, value = pair[pair.index(after: eq)...].trimmingSpaces
+        guard !name.isEmpty else { return nil }
+        let deletes = header.split(separator: ";").dropFirst().contains {
+            $0.trimmingSpaces.lowercased() == "max-age=0"
+        }
+        return SetCookie(name: name, value: value, deletes: deletes)
     }
 
     /// The `Cookie` header of each host that has cookies, in the order the hosts first set one: what a

@@ -25,15 +25,21 @@ public final class Simulator {
     private var user: SimulatedUser
     /// The last registration code shown (`status(REGCODE, code)`), for `user enter-code`.
     public private(set) var lastRegistrationCode: String?
-    /// Everything that happened, in order (calls, callbacks, HTTP exchanges, user actions).
+    /// Everything that happened, in order (calls, callbacks, HTTP exchanges, user actions); empty
+    /// when not `keepsTrace`.
     public private(set) var trace: [TraceEvent] = []
+    /// Whether `trace` is kept. Nothing in the runtime reads it: it is for whoever reads a run
+    /// afterwards (a scenario's result and report, a recording, the docs). A fuzz run reads none of
+    /// it and turns it off: each event copied a call, a callback or a URL, and freeing them all at
+    /// the end of the run was a share of it too.
+    public var keepsTrace = true
     /// How many inputs the engines were given (every `step` call): the fuzzer's throughput figure
     /// is engine inputs per CPU-second, so it counts them where they reach an engine.
     public private(set) var engineInputs = 0
 
     /// Records a user action in the trace (the runner names it as the scenario wrote it).
     public func noteUser(_ action: String) {
-        trace.append(TraceEvent(time: now, kind: .user(action)))
+        if keepsTrace { trace.append(TraceEvent(time: now, kind: .user(action))) }
     }
 
     /// A class, not a struct: the runtime reads an app's engine, oracle and failure after every
@@ -106,7 +112,7 @@ public final class Simulator {
 
     /// The app (by index) calls the API at the current instant.
     public func call(_ call: Call, app: Int = 0) {
-        trace.append(TraceEvent(time: now, kind: .call(app: apps[app].name, call)))
+        if keepsTrace { trace.append(TraceEvent(time: now, kind: .call(app: apps[app].name, call))) }
         drive(app, .call(call, sharedStore: sharedStores[apps[app].wire]))
     }
 
@@ -417,7 +423,7 @@ public final class Simulator {
             switch action {
             case .deliver(let callback):
                 apps[app].callbacks.append((callback, now))
-                trace.append(TraceEvent(time: now, kind: .callback(app: apps[app].name, callback)))
+                if keepsTrace { trace.append(TraceEvent(time: now, kind: .callback(app: apps[app].name, callback))) }
                 if case .status(StatusCode.registrationCode, let code?) = callback {
                     lastRegistrationCode = code
                     let registration = apps[app].registration
@@ -497,6 +503,7 @@ public final class Simulator {
     }
 
     private func noteResponse(_ result: HTTPResult, to party: TraceEvent.Party, from host: LoggedRequest.Host?) {
+        guard keepsTrace else { return }
         let kind: TraceEvent.Kind
         switch result {
         case .response(let r): kind = .response(to: party, status: r.status, failure: nil, host: host)
@@ -522,7 +529,10 @@ public final class Simulator {
     /// request itself (a port on the live network): either way the answer arrives in virtual time.
     private func exchange(_ sent: HTTPRequest, from party: TraceEvent.Party, fetched: HTTPResult? = nil) -> Outcome {
         let host = wire.host(for: sent.url)
-        trace.append(TraceEvent(time: now, kind: .request(from: party, method: sent.method, url: sent.url, host: host)))
+        if keepsTrace {
+            trace.append(
+                TraceEvent(time: now, kind: .request(from: party, method: sent.method, url: sent.url, host: host)))
+        }
         let request = Simulator.forwarded(sent, from: party)
         // The link is found once and used in place: reading it out of the dictionary and writing it
         // back hashed the host twice and copied the link's conditions on every exchange.
