@@ -69,7 +69,8 @@ public final class Simulator {
             self.wire = wire
             self.engine = engine
             self.oracle = oracle
-            isPort = engine.reference == nil
+            // Read in place: `reference` copies the whole engine out of its existential.
+            isPort = engine.withReference { _ in true } == nil
             sendsOwnRequests = engine is any SelfSendingEngine
         }
     }
@@ -94,12 +95,13 @@ public final class Simulator {
         self.wire = wire ?? MockWire(world: setup.world, seed: setup.seed, typedResponses: setup.typedResponses)
         user = SimulatedUser(world: setup.world, secondScreenWire: setup.secondScreenWire)
         let engines = engines ?? setup.apps.map { Engine(configuration: setup.engine(forApp: $0)) }
+        // What the oracles know of the world is the same for every app: read from it once.
+        let known = OracleContext.WorldFacts(setup.world)
         let apps = zip(setup.apps, engines).map { name, engine in
             App(
                 name: name, wire: setup.engine(forApp: name).wire, engine: engine,
-                oracle: engine.reference.map {
-                    CallbackOracle(
-                        app: name, context: OracleContext(world: setup.world, configuration: $0.configuration))
+                oracle: engine.withReference {
+                    CallbackOracle(app: name, context: OracleContext(known, configuration: $0.configuration))
                 })
         }
         self.apps = apps

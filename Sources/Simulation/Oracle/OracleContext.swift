@@ -38,14 +38,36 @@ struct OracleContext: Sendable {
     var tempPassTTL: [String: Millis]
 
     init(world: World, configuration: EngineConfiguration) {
+        self.init(WorldFacts(world), configuration: configuration)
+    }
+
+    init(_ world: WorldFacts, configuration: EngineConfiguration) {
         platform = configuration.platform
         wire = configuration.wire
         trackingTail = [
             configuration.deviceType.rawValue, configuration.platform.clientType, configuration.platform.osName,
         ]
-        mvpds = Set(world.serviceProviders.flatMap { $0.mvpds.map(\.id) })
-        users = Dictionary(grouping: world.users, by: \.mvpdID)
-        tempPasses = Set(world.tempPasses.map(\.mvpdID))
-        tempPassTTL = Dictionary(world.tempPasses.filter { !$0.promotional }.map { ($0.mvpdID, $0.ttl) }) { a, _ in a }
+        mvpds = world.mvpds
+        users = world.users
+        tempPasses = world.tempPasses
+        tempPassTTL = world.tempPassTTL
+    }
+
+    /// What the context reads of the world: the same for every app of a simulation, so it is read
+    /// once per simulation, not once per app.
+    struct WorldFacts: Sendable {
+        var mvpds: Set<String>
+        var users: [String: [World.User]]
+        var tempPasses: Set<String>
+        var tempPassTTL: [String: Millis]
+
+        init(_ world: World) {
+            mvpds = Set(world.serviceProviders.flatMap { $0.mvpds.map(\.id) })
+            users = Dictionary(grouping: world.users, by: \.mvpdID)
+            tempPasses = Set(world.tempPasses.map(\.mvpdID))
+            tempPassTTL = Dictionary(world.tempPasses.filter { !$0.promotional }.map { ($0.mvpdID, $0.ttl) }) { a, _ in
+                a
+            }
+        }
     }
 }
