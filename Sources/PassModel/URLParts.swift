@@ -250,6 +250,10 @@ public enum FormCoding {
         }
     }
 
+    /// Per byte, the bytes `escape` writes for it: 1 for an unreserved one, 3 for `%XY`. Read
+    /// through a pointer, a load per byte of every form the engine writes.
+    private static let escapedWidths: [UInt8] = (0..<256).map { isUnreserved(UInt8($0)) ? 1 : 3 }
+
     /// `body` on the UTF-8 of `s`: a native string's own bytes, a bridged one's copied.
     private static func withBytes<R>(_ s: String, _ body: (UnsafeBufferPointer<UInt8>) -> R) -> R {
         if let r = s.utf8.withContiguousStorageIfAvailable(body) { return r }
@@ -258,10 +262,12 @@ public enum FormCoding {
 
     /// How many bytes `s` takes escaped: three for each reserved byte.
     private static func escapedCount(_ s: String) -> Int {
-        withBytes(s) { b in
-            var n = b.count
-            for c in b where !isUnreserved(c) { n &+= 2 }
-            return n
+        escapedWidths.withUnsafeBufferPointer { widths in
+            withBytes(s) { b in
+                var n = 0
+                for c in b { n &+= Int(widths[Int(c)]) }
+                return n
+            }
         }
     }
 
@@ -270,21 +276,23 @@ public enum FormCoding {
     private static func write(_ s: String, into out: UnsafeMutableBufferPointer<UInt8>, at j: inout Int) {
         guard let to = out.baseAddress else { return }
         var k = j
-        withBytes(s) { b in
-            guard let from = b.baseAddress else { return }
-            var i = 0
-            while i < b.count {
-                var end = i
-                while end < b.count, isUnreserved(from[end]) { end &+= 1 }
-                (to + k).initialize(from: from + i, count: end &- i)
-                k &+= end &- i
-                guard end < b.count else { break }
-                let c = from[end]
-                to[k] = UInt8(ascii: "%")
-                to[k &+ 1] = hexDigit(c >> 4)
-                to[k &+ 2] = hexDigit(c & 0x0F)
-                k &+= 3
-                i = end &+ 1
+        escapedWidths.withUnsafeBufferPointer { widths in
+            withBytes(s) { b in
+                guard let from = b.baseAddress else { return }
+                var i = 0
+                while i < b.count {
+                    var end = i
+                    while end < b.count, widths[Int(from[end])] == 1 { end &+= 1 }
+                    (to + k).initialize(from: from + i, count: end &- i)
+                    k &+= end &- i
+                    guard end < b.count else { break }
+                    let c = from[end]
+                    to[k] = UInt8(ascii: "%")
+                    to[k &+ 1] = hexDigit(c >> 4)
+                    to[k &+ 2] = hexDigit(c & 0x0F)
+                    k &+= 3
+                    i = end &+ 1
+                }
             }
         }
         j = k
