@@ -64,7 +64,7 @@ public struct HTTPRequest: Hashable, Sendable {
     public static func form(_ url: String, _ fields: [(String, String)], headers: HTTPHeaders = []) -> HTTPRequest {
         var h = headers
         h.add("Content-Type", "application/x-www-form-urlencoded")
-        return HTTPRequest(method: "POST", url: url, headers: h, body: Array(FormCoding.encode(fields).utf8))
+        return HTTPRequest(method: "POST", url: url, headers: h, body: FormCoding.encodedBytes(fields))
     }
 
     public var bodyText: String { String(decoding: body, as: UTF8.self) }

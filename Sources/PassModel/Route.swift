@@ -168,9 +168,22 @@ public enum Route: Hashable, Sendable, CaseIterable {
 
     /// The endpoint at exactly `path`, a path relative to its SP (the SP's own prefix removed, as
     /// the mock's host table does), with its variable part as sent.
-    /// The mock routes every request to an SP through this: a table look-up for the fixed paths,
-    /// and a prefix and a suffix for the three with a variable part.
+    /// The mock routes every request to an SP through this. An ASCII path (every path the simulation
+    /// sends) is matched over its bytes: the templates are ASCII without CR, so there byte equality,
+    /// prefix and suffix are String's, and hashing the path for a table look-up cost more than
+    /// comparing it with the fixed paths' bytes. Other paths take `route(characters:)`.
     public static func route(atSPPath path: String) -> (route: Route, parameter: String?)? {
+        var path = path
+        let ascii: (route: Route, parameter: String?)?? = path.withUTF8 { b in
+            b.isASCII ? .some(route(asciiPath: b)) : nil
+        }
+        if let ascii { return ascii }
+        return route(characters: path)
+    }
+
+    /// `route(atSPPath:)` by String comparison: a table look-up for the fixed paths, and a prefix
+    /// and a suffix for the three with a variable part.
+    static func route(characters path: String) -> (route: Route, parameter: String?)? {
         if let route = fixedPaths[path] { return (route, nil) }
         for route in allCases {
             guard let tail = route.template.tail else { continue }
@@ -184,6 +197,43 @@ public enum Route: Hashable, Sendable, CaseIterable {
         }
         return nil
     }
+
+    /// `route(characters:)` of an ASCII path's bytes: the fixed paths first, then the ones with a
+    /// variable part in `allCases` order, as there.
+    private static func route(asciiPath b: UnsafeBufferPointer<UInt8>) -> (route: Route, parameter: String?)? {
+        func matches(_ text: StaticString, at start: Int) -> Bool {
+            let n = text.utf8CodeUnitCount
+            guard start >= 0, start + n <= b.count else { return false }
+            let t = text.utf8Start
+            for k in 0..<n where b[start &+ k] != t[k] { return false }
+            return true
+        }
+        for (route, head) in fixedTemplates where head.utf8CodeUnitCount == b.count && matches(head, at: 0) {
+            return (route, nil)
+        }
+        for (route, head, tail) in variableTemplates {
+            let (h, t) = (head.utf8CodeUnitCount, tail.utf8CodeUnitCount)
+            guard b.count > h + t, matches(head, at: 0), matches(tail, at: b.count - t) else { continue }
+            let parameter = UnsafeBufferPointer(rebasing: b[h..<(b.count - t)])
+            if !parameter.contains(UInt8(ascii: "/")) { return (route, String(decoding: parameter, as: UTF8.self)) }
+        }
+        return nil
+    }
+
+    /// `template` as static text, for `route(asciiPath:)` to compare bytes with no string to hash
+    /// or retain; a test checks it is `template`.
+    static let fixedTemplates: [(Route, StaticString)] = [
+        (.authenticateSAML, "/authenticate/saml"), (.sessionDevice, "/sessionDevice"),
+        (.authorizeDevice, "/authorizeDevice"), (.deviceShortAuthorize, "/deviceShortAuthorize"),
+        (.preauthorize, "/preauthorize"), (.getMetadataDevice, "/getMetadataDevice"),
+        (.userMetadata, "/usermetadata"), (.freePreview, "/authenticate/freepreview"), (.logout, "/logout"),
+        (.tokenExchange, "/api/v1/tokens/authn"), (.restLogout, "/api/v1/logout"),
+        (.clientRegister, "/o/client/register"), (.clientToken, "/o/client/token"),
+    ]
+    static let variableTemplates: [(Route, StaticString, StaticString)] = [
+        (.config, "/config/", ""), (.registrationCode, "/reggie/v1/", "/regcode"),
+        (.checkAuthentication, "/api/v1/checkauthn/", ""),
+    ]
 
     private static let fixedPaths = Dictionary(
         uniqueKeysWithValues: allCases.compactMap { r in r.template.tail == nil ? (r.template.head, r) : nil })

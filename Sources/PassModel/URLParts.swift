@@ -73,21 +73,34 @@ public struct URLParts: Hashable, Sendable {
             guard c < 0x80, isSchemeScalar(Unicode.Scalar(c)) else { return .invalid }
             upper = upper || (c >= UInt8(ascii: "A") && c <= UInt8(ascii: "Z"))
         }
-        let end = b[(schemeEnd + 1)...].firstIndex(of: UInt8(ascii: "#")) ?? b.count
+        // The separators are found eight bytes at a time: a login URL carries a long query.
+        let end = b.firstIndex(of: UInt8(ascii: "#"), or: UInt8(ascii: "#"), from: schemeEnd + 1)
+        let upTo = UnsafeBufferPointer(rebasing: b[..<end])
         var start = schemeEnd + 1
         var authority = ""
         if end - start >= 2, b[start] == slash, b[start + 1] == slash {
             start += 2
-            let authorityEnd = b[start..<end].firstIndex { $0 == slash || $0 == question } ?? end
+            let authorityEnd = upTo.firstIndex(of: slash, or: question, from: start)
             authority = text(b, start, authorityEnd)
             start = authorityEnd
         }
-        let scheme = upper ? text(b, 0, schemeEnd).lowercased() : text(b, 0, schemeEnd)
-        if let q = b[start..<end].firstIndex(of: question) {
+        let scheme = upper ? text(b, 0, schemeEnd).lowercased() : knownScheme(b, schemeEnd) ?? text(b, 0, schemeEnd)
+        let q = upTo.firstIndex(of: question, or: question, from: start)
+        if q < end {
             return .split(
                 URLParts(scheme: scheme, authority: authority, path: text(b, start, q), rawQuery: text(b, q + 1, end)))
         }
         return .split(URLParts(scheme: scheme, authority: authority, path: text(b, start, end), rawQuery: nil))
+    }
+
+    /// `http` or `https` as a literal when the scheme's bytes are those: nearly every URL's, and a
+    /// literal is neither checked as UTF-8 nor counted as a reference.
+    private static func knownScheme(_ b: UnsafeBufferPointer<UInt8>, _ count: Int) -> String? {
+        guard count == 4 || count == 5, b[0] == UInt8(ascii: "h"), b[1] == UInt8(ascii: "t"), b[2] == UInt8(ascii: "t"),
+            b[3] == UInt8(ascii: "p")
+        else { return nil }
+        if count == 4 { return "http" }
+        return b[4] == UInt8(ascii: "s") ? "https" : nil
     }
 
     private static func text(_ b: UnsafeBufferPointer<UInt8>, _ from: Int, _ to: Int) -> String {
@@ -135,23 +148,36 @@ public enum FormCoding {
         // Written once, at its exact size: every request the engine sends is encoded here, and a
         // string per escaped name, value and pair, then joined (later a byte array appended to
         // byte by byte), was a visible share of a fuzz run.
-        let table = unreserved
+        String(unsafeUninitializedCapacity: encodedCount(fields)) { write(fields, into: $0) }
+    }
+
+    /// `Array(encode(fields).utf8)`, written straight into the array: a form POST's body, which
+    /// need not be a string first (nor be checked as UTF-8, then copied).
+    public static func encodedBytes(_ fields: [(String, String)]) -> [UInt8] {
+        [UInt8](unsafeUninitializedCapacity: encodedCount(fields)) { out, n in n = write(fields, into: out) }
+    }
+
+    /// The size of `encode(fields)`.
+    private static func encodedCount(_ fields: [(String, String)]) -> Int {
         var size = max(fields.count - 1, 0)
-        for (name, value) in fields { size += escapedCount(name, table) + 1 + escapedCount(value, table) }
-        return String(unsafeUninitializedCapacity: size) { out in
-            var j = 0
-            for (i, (name, value)) in fields.enumerated() {
-                if i > 0 {
-                    out[j] = UInt8(ascii: "&")
-                    j += 1
-                }
-                write(name, table, into: out, at: &j)
-                out[j] = UInt8(ascii: "=")
+        for (name, value) in fields { size += escapedCount(name) + 1 + escapedCount(value) }
+        return size
+    }
+
+    /// Writes `encode(fields)` into `out` (`encodedCount` bytes), returning how many it wrote.
+    private static func write(_ fields: [(String, String)], into out: UnsafeMutableBufferPointer<UInt8>) -> Int {
+        var j = 0
+        for (i, (name, value)) in fields.enumerated() {
+            if i > 0 {
+                out[j] = UInt8(ascii: "&")
                 j += 1
-                write(value, table, into: out, at: &j)
             }
-            return j
+            write(name, into: out, at: &j)
+            out[j] = UInt8(ascii: "=")
+            j += 1
+            write(value, into: out, at: &j)
         }
+        return j
     }
 
     /// `decode(String(decoding: bytes, as: UTF8.self))`: an ASCII body (every form the simulation
@@ -191,6 +217,7 @@ public enum FormCoding {
     public static func escapedFields(_ bytes: UnsafeBufferPointer<UInt8>) -> [(name: String, escapedValue: String)]? {
         guard bytes.isASCII else { return nil }
         var fields: [(name: String, escapedValue: String)] = []
+        fields.reserveCapacity(initialFieldCapacity(bytes))
         forEachPair(bytes) { name, value in
             fields.append(
                 (unescape(bytes: name), String(decoding: UnsafeBufferPointer(rebasing: value), as: UTF8.self)))
@@ -198,29 +225,34 @@ public enum FormCoding {
         return fields
     }
 
-    /// RFC 3986 unreserved characters, by byte: the ones `escape` leaves as they are.
-    private static let unreserved: [Bool] = {
-        var table = [Bool](repeating: false, count: 256)
-        for b in "ABCDEFGHIJKLMNOPQRSTUVWXYZabcdefghijklmnopqrstuvwxyz0123456789-._~".utf8 { table[Int(b)] = true }
-        return table
-    }()
-    private static let hexDigits = Array("0123456789ABCDEF".utf8)
+    /// Whether `escape` leaves the byte as it is: an RFC 3986 unreserved character (letters,
+    /// digits, `-._~`). A bit of two words, not an array: no bounds check nor global to load per
+    /// byte of every form the engine writes.
+    @inline(__always)
+    static func isUnreserved(_ c: UInt8) -> Bool {
+        // Bits 45, 46 and 48-57 (`-.0-9`); above 64, bits 1-26, 31, 33-58 and 62 (`A-Z_a-z~`).
+        let word: UInt64 = c < 64 ? 0x03FF_6000_0000_0000 : c < 128 ? 0x47FF_FFFE_87FF_FFFE : 0
+        return word >> (c & 63) & 1 != 0
+    }
 
     /// Percent-encodes every byte but the unreserved ones. Works on bytes: forms are built on every
     /// simulated request, and this was a visible share of a fuzz run (BENCHMARKS.md).
     public static func escape(_ s: String) -> String {
         // Most values (ids, tokens, codes) are unreserved throughout: returned as they are, shared.
-        let table = unreserved
         let plain =
-            s.utf8.withContiguousStorageIfAvailable { b in b.allSatisfy { table[Int($0)] } }
-            ?? s.utf8.allSatisfy { table[Int($0)] }
+            s.utf8.withContiguousStorageIfAvailable { b in b.allSatisfy(isUnreserved) }
+            ?? s.utf8.allSatisfy(isUnreserved)
         guard !plain else { return s }
-        return String(unsafeUninitializedCapacity: escapedCount(s, table)) { out in
+        return String(unsafeUninitializedCapacity: escapedCount(s)) { out in
             var j = 0
-            write(s, table, into: out, at: &j)
+            write(s, into: out, at: &j)
             return j
         }
     }
+
+    /// Per byte, the bytes `escape` writes for it: 1 for an unreserved one, 3 for `%XY`. Read
+    /// through a pointer, a load per byte of every form the engine writes.
+    private static let escapedWidths: [UInt8] = (0..<256).map { isUnreserved(UInt8($0)) ? 1 : 3 }
 
     /// `body` on the UTF-8 of `s`: a native string's own bytes, a bridged one's copied.
     private static func withBytes<R>(_ s: String, _ body: (UnsafeBufferPointer<UInt8>) -> R) -> R {
@@ -229,34 +261,47 @@ public enum FormCoding {
     }
 
     /// How many bytes `s` takes escaped: three for each reserved byte.
-    private static func escapedCount(_ s: String, _ table: [Bool]) -> Int {
-        withBytes(s) { b in
-            var n = 0
-            for c in b { n += table[Int(c)] ? 1 : 3 }
-            return n
+    private static func escapedCount(_ s: String) -> Int {
+        escapedWidths.withUnsafeBufferPointer { widths in
+            withBytes(s) { b in
+                var n = 0
+                for c in b { n &+= Int(widths[Int(c)]) }
+                return n
+            }
         }
     }
 
-    /// Writes `s` escaped into `out` from `j` on (`escapedCount` bytes), advancing `j`.
-    private static func write(
-        _ s: String, _ table: [Bool], into out: UnsafeMutableBufferPointer<UInt8>, at j: inout Int
-    ) {
-        let hex = hexDigits
+    /// Writes `s` escaped into `out` from `j` on (`escapedCount` bytes), advancing `j`. Each run of
+    /// unreserved bytes (a Base64 token's are some thirty long) is copied whole.
+    private static func write(_ s: String, into out: UnsafeMutableBufferPointer<UInt8>, at j: inout Int) {
+        guard let to = out.baseAddress else { return }
         var k = j
-        withBytes(s) { b in
-            for c in b {
-                if table[Int(c)] {
-                    out[k] = c
-                    k += 1
-                } else {
-                    out[k] = UInt8(ascii: "%")
-                    out[k + 1] = hex[Int(c >> 4)]
-                    out[k + 2] = hex[Int(c & 0x0F)]
-                    k += 3
+        escapedWidths.withUnsafeBufferPointer { widths in
+            withBytes(s) { b in
+                guard let from = b.baseAddress else { return }
+                var i = 0
+                while i < b.count {
+                    var end = i
+                    while end < b.count, widths[Int(from[end])] == 1 { end &+= 1 }
+                    (to + k).initialize(from: from + i, count: end &- i)
+                    k &+= end &- i
+                    guard end < b.count else { break }
+                    let c = from[end]
+                    to[k] = UInt8(ascii: "%")
+                    to[k &+ 1] = hexDigit(c >> 4)
+                    to[k &+ 2] = hexDigit(c & 0x0F)
+                    k &+= 3
+                    i = end &+ 1
                 }
             }
         }
         j = k
+    }
+
+    /// The upper-case hex digit of a value below 16.
+    @inline(__always)
+    private static func hexDigit(_ v: UInt8) -> UInt8 {
+        v < 10 ? UInt8(ascii: "0") &+ v : UInt8(ascii: "A") &+ (v &- 10)
     }
 
     public static func unescape<S: StringProtocol>(_ s: S) -> String {
@@ -272,56 +317,73 @@ public enum FormCoding {
     /// `+` or `%` becomes its string directly.
     private static func decodeASCII(_ bytes: UnsafeBufferPointer<UInt8>) -> [(String, String)] {
         var fields: [(String, String)] = []
+        fields.reserveCapacity(initialFieldCapacity(bytes))
         forEachPair(bytes) { name, value in fields.append((unescape(bytes: name), unescape(bytes: value))) }
         return fields
     }
 
+    /// Room for the fields of a form of these bytes, up to eight (a pair takes two bytes at least):
+    /// one allocation where the array grew four times for a form of a few fields, as most are.
+    private static func initialFieldCapacity(_ bytes: UnsafeBufferPointer<UInt8>) -> Int {
+        min((bytes.count + 1) / 2, 8)
+    }
+
     /// The `&`-separated pairs of an ASCII form, empty ones skipped, each split at its first `=`
-    /// (none: the value is empty), in one pass with no array of pieces.
+    /// (none: the value is empty), in one pass with no array of pieces; the separators are found
+    /// eight bytes at a time.
     private static func forEachPair(
         _ bytes: UnsafeBufferPointer<UInt8>,
         _ body: (Slice<UnsafeBufferPointer<UInt8>>, Slice<UnsafeBufferPointer<UInt8>>) -> Void
     ) {
+        let amp = UInt8(ascii: "&"), equals = UInt8(ascii: "=")
         var start = 0
         let end = bytes.count
         while start < end {
-            var stop = start
+            // The first `&` or `=`; after a `=`, the next `&`.
+            var stop = bytes.firstIndex(of: amp, or: equals, from: start)
             var eq = -1
-            while stop < end, bytes[stop] != UInt8(ascii: "&") {
-                if eq < 0, bytes[stop] == UInt8(ascii: "=") { eq = stop }
-                stop += 1
+            if stop < end, bytes[stop] == equals {
+                eq = stop
+                stop = bytes.firstIndex(of: amp, or: amp, from: stop &+ 1)
             }
             if stop > start {
                 let pair = bytes[start..<stop]
                 if eq >= 0 { body(pair[..<eq], pair[(eq + 1)...]) } else { body(pair, pair[stop...]) }
             }
-            start = stop + 1
+            start = stop &+ 1
         }
     }
 
     /// `+` is a space, `%XY` the byte XY; anything else stays as it is. Written in one pass into the
-    /// string's own storage (an authN token, some 5 KB escaped, is decoded from every authorization's
-    /// form); invalid UTF-8 is repaired as `String(decoding:as:)` repairs it.
+    /// string's own storage, each run with neither `+` nor `%` copied whole (an authN token, some
+    /// 5 KB escaped, is decoded from every authorization's form); invalid UTF-8 is repaired as
+    /// `String(decoding:as:)` repairs it.
     private static func unescape(bytes s: Slice<UnsafeBufferPointer<UInt8>>) -> String {
         let s = UnsafeBufferPointer(rebasing: s)
-        guard s.contains(where: { $0 == UInt8(ascii: "+") || $0 == UInt8(ascii: "%") }) else {
-            return String(decoding: s, as: UTF8.self)
-        }
+        let plus = UInt8(ascii: "+"), percent = UInt8(ascii: "%")
+        var i = s.firstIndex(of: plus, or: percent, from: 0)
+        guard i < s.count, let from = s.baseAddress else { return String(decoding: s, as: UTF8.self) }
         return String(unsafeUninitializedCapacity: s.count) { out in
-            var i = 0
-            var j = 0
+            guard let to = out.baseAddress else { return 0 }
+            to.initialize(from: from, count: i)
+            var j = i
             while i < s.count {
-                let b = s[i]
-                if b == UInt8(ascii: "+") {
-                    out[j] = UInt8(ascii: " ")
-                } else if b == UInt8(ascii: "%"), s.count - i > 2, let v = escapedByte(s[i + 1], s[i + 2]) {
-                    out[j] = v
-                    i += 2
+                // `s[i]` is `+` or `%`.
+                if s[i] == plus {
+                    to[j] = UInt8(ascii: " ")
+                    i &+= 1
+                } else if s.count &- i > 2, let v = escapedByte(s[i &+ 1], s[i &+ 2]) {
+                    to[j] = v
+                    i &+= 3
                 } else {
-                    out[j] = b
+                    to[j] = percent
+                    i &+= 1
                 }
-                i += 1
-                j += 1
+                j &+= 1
+                let next = s.firstIndex(of: plus, or: percent, from: i)
+                (to + j).initialize(from: from + i, count: next &- i)
+                j &+= next &- i
+                i = next
             }
             return j
         }
