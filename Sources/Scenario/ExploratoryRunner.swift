@@ -84,7 +84,7 @@ public struct ExploratoryRunner {
         for step in file.steps {
             if case .expect = step.value { continue }
             session.perform(step)
-            if session.result.failure != nil || session.result.inapplicable != nil { return session.result }
+            if session.failed || session.stopped { return session.result }
         }
         return session.finish(checkLiveness: checkLiveness)
     }
@@ -175,8 +175,21 @@ public final class ExplorationSession {
     }
 
     /// Whether the exploration has ended: a failure, or a step that could not be carried out.
-    public var failed: Bool { partial.failure != nil }
-    public var stopped: Bool { partial.inapplicable != nil }
+    /// Kept as flags, set only where `partial.failure` / `partial.inapplicable` are (`fail`, `stop`):
+    /// the fuzzer asks after every step, and reading the optionals out of the class copied the
+    /// failure (its strings retained and released) just to compare it with nil.
+    public private(set) var failed = false
+    public private(set) var stopped = false
+
+    private func fail(_ failure: ExploratoryRunner.Failure) {
+        partial.failure = failure
+        failed = true
+    }
+
+    private func stop(_ why: String) {
+        partial.inapplicable = why
+        stopped = true
+    }
 
     private func write(_ step: Located<Step>) {
         if writesLines { partial.lines.append(step.text) } else { partial.events.append(.step) }
@@ -185,7 +198,7 @@ public final class ExplorationSession {
     /// Performs one step and writes it, with the callbacks it caused, to `result.lines`. A step that
     /// cannot be carried out ends the exploration (`result.inapplicable`); so does a failure.
     public func perform(_ step: Located<Step>) {
-        guard partial.failure == nil, partial.inapplicable == nil else { return }
+        guard !failed, !stopped else { return }
         let sim = state.simulator
         do {
             try state.perform(step)
@@ -193,9 +206,9 @@ public final class ExplorationSession {
             if let violation = sim.firstViolation {
                 write(step)
                 ExploratoryRunner.drain(sim, into: &partial, writingLines: writesLines, pinningTimes: pinsTimes)
-                partial.failure = .invariant(violation)
+                fail(.invariant(violation))
             } else {
-                partial.inapplicable = "\(step.text): \(error.message)"
+                stop("\(step.text): \(error.message)")
             }
             return
         }
@@ -203,15 +216,15 @@ public final class ExplorationSession {
         write(step)
         ExploratoryRunner.drain(sim, into: &partial, writingLines: writesLines, pinningTimes: pinsTimes)
         if let livelock = sim.livelock {
-            partial.failure = .hang(livelock)
+            fail(.hang(livelock))
         } else if let growth = ExploratoryRunner.growth(sim) {
-            partial.failure = .growth(growth)
+            fail(.growth(growth))
         }
     }
 
     /// Lets time run until nothing is pending (the end of a scenario), then checks what must hold.
     public func finish(checkLiveness: Bool) -> ExploratoryRunner.Result {
-        guard partial.failure == nil, partial.inapplicable == nil else { return result }
+        guard !failed, !stopped else { return result }
         let sim = state.simulator
         var budget = ScenarioRunner.maxEvents
         sim.run {
@@ -220,20 +233,20 @@ public final class ExplorationSession {
         }
         ExploratoryRunner.drain(sim, into: &partial, writingLines: writesLines, pinningTimes: pinsTimes)
         if let livelock = sim.livelock {
-            partial.failure = .hang(livelock)
+            fail(.hang(livelock))
             return self.result
         }
         guard sim.isIdle else {
-            partial.failure = .hang("still busy after \(ScenarioRunner.maxEvents) events")
+            fail(.hang("still busy after \(ScenarioRunner.maxEvents) events"))
             return self.result
         }
         sim.checkSettled()
         if let violation = sim.firstViolation {
-            partial.failure = .invariant(violation)
+            fail(.invariant(violation))
             return self.result
         }
         if checkLiveness, let stuck = ExploratoryRunner.liveness(sim) {
-            partial.failure = .liveness(stuck)
+            fail(.liveness(stuck))
         }
         return self.result
     }
