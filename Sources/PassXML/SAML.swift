@@ -273,7 +273,7 @@ public enum SAML {
     // MARK: - HTTP-POST binding
 
     /// Base64 of the UTF-8 XML, as the `SAMLRequest`/`SAMLResponse` form field carries it.
-    public static func encodeForPost(_ xml: String) -> String { Base64.encode(Array(xml.utf8)) }
+    public static func encodeForPost(_ xml: String) -> String { Base64.encode(utf8: xml) }
 
     public static func decodeFromPost(_ base64: String) throws(PassXMLError) -> [UInt8] {
         try Base64.decode(base64)

@@ -53,7 +53,7 @@ public enum UserMetaCipher {
     public static let prefix = "enc:"
 
     public static func encrypt(_ v: Value) -> Value {
-        .string(prefix + Base64.encode(Array(v.jsonText.utf8)))
+        .string(prefix + Base64.encode(utf8: v.jsonText))
     }
 
     /// The value behind an `enc:` string; any other value is returned as it is.

@@ -61,7 +61,7 @@ public enum ShortMediaTokenXML {
     }
 
     /// Base64 of the XML: the `deviceShortAuthorize` body, and what `setToken` hands the app.
-    public static func serialize(_ t: ShortMediaToken) -> String { Base64.encode(Array(build(t).utf8)) }
+    public static func serialize(_ t: ShortMediaToken) -> String { Base64.encode(utf8: build(t)) }
 
     public static func deserialize(_ base64: String) throws(PassXMLError) -> ShortMediaToken {
         try parse(Base64.decode(base64))
