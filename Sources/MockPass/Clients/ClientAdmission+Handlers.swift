@@ -162,7 +162,9 @@ extension ClientAdmission {
         }
         if let key = requestor.key, !browserPage, ClientAdmission.isSecondScreenPath(r.path) {
             let window = context.limits.signatureWindow
-            let signature = try RequestSignature.verify(r, requestorID: requestorID, key: key, at: now, window: window)
+            let signing = RequestSignature.Key(publicKey: key.publicKey, secret: signingKeys.key(for: key.secret))
+            let signature = try RequestSignature.verify(
+                r, requestorID: requestorID, key: signing, at: now, window: window)
             let nonceKey = key.publicKey + " " + signature.nonce
             guard nonces.value(nonceKey, at: now) == nil else {
                 throw .unauthorized("nonce \(signature.nonce) was already used")

@@ -12,6 +12,8 @@ struct ClientAdmission: Sendable {
     var accessTokens: ExpiringStore<String, AccessToken>
     /// Nonces of signed calls, by public key and nonce (only presence matters).
     var nonces: ExpiringStore<String, Bool>
+    /// The signing requestors' secrets keyed for HMAC once (not state the clients can see).
+    var signingKeys = SigningKeyCache()
 
     init(limits: MockLimits) {
         registeredClients = ExpiringStore(capacity: limits.registeredClients, maxBytes: limits.storeBytes)

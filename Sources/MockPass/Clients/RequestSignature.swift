@@ -13,7 +13,7 @@ struct RequestSignature: Sendable {
     /// naming what failed. The fields must come in Kodi's order: the signed text is the header
     /// itself, so a reordered header would sign other bytes anyway.
     static func verify(
-        _ r: IncomingRequest, requestorID: String, key: World.KeyPair, at now: Instant,
+        _ r: IncomingRequest, requestorID: String, key: Key, at now: Instant,
         window: Millis
     ) throws(HandlerFailure) -> RequestSignature {
         guard let header = r.request.headers.first(lowercased: "authorization") else {
@@ -60,39 +60,20 @@ struct RequestSignature: Sendable {
         return RequestSignature(nonce: nonce, requestTime: time)
     }
 
-    /// The base64 HMAC-SHA1 of `text` keyed by `secret` (RFC 2104): SHA1(key ^ opad, SHA1(key ^ ipad,
-    /// text)), the key block made in place on the stack. What `HMAC<Insecure.SHA1>` computes
-    /// (`hmacSignature`), without its `SymmetricKey` and key arrays: keying an `HMAC` was half the cost
-    /// of checking a signed call, and every second-screen call of a signing requestor is checked.
+    /// A requestor's key pair with its secret keyed for HMAC (`SigningKeyCache`).
+    struct Key {
+        var publicKey: String
+        var secret: HMACSHA1Key
+    }
+
+    /// The HMAC-SHA1 of `text` under a keyed secret, compared with the header's text as bytes.
+    static func expectedSignature(of text: String, secret: HMACSHA1Key) -> ExpectedSignature {
+        ExpectedSignature(code: secret.code(of: text))
+    }
+
+    /// The base64 HMAC-SHA1 of `text` keyed by `secret` (RFC 2104), as a client sends it.
     static func expectedSignature(of text: String, secret: String) -> String {
-        let block = Insecure.SHA1.blockByteCount
-        return withUnsafeTemporaryAllocation(of: UInt8.self, capacity: block) { key in
-            // The key block: the secret, or its SHA1 when it is longer than a block, then zeros.
-            key.initialize(repeating: 0)
-            var secret = secret
-            secret.withUTF8 { s in
-                if s.count > block {
-                    var long = Insecure.SHA1()
-                    long.update(bufferPointer: UnsafeRawBufferPointer(s))
-                    long.finalize().withUnsafeBytes { digest in
-                        for (i, b) in digest.enumerated() { key[i] = b }
-                    }
-                } else {
-                    for (i, b) in s.enumerated() { key[i] = b }
-                }
-            }
-            for i in 0..<block { key[i] ^= 0x36 }
-            var inner = Insecure.SHA1()
-            inner.update(bufferPointer: UnsafeRawBufferPointer(key))
-            var text = text
-            text.withUTF8 { inner.update(bufferPointer: UnsafeRawBufferPointer($0)) }
-            // From `key ^ ipad` to `key ^ opad`.
-            for i in 0..<block { key[i] ^= 0x36 ^ 0x5c }
-            var outer = Insecure.SHA1()
-            outer.update(bufferPointer: UnsafeRawBufferPointer(key))
-            inner.finalize().withUnsafeBytes { outer.update(bufferPointer: $0) }
-            return ClientlessSignature.base64(outer.finalize().withUnsafeBytes { Array($0) })
-        }
+        expectedSignature(of: text, secret: HMACSHA1Key(secret: secret)).text
     }
 
     /// `expectedSignature` through swift-crypto's `HMAC`, as it was first written (what the tests
