@@ -7,15 +7,11 @@ import Testing
 /// `Simulator.keepsTrace`: off, the trace stays empty and nothing else changes (the fuzzer turns it
 /// off; nothing in the runtime reads it).
 @Suite struct SimulatorTraceTests {
+    /// `SimulatorTests`' world, with two apps.
     func setup() -> SimulationSetup {
-        let sp = World.ServiceProvider(name: "main", url: "https://sp.test", mvpds: [MVPD(id: "X", displayName: "X")])
-        let world = World(
-            serviceProviders: [sp], identityProviders: [World.IdentityProvider(mvpdID: "X")],
-            users: [World.User(name: "u", password: "p", mvpdID: "X")],
-            requestors: [World.Requestor(id: "R")])
-        return SimulationSetup(
-            world: world, links: [.sp("main"): HostConditions(latency: Millis(40), mode: .up)],
-            seed: 7, apps: ["app", "other"], engine: EngineConfiguration(defaultServiceProvider: "https://sp.test"))
+        var setup = SimulatorTests().setup()
+        setup.apps = ["app", "other"]
+        return setup
     }
 
     /// A login in both apps, a wrong password, a fault, an `http` step and a logout: what the run
